@@ -1,0 +1,487 @@
+/* tes-cli.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "tessera-cli"
+
+#include "config.h"
+
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include "tes-importer-registry.h"
+#include "tes-report.h"
+
+/* Exit statuses, as the README documents them. */
+enum {
+  EXIT_OK = 0,
+  EXIT_BAD_INPUT = 1,
+  EXIT_USAGE = 2,
+};
+
+static const char usage_text[] =
+  "Usage: tessera-cli COMMAND [OPTION…] FILE\n"
+  "\n"
+  "Commands:\n"
+  "  info [--json] FILE                 what the report holds and where its cache is\n"
+  "  summary [--mode total|each] [--by category|name] [--csv] FILE\n"
+  "                                     time share per operator type (total) or per operator (each)\n"
+  "  formats                            list the formats Tessera reads\n"
+  "\n"
+  "Options for every command that reads a file:\n"
+  "  --format NAME                      use this importer instead of detecting one\n"
+  "  --reimport                         ignore an existing cache and import again\n"
+  "\n"
+  "Exit status: 0 on success, 1 when the input cannot be read, 2 on usage errors.\n";
+
+static int
+usage_error (const char *fmt,
+             ...) G_GNUC_PRINTF (1, 2);
+
+static int
+usage_error (const char *fmt,
+             ...)
+{
+  va_list args;
+
+  va_start (args, fmt);
+  fputs ("tessera-cli: ", stderr);
+  vfprintf (stderr, fmt, args);
+  fputs ("\nTry 'tessera-cli --help'.\n", stderr);
+  va_end (args);
+
+  return EXIT_USAGE;
+}
+
+static int
+input_error (const GError *error)
+{
+  fprintf (stderr, "tessera-cli: %s\n", error->message);
+  return EXIT_BAD_INPUT;
+}
+
+typedef struct
+{
+  char     *format;
+  gboolean  reimport;
+  gboolean  json;
+  gboolean  csv;
+  char     *mode;
+  char     *by;
+} Options;
+
+static void
+options_clear (Options *options)
+{
+  g_clear_pointer (&options->format, g_free);
+  g_clear_pointer (&options->mode, g_free);
+  g_clear_pointer (&options->by, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
+
+/* Parses the command's options; leaves the single FILE in *path. */
+static int
+parse_command_line (const char  *command,
+                    int         *argc,
+                    char      ***argv,
+                    Options     *options,
+                    gboolean     with_json,
+                    gboolean     with_summary,
+                    const char **path)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  GOptionEntry common[] = {
+    { "format", 0, 0, G_OPTION_ARG_STRING, &options->format, "Importer to use", "NAME" },
+    { "reimport", 0, 0, G_OPTION_ARG_NONE, &options->reimport, "Import again even if a cache exists", NULL },
+    { NULL }
+  };
+  GOptionEntry info_entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &options->json, "Print JSON", NULL },
+    { NULL }
+  };
+  GOptionEntry summary_entries[] = {
+    { "mode", 0, 0, G_OPTION_ARG_STRING, &options->mode, "total (per type) or each (per operator)", "MODE" },
+    { "by", 0, 0, G_OPTION_ARG_STRING, &options->by, "Group by category (type) or name", "KEY" },
+    { "csv", 0, 0, G_OPTION_ARG_NONE, &options->csv, "Print CSV", NULL },
+    { NULL }
+  };
+  g_autofree char *parameter = g_strdup_printf ("%s FILE", command);
+
+  context = g_option_context_new (parameter);
+  g_option_context_set_help_enabled (context, TRUE);
+  g_option_context_add_main_entries (context, common, NULL);
+  if (with_json)
+    g_option_context_add_main_entries (context, info_entries, NULL);
+  if (with_summary)
+    g_option_context_add_main_entries (context, summary_entries, NULL);
+
+  if (!g_option_context_parse (context, argc, argv, &error))
+    return usage_error ("%s", error->message);
+
+  /* argv[0] is the program, argv[1] the command */
+  if (*argc < 3)
+    return usage_error ("%s: missing FILE", command);
+  if (*argc > 3)
+    return usage_error ("%s: expected one FILE, got %d", command, *argc - 2);
+
+  *path = (*argv)[2];
+  return EXIT_OK;
+}
+
+static TesReport *
+open_report (const char     *path,
+             const Options  *options,
+             GError        **error)
+{
+  TesImporter *importer;
+
+  if (!(importer = tes_importer_registry_choose (path, options->format, error)))
+    return NULL;
+
+  return tes_report_open (path, importer,
+                          options->reimport ? TES_REPORT_OPEN_REIMPORT : TES_REPORT_OPEN_NONE,
+                          NULL, NULL, error);
+}
+
+typedef struct
+{
+  const char *key;     /* in --json */
+  const char *label;   /* in text */
+  gsize       offset;
+} CountField;
+
+static const CountField count_fields[] = {
+  { "tracks", "Tracks:", G_STRUCT_OFFSET (TesReportCounts, n_tracks) },
+  { "slices", "Slices:", G_STRUCT_OFFSET (TesReportCounts, n_slices) },
+  { "instants", "Instants:", G_STRUCT_OFFSET (TesReportCounts, n_instants) },
+  { "counter_tracks", "Counters:", G_STRUCT_OFFSET (TesReportCounts, n_counter_tracks) },
+  { "counter_values", "Counter values:", G_STRUCT_OFFSET (TesReportCounts, n_counter_values) },
+  { "flows", "Flows:", G_STRUCT_OFFSET (TesReportCounts, n_flows) },
+  { "runs", "Runs:", G_STRUCT_OFFSET (TesReportCounts, n_runs) },
+  { "operators", "Operators:", G_STRUCT_OFFSET (TesReportCounts, n_operators) },
+  { "tiles", "Tiles:", G_STRUCT_OFFSET (TesReportCounts, n_tiles) },
+  { "bsp_steps", "BSP steps:", G_STRUCT_OFFSET (TesReportCounts, n_bsp_steps) },
+};
+
+static gint64
+count_value (const TesReportCounts *counts,
+             const CountField      *field)
+{
+  return G_STRUCT_MEMBER (gint64, counts, field->offset);
+}
+
+static void
+print_info_text (TesReport *report)
+{
+  TesReportCounts counts;
+  g_autoptr(GPtrArray) info = tes_report_get_info (report);
+
+  tes_report_get_counts (report, &counts);
+
+  printf ("File:           %s\n", tes_report_get_path (report));
+  printf ("Format:         %s\n", tes_report_get_format (report));
+  printf ("Importer:       %s (version %u)\n",
+          tes_report_get_importer_name (report),
+          tes_report_get_importer_version (report));
+
+  for (guint i = 0; i < G_N_ELEMENTS (count_fields); i++)
+    printf ("%-16s%" G_GINT64_FORMAT "\n", count_fields[i].label, count_value (&counts, &count_fields[i]));
+
+  if (tes_report_get_n_clocks (report) == 0)
+    printf ("Time span:      none (the report holds no timed events)\n");
+
+  for (guint c = 1; c <= tes_report_get_n_clocks (report); c++)
+    {
+      const TesClock *clock = tes_report_get_clock (report, c);
+      gint64 t0, t1;
+
+      if (!tes_report_get_span (report, clock->id, &t0, &t1))
+        continue;
+
+      printf ("Time span:      %" G_GINT64_FORMAT " .. %" G_GINT64_FORMAT " %s (clock %s), "
+              "%" G_GINT64_FORMAT " .. %" G_GINT64_FORMAT " ns\n",
+              t0, t1, tes_time_unit_to_string (clock->unit), clock->name,
+              tes_report_convert_time (report, clock->id, 0, t0),
+              tes_report_convert_time (report, clock->id, 0, t1));
+    }
+
+  printf ("Cache:          %s (%s)\n", tes_report_get_cache_path (report),
+          tes_report_get_cache_reused (report) ? "reused" : "written now");
+
+  for (guint i = 0; i < info->len; i++)
+    {
+      const TesInfoEntry *entry = g_ptr_array_index (info, i);
+      printf ("Info:           %s = %s\n", entry->key, entry->value);
+    }
+}
+
+static void
+print_info_json (TesReport *report)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GPtrArray) info = tes_report_get_info (report);
+  g_autofree char *text = NULL;
+  TesReportCounts counts;
+
+  tes_report_get_counts (report, &counts);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "file");
+  json_builder_add_string_value (builder, tes_report_get_path (report));
+  json_builder_set_member_name (builder, "format");
+  json_builder_add_string_value (builder, tes_report_get_format (report));
+  json_builder_set_member_name (builder, "importer");
+  json_builder_add_string_value (builder, tes_report_get_importer_name (report));
+  json_builder_set_member_name (builder, "importer_version");
+  json_builder_add_int_value (builder, tes_report_get_importer_version (report));
+
+  json_builder_set_member_name (builder, "counts");
+  json_builder_begin_object (builder);
+  for (guint i = 0; i < G_N_ELEMENTS (count_fields); i++)
+    {
+      json_builder_set_member_name (builder, count_fields[i].key);
+      json_builder_add_int_value (builder, count_value (&counts, &count_fields[i]));
+    }
+  json_builder_end_object (builder);
+
+  json_builder_set_member_name (builder, "spans");
+  json_builder_begin_array (builder);
+  for (guint c = 1; c <= tes_report_get_n_clocks (report); c++)
+    {
+      const TesClock *clock = tes_report_get_clock (report, c);
+      gint64 t0, t1;
+
+      if (!tes_report_get_span (report, clock->id, &t0, &t1))
+        continue;
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "clock");
+      json_builder_add_string_value (builder, clock->name);
+      json_builder_set_member_name (builder, "unit");
+      json_builder_add_string_value (builder, tes_time_unit_to_string (clock->unit));
+      json_builder_set_member_name (builder, "ticks_per_second");
+      json_builder_add_int_value (builder, clock->ticks_per_second);
+      json_builder_set_member_name (builder, "start");
+      json_builder_add_int_value (builder, t0);
+      json_builder_set_member_name (builder, "end");
+      json_builder_add_int_value (builder, t1);
+      json_builder_set_member_name (builder, "start_ns");
+      json_builder_add_int_value (builder, tes_report_convert_time (report, clock->id, 0, t0));
+      json_builder_set_member_name (builder, "end_ns");
+      json_builder_add_int_value (builder, tes_report_convert_time (report, clock->id, 0, t1));
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+
+  json_builder_set_member_name (builder, "cache");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "path");
+  json_builder_add_string_value (builder, tes_report_get_cache_path (report));
+  json_builder_set_member_name (builder, "reused");
+  json_builder_add_boolean_value (builder, tes_report_get_cache_reused (report));
+  json_builder_end_object (builder);
+
+  json_builder_set_member_name (builder, "info");
+  json_builder_begin_object (builder);
+  for (guint i = 0; i < info->len; i++)
+    {
+      const TesInfoEntry *entry = g_ptr_array_index (info, i);
+
+      json_builder_set_member_name (builder, entry->key);
+      json_builder_add_string_value (builder, entry->value);
+    }
+  json_builder_end_object (builder);
+
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  text = json_generator_to_data (generator, NULL);
+  printf ("%s\n", text);
+}
+
+static int
+command_info (int    argc,
+              char **argv)
+{
+  g_auto(Options) options = { 0 };
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *path = NULL;
+  int status;
+
+  if ((status = parse_command_line ("info", &argc, &argv, &options, TRUE, FALSE, &path)) != EXIT_OK)
+    return status;
+
+  if (!(report = open_report (path, &options, &error)))
+    return input_error (error);
+
+  if (options.json)
+    print_info_json (report);
+  else
+    print_info_text (report);
+
+  return EXIT_OK;
+}
+
+static void
+print_csv_field (const char *text)
+{
+  if (text == NULL)
+    return;
+
+  if (strpbrk (text, ",\"\n\r") == NULL)
+    {
+      fputs (text, stdout);
+      return;
+    }
+
+  putchar ('"');
+  for (const char *p = text; *p; p++)
+    {
+      if (*p == '"')
+        putchar ('"');
+      putchar (*p);
+    }
+  putchar ('"');
+}
+
+static int
+command_summary (int    argc,
+                 char **argv)
+{
+  g_auto(Options) options = { 0 };
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GError) error = NULL;
+  TesSummaryMode mode = TES_SUMMARY_TOTAL;
+  TesGroupBy by = TES_GROUP_BY_CATEGORY;
+  const char *path = NULL;
+  int status;
+
+  if ((status = parse_command_line ("summary", &argc, &argv, &options, FALSE, TRUE, &path)) != EXIT_OK)
+    return status;
+
+  if (options.mode == NULL || g_str_equal (options.mode, "total"))
+    mode = TES_SUMMARY_TOTAL;
+  else if (g_str_equal (options.mode, "each"))
+    mode = TES_SUMMARY_EACH;
+  else
+    return usage_error ("--mode must be 'total' or 'each', not '%s'", options.mode);
+
+  if (options.by == NULL || g_str_equal (options.by, "category"))
+    by = TES_GROUP_BY_CATEGORY;
+  else if (g_str_equal (options.by, "name"))
+    by = TES_GROUP_BY_NAME;
+  else
+    return usage_error ("--by must be 'category' or 'name', not '%s'", options.by);
+
+  if (!(report = open_report (path, &options, &error)))
+    return input_error (error);
+
+  if (!(rows = tes_report_summarize (report, mode, by, &error)))
+    return input_error (error);
+
+  if (options.csv)
+    printf ("label,index,name,type,share_percent,total,count\n");
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const TesSummaryRow *row = g_ptr_array_index (rows, i);
+
+      if (!options.csv)
+        {
+          /* The vendor's own layout: "<label> <percent, 3 decimals>%" */
+          printf ("%s %.3f%%\n", row->label, row->share);
+          continue;
+        }
+
+      print_csv_field (row->label);
+      putchar (',');
+      if (row->op_index >= 0)
+        printf ("%" G_GINT64_FORMAT, row->op_index);
+      putchar (',');
+      print_csv_field (row->name);
+      putchar (',');
+      print_csv_field (row->type);
+      printf (",%.3f,", row->share);
+      if (row->total >= 0)
+        printf ("%" G_GINT64_FORMAT, row->total);
+      putchar (',');
+      if (row->count >= 0)
+        printf ("%" G_GINT64_FORMAT, row->count);
+      putchar ('\n');
+    }
+
+  return EXIT_OK;
+}
+
+static int
+command_formats (int    argc,
+                 char **argv)
+{
+  g_autofree char *text = NULL;
+
+  if (argc > 2)
+    return usage_error ("formats takes no arguments");
+
+  text = tes_importer_registry_describe ();
+  fputs (text, stdout);
+  return EXIT_OK;
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  static const struct {
+    const char *name;
+    int (*run) (int, char **);
+  } commands[] = {
+    { "info", command_info },
+    { "summary", command_summary },
+    { "formats", command_formats },
+  };
+
+  setlocale (LC_ALL, "");
+  /* Numbers are printed as the vendors print them, whatever the locale. */
+  setlocale (LC_NUMERIC, "C");
+  g_set_prgname ("tessera-cli");
+
+  if (argc < 2)
+    return usage_error ("missing COMMAND");
+
+  if (g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h") || g_str_equal (argv[1], "help"))
+    {
+      fputs (usage_text, stdout);
+      return EXIT_OK;
+    }
+
+  if (g_str_equal (argv[1], "--version"))
+    {
+      printf ("tessera-cli %s\n", PACKAGE_VERSION);
+      return EXIT_OK;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (g_str_equal (argv[1], commands[i].name))
+      {
+        int status = commands[i].run (argc, argv);
+        fflush (stdout);
+        return status;
+      }
+
+  return usage_error ("unknown command '%s'", argv[1]);
+}

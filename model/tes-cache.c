@@ -1,0 +1,547 @@
+/* tes-cache.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "tes-cache"
+
+#include "config.h"
+
+#include "tes-cache-private.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+G_DEFINE_QUARK (tes-cache-error-quark, tes_cache_error)
+
+/* The layout is documented in docs/cache-schema.md; keep both in step and
+ * bump TES_CACHE_SCHEMA_VERSION on any change. */
+const char tes_cache_schema_sql[] =
+  "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;\n"
+  "CREATE TABLE strings (id INTEGER PRIMARY KEY, value TEXT NOT NULL);\n"
+  "CREATE TABLE sources (\n"
+  "  id INTEGER PRIMARY KEY,\n"
+  "  path TEXT NOT NULL,\n"
+  "  size INTEGER NOT NULL,\n"
+  "  mtime_us INTEGER NOT NULL,\n"
+  "  fingerprint TEXT NOT NULL,\n"
+  "  importer TEXT NOT NULL,\n"
+  "  importer_version INTEGER NOT NULL,\n"
+  "  format TEXT,\n"
+  "  imported_at_us INTEGER NOT NULL,\n"
+  "  import_us INTEGER);\n"
+  "CREATE TABLE clocks (\n"
+  "  id INTEGER PRIMARY KEY,\n"
+  "  name TEXT NOT NULL,\n"
+  "  unit INTEGER NOT NULL,\n"
+  "  ticks_per_second INTEGER NOT NULL,\n"
+  "  offset_ns INTEGER NOT NULL DEFAULT 0);\n"
+  "CREATE TABLE tracks (\n"
+  "  id INTEGER PRIMARY KEY,\n"
+  "  parent_id INTEGER REFERENCES tracks(id),\n"
+  "  source_id INTEGER REFERENCES sources(id),\n"
+  "  clock_id INTEGER REFERENCES clocks(id),\n"
+  "  kind INTEGER NOT NULL,\n"
+  "  name TEXT NOT NULL,\n"
+  "  sort_index INTEGER NOT NULL DEFAULT 0,\n"
+  "  native_id TEXT,\n"
+  "  tile INTEGER,\n"
+  "  n_slices INTEGER NOT NULL DEFAULT 0,\n"
+  "  max_depth INTEGER NOT NULL DEFAULT 0,\n"
+  "  t_min INTEGER,\n"
+  "  t_max INTEGER);\n"
+  "CREATE INDEX tracks_parent ON tracks (parent_id, sort_index);\n"
+  "CREATE TABLE slice_chunks (\n"
+  "  id INTEGER PRIMARY KEY,\n"
+  "  track_id INTEGER NOT NULL REFERENCES tracks(id),\n"
+  "  first_index INTEGER NOT NULL,\n"
+  "  n INTEGER NOT NULL,\n"
+  "  t_min INTEGER NOT NULL,\n"
+  "  t_max_start INTEGER NOT NULL,\n"
+  "  t_max_end INTEGER NOT NULL,\n"
+  "  max_depth INTEGER NOT NULL,\n"
+  "  data BLOB NOT NULL,\n"
+  "  args BLOB);\n"
+  "CREATE INDEX slice_chunks_track ON slice_chunks (track_id, t_min);\n"
+  "CREATE TABLE instants (\n"
+  "  id INTEGER PRIMARY KEY,\n"
+  "  track_id INTEGER NOT NULL REFERENCES tracks(id),\n"
+  "  ts INTEGER NOT NULL,\n"
+  "  name INTEGER NOT NULL,\n"
+  "  category INTEGER NOT NULL,\n"
+  "  scope INTEGER NOT NULL,\n"
+  "  args TEXT);\n"
+  "CREATE TABLE counter_values (\n"
+  "  track_id INTEGER NOT NULL REFERENCES tracks(id),\n"
+  "  ts INTEGER NOT NULL,\n"
+  "  value REAL NOT NULL);\n"
+  "CREATE TABLE flows (\n"
+  "  id INTEGER PRIMARY KEY,\n"
+  "  name INTEGER NOT NULL,\n"
+  "  category INTEGER NOT NULL,\n"
+  "  from_track INTEGER NOT NULL REFERENCES tracks(id),\n"
+  "  from_ts INTEGER NOT NULL,\n"
+  "  to_track INTEGER NOT NULL REFERENCES tracks(id),\n"
+  "  to_ts INTEGER NOT NULL);\n"
+  "CREATE TABLE runs (\n"
+  "  id INTEGER PRIMARY KEY,\n"
+  "  name TEXT NOT NULL,\n"
+  "  clock_id INTEGER REFERENCES clocks(id),\n"
+  "  start INTEGER,\n"
+  "  end INTEGER);\n"
+  "CREATE TABLE operators (\n"
+  "  id INTEGER PRIMARY KEY,\n"
+  "  source_id INTEGER REFERENCES sources(id),\n"
+  "  track_id INTEGER REFERENCES tracks(id),\n"
+  "  run_id INTEGER REFERENCES runs(id),\n"
+  "  op_index INTEGER,\n"
+  "  name INTEGER NOT NULL,\n"
+  "  type INTEGER NOT NULL,\n"
+  "  count INTEGER,\n"
+  "  total INTEGER,\n"
+  "  clock_id INTEGER REFERENCES clocks(id),\n"
+  "  share REAL,\n"
+  "  args TEXT);\n"
+  "CREATE TABLE tiles (\n"
+  "  id INTEGER PRIMARY KEY,\n"
+  "  ipu INTEGER NOT NULL,\n"
+  "  tile INTEGER NOT NULL,\n"
+  "  memory_limit INTEGER,\n"
+  "  track_id INTEGER REFERENCES tracks(id),\n"
+  "  UNIQUE (ipu, tile));\n"
+  "CREATE TABLE tile_memory (\n"
+  "  tile_id INTEGER NOT NULL REFERENCES tiles(id),\n"
+  "  category INTEGER NOT NULL,\n"
+  "  bytes INTEGER NOT NULL,\n"
+  "  PRIMARY KEY (tile_id, category)) WITHOUT ROWID;\n"
+  "CREATE TABLE bsp_steps (\n"
+  "  run_id INTEGER REFERENCES runs(id),\n"
+  "  step INTEGER NOT NULL,\n"
+  "  clock_id INTEGER REFERENCES clocks(id),\n"
+  "  start INTEGER NOT NULL,\n"
+  "  dur INTEGER NOT NULL,\n"
+  "  name INTEGER NOT NULL,\n"
+  "  n_tiles INTEGER NOT NULL,\n"
+  "  tile_cycles BLOB NOT NULL,\n"
+  "  tile_states BLOB NOT NULL,\n"
+  "  PRIMARY KEY (run_id, step));\n"
+  "CREATE TABLE info (\n"
+  "  source_id INTEGER REFERENCES sources(id),\n"
+  "  key TEXT NOT NULL,\n"
+  "  value TEXT NOT NULL);\n";
+
+gboolean
+tes_cache_exec (sqlite3     *db,
+                const char  *sql,
+                GError     **error)
+{
+  char *errmsg = NULL;
+
+  if (sqlite3_exec (db, sql, NULL, NULL, &errmsg) != SQLITE_OK)
+    {
+      g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SQLITE,
+                   "SQLite: %s", errmsg ? errmsg : sqlite3_errmsg (db));
+      sqlite3_free (errmsg);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+void
+tes_cache_set_error (GError     **error,
+                     sqlite3     *db,
+                     const char  *what)
+{
+  g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SQLITE,
+               "%s: %s", what, db ? sqlite3_errmsg (db) : "out of memory");
+}
+
+gboolean
+tes_cache_open_db (const char  *path,
+                   int          flags,
+                   sqlite3    **db_out,
+                   GError     **error)
+{
+  sqlite3 *db = NULL;
+  int rc;
+
+  rc = sqlite3_open_v2 (path, &db, flags | SQLITE_OPEN_NOMUTEX, NULL);
+  if (rc != SQLITE_OK)
+    {
+      g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SQLITE,
+                   "Cannot open cache %s: %s", path,
+                   db ? sqlite3_errmsg (db) : sqlite3_errstr (rc));
+      sqlite3_close (db);
+      return FALSE;
+    }
+
+  sqlite3_extended_result_codes (db, 1);
+  *db_out = db;
+  return TRUE;
+}
+
+/* A cache is usable only if it has our schema version and its writer got
+ * as far as marking it complete; anything else is rebuilt. */
+gboolean
+tes_cache_check_db (sqlite3     *db,
+                    const char  *path,
+                    GError     **error)
+{
+  sqlite3_stmt *stmt = NULL;
+  int version = -1;
+  gboolean complete = FALSE;
+
+  if (sqlite3_prepare_v2 (db, "PRAGMA user_version", -1, &stmt, NULL) == SQLITE_OK &&
+      sqlite3_step (stmt) == SQLITE_ROW)
+    version = sqlite3_column_int (stmt, 0);
+  sqlite3_finalize (stmt);
+  stmt = NULL;
+
+  if (version != TES_CACHE_SCHEMA_VERSION)
+    {
+      g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA,
+                   "Cache %s has schema version %d, expected %d",
+                   path, version, TES_CACHE_SCHEMA_VERSION);
+      return FALSE;
+    }
+
+  if (sqlite3_prepare_v2 (db, "SELECT value FROM meta WHERE key = 'complete'", -1, &stmt, NULL) == SQLITE_OK &&
+      sqlite3_step (stmt) == SQLITE_ROW)
+    complete = g_strcmp0 ((const char *)sqlite3_column_text (stmt, 0), "1") == 0;
+  sqlite3_finalize (stmt);
+
+  if (!complete)
+    {
+      g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_INCOMPLETE,
+                   "Cache %s was not completed", path);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static char *
+cache_dir_fallback_path (const char *abs_path)
+{
+  g_autofree char *digest = g_compute_checksum_for_string (G_CHECKSUM_SHA256, abs_path, -1);
+  g_autofree char *base = g_path_get_basename (abs_path);
+  g_autofree char *name = g_strdup_printf ("%.16s-%s.tessera", digest, base);
+
+  return g_build_filename (g_get_user_cache_dir (), "tessera", name, NULL);
+}
+
+/* Beside the source when its folder is writable (so the cache travels with
+ * the report, as PopVision's profile.pop_cache does), else in the user's
+ * cache folder under a name derived from the absolute path. */
+char *
+tes_cache_path_for_source (const char *source_path)
+{
+  g_autofree char *abs_path = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *base = NULL;
+
+  g_return_val_if_fail (source_path != NULL, NULL);
+
+  abs_path = g_canonicalize_filename (source_path, NULL);
+  dir = g_path_get_dirname (abs_path);
+  base = g_path_get_basename (abs_path);
+
+  if (g_access (dir, W_OK | X_OK) == 0)
+    {
+      g_autofree char *name = g_strconcat (base, ".tessera", NULL);
+      return g_build_filename (dir, name, NULL);
+    }
+
+  return cache_dir_fallback_path (abs_path);
+}
+
+/* A 64-bit hash of the whole content, four independent lanes of
+ * multiply-rotate over 8-byte words (the scheme of XXH64), so that it runs
+ * at memory speed: hashing a 1 GB trace costs a fraction of a second, and a
+ * cache is never trusted on size and mtime alone. */
+#define P1 G_GUINT64_CONSTANT (0x9E3779B185EBCA87)
+#define P2 G_GUINT64_CONSTANT (0xC2B2AE3D27D4EB4F)
+#define P3 G_GUINT64_CONSTANT (0x165667B19E3779F9)
+#define P4 G_GUINT64_CONSTANT (0x85EBCA77C2B2AE63)
+#define P5 G_GUINT64_CONSTANT (0x27D4EB2F165667C5)
+
+static inline guint64
+rotl64 (guint64 x,
+        int     r)
+{
+  return (x << r) | (x >> (64 - r));
+}
+
+static inline guint64
+read64 (const guint8 *p)
+{
+  guint64 v;
+  memcpy (&v, p, 8);
+  return GUINT64_FROM_LE (v);
+}
+
+static inline guint64
+lane_round (guint64 acc,
+            guint64 input)
+{
+  acc += input * P2;
+  acc = rotl64 (acc, 31);
+  return acc * P1;
+}
+
+static inline guint64
+merge_round (guint64 acc,
+             guint64 val)
+{
+  acc ^= lane_round (0, val);
+  return acc * P1 + P4;
+}
+
+static guint64
+hash64 (const guint8 *p,
+        gsize         len,
+        guint64       seed)
+{
+  const guint8 *end = p + len;
+  guint64 h;
+
+  if (len >= 32)
+    {
+      const guint8 *limit = end - 32;
+      guint64 v1 = seed + P1 + P2;
+      guint64 v2 = seed + P2;
+      guint64 v3 = seed;
+      guint64 v4 = seed - P1;
+
+      do
+        {
+          v1 = lane_round (v1, read64 (p));
+          v2 = lane_round (v2, read64 (p + 8));
+          v3 = lane_round (v3, read64 (p + 16));
+          v4 = lane_round (v4, read64 (p + 24));
+          p += 32;
+        }
+      while (p <= limit);
+
+      h = rotl64 (v1, 1) + rotl64 (v2, 7) + rotl64 (v3, 12) + rotl64 (v4, 18);
+      h = merge_round (h, v1);
+      h = merge_round (h, v2);
+      h = merge_round (h, v3);
+      h = merge_round (h, v4);
+    }
+  else
+    h = seed + P5;
+
+  h += len;
+
+  while (p + 8 <= end)
+    {
+      h ^= lane_round (0, read64 (p));
+      h = rotl64 (h, 27) * P1 + P4;
+      p += 8;
+    }
+
+  while (p < end)
+    {
+      h ^= (*p) * P5;
+      h = rotl64 (h, 11) * P1;
+      p++;
+    }
+
+  h ^= h >> 33;
+  h *= P2;
+  h ^= h >> 29;
+  h *= P3;
+  h ^= h >> 32;
+
+  return h;
+}
+
+char *
+tes_cache_fingerprint_bytes (const guint8 *data,
+                             gsize         len)
+{
+  return g_strdup_printf ("%016" G_GINT64_MODIFIER "x", hash64 (data, len, 0));
+}
+
+char *
+tes_cache_fingerprint_file (const char    *path,
+                            GCancellable  *cancellable,
+                            GError       **error)
+{
+  g_autoptr(GMappedFile) mapped = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+
+  mapped = g_mapped_file_new (path, FALSE, &local_error);
+  if (mapped == NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+
+  return tes_cache_fingerprint_bytes ((const guint8 *)g_mapped_file_get_contents (mapped),
+                                      g_mapped_file_get_length (mapped));
+}
+
+TesSourceStamp *
+tes_source_stamp_new (const char    *path,
+                      GCancellable  *cancellable,
+                      GError       **error)
+{
+  g_autoptr(TesSourceStamp) stamp = g_new0 (TesSourceStamp, 1);
+  GStatBuf st;
+
+  stamp->path = g_canonicalize_filename (path, NULL);
+
+  if (g_stat (stamp->path, &st) != 0)
+    {
+      int errsv = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                   "%s: %s", path, g_strerror (errsv));
+      return NULL;
+    }
+
+  if (!S_ISREG (st.st_mode))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
+                   "%s: not a regular file", path);
+      return NULL;
+    }
+
+  stamp->size = st.st_size;
+  stamp->mtime_us = (gint64)st.st_mtim.tv_sec * G_USEC_PER_SEC + st.st_mtim.tv_nsec / 1000;
+
+  if (!(stamp->fingerprint = tes_cache_fingerprint_file (stamp->path, cancellable, error)))
+    {
+      g_prefix_error (error, "%s: ", path);
+      return NULL;
+    }
+
+  return g_steal_pointer (&stamp);
+}
+
+void
+tes_source_stamp_free (TesSourceStamp *stamp)
+{
+  if (stamp == NULL)
+    return;
+
+  g_free (stamp->path);
+  g_free (stamp->fingerprint);
+  g_free (stamp);
+}
+
+/* mtime is recorded but not compared: a copy or checkout with identical
+ * bytes keeps its cache, a same-size edit under an old mtime does not. */
+gboolean
+tes_cache_is_reusable (const char           *cache_path,
+                       const TesSourceStamp *stamp,
+                       const char           *importer_name,
+                       guint                 importer_version,
+                       GError              **error)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gboolean ok = FALSE;
+
+  if (!g_file_test (cache_path, G_FILE_TEST_IS_REGULAR))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "No cache at %s", cache_path);
+      return FALSE;
+    }
+
+  if (!tes_cache_open_db (cache_path, SQLITE_OPEN_READONLY, &db, error))
+    return FALSE;
+
+  if (!tes_cache_check_db (db, cache_path, error))
+    goto out;
+
+  if (sqlite3_prepare_v2 (db,
+                          "SELECT size, fingerprint, importer, importer_version "
+                          "FROM sources ORDER BY id",
+                          -1, &stmt, NULL) != SQLITE_OK)
+    {
+      tes_cache_set_error (error, db, cache_path);
+      goto out;
+    }
+
+  if (sqlite3_step (stmt) != SQLITE_ROW)
+    {
+      g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_STALE,
+                   "Cache %s records no source", cache_path);
+      goto out;
+    }
+
+  if (sqlite3_column_int64 (stmt, 0) != stamp->size ||
+      g_strcmp0 ((const char *)sqlite3_column_text (stmt, 1), stamp->fingerprint) != 0)
+    {
+      g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_STALE,
+                   "%s changed since the cache was written", stamp->path);
+      goto out;
+    }
+
+  if (g_strcmp0 ((const char *)sqlite3_column_text (stmt, 2), importer_name) != 0 ||
+      sqlite3_column_int (stmt, 3) != (int)importer_version)
+    {
+      g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_STALE,
+                   "Cache %s was written by importer %s version %d, not %s version %u",
+                   cache_path, sqlite3_column_text (stmt, 2), sqlite3_column_int (stmt, 3),
+                   importer_name, importer_version);
+      goto out;
+    }
+
+  ok = TRUE;
+
+out:
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  return ok;
+}
+
+/* Temp files are named <cache>.tmp-<pid>-<random>; those whose writer is
+ * gone (killed mid-import) are removed so they never pile up. */
+void
+tes_cache_remove_stale_temps (const char *cache_path)
+{
+  g_autofree char *dir = g_path_get_dirname (cache_path);
+  g_autofree char *base = g_path_get_basename (cache_path);
+  g_autofree char *prefix = g_strconcat (base, ".tmp-", NULL);
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  if (d == NULL)
+    return;
+
+  while ((name = g_dir_read_name (d)))
+    {
+      gint64 pid;
+      char *end = NULL;
+
+      if (!g_str_has_prefix (name, prefix))
+        continue;
+
+      pid = g_ascii_strtoll (name + strlen (prefix), &end, 10);
+      if (end == NULL || *end != '-' || pid <= 0)
+        continue;
+
+      if (pid == getpid () || (kill ((pid_t)pid, 0) == 0 || errno != ESRCH))
+        continue;
+
+      {
+        g_autofree char *full = g_build_filename (dir, name, NULL);
+        g_unlink (full);
+      }
+    }
+}

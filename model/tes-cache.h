@@ -1,0 +1,56 @@
+/* tes-cache.h
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "tes-model-types.h"
+
+G_BEGIN_DECLS
+
+#define TES_CACHE_ERROR (tes_cache_error_quark ())
+
+typedef enum
+{
+  TES_CACHE_ERROR_SQLITE = 1,
+  TES_CACHE_ERROR_SCHEMA,
+  TES_CACHE_ERROR_INCOMPLETE,
+  TES_CACHE_ERROR_STALE,
+  TES_CACHE_ERROR_IO,
+} TesCacheError;
+
+/* What identifies the imported content of one source file. */
+typedef struct
+{
+  char   *path;          /* absolute */
+  gint64  size;
+  gint64  mtime_us;
+  char   *fingerprint;   /* hex of a 64-bit hash over the whole content */
+} TesSourceStamp;
+
+GQuark          tes_cache_error_quark        (void);
+char           *tes_cache_path_for_source    (const char       *source_path);
+char           *tes_cache_fingerprint_file   (const char       *path,
+                                              GCancellable     *cancellable,
+                                              GError          **error);
+char           *tes_cache_fingerprint_bytes  (const guint8     *data,
+                                              gsize             len);
+TesSourceStamp *tes_source_stamp_new         (const char       *path,
+                                              GCancellable     *cancellable,
+                                              GError          **error);
+void            tes_source_stamp_free        (TesSourceStamp   *stamp);
+gboolean        tes_cache_is_reusable        (const char       *cache_path,
+                                              const TesSourceStamp *stamp,
+                                              const char       *importer_name,
+                                              guint             importer_version,
+                                              GError          **error);
+void            tes_cache_remove_stale_temps (const char       *cache_path);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TesSourceStamp, tes_source_stamp_free)
+
+G_END_DECLS

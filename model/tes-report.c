@@ -1,0 +1,1400 @@
+/* tes-report.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "tes-report"
+
+#include "config.h"
+
+#include "tes-cache-private.h"
+#include "tes-cache-writer.h"
+#include "tes-report.h"
+
+#include <math.h>
+#include <string.h>
+
+/* A report is immutable once opened: tracks, clocks and strings are loaded
+ * at open and only read afterwards, so any thread may query it. Each query
+ * borrows a read-only SQLite connection from a pool (one connection is
+ * never used by two threads at once). */
+struct _TesReport
+{
+  GObject          parent_instance;
+
+  char            *path;
+  char            *cache_path;
+  char            *importer_name;
+  char            *format;
+  guint            importer_version;
+  gboolean         cache_reused;
+
+  GAsyncQueue     *pool;          /* sqlite3* */
+  GArray          *clocks;        /* TesClock, index = id - 1 */
+  GArray          *tracks;        /* TesTrack, index = id - 1 */
+  GPtrArray       *strings;       /* char*, index = id */
+  TesReportCounts  counts;
+};
+
+enum {
+  PROP_0,
+  PROP_PATH,
+  PROP_CACHE_PATH,
+  PROP_CACHE_REUSED,
+  N_PROPS
+};
+
+G_DEFINE_QUARK (tes-report-error-quark, tes_report_error)
+G_DEFINE_FINAL_TYPE (TesReport, tes_report, G_TYPE_OBJECT)
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+clock_clear (gpointer data)
+{
+  TesClock *clock = data;
+
+  g_clear_pointer (&clock->name, g_free);
+}
+
+static void
+track_clear (gpointer data)
+{
+  TesTrack *track = data;
+
+  g_clear_pointer (&track->name, g_free);
+}
+
+static void
+tes_report_finalize (GObject *object)
+{
+  TesReport *self = (TesReport *)object;
+  sqlite3 *db;
+
+  if (self->pool != NULL)
+    {
+      while ((db = g_async_queue_try_pop (self->pool)))
+        sqlite3_close (db);
+      g_clear_pointer (&self->pool, g_async_queue_unref);
+    }
+
+  g_clear_pointer (&self->clocks, g_array_unref);
+  g_clear_pointer (&self->tracks, g_array_unref);
+  g_clear_pointer (&self->strings, g_ptr_array_unref);
+  g_clear_pointer (&self->path, g_free);
+  g_clear_pointer (&self->cache_path, g_free);
+  g_clear_pointer (&self->importer_name, g_free);
+  g_clear_pointer (&self->format, g_free);
+
+  G_OBJECT_CLASS (tes_report_parent_class)->finalize (object);
+}
+
+static void
+tes_report_get_property (GObject    *object,
+                         guint       prop_id,
+                         GValue     *value,
+                         GParamSpec *pspec)
+{
+  TesReport *self = TES_REPORT (object);
+
+  switch (prop_id)
+    {
+    case PROP_PATH:
+      g_value_set_string (value, self->path);
+      break;
+
+    case PROP_CACHE_PATH:
+      g_value_set_string (value, self->cache_path);
+      break;
+
+    case PROP_CACHE_REUSED:
+      g_value_set_boolean (value, self->cache_reused);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tes_report_class_init (TesReportClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = tes_report_finalize;
+  object_class->get_property = tes_report_get_property;
+
+  properties[PROP_PATH] =
+    g_param_spec_string ("path", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_CACHE_PATH] =
+    g_param_spec_string ("cache-path", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_CACHE_REUSED] =
+    g_param_spec_boolean ("cache-reused", NULL, NULL, FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+tes_report_init (TesReport *self)
+{
+  self->pool = g_async_queue_new ();
+  self->clocks = g_array_new (FALSE, TRUE, sizeof (TesClock));
+  g_array_set_clear_func (self->clocks, clock_clear);
+  self->tracks = g_array_new (FALSE, TRUE, sizeof (TesTrack));
+  g_array_set_clear_func (self->tracks, track_clear);
+  self->strings = g_ptr_array_new_with_free_func (g_free);
+}
+
+static sqlite3 *
+borrow_db (TesReport  *self,
+           GError    **error)
+{
+  sqlite3 *db = g_async_queue_try_pop (self->pool);
+
+  if (db == NULL && !tes_cache_open_db (self->cache_path, SQLITE_OPEN_READONLY, &db, error))
+    return NULL;
+
+  return db;
+}
+
+static void
+return_db (TesReport *self,
+           sqlite3   *db)
+{
+  if (db != NULL)
+    g_async_queue_push (self->pool, db);
+}
+
+static gboolean
+prepare (sqlite3       *db,
+         const char    *sql,
+         sqlite3_stmt **stmt,
+         GError       **error)
+{
+  if (sqlite3_prepare_v2 (db, sql, -1, stmt, NULL) != SQLITE_OK)
+    {
+      tes_cache_set_error (error, db, "Reading the cache");
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static char *
+column_dup (sqlite3_stmt *stmt,
+            int           col)
+{
+  return g_strdup ((const char *)sqlite3_column_text (stmt, col));
+}
+
+static gint64
+meta_int (sqlite3    *db,
+          const char *key)
+{
+  sqlite3_stmt *stmt = NULL;
+  gint64 value = 0;
+
+  if (sqlite3_prepare_v2 (db, "SELECT value FROM meta WHERE key = ?", -1, &stmt, NULL) == SQLITE_OK)
+    {
+      sqlite3_bind_text (stmt, 1, key, -1, SQLITE_STATIC);
+      if (sqlite3_step (stmt) == SQLITE_ROW)
+        value = sqlite3_column_int64 (stmt, 0);
+    }
+  sqlite3_finalize (stmt);
+
+  return value;
+}
+
+static gboolean
+load_tables (TesReport  *self,
+             sqlite3    *db,
+             GError    **error)
+{
+  sqlite3_stmt *stmt = NULL;
+
+  if (!prepare (db, "SELECT importer, importer_version, format FROM sources ORDER BY id LIMIT 1", &stmt, error))
+    return FALSE;
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      self->importer_name = column_dup (stmt, 0);
+      self->importer_version = (guint)sqlite3_column_int (stmt, 1);
+      self->format = column_dup (stmt, 2);
+    }
+  sqlite3_finalize (stmt);
+
+  if (!prepare (db, "SELECT id, name, unit, ticks_per_second, offset_ns FROM clocks ORDER BY id", &stmt, error))
+    return FALSE;
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      TesClock clock = {
+        .id = sqlite3_column_int64 (stmt, 0),
+        .name = column_dup (stmt, 1),
+        .unit = sqlite3_column_int (stmt, 2),
+        .ticks_per_second = sqlite3_column_int64 (stmt, 3),
+        .offset_ns = sqlite3_column_int64 (stmt, 4),
+      };
+      g_array_append_val (self->clocks, clock);
+    }
+  sqlite3_finalize (stmt);
+
+  if (!prepare (db,
+                "SELECT id, parent_id, clock_id, kind, name, sort_index, n_slices, max_depth, t_min, t_max "
+                "FROM tracks ORDER BY id",
+                &stmt, error))
+    return FALSE;
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      TesTrack track = {
+        .id = sqlite3_column_int64 (stmt, 0),
+        .parent_id = sqlite3_column_int64 (stmt, 1),
+        .clock_id = sqlite3_column_int64 (stmt, 2),
+        .kind = sqlite3_column_int (stmt, 3),
+        .name = column_dup (stmt, 4),
+        .sort_index = sqlite3_column_int64 (stmt, 5),
+        .n_slices = sqlite3_column_int64 (stmt, 6),
+        .max_depth = (guint)sqlite3_column_int (stmt, 7),
+        .has_extent = sqlite3_column_type (stmt, 8) != SQLITE_NULL,
+        .t_min = sqlite3_column_int64 (stmt, 8),
+        .t_max = sqlite3_column_int64 (stmt, 9),
+      };
+      g_array_append_val (self->tracks, track);
+      if (track.kind == TES_TRACK_COUNTER)
+        self->counts.n_counter_tracks++;
+    }
+  sqlite3_finalize (stmt);
+
+  g_ptr_array_add (self->strings, NULL);
+  if (!prepare (db, "SELECT id, value FROM strings ORDER BY id", &stmt, error))
+    return FALSE;
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      guint id = (guint)sqlite3_column_int64 (stmt, 0);
+
+      if (id >= self->strings->len)
+        g_ptr_array_set_size (self->strings, id + 1);
+      g_ptr_array_index (self->strings, id) = column_dup (stmt, 1);
+    }
+  sqlite3_finalize (stmt);
+
+  self->counts.n_sources = meta_int (db, "n_sources");
+  self->counts.n_clocks = self->clocks->len;
+  self->counts.n_tracks = self->tracks->len;
+  self->counts.n_slices = meta_int (db, "n_slices");
+  self->counts.n_instants = meta_int (db, "n_instants");
+  self->counts.n_counter_values = meta_int (db, "n_counter_values");
+  self->counts.n_flows = meta_int (db, "n_flows");
+  self->counts.n_runs = meta_int (db, "n_runs");
+  self->counts.n_operators = meta_int (db, "n_operators");
+  self->counts.n_tiles = meta_int (db, "n_tiles");
+  self->counts.n_bsp_steps = meta_int (db, "n_bsp_steps");
+  self->counts.n_info = meta_int (db, "n_info");
+
+  return TRUE;
+}
+
+TesReport *
+tes_report_open_cache (const char  *cache_path,
+                       GError     **error)
+{
+  g_autoptr(TesReport) self = NULL;
+  sqlite3 *db = NULL;
+  gboolean ok;
+
+  g_return_val_if_fail (cache_path != NULL, NULL);
+
+  if (!tes_cache_open_db (cache_path, SQLITE_OPEN_READONLY, &db, error))
+    return NULL;
+
+  if (!tes_cache_check_db (db, cache_path, error))
+    {
+      sqlite3_close (db);
+      return NULL;
+    }
+
+  self = g_object_new (TES_TYPE_REPORT, NULL);
+  self->cache_path = g_strdup (cache_path);
+  self->cache_reused = TRUE;
+
+  ok = load_tables (self, db, error);
+  return_db (self, db);
+
+  return ok ? g_steal_pointer (&self) : NULL;
+}
+
+static gboolean
+import_to_cache (const char      *path,
+                 const char      *cache_path,
+                 TesSourceStamp  *stamp,
+                 TesImporter     *importer,
+                 TesProgress     *progress,
+                 GCancellable    *cancellable,
+                 GError         **error)
+{
+  g_autoptr(TesCacheWriter) writer = NULL;
+  TesImportContext context = { 0 };
+
+  if (!(writer = tes_cache_writer_new (cache_path, error)))
+    return FALSE;
+
+  context.path = path;
+  context.writer = writer;
+  context.progress = progress;
+  context.cancellable = cancellable;
+  context.source_id = tes_cache_writer_add_source (writer, stamp,
+                                                   tes_importer_get_name (importer),
+                                                   tes_importer_get_version (importer),
+                                                   tes_importer_get_title (importer));
+
+  if (progress != NULL)
+    tes_progress_update (progress, 0.0, "Importing");
+
+  if (!tes_importer_import (importer, &context, error))
+    return FALSE;
+
+  if (progress != NULL)
+    tes_progress_update (progress, 0.95, "Writing the cache");
+
+  if (!tes_cache_writer_commit (writer, cancellable, error))
+    return FALSE;
+
+  if (progress != NULL)
+    tes_progress_update (progress, 1.0, "Done");
+
+  return TRUE;
+}
+
+TesReport *
+tes_report_open (const char          *path,
+                 TesImporter         *importer,
+                 TesReportOpenFlags   flags,
+                 TesProgress         *progress,
+                 GCancellable        *cancellable,
+                 GError             **error)
+{
+  g_autoptr(TesSourceStamp) stamp = NULL;
+  g_autoptr(TesReport) self = NULL;
+  g_autofree char *cache_path = NULL;
+  g_autoptr(GError) reuse_error = NULL;
+  gboolean reused = FALSE;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (TES_IS_IMPORTER (importer), NULL);
+  g_return_val_if_fail (!progress || TES_IS_PROGRESS (progress), NULL);
+  g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), NULL);
+
+  if (!(stamp = tes_source_stamp_new (path, cancellable, error)))
+    return NULL;
+
+  cache_path = tes_cache_path_for_source (stamp->path);
+
+  if (!(flags & TES_REPORT_OPEN_REIMPORT) &&
+      tes_cache_is_reusable (cache_path, stamp,
+                             tes_importer_get_name (importer),
+                             tes_importer_get_version (importer),
+                             &reuse_error))
+    {
+      g_autoptr(GError) open_error = NULL;
+
+      if ((self = tes_report_open_cache (cache_path, &open_error)))
+        reused = TRUE;
+      else
+        g_debug ("Rebuilding %s: %s", cache_path, open_error->message);
+    }
+  else if (reuse_error != NULL)
+    g_debug ("Importing %s: %s", path, reuse_error->message);
+
+  if (self == NULL)
+    {
+      if (!import_to_cache (path, cache_path, stamp, importer, progress, cancellable, error))
+        return NULL;
+
+      if (!(self = tes_report_open_cache (cache_path, error)))
+        return NULL;
+    }
+
+  self->cache_reused = reused;
+  self->path = g_strdup (path);
+
+  return g_steal_pointer (&self);
+}
+
+typedef struct
+{
+  char               *path;
+  TesImporter        *importer;
+  TesProgress        *progress;
+  TesReportOpenFlags  flags;
+} OpenJob;
+
+static void
+open_job_free (gpointer data)
+{
+  OpenJob *job = data;
+
+  g_free (job->path);
+  g_clear_object (&job->importer);
+  g_clear_object (&job->progress);
+  g_free (job);
+}
+
+static void
+tes_report_open_worker (GTask        *task,
+                        gpointer      source_object,
+                        gpointer      task_data,
+                        GCancellable *cancellable)
+{
+  OpenJob *job = task_data;
+  GError *error = NULL;
+  TesReport *report;
+
+  report = tes_report_open (job->path, job->importer, job->flags, job->progress, cancellable, &error);
+
+  if (report != NULL)
+    g_task_return_pointer (task, report, g_object_unref);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+tes_report_open_async (const char          *path,
+                       TesImporter         *importer,
+                       TesReportOpenFlags   flags,
+                       TesProgress         *progress,
+                       GCancellable        *cancellable,
+                       GAsyncReadyCallback  callback,
+                       gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  OpenJob *job;
+
+  g_return_if_fail (path != NULL);
+  g_return_if_fail (TES_IS_IMPORTER (importer));
+
+  job = g_new0 (OpenJob, 1);
+  job->path = g_strdup (path);
+  job->importer = g_object_ref (importer);
+  job->progress = progress ? g_object_ref (progress) : NULL;
+  job->flags = flags;
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tes_report_open_async);
+  g_task_set_task_data (task, job, open_job_free);
+  g_task_run_in_thread (task, tes_report_open_worker);
+}
+
+TesReport *
+tes_report_open_finish (GAsyncResult  *result,
+                        GError       **error)
+{
+  g_return_val_if_fail (G_IS_TASK (result), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+const char *
+tes_report_get_path (TesReport *self)
+{
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+
+  return self->path;
+}
+
+const char *
+tes_report_get_cache_path (TesReport *self)
+{
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+
+  return self->cache_path;
+}
+
+gboolean
+tes_report_get_cache_reused (TesReport *self)
+{
+  g_return_val_if_fail (TES_IS_REPORT (self), FALSE);
+
+  return self->cache_reused;
+}
+
+const char *
+tes_report_get_importer_name (TesReport *self)
+{
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+
+  return self->importer_name;
+}
+
+guint
+tes_report_get_importer_version (TesReport *self)
+{
+  g_return_val_if_fail (TES_IS_REPORT (self), 0);
+
+  return self->importer_version;
+}
+
+const char *
+tes_report_get_format (TesReport *self)
+{
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+
+  return self->format;
+}
+
+void
+tes_report_get_counts (TesReport       *self,
+                       TesReportCounts *counts)
+{
+  g_return_if_fail (TES_IS_REPORT (self));
+  g_return_if_fail (counts != NULL);
+
+  *counts = self->counts;
+}
+
+const char *
+tes_report_get_string (TesReport *self,
+                       guint32    id)
+{
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+
+  if (id == 0 || id >= self->strings->len)
+    return "";
+
+  return g_ptr_array_index (self->strings, id);
+}
+
+guint
+tes_report_get_n_clocks (TesReport *self)
+{
+  g_return_val_if_fail (TES_IS_REPORT (self), 0);
+
+  return self->clocks->len;
+}
+
+const TesClock *
+tes_report_get_clock (TesReport *self,
+                      gint64     clock_id)
+{
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+
+  if (clock_id < 1 || clock_id > (gint64)self->clocks->len)
+    return NULL;
+
+  return &g_array_index (self->clocks, TesClock, clock_id - 1);
+}
+
+guint
+tes_report_get_n_tracks (TesReport *self)
+{
+  g_return_val_if_fail (TES_IS_REPORT (self), 0);
+
+  return self->tracks->len;
+}
+
+const TesTrack *
+tes_report_get_track (TesReport *self,
+                      gint64     track_id)
+{
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+
+  if (track_id < 1 || track_id > (gint64)self->tracks->len)
+    return NULL;
+
+  return &g_array_index (self->tracks, TesTrack, track_id - 1);
+}
+
+gboolean
+tes_report_get_span (TesReport *self,
+                     gint64     clock_id,
+                     gint64    *t_min,
+                     gint64    *t_max)
+{
+  gboolean found = FALSE;
+  gint64 lo = G_MAXINT64;
+  gint64 hi = G_MININT64;
+
+  g_return_val_if_fail (TES_IS_REPORT (self), FALSE);
+
+  for (guint i = 0; i < self->tracks->len; i++)
+    {
+      const TesTrack *track = &g_array_index (self->tracks, TesTrack, i);
+
+      if (!track->has_extent || track->clock_id == 0)
+        continue;
+
+      lo = MIN (lo, tes_report_convert_time (self, track->clock_id, clock_id, track->t_min));
+      hi = MAX (hi, tes_report_convert_time (self, track->clock_id, clock_id, track->t_max));
+      found = TRUE;
+    }
+
+  if (t_min)
+    *t_min = found ? lo : 0;
+  if (t_max)
+    *t_max = found ? hi : 0;
+
+  return found;
+}
+
+static gint64
+floor_div128 (__int128 a,
+              __int128 b)
+{
+  __int128 q = a / b;
+
+  if ((a % b != 0) && ((a < 0) != (b < 0)))
+    q--;
+
+  return (gint64)q;
+}
+
+/* Exact integer conversion through nanoseconds on the common time base
+ * (each clock's offset_ns places it there), rounding toward -inf. The
+ * open-window sentinels G_MININT64/G_MAXINT64 pass through unchanged. */
+gint64
+tes_report_convert_time (TesReport *self,
+                         gint64     from_clock,
+                         gint64     to_clock,
+                         gint64     t)
+{
+  const TesClock *from;
+  const TesClock *to;
+  __int128 num;
+
+  g_return_val_if_fail (TES_IS_REPORT (self), t);
+
+  if (from_clock == to_clock || t == G_MININT64 || t == G_MAXINT64)
+    return t;
+
+  from = tes_report_get_clock (self, from_clock);
+  to = tes_report_get_clock (self, to_clock);
+
+  /* 0 names the nanosecond base itself. */
+  num = (__int128)t * G_GINT64_CONSTANT (1000000000);
+  if (from != NULL)
+    num = (__int128)floor_div128 (num, from->ticks_per_second) + from->offset_ns;
+  else
+    num = t;
+
+  if (to == NULL)
+    return (gint64)num;
+
+  return floor_div128 ((num - to->offset_ns) * to->ticks_per_second, G_GINT64_CONSTANT (1000000000));
+}
+
+static void
+info_entry_free (gpointer data)
+{
+  TesInfoEntry *entry = data;
+
+  g_free (entry->key);
+  g_free (entry->value);
+  g_free (entry);
+}
+
+GPtrArray *
+tes_report_get_info (TesReport *self)
+{
+  g_autoptr(GPtrArray) entries = g_ptr_array_new_with_free_func (info_entry_free);
+  sqlite3_stmt *stmt = NULL;
+  sqlite3 *db;
+
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+
+  if (!(db = borrow_db (self, NULL)))
+    return g_steal_pointer (&entries);
+
+  if (prepare (db, "SELECT key, value FROM info ORDER BY rowid", &stmt, NULL))
+    {
+      while (sqlite3_step (stmt) == SQLITE_ROW)
+        {
+          TesInfoEntry *entry = g_new0 (TesInfoEntry, 1);
+
+          entry->key = column_dup (stmt, 0);
+          entry->value = column_dup (stmt, 1);
+          g_ptr_array_add (entries, entry);
+        }
+    }
+  sqlite3_finalize (stmt);
+  return_db (self, db);
+
+  return g_steal_pointer (&entries);
+}
+
+char *
+tes_report_lookup_info (TesReport  *self,
+                        const char *key)
+{
+  g_autoptr(GPtrArray) entries = NULL;
+
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+  g_return_val_if_fail (key != NULL, NULL);
+
+  entries = tes_report_get_info (self);
+  for (guint i = 0; i < entries->len; i++)
+    {
+      TesInfoEntry *entry = g_ptr_array_index (entries, i);
+
+      if (g_strcmp0 (entry->key, key) == 0)
+        return g_strdup (entry->value);
+    }
+
+  return NULL;
+}
+
+/* Calls func for every stored slice of the track that overlaps
+ * [t0, t1] (both inclusive, in the track's ticks), in start order. Only
+ * the chunks whose extent meets the window are read. */
+typedef gboolean (*SliceFunc) (const TesSliceRecord *rec,
+                               guint32               index,
+                               gpointer              user_data);
+
+static gboolean
+foreach_slice_in_window (TesReport     *self,
+                         sqlite3       *db,
+                         gint64         track_id,
+                         gint64         t0,
+                         gint64         t1,
+                         SliceFunc      func,
+                         gpointer       user_data,
+                         GCancellable  *cancellable,
+                         GError       **error)
+{
+  sqlite3_stmt *stmt = NULL;
+  gboolean ok = TRUE;
+  int rc;
+
+  if (!prepare (db,
+                "SELECT first_index, n, data FROM slice_chunks "
+                "WHERE track_id = ? AND t_min <= ? AND t_max_end >= ? ORDER BY t_min",
+                &stmt, error))
+    return FALSE;
+
+  sqlite3_bind_int64 (stmt, 1, track_id);
+  sqlite3_bind_int64 (stmt, 2, t1);
+  sqlite3_bind_int64 (stmt, 3, t0);
+
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      guint32 first = (guint32)sqlite3_column_int64 (stmt, 0);
+      guint n = (guint)sqlite3_column_int64 (stmt, 1);
+      const TesSliceRecord *recs = sqlite3_column_blob (stmt, 2);
+
+      if (sqlite3_column_bytes (stmt, 2) != (int)(n * sizeof (TesSliceRecord)))
+        {
+          g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA,
+                       "Cache %s: slice chunk of track %" G_GINT64_FORMAT " has a wrong size",
+                       self->cache_path, track_id);
+          ok = FALSE;
+          break;
+        }
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        {
+          ok = FALSE;
+          break;
+        }
+
+      for (guint i = 0; i < n; i++)
+        {
+          TesSliceRecord rec;
+
+          memcpy (&rec, &recs[i], sizeof rec);
+          if (rec.start > t1)
+            break;
+          if (rec.start + rec.dur < t0)
+            continue;
+          if (!func (&rec, first + i, user_data))
+            goto out;
+        }
+    }
+
+  if (ok && rc != SQLITE_ROW && rc != SQLITE_DONE)
+    {
+      tes_cache_set_error (error, db, "Reading slices");
+      ok = FALSE;
+    }
+
+out:
+  sqlite3_finalize (stmt);
+  return ok;
+}
+
+static gboolean
+collect_slice (const TesSliceRecord *rec,
+               guint32               index,
+               gpointer              user_data)
+{
+  GArray *out = user_data;
+  TesSlice slice = {
+    .start = rec->start,
+    .dur = rec->dur,
+    .self_dur = rec->self_dur,
+    .name = rec->name,
+    .category = rec->category,
+    .parent = rec->parent,
+    .index = index,
+    .depth = rec->depth,
+    .flags = rec->flags,
+  };
+
+  g_array_append_val (out, slice);
+  return TRUE;
+}
+
+GArray *
+tes_report_get_slices (TesReport  *self,
+                       gint64      track_id,
+                       gint64      t0,
+                       gint64      t1,
+                       GError    **error)
+{
+  g_autoptr(GArray) slices = g_array_new (FALSE, FALSE, sizeof (TesSlice));
+  sqlite3 *db;
+  gboolean ok;
+
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+
+  if (tes_report_get_track (self, track_id) == NULL)
+    {
+      g_set_error (error, TES_REPORT_ERROR, TES_REPORT_ERROR_NOT_FOUND,
+                   "No track %" G_GINT64_FORMAT " in %s", track_id, self->cache_path);
+      return NULL;
+    }
+
+  if (!(db = borrow_db (self, error)))
+    return NULL;
+
+  ok = foreach_slice_in_window (self, db, track_id, t0, t1, collect_slice, slices, NULL, error);
+  return_db (self, db);
+
+  return ok ? g_steal_pointer (&slices) : NULL;
+}
+
+typedef struct
+{
+  TesLaneBucket *buckets;
+  guint          n_buckets;
+  gint64         t0;
+  gint64         t1;
+} LaneState;
+
+static gboolean
+add_to_lane (const TesSliceRecord *rec,
+             guint32               index,
+             gpointer              user_data)
+{
+  LaneState *state = user_data;
+
+  tes_lane_add_slice (state->buckets, state->n_buckets, state->t0, state->t1,
+                      rec->start, rec->dur, rec->name, rec->depth);
+  return TRUE;
+}
+
+/* One bucket per pixel column of [t0, t1) on the track. */
+GArray *
+tes_report_get_lane (TesReport  *self,
+                     gint64      track_id,
+                     gint64      t0,
+                     gint64      t1,
+                     guint       n_buckets,
+                     GError    **error)
+{
+  g_autoptr(GArray) buckets = NULL;
+  LaneState state;
+  sqlite3 *db;
+  gboolean ok;
+
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+  g_return_val_if_fail (n_buckets > 0, NULL);
+  g_return_val_if_fail (t1 > t0, NULL);
+
+  buckets = g_array_sized_new (FALSE, TRUE, sizeof (TesLaneBucket), n_buckets);
+  g_array_set_size (buckets, n_buckets);
+
+  if (!(db = borrow_db (self, error)))
+    return NULL;
+
+  state.buckets = (TesLaneBucket *)(gpointer)buckets->data;
+  state.n_buckets = n_buckets;
+  state.t0 = t0;
+  state.t1 = t1;
+  ok = foreach_slice_in_window (self, db, track_id, t0, t1, add_to_lane, &state, NULL, error);
+  return_db (self, db);
+
+  return ok ? g_steal_pointer (&buckets) : NULL;
+}
+
+char *
+tes_report_get_slice_args (TesReport  *self,
+                           gint64      track_id,
+                           guint32     index,
+                           GError    **error)
+{
+  sqlite3_stmt *stmt = NULL;
+  sqlite3 *db;
+  char *args = NULL;
+
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+
+  if (!(db = borrow_db (self, error)))
+    return NULL;
+
+  if (prepare (db,
+               "SELECT first_index, n, args FROM slice_chunks WHERE track_id = ? AND first_index <= ? "
+               "ORDER BY first_index DESC LIMIT 1",
+               &stmt, error))
+    {
+      sqlite3_bind_int64 (stmt, 1, track_id);
+      sqlite3_bind_int64 (stmt, 2, index);
+
+      if (sqlite3_step (stmt) == SQLITE_ROW &&
+          index - sqlite3_column_int64 (stmt, 0) < sqlite3_column_int64 (stmt, 1))
+        {
+          guint i = (guint)(index - sqlite3_column_int64 (stmt, 0));
+          guint n = (guint)sqlite3_column_int64 (stmt, 1);
+          const guint8 *blob = sqlite3_column_blob (stmt, 2);
+          gsize len = (gsize)sqlite3_column_bytes (stmt, 2);
+          guint32 begin, end;
+
+          if (blob == NULL)
+            args = g_strdup ("");
+          else if (len >= (n + 1) * sizeof (guint32))
+            {
+              memcpy (&begin, blob + i * sizeof (guint32), sizeof begin);
+              memcpy (&end, blob + (i + 1) * sizeof (guint32), sizeof end);
+              if (begin <= end && (n + 1) * sizeof (guint32) + end <= len)
+                args = g_strndup ((const char *)blob + (n + 1) * sizeof (guint32) + begin, end - begin);
+            }
+        }
+
+      if (args == NULL)
+        g_set_error (error, TES_REPORT_ERROR, TES_REPORT_ERROR_NOT_FOUND,
+                     "No slice %u on track %" G_GINT64_FORMAT, index, track_id);
+    }
+
+  sqlite3_finalize (stmt);
+  return_db (self, db);
+
+  return args;
+}
+
+typedef struct
+{
+  GHashTable *groups;   /* key -> TesAggregate* (in the track's ticks) */
+  gint64      t0;
+  gint64      t1;
+  TesGroupBy  group_by;
+} AggregateState;
+
+static gboolean
+aggregate_slice (const TesSliceRecord *rec,
+                 guint32               index,
+                 gpointer              user_data)
+{
+  AggregateState *state = user_data;
+  guint32 key = state->group_by == TES_GROUP_BY_NAME ? rec->name : rec->category;
+  TesAggregate *agg = g_hash_table_lookup (state->groups, GUINT_TO_POINTER (key));
+  gint64 lo = MAX (rec->start, state->t0);
+  gint64 hi = MIN (rec->start + rec->dur, state->t1);
+  gint64 clipped = MAX (0, hi - lo);
+
+  if (agg == NULL)
+    {
+      agg = g_new0 (TesAggregate, 1);
+      agg->key = key;
+      g_hash_table_insert (state->groups, GUINT_TO_POINTER (key), agg);
+    }
+
+  agg->count++;
+  agg->total += clipped;
+  /* Self time of a slice cut by the window is taken in proportion. */
+  if (clipped == rec->dur)
+    agg->self += rec->self_dur;
+  else if (rec->dur > 0)
+    agg->self += (gint64)((double)rec->self_dur * clipped / rec->dur);
+
+  return TRUE;
+}
+
+static int
+compare_aggregates (gconstpointer a,
+                    gconstpointer b)
+{
+  const TesAggregate *aa = a;
+  const TesAggregate *ab = b;
+
+  if (aa->self != ab->self)
+    return aa->self > ab->self ? -1 : 1;
+  if (aa->total != ab->total)
+    return aa->total > ab->total ? -1 : 1;
+  return (aa->key > ab->key) - (aa->key < ab->key);
+}
+
+static gint64
+convert_duration (TesReport *self,
+                  gint64     from_clock,
+                  gint64     to_clock,
+                  gint64     d)
+{
+  return tes_report_convert_time (self, from_clock, to_clock, d) -
+         tes_report_convert_time (self, from_clock, to_clock, 0);
+}
+
+GArray *
+tes_report_aggregate_slices (TesReport     *self,
+                             const gint64  *track_ids,
+                             guint          n_track_ids,
+                             gint64         clock_id,
+                             gint64         t0,
+                             gint64         t1,
+                             TesGroupBy     group_by,
+                             GCancellable  *cancellable,
+                             GError       **error)
+{
+  g_autoptr(GHashTable) merged = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autoptr(GArray) result = g_array_new (FALSE, FALSE, sizeof (TesAggregate));
+  GHashTableIter iter;
+  TesAggregate *agg;
+  sqlite3 *db;
+  guint n = n_track_ids ? n_track_ids : self->tracks->len;
+
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+
+  if (!(db = borrow_db (self, error)))
+    return NULL;
+
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 track_id = n_track_ids ? track_ids[i] : (gint64)i + 1;
+      const TesTrack *track = tes_report_get_track (self, track_id);
+      AggregateState state;
+
+      if (track == NULL || track->n_slices == 0)
+        continue;
+
+      state.groups = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+      state.t0 = tes_report_convert_time (self, clock_id, track->clock_id, t0);
+      state.t1 = tes_report_convert_time (self, clock_id, track->clock_id, t1);
+      state.group_by = group_by;
+
+      if (!foreach_slice_in_window (self, db, track_id, state.t0, state.t1,
+                                    aggregate_slice, &state, cancellable, error))
+        {
+          g_hash_table_unref (state.groups);
+          return_db (self, db);
+          return NULL;
+        }
+
+      g_hash_table_iter_init (&iter, state.groups);
+      while (g_hash_table_iter_next (&iter, NULL, (gpointer *)&agg))
+        {
+          TesAggregate *into = g_hash_table_lookup (merged, GUINT_TO_POINTER (agg->key));
+
+          if (into == NULL)
+            {
+              into = g_new0 (TesAggregate, 1);
+              into->key = agg->key;
+              g_hash_table_insert (merged, GUINT_TO_POINTER (agg->key), into);
+            }
+
+          into->count += agg->count;
+          into->total += convert_duration (self, track->clock_id, clock_id, agg->total);
+          into->self += convert_duration (self, track->clock_id, clock_id, agg->self);
+        }
+
+      g_hash_table_unref (state.groups);
+    }
+
+  return_db (self, db);
+
+  g_hash_table_iter_init (&iter, merged);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *)&agg))
+    g_array_append_val (result, *agg);
+  g_array_sort (result, compare_aggregates);
+
+  return g_steal_pointer (&result);
+}
+
+typedef struct
+{
+  gint64     *track_ids;
+  guint       n_track_ids;
+  gint64      clock_id;
+  gint64      t0;
+  gint64      t1;
+  TesGroupBy  group_by;
+} AggregateJob;
+
+static void
+aggregate_job_free (gpointer data)
+{
+  AggregateJob *job = data;
+
+  g_free (job->track_ids);
+  g_free (job);
+}
+
+static void
+tes_report_aggregate_worker (GTask        *task,
+                             gpointer      source_object,
+                             gpointer      task_data,
+                             GCancellable *cancellable)
+{
+  AggregateJob *job = task_data;
+  GError *error = NULL;
+  GArray *result;
+
+  result = tes_report_aggregate_slices (source_object, job->track_ids, job->n_track_ids,
+                                        job->clock_id, job->t0, job->t1, job->group_by,
+                                        cancellable, &error);
+  if (result != NULL)
+    g_task_return_pointer (task, result, (GDestroyNotify)g_array_unref);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+tes_report_aggregate_slices_async (TesReport           *self,
+                                   const gint64        *track_ids,
+                                   guint                n_track_ids,
+                                   gint64               clock_id,
+                                   gint64               t0,
+                                   gint64               t1,
+                                   TesGroupBy           group_by,
+                                   GCancellable        *cancellable,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  AggregateJob *job;
+
+  g_return_if_fail (TES_IS_REPORT (self));
+
+  job = g_new0 (AggregateJob, 1);
+  job->track_ids = n_track_ids ? g_memdup2 (track_ids, n_track_ids * sizeof (gint64)) : NULL;
+  job->n_track_ids = n_track_ids;
+  job->clock_id = clock_id;
+  job->t0 = t0;
+  job->t1 = t1;
+  job->group_by = group_by;
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tes_report_aggregate_slices_async);
+  g_task_set_task_data (task, job, aggregate_job_free);
+  g_task_run_in_thread (task, tes_report_aggregate_worker);
+}
+
+GArray *
+tes_report_aggregate_slices_finish (TesReport     *self,
+                                    GAsyncResult  *result,
+                                    GError       **error)
+{
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+void
+tes_summary_row_free (TesSummaryRow *row)
+{
+  if (row == NULL)
+    return;
+
+  g_free (row->name);
+  g_free (row->type);
+  g_free (row->label);
+  g_free (row);
+}
+
+static GPtrArray *
+load_operator_rows (TesReport  *self,
+                    gboolean   *has_index,
+                    GError    **error)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify)tes_summary_row_free);
+  sqlite3_stmt *stmt = NULL;
+  gboolean all_shares = TRUE;
+  double sum_total = 0;
+  sqlite3 *db;
+
+  if (!(db = borrow_db (self, error)))
+    return NULL;
+
+  *has_index = FALSE;
+
+  if (!prepare (db,
+                "SELECT op_index, name, type, share, total, count FROM operators "
+                "ORDER BY op_index IS NULL, op_index, id",
+                &stmt, error))
+    {
+      return_db (self, db);
+      return NULL;
+    }
+
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      TesSummaryRow *row = g_new0 (TesSummaryRow, 1);
+
+      row->op_index = sqlite3_column_type (stmt, 0) == SQLITE_NULL ? -1 : sqlite3_column_int64 (stmt, 0);
+      row->name = g_strdup (tes_report_get_string (self, (guint32)sqlite3_column_int64 (stmt, 1)));
+      row->type = g_strdup (tes_report_get_string (self, (guint32)sqlite3_column_int64 (stmt, 2)));
+      row->share = sqlite3_column_type (stmt, 3) == SQLITE_NULL ? NAN : sqlite3_column_double (stmt, 3);
+      row->total = sqlite3_column_type (stmt, 4) == SQLITE_NULL ? -1 : sqlite3_column_int64 (stmt, 4);
+      row->count = sqlite3_column_type (stmt, 5) == SQLITE_NULL ? -1 : sqlite3_column_int64 (stmt, 5);
+
+      *has_index |= row->op_index >= 0;
+      all_shares &= !isnan (row->share);
+      sum_total += MAX (row->total, 0);
+      g_ptr_array_add (rows, row);
+    }
+  sqlite3_finalize (stmt);
+  return_db (self, db);
+
+  /* Shares the vendor printed win; otherwise derive them from totals. */
+  if (!all_shares)
+    for (guint i = 0; i < rows->len; i++)
+      {
+        TesSummaryRow *row = g_ptr_array_index (rows, i);
+        row->share = sum_total > 0 ? 100.0 * MAX (row->total, 0) / sum_total : 0.0;
+      }
+
+  return g_steal_pointer (&rows);
+}
+
+static GPtrArray *
+load_slice_rows (TesReport  *self,
+                 TesGroupBy  group_by,
+                 GError    **error)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify)tes_summary_row_free);
+  g_autoptr(GArray) aggs = NULL;
+  gint64 clock_id = self->clocks->len ? 1 : 0;
+  double sum = 0;
+
+  if (!(aggs = tes_report_aggregate_slices (self, NULL, 0, clock_id, G_MININT64, G_MAXINT64,
+                                            group_by, NULL, error)))
+    return NULL;
+
+  for (guint i = 0; i < aggs->len; i++)
+    sum += g_array_index (aggs, TesAggregate, i).self;
+
+  for (guint i = 0; i < aggs->len; i++)
+    {
+      const TesAggregate *agg = &g_array_index (aggs, TesAggregate, i);
+      TesSummaryRow *row = g_new0 (TesSummaryRow, 1);
+
+      row->op_index = -1;
+      row->name = g_strdup (tes_report_get_string (self, agg->key));
+      row->type = g_strdup (row->name);
+      row->share = sum > 0 ? 100.0 * agg->self / sum : 0.0;
+      row->total = agg->self;
+      row->count = agg->count;
+      g_ptr_array_add (rows, row);
+    }
+
+  return g_steal_pointer (&rows);
+}
+
+static int
+compare_rows_by_share (gconstpointer a,
+                       gconstpointer b)
+{
+  const TesSummaryRow *ra = *(TesSummaryRow * const *)a;
+  const TesSummaryRow *rb = *(TesSummaryRow * const *)b;
+
+  if (ra->share != rb->share)
+    return ra->share > rb->share ? -1 : 1;
+  return 0;
+}
+
+/* Group rows by type or name in first-seen order, summing shares and
+ * totals, then sort descending (stable, like Python's sorted). */
+static GPtrArray *
+group_rows (GPtrArray  *rows,
+            TesGroupBy  group_by)
+{
+  g_autoptr(GPtrArray) groups = g_ptr_array_new_with_free_func ((GDestroyNotify)tes_summary_row_free);
+  g_autoptr(GHashTable) index = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const TesSummaryRow *row = g_ptr_array_index (rows, i);
+      const char *key = group_by == TES_GROUP_BY_NAME ? row->name : row->type;
+      TesSummaryRow *group = g_hash_table_lookup (index, key);
+
+      if (group == NULL)
+        {
+          group = g_new0 (TesSummaryRow, 1);
+          group->op_index = -1;
+          group->name = g_strdup (key);
+          group->type = g_strdup (row->type);
+          group->label = g_strdup (key);
+          group->total = 0;
+          group->count = 0;
+          g_ptr_array_add (groups, group);
+          g_hash_table_insert (index, group->name, group);
+        }
+
+      group->share += row->share;
+      group->total = (group->total < 0 || row->total < 0) ? -1 : group->total + row->total;
+      group->count += row->count < 0 ? 1 : row->count;
+    }
+
+  g_ptr_array_sort (groups, compare_rows_by_share);
+
+  return g_steal_pointer (&groups);
+}
+
+GPtrArray *
+tes_report_summarize (TesReport       *self,
+                      TesSummaryMode   mode,
+                      TesGroupBy       group_by,
+                      GError         **error)
+{
+  g_autoptr(GPtrArray) rows = NULL;
+  gboolean has_index = FALSE;
+
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+
+  if (self->counts.n_operators > 0)
+    rows = load_operator_rows (self, &has_index, error);
+  else if (self->counts.n_slices > 0)
+    rows = load_slice_rows (self, group_by, error);
+  else
+    {
+      g_set_error (error, TES_REPORT_ERROR, TES_REPORT_ERROR_NO_DATA,
+                   "%s holds no operators and no slices to summarise",
+                   self->path ? self->path : self->cache_path);
+      return NULL;
+    }
+
+  if (rows == NULL)
+    return NULL;
+
+  if (mode == TES_SUMMARY_TOTAL)
+    return group_rows (rows, group_by);
+
+  if (self->counts.n_operators > 0 && !has_index)
+    {
+      g_set_error (error, TES_REPORT_ERROR, TES_REPORT_ERROR_NO_DATA,
+                   "%s holds per-type totals only; per-operator rows need the vendor's 'each' output",
+                   self->path ? self->path : self->cache_path);
+      return NULL;
+    }
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      TesSummaryRow *row = g_ptr_array_index (rows, i);
+
+      if (row->op_index >= 0)
+        row->label = g_strdup_printf ("%" G_GINT64_FORMAT " %s", row->op_index, row->type);
+      else
+        row->label = g_strdup (row->name);
+    }
+
+  return g_steal_pointer (&rows);
+}

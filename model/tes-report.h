@@ -1,0 +1,211 @@
+/* tes-report.h
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "tes-importer.h"
+#include "tes-lane.h"
+#include "tes-model-types.h"
+#include "tes-progress.h"
+
+G_BEGIN_DECLS
+
+#define TES_REPORT_ERROR (tes_report_error_quark ())
+
+typedef enum
+{
+  TES_REPORT_ERROR_NO_DATA = 1,
+  TES_REPORT_ERROR_NOT_FOUND,
+} TesReportError;
+
+typedef enum
+{
+  TES_REPORT_OPEN_NONE     = 0,
+  /* Import again even when a matching cache exists. */
+  TES_REPORT_OPEN_REIMPORT = 1 << 0,
+} TesReportOpenFlags;
+
+typedef struct
+{
+  gint64       id;
+  char        *name;
+  TesTimeUnit  unit;
+  gint64       ticks_per_second;
+  gint64       offset_ns;
+} TesClock;
+
+typedef struct
+{
+  gint64        id;
+  gint64        parent_id;    /* 0: top level */
+  gint64        clock_id;     /* 0: none */
+  TesTrackKind  kind;
+  char         *name;
+  gint64        sort_index;
+  gint64        n_slices;
+  guint         max_depth;
+  gboolean      has_extent;
+  gint64        t_min;        /* native ticks, valid when has_extent */
+  gint64        t_max;
+} TesTrack;
+
+/* A slice as queries return it; times in its track's clock ticks. */
+typedef struct
+{
+  gint64  start;
+  gint64  dur;
+  gint64  self_dur;
+  guint32 name;
+  guint32 category;
+  gint32  parent;
+  guint32 index;      /* position in the track, in start order */
+  guint16 depth;
+  guint16 flags;
+} TesSlice;
+
+typedef struct
+{
+  gint64 n_sources;
+  gint64 n_clocks;
+  gint64 n_tracks;
+  gint64 n_slices;
+  gint64 n_instants;
+  gint64 n_counter_tracks;
+  gint64 n_counter_values;
+  gint64 n_flows;
+  gint64 n_runs;
+  gint64 n_operators;
+  gint64 n_tiles;
+  gint64 n_bsp_steps;
+  gint64 n_info;
+} TesReportCounts;
+
+typedef struct
+{
+  guint32 key;        /* string id of the name or category */
+  gint64  count;
+  gint64  total;      /* wall time inside the window, in the query's clock */
+  gint64  self;       /* self time inside the window */
+} TesAggregate;
+
+typedef struct
+{
+  gint64  op_index;   /* -1: none */
+  char   *name;
+  char   *type;
+  char   *label;      /* what the vendor prints for the row */
+  double  share;      /* percent */
+  gint64  total;      /* -1: unknown */
+  gint64  count;      /* -1: unknown */
+} TesSummaryRow;
+
+typedef struct
+{
+  char *key;
+  char *value;
+} TesInfoEntry;
+
+#define TES_TYPE_REPORT (tes_report_get_type ())
+
+G_DECLARE_FINAL_TYPE (TesReport, tes_report, TES, REPORT, GObject)
+
+GQuark            tes_report_error_quark         (void);
+
+TesReport        *tes_report_open                (const char          *path,
+                                                  TesImporter         *importer,
+                                                  TesReportOpenFlags   flags,
+                                                  TesProgress         *progress,
+                                                  GCancellable        *cancellable,
+                                                  GError             **error);
+void              tes_report_open_async          (const char          *path,
+                                                  TesImporter         *importer,
+                                                  TesReportOpenFlags   flags,
+                                                  TesProgress         *progress,
+                                                  GCancellable        *cancellable,
+                                                  GAsyncReadyCallback  callback,
+                                                  gpointer             user_data);
+TesReport        *tes_report_open_finish         (GAsyncResult        *result,
+                                                  GError             **error);
+TesReport        *tes_report_open_cache          (const char          *cache_path,
+                                                  GError             **error);
+
+const char       *tes_report_get_path            (TesReport           *self);
+const char       *tes_report_get_cache_path      (TesReport           *self);
+gboolean          tes_report_get_cache_reused    (TesReport           *self);
+const char       *tes_report_get_importer_name   (TesReport           *self);
+guint             tes_report_get_importer_version (TesReport          *self);
+const char       *tes_report_get_format          (TesReport           *self);
+void              tes_report_get_counts          (TesReport           *self,
+                                                  TesReportCounts     *counts);
+const char       *tes_report_get_string          (TesReport           *self,
+                                                  guint32              id);
+guint             tes_report_get_n_clocks        (TesReport           *self);
+const TesClock   *tes_report_get_clock           (TesReport           *self,
+                                                  gint64               clock_id);
+guint             tes_report_get_n_tracks        (TesReport           *self);
+const TesTrack   *tes_report_get_track           (TesReport           *self,
+                                                  gint64               track_id);
+gboolean          tes_report_get_span            (TesReport           *self,
+                                                  gint64               clock_id,
+                                                  gint64              *t_min,
+                                                  gint64              *t_max);
+gint64            tes_report_convert_time        (TesReport           *self,
+                                                  gint64               from_clock,
+                                                  gint64               to_clock,
+                                                  gint64               t);
+GPtrArray        *tes_report_get_info            (TesReport           *self);
+char             *tes_report_lookup_info         (TesReport           *self,
+                                                  const char          *key);
+
+GArray           *tes_report_get_slices          (TesReport           *self,
+                                                  gint64               track_id,
+                                                  gint64               t0,
+                                                  gint64               t1,
+                                                  GError             **error);
+GArray           *tes_report_get_lane           (TesReport           *self,
+                                                  gint64               track_id,
+                                                  gint64               t0,
+                                                  gint64               t1,
+                                                  guint                n_buckets,
+                                                  GError             **error);
+char             *tes_report_get_slice_args      (TesReport           *self,
+                                                  gint64               track_id,
+                                                  guint32              index,
+                                                  GError             **error);
+GArray           *tes_report_aggregate_slices    (TesReport           *self,
+                                                  const gint64        *track_ids,
+                                                  guint                n_track_ids,
+                                                  gint64               clock_id,
+                                                  gint64               t0,
+                                                  gint64               t1,
+                                                  TesGroupBy           group_by,
+                                                  GCancellable        *cancellable,
+                                                  GError             **error);
+void              tes_report_aggregate_slices_async (TesReport        *self,
+                                                  const gint64        *track_ids,
+                                                  guint                n_track_ids,
+                                                  gint64               clock_id,
+                                                  gint64               t0,
+                                                  gint64               t1,
+                                                  TesGroupBy           group_by,
+                                                  GCancellable        *cancellable,
+                                                  GAsyncReadyCallback  callback,
+                                                  gpointer             user_data);
+GArray           *tes_report_aggregate_slices_finish (TesReport       *self,
+                                                  GAsyncResult        *result,
+                                                  GError             **error);
+GPtrArray        *tes_report_summarize           (TesReport           *self,
+                                                  TesSummaryMode       mode,
+                                                  TesGroupBy           group_by,
+                                                  GError             **error);
+void              tes_summary_row_free           (TesSummaryRow       *row);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TesSummaryRow, tes_summary_row_free)
+
+G_END_DECLS

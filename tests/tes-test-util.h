@@ -1,0 +1,27 @@
+/* tes-test-util.h
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+char     *tes_test_data_path    (const char  *name);
+char     *tes_test_shared_path  (const char  *relative);
+char     *tes_test_copy_to_tmp  (const char  *src,
+                                 const char  *name);
+char     *tes_test_tmp_path     (const char  *name);
+void      tes_test_write_file   (const char  *path,
+                                 const char  *contents,
+                                 gssize       len);
+gboolean  tes_test_run          (const char * const *argv,
+                                 char       **out,
+                                 char       **err,
+                                 int         *exit_status);
+
+G_END_DECLS
