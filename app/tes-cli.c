@@ -67,6 +67,17 @@ input_error (const GError *error)
   return EXIT_BAD_INPUT;
 }
 
+/* An unknown --format is the user's typo, not bad input. */
+static int
+report_error (const GError *error)
+{
+  if (g_error_matches (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_UNKNOWN_FORMAT) &&
+      g_str_has_prefix (error->message, "Unknown format"))
+    return usage_error ("%s", error->message);
+
+  return input_error (error);
+}
+
 typedef struct
 {
   char     *format;
@@ -326,7 +337,7 @@ command_info (int    argc,
     return status;
 
   if (!(report = open_report (path, &options, &error)))
-    return input_error (error);
+    return report_error (error);
 
   if (options.json)
     print_info_json (report);
@@ -389,7 +400,7 @@ command_summary (int    argc,
     return usage_error ("--by must be 'category' or 'name', not '%s'", options.by);
 
   if (!(report = open_report (path, &options, &error)))
-    return input_error (error);
+    return report_error (error);
 
   if (!(rows = tes_report_summarize (report, mode, by, &error)))
     return input_error (error);

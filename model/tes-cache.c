@@ -237,6 +237,20 @@ cache_dir_fallback_path (const char *abs_path)
   return g_build_filename (g_get_user_cache_dir (), "tessera", name, NULL);
 }
 
+/* access() says yes to root for any folder; a folder without any write
+ * bit is read-only by intent (a shared fixture tree, a mounted archive)
+ * and must not receive caches even then. */
+static gboolean
+dir_is_writable (const char *dir)
+{
+  GStatBuf st;
+
+  if (g_stat (dir, &st) != 0 || (st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0)
+    return FALSE;
+
+  return g_access (dir, W_OK | X_OK) == 0;
+}
+
 /* Beside the source when its folder is writable (so the cache travels with
  * the report, as PopVision's profile.pop_cache does), else in the user's
  * cache folder under a name derived from the absolute path. */
@@ -253,7 +267,7 @@ tes_cache_path_for_source (const char *source_path)
   dir = g_path_get_dirname (abs_path);
   base = g_path_get_basename (abs_path);
 
-  if (g_access (dir, W_OK | X_OK) == 0)
+  if (dir_is_writable (dir))
     {
       g_autofree char *name = g_strconcat (base, ".tessera", NULL);
       return g_build_filename (dir, name, NULL);

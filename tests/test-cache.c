@@ -1,0 +1,449 @@
+/* test-cache.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "tes-cache-writer.h"
+#include "tes-report.h"
+#include "tes-test-util.h"
+
+/* Writes one of everything the schema holds, reads it back through
+ * TesReport and plain SQL, and compares. */
+static void
+test_schema_roundtrip (void)
+{
+  g_autofree char *src = tes_test_tmp_path ("roundtrip.src");
+  g_autofree char *cache = tes_test_tmp_path ("roundtrip.tessera");
+  g_autoptr(TesCacheWriter) writer = NULL;
+  g_autoptr(TesSourceStamp) stamp = NULL;
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) slices = NULL;
+  g_autoptr(GPtrArray) info = NULL;
+  g_autofree char *args = NULL;
+  TesOperatorRow op = TES_OPERATOR_ROW_INIT;
+  TesReportCounts counts;
+  const TesTrack *track;
+  const TesClock *clock;
+  gint64 source, ns_clock, cyc_clock, dev, thread, counter, run, tile;
+  guint32 conv, matmul, cat;
+  guint32 cycles[3] = { 100, 200, 300 };
+  guint8 states[3] = { TES_TILE_STATE_COMPUTE, TES_TILE_STATE_EXCHANGE, TES_TILE_STATE_SYNC };
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gint64 t0, t1;
+
+  tes_test_write_file (src, "source bytes", -1);
+  stamp = tes_source_stamp_new (src, NULL, &error);
+  g_assert_no_error (error);
+
+  writer = tes_cache_writer_new (cache, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (tes_cache_writer_get_temp_path (writer), G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (cache, G_FILE_TEST_EXISTS));
+
+  source = tes_cache_writer_add_source (writer, stamp, "test", 7, "Test format");
+  ns_clock = tes_cache_writer_add_clock (writer, "host", TES_TIME_UNIT_NS, 1000000000);
+  cyc_clock = tes_cache_writer_add_clock (writer, "ipu", TES_TIME_UNIT_CYCLES, 900000000);
+  dev = tes_cache_writer_add_track (writer, 0, source, ns_clock, TES_TRACK_DEVICE, "Device 0", 0, "pid:1");
+  thread = tes_cache_writer_add_track (writer, dev, source, ns_clock, TES_TRACK_THREAD, "core 0", 1, "tid:2");
+  counter = tes_cache_writer_add_track (writer, dev, source, ns_clock, TES_TRACK_COUNTER, "mem.bytes", 2, NULL);
+  g_assert_cmpint (dev, ==, 1);
+  g_assert_cmpint (thread, ==, 2);
+
+  conv = tes_cache_writer_intern (writer, "Conv2D");
+  matmul = tes_cache_writer_intern (writer, "MatMul");
+  cat = tes_cache_writer_intern (writer, "op");
+  g_assert_cmpuint (tes_cache_writer_intern (writer, "Conv2D"), ==, conv);
+
+  /* Inserted out of order: the cache sorts and nests them. */
+  tes_cache_writer_add_slice (writer, thread, 150, 20, matmul, cat, 0, "{\"k\":2}", -1);
+  tes_cache_writer_add_slice (writer, thread, 100, 100, conv, cat, 0, "{\"k\":1}", -1);
+  tes_cache_writer_add_slice (writer, thread, 120, 10, matmul, cat, TES_SLICE_FLAG_UNCLOSED, NULL, 0);
+  tes_cache_writer_add_slice (writer, thread, 300, -5, conv, cat, 0, NULL, 0);
+  tes_cache_writer_add_instant (writer, thread, 50, conv, cat, TES_INSTANT_SCOPE_THREAD, "{\"i\":1}");
+  tes_cache_writer_add_counter_value (writer, counter, 90, 1.5);
+  tes_cache_writer_add_counter_value (writer, counter, 400, 2.5);
+  tes_cache_writer_add_flow (writer, conv, cat, thread, 100, thread, 150);
+  run = tes_cache_writer_add_run (writer, "run 1", cyc_clock, 0, 900);
+  op.source_id = source;
+  op.op_index = 3;
+  op.name = "3 CONV_2D";
+  op.type = "CONV_2D";
+  op.share = 12.5;
+  op.total = 1000;
+  op.clock_id = cyc_clock;
+  tes_cache_writer_add_operator (writer, &op);
+  tile = tes_cache_writer_add_tile (writer, 0, 5, 638976, 0);
+  g_assert_cmpint (tes_cache_writer_add_tile (writer, 0, 5, 0, thread), ==, tile);
+  tes_cache_writer_add_tile_memory (writer, tile, "Vertex Code", 1000);
+  tes_cache_writer_add_tile_memory (writer, tile, "Vertex Code", 24);
+  tes_cache_writer_add_bsp_step (writer, run, 0, cyc_clock, 0, 600, "step 0", 3, cycles, states);
+  tes_cache_writer_set_info (writer, source, "target", "IPU-M2000");
+
+  tes_cache_writer_commit (writer, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (cache, G_FILE_TEST_IS_REGULAR));
+
+  report = tes_report_open_cache (cache, &error);
+  g_assert_no_error (error);
+
+  tes_report_get_counts (report, &counts);
+  g_assert_cmpint (counts.n_sources, ==, 1);
+  g_assert_cmpint (counts.n_clocks, ==, 2);
+  g_assert_cmpint (counts.n_tracks, ==, 3);
+  g_assert_cmpint (counts.n_slices, ==, 4);
+  g_assert_cmpint (counts.n_instants, ==, 1);
+  g_assert_cmpint (counts.n_counter_tracks, ==, 1);
+  g_assert_cmpint (counts.n_counter_values, ==, 2);
+  g_assert_cmpint (counts.n_flows, ==, 1);
+  g_assert_cmpint (counts.n_runs, ==, 1);
+  g_assert_cmpint (counts.n_operators, ==, 1);
+  g_assert_cmpint (counts.n_tiles, ==, 1);
+  g_assert_cmpint (counts.n_bsp_steps, ==, 1);
+  g_assert_cmpint (counts.n_info, ==, 1);
+  g_assert_cmpstr (tes_report_get_importer_name (report), ==, "test");
+  g_assert_cmpuint (tes_report_get_importer_version (report), ==, 7);
+  g_assert_cmpstr (tes_report_get_format (report), ==, "Test format");
+
+  clock = tes_report_get_clock (report, cyc_clock);
+  g_assert_cmpstr (clock->name, ==, "ipu");
+  g_assert_cmpint (clock->unit, ==, TES_TIME_UNIT_CYCLES);
+  g_assert_cmpint (clock->ticks_per_second, ==, 900000000);
+  /* 900 cycles at 900 MHz are exactly 1000 ns */
+  g_assert_cmpint (tes_report_convert_time (report, cyc_clock, ns_clock, 900), ==, 1000);
+  g_assert_cmpint (tes_report_convert_time (report, ns_clock, cyc_clock, 1000), ==, 900);
+  g_assert_cmpint (tes_report_convert_time (report, cyc_clock, 0, 9), ==, 10);
+
+  track = tes_report_get_track (report, thread);
+  g_assert_cmpstr (track->name, ==, "core 0");
+  g_assert_cmpint (track->parent_id, ==, dev);
+  g_assert_cmpint (track->kind, ==, TES_TRACK_THREAD);
+  g_assert_cmpint (track->n_slices, ==, 4);
+  g_assert_cmpuint (track->max_depth, ==, 1);
+  g_assert_true (track->has_extent);
+  g_assert_cmpint (track->t_min, ==, 50);    /* the instant */
+  g_assert_cmpint (track->t_max, ==, 300);
+  track = tes_report_get_track (report, counter);
+  g_assert_cmpint (track->t_min, ==, 90);
+  g_assert_cmpint (track->t_max, ==, 400);
+  g_assert_true (tes_report_get_span (report, ns_clock, &t0, &t1));
+  g_assert_cmpint (t0, ==, 50);
+  g_assert_cmpint (t1, ==, 400);
+
+  slices = tes_report_get_slices (report, thread, G_MININT64, G_MAXINT64, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (slices->len, ==, 4);
+  {
+    const TesSlice *s = (const TesSlice *)(gpointer)slices->data;
+
+    /* Conv2D [100,200) encloses both MatMuls, which are siblings. */
+    g_assert_cmpint (s[0].start, ==, 100);
+    g_assert_cmpstr (tes_report_get_string (report, s[0].name), ==, "Conv2D");
+    g_assert_cmpint (s[0].depth, ==, 0);
+    g_assert_cmpint (s[0].parent, ==, -1);
+    g_assert_cmpint (s[0].self_dur, ==, 100 - 10 - 20);
+    g_assert_cmpint (s[1].start, ==, 120);
+    g_assert_cmpint (s[1].depth, ==, 1);
+    g_assert_cmpint (s[1].parent, ==, 0);
+    g_assert_cmpint (s[1].flags, ==, TES_SLICE_FLAG_UNCLOSED);
+    g_assert_cmpint (s[2].start, ==, 150);
+    g_assert_cmpint (s[2].depth, ==, 1);
+    g_assert_cmpint (s[2].parent, ==, 0);
+    g_assert_cmpint (s[3].start, ==, 300);
+    g_assert_cmpint (s[3].dur, ==, 0);
+    g_assert_cmpint (s[3].flags, ==, TES_SLICE_FLAG_CLAMPED);
+    g_assert_cmpuint (s[3].index, ==, 3);
+  }
+
+  args = tes_report_get_slice_args (report, thread, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (args, ==, "{\"k\":1}");
+  g_clear_pointer (&args, g_free);
+  args = tes_report_get_slice_args (report, thread, 2, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (args, ==, "{\"k\":2}");
+  g_clear_pointer (&args, g_free);
+  args = tes_report_get_slice_args (report, thread, 1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (args, ==, "");
+  g_clear_pointer (&args, g_free);
+  args = tes_report_get_slice_args (report, thread, 4, &error);
+  g_assert_error (error, TES_REPORT_ERROR, TES_REPORT_ERROR_NOT_FOUND);
+  g_assert_null (args);
+  g_clear_error (&error);
+
+  info = tes_report_get_info (report);
+  g_assert_cmpuint (info->len, ==, 1);
+  g_assert_cmpstr (((TesInfoEntry *)g_ptr_array_index (info, 0))->key, ==, "target");
+  g_assert_cmpstr (((TesInfoEntry *)g_ptr_array_index (info, 0))->value, ==, "IPU-M2000");
+
+  /* Tables the report has no accessor for yet, read with plain SQL. */
+  g_assert_cmpint (sqlite3_open_v2 (cache, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db,
+                                       "SELECT t.ipu, t.tile, t.memory_limit, t.track_id, s.value, m.bytes "
+                                       "FROM tiles t JOIN tile_memory m ON m.tile_id = t.id "
+                                       "JOIN strings s ON s.id = m.category",
+                                       -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  g_assert_cmpint (sqlite3_column_int (stmt, 1), ==, 5);
+  g_assert_cmpint (sqlite3_column_int64 (stmt, 2), ==, 638976);
+  g_assert_cmpint (sqlite3_column_int64 (stmt, 3), ==, thread);
+  g_assert_cmpstr ((const char *)sqlite3_column_text (stmt, 4), ==, "Vertex Code");
+  g_assert_cmpint (sqlite3_column_int64 (stmt, 5), ==, 1024);
+  sqlite3_finalize (stmt);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT n_tiles, tile_cycles, tile_states, dur FROM bsp_steps",
+                                       -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  g_assert_cmpint (sqlite3_column_int (stmt, 0), ==, 3);
+  g_assert_cmpmem (sqlite3_column_blob (stmt, 1), sqlite3_column_bytes (stmt, 1), cycles, sizeof cycles);
+  g_assert_cmpmem (sqlite3_column_blob (stmt, 2), sqlite3_column_bytes (stmt, 2), states, sizeof states);
+  g_assert_cmpint (sqlite3_column_int64 (stmt, 3), ==, 600);
+  sqlite3_finalize (stmt);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "PRAGMA user_version", -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  g_assert_cmpint (sqlite3_column_int (stmt, 0), ==, TES_CACHE_SCHEMA_VERSION);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+
+  g_assert_finalize_object (g_steal_pointer (&report));
+}
+
+static void
+test_path_for_source (void)
+{
+  g_autofree char *src = tes_test_tmp_path ("beside.txt");
+  g_autofree char *ro_dir = tes_test_tmp_path ("read-only");
+  g_autofree char *ro_src = g_build_filename (ro_dir, "report.txt", NULL);
+  g_autofree char *cache = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *ro_cache = NULL;
+  g_autofree char *cache_root = NULL;
+
+  tes_test_write_file (src, "x", -1);
+  cache = tes_cache_path_for_source (src);
+  expected = g_strconcat (src, ".tessera", NULL);
+  g_assert_cmpstr (cache, ==, expected);
+
+  /* A folder without write bits gets no cache, even for root. */
+  g_assert_no_errno (g_mkdir_with_parents (ro_dir, 0755));
+  tes_test_write_file (ro_src, "x", -1);
+  g_assert_no_errno (g_chmod (ro_dir, 0555));
+  ro_cache = tes_cache_path_for_source (ro_src);
+  cache_root = g_build_filename (g_get_user_cache_dir (), "tessera", NULL);
+  g_assert_true (g_str_has_prefix (ro_cache, cache_root));
+  g_assert_true (g_str_has_suffix (ro_cache, "-report.txt.tessera"));
+  g_assert_no_errno (g_chmod (ro_dir, 0755));
+}
+
+static void
+test_fingerprint (void)
+{
+  g_autofree char *a = tes_test_tmp_path ("fp-a");
+  g_autofree char *b = tes_test_tmp_path ("fp-b");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *fa = NULL;
+  g_autofree char *fb = NULL;
+  g_autofree char *fa2 = NULL;
+  g_autofree char *big = g_malloc (100003);
+
+  for (guint i = 0; i < 100003; i++)
+    big[i] = (char)(i * 7 + (i >> 8));
+  tes_test_write_file (a, big, 100003);
+  big[50001] ^= 1;   /* one bit in the middle */
+  tes_test_write_file (b, big, 100003);
+
+  fa = tes_cache_fingerprint_file (a, NULL, &error);
+  g_assert_no_error (error);
+  fb = tes_cache_fingerprint_file (b, NULL, &error);
+  g_assert_no_error (error);
+  fa2 = tes_cache_fingerprint_file (a, NULL, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpuint (strlen (fa), ==, 16);
+  g_assert_cmpstr (fa, ==, fa2);
+  g_assert_cmpstr (fa, !=, fb);
+  /* every length tail path gives distinct results */
+  for (gsize len = 0; len < 70; len++)
+    {
+      g_autofree char *x = tes_cache_fingerprint_bytes ((const guint8 *)big, len);
+      g_autofree char *y = tes_cache_fingerprint_bytes ((const guint8 *)big, len + 1);
+      g_assert_cmpstr (x, !=, y);
+    }
+
+  g_assert_null (tes_cache_fingerprint_file ("/nonexistent/tessera", NULL, &error));
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+}
+
+/* A writer dropped before commit leaves nothing behind. */
+static void
+test_abandoned_writer (void)
+{
+  g_autofree char *cache = tes_test_tmp_path ("abandoned.tessera");
+  g_autoptr(TesCacheWriter) writer = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *temp = NULL;
+
+  writer = tes_cache_writer_new (cache, &error);
+  g_assert_no_error (error);
+  temp = g_strdup (tes_cache_writer_get_temp_path (writer));
+  tes_cache_writer_add_clock (writer, "c", TES_TIME_UNIT_NS, 1000000000);
+  g_assert_true (g_file_test (temp, G_FILE_TEST_EXISTS));
+
+  g_clear_object (&writer);
+  g_assert_false (g_file_test (temp, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (cache, G_FILE_TEST_EXISTS));
+}
+
+/* A writer killed in the middle of an import (SIGKILL: no cleanup runs)
+ * leaves its temp file but never a cache that is reused; the next writer
+ * removes the orphan. */
+static void
+test_killed_import (void)
+{
+  g_autofree char *src = tes_test_tmp_path ("killed.src");
+  g_autofree char *cache = tes_test_tmp_path ("killed.src.tessera");
+  g_autofree char *dir = g_path_get_dirname (cache);
+  g_autoptr(TesSourceStamp) stamp = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TesCacheWriter) writer = NULL;
+  int pipefd[2];
+  pid_t pid;
+  char c;
+  int status;
+  guint temps = 0;
+
+  tes_test_write_file (src, "data", -1);
+  stamp = tes_source_stamp_new (src, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_no_errno (pipe (pipefd));
+
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      TesCacheWriter *w = tes_cache_writer_new (cache, NULL);
+      gint64 clock = tes_cache_writer_add_clock (w, "c", TES_TIME_UNIT_NS, 1000000000);
+      gint64 track = tes_cache_writer_add_track (w, 0, 0, clock, TES_TRACK_THREAD, "t", 0, NULL);
+
+      tes_cache_writer_add_source (w, stamp, "test", 1, "x");
+      for (int i = 0; i < 1000; i++)
+        tes_cache_writer_add_slice (w, track, i, 1, 0, 0, 0, NULL, 0);
+      if (write (pipefd[1], "r", 1) != 1)
+        _exit (2);
+      for (;;)
+        pause ();
+    }
+
+  close (pipefd[1]);
+  g_assert_cmpint (read (pipefd[0], &c, 1), ==, 1);
+  close (pipefd[0]);
+  kill (pid, SIGKILL);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFSIGNALED (status));
+
+  g_assert_false (g_file_test (cache, G_FILE_TEST_EXISTS));
+  g_assert_false (tes_cache_is_reusable (cache, stamp, "test", 1, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+
+  {
+    g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+    const char *name;
+    while ((name = g_dir_read_name (d)))
+      temps += g_str_has_prefix (name, "killed.src.tessera.tmp-");
+  }
+  g_assert_cmpuint (temps, ==, 1);
+
+  /* The next import sweeps the dead writer's temp file away. */
+  writer = tes_cache_writer_new (cache, &error);
+  g_assert_no_error (error);
+  temps = 0;
+  {
+    g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+    const char *name;
+    g_autofree char *dead = g_strdup_printf ("killed.src.tessera.tmp-%d-", (int)pid);
+    while ((name = g_dir_read_name (d)))
+      temps += g_str_has_prefix (name, dead);
+  }
+  g_assert_cmpuint (temps, ==, 0);
+}
+
+/* A cache whose writer never marked it complete, or with another schema
+ * version, is not reusable. */
+static void
+test_reject_incomplete (void)
+{
+  g_autofree char *src = tes_test_tmp_path ("inc.src");
+  g_autofree char *cache = tes_test_tmp_path ("inc.src.tessera");
+  g_autoptr(TesCacheWriter) writer = NULL;
+  g_autoptr(TesSourceStamp) stamp = NULL;
+  g_autoptr(GError) error = NULL;
+  sqlite3 *db = NULL;
+
+  tes_test_write_file (src, "data", -1);
+  stamp = tes_source_stamp_new (src, NULL, &error);
+  g_assert_no_error (error);
+
+  writer = tes_cache_writer_new (cache, &error);
+  g_assert_no_error (error);
+  tes_cache_writer_add_source (writer, stamp, "test", 1, "x");
+  tes_cache_writer_commit (writer, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (tes_cache_is_reusable (cache, stamp, "test", 1, &error));
+  g_assert_no_error (error);
+
+  /* another importer version: stale */
+  g_assert_false (tes_cache_is_reusable (cache, stamp, "test", 2, &error));
+  g_assert_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_STALE);
+  g_clear_error (&error);
+
+  g_assert_cmpint (sqlite3_open (cache, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "PRAGMA user_version = 999", NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+  g_assert_false (tes_cache_is_reusable (cache, stamp, "test", 1, &error));
+  g_assert_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA);
+  g_clear_error (&error);
+
+  g_assert_cmpint (sqlite3_open (cache, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "PRAGMA user_version = " G_STRINGIFY (TES_CACHE_SCHEMA_VERSION) ";"
+                                     "DELETE FROM meta WHERE key = 'complete'", NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+  g_assert_false (tes_cache_is_reusable (cache, stamp, "test", 1, &error));
+  g_assert_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_INCOMPLETE);
+  g_clear_error (&error);
+
+  /* garbage where the cache should be */
+  tes_test_write_file (cache, "this is not sqlite", -1);
+  g_assert_false (tes_cache_is_reusable (cache, stamp, "test", 1, &error));
+  g_assert_nonnull (error);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/tes/cache/schema-roundtrip", test_schema_roundtrip);
+  g_test_add_func ("/tes/cache/path-for-source", test_path_for_source);
+  g_test_add_func ("/tes/cache/fingerprint", test_fingerprint);
+  g_test_add_func ("/tes/cache/abandoned-writer", test_abandoned_writer);
+  g_test_add_func ("/tes/cache/killed-import", test_killed_import);
+  g_test_add_func ("/tes/cache/reject-incomplete", test_reject_incomplete);
+
+  return g_test_run ();
+}

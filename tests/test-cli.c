@@ -1,0 +1,252 @@
+/* test-cli.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include "tes-test-util.h"
+
+static const char *
+cli (void)
+{
+  const char *path = g_getenv ("TESSERA_CLI");
+
+  g_assert_nonnull (path);
+  return path;
+}
+
+typedef struct
+{
+  char *out;
+  char *err;
+  int   status;
+} Result;
+
+static void
+result_clear (Result *r)
+{
+  g_clear_pointer (&r->out, g_free);
+  g_clear_pointer (&r->err, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Result, result_clear)
+
+static void
+run (Result *r,
+     ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  const char *arg;
+  va_list args;
+
+  g_ptr_array_add (argv, (gpointer)cli ());
+  va_start (args, r);
+  while ((arg = va_arg (args, const char *)))
+    g_ptr_array_add (argv, (gpointer)arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  result_clear (r);
+  tes_test_run ((const char * const *)argv->pdata, &r->out, &r->err, &r->status);
+}
+
+static char *
+fixture_copy (const char *name)
+{
+  g_autofree char *src = tes_test_data_path (name);
+
+  return tes_test_copy_to_tmp (src, name);
+}
+
+static void
+assert_contains (const char *haystack,
+                 const char *needle)
+{
+  if (strstr (haystack, needle) == NULL)
+    g_error ("'%s' does not contain '%s'", haystack, needle);
+}
+
+static void
+test_usage_errors (void)
+{
+  g_autofree char *each = fixture_copy ("yolov8s_op_time_each.txt");
+  g_auto(Result) r = { 0 };
+
+  run (&r, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  assert_contains (r.err, "missing COMMAND");
+
+  run (&r, "frobnicate", each, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  assert_contains (r.err, "unknown command 'frobnicate'");
+
+  run (&r, "info", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  assert_contains (r.err, "missing FILE");
+
+  run (&r, "info", each, each, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  assert_contains (r.err, "expected one FILE");
+
+  run (&r, "info", "--bogus", each, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  assert_contains (r.err, "--bogus");
+
+  run (&r, "summary", "--mode", "some", each, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  assert_contains (r.err, "--mode must be 'total' or 'each', not 'some'");
+
+  run (&r, "summary", "--by", "colour", each, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  assert_contains (r.err, "--by must be 'category' or 'name'");
+
+  run (&r, "info", "--format", "no-such-format", each, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  assert_contains (r.err, "Unknown format 'no-such-format'");
+
+  run (&r, "--help", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  assert_contains (r.out, "summary [--mode total|each]");
+}
+
+static void
+test_bad_input (void)
+{
+  g_autofree char *bad = tes_test_tmp_path ("bad_op_time.txt");
+  g_autofree char *unknown = tes_test_tmp_path ("notes.txt");
+  g_autofree char *cache = NULL;
+  g_autofree char *expected = NULL;
+  g_auto(Result) r = { 0 };
+
+  run (&r, "info", "/nonexistent/dir/report.txt", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  assert_contains (r.err, "/nonexistent/dir/report.txt");
+  g_assert_cmpstr (r.out, ==, "");
+
+  tes_test_write_file (bad, "0 CONV_2D 7.880%\n1 CONV_2D seven%\n", -1);
+  run (&r, "summary", bad, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  expected = g_strdup_printf ("tessera-cli: %s:2: expected", bad);
+  assert_contains (r.err, expected);
+  cache = g_strconcat (bad, ".tessera", NULL);
+  g_assert_false (g_file_test (cache, G_FILE_TEST_EXISTS));
+
+  tes_test_write_file (unknown, "just some notes\n", -1);
+  run (&r, "info", unknown, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  assert_contains (r.err, "not a format Tessera recognises");
+}
+
+/* The vendor's numbers, byte for byte. */
+static void
+test_summary_fidelity (void)
+{
+  g_autofree char *each = fixture_copy ("yolov8s_op_time_each.txt");
+  g_autofree char *total = fixture_copy ("yolov8s_op_time_total.txt");
+  g_autofree char *each_text = NULL;
+  g_autofree char *total_text = NULL;
+  g_auto(Result) r = { 0 };
+
+  g_assert_true (g_file_get_contents (each, &each_text, NULL, NULL));
+  g_assert_true (g_file_get_contents (total, &total_text, NULL, NULL));
+
+  run (&r, "summary", "--mode", "each", each, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, each_text);
+
+  run (&r, "summary", total, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, total_text);
+
+  run (&r, "summary", "--mode", "total", each, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  assert_contains (r.out, "CONV_2D 80.742%\nSOFTMAX 8.033%\n");
+
+  run (&r, "summary", "--mode", "each", total, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  assert_contains (r.err, "per-type totals only");
+
+  run (&r, "summary", "--csv", "--by", "name", "--mode", "total", each, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_prefix (r.out, "label,index,name,type,share_percent,total,count\n"
+                                          "77 CONV_2D,,77 CONV_2D,CONV_2D,10.019,,1\n"));
+  g_assert_cmpuint (g_strv_length (g_strsplit (r.out, "\n", -1)), ==, 96 + 2);
+}
+
+static void
+test_info_cache_cycle (void)
+{
+  g_autofree char *each = fixture_copy ("yolov8s_op_time_each.txt");
+  g_autofree char *cache = g_strconcat (each, ".tessera", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_auto(Result) r = { 0 };
+  JsonObject *root;
+  gsize len;
+
+  run (&r, "info", each, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  assert_contains (r.out, "Importer:       sigmastar-op-time (version 1)\n");
+  assert_contains (r.out, "Operators:      96\n");
+  assert_contains (r.out, "(written now)");
+  g_assert_true (g_file_test (cache, G_FILE_TEST_IS_REGULAR));
+
+  run (&r, "info", "--json", each, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  json_parser_load_from_data (parser, r.out, -1, &error);
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (root, "importer"), ==, "sigmastar-op-time");
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (root, "counts"), "operators"), ==, 96);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (root, "counts"), "slices"), ==, 0);
+  g_assert_true (json_object_get_boolean_member (json_object_get_object_member (root, "cache"), "reused"));
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (root, "cache"), "path"), ==, cache);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (root, "info"), "mode"), ==, "each");
+
+  /* the source changes: rebuilt, then reused again */
+  g_assert_true (g_file_get_contents (each, &text, &len, NULL));
+  text[strlen ("0 CONV_2D 7.88")] = '1';
+  tes_test_write_file (each, text, len);
+  run (&r, "info", each, NULL);
+  assert_contains (r.out, "(written now)");
+  run (&r, "summary", "--mode", "each", each, NULL);
+  g_assert_true (g_str_has_prefix (r.out, "0 CONV_2D 7.881%\n"));
+  run (&r, "info", each, NULL);
+  assert_contains (r.out, "(reused)");
+
+  run (&r, "info", "--reimport", each, NULL);
+  assert_contains (r.out, "(written now)");
+}
+
+static void
+test_formats (void)
+{
+  g_auto(Result) r = { 0 };
+
+  run (&r, "formats", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  assert_contains (r.out, "sigmastar-op-time");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/tes/cli/usage-errors", test_usage_errors);
+  g_test_add_func ("/tes/cli/bad-input", test_bad_input);
+  g_test_add_func ("/tes/cli/summary-fidelity", test_summary_fidelity);
+  g_test_add_func ("/tes/cli/info-cache-cycle", test_info_cache_cycle);
+  g_test_add_func ("/tes/cli/formats", test_formats);
+
+  return g_test_run ();
+}
