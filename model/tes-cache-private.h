@@ -10,12 +10,22 @@
 #include <sqlite3.h>
 
 #include "tes-cache.h"
+#include "tes-lane.h"
 
 G_BEGIN_DECLS
 
 /* Slices are stored per track in chunks of this many records, sorted by
  * start time; a window query decodes only the chunks it overlaps. */
 #define TES_CACHE_CHUNK_SLICES 16384
+
+/* Tracks with at least this many slices get a summary pyramid
+ * (slice_lod): levels of power-of-two buckets, each 4x coarser than the
+ * one below, so a zoomed-out lane costs its pixels, not its slices. */
+#define TES_CACHE_LOD_MIN_SLICES 4096
+#define TES_CACHE_LOD_MAX_BUCKETS 65536
+#define TES_CACHE_LOD_MIN_BUCKETS 64
+
+G_STATIC_ASSERT (sizeof (TesLaneBucket) == 32);
 
 /* One slice as packed in slice_chunks.data, little-endian. The index of a
  * slice is its position in its track (start order), so it is not stored. */

@@ -800,11 +800,78 @@ nest_slices (TrackSlices *ts,
     }
 }
 
+/* Level 0 has about one bucket per four slices (at most 65536), in
+ * power-of-two widths from the track's first tick; each further level
+ * merges four buckets, down to TES_CACHE_LOD_MIN_BUCKETS. */
+static gboolean
+write_track_lod (TesCacheWriter       *self,
+                 gint64                track_id,
+                 const TesSliceRecord *recs,
+                 guint                 n,
+                 gint64                t_min,
+                 gint64                t_max,
+                 sqlite3_stmt         *insert_lod)
+{
+  g_autofree TesLaneBucket *level = NULL;
+  gint64 span = MAX (1, t_max - t_min);
+  guint target = TES_CACHE_LOD_MIN_BUCKETS;
+  guint shift = 0;
+  guint nb;
+
+  if (n < TES_CACHE_LOD_MIN_SLICES)
+    return TRUE;
+
+  while (target < TES_CACHE_LOD_MAX_BUCKETS && target < n / 4)
+    target *= 2;
+  while (shift < 62 && ((span - 1) >> shift) + 1 > target)
+    shift++;
+  nb = (guint)(((span - 1) >> shift) + 1);
+
+  level = g_new0 (TesLaneBucket, nb);
+  for (guint i = 0; i < n; i++)
+    tes_lane_add_slice (level, nb, t_min, t_min + ((gint64)nb << shift),
+                        recs[i].start, recs[i].dur, recs[i].name, recs[i].depth);
+
+  for (guint lvl = 0; ; lvl++)
+    {
+      sqlite3_reset (insert_lod);
+      sqlite3_bind_int64 (insert_lod, 1, track_id);
+      sqlite3_bind_int (insert_lod, 2, (int)lvl);
+      sqlite3_bind_int (insert_lod, 3, (int)shift);
+      sqlite3_bind_int64 (insert_lod, 4, t_min);
+      sqlite3_bind_int64 (insert_lod, 5, nb);
+      sqlite3_bind_blob (insert_lod, 6, level, (int)(nb * sizeof (TesLaneBucket)), SQLITE_STATIC);
+      if (sqlite3_step (insert_lod) != SQLITE_DONE)
+        {
+          fail (self, "Storing lane summaries");
+          return FALSE;
+        }
+
+      if (nb <= TES_CACHE_LOD_MIN_BUCKETS)
+        break;
+
+      /* in place: bucket i of the next level merges 4i .. 4i+3 */
+      for (guint i = 0; i < (nb + 3) / 4; i++)
+        {
+          TesLaneBucket merged = level[4 * i];
+
+          for (guint j = 4 * i + 1; j < MIN (nb, 4 * i + 4); j++)
+            tes_lane_merge (&merged, &level[j]);
+          level[i] = merged;
+        }
+      nb = (nb + 3) / 4;
+      shift += 2;
+    }
+
+  return TRUE;
+}
+
 static gboolean
 write_track_chunks (TesCacheWriter *self,
                     gint64          track_id,
                     TrackSlices    *ts,
                     sqlite3_stmt   *insert_chunk,
+                    sqlite3_stmt   *insert_lod,
                     sqlite3_stmt   *update_track)
 {
   g_autoptr(GArray) order = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -873,6 +940,9 @@ write_track_chunks (TesCacheWriter *self,
         }
     }
 
+  if (n > 0 && !write_track_lod (self, track_id, recs, n, t_min, t_max, insert_lod))
+    return FALSE;
+
   sqlite3_reset (update_track);
   sqlite3_bind_int64 (update_track, 1, n);
   sqlite3_bind_int (update_track, 2, (int)max_depth);
@@ -902,6 +972,7 @@ write_all_slices (TesCacheWriter *self,
                   GError        **error)
 {
   sqlite3_stmt *insert_chunk = NULL;
+  sqlite3_stmt *insert_lod = NULL;
   sqlite3_stmt *update_track = NULL;
   gboolean ok = FALSE;
 
@@ -909,6 +980,9 @@ write_all_slices (TesCacheWriter *self,
                           "INSERT INTO slice_chunks (track_id, first_index, n, t_min, t_max_start, t_max_end, max_depth, data, args) "
                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                           -1, &insert_chunk, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2 (self->db,
+                          "INSERT INTO slice_lod (track_id, level, shift, t_base, n, data) VALUES (?, ?, ?, ?, ?, ?)",
+                          -1, &insert_lod, NULL) != SQLITE_OK ||
       sqlite3_prepare_v2 (self->db,
                           "UPDATE tracks SET n_slices = ?, max_depth = ?, t_min = ?, t_max = ? WHERE id = ?",
                           -1, &update_track, NULL) != SQLITE_OK)
@@ -924,7 +998,7 @@ write_all_slices (TesCacheWriter *self,
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         goto out;
 
-      if (!write_track_chunks (self, id, ts, insert_chunk, update_track))
+      if (!write_track_chunks (self, id, ts, insert_chunk, insert_lod, update_track))
         break;
 
       /* Free as we go: peak memory is the largest track, not all of them. */
@@ -938,6 +1012,7 @@ write_all_slices (TesCacheWriter *self,
 
 out:
   sqlite3_finalize (insert_chunk);
+  sqlite3_finalize (insert_lod);
   sqlite3_finalize (update_track);
   return ok;
 }

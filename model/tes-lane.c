@@ -101,3 +101,71 @@ tes_lane_add_slice (TesLaneBucket *buckets,
         }
     }
 }
+
+/* Folds a summary bucket covering [lo, hi) into the columns it overlaps:
+ * busy time in proportion to the overlap (the remainder to the last column,
+ * so the total is kept), the count into every column it touches. */
+void
+tes_lane_add_bucket (TesLaneBucket       *buckets,
+                     guint                n_buckets,
+                     gint64               t0,
+                     gint64               t1,
+                     gint64               lo,
+                     gint64               hi,
+                     const TesLaneBucket *src)
+{
+  gint64 vis_lo = MAX (lo, t0);
+  gint64 vis_hi = MIN (hi, t1);
+  gint64 visible_busy;
+  gint64 given = 0;
+  guint first, last;
+
+  g_return_if_fail (buckets != NULL && n_buckets > 0 && t1 > t0 && hi > lo);
+
+  if (src->count == 0 || vis_hi <= vis_lo)
+    return;
+
+  visible_busy = (gint64)((__int128)src->busy * (vis_hi - vis_lo) / (hi - lo));
+  first = bucket_of (t0, t1, n_buckets, vis_lo);
+  last = bucket_of (t0, t1, n_buckets, vis_hi - 1);
+
+  for (guint b = first; b <= last; b++)
+    {
+      TesLaneBucket *bucket = &buckets[b];
+      gint64 c_lo = MAX (vis_lo, bucket_edge (t0, t1, n_buckets, b));
+      gint64 c_hi = MIN (vis_hi, bucket_edge (t0, t1, n_buckets, b + 1));
+      gint64 share, dom;
+
+      if (b == last)
+        share = visible_busy - given;
+      else
+        share = (gint64)((__int128)visible_busy * MAX (0, c_hi - c_lo) / (vis_hi - vis_lo));
+      given += share;
+      dom = (gint64)((__int128)src->dominant_time * MAX (0, c_hi - c_lo) / (hi - lo));
+
+      bucket->busy += share;
+      bucket->count += src->count;
+      bucket->max_depth = MAX (bucket->max_depth, src->max_depth);
+      if (src->dominant != 0 && (bucket->dominant == 0 || dom > bucket->dominant_time))
+        {
+          bucket->dominant = src->dominant;
+          bucket->dominant_time = dom;
+        }
+    }
+}
+
+/* Merges a neighbouring bucket of the same level into a coarser one. The
+ * count becomes an upper bound: a slice touching both is counted twice. */
+void
+tes_lane_merge (TesLaneBucket       *into,
+                const TesLaneBucket *from)
+{
+  into->busy += from->busy;
+  into->count += from->count;
+  into->max_depth = MAX (into->max_depth, from->max_depth);
+  if (from->dominant != 0 && (into->dominant == 0 || from->dominant_time > into->dominant_time))
+    {
+      into->dominant = from->dominant;
+      into->dominant_time = from->dominant_time;
+    }
+}

@@ -36,4 +36,14 @@ void     tes_lane_add_slice     (TesLaneBucket *buckets,
                                  guint32        name,
                                  guint          depth);
 
+void     tes_lane_add_bucket    (TesLaneBucket       *buckets,
+                                 guint                n_buckets,
+                                 gint64               t0,
+                                 gint64               t1,
+                                 gint64               lo,
+                                 gint64               hi,
+                                 const TesLaneBucket *src);
+void     tes_lane_merge         (TesLaneBucket       *into,
+                                 const TesLaneBucket *from);
+
 G_END_DECLS

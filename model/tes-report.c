@@ -893,7 +893,79 @@ add_to_lane (const TesSliceRecord *rec,
   return TRUE;
 }
 
-/* One bucket per pixel column of [t0, t1) on the track. */
+/* Answers from the coarsest summary level whose buckets are no wider than
+ * a column; FALSE (and nothing done) when columns are finer than every
+ * level, so that the slices themselves must be read. */
+static gboolean
+lane_from_summary (sqlite3        *db,
+                   gint64          track_id,
+                   gint64          t0,
+                   gint64          t1,
+                   guint           n_buckets,
+                   TesLaneBucket  *buckets,
+                   gboolean       *answered,
+                   GError        **error)
+{
+  sqlite3_stmt *stmt = NULL;
+  gint64 column = (t1 - t0) / n_buckets;
+  int rc;
+
+  *answered = FALSE;
+
+  if (!prepare (db,
+                "SELECT shift, t_base, n, data FROM slice_lod "
+                "WHERE track_id = ? AND shift < 62 AND (1 << shift) <= ? "
+                "ORDER BY level DESC LIMIT 1",
+                &stmt, error))
+    return FALSE;
+
+  sqlite3_bind_int64 (stmt, 1, track_id);
+  sqlite3_bind_int64 (stmt, 2, column);
+
+  if ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      guint shift = (guint)sqlite3_column_int (stmt, 0);
+      gint64 base = sqlite3_column_int64 (stmt, 1);
+      gint64 n = sqlite3_column_int64 (stmt, 2);
+      const TesLaneBucket *level = sqlite3_column_blob (stmt, 3);
+      gint64 first, last;
+
+      if (sqlite3_column_bytes (stmt, 3) != (int)(n * sizeof (TesLaneBucket)))
+        {
+          g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA,
+                       "Lane summary of track %" G_GINT64_FORMAT " has a wrong size", track_id);
+          sqlite3_finalize (stmt);
+          return FALSE;
+        }
+
+      first = t0 <= base ? 0 : (t0 - base) >> shift;
+      last = t1 <= base ? -1 : MIN (n - 1, (t1 - 1 - base) >> shift);
+
+      for (gint64 b = first; b <= last; b++)
+        {
+          TesLaneBucket src;
+          gint64 lo = base + (b << shift);
+
+          memcpy (&src, &level[b], sizeof src);
+          tes_lane_add_bucket (buckets, n_buckets, t0, t1, lo, lo + ((gint64)1 << shift), &src);
+        }
+
+      *answered = TRUE;
+    }
+  else if (rc != SQLITE_DONE)
+    {
+      tes_cache_set_error (error, db, "Reading lane summaries");
+      sqlite3_finalize (stmt);
+      return FALSE;
+    }
+
+  sqlite3_finalize (stmt);
+  return TRUE;
+}
+
+/* One bucket per pixel column of [t0, t1) on the track: from the summary
+ * pyramid when a column is wider than its finest level, else from the
+ * slices in the window (of which there are then few enough). */
 GArray *
 tes_report_get_lane (TesReport  *self,
                      gint64      track_id,
@@ -904,6 +976,7 @@ tes_report_get_lane (TesReport  *self,
 {
   g_autoptr(GArray) buckets = NULL;
   LaneState state;
+  gboolean answered = FALSE;
   sqlite3 *db;
   gboolean ok;
 
@@ -921,7 +994,10 @@ tes_report_get_lane (TesReport  *self,
   state.n_buckets = n_buckets;
   state.t0 = t0;
   state.t1 = t1;
-  ok = foreach_slice_in_window (self, db, track_id, t0, t1, add_to_lane, &state, NULL, error);
+
+  ok = lane_from_summary (db, track_id, t0, t1, n_buckets, state.buckets, &answered, error);
+  if (ok && !answered)
+    ok = foreach_slice_in_window (self, db, track_id, t0, t1, add_to_lane, &state, NULL, error);
   return_db (self, db);
 
   return ok ? g_steal_pointer (&buckets) : NULL;

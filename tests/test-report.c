@@ -9,6 +9,8 @@
 
 #include <string.h>
 
+#include <sqlite3.h>
+
 #include <glib/gstdio.h>
 
 #include "tes-cache-writer.h"
@@ -349,6 +351,107 @@ test_self_time_and_lane (void)
   g_assert_cmpuint (lane_count, >=, ref->len);
 }
 
+static GArray *
+lane_by_hand (GArray *slices,
+              gint64  t0,
+              gint64  t1,
+              guint   n)
+{
+  GArray *lane = g_array_new (FALSE, TRUE, sizeof (TesLaneBucket));
+
+  g_array_set_size (lane, n);
+  for (guint i = 0; i < slices->len; i++)
+    {
+      const TesSlice *s = &g_array_index (slices, TesSlice, i);
+      tes_lane_add_slice ((TesLaneBucket *)(gpointer)lane->data, n, t0, t1, s->start, s->dur, s->name, s->depth);
+    }
+
+  return lane;
+}
+
+/* A large track answers zoomed-out lanes from its summary pyramid: the
+ * busy time per column matches the exact answer to within one summary
+ * bucket, and in total exactly; zoomed in, the answer is exact. */
+static void
+test_lane_summary (void)
+{
+  g_autoptr(TesImporter) importer = g_object_new (TEST_TYPE_IMPORTER, NULL);
+  g_autoptr(GArray) ref = g_array_new (FALSE, FALSE, sizeof (RefSlice));
+  g_autofree char *src = write_random_source (30000, ref);
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) all = NULL;
+  const TesTrack *track;
+  gint64 span;
+
+  report = tes_report_open (src, importer, 0, NULL, NULL, &error);
+  g_assert_no_error (error);
+  track = tes_report_get_track (report, 1);
+  span = track->t_max - track->t_min;
+  all = tes_report_get_slices (report, 1, G_MININT64, G_MAXINT64, &error);
+  g_assert_no_error (error);
+
+  {
+    sqlite3 *db = NULL;
+    sqlite3_stmt *stmt = NULL;
+
+    g_assert_cmpint (sqlite3_open_v2 (tes_report_get_cache_path (report), &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+    g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT count(*), min(n), max(n) FROM slice_lod WHERE track_id = 1",
+                                         -1, &stmt, NULL), ==, SQLITE_OK);
+    g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+    g_assert_cmpint (sqlite3_column_int (stmt, 0), >=, 3);
+    g_assert_cmpint (sqlite3_column_int (stmt, 1), <=, 64);
+    g_assert_cmpint (sqlite3_column_int (stmt, 2), <=, 65536);
+    sqlite3_finalize (stmt);
+    sqlite3_close (db);
+  }
+
+  for (guint zoom = 1; zoom <= 4096; zoom *= 8)
+    {
+      gint64 t0 = track->t_min + span / 3;
+      gint64 t1 = t0 + span / zoom;
+      g_autoptr(GArray) lane = tes_report_get_lane (report, 1, t0, t1, 1200, &error);
+      g_autoptr(GArray) exact = lane_by_hand (all, t0, t1, 1200);
+      gint64 sum = 0, exact_sum = 0;
+      gint64 column = (t1 - t0) / 1200;
+
+      g_assert_no_error (error);
+      for (guint i = 0; i < 1200; i++)
+        {
+          const TesLaneBucket *a = &g_array_index (lane, TesLaneBucket, i);
+          const TesLaneBucket *b = &g_array_index (exact, TesLaneBucket, i);
+
+          /* summary buckets are at most a column wide, so a column's busy
+           * time can be off by at most its two edge buckets */
+          g_assert_cmpint (ABS (a->busy - b->busy), <=, 2 * column);
+          g_assert_cmpint (a->busy, <=, column + 2);
+          sum += a->busy;
+          exact_sum += b->busy;
+        }
+      /* only the two buckets cut by the window edges are prorated */
+      g_assert_cmpint (ABS (sum - exact_sum), <=, 2 * column);
+      if (zoom >= 512)
+        g_assert_cmpmem (lane->data, 1200 * sizeof (TesLaneBucket), exact->data, 1200 * sizeof (TesLaneBucket));
+    }
+
+  /* the whole span: only the last summary bucket, cut by t_max, is
+   * prorated */
+  {
+    g_autoptr(GArray) lane = tes_report_get_lane (report, 1, track->t_min, track->t_max, 1000, &error);
+    g_autoptr(GArray) exact = lane_by_hand (all, track->t_min, track->t_max, 1000);
+    gint64 sum = 0, exact_sum = 0;
+
+    g_assert_no_error (error);
+    for (guint i = 0; i < 1000; i++)
+      {
+        sum += g_array_index (lane, TesLaneBucket, i).busy;
+        exact_sum += g_array_index (exact, TesLaneBucket, i).busy;
+      }
+    g_assert_cmpint (ABS (sum - exact_sum), <=, (track->t_max - track->t_min) / 1000);
+    g_assert_cmpint (sum, >, exact_sum * 99 / 100);
+  }
+}
+
 typedef struct
 {
   GMainLoop  *loop;
@@ -472,6 +575,7 @@ main (int   argc,
   g_test_add_func ("/tes/report/missing-source", test_missing_source);
   g_test_add_func ("/tes/report/window-queries", test_window_queries);
   g_test_add_func ("/tes/report/self-time-and-lane", test_self_time_and_lane);
+  g_test_add_func ("/tes/report/lane-summary", test_lane_summary);
   g_test_add_func ("/tes/report/open-async", test_open_async);
   g_test_add_func ("/tes/report/aggregate-async", test_aggregate_async);
 
