@@ -29,7 +29,7 @@ test: build
 	xvfb-run -a -s "-screen 0 1600x1200x24" meson test -C $(BUILDDIR) --print-errorlogs
 
 bench: build
-	python3 bench/run-bench --builddir $(BUILDDIR)
+	python3 bench/run-bench --builddir $(BUILDDIR) $(BENCH_ARGS)
 
 install: deps $(BUILDDIR)/build.ninja
 	meson configure $(BUILDDIR) --prefix=$(PREFIX)
