@@ -1417,7 +1417,12 @@ group_rows (GPtrArray  *rows,
 
       group->share += row->share;
       group->total = (group->total < 0 || row->total < 0) ? -1 : group->total + row->total;
-      group->count += row->count < 0 ? 1 : row->count;
+      /* A per-operator row without a count is one operator; a per-type
+       * row without one leaves the group's count unknown. */
+      if (group->count >= 0 && row->count < 0 && row->op_index < 0)
+        group->count = -1;
+      else if (group->count >= 0)
+        group->count += row->count < 0 ? 1 : row->count;
     }
 
   g_ptr_array_sort (groups, compare_rows_by_share);

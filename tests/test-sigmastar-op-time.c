@@ -137,6 +137,7 @@ test_total_fixture (void)
 
       g_assert_cmpstr (row->label, ==, v->type);
       g_assert_cmpstr (printed, ==, v->percent);
+      g_assert_cmpint (row->count, ==, -1);   /* the listing does not say */
     }
 
   /* A per-type listing has no per-operator rows to show. */

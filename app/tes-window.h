@@ -1,0 +1,30 @@
+/* tes-window.h
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "tes-progress.h"
+#include "tes-report.h"
+
+G_BEGIN_DECLS
+
+#define TES_TYPE_WINDOW (tes_window_get_type ())
+
+G_DECLARE_FINAL_TYPE (TesWindow, tes_window, TES, WINDOW, GtkApplicationWindow)
+
+TesWindow   *tes_window_new          (GtkApplication *application);
+void         tes_window_open         (TesWindow      *self,
+                                      GFile          *file,
+                                      const char     *format);
+GFile       *tes_window_get_file     (TesWindow      *self);
+TesReport   *tes_window_get_report   (TesWindow      *self);
+TesProgress *tes_window_get_progress (TesWindow      *self);
+const char  *tes_window_get_page     (TesWindow      *self);
+
+G_END_DECLS

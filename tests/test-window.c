@@ -1,0 +1,589 @@
+/* test-window.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <locale.h>
+
+#include <gtk/gtk.h>
+
+#include "tes-share-chart.h"
+#include "tes-test-util.h"
+#include "tes-window.h"
+
+/* Each case runs in a subprocess with a deadline: a main loop that never
+ * gets where it should fails the case instead of hanging the suite. */
+#define CASE_TIMEOUT_SECONDS 30
+#define WAIT_TIMEOUT_SECONDS 20
+
+static gboolean
+wake_cb (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/* Spins the main loop until the window shows page. */
+static void
+wait_for_page (TesWindow  *window,
+               const char *page)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_SECONDS * G_USEC_PER_SEC;
+  guint wake = g_timeout_add (10, wake_cb, NULL);
+
+  while (g_strcmp0 (tes_window_get_page (window), page) != 0)
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out waiting for page '%s'; the window shows '%s'",
+                 page, tes_window_get_page (window));
+      g_main_context_iteration (NULL, TRUE);
+    }
+
+  g_source_remove (wake);
+}
+
+static void
+spin (guint ms)
+{
+  gint64 until = g_get_monotonic_time () + ms * 1000;
+  guint wake = g_timeout_add (10, wake_cb, NULL);
+
+  while (g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_source_remove (wake);
+}
+
+static void
+collect_widgets (GtkWidget *widget,
+                 GType      type,
+                 GPtrArray *found)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    g_ptr_array_add (found, widget);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_widgets (child, type, found);
+}
+
+static GPtrArray *
+find_widgets (TesWindow *window,
+              GType      type)
+{
+  GPtrArray *found = g_ptr_array_new ();
+
+  collect_widgets (GTK_WIDGET (window), type, found);
+
+  return found;
+}
+
+/* The label right after the one reading key: a value in the info grid. */
+static const char *
+find_value_for_key (TesWindow  *window,
+                    const char *key)
+{
+  g_autoptr(GPtrArray) labels = find_widgets (window, GTK_TYPE_LABEL);
+
+  for (guint i = 0; i + 1 < labels->len; i++)
+    if (g_str_equal (gtk_label_get_text (g_ptr_array_index (labels, i)), key))
+      return gtk_label_get_text (g_ptr_array_index (labels, i + 1));
+
+  return NULL;
+}
+
+static gboolean
+has_visible_label_containing (TesWindow  *window,
+                              const char *needle)
+{
+  g_autoptr(GPtrArray) labels = find_widgets (window, GTK_TYPE_LABEL);
+
+  for (guint i = 0; i < labels->len; i++)
+    {
+      GtkWidget *label = g_ptr_array_index (labels, i);
+
+      if (gtk_widget_is_visible (label) &&
+          strstr (gtk_label_get_text (GTK_LABEL (label)), needle) != NULL)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static TesShareChart *
+find_chart (TesWindow *window,
+            guint      n_rows)
+{
+  g_autoptr(GPtrArray) charts = find_widgets (window, TES_TYPE_SHARE_CHART);
+
+  g_assert_cmpuint (charts->len, ==, 2);
+
+  for (guint i = 0; i < charts->len; i++)
+    {
+      GPtrArray *rows = tes_share_chart_get_rows (g_ptr_array_index (charts, i));
+
+      if (rows != NULL && rows->len == n_rows)
+        return g_ptr_array_index (charts, i);
+    }
+
+  return NULL;
+}
+
+static TesWindow *
+open_window (const char *path,
+             const char *format)
+{
+  TesWindow *window = g_object_ref (tes_window_new (NULL));
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  gtk_window_present (GTK_WINDOW (window));
+  tes_window_open (window, file, format);
+
+  return window;
+}
+
+static void
+close_window (TesWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_finalize_object (window);
+}
+
+typedef struct
+{
+  GdkTexture *texture;
+  guchar     *data;
+  gsize       stride;
+  int         width;
+  int         height;
+} Pixels;
+
+static void
+pixels_clear (Pixels *pixels)
+{
+  g_clear_object (&pixels->texture);
+  g_clear_pointer (&pixels->data, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Pixels, pixels_clear)
+
+/* Draws widget as the window does, into memory (cairo's ARGB32:
+ * premultiplied B, G, R, A bytes on little-endian machines). */
+static void
+render_widget (GtkWidget *widget,
+               Pixels    *pixels)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GskRenderNode) node = NULL;
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+
+  pixels->width = gtk_widget_get_width (widget);
+  pixels->height = gtk_widget_get_height (widget);
+  g_assert_cmpint (pixels->width, >, 0);
+  g_assert_cmpint (pixels->height, >, 0);
+
+  gdk_paintable_snapshot (paintable, snapshot, pixels->width, pixels->height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+
+  pixels->texture = gsk_renderer_render_texture (renderer, node,
+                                                 &GRAPHENE_RECT_INIT (0, 0, pixels->width, pixels->height));
+  g_assert_cmpint (gdk_texture_get_width (pixels->texture), ==, pixels->width);
+
+  pixels->stride = pixels->width * 4;
+  pixels->data = g_malloc (pixels->stride * pixels->height);
+  gdk_texture_download (pixels->texture, pixels->data, pixels->stride);
+}
+
+static const guchar *
+pixel_at (const Pixels *pixels,
+          int           x,
+          int           y)
+{
+  g_assert_cmpint (x, >=, 0);
+  g_assert_cmpint (y, >=, 0);
+  g_assert_cmpint (x, <, pixels->width);
+  g_assert_cmpint (y, <, pixels->height);
+
+  return pixels->data + y * pixels->stride + x * 4;
+}
+
+static gboolean
+pixel_is_color (const guchar  *p,
+                const GdkRGBA *color)
+{
+  return p[3] == 255 &&
+         ABS (p[2] - (int)(color->red * 255 + 0.5)) <= 2 &&
+         ABS (p[1] - (int)(color->green * 255 + 0.5)) <= 2 &&
+         ABS (p[0] - (int)(color->blue * 255 + 0.5)) <= 2;
+}
+
+/* How many pixels of the bar colour run from the start of the bar, along
+ * the middle of the row. */
+static int
+measure_bar (const Pixels           *pixels,
+             const TesShareChartRow *row,
+             const GdkRGBA          *color)
+{
+  int y = row->y + row->height / 2;
+  int n = 0;
+
+  for (int x = row->bar_x; x < pixels->width && pixel_is_color (pixel_at (pixels, x, y), color); x++)
+    n++;
+
+  return n;
+}
+
+static guint
+count_inked (const Pixels *pixels,
+             int           x0,
+             int           y0,
+             int           x1,
+             int           y1)
+{
+  guint n = 0;
+
+  for (int y = MAX (y0, 0); y < MIN (y1, pixels->height); y++)
+    for (int x = MAX (x0, 0); x < MIN (x1, pixels->width); x++)
+      n += pixel_at (pixels, x, y)[3] > 128;
+
+  return n;
+}
+
+static void
+test_window_report (void)
+{
+  g_autofree char *src = tes_test_data_path ("yolov8s_op_time_each.txt");
+  g_autofree char *path = tes_test_copy_to_tmp (src, "yolov8s_op_time_each.txt");
+  g_autofree char *tmp_dir = g_path_get_dirname (path);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_auto(Pixels) pixels = { 0 };
+  const TesShareChartLayout *layout;
+  const TesSummaryRow *first, *second;
+  TesShareChart *total, *each;
+  TesWindow *window;
+  GdkRGBA color;
+  int bar0, bar1;
+
+  window = open_window (path, NULL);
+  g_assert_cmpstr (tes_window_get_page (window), ==, "loading");
+  g_assert_nonnull (tes_window_get_progress (window));
+
+  wait_for_page (window, "report");
+
+  /* Header and info */
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "yolov8s_op_time_each.txt");
+  g_assert_true (g_file_equal (tes_window_get_file (window), file));
+  g_assert_nonnull (tes_window_get_report (window));
+  g_assert_null (tes_window_get_progress (window));
+  g_assert_cmpstr (find_value_for_key (window, "Operators"), ==, "96");
+  g_assert_cmpstr (find_value_for_key (window, "Format"), ==, "SigmaStar get_op_time_cost.py");
+  g_assert_cmpstr (find_value_for_key (window, "Importer"), ==, "sigmastar-op-time, version 1");
+  g_assert_cmpstr (find_value_for_key (window, "State"), ==, "Written by this import");
+  g_assert_null (find_value_for_key (window, "Slices"));
+
+  /* The cache went beside the copy, not into the source tree */
+  g_assert_true (g_str_has_prefix (find_value_for_key (window, "Path"), tmp_dir));
+
+  /* Both charts: per type (sorted) and per operator */
+  total = find_chart (window, 12);
+  each = find_chart (window, 96);
+  g_assert_nonnull (total);
+  g_assert_nonnull (each);
+
+  first = g_ptr_array_index (tes_share_chart_get_rows (total), 0);
+  second = g_ptr_array_index (tes_share_chart_get_rows (total), 1);
+  g_assert_cmpstr (first->label, ==, "CONV_2D");
+  g_assert_cmpfloat_with_epsilon (first->share, 80.742, 0.001);
+  g_assert_cmpstr (second->label, ==, "SOFTMAX");
+
+  /* One colour per type, the same in both charts */
+  for (guint i = 0; i < tes_share_chart_get_rows (each)->len; i++)
+    {
+      const TesSummaryRow *row = g_ptr_array_index (tes_share_chart_get_rows (each), i);
+      GdkRGBA each_color, total_color;
+      gboolean found = FALSE;
+
+      tes_share_chart_get_row_color (each, i, &each_color);
+      for (guint j = 0; j < tes_share_chart_get_rows (total)->len; j++)
+        {
+          const TesSummaryRow *type_row = g_ptr_array_index (tes_share_chart_get_rows (total), j);
+
+          if (g_str_equal (type_row->type, row->type))
+            {
+              tes_share_chart_get_row_color (total, j, &total_color);
+              g_assert_true (gdk_rgba_equal (&each_color, &total_color));
+              found = TRUE;
+            }
+        }
+      g_assert_true (found);
+    }
+
+  /* Real pixels: wait for the chart to be laid out and drawn */
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (total)));
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (total));
+  layout = tes_share_chart_get_layout (total);
+  g_assert_nonnull (layout);
+  g_assert_cmpuint (layout->n_rows, ==, 12);
+
+  render_widget (GTK_WIDGET (total), &pixels);
+
+  tes_share_chart_get_row_color (total, 0, &color);
+  bar0 = measure_bar (&pixels, &layout->rows[0], &color);
+  tes_share_chart_get_row_color (total, 1, &color);
+  bar1 = measure_bar (&pixels, &layout->rows[1], &color);
+
+  g_test_message ("CONV_2D bar: %d px (layout %g), SOFTMAX bar: %d px (layout %g)",
+                  bar0, layout->rows[0].bar_width, bar1, layout->rows[1].bar_width);
+  g_assert_cmpint (ABS (bar0 - (int)layout->rows[0].bar_width), <=, 1);
+  g_assert_cmpint (ABS (bar1 - (int)layout->rows[1].bar_width), <=, 1);
+  g_assert_cmpint (bar0, >, 5 * bar1);
+  g_assert_cmpint (bar1, >, 0);
+
+  /* The labels are drawn: ink in the label column of the first row */
+  g_assert_cmpuint (count_inked (&pixels,
+                                 layout->rows[0].label_x, layout->rows[0].y,
+                                 layout->rows[0].label_x + layout->rows[0].label_width,
+                                 layout->rows[0].y + layout->rows[0].height), >, 20);
+
+  /* Opening the same file again reuses its cache */
+  tes_window_open (window, file, NULL);
+  wait_for_page (window, "report");
+  g_assert_cmpstr (find_value_for_key (window, "State"), ==, "Reused from an earlier import");
+
+  close_window (window);
+}
+
+static void
+test_window_total_only (void)
+{
+  g_autofree char *src = tes_test_data_path ("yolov8s_op_time_total.txt");
+  g_autofree char *path = tes_test_copy_to_tmp (src, "yolov8s_op_time_total.txt");
+  g_autoptr(GPtrArray) charts = NULL;
+  g_autoptr(GPtrArray) switchers = NULL;
+  TesWindow *window;
+
+  window = open_window (path, NULL);
+  wait_for_page (window, "report");
+
+  g_assert_cmpstr (find_value_for_key (window, "Operators"), ==, "12");
+
+  /* Per-type totals have no per-operator page */
+  charts = find_widgets (window, TES_TYPE_SHARE_CHART);
+  g_assert_cmpuint (charts->len, ==, 2);
+  g_assert_nonnull (find_chart (window, 12));
+  g_assert_null (tes_share_chart_get_rows (g_ptr_array_index (charts, 1)));
+
+  switchers = find_widgets (window, GTK_TYPE_STACK_SWITCHER);
+  g_assert_cmpuint (switchers->len, ==, 1);
+  g_assert_false (gtk_widget_get_visible (g_ptr_array_index (switchers, 0)));
+
+  close_window (window);
+}
+
+static void
+test_window_error_unknown (void)
+{
+  g_autofree char *path = tes_test_tmp_path ("garbage.bin");
+  g_autofree char *contents = g_malloc (4096);
+  TesWindow *window;
+
+  for (guint i = 0; i < 4096; i++)
+    contents[i] = (char)(g_test_rand_int () & 0xff);
+  tes_test_write_file (path, contents, 4096);
+
+  g_test_expect_message ("tes-window", G_LOG_LEVEL_WARNING, "*garbage.bin*");
+  window = open_window (path, NULL);
+  g_test_assert_expected_messages ();
+
+  /* Sniffing fails at once, before any thread */
+  g_assert_cmpstr (tes_window_get_page (window), ==, "error");
+  g_assert_null (tes_window_get_report (window));
+  g_assert_true (has_visible_label_containing (window, "Could Not Open “garbage.bin”"));
+  g_assert_true (has_visible_label_containing (window, "not a format Tessera recognises"));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "garbage.bin");
+
+  close_window (window);
+}
+
+static void
+test_window_error_import (void)
+{
+  g_autofree char *path = tes_test_tmp_path ("broken.txt");
+  TesWindow *window;
+
+  tes_test_write_file (path, "0 CONV_2D 7.880%\n1 CONV_2D 0.000%\nthis line is broken\n", -1);
+
+  /* The importer fails in its thread; the window reports it when done */
+  g_test_expect_message ("tes-window", G_LOG_LEVEL_WARNING, "*broken.txt*");
+  window = open_window (path, "sigmastar-op-time");
+  wait_for_page (window, "error");
+  g_test_assert_expected_messages ();
+
+  g_assert_true (has_visible_label_containing (window, "Could Not Open “broken.txt”"));
+  g_assert_true (has_visible_label_containing (window, "broken.txt:3:"));
+  g_assert_null (tes_window_get_progress (window));
+
+  close_window (window);
+}
+
+static void
+test_window_unknown_format (void)
+{
+  g_autofree char *src = tes_test_data_path ("yolov8s_op_time_total.txt");
+  g_autofree char *path = tes_test_copy_to_tmp (src, "yolov8s_op_time_total.txt");
+  TesWindow *window;
+
+  g_test_expect_message ("tes-window", G_LOG_LEVEL_WARNING, "*Unknown format 'no-such-format'*");
+  window = open_window (path, "no-such-format");
+  g_test_assert_expected_messages ();
+
+  g_assert_cmpstr (tes_window_get_page (window), ==, "error");
+  g_assert_true (has_visible_label_containing (window, "no-such-format"));
+
+  close_window (window);
+}
+
+static void
+test_window_cancel (void)
+{
+  g_autofree char *src = tes_test_data_path ("yolov8s_op_time_each.txt");
+  g_autofree char *path = tes_test_copy_to_tmp (src, "yolov8s_op_time_each.txt");
+  TesWindow *window;
+
+  window = open_window (path, NULL);
+  g_assert_cmpstr (tes_window_get_page (window), ==, "loading");
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel", NULL));
+  g_assert_cmpstr (tes_window_get_page (window), ==, "empty");
+  g_assert_null (tes_window_get_file (window));
+  g_assert_null (tes_window_get_progress (window));
+
+  /* Whatever the cancelled job still delivers changes nothing */
+  spin (300);
+  g_assert_cmpstr (tes_window_get_page (window), ==, "empty");
+  g_assert_null (tes_window_get_report (window));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "Tessera");
+
+  close_window (window);
+}
+
+static void
+test_window_close_while_loading (void)
+{
+  g_autofree char *src = tes_test_data_path ("yolov8s_op_time_each.txt");
+  g_autofree char *path = tes_test_copy_to_tmp (src, "yolov8s_op_time_each.txt");
+  TesWindow *window;
+
+  window = open_window (path, NULL);
+  g_assert_cmpstr (tes_window_get_page (window), ==, "loading");
+
+  /* The job holds the window until its callback has run */
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin (300);
+  g_assert_finalize_object (window);
+}
+
+static void
+test_window_supersede (void)
+{
+  g_autofree char *src_each = tes_test_data_path ("yolov8s_op_time_each.txt");
+  g_autofree char *src_total = tes_test_data_path ("yolov8s_op_time_total.txt");
+  g_autofree char *each = tes_test_copy_to_tmp (src_each, "yolov8s_op_time_each.txt");
+  g_autofree char *total = tes_test_copy_to_tmp (src_total, "yolov8s_op_time_total.txt");
+  g_autoptr(GFile) file = g_file_new_for_path (total);
+  TesWindow *window;
+
+  /* A second open while the first is running: only the second shows */
+  window = open_window (each, NULL);
+  tes_window_open (window, file, NULL);
+  wait_for_page (window, "report");
+  spin (200);
+
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "yolov8s_op_time_total.txt");
+  g_assert_cmpstr (find_value_for_key (window, "Operators"), ==, "12");
+  g_assert_nonnull (find_chart (window, 12));
+  g_assert_null (find_chart (window, 96));
+
+  close_window (window);
+}
+
+/* The MIME database of the system, found before the dirs are isolated */
+static char **system_mime_dirs;
+
+static void
+run_case (gconstpointer data)
+{
+  GTestFunc func = (GTestFunc)data;
+
+  if (g_test_subprocess ())
+    {
+      /* GTK's own icons are SVG, which gdk-pixbuf recognises through the
+       * MIME database: let it see the system's, nothing else of it. */
+      g_content_type_set_mime_dirs ((const char * const *)system_mime_dirs);
+      func ();
+      return;
+    }
+
+  g_test_trap_subprocess (NULL, CASE_TIMEOUT_SECONDS * G_USEC_PER_SEC,
+                          G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+static void
+add_case (const char *path,
+          GTestFunc   func)
+{
+  g_test_add_data_func (path, (gconstpointer)func, run_case);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  int status;
+
+  /* Cases run in subprocesses, which inherit the isolated dirs: hand the
+   * system's on to them. */
+  if (!g_getenv ("TES_TEST_SYSTEM_DATA_DIRS"))
+    {
+      g_autofree char *joined = g_strjoinv (":", (char **)g_get_system_data_dirs ());
+      g_setenv ("TES_TEST_SYSTEM_DATA_DIRS", joined, TRUE);
+    }
+  system_mime_dirs = g_strsplit (g_getenv ("TES_TEST_SYSTEM_DATA_DIRS"), ":", -1);
+  for (guint i = 0; system_mime_dirs[i] != NULL; i++)
+    {
+      char *dir = g_build_filename (system_mime_dirs[i], "mime", NULL);
+
+      g_free (system_mime_dirs[i]);
+      system_mime_dirs[i] = dir;
+    }
+
+  /* gtk_test_init() calls g_test_init() without options, which would drop
+   * G_TEST_OPTION_ISOLATE_DIRS; do what it does by hand. No accessibility
+   * bus under Xvfb. */
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  gtk_disable_setlocale ();
+  setlocale (LC_ALL, "C.UTF-8");
+  gtk_init ();
+
+  add_case ("/tes/window/report", test_window_report);
+  add_case ("/tes/window/total-only", test_window_total_only);
+  add_case ("/tes/window/error-unknown", test_window_error_unknown);
+  add_case ("/tes/window/error-import", test_window_error_import);
+  add_case ("/tes/window/unknown-format", test_window_unknown_format);
+  add_case ("/tes/window/cancel", test_window_cancel);
+  add_case ("/tes/window/close-while-loading", test_window_close_while_loading);
+  add_case ("/tes/window/supersede", test_window_supersede);
+
+  status = g_test_run ();
+  g_strfreev (system_mime_dirs);
+
+  return status;
+}
