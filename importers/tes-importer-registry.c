@@ -9,6 +9,7 @@
 
 #include "config.h"
 
+#include "tes-chrome-importer.h"
 #include "tes-importer-registry.h"
 #include "tes-sigmastar-op-time-importer.h"
 
@@ -25,6 +26,7 @@ builtin_type (guint i)
   switch (i)
     {
     case 0: return TES_TYPE_SIGMASTAR_OP_TIME_IMPORTER;
+    case 1: return TES_TYPE_CHROME_IMPORTER;
     default: return G_TYPE_INVALID;
     }
 }

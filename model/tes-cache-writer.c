@@ -748,6 +748,17 @@ compare_records (gconstpointer a,
   return (ra->parent > rb->parent) - (ra->parent < rb->parent);
 }
 
+static gboolean
+records_sorted (const TesSliceRecord *recs,
+                guint                 n)
+{
+  for (guint i = 1; i < n; i++)
+    if (compare_records (&recs[i - 1], &recs[i]) > 0)
+      return FALSE;
+
+  return TRUE;
+}
+
 /* Sort a track's slices, give each its depth, parent and self time by
  * walking them with a stack of open ancestors. */
 static void
@@ -759,7 +770,10 @@ nest_slices (TrackSlices *ts,
   guint n = ts->records->len;
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (gint32));
 
-  g_array_sort (ts->records, compare_records);
+  /* Importers that buffer a whole track often hand it over in order
+   * already; checking is linear, sorting is not. */
+  if (!records_sorted (recs, n))
+    g_array_sort (ts->records, compare_records);
   g_array_set_size (insertion_order, n);
   *max_depth = 0;
 
@@ -800,26 +814,77 @@ nest_slices (TrackSlices *ts,
     }
 }
 
+/* Committing a track has two halves: the CPU work on its records
+ * (sorting, nesting, packing the args, the lane summaries) and the SQLite
+ * inserts. Worker threads (two at most) prepare the next tracks while
+ * this thread stores the current one; SQLite is only ever used from this
+ * thread, and tracks are stored in id order as before. */
+
+typedef struct
+{
+  guint          shift;
+  guint          n;
+  TesLaneBucket *buckets;
+} LodLevel;
+
+typedef struct
+{
+  gint64  max_end;
+  guint   depth;
+} ChunkInfo;
+
+typedef struct
+{
+  guint        id;
+  TrackSlices *ts;
+  guint        max_depth;
+  gint64       t_min;
+  gint64       t_max;
+  GArray      *chunks;      /* ChunkInfo */
+  GPtrArray   *chunk_args;  /* GByteArray*, NULL when the chunk has no args */
+  GArray      *lod;         /* LodLevel */
+} Prepared;
+
+static void
+chunk_args_free (gpointer data)
+{
+  if (data != NULL)
+    g_byte_array_unref (data);
+}
+
+static void
+prepared_free (Prepared *prep)
+{
+  if (prep == NULL)
+    return;
+
+  g_clear_pointer (&prep->chunks, g_array_unref);
+  g_clear_pointer (&prep->chunk_args, g_ptr_array_unref);
+  if (prep->lod != NULL)
+    {
+      for (guint i = 0; i < prep->lod->len; i++)
+        g_free (g_array_index (prep->lod, LodLevel, i).buckets);
+      g_array_unref (prep->lod);
+    }
+  g_free (prep);
+}
+
 /* Level 0 has about one bucket per four slices (at most 65536), in
  * power-of-two widths from the track's first tick; each further level
  * merges four buckets, down to TES_CACHE_LOD_MIN_BUCKETS. */
-static gboolean
-write_track_lod (TesCacheWriter       *self,
-                 gint64                track_id,
-                 const TesSliceRecord *recs,
-                 guint                 n,
-                 gint64                t_min,
-                 gint64                t_max,
-                 sqlite3_stmt         *insert_lod)
+static void
+prepare_track_lod (Prepared             *prep,
+                   const TesSliceRecord *recs,
+                   guint                 n)
 {
-  g_autofree TesLaneBucket *level = NULL;
-  gint64 span = MAX (1, t_max - t_min);
+  TesLaneBucket *level;
+  gint64 span = MAX (1, prep->t_max - prep->t_min);
   guint target = TES_CACHE_LOD_MIN_BUCKETS;
   guint shift = 0;
   guint nb;
 
   if (n < TES_CACHE_LOD_MIN_SLICES)
-    return TRUE;
+    return;
 
   while (target < TES_CACHE_LOD_MAX_BUCKETS && target < n / 4)
     target *= 2;
@@ -829,67 +894,60 @@ write_track_lod (TesCacheWriter       *self,
 
   level = g_new0 (TesLaneBucket, nb);
   for (guint i = 0; i < n; i++)
-    tes_lane_add_slice (level, nb, t_min, t_min + ((gint64)nb << shift),
+    tes_lane_add_slice (level, nb, prep->t_min, prep->t_min + ((gint64)nb << shift),
                         recs[i].start, recs[i].dur, recs[i].name, recs[i].depth);
 
-  for (guint lvl = 0; ; lvl++)
+  for (;;)
     {
-      sqlite3_reset (insert_lod);
-      sqlite3_bind_int64 (insert_lod, 1, track_id);
-      sqlite3_bind_int (insert_lod, 2, (int)lvl);
-      sqlite3_bind_int (insert_lod, 3, (int)shift);
-      sqlite3_bind_int64 (insert_lod, 4, t_min);
-      sqlite3_bind_int64 (insert_lod, 5, nb);
-      sqlite3_bind_blob (insert_lod, 6, level, (int)(nb * sizeof (TesLaneBucket)), SQLITE_STATIC);
-      if (sqlite3_step (insert_lod) != SQLITE_DONE)
-        {
-          fail (self, "Storing lane summaries");
-          return FALSE;
-        }
+      LodLevel stored = { shift, nb, level };
+      TesLaneBucket *next;
+
+      g_array_append_val (prep->lod, stored);
 
       if (nb <= TES_CACHE_LOD_MIN_BUCKETS)
         break;
 
-      /* in place: bucket i of the next level merges 4i .. 4i+3 */
+      /* bucket i of the next level merges 4i .. 4i+3 */
+      next = g_new0 (TesLaneBucket, (nb + 3) / 4);
       for (guint i = 0; i < (nb + 3) / 4; i++)
         {
           TesLaneBucket merged = level[4 * i];
 
           for (guint j = 4 * i + 1; j < MIN (nb, 4 * i + 4); j++)
             tes_lane_merge (&merged, &level[j]);
-          level[i] = merged;
+          next[i] = merged;
         }
+      level = next;
       nb = (nb + 3) / 4;
       shift += 2;
     }
-
-  return TRUE;
 }
 
-static gboolean
-write_track_chunks (TesCacheWriter *self,
-                    gint64          track_id,
-                    TrackSlices    *ts,
-                    sqlite3_stmt   *insert_chunk,
-                    sqlite3_stmt   *insert_lod,
-                    sqlite3_stmt   *update_track)
+static Prepared *
+prepare_track (guint        id,
+               TrackSlices *ts)
 {
+  Prepared *prep = g_new0 (Prepared, 1);
   g_autoptr(GArray) order = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr(GByteArray) args = g_byte_array_new ();
   const TesSliceRecord *recs;
-  guint max_depth = 0;
   guint n = ts->records->len;
-  gint64 t_min = G_MAXINT64;
-  gint64 t_max = G_MININT64;
 
-  nest_slices (ts, order, &max_depth);
+  prep->id = id;
+  prep->ts = ts;
+  prep->t_min = G_MAXINT64;
+  prep->t_max = G_MININT64;
+  prep->chunks = g_array_new (FALSE, FALSE, sizeof (ChunkInfo));
+  prep->chunk_args = g_ptr_array_new_with_free_func (chunk_args_free);
+  prep->lod = g_array_new (FALSE, FALSE, sizeof (LodLevel));
+
+  nest_slices (ts, order, &prep->max_depth);
   recs = (const TesSliceRecord *)(gconstpointer)ts->records->data;
 
   for (guint first = 0; first < n; first += TES_CACHE_CHUNK_SLICES)
     {
       guint count = MIN (TES_CACHE_CHUNK_SLICES, n - first);
-      gint64 max_end = G_MININT64;
-      guint chunk_depth = 0;
+      GByteArray *args = g_byte_array_sized_new ((count + 1) * sizeof (guint32));
+      ChunkInfo info = { G_MININT64, 0 };
       gboolean any_args = FALSE;
       guint32 offset = 0;
 
@@ -900,8 +958,8 @@ write_track_chunks (TesCacheWriter *self,
           const TesSliceRecord *r = &recs[first + i];
           guint32 src = g_array_index (ts->arg_offsets, guint32, g_array_index (order, guint32, first + i));
 
-          max_end = MAX (max_end, r->start + r->dur);
-          chunk_depth = MAX (chunk_depth, r->depth);
+          info.max_end = MAX (info.max_end, r->start + r->dur);
+          info.depth = MAX (info.depth, r->depth);
           memcpy (args->data + i * sizeof (guint32), &offset, sizeof offset);
 
           if (src != NO_ARGS)
@@ -916,19 +974,57 @@ write_track_chunks (TesCacheWriter *self,
         }
       memcpy (args->data + count * sizeof (guint32), &offset, sizeof offset);
 
-      t_min = MIN (t_min, recs[first].start);
-      t_max = MAX (t_max, max_end);
+      prep->t_min = MIN (prep->t_min, recs[first].start);
+      prep->t_max = MAX (prep->t_max, info.max_end);
+
+      g_array_append_val (prep->chunks, info);
+      if (any_args)
+        g_ptr_array_add (prep->chunk_args, args);
+      else
+        {
+          g_ptr_array_add (prep->chunk_args, NULL);
+          g_byte_array_unref (args);
+        }
+    }
+
+  /* the texts are packed into the chunks now */
+  g_array_set_size (ts->arg_offsets, 0);
+  g_string_free (ts->args, TRUE);
+  ts->args = g_string_new (NULL);
+
+  if (n > 0)
+    prepare_track_lod (prep, recs, n);
+
+  return prep;
+}
+
+static gboolean
+store_track (TesCacheWriter *self,
+             Prepared       *prep,
+             sqlite3_stmt   *insert_chunk,
+             sqlite3_stmt   *insert_lod,
+             sqlite3_stmt   *update_track)
+{
+  const TesSliceRecord *recs = (const TesSliceRecord *)(gconstpointer)prep->ts->records->data;
+  guint n = prep->ts->records->len;
+
+  for (guint c = 0; c < prep->chunks->len; c++)
+    {
+      guint first = c * TES_CACHE_CHUNK_SLICES;
+      guint count = MIN (TES_CACHE_CHUNK_SLICES, n - first);
+      const ChunkInfo *info = &g_array_index (prep->chunks, ChunkInfo, c);
+      GByteArray *args = g_ptr_array_index (prep->chunk_args, c);
 
       sqlite3_reset (insert_chunk);
-      sqlite3_bind_int64 (insert_chunk, 1, track_id);
+      sqlite3_bind_int64 (insert_chunk, 1, prep->id);
       sqlite3_bind_int64 (insert_chunk, 2, first);
       sqlite3_bind_int64 (insert_chunk, 3, count);
       sqlite3_bind_int64 (insert_chunk, 4, recs[first].start);
       sqlite3_bind_int64 (insert_chunk, 5, recs[first + count - 1].start);
-      sqlite3_bind_int64 (insert_chunk, 6, max_end);
-      sqlite3_bind_int (insert_chunk, 7, (int)chunk_depth);
+      sqlite3_bind_int64 (insert_chunk, 6, info->max_end);
+      sqlite3_bind_int (insert_chunk, 7, (int)info->depth);
       sqlite3_bind_blob (insert_chunk, 8, &recs[first], (int)(count * sizeof (TesSliceRecord)), SQLITE_STATIC);
-      if (any_args)
+      if (args != NULL)
         sqlite3_bind_blob (insert_chunk, 9, args->data, (int)args->len, SQLITE_STATIC);
       else
         sqlite3_bind_null (insert_chunk, 9);
@@ -940,23 +1036,38 @@ write_track_chunks (TesCacheWriter *self,
         }
     }
 
-  if (n > 0 && !write_track_lod (self, track_id, recs, n, t_min, t_max, insert_lod))
-    return FALSE;
+  for (guint lvl = 0; lvl < prep->lod->len; lvl++)
+    {
+      const LodLevel *level = &g_array_index (prep->lod, LodLevel, lvl);
+
+      sqlite3_reset (insert_lod);
+      sqlite3_bind_int64 (insert_lod, 1, prep->id);
+      sqlite3_bind_int (insert_lod, 2, (int)lvl);
+      sqlite3_bind_int (insert_lod, 3, (int)level->shift);
+      sqlite3_bind_int64 (insert_lod, 4, prep->t_min);
+      sqlite3_bind_int64 (insert_lod, 5, level->n);
+      sqlite3_bind_blob (insert_lod, 6, level->buckets, (int)(level->n * sizeof (TesLaneBucket)), SQLITE_STATIC);
+      if (sqlite3_step (insert_lod) != SQLITE_DONE)
+        {
+          fail (self, "Storing lane summaries");
+          return FALSE;
+        }
+    }
 
   sqlite3_reset (update_track);
   sqlite3_bind_int64 (update_track, 1, n);
-  sqlite3_bind_int (update_track, 2, (int)max_depth);
+  sqlite3_bind_int (update_track, 2, (int)prep->max_depth);
   if (n > 0)
     {
-      sqlite3_bind_int64 (update_track, 3, t_min);
-      sqlite3_bind_int64 (update_track, 4, t_max);
+      sqlite3_bind_int64 (update_track, 3, prep->t_min);
+      sqlite3_bind_int64 (update_track, 4, prep->t_max);
     }
   else
     {
       sqlite3_bind_null (update_track, 3);
       sqlite3_bind_null (update_track, 4);
     }
-  sqlite3_bind_int64 (update_track, 5, track_id);
+  sqlite3_bind_int64 (update_track, 5, prep->id);
   if (sqlite3_step (update_track) != SQLITE_DONE)
     {
       fail (self, "Updating a track");
@@ -964,6 +1075,54 @@ write_track_chunks (TesCacheWriter *self,
     }
 
   return TRUE;
+}
+
+/* Workers prepare tracks in id order, at most PREPARED_AHEAD beyond the
+ * one being stored, which bounds the extra memory (their packed args). */
+#define PREPARED_AHEAD 3
+#define MAX_WORKERS 2
+
+typedef struct
+{
+  GPtrArray  *tracks;
+  GMutex      lock;
+  GCond       cond;
+  Prepared  **ready;      /* by track id */
+  guint       next_id;    /* the next track to prepare */
+  guint       stored_id;  /* tracks below this one are stored */
+  gboolean    abort;
+} Pipeline;
+
+static gpointer
+prepare_worker (gpointer data)
+{
+  Pipeline *pl = data;
+
+  for (;;)
+    {
+      Prepared *prep;
+      guint id;
+
+      g_mutex_lock (&pl->lock);
+      while (!pl->abort && pl->next_id < pl->tracks->len && pl->next_id >= pl->stored_id + PREPARED_AHEAD)
+        g_cond_wait (&pl->cond, &pl->lock);
+      if (pl->abort || pl->next_id >= pl->tracks->len)
+        {
+          g_mutex_unlock (&pl->lock);
+          break;
+        }
+      id = pl->next_id++;
+      g_mutex_unlock (&pl->lock);
+
+      prep = prepare_track (id, g_ptr_array_index (pl->tracks, id));
+
+      g_mutex_lock (&pl->lock);
+      pl->ready[id] = prep;
+      g_cond_broadcast (&pl->cond);
+      g_mutex_unlock (&pl->lock);
+    }
+
+  return NULL;
 }
 
 static gboolean
@@ -974,6 +1133,9 @@ write_all_slices (TesCacheWriter *self,
   sqlite3_stmt *insert_chunk = NULL;
   sqlite3_stmt *insert_lod = NULL;
   sqlite3_stmt *update_track = NULL;
+  Pipeline pl = { 0 };
+  GThread *workers[MAX_WORKERS] = { NULL };
+  guint n_workers = CLAMP (g_get_num_processors (), 1, MAX_WORKERS);
   gboolean ok = FALSE;
 
   if (sqlite3_prepare_v2 (self->db,
@@ -991,20 +1153,57 @@ write_all_slices (TesCacheWriter *self,
       goto out;
     }
 
+  pl.tracks = self->tracks;
+  g_mutex_init (&pl.lock);
+  g_cond_init (&pl.cond);
+  pl.ready = g_new0 (Prepared *, self->tracks->len);
+  pl.next_id = 1;
+  pl.stored_id = 1;
+  for (guint i = 0; i < n_workers; i++)
+    workers[i] = g_thread_new ("tes-cache-commit", prepare_worker, &pl);
+
   for (guint id = 1; id < self->tracks->len; id++)
     {
-      TrackSlices *ts = g_ptr_array_index (self->tracks, id);
+      Prepared *prep;
+      gboolean stored;
 
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        goto out;
+      g_mutex_lock (&pl.lock);
+      while (pl.ready[id] == NULL)
+        g_cond_wait (&pl.cond, &pl.lock);
+      prep = g_steal_pointer (&pl.ready[id]);
+      g_mutex_unlock (&pl.lock);
 
-      if (!write_track_chunks (self, id, ts, insert_chunk, insert_lod, update_track))
-        break;
+      stored = !g_cancellable_is_cancelled (cancellable) &&
+               store_track (self, prep, insert_chunk, insert_lod, update_track);
 
-      /* Free as we go: peak memory is the largest track, not all of them. */
+      /* Free as we go: peak memory is a few tracks, not all of them. */
       g_ptr_array_index (self->tracks, id) = NULL;
-      track_slices_free (ts);
+      track_slices_free (prep->ts);
+      prepared_free (prep);
+
+      g_mutex_lock (&pl.lock);
+      pl.stored_id = id + 1;
+      pl.abort = !stored;
+      g_cond_broadcast (&pl.cond);
+      g_mutex_unlock (&pl.lock);
+
+      if (!stored)
+        break;
     }
+
+  for (guint i = 0; i < n_workers; i++)
+    g_thread_join (workers[i]);
+
+  /* prepared but never stored (after a failure): their slices are still
+   * in self->tracks and go with the writer */
+  for (guint id = 0; id < self->tracks->len; id++)
+    prepared_free (pl.ready[id]);
+  g_free (pl.ready);
+  g_mutex_clear (&pl.lock);
+  g_cond_clear (&pl.cond);
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    goto out;
 
   ok = !failed (self);
   if (!ok)

@@ -12,6 +12,7 @@
 #include "tes-cache-private.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -326,40 +327,68 @@ merge_round (guint64 acc,
   return acc * P1 + P4;
 }
 
-static guint64
-hash64 (const guint8 *p,
-        gsize         len,
-        guint64       seed)
+/* The hash is computed in pieces so that a file can be read block by block
+ * (its resident size stays one block, not the whole file); the result is
+ * the same as over one buffer. */
+typedef struct
 {
-  const guint8 *end = p + len;
+  guint64 v[4];
+  guint64 len;
+  guint64 seed;
+} Hash64;
+
+static void
+hash64_init (Hash64  *st,
+             guint64  seed)
+{
+  st->v[0] = seed + P1 + P2;
+  st->v[1] = seed + P2;
+  st->v[2] = seed;
+  st->v[3] = seed - P1;
+  st->len = 0;
+  st->seed = seed;
+}
+
+/* Whole 32-byte stripes only; returns how many bytes it took. */
+static gsize
+hash64_stripes (Hash64       *st,
+                const guint8 *p,
+                gsize         len)
+{
+  gsize n = len - len % 32;
+
+  for (gsize i = 0; i < n; i += 32)
+    {
+      st->v[0] = lane_round (st->v[0], read64 (p + i));
+      st->v[1] = lane_round (st->v[1], read64 (p + i + 8));
+      st->v[2] = lane_round (st->v[2], read64 (p + i + 16));
+      st->v[3] = lane_round (st->v[3], read64 (p + i + 24));
+    }
+  st->len += n;
+
+  return n;
+}
+
+/* tail: the last len % 32 bytes */
+static guint64
+hash64_finish (Hash64       *st,
+               const guint8 *p,
+               gsize         tail_len)
+{
+  const guint8 *end = p + tail_len;
+  guint64 len = st->len + tail_len;
   guint64 h;
 
-  if (len >= 32)
+  if (st->len >= 32)
     {
-      const guint8 *limit = end - 32;
-      guint64 v1 = seed + P1 + P2;
-      guint64 v2 = seed + P2;
-      guint64 v3 = seed;
-      guint64 v4 = seed - P1;
-
-      do
-        {
-          v1 = lane_round (v1, read64 (p));
-          v2 = lane_round (v2, read64 (p + 8));
-          v3 = lane_round (v3, read64 (p + 16));
-          v4 = lane_round (v4, read64 (p + 24));
-          p += 32;
-        }
-      while (p <= limit);
-
-      h = rotl64 (v1, 1) + rotl64 (v2, 7) + rotl64 (v3, 12) + rotl64 (v4, 18);
-      h = merge_round (h, v1);
-      h = merge_round (h, v2);
-      h = merge_round (h, v3);
-      h = merge_round (h, v4);
+      h = rotl64 (st->v[0], 1) + rotl64 (st->v[1], 7) + rotl64 (st->v[2], 12) + rotl64 (st->v[3], 18);
+      h = merge_round (h, st->v[0]);
+      h = merge_round (h, st->v[1]);
+      h = merge_round (h, st->v[2]);
+      h = merge_round (h, st->v[3]);
     }
   else
-    h = seed + P5;
+    h = st->seed + P5;
 
   h += len;
 
@@ -386,6 +415,20 @@ hash64 (const guint8 *p,
   return h;
 }
 
+static guint64
+hash64 (const guint8 *p,
+        gsize         len,
+        guint64       seed)
+{
+  Hash64 st;
+  gsize done;
+
+  hash64_init (&st, seed);
+  done = hash64_stripes (&st, p, len);
+
+  return hash64_finish (&st, p + done, len - done);
+}
+
 char *
 tes_cache_fingerprint_bytes (const guint8 *data,
                              gsize         len)
@@ -393,28 +436,74 @@ tes_cache_fingerprint_bytes (const guint8 *data,
   return g_strdup_printf ("%016" G_GINT64_MODIFIER "x", hash64 (data, len, 0));
 }
 
+#define HASH_BLOCK (4 * 1024 * 1024)   /* a multiple of 32 */
+
 char *
 tes_cache_fingerprint_file (const char    *path,
                             GCancellable  *cancellable,
                             GError       **error)
 {
-  g_autoptr(GMappedFile) mapped = NULL;
-  g_autoptr(GError) local_error = NULL;
+  g_autofree guint8 *buf = NULL;
+  Hash64 st;
+  gsize have = 0;
+  int fd;
 
   g_return_val_if_fail (path != NULL, NULL);
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
 
-  mapped = g_mapped_file_new (path, FALSE, &local_error);
-  if (mapped == NULL)
+  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0)
     {
-      g_propagate_error (error, g_steal_pointer (&local_error));
+      int errsv = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
+                   "Failed to open file \u201c%s\u201d: open() failed: %s", path, g_strerror (errsv));
       return NULL;
     }
 
-  return tes_cache_fingerprint_bytes ((const guint8 *)g_mapped_file_get_contents (mapped),
-                                      g_mapped_file_get_length (mapped));
+  buf = g_malloc (HASH_BLOCK);
+  hash64_init (&st, 0);
+
+  /* Read by blocks rather than mapping the file: a mapping's pages count
+   * as resident once touched, as much as the whole file for a big trace. */
+  for (;;)
+    {
+      gssize n = read (fd, buf + have, HASH_BLOCK - have);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int errsv = errno;
+          close (fd);
+          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
+                       "Failed to read from file \u201c%s\u201d: %s", path, g_strerror (errsv));
+          return NULL;
+        }
+      if (n == 0)
+        break;
+
+      have += n;
+      if (have == HASH_BLOCK)
+        {
+          hash64_stripes (&st, buf, have);
+          have = 0;
+          if (g_cancellable_set_error_if_cancelled (cancellable, error))
+            {
+              close (fd);
+              return NULL;
+            }
+        }
+    }
+
+  close (fd);
+
+  {
+    gsize done = hash64_stripes (&st, buf, have);
+
+    return g_strdup_printf ("%016" G_GINT64_MODIFIER "x", hash64_finish (&st, buf + done, have - done));
+  }
 }
 
 TesSourceStamp *
