@@ -27,15 +27,17 @@ enum {
 };
 
 static const char usage_text[] =
-  "Usage: tessera-cli COMMAND [OPTION…] FILE\n"
+  "Usage: tessera-cli COMMAND [OPTION…] FILE…\n"
   "\n"
   "Commands:\n"
-  "  info [--json] FILE                 what the report holds and where its cache is\n"
-  "  summary [--mode total|each] [--by category|name] [--csv] FILE\n"
+  "  info [--json] FILE…               what the report holds and where its cache is\n"
+  "  summary [--mode total|each] [--by category|name] [--csv] FILE…\n"
   "                                     time share per operator type (total) or per operator (each)\n"
   "  formats                            list the formats Tessera reads\n"
   "\n"
-  "Options for every command that reads a file:\n"
+  "Several FILEs of one run open as one report, with one cache for the set.\n"
+  "\n"
+  "Options for every command that reads files:\n"
   "  --format NAME                      use this importer instead of detecting one\n"
   "  --reimport                         ignore an existing cache and import again\n"
   "\n"
@@ -67,12 +69,14 @@ input_error (const GError *error)
   return EXIT_BAD_INPUT;
 }
 
-/* An unknown --format is the user's typo, not bad input. */
+/* An unknown --format or a file named twice is the user's slip, not bad
+ * input. */
 static int
 report_error (const GError *error)
 {
-  if (g_error_matches (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_UNKNOWN_FORMAT) &&
-      g_str_has_prefix (error->message, "Unknown format"))
+  if ((g_error_matches (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_UNKNOWN_FORMAT) &&
+       g_str_has_prefix (error->message, "Unknown format")) ||
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT))
     return usage_error ("%s", error->message);
 
   return input_error (error);
@@ -98,20 +102,22 @@ options_clear (Options *options)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
 
-/* Parses the command's options; leaves the single FILE in *path. */
+/* Parses the command's options; leaves the FILEs (at least one) in
+ * *paths, pointing into argv. */
 static int
-parse_command_line (const char  *command,
-                    int         *argc,
-                    char      ***argv,
-                    Options     *options,
-                    gboolean     with_json,
-                    gboolean     with_summary,
-                    const char **path)
+parse_command_line (const char           *command,
+                    int                  *argc,
+                    char               ***argv,
+                    Options              *options,
+                    gboolean              with_json,
+                    gboolean              with_summary,
+                    const char * const  **paths,
+                    guint                *n_paths)
 {
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   GOptionEntry common[] = {
-    { "format", 0, 0, G_OPTION_ARG_STRING, &options->format, "Importer to use", "NAME" },
+    { "format", 0, 0, G_OPTION_ARG_STRING, &options->format, "Importer to use for every FILE", "NAME" },
     { "reimport", 0, 0, G_OPTION_ARG_NONE, &options->reimport, "Import again even if a cache exists", NULL },
     { NULL }
   };
@@ -125,7 +131,7 @@ parse_command_line (const char  *command,
     { "csv", 0, 0, G_OPTION_ARG_NONE, &options->csv, "Print CSV", NULL },
     { NULL }
   };
-  g_autofree char *parameter = g_strdup_printf ("%s FILE", command);
+  g_autofree char *parameter = g_strdup_printf ("%s FILE…", command);
 
   context = g_option_context_new (parameter);
   g_option_context_set_help_enabled (context, TRUE);
@@ -141,26 +147,34 @@ parse_command_line (const char  *command,
   /* argv[0] is the program, argv[1] the command */
   if (*argc < 3)
     return usage_error ("%s: missing FILE", command);
-  if (*argc > 3)
-    return usage_error ("%s: expected one FILE, got %d", command, *argc - 2);
 
-  *path = (*argv)[2];
+  *paths = (const char * const *)&(*argv)[2];
+  *n_paths = (guint)(*argc - 2);
   return EXIT_OK;
 }
 
+/* Several files open as one report (the files of one run); each gets the
+ * importer its content calls for, unless --format names one for all. */
 static TesReport *
-open_report (const char     *path,
-             const Options  *options,
-             GError        **error)
+open_report (const char * const  *paths,
+             guint                n_paths,
+             const Options       *options,
+             GError             **error)
 {
-  TesImporter *importer;
+  g_autoptr(GPtrArray) importers = g_ptr_array_new ();
 
-  if (!(importer = tes_importer_registry_choose (path, options->format, error)))
-    return NULL;
+  for (guint i = 0; i < n_paths; i++)
+    {
+      TesImporter *importer;
 
-  return tes_report_open (path, importer,
-                          options->reimport ? TES_REPORT_OPEN_REIMPORT : TES_REPORT_OPEN_NONE,
-                          NULL, NULL, error);
+      if (!(importer = tes_importer_registry_choose (paths[i], options->format, error)))
+        return NULL;
+      g_ptr_array_add (importers, importer);
+    }
+
+  return tes_report_open_files (paths, (TesImporter * const *)importers->pdata, n_paths,
+                                options->reimport ? TES_REPORT_OPEN_REIMPORT : TES_REPORT_OPEN_NONE,
+                                NULL, NULL, error);
 }
 
 typedef struct
@@ -203,6 +217,16 @@ print_info_text (TesReport *report)
   printf ("Importer:       %s (version %u)\n",
           tes_report_get_importer_name (report),
           tes_report_get_importer_version (report));
+
+  /* a report of several files lists each */
+  if (tes_report_get_n_sources (report) > 1)
+    for (guint i = 0; i < tes_report_get_n_sources (report); i++)
+      {
+        const TesSourceInfo *source = tes_report_get_source (report, i);
+
+        printf ("Source:         %s: %s (%s, version %u)\n",
+                source->path, source->format, source->importer, source->importer_version);
+      }
 
   for (guint i = 0; i < G_N_ELEMENTS (count_fields); i++)
     printf ("%-16s%" G_GINT64_FORMAT "\n", count_fields[i].label, count_value (&counts, &count_fields[i]));
@@ -256,6 +280,29 @@ print_info_json (TesReport *report)
   json_builder_add_string_value (builder, tes_report_get_importer_name (report));
   json_builder_set_member_name (builder, "importer_version");
   json_builder_add_int_value (builder, tes_report_get_importer_version (report));
+
+  json_builder_set_member_name (builder, "sources");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < tes_report_get_n_sources (report); i++)
+    {
+      const TesSourceInfo *source = tes_report_get_source (report, i);
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "path");
+      json_builder_add_string_value (builder, source->path);
+      json_builder_set_member_name (builder, "format");
+      json_builder_add_string_value (builder, source->format);
+      json_builder_set_member_name (builder, "importer");
+      json_builder_add_string_value (builder, source->importer);
+      json_builder_set_member_name (builder, "importer_version");
+      json_builder_add_int_value (builder, source->importer_version);
+      json_builder_set_member_name (builder, "size");
+      json_builder_add_int_value (builder, source->size);
+      json_builder_set_member_name (builder, "fingerprint");
+      json_builder_add_string_value (builder, source->fingerprint);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
 
   json_builder_set_member_name (builder, "counts");
   json_builder_begin_object (builder);
@@ -330,13 +377,14 @@ command_info (int    argc,
   g_auto(Options) options = { 0 };
   g_autoptr(TesReport) report = NULL;
   g_autoptr(GError) error = NULL;
-  const char *path = NULL;
+  const char * const *paths = NULL;
+  guint n_paths = 0;
   int status;
 
-  if ((status = parse_command_line ("info", &argc, &argv, &options, TRUE, FALSE, &path)) != EXIT_OK)
+  if ((status = parse_command_line ("info", &argc, &argv, &options, TRUE, FALSE, &paths, &n_paths)) != EXIT_OK)
     return status;
 
-  if (!(report = open_report (path, &options, &error)))
+  if (!(report = open_report (paths, n_paths, &options, &error)))
     return report_error (error);
 
   if (options.json)
@@ -379,10 +427,11 @@ command_summary (int    argc,
   g_autoptr(GError) error = NULL;
   TesSummaryMode mode = TES_SUMMARY_TOTAL;
   TesGroupBy by = TES_GROUP_BY_CATEGORY;
-  const char *path = NULL;
+  const char * const *paths = NULL;
+  guint n_paths = 0;
   int status;
 
-  if ((status = parse_command_line ("summary", &argc, &argv, &options, FALSE, TRUE, &path)) != EXIT_OK)
+  if ((status = parse_command_line ("summary", &argc, &argv, &options, FALSE, TRUE, &paths, &n_paths)) != EXIT_OK)
     return status;
 
   if (options.mode == NULL || g_str_equal (options.mode, "total"))
@@ -399,7 +448,7 @@ command_summary (int    argc,
   else
     return usage_error ("--by must be 'category' or 'name', not '%s'", options.by);
 
-  if (!(report = open_report (path, &options, &error)))
+  if (!(report = open_report (paths, n_paths, &options, &error)))
     return report_error (error);
 
   if (!(rows = tes_report_summarize (report, mode, by, &error)))

@@ -260,29 +260,72 @@ dir_is_writable (const char *dir)
   return g_access (dir, W_OK | X_OK) == 0;
 }
 
-/* Beside the source when its folder is writable (so the cache travels with
- * the report, as PopVision's profile.pop_cache does), else in the user's
- * cache folder under a name derived from the absolute path. */
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char * const *)a, *(const char * const *)b);
+}
+
+/* Beside the (first, in sorted order) source when its folder is writable,
+ * so the cache travels with the report as PopVision's profile.pop_cache
+ * does, else in the user's cache folder under a name derived from the
+ * absolute path(s). One file: <file>.tessera. Several files opened together
+ * as one report: <first>+<n-1>-<hash of all paths>.tessera, so each set of
+ * files has its own cache whatever order it is given in. */
+char *
+tes_cache_path_for_sources (const char * const *source_paths,
+                            guint               n_paths)
+{
+  g_autoptr(GPtrArray) abs_paths = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *dir = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *name = NULL;
+  const char *first;
+
+  g_return_val_if_fail (source_paths != NULL, NULL);
+  g_return_val_if_fail (n_paths > 0, NULL);
+
+  for (guint i = 0; i < n_paths; i++)
+    g_ptr_array_add (abs_paths, g_canonicalize_filename (source_paths[i], NULL));
+  g_ptr_array_sort (abs_paths, compare_strings);
+
+  first = g_ptr_array_index (abs_paths, 0);
+  dir = g_path_get_dirname (first);
+  base = g_path_get_basename (first);
+
+  if (n_paths == 1)
+    name = g_strconcat (base, ".tessera", NULL);
+  else
+    {
+      g_autoptr(GString) joined = g_string_new (NULL);
+      g_autofree char *digest = NULL;
+
+      for (guint i = 0; i < abs_paths->len; i++)
+        {
+          g_string_append (joined, g_ptr_array_index (abs_paths, i));
+          g_string_append_c (joined, '\n');
+        }
+      digest = g_compute_checksum_for_string (G_CHECKSUM_SHA256, joined->str, joined->len);
+      name = g_strdup_printf ("%s+%u-%.16s.tessera", base, n_paths - 1, digest);
+    }
+
+  if (dir_is_writable (dir))
+    return g_build_filename (dir, name, NULL);
+
+  /* the group's name already carries a hash of all its paths */
+  if (n_paths > 1)
+    return g_build_filename (g_get_user_cache_dir (), "tessera", name, NULL);
+
+  return cache_dir_fallback_path (first);
+}
+
 char *
 tes_cache_path_for_source (const char *source_path)
 {
-  g_autofree char *abs_path = NULL;
-  g_autofree char *dir = NULL;
-  g_autofree char *base = NULL;
-
   g_return_val_if_fail (source_path != NULL, NULL);
 
-  abs_path = g_canonicalize_filename (source_path, NULL);
-  dir = g_path_get_dirname (abs_path);
-  base = g_path_get_basename (abs_path);
-
-  if (dir_is_writable (dir))
-    {
-      g_autofree char *name = g_strconcat (base, ".tessera", NULL);
-      return g_build_filename (dir, name, NULL);
-    }
-
-  return cache_dir_fallback_path (abs_path);
+  return tes_cache_path_for_sources (&source_path, 1);
 }
 
 /* A 64-bit hash of the whole content, four independent lanes of
@@ -554,18 +597,35 @@ tes_source_stamp_free (TesSourceStamp *stamp)
   g_free (stamp);
 }
 
-/* mtime is recorded but not compared: a copy or checkout with identical
- * bytes keeps its cache, a same-size edit under an old mtime does not. */
-gboolean
-tes_cache_is_reusable (const char           *cache_path,
-                       const TesSourceStamp *stamp,
-                       const char           *importer_name,
-                       guint                 importer_version,
-                       GError              **error)
+typedef struct
 {
+  gint64   size;
+  char    *fingerprint;
+  char    *importer;
+  int      version;
+  gboolean used;
+} CachedSource;
+
+/* Each given source must match one recorded source, by size, content
+ * fingerprint, importer name and version, and none may be left over.
+ * Paths and mtimes are recorded but not compared: a byte-identical copy
+ * (or a folder moved with its cache) keeps its cache, a same-size edit
+ * under an old mtime does not. */
+gboolean
+tes_cache_is_reusable (const char            *cache_path,
+                       TesSourceStamp * const *stamps,
+                       const char * const     *importer_names,
+                       const guint            *importer_versions,
+                       guint                   n_sources,
+                       GError                **error)
+{
+  g_autoptr(GArray) cached = g_array_new (FALSE, TRUE, sizeof (CachedSource));
   sqlite3 *db = NULL;
   sqlite3_stmt *stmt = NULL;
   gboolean ok = FALSE;
+
+  g_return_val_if_fail (cache_path != NULL, FALSE);
+  g_return_val_if_fail (n_sources > 0, FALSE);
 
   if (!g_file_test (cache_path, G_FILE_TEST_IS_REGULAR))
     {
@@ -580,42 +640,70 @@ tes_cache_is_reusable (const char           *cache_path,
     goto out;
 
   if (sqlite3_prepare_v2 (db,
-                          "SELECT size, fingerprint, importer, importer_version "
-                          "FROM sources ORDER BY id",
+                          "SELECT size, fingerprint, importer, importer_version FROM sources ORDER BY id",
                           -1, &stmt, NULL) != SQLITE_OK)
     {
       tes_cache_set_error (error, db, cache_path);
       goto out;
     }
 
-  if (sqlite3_step (stmt) != SQLITE_ROW)
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      CachedSource c = {
+        .size = sqlite3_column_int64 (stmt, 0),
+        .fingerprint = g_strdup ((const char *)sqlite3_column_text (stmt, 1)),
+        .importer = g_strdup ((const char *)sqlite3_column_text (stmt, 2)),
+        .version = sqlite3_column_int (stmt, 3),
+      };
+      g_array_append_val (cached, c);
+    }
+
+  if (cached->len != n_sources)
     {
       g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_STALE,
-                   "Cache %s records no source", cache_path);
+                   "Cache %s records %u sources, not %u", cache_path, cached->len, n_sources);
       goto out;
     }
 
-  if (sqlite3_column_int64 (stmt, 0) != stamp->size ||
-      g_strcmp0 ((const char *)sqlite3_column_text (stmt, 1), stamp->fingerprint) != 0)
+  for (guint i = 0; i < n_sources; i++)
     {
-      g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_STALE,
-                   "%s changed since the cache was written", stamp->path);
-      goto out;
-    }
+      gboolean content_found = FALSE;
+      gboolean found = FALSE;
 
-  if (g_strcmp0 ((const char *)sqlite3_column_text (stmt, 2), importer_name) != 0 ||
-      sqlite3_column_int (stmt, 3) != (int)importer_version)
-    {
-      g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_STALE,
-                   "Cache %s was written by importer %s version %d, not %s version %u",
-                   cache_path, sqlite3_column_text (stmt, 2), sqlite3_column_int (stmt, 3),
-                   importer_name, importer_version);
-      goto out;
+      for (guint j = 0; j < cached->len && !found; j++)
+        {
+          CachedSource *c = &g_array_index (cached, CachedSource, j);
+
+          if (c->used || c->size != stamps[i]->size ||
+              g_strcmp0 (c->fingerprint, stamps[i]->fingerprint) != 0)
+            continue;
+
+          content_found = TRUE;
+          if (g_strcmp0 (c->importer, importer_names[i]) == 0 && c->version == (int)importer_versions[i])
+            found = c->used = TRUE;
+        }
+
+      if (!found)
+        {
+          if (content_found)
+            g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_STALE,
+                         "Cache %s was written by another importer or version than %s version %u",
+                         cache_path, importer_names[i], importer_versions[i]);
+          else
+            g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_STALE,
+                         "%s changed since the cache was written", stamps[i]->path);
+          goto out;
+        }
     }
 
   ok = TRUE;
 
 out:
+  for (guint j = 0; j < cached->len; j++)
+    {
+      g_free (g_array_index (cached, CachedSource, j).fingerprint);
+      g_free (g_array_index (cached, CachedSource, j).importer);
+    }
   sqlite3_finalize (stmt);
   sqlite3_close (db);
   return ok;

@@ -35,6 +35,8 @@ typedef struct
 
 GQuark          tes_cache_error_quark        (void);
 char           *tes_cache_path_for_source    (const char       *source_path);
+char           *tes_cache_path_for_sources   (const char * const *source_paths,
+                                              guint             n_paths);
 char           *tes_cache_fingerprint_file   (const char       *path,
                                               GCancellable     *cancellable,
                                               GError          **error);
@@ -45,9 +47,10 @@ TesSourceStamp *tes_source_stamp_new         (const char       *path,
                                               GError          **error);
 void            tes_source_stamp_free        (TesSourceStamp   *stamp);
 gboolean        tes_cache_is_reusable        (const char       *cache_path,
-                                              const TesSourceStamp *stamp,
-                                              const char       *importer_name,
-                                              guint             importer_version,
+                                              TesSourceStamp * const *stamps,
+                                              const char * const *importer_names,
+                                              const guint      *importer_versions,
+                                              guint             n_sources,
                                               GError          **error);
 void            tes_cache_remove_stale_temps (const char       *cache_path);
 

@@ -21,6 +21,8 @@ struct _TesProgress
   GMutex        mutex;
   GMainContext *context;
   double        fraction;
+  double        range_start;   /* updates map 0..1 into this range */
+  double        range_end;
   char         *message;
   guint         notify_pending : 1;
 };
@@ -96,6 +98,7 @@ static void
 tes_progress_init (TesProgress *self)
 {
   g_mutex_init (&self->mutex);
+  self->range_end = 1.0;
   self->context = g_main_context_ref_thread_default ();
 }
 
@@ -158,7 +161,7 @@ tes_progress_update (TesProgress *self,
   g_return_if_fail (TES_IS_PROGRESS (self));
 
   g_mutex_lock (&self->mutex);
-  fraction = CLAMP (fraction, 0.0, 1.0);
+  fraction = self->range_start + CLAMP (fraction, 0.0, 1.0) * (self->range_end - self->range_start);
   if (fraction != self->fraction || (message != NULL && g_strcmp0 (message, self->message) != 0))
     {
       self->fraction = fraction;
@@ -181,4 +184,20 @@ tes_progress_update (TesProgress *self,
       g_source_attach (source, self->context);
       g_source_unref (source);
     }
+}
+
+/* Several steps share one bar (say, the files of a group): while a step
+ * runs, its updates from 0 to 1 move the bar from start to end. */
+void
+tes_progress_set_range (TesProgress *self,
+                        double       start,
+                        double       end)
+{
+  g_return_if_fail (TES_IS_PROGRESS (self));
+  g_return_if_fail (0.0 <= start && start <= end && end <= 1.0);
+
+  g_mutex_lock (&self->mutex);
+  self->range_start = start;
+  self->range_end = end;
+  g_mutex_unlock (&self->mutex);
 }

@@ -23,5 +23,8 @@ char        *tes_progress_dup_message  (TesProgress *self);
 void         tes_progress_update       (TesProgress *self,
                                         double       fraction,
                                         const char  *message);
+void         tes_progress_set_range    (TesProgress *self,
+                                        double       start,
+                                        double       end);
 
 G_END_DECLS

@@ -24,7 +24,7 @@ struct _TesReport
 {
   GObject          parent_instance;
 
-  char            *path;
+  char           **paths;         /* as given, in order */
   char            *cache_path;
   char            *importer_name;
   char            *format;
@@ -32,6 +32,7 @@ struct _TesReport
   gboolean         cache_reused;
 
   GAsyncQueue     *pool;          /* sqlite3* */
+  GArray          *sources;       /* TesSourceInfo, in import order */
   GArray          *clocks;        /* TesClock, index = id - 1 */
   GArray          *tracks;        /* TesTrack, index = id - 1 */
   GPtrArray       *strings;       /* char*, index = id */
@@ -60,6 +61,17 @@ clock_clear (gpointer data)
 }
 
 static void
+source_clear (gpointer data)
+{
+  TesSourceInfo *source = data;
+
+  g_clear_pointer (&source->path, g_free);
+  g_clear_pointer (&source->fingerprint, g_free);
+  g_clear_pointer (&source->importer, g_free);
+  g_clear_pointer (&source->format, g_free);
+}
+
+static void
 track_clear (gpointer data)
 {
   TesTrack *track = data;
@@ -80,10 +92,11 @@ tes_report_finalize (GObject *object)
       g_clear_pointer (&self->pool, g_async_queue_unref);
     }
 
+  g_clear_pointer (&self->sources, g_array_unref);
   g_clear_pointer (&self->clocks, g_array_unref);
   g_clear_pointer (&self->tracks, g_array_unref);
   g_clear_pointer (&self->strings, g_ptr_array_unref);
-  g_clear_pointer (&self->path, g_free);
+  g_clear_pointer (&self->paths, g_strfreev);
   g_clear_pointer (&self->cache_path, g_free);
   g_clear_pointer (&self->importer_name, g_free);
   g_clear_pointer (&self->format, g_free);
@@ -102,7 +115,7 @@ tes_report_get_property (GObject    *object,
   switch (prop_id)
     {
     case PROP_PATH:
-      g_value_set_string (value, self->path);
+      g_value_set_string (value, tes_report_get_path (self));
       break;
 
     case PROP_CACHE_PATH:
@@ -143,6 +156,8 @@ static void
 tes_report_init (TesReport *self)
 {
   self->pool = g_async_queue_new ();
+  self->sources = g_array_new (FALSE, TRUE, sizeof (TesSourceInfo));
+  g_array_set_clear_func (self->sources, source_clear);
   self->clocks = g_array_new (FALSE, TRUE, sizeof (TesClock));
   g_array_set_clear_func (self->clocks, clock_clear);
   self->tracks = g_array_new (FALSE, TRUE, sizeof (TesTrack));
@@ -217,15 +232,35 @@ load_tables (TesReport  *self,
 {
   sqlite3_stmt *stmt = NULL;
 
-  if (!prepare (db, "SELECT importer, importer_version, format FROM sources ORDER BY id LIMIT 1", &stmt, error))
+  if (!prepare (db,
+                "SELECT path, size, fingerprint, importer, importer_version, format, import_us "
+                "FROM sources ORDER BY id",
+                &stmt, error))
     return FALSE;
-  if (sqlite3_step (stmt) == SQLITE_ROW)
+  while (sqlite3_step (stmt) == SQLITE_ROW)
     {
-      self->importer_name = column_dup (stmt, 0);
-      self->importer_version = (guint)sqlite3_column_int (stmt, 1);
-      self->format = column_dup (stmt, 2);
+      TesSourceInfo source = {
+        .path = column_dup (stmt, 0),
+        .size = sqlite3_column_int64 (stmt, 1),
+        .fingerprint = column_dup (stmt, 2),
+        .importer = column_dup (stmt, 3),
+        .importer_version = (guint)sqlite3_column_int (stmt, 4),
+        .format = column_dup (stmt, 5),
+        .import_us = sqlite3_column_int64 (stmt, 6),
+      };
+      g_array_append_val (self->sources, source);
     }
   sqlite3_finalize (stmt);
+
+  /* The first source names the report. */
+  if (self->sources->len > 0)
+    {
+      const TesSourceInfo *first = &g_array_index (self->sources, TesSourceInfo, 0);
+
+      self->importer_name = g_strdup (first->importer);
+      self->importer_version = first->importer_version;
+      self->format = g_strdup (first->format);
+    }
 
   if (!prepare (db, "SELECT id, name, unit, ticks_per_second, offset_ns FROM clocks ORDER BY id", &stmt, error))
     return FALSE;
@@ -327,37 +362,54 @@ tes_report_open_cache (const char  *cache_path,
 }
 
 static gboolean
-import_to_cache (const char      *path,
-                 const char      *cache_path,
-                 TesSourceStamp  *stamp,
-                 TesImporter     *importer,
-                 TesProgress     *progress,
-                 GCancellable    *cancellable,
-                 GError         **error)
+import_to_cache (const char * const  *paths,
+                 TesImporter * const *importers,
+                 TesSourceStamp     **stamps,
+                 guint                n,
+                 const char          *cache_path,
+                 TesProgress         *progress,
+                 GCancellable        *cancellable,
+                 GError             **error)
 {
   g_autoptr(TesCacheWriter) writer = NULL;
-  TesImportContext context = { 0 };
 
   if (!(writer = tes_cache_writer_new (cache_path, error)))
     return FALSE;
 
-  context.path = path;
-  context.writer = writer;
-  context.progress = progress;
-  context.cancellable = cancellable;
-  context.source_id = tes_cache_writer_add_source (writer, stamp,
-                                                   tes_importer_get_name (importer),
-                                                   tes_importer_get_version (importer),
-                                                   tes_importer_get_title (importer));
+  /* One writer for the whole group, files in the order given: importers
+   * of files that belong together meet in shared tables (tiles by (ipu,
+   * tile), info), so the order does not matter to the result. */
+  for (guint i = 0; i < n; i++)
+    {
+      TesImportContext context = { 0 };
+
+      context.path = paths[i];
+      context.writer = writer;
+      context.progress = progress;
+      context.cancellable = cancellable;
+      context.source_id = tes_cache_writer_add_source (writer, stamps[i],
+                                                       tes_importer_get_name (importers[i]),
+                                                       tes_importer_get_version (importers[i]),
+                                                       tes_importer_get_title (importers[i]));
+
+      if (progress != NULL)
+        {
+          g_autofree char *message = g_strdup_printf ("Importing %s", paths[i]);
+
+          tes_progress_set_range (progress, 0.0, 1.0);
+          tes_progress_update (progress, 0.95 * i / n, message);
+          tes_progress_set_range (progress, 0.95 * i / n, 0.95 * (i + 1) / n);
+        }
+
+      if (!tes_importer_import (importers[i], &context, error))
+        return FALSE;
+    }
 
   if (progress != NULL)
-    tes_progress_update (progress, 0.0, "Importing");
-
-  if (!tes_importer_import (importer, &context, error))
-    return FALSE;
-
-  if (progress != NULL)
-    tes_progress_update (progress, 0.95, "Writing the cache");
+    {
+      tes_progress_set_range (progress, 0.0, 1.0);
+      tes_progress_update (progress, 0.95, "Writing the cache");
+    }
 
   if (!tes_cache_writer_commit (writer, cancellable, error))
     return FALSE;
@@ -368,35 +420,66 @@ import_to_cache (const char      *path,
   return TRUE;
 }
 
-TesReport *
-tes_report_open (const char          *path,
-                 TesImporter         *importer,
-                 TesReportOpenFlags   flags,
-                 TesProgress         *progress,
-                 GCancellable        *cancellable,
-                 GError             **error)
+static void
+stamps_free (TesSourceStamp **stamps,
+             guint            n)
 {
-  g_autoptr(TesSourceStamp) stamp = NULL;
+  for (guint i = 0; i < n; i++)
+    tes_source_stamp_free (stamps[i]);
+  g_free (stamps);
+}
+
+/* Opens the files as one report: from the cache when it matches all of
+ * them, else by importing each with its importer into a new cache. */
+TesReport *
+tes_report_open_files (const char * const  *paths,
+                       TesImporter * const *importers,
+                       guint                n_files,
+                       TesReportOpenFlags   flags,
+                       TesProgress         *progress,
+                       GCancellable        *cancellable,
+                       GError             **error)
+{
+  TesSourceStamp **stamps = NULL;
   g_autoptr(TesReport) self = NULL;
   g_autofree char *cache_path = NULL;
+  g_autofree const char **names = NULL;
+  g_autofree guint *versions = NULL;
   g_autoptr(GError) reuse_error = NULL;
   gboolean reused = FALSE;
 
-  g_return_val_if_fail (path != NULL, NULL);
-  g_return_val_if_fail (TES_IS_IMPORTER (importer), NULL);
+  g_return_val_if_fail (paths != NULL && importers != NULL, NULL);
+  g_return_val_if_fail (n_files > 0, NULL);
   g_return_val_if_fail (!progress || TES_IS_PROGRESS (progress), NULL);
   g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), NULL);
 
-  if (!(stamp = tes_source_stamp_new (path, cancellable, error)))
-    return NULL;
+  stamps = g_new0 (TesSourceStamp *, n_files);
+  names = g_new0 (const char *, n_files);
+  versions = g_new0 (guint, n_files);
 
-  cache_path = tes_cache_path_for_source (stamp->path);
+  for (guint i = 0; i < n_files; i++)
+    {
+      g_return_val_if_fail (TES_IS_IMPORTER (importers[i]), NULL);
+
+      if (!(stamps[i] = tes_source_stamp_new (paths[i], cancellable, error)))
+        goto fail;
+
+      for (guint j = 0; j < i; j++)
+        if (g_str_equal (stamps[i]->path, stamps[j]->path))
+          {
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                         "%s is given twice", paths[i]);
+            goto fail;
+          }
+
+      names[i] = tes_importer_get_name (importers[i]);
+      versions[i] = tes_importer_get_version (importers[i]);
+    }
+
+  cache_path = tes_cache_path_for_sources (paths, n_files);
 
   if (!(flags & TES_REPORT_OPEN_REIMPORT) &&
-      tes_cache_is_reusable (cache_path, stamp,
-                             tes_importer_get_name (importer),
-                             tes_importer_get_version (importer),
-                             &reuse_error))
+      tes_cache_is_reusable (cache_path, stamps, names, versions, n_files, &reuse_error))
     {
       g_autoptr(GError) open_error = NULL;
 
@@ -406,29 +489,51 @@ tes_report_open (const char          *path,
         g_debug ("Rebuilding %s: %s", cache_path, open_error->message);
     }
   else if (reuse_error != NULL)
-    g_debug ("Importing %s: %s", path, reuse_error->message);
+    g_debug ("Importing into %s: %s", cache_path, reuse_error->message);
 
   if (self == NULL)
     {
-      if (!import_to_cache (path, cache_path, stamp, importer, progress, cancellable, error))
-        return NULL;
+      if (!import_to_cache (paths, importers, stamps, n_files, cache_path, progress, cancellable, error))
+        goto fail;
 
       if (!(self = tes_report_open_cache (cache_path, error)))
-        return NULL;
+        goto fail;
     }
 
+  stamps_free (stamps, n_files);
+
   self->cache_reused = reused;
-  self->path = g_strdup (path);
+  self->paths = g_new0 (char *, n_files + 1);
+  for (guint i = 0; i < n_files; i++)
+    self->paths[i] = g_strdup (paths[i]);
 
   return g_steal_pointer (&self);
+
+fail:
+  stamps_free (stamps, n_files);
+  return NULL;
+}
+
+TesReport *
+tes_report_open (const char          *path,
+                 TesImporter         *importer,
+                 TesReportOpenFlags   flags,
+                 TesProgress         *progress,
+                 GCancellable        *cancellable,
+                 GError             **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (TES_IS_IMPORTER (importer), NULL);
+
+  return tes_report_open_files (&path, &importer, 1, flags, progress, cancellable, error);
 }
 
 typedef struct
 {
-  char               *path;
-  TesImporter        *importer;
-  TesProgress        *progress;
-  TesReportOpenFlags  flags;
+  char               **paths;
+  GPtrArray           *importers;
+  TesProgress         *progress;
+  TesReportOpenFlags   flags;
 } OpenJob;
 
 static void
@@ -436,8 +541,8 @@ open_job_free (gpointer data)
 {
   OpenJob *job = data;
 
-  g_free (job->path);
-  g_clear_object (&job->importer);
+  g_strfreev (job->paths);
+  g_clear_pointer (&job->importers, g_ptr_array_unref);
   g_clear_object (&job->progress);
   g_free (job);
 }
@@ -452,12 +557,49 @@ tes_report_open_worker (GTask        *task,
   GError *error = NULL;
   TesReport *report;
 
-  report = tes_report_open (job->path, job->importer, job->flags, job->progress, cancellable, &error);
+  report = tes_report_open_files ((const char * const *)job->paths,
+                                  (TesImporter * const *)job->importers->pdata,
+                                  job->importers->len,
+                                  job->flags, job->progress, cancellable, &error);
 
   if (report != NULL)
     g_task_return_pointer (task, report, g_object_unref);
   else
     g_task_return_error (task, error);
+}
+
+void
+tes_report_open_files_async (const char * const  *paths,
+                             TesImporter * const *importers,
+                             guint                n_files,
+                             TesReportOpenFlags   flags,
+                             TesProgress         *progress,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  OpenJob *job;
+
+  g_return_if_fail (paths != NULL && importers != NULL);
+  g_return_if_fail (n_files > 0);
+
+  job = g_new0 (OpenJob, 1);
+  job->paths = g_new0 (char *, n_files + 1);
+  job->importers = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < n_files; i++)
+    {
+      g_return_if_fail (TES_IS_IMPORTER (importers[i]));
+      job->paths[i] = g_strdup (paths[i]);
+      g_ptr_array_add (job->importers, g_object_ref (importers[i]));
+    }
+  job->progress = progress ? g_object_ref (progress) : NULL;
+  job->flags = flags;
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tes_report_open_files_async);
+  g_task_set_task_data (task, job, open_job_free);
+  g_task_run_in_thread (task, tes_report_open_worker);
 }
 
 void
@@ -469,22 +611,10 @@ tes_report_open_async (const char          *path,
                        GAsyncReadyCallback  callback,
                        gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-  OpenJob *job;
-
   g_return_if_fail (path != NULL);
   g_return_if_fail (TES_IS_IMPORTER (importer));
 
-  job = g_new0 (OpenJob, 1);
-  job->path = g_strdup (path);
-  job->importer = g_object_ref (importer);
-  job->progress = progress ? g_object_ref (progress) : NULL;
-  job->flags = flags;
-
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tes_report_open_async);
-  g_task_set_task_data (task, job, open_job_free);
-  g_task_run_in_thread (task, tes_report_open_worker);
+  tes_report_open_files_async (&path, &importer, 1, flags, progress, cancellable, callback, user_data);
 }
 
 TesReport *
@@ -496,12 +626,21 @@ tes_report_open_finish (GAsyncResult  *result,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+/* The first of the files the report was opened from. */
 const char *
 tes_report_get_path (TesReport *self)
 {
   g_return_val_if_fail (TES_IS_REPORT (self), NULL);
 
-  return self->path;
+  return self->paths ? self->paths[0] : NULL;
+}
+
+const char * const *
+tes_report_get_paths (TesReport *self)
+{
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+
+  return (const char * const *)self->paths;
 }
 
 const char *
@@ -564,6 +703,24 @@ tes_report_get_string (TesReport *self,
     return "";
 
   return g_ptr_array_index (self->strings, id);
+}
+
+guint
+tes_report_get_n_sources (TesReport *self)
+{
+  g_return_val_if_fail (TES_IS_REPORT (self), 0);
+
+  return self->sources->len;
+}
+
+const TesSourceInfo *
+tes_report_get_source (TesReport *self,
+                       guint      index)
+{
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+  g_return_val_if_fail (index < self->sources->len, NULL);
+
+  return &g_array_index (self->sources, TesSourceInfo, index);
 }
 
 guint
@@ -1449,7 +1606,7 @@ tes_report_summarize (TesReport       *self,
     {
       g_set_error (error, TES_REPORT_ERROR, TES_REPORT_ERROR_NO_DATA,
                    "%s holds no operators and no slices to summarise",
-                   self->path ? self->path : self->cache_path);
+                   tes_report_get_path (self) ? tes_report_get_path (self) : self->cache_path);
       return NULL;
     }
 
@@ -1463,7 +1620,7 @@ tes_report_summarize (TesReport       *self,
     {
       g_set_error (error, TES_REPORT_ERROR, TES_REPORT_ERROR_NO_DATA,
                    "%s holds per-type totals only; per-operator rows need the vendor's 'each' output",
-                   self->path ? self->path : self->cache_path);
+                   tes_report_get_path (self) ? tes_report_get_path (self) : self->cache_path);
       return NULL;
     }
 

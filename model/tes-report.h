@@ -111,6 +111,18 @@ typedef struct
   char *value;
 } TesInfoEntry;
 
+/* One imported file, as the cache recorded it. */
+typedef struct
+{
+  char   *path;
+  gint64  size;
+  char   *fingerprint;
+  char   *importer;
+  guint   importer_version;
+  char   *format;
+  gint64  import_us;
+} TesSourceInfo;
+
 #define TES_TYPE_REPORT (tes_report_get_type ())
 
 G_DECLARE_FINAL_TYPE (TesReport, tes_report, TES, REPORT, GObject)
@@ -132,10 +144,26 @@ void              tes_report_open_async          (const char          *path,
                                                   gpointer             user_data);
 TesReport        *tes_report_open_finish         (GAsyncResult        *result,
                                                   GError             **error);
+TesReport        *tes_report_open_files          (const char * const  *paths,
+                                                  TesImporter * const *importers,
+                                                  guint                n_files,
+                                                  TesReportOpenFlags   flags,
+                                                  TesProgress         *progress,
+                                                  GCancellable        *cancellable,
+                                                  GError             **error);
+void              tes_report_open_files_async    (const char * const  *paths,
+                                                  TesImporter * const *importers,
+                                                  guint                n_files,
+                                                  TesReportOpenFlags   flags,
+                                                  TesProgress         *progress,
+                                                  GCancellable        *cancellable,
+                                                  GAsyncReadyCallback  callback,
+                                                  gpointer             user_data);
 TesReport        *tes_report_open_cache          (const char          *cache_path,
                                                   GError             **error);
 
 const char       *tes_report_get_path            (TesReport           *self);
+const char * const *tes_report_get_paths        (TesReport           *self);
 const char       *tes_report_get_cache_path      (TesReport           *self);
 gboolean          tes_report_get_cache_reused    (TesReport           *self);
 const char       *tes_report_get_importer_name   (TesReport           *self);
@@ -145,6 +173,9 @@ void              tes_report_get_counts          (TesReport           *self,
                                                   TesReportCounts     *counts);
 const char       *tes_report_get_string          (TesReport           *self,
                                                   guint32              id);
+guint             tes_report_get_n_sources       (TesReport           *self);
+const TesSourceInfo *tes_report_get_source       (TesReport           *self,
+                                                  guint                index);
 guint             tes_report_get_n_clocks        (TesReport           *self);
 const TesClock   *tes_report_get_clock           (TesReport           *self,
                                                   gint64               clock_id);

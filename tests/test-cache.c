@@ -20,6 +20,16 @@
 #include "tes-report.h"
 #include "tes-test-util.h"
 
+static gboolean
+is_reusable (const char      *cache,
+             TesSourceStamp  *stamp,
+             const char      *importer,
+             guint            version,
+             GError         **error)
+{
+  return tes_cache_is_reusable (cache, &stamp, &importer, &version, 1, error);
+}
+
 /* Writes one of everything the schema holds, reads it back through
  * TesReport and plain SQL, and compares. */
 static void
@@ -356,7 +366,7 @@ test_killed_import (void)
   g_assert_true (WIFSIGNALED (status));
 
   g_assert_false (g_file_test (cache, G_FILE_TEST_EXISTS));
-  g_assert_false (tes_cache_is_reusable (cache, stamp, "test", 1, &error));
+  g_assert_false (is_reusable (cache, stamp, "test", 1, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
   g_clear_error (&error);
 
@@ -403,18 +413,18 @@ test_reject_incomplete (void)
   tes_cache_writer_add_source (writer, stamp, "test", 1, "x");
   tes_cache_writer_commit (writer, NULL, &error);
   g_assert_no_error (error);
-  g_assert_true (tes_cache_is_reusable (cache, stamp, "test", 1, &error));
+  g_assert_true (is_reusable (cache, stamp, "test", 1, &error));
   g_assert_no_error (error);
 
   /* another importer version: stale */
-  g_assert_false (tes_cache_is_reusable (cache, stamp, "test", 2, &error));
+  g_assert_false (is_reusable (cache, stamp, "test", 2, &error));
   g_assert_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_STALE);
   g_clear_error (&error);
 
   g_assert_cmpint (sqlite3_open (cache, &db), ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_exec (db, "PRAGMA user_version = 999", NULL, NULL, NULL), ==, SQLITE_OK);
   sqlite3_close (db);
-  g_assert_false (tes_cache_is_reusable (cache, stamp, "test", 1, &error));
+  g_assert_false (is_reusable (cache, stamp, "test", 1, &error));
   g_assert_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA);
   g_clear_error (&error);
 
@@ -422,13 +432,13 @@ test_reject_incomplete (void)
   g_assert_cmpint (sqlite3_exec (db, "PRAGMA user_version = " G_STRINGIFY (TES_CACHE_SCHEMA_VERSION) ";"
                                      "DELETE FROM meta WHERE key = 'complete'", NULL, NULL, NULL), ==, SQLITE_OK);
   sqlite3_close (db);
-  g_assert_false (tes_cache_is_reusable (cache, stamp, "test", 1, &error));
+  g_assert_false (is_reusable (cache, stamp, "test", 1, &error));
   g_assert_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_INCOMPLETE);
   g_clear_error (&error);
 
   /* garbage where the cache should be */
   tes_test_write_file (cache, "this is not sqlite", -1);
-  g_assert_false (tes_cache_is_reusable (cache, stamp, "test", 1, &error));
+  g_assert_false (is_reusable (cache, stamp, "test", 1, &error));
   g_assert_nonnull (error);
 }
 

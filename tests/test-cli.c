@@ -93,7 +93,7 @@ test_usage_errors (void)
 
   run (&r, "info", each, each, NULL);
   g_assert_cmpint (r.status, ==, 2);
-  assert_contains (r.err, "expected one FILE");
+  assert_contains (r.err, "is given twice");
 
   run (&r, "info", "--bogus", each, NULL);
   g_assert_cmpint (r.status, ==, 2);
@@ -226,6 +226,55 @@ test_info_cache_cycle (void)
   assert_contains (r.out, "(written now)");
 }
 
+/* Files of one run open as one report with one cache, whatever their
+ * order on the command line. */
+static void
+test_several_files (void)
+{
+  g_autofree char *each = fixture_copy ("yolov8s_op_time_each.txt");
+  g_autofree char *total = fixture_copy ("yolov8s_op_time_total.txt");
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_auto(Result) r = { 0 };
+  g_autofree char *source_line = NULL;
+  JsonObject *root;
+  JsonArray *sources;
+  const char *cache;
+
+  run (&r, "info", "--json", total, each, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  json_parser_load_from_data (parser, r.out, -1, &error);
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  sources = json_object_get_array_member (root, "sources");
+  g_assert_cmpuint (json_array_get_length (sources), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (sources, 0), "path"), ==, total);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (sources, 1), "path"), ==, each);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (root, "counts"), "operators"), ==, 96 + 12);
+  g_assert_false (json_object_get_boolean_member (json_object_get_object_member (root, "cache"), "reused"));
+  cache = json_object_get_string_member (json_object_get_object_member (root, "cache"), "path");
+  g_assert_true (strstr (cache, "yolov8s_op_time_each.txt+1-") != NULL);
+  g_assert_true (g_str_has_suffix (cache, ".tessera"));
+  g_assert_true (g_file_test (cache, G_FILE_TEST_IS_REGULAR));
+
+  /* the other order: the same report, from the same cache */
+  run (&r, "info", each, total, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  assert_contains (r.out, "Operators:      108\n");
+  assert_contains (r.out, "(reused)");
+  source_line = g_strdup_printf ("Source:         %s: SigmaStar get_op_time_cost.py (sigmastar-op-time, version 1)\n", each);
+  assert_contains (r.out, source_line);
+
+  /* a bad member fails the whole set, naming the file */
+  tes_test_write_file (total, "CONV_2D 80.743%\nSOFTMAX\n", -1);
+  run (&r, "info", each, total, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  {
+    g_autofree char *expected = g_strdup_printf ("%s:2: expected", total);
+    assert_contains (r.err, expected);
+  }
+}
+
 static void
 test_formats (void)
 {
@@ -246,6 +295,7 @@ main (int   argc,
   g_test_add_func ("/tes/cli/bad-input", test_bad_input);
   g_test_add_func ("/tes/cli/summary-fidelity", test_summary_fidelity);
   g_test_add_func ("/tes/cli/info-cache-cycle", test_info_cache_cycle);
+  g_test_add_func ("/tes/cli/several-files", test_several_files);
   g_test_add_func ("/tes/cli/formats", test_formats);
 
   return g_test_run ();

@@ -181,6 +181,74 @@ test_failed_import (void)
   g_assert_cmpuint (n_imports, ==, 2);
 }
 
+/* Several files, one report and one cache: reused whatever the order,
+ * rebuilt when any member changes. */
+static void
+test_open_files (void)
+{
+  g_autoptr(TesImporter) importer = g_object_new (TEST_TYPE_IMPORTER, NULL);
+  g_autofree char *a = tes_test_tmp_path ("group-a.txt");
+  g_autofree char *b = tes_test_tmp_path ("group-b.txt");
+  g_autofree char *single = NULL;
+  g_autoptr(GError) error = NULL;
+  TesImporter *importers[2] = { importer, importer };
+  const char *ab[2] = { a, b };
+  const char *ba[2] = { b, a };
+  TesReportCounts counts;
+
+  n_imports = 0;
+  tes_test_write_file (a, "0 0 10 a\n", -1);
+  tes_test_write_file (b, "1 5 10 b\n1 30 5 c\n", -1);
+  single = tes_cache_path_for_source (a);
+
+  {
+    g_autoptr(TesReport) report = tes_report_open_files (ab, importers, 2, 0, NULL, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_false (tes_report_get_cache_reused (report));
+    g_assert_cmpuint (n_imports, ==, 2);
+    tes_report_get_counts (report, &counts);
+    g_assert_cmpint (counts.n_sources, ==, 2);
+    g_assert_cmpint (counts.n_slices, ==, 3);
+    g_assert_cmpint (counts.n_tracks, ==, 2);
+    g_assert_cmpuint (tes_report_get_n_sources (report), ==, 2);
+    g_assert_true (g_str_has_suffix (tes_report_get_source (report, 1)->path, "group-b.txt"));
+    g_assert_cmpstr (tes_report_get_paths (report)[1], ==, b);
+    g_assert_cmpstr (tes_report_get_cache_path (report), !=, single);
+    g_assert_false (g_file_test (single, G_FILE_TEST_EXISTS));
+  }
+
+  {
+    g_autoptr(TesReport) report = tes_report_open_files (ba, importers, 2, 0, NULL, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_true (tes_report_get_cache_reused (report));
+    g_assert_cmpuint (n_imports, ==, 2);
+  }
+
+  /* one file alone is another report */
+  {
+    g_autoptr(TesReport) report = tes_report_open (a, importer, 0, NULL, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_false (tes_report_get_cache_reused (report));
+    g_assert_cmpstr (tes_report_get_cache_path (report), ==, single);
+  }
+
+  tes_test_write_file (b, "1 5 10 b\n", -1);
+  {
+    g_autoptr(TesReport) report = tes_report_open_files (ab, importers, 2, 0, NULL, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_false (tes_report_get_cache_reused (report));
+    tes_report_get_counts (report, &counts);
+    g_assert_cmpint (counts.n_slices, ==, 2);
+  }
+
+  /* the same file twice is refused */
+  {
+    const char *aa[2] = { a, a };
+    g_assert_null (tes_report_open_files (aa, importers, 2, 0, NULL, NULL, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  }
+}
+
 static void
 test_missing_source (void)
 {
@@ -572,6 +640,7 @@ main (int   argc,
 
   g_test_add_func ("/tes/report/reuse-and-rebuild", test_reuse_and_rebuild);
   g_test_add_func ("/tes/report/failed-import", test_failed_import);
+  g_test_add_func ("/tes/report/open-files", test_open_files);
   g_test_add_func ("/tes/report/missing-source", test_missing_source);
   g_test_add_func ("/tes/report/window-queries", test_window_queries);
   g_test_add_func ("/tes/report/self-time-and-lane", test_self_time_and_lane);
