@@ -132,24 +132,21 @@ tes_application_open (GApplication  *app,
 {
   TesApplication *self = (TesApplication *)app;
   GtkWindow *active;
+  TesWindow *window;
 
   g_assert (TES_IS_APPLICATION (self));
 
   active = gtk_application_get_active_window (GTK_APPLICATION (app));
 
-  for (int i = 0; i < n_files; i++)
-    {
-      TesWindow *window;
+  /* The files given together are one run: one window, one report. It goes
+   * into a window that shows nothing yet, if there is one. */
+  if (TES_IS_WINDOW (active) && tes_window_get_file (TES_WINDOW (active)) == NULL)
+    window = TES_WINDOW (active);
+  else
+    window = tes_window_new (GTK_APPLICATION (app));
 
-      /* The first file goes into a window that shows nothing yet */
-      if (i == 0 && TES_IS_WINDOW (active) && tes_window_get_file (TES_WINDOW (active)) == NULL)
-        window = TES_WINDOW (active);
-      else
-        window = tes_window_new (GTK_APPLICATION (app));
-
-      tes_window_open (window, files[i], tes_application_get_format (self));
-      gtk_window_present (GTK_WINDOW (window));
-    }
+  tes_window_open_files (window, files, (guint)n_files, tes_application_get_format (self));
+  gtk_window_present (GTK_WINDOW (window));
 }
 
 static void

@@ -27,7 +27,8 @@ struct _TesWindow
 {
   GtkApplicationWindow  parent_instance;
 
-  GFile                *file;
+  GFile                *file;         /* the first of the files shown */
+  guint                 n_files;
   TesReport            *report;
   TesProgress          *progress;
   GCancellable         *cancellable;
@@ -183,7 +184,10 @@ tes_window_update_title (TesWindow *self)
 
   if (self->file != NULL)
     {
-      title = display_basename (self->file);
+      g_autofree char *name = display_basename (self->file);
+
+      /* Translators: a report opened from several files: "first (+N)" */
+      title = self->n_files > 1 ? g_strdup_printf (_("%s (+%u)"), name, self->n_files - 1) : g_steal_pointer (&name);
       subtitle = display_dirname (self->file);
     }
 
@@ -302,14 +306,19 @@ tes_window_fill_info (TesWindow *self)
   info_grid_clear (self);
   tes_report_get_counts (self->report, &counts);
 
-  info_grid_add_heading (self, &row, _("Source"));
-  info_grid_add (self, &row, _("File"), tes_report_get_path (self->report), TRUE);
-  info_grid_add (self, &row, _("Format"), tes_report_get_format (self->report), FALSE);
-  /* Translators: an importer's name and the version of its output */
-  importer = g_strdup_printf (_("%s, version %u"),
-                              tes_report_get_importer_name (self->report),
-                              tes_report_get_importer_version (self->report));
-  info_grid_add (self, &row, _("Importer"), importer, FALSE);
+  /* one block per file the report was opened from */
+  for (guint i = 0; i < tes_report_get_n_sources (self->report); i++)
+    {
+      const TesSourceInfo *source = tes_report_get_source (self->report, i);
+
+      info_grid_add_heading (self, &row, _("Source"));
+      info_grid_add (self, &row, _("File"), source->path, TRUE);
+      info_grid_add (self, &row, _("Format"), source->format, FALSE);
+      /* Translators: an importer's name and the version of its output */
+      importer = g_strdup_printf (_("%s, version %u"), source->importer, source->importer_version);
+      info_grid_add (self, &row, _("Importer"), importer, FALSE);
+      g_clear_pointer (&importer, g_free);
+    }
 
   info_grid_add_heading (self, &row, _("Contents"));
   for (guint i = 0; i < G_N_ELEMENTS (count_fields); i++)
@@ -517,43 +526,63 @@ tes_window_open_cb (GObject      *object,
  * Opens @file in @self, in the background, dropping what the window
  * showed before and cancelling what it was opening.
  */
+/**
+ * tes_window_open_files:
+ * @files: (array length=n_files): the files of one run
+ *
+ * Opens the files as one report (the files of one run: a report and its
+ * listing, a trace and its summary, …), each with the importer its content
+ * calls for unless @format names one for all.
+ */
 void
-tes_window_open (TesWindow  *self,
-                 GFile      *file,
-                 const char *format)
+tes_window_open_files (TesWindow   *self,
+                       GFile      **files,
+                       guint        n_files,
+                       const char  *format)
 {
   g_autoptr(TesProgress) progress = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) paths = g_ptr_array_new ();
+  g_autoptr(GPtrArray) importers = g_ptr_array_new ();
   g_autofree char *name = NULL;
   g_autofree char *loading = NULL;
-  TesImporter *importer;
-  const char *path;
 
   g_return_if_fail (TES_IS_WINDOW (self));
-  g_return_if_fail (G_IS_FILE (file));
+  g_return_if_fail (files != NULL && n_files > 0);
 
   tes_window_cancel_job (self);
   tes_window_set_report (self, NULL);
-  tes_window_set_file (self, file);
+  self->n_files = n_files;
+  tes_window_set_file (self, files[0]);
+  tes_window_update_title (self);
 
-  if (!(path = g_file_peek_path (file)))
+  for (guint i = 0; i < n_files; i++)
     {
-      g_autofree char *uri = g_file_get_uri (file);
+      const char *path = g_file_peek_path (files[i]);
+      TesImporter *importer;
 
-      g_set_error (&error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                   _("%s is not a local file; Tessera opens local files only"), uri);
-      tes_window_show_error (self, error);
-      return;
+      if (path == NULL)
+        {
+          g_autofree char *uri = g_file_get_uri (files[i]);
+
+          g_set_error (&error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                       _("%s is not a local file; Tessera opens local files only"), uri);
+          tes_window_show_error (self, error);
+          return;
+        }
+
+      /* Sniffs the head of the file only; the import runs in a thread */
+      if (!(importer = tes_importer_registry_choose (path, format, &error)))
+        {
+          tes_window_show_error (self, error);
+          return;
+        }
+
+      g_ptr_array_add (paths, (gpointer)path);
+      g_ptr_array_add (importers, importer);
     }
 
-  /* Sniffs the head of the file only; the import runs in a thread */
-  if (!(importer = tes_importer_registry_choose (path, format, &error)))
-    {
-      tes_window_show_error (self, error);
-      return;
-    }
-
-  name = display_basename (file);
+  name = display_basename (files[0]);
   /* Translators: %s is the name of a file */
   loading = g_strdup_printf (_("Opening “%s”…"), name);
   gtk_label_set_label (self->loading_label, loading);
@@ -563,8 +592,20 @@ tes_window_open (TesWindow  *self,
   self->cancellable = g_cancellable_new ();
   tes_window_set_page (self, "loading");
 
-  tes_report_open_async (path, importer, TES_REPORT_OPEN_NONE, progress, self->cancellable,
-                         tes_window_open_cb, g_object_ref (self));
+  tes_report_open_files_async ((const char * const *)paths->pdata,
+                               (TesImporter * const *)importers->pdata, n_files,
+                               TES_REPORT_OPEN_NONE, progress, self->cancellable,
+                               tes_window_open_cb, g_object_ref (self));
+}
+
+void
+tes_window_open (TesWindow  *self,
+                 GFile      *file,
+                 const char *format)
+{
+  g_return_if_fail (G_IS_FILE (file));
+
+  tes_window_open_files (self, &file, 1, format);
 }
 
 static void
@@ -576,10 +617,14 @@ tes_window_chooser_response_cb (TesWindow            *self,
 
   if (response == GTK_RESPONSE_ACCEPT)
     {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autoptr(GListModel) chosen = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (chooser));
+      g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
 
-      if (file != NULL)
-        tes_window_open (self, file, NULL);
+      for (guint i = 0; i < g_list_model_get_n_items (chosen); i++)
+        g_ptr_array_add (files, g_list_model_get_item (chosen, i));
+
+      if (files->len > 0)
+        tes_window_open_files (self, (GFile **)files->pdata, files->len, NULL);
     }
 
   g_clear_object (&self->chooser);
@@ -606,6 +651,8 @@ tes_window_open_action (GtkWidget  *widget,
                                                _("_Open"),
                                                _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  /* several files of one run open as one report */
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->chooser), TRUE);
 
   if (self->file != NULL)
     {
@@ -632,6 +679,7 @@ tes_window_cancel_action (GtkWidget  *widget,
 
   tes_window_cancel_job (self);
   tes_window_set_report (self, NULL);
+  self->n_files = 0;
   tes_window_set_file (self, NULL);
   tes_window_set_page (self, "empty");
 }
@@ -653,7 +701,13 @@ tes_window_drop_cb (TesWindow     *self,
   if (!(files = gdk_file_list_get_files (g_value_get_boxed (value))))
     return FALSE;
 
-  tes_window_open (self, files->data, NULL);
+  {
+    g_autoptr(GPtrArray) array = g_ptr_array_new ();
+
+    for (GSList *l = files; l; l = l->next)
+      g_ptr_array_add (array, l->data);
+    tes_window_open_files (self, (GFile **)array->pdata, array->len, NULL);
+  }
   g_slist_free (files);
 
   return TRUE;

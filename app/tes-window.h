@@ -22,6 +22,10 @@ TesWindow   *tes_window_new          (GtkApplication *application);
 void         tes_window_open         (TesWindow      *self,
                                       GFile          *file,
                                       const char     *format);
+void         tes_window_open_files   (TesWindow      *self,
+                                      GFile         **files,
+                                      guint           n_files,
+                                      const char     *format);
 GFile       *tes_window_get_file     (TesWindow      *self);
 TesReport   *tes_window_get_report   (TesWindow      *self);
 TesProgress *tes_window_get_progress (TesWindow      *self);

@@ -1444,14 +1444,16 @@ tes_summary_row_free (TesSummaryRow *row)
 }
 
 static GPtrArray *
-load_operator_rows (TesReport  *self,
-                    gboolean   *has_index,
-                    GError    **error)
+load_operator_rows (TesReport       *self,
+                    TesSummaryMode   mode,
+                    gboolean        *has_index,
+                    GError         **error)
 {
   g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify)tes_summary_row_free);
   sqlite3_stmt *stmt = NULL;
   gboolean all_shares = TRUE;
   double sum_total = 0;
+  gint64 source_id = 0;
   sqlite3 *db;
 
   if (!(db = borrow_db (self, error)))
@@ -1459,14 +1461,36 @@ load_operator_rows (TesReport  *self,
 
   *has_index = FALSE;
 
+  /* Operator rows of different files are different views of one run (a
+   * per-type listing and a per-operator one, say); adding them up would
+   * count the run twice. Take one source: for per-type totals the one whose
+   * rows are the vendor's own per-type lines, else the first with
+   * per-operator rows. */
+  if (!prepare (db,
+                "SELECT source_id FROM operators GROUP BY source_id "
+                "ORDER BY (count(op_index) > 0) = ?, source_id LIMIT 1",
+                &stmt, error))
+    {
+      return_db (self, db);
+      return NULL;
+    }
+  sqlite3_bind_int (stmt, 1, mode == TES_SUMMARY_TOTAL);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    source_id = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  stmt = NULL;
+
   if (!prepare (db,
                 "SELECT op_index, name, type, share, total, count FROM operators "
+                "WHERE source_id IS ? "
                 "ORDER BY op_index IS NULL, op_index, id",
                 &stmt, error))
     {
       return_db (self, db);
       return NULL;
     }
+  if (source_id > 0)
+    sqlite3_bind_int64 (stmt, 1, source_id);
 
   while (sqlite3_step (stmt) == SQLITE_ROW)
     {
@@ -1599,7 +1623,7 @@ tes_report_summarize (TesReport       *self,
   g_return_val_if_fail (TES_IS_REPORT (self), NULL);
 
   if (self->counts.n_operators > 0)
-    rows = load_operator_rows (self, &has_index, error);
+    rows = load_operator_rows (self, mode, &has_index, error);
   else if (self->counts.n_slices > 0)
     rows = load_slice_rows (self, group_by, error);
   else

@@ -265,6 +265,22 @@ test_several_files (void)
   source_line = g_strdup_printf ("Source:         %s: SigmaStar get_op_time_cost.py (sigmastar-op-time, version 1)\n", each);
   assert_contains (r.out, source_line);
 
+  /* the two listings are two views of one run: each view comes from its
+   * own file, never added up */
+  {
+    g_autofree char *each_text = NULL;
+    g_autofree char *total_text = NULL;
+
+    g_assert_true (g_file_get_contents (each, &each_text, NULL, NULL));
+    g_assert_true (g_file_get_contents (total, &total_text, NULL, NULL));
+    run (&r, "summary", each, total, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_cmpstr (r.out, ==, total_text);
+    run (&r, "summary", "--mode", "each", total, each, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_cmpstr (r.out, ==, each_text);
+  }
+
   /* a bad member fails the whole set, naming the file */
   tes_test_write_file (total, "CONV_2D 80.743%\nSOFTMAX\n", -1);
   run (&r, "info", each, total, NULL);
