@@ -830,6 +830,7 @@ typedef struct
 typedef struct
 {
   gint64  max_end;
+  gint64  max_dur;
   guint   depth;
 } ChunkInfo;
 
@@ -947,7 +948,7 @@ prepare_track (guint        id,
     {
       guint count = MIN (TES_CACHE_CHUNK_SLICES, n - first);
       GByteArray *args = g_byte_array_sized_new ((count + 1) * sizeof (guint32));
-      ChunkInfo info = { G_MININT64, 0 };
+      ChunkInfo info = { G_MININT64, 0, 0 };
       gboolean any_args = FALSE;
       guint32 offset = 0;
 
@@ -959,6 +960,7 @@ prepare_track (guint        id,
           guint32 src = g_array_index (ts->arg_offsets, guint32, g_array_index (order, guint32, first + i));
 
           info.max_end = MAX (info.max_end, r->start + r->dur);
+          info.max_dur = MAX (info.max_dur, r->dur);
           info.depth = MAX (info.depth, r->depth);
           memcpy (args->data + i * sizeof (guint32), &offset, sizeof offset);
 
@@ -1023,6 +1025,7 @@ store_track (TesCacheWriter *self,
       sqlite3_bind_int64 (insert_chunk, 5, recs[first + count - 1].start);
       sqlite3_bind_int64 (insert_chunk, 6, info->max_end);
       sqlite3_bind_int (insert_chunk, 7, (int)info->depth);
+      sqlite3_bind_int64 (insert_chunk, 10, info->max_dur);
       sqlite3_bind_blob (insert_chunk, 8, &recs[first], (int)(count * sizeof (TesSliceRecord)), SQLITE_STATIC);
       if (args != NULL)
         sqlite3_bind_blob (insert_chunk, 9, args->data, (int)args->len, SQLITE_STATIC);
@@ -1139,8 +1142,8 @@ write_all_slices (TesCacheWriter *self,
   gboolean ok = FALSE;
 
   if (sqlite3_prepare_v2 (self->db,
-                          "INSERT INTO slice_chunks (track_id, first_index, n, t_min, t_max_start, t_max_end, max_depth, data, args) "
-                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                          "INSERT INTO slice_chunks (track_id, first_index, n, t_min, t_max_start, t_max_end, max_depth, data, args, max_dur) "
+                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                           -1, &insert_chunk, NULL) != SQLITE_OK ||
       sqlite3_prepare_v2 (self->db,
                           "INSERT INTO slice_lod (track_id, level, shift, t_base, n, data) VALUES (?, ?, ?, ?, ?, ?)",

@@ -165,13 +165,26 @@ tes_report_init (TesReport *self)
   self->strings = g_ptr_array_new_with_free_func (g_free);
 }
 
+static gboolean
+open_reader (const char  *cache_path,
+             sqlite3    **db,
+             GError     **error)
+{
+  if (!tes_cache_open_db (cache_path, SQLITE_OPEN_READONLY, db, error))
+    return FALSE;
+
+  /* chunk reads come straight from the page cache, not through copies */
+  sqlite3_exec (*db, "PRAGMA mmap_size = 1073741824", NULL, NULL, NULL);
+  return TRUE;
+}
+
 static sqlite3 *
 borrow_db (TesReport  *self,
            GError    **error)
 {
   sqlite3 *db = g_async_queue_try_pop (self->pool);
 
-  if (db == NULL && !tes_cache_open_db (self->cache_path, SQLITE_OPEN_READONLY, &db, error))
+  if (db == NULL && !open_reader (self->cache_path, &db, error))
     return NULL;
 
   return db;
@@ -342,7 +355,7 @@ tes_report_open_cache (const char  *cache_path,
 
   g_return_val_if_fail (cache_path != NULL, NULL);
 
-  if (!tes_cache_open_db (cache_path, SQLITE_OPEN_READONLY, &db, error))
+  if (!open_reader (cache_path, &db, error))
     return NULL;
 
   if (!tes_cache_check_db (db, cache_path, error))
@@ -909,6 +922,48 @@ typedef gboolean (*SliceFunc) (const TesSliceRecord *rec,
                                gpointer              user_data);
 
 static gboolean
+read_records (sqlite3_blob   *blob,
+              guint           first,
+              guint           count,
+              TesSliceRecord *out)
+{
+  return sqlite3_blob_read (blob, out, (int)(count * sizeof (TesSliceRecord)),
+                            (int)(first * sizeof (TesSliceRecord))) == SQLITE_OK;
+}
+
+/* The first record of the chunk whose start is >= t (or n), by binary
+ * search reading one start time per probe. */
+static gboolean
+lower_bound (sqlite3_blob *blob,
+             guint         n,
+             gint64        t,
+             guint        *index)
+{
+  guint lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      gint64 start;
+
+      if (sqlite3_blob_read (blob, &start, sizeof start, (int)(mid * sizeof (TesSliceRecord))) != SQLITE_OK)
+        return FALSE;
+      if (start < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  *index = lo;
+  return TRUE;
+}
+
+/* Calls func for every stored slice of the track that overlaps [t0, t1]
+ * (both inclusive, in the track's ticks), in start order. Only chunks whose
+ * extent meets the window are opened, and of those only the records that
+ * can overlap it are read: a slice overlapping t0 starts no earlier than
+ * t0 minus the chunk's longest duration, and none after t1 can. */
+static gboolean
 foreach_slice_in_window (TesReport     *self,
                          sqlite3       *db,
                          gint64         track_id,
@@ -919,12 +974,14 @@ foreach_slice_in_window (TesReport     *self,
                          GCancellable  *cancellable,
                          GError       **error)
 {
+  g_autoptr(GArray) buffer = g_array_new (FALSE, FALSE, sizeof (TesSliceRecord));
   sqlite3_stmt *stmt = NULL;
+  sqlite3_blob *blob = NULL;
   gboolean ok = TRUE;
   int rc;
 
   if (!prepare (db,
-                "SELECT first_index, n, data FROM slice_chunks "
+                "SELECT id, first_index, n, max_dur, length (data) FROM slice_chunks "
                 "WHERE track_id = ? AND t_min <= ? AND t_max_end >= ? ORDER BY t_min",
                 &stmt, error))
     return FALSE;
@@ -935,11 +992,15 @@ foreach_slice_in_window (TesReport     *self,
 
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      guint32 first = (guint32)sqlite3_column_int64 (stmt, 0);
-      guint n = (guint)sqlite3_column_int64 (stmt, 1);
-      const TesSliceRecord *recs = sqlite3_column_blob (stmt, 2);
+      gint64 rowid = sqlite3_column_int64 (stmt, 0);
+      guint32 first = (guint32)sqlite3_column_int64 (stmt, 1);
+      guint n = (guint)sqlite3_column_int64 (stmt, 2);
+      gint64 max_dur = sqlite3_column_int64 (stmt, 3);
+      gint64 from_t = t0 < G_MININT64 + max_dur ? G_MININT64 : t0 - max_dur;
+      guint lo = 0, hi = n;
+      const TesSliceRecord *recs;
 
-      if (sqlite3_column_bytes (stmt, 2) != (int)(n * sizeof (TesSliceRecord)))
+      if (sqlite3_column_int64 (stmt, 4) != (gint64)(n * sizeof (TesSliceRecord)))
         {
           g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA,
                        "Cache %s: slice chunk of track %" G_GINT64_FORMAT " has a wrong size",
@@ -954,27 +1015,49 @@ foreach_slice_in_window (TesReport     *self,
           break;
         }
 
-      for (guint i = 0; i < n; i++)
-        {
-          TesSliceRecord rec;
+      if (blob == NULL)
+        rc = sqlite3_blob_open (db, "main", "slice_chunks", "data", rowid, 0, &blob);
+      else
+        rc = sqlite3_blob_reopen (blob, rowid);
 
-          memcpy (&rec, &recs[i], sizeof rec);
-          if (rec.start > t1)
-            break;
-          if (rec.start + rec.dur < t0)
+      if (rc != SQLITE_OK ||
+          (from_t != G_MININT64 && !lower_bound (blob, n, from_t, &lo)) ||
+          (t1 != G_MAXINT64 && !lower_bound (blob, n, t1 + 1, &hi)))
+        {
+          tes_cache_set_error (error, db, "Reading slices");
+          ok = FALSE;
+          break;
+        }
+
+      if (hi <= lo)
+        continue;
+
+      g_array_set_size (buffer, hi - lo);
+      recs = (const TesSliceRecord *)(gconstpointer)buffer->data;
+      if (!read_records (blob, lo, hi - lo, (TesSliceRecord *)buffer->data))
+        {
+          tes_cache_set_error (error, db, "Reading slices");
+          ok = FALSE;
+          break;
+        }
+
+      for (guint i = 0; i < hi - lo; i++)
+        {
+          if (recs[i].start + recs[i].dur < t0)
             continue;
-          if (!func (&rec, first + i, user_data))
+          if (!func (&recs[i], first + lo + i, user_data))
             goto out;
         }
     }
 
-  if (ok && rc != SQLITE_ROW && rc != SQLITE_DONE)
+  if (ok && rc != SQLITE_ROW && rc != SQLITE_DONE && rc != SQLITE_OK)
     {
       tes_cache_set_error (error, db, "Reading slices");
       ok = FALSE;
     }
 
 out:
+  g_clear_pointer (&blob, sqlite3_blob_close);
   sqlite3_finalize (stmt);
   return ok;
 }
