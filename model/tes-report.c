@@ -914,6 +914,83 @@ tes_report_lookup_info (TesReport  *self,
   return NULL;
 }
 
+/* Every tile, by IPU and tile number, with the bytes its memory rows add
+ * up to (one query: the tile views draw all tiles at once). */
+GArray *
+tes_report_get_tiles (TesReport  *self,
+                      GError    **error)
+{
+  g_autoptr(GArray) tiles = g_array_new (FALSE, TRUE, sizeof (TesTile));
+  sqlite3_stmt *stmt = NULL;
+  sqlite3 *db;
+  gboolean ok;
+
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+
+  if (!(db = borrow_db (self, error)))
+    return NULL;
+
+  ok = prepare (db,
+                "SELECT t.id, t.ipu, t.tile, coalesce (t.memory_limit, 0), coalesce (t.track_id, 0), "
+                "       coalesce ((SELECT sum (bytes) FROM tile_memory m WHERE m.tile_id = t.id), 0) "
+                "FROM tiles t ORDER BY t.ipu, t.tile",
+                &stmt, error);
+  while (ok && sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      TesTile tile = {
+        .id = sqlite3_column_int64 (stmt, 0),
+        .ipu = sqlite3_column_int (stmt, 1),
+        .tile = sqlite3_column_int (stmt, 2),
+        .memory_limit = sqlite3_column_int64 (stmt, 3),
+        .track_id = sqlite3_column_int64 (stmt, 4),
+        .total_bytes = sqlite3_column_int64 (stmt, 5),
+      };
+      g_array_append_val (tiles, tile);
+    }
+  sqlite3_finalize (stmt);
+  return_db (self, db);
+
+  return ok ? g_steal_pointer (&tiles) : NULL;
+}
+
+/* Memory rows of one tile (tile_id > 0) or of all tiles, by tile then
+ * category. */
+GArray *
+tes_report_get_tile_memory (TesReport  *self,
+                            gint64      tile_id,
+                            GError    **error)
+{
+  g_autoptr(GArray) rows = g_array_new (FALSE, TRUE, sizeof (TesTileMemory));
+  sqlite3_stmt *stmt = NULL;
+  sqlite3 *db;
+  gboolean ok;
+
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+
+  if (!(db = borrow_db (self, error)))
+    return NULL;
+
+  ok = prepare (db,
+                "SELECT tile_id, category, bytes FROM tile_memory "
+                "WHERE ?1 <= 0 OR tile_id = ?1 ORDER BY tile_id, category",
+                &stmt, error);
+  if (ok)
+    sqlite3_bind_int64 (stmt, 1, tile_id);
+  while (ok && sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      TesTileMemory row = {
+        .tile_id = sqlite3_column_int64 (stmt, 0),
+        .category = (guint32)sqlite3_column_int64 (stmt, 1),
+        .bytes = sqlite3_column_int64 (stmt, 2),
+      };
+      g_array_append_val (rows, row);
+    }
+  sqlite3_finalize (stmt);
+  return_db (self, db);
+
+  return ok ? g_steal_pointer (&rows) : NULL;
+}
+
 /* Calls func for every stored slice of the track that overlaps
  * [t0, t1] (both inclusive, in the track's ticks), in start order. Only
  * the chunks whose extent meets the window are read. */

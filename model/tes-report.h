@@ -111,6 +111,24 @@ typedef struct
   char *value;
 } TesInfoEntry;
 
+/* A tile and its memory as the per-tile views need them. */
+typedef struct
+{
+  gint64 id;
+  gint   ipu;
+  gint   tile;
+  gint64 memory_limit;   /* bytes; 0: unknown */
+  gint64 track_id;       /* its lane in a trace; 0: none */
+  gint64 total_bytes;    /* sum of its tile_memory rows */
+} TesTile;
+
+typedef struct
+{
+  gint64  tile_id;
+  guint32 category;      /* string id */
+  gint64  bytes;
+} TesTileMemory;
+
 /* One imported file, as the cache recorded it. */
 typedef struct
 {
@@ -194,6 +212,11 @@ GPtrArray        *tes_report_get_info            (TesReport           *self);
 char             *tes_report_lookup_info         (TesReport           *self,
                                                   const char          *key);
 
+GArray           *tes_report_get_tiles           (TesReport           *self,
+                                                  GError             **error);
+GArray           *tes_report_get_tile_memory     (TesReport           *self,
+                                                  gint64               tile_id,
+                                                  GError             **error);
 GArray           *tes_report_get_slices          (TesReport           *self,
                                                   gint64               track_id,
                                                   gint64               t0,

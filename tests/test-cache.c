@@ -201,7 +201,28 @@ test_schema_roundtrip (void)
   g_assert_cmpstr (((TesInfoEntry *)g_ptr_array_index (info, 0))->key, ==, "target");
   g_assert_cmpstr (((TesInfoEntry *)g_ptr_array_index (info, 0))->value, ==, "IPU-M2000");
 
-  /* Tables the report has no accessor for yet, read with plain SQL. */
+  {
+    g_autoptr(GArray) tiles = tes_report_get_tiles (report, &error);
+    g_autoptr(GArray) memory = tes_report_get_tile_memory (report, tile, &error);
+    const TesTile *t;
+    const TesTileMemory *m;
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (tiles->len, ==, 1);
+    t = &g_array_index (tiles, TesTile, 0);
+    g_assert_cmpint (t->id, ==, tile);
+    g_assert_cmpint (t->ipu, ==, 0);
+    g_assert_cmpint (t->tile, ==, 5);
+    g_assert_cmpint (t->memory_limit, ==, 638976);
+    g_assert_cmpint (t->track_id, ==, thread);
+    g_assert_cmpint (t->total_bytes, ==, 1024);
+    g_assert_cmpuint (memory->len, ==, 1);
+    m = &g_array_index (memory, TesTileMemory, 0);
+    g_assert_cmpstr (tes_report_get_string (report, m->category), ==, "Vertex Code");
+    g_assert_cmpint (m->bytes, ==, 1024);
+  }
+
+  /* The same through plain SQL, and the tables without an accessor yet. */
   g_assert_cmpint (sqlite3_open_v2 (cache, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_prepare_v2 (db,
                                        "SELECT t.ipu, t.tile, t.memory_limit, t.track_id, s.value, m.bytes "
