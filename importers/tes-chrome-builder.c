@@ -28,6 +28,7 @@ typedef enum
   FLAVOUR_GENERIC,
   FLAVOUR_SIGMASTAR,
   FLAVOUR_QAIC,
+  FLAVOUR_POPLAR,
 } Flavour;
 
 typedef struct _MProcess MProcess;
@@ -169,7 +170,7 @@ typedef struct
 
   Flavour                flavour;
   gint64                 clock_id;
-  gint64                 mhz;        /* SigmaStar: cycles per µs */
+  gint64                 mhz;        /* SigmaStar, Poplar: cycles per µs; 0: ns clock */
   GHashTable            *q_devices;  /* device -> QDevice* */
   GHashTable            *p2p;        /* "src>dst#txid" -> P2PEnd* (send) */
   GHashTable            *p2p_recv;
@@ -1034,6 +1035,66 @@ other_data (Builder    *b,
   return NULL;
 }
 
+/* "IPU 3" -> 3, "Tile 17" -> 17: the names a Poplar tile trace gives its
+ * processes and threads. */
+static gboolean
+parse_numbered_name (const char *name,
+                     const char *word,
+                     gint       *out)
+{
+  gsize n = strlen (word);
+  gint64 v = 0;
+  const char *s;
+
+  if (name == NULL || strncmp (name, word, n) != 0 || name[n] != ' ')
+    return FALSE;
+
+  s = name + n + 1;
+  if (!g_ascii_isdigit (*s))
+    return FALSE;
+  for (; g_ascii_isdigit (*s); s++)
+    if ((v = v * 10 + (*s - '0')) > G_MAXINT)
+      return FALSE;
+  if (*s != '\0')
+    return FALSE;
+
+  *out = (gint)v;
+  return TRUE;
+}
+
+static gboolean
+poplar_tile_of (Builder *b,
+                MThread *mt,
+                gint    *ipu,
+                gint    *tile)
+{
+  return mt->process != NULL &&
+         parse_numbered_name (text_of (b, mt->process->name), "IPU", ipu) &&
+         parse_numbered_name (text_of (b, mt->name), "Tile", tile);
+}
+
+static guint
+count_poplar_tiles (Builder *b)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < b->processes->len; i++)
+    {
+      MProcess *mp = g_ptr_array_index (b->processes, i);
+
+      for (guint j = 0; j < mp->threads->len; j++)
+        {
+          MThread *mt = g_ptr_array_index (mp->threads, j);
+          gint ipu, tile;
+
+          if ((mt->used || thread_has_slices (mt)) && poplar_tile_of (b, mt, &ipu, &tile))
+            n++;
+        }
+    }
+
+  return n;
+}
+
 static void
 decide_flavour (Builder *b)
 {
@@ -1052,8 +1113,22 @@ decide_flavour (Builder *b)
     b->flavour = FLAVOUR_SIGMASTAR;
   else if (qaic_threads > 0 || (qaic_args > 0 && qaic_args * 2 >= sampled))
     b->flavour = FLAVOUR_QAIC;
+  /* Poplar tile execution trace: threads "Tile N" under processes "IPU N" */
+  else if (count_poplar_tiles (b) > 0)
+    b->flavour = FLAVOUR_POPLAR;
   else
     b->flavour = FLAVOUR_GENERIC;
+}
+
+/* A Poplar tile trace counts cycles; its clock is otherData.clock_mhz when
+ * the writer gives it (whole MHz), else the trace stays in ns. */
+static void
+poplar_frequency (Builder *b)
+{
+  const char *given = other_data (b, "otherData.clock_mhz");
+  double mhz = given ? g_ascii_strtod (given, NULL) : 0;
+
+  b->mhz = mhz >= 1 && mhz < 1e6 ? (gint64)llround (mhz) : 0;
 }
 
 /* SigmaStar's wall duration is total_cycle / f, so the sums of both give
@@ -1110,7 +1185,7 @@ convert (Builder *b,
 {
   gint64 q, r;
 
-  if (b->flavour != FLAVOUR_SIGMASTAR)
+  if (b->mhz <= 0)
     return ns;
 
   /* cycles = ns * MHz / 1000, rounded half up, without overflow */
@@ -1311,12 +1386,22 @@ create_thread_tracks (Builder  *b,
       g_autofree char *tid = id_text (b, mt->tid, mt->key_flags);
       g_autofree char *native = g_strdup_printf ("%s:%s", pid, tid);
       g_autofree char *fallback = NULL;
+      gint ipu, tile;
 
       if (mt->q_device >= 0 || !(mt->used || thread_has_slices (mt)))
         continue;
 
       if (mt->name == 0)
         fallback = g_strdup_printf ("Thread %s", tid);
+
+      /* Poplar: a tile lane, linked from the tiles table */
+      if (b->flavour == FLAVOUR_POPLAR && poplar_tile_of (b, mt, &ipu, &tile))
+        {
+          mt->track_id = add_track (b, parent, TES_TRACK_TILE, text_of (b, mt->name), (*sort)++, native);
+          tes_cache_writer_add_tile (b->writer, ipu, tile, 0, mt->track_id);
+          continue;
+        }
+
       mt->track_id = add_track (b, parent, TES_TRACK_THREAD,
                                 mt->name ? text_of (b, mt->name) : fallback, (*sort)++, native);
     }
@@ -1474,13 +1559,17 @@ create_tracks (Builder *b)
       g_autofree char *fallback = NULL;
       g_autofree char *native = g_strdup_printf ("%s", pid);
       guint child_sort = 0;
+      TesTrackKind kind = TES_TRACK_PROCESS;
+      gint ipu;
 
       if (!process_needs_track (mp))
         continue;
 
       if (mp->name == 0)
         fallback = g_strdup_printf ("Process %s", pid);
-      mp->track_id = add_track (b, 0, TES_TRACK_PROCESS, mp->name ? text_of (b, mp->name) : fallback,
+      if (b->flavour == FLAVOUR_POPLAR && parse_numbered_name (text_of (b, mp->name), "IPU", &ipu))
+        kind = TES_TRACK_IPU;
+      mp->track_id = add_track (b, 0, kind, mp->name ? text_of (b, mp->name) : fallback,
                                 sort++, native);
 
       create_thread_tracks (b, mp, mp->track_id, &child_sort);
@@ -1926,13 +2015,24 @@ write_one (Builder              *b,
            const TesChromeSlice *sl)
 {
   TesChromeThread *t = part->thread;
+  gint64 start = sl->start;
   gint64 dur = sl->dur;
   guint32 category = wid (b, gid (b, part->seg, sl->cat));
 
   if (b->flavour == FLAVOUR_QAIC && mt->q_device >= 0)
     qaic_slice (b, mt, part, sl, &dur, &category);
 
-  tes_cache_writer_add_slice (b->writer, mt->track_id, sl->start, dur,
+  /* Poplar in cycles: the step's cycles as the tool counted them, the
+   * start from ts (within a cycle: ts is rounded to the ns first) */
+  if (b->flavour == FLAVOUR_POPLAR && b->mhz > 0)
+    {
+      gint64 cycles = args_cycles (t->args->str + sl->args_off, sl->args_len, "cycles");
+
+      start = convert (b, sl->start);
+      dur = cycles >= 0 ? cycles : convert (b, sl->start + sl->dur) - start;
+    }
+
+  tes_cache_writer_add_slice (b->writer, mt->track_id, start, dur,
                               wid (b, gid (b, part->seg, sl->name)), category, sl->flags,
                               sl->args_len ? t->args->str + sl->args_off : NULL, sl->args_len);
 }
@@ -2219,7 +2319,8 @@ write_info (Builder  *b,
   tes_cache_writer_set_info (w, source, "format", form);
   tes_cache_writer_set_info (w, source, "flavour",
                              b->flavour == FLAVOUR_SIGMASTAR ? "SigmaStar performance_timeline.py" :
-                             b->flavour == FLAVOUR_QAIC ? "Qualcomm qaic-opstats trace" : "generic");
+                             b->flavour == FLAVOUR_QAIC ? "Qualcomm qaic-opstats trace" :
+                             b->flavour == FLAVOUR_POPLAR ? "Graphcore Poplar tile execution trace" : "generic");
   tes_cache_writer_set_info (w, source, "parse_pieces", pieces);
 
   if (seg0->display_time_unit)
@@ -2235,6 +2336,13 @@ write_info (Builder  *b,
 
       tes_cache_writer_set_info (w, source, "clock_mhz", mhz);
       tes_cache_writer_set_info (w, source, "clock_source", "sum of total_cycle / sum of dur, whole MHz");
+    }
+  else if (b->flavour == FLAVOUR_POPLAR && b->mhz > 0)
+    {
+      g_autofree char *mhz = g_strdup_printf ("%" G_GINT64_FORMAT, b->mhz);
+
+      tes_cache_writer_set_info (w, source, "clock_mhz", mhz);
+      tes_cache_writer_set_info (w, source, "clock_source", "otherData.clock_mhz; slice durations from args.cycles");
     }
 
   {
@@ -2332,11 +2440,16 @@ tes_chrome_build (TesImportContext  *context,
   mark_instant_owners (b);
   decide_flavour (b);
 
+  if (b->flavour == FLAVOUR_POPLAR)
+    poplar_frequency (b);
+
   if (b->flavour == FLAVOUR_SIGMASTAR)
     {
       sigmastar_frequency (b);
       b->clock_id = tes_cache_writer_add_clock (b->writer, "IPU cycles", TES_TIME_UNIT_CYCLES, b->mhz * 1000000);
     }
+  else if (b->flavour == FLAVOUR_POPLAR && b->mhz > 0)
+    b->clock_id = tes_cache_writer_add_clock (b->writer, "IPU cycles", TES_TIME_UNIT_CYCLES, b->mhz * 1000000);
   else
     b->clock_id = tes_cache_writer_add_clock (b->writer, "ts", TES_TIME_UNIT_NS, 1000000000);
 

@@ -11,7 +11,18 @@
 
 #include "tes-chrome-importer.h"
 #include "tes-importer-registry.h"
+#include "tes-poplar-pop-importer.h"
+#include "tes-poplar-report-importer.h"
+#include "tes-poplar-size-importer.h"
+#include "tes-qaic-runner-importer.h"
+#include "tes-qaic-stats-importer.h"
+#include "tes-sigmastar-img-info-importer.h"
 #include "tes-sigmastar-op-time-importer.h"
+#include "tes-torq-annotated-importer.h"
+#include "tes-torq-host-overview-importer.h"
+#include "tes-torq-perfetto-importer.h"
+#include "tes-torq-runtime-importer.h"
+#include "tes-torq-timeline-importer.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +38,17 @@ builtin_type (guint i)
     {
     case 0: return TES_TYPE_SIGMASTAR_OP_TIME_IMPORTER;
     case 1: return TES_TYPE_CHROME_IMPORTER;
+    case 2: return TES_TYPE_QAIC_STATS_IMPORTER;
+    case 3: return TES_TYPE_QAIC_RUNNER_IMPORTER;
+    case 4: return TES_TYPE_SIGMASTAR_IMG_INFO_IMPORTER;
+    case 5: return TES_TYPE_POPLAR_REPORT_IMPORTER;
+    case 6: return TES_TYPE_POPLAR_SIZE_IMPORTER;
+    case 7: return TES_TYPE_POPLAR_POP_IMPORTER;
+    case 8: return TES_TYPE_TORQ_TIMELINE_IMPORTER;
+    case 9: return TES_TYPE_TORQ_RUNTIME_IMPORTER;
+    case 10: return TES_TYPE_TORQ_ANNOTATED_IMPORTER;
+    case 11: return TES_TYPE_TORQ_PERFETTO_IMPORTER;
+    case 12: return TES_TYPE_TORQ_HOST_OVERVIEW_IMPORTER;
     default: return G_TYPE_INVALID;
     }
 }

@@ -43,6 +43,49 @@ static const Claim claims[] = {
       "sigmastar/performance_timeline_yolov8s.json",
       "qaic/opstats_trace.json",
       NULL } },
+  { "qaic-stats", {
+      "real/qaic/cloud-ai-sdk__Profiler.ipynb__aic-profiling-program-0-activation-0-inf-100.txt",
+      NULL } },
+  { "qaic-runner-stdout", {
+      "real/qaic/cloud-ai-sdk__Profiler-LLM.ipynb__cell17_qaic-runner_stdout.txt",
+      "real/qaic/cloud-ai-sdk__Profiler.ipynb__cell13_qaic-runner_profiling_stdout.txt",
+      "real/qaic/cloud-ai-sdk__Profiler.ipynb__cell18_qaic-runner_latency_stdout.txt",
+      "real/qaic/cloud-ai-sdk__Profiler.ipynb__cell19_latency_stats_python3_output.txt",
+      NULL } },
+  { "sigmastar-img-info", {
+      "sigmastar/show_img_info_output.txt",
+      NULL } },
+  { "poplar-report", {
+      "poplar/compile_report_adder.txt",
+      "poplar/compile_report_imbalance_excerpt.txt",
+      "real/poplar/graphcore-examples-k8s-doc__Target_Graph_Poplar3.3_excerpt.txt",
+      "real/poplar/graphcore-examples__tut6_README__Execution_section_excerpt.txt",
+      "real/poplar/graphcore-tensorflow_docs_logging.rst__report_excerpts.txt",
+      "real/poplar/lbm-graphcore__gaussian-blur-scaling__exchange-vs-compute.txt",
+      NULL } },
+  { "poplar-size-listing", {
+      "poplar/size_A_archive_4tiles.txt",
+      NULL } },
+  /* No profile.pop among the fixtures; test-poplar.c builds one. */
+  { "poplar-pop", {
+      NULL } },
+  { "torq-timeline", {
+      "torq/timeline_v1.csv",
+      "torq/timeline_v2.csv",
+      NULL } },
+  { "torq-runtime", {
+      "torq/runtime_v1.csv",
+      "torq/runtime_v2.csv",
+      NULL } },
+  { "torq-annotated", {
+      "torq/annotated_runtime.csv",
+      NULL } },
+  { "torq-perfetto", {
+      "torq/host_trace.pb",
+      NULL } },
+  { "torq-host-overview", {
+      "torq/host_profile_overview.txt",
+      NULL } },
 };
 
 static void

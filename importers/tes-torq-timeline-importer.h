@@ -1,0 +1,19 @@
+/* tes-torq-timeline-importer.h
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "tes-importer.h"
+
+G_BEGIN_DECLS
+
+#define TES_TYPE_TORQ_TIMELINE_IMPORTER (tes_torq_timeline_importer_get_type ())
+
+G_DECLARE_FINAL_TYPE (TesTorqTimelineImporter, tes_torq_timeline_importer,
+                      TES, TORQ_TIMELINE_IMPORTER, TesImporter)
+
+G_END_DECLS

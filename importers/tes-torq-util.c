@@ -1,0 +1,792 @@
+/* tes-torq-util.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "tes-torq-util"
+
+#include "config.h"
+
+#include "tes-torq-util.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------
+ * State shared by the Torq importers of one writer
+ * ------------------------------------------------------------------------ */
+
+#define SHARED_KEY "tes-torq-shared"
+
+typedef struct
+{
+  gint64 clocks[TES_TORQ_N_CLOCKS];
+  guint  n_warnings;
+} Shared;
+
+static Shared *
+get_shared (TesCacheWriter *writer)
+{
+  Shared *shared = g_object_get_data (G_OBJECT (writer), SHARED_KEY);
+
+  if (shared == NULL)
+    {
+      shared = g_new0 (Shared, 1);
+      g_object_set_data_full (G_OBJECT (writer), SHARED_KEY, shared, g_free);
+    }
+
+  return shared;
+}
+
+/* The writer's clock of that kind, created on first use. */
+gint64
+tes_torq_get_clock (TesCacheWriter *writer,
+                    TesTorqClock    clock)
+{
+  Shared *shared;
+
+  g_return_val_if_fail (TES_IS_CACHE_WRITER (writer), 0);
+  g_return_val_if_fail (clock < TES_TORQ_N_CLOCKS, 0);
+
+  shared = get_shared (writer);
+  if (shared->clocks[clock] == 0)
+    {
+      switch (clock)
+        {
+        case TES_TORQ_CLOCK_COMPILE_CYCLES:
+          shared->clocks[clock] = tes_cache_writer_add_clock (writer, "Torq compile-time cycles (100 MHz)",
+                                                              TES_TIME_UNIT_CYCLES, TES_TORQ_COMPILE_CLOCK_HZ);
+          break;
+        case TES_TORQ_CLOCK_HOST_US:
+          shared->clocks[clock] = tes_cache_writer_add_clock (writer, "Torq host time (µs)",
+                                                              TES_TIME_UNIT_US, 1000000);
+          break;
+        case TES_TORQ_CLOCK_HOST_NS:
+          shared->clocks[clock] = tes_cache_writer_add_clock (writer, "Torq host time (ns)",
+                                                              TES_TIME_UNIT_NS, 1000000000);
+          break;
+        case TES_TORQ_N_CLOCKS:
+        default:
+          g_assert_not_reached ();
+        }
+    }
+
+  return shared->clocks[clock];
+}
+
+/* Records a recovered problem as info "warning.N" (numbered across all
+ * the Torq files of the report), prefixed with the file's name. */
+void
+tes_torq_warn (TesImportContext *context,
+               const char       *format,
+               ...)
+{
+  g_autofree char *message = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *key = NULL;
+  g_autofree char *base = NULL;
+  Shared *shared;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  shared = get_shared (context->writer);
+  base = g_path_get_basename (context->path);
+  key = g_strdup_printf ("warning.%u", ++shared->n_warnings);
+  text = g_strdup_printf ("%s: %s", base, message);
+  tes_cache_writer_set_info (context->writer, context->source_id, key, text);
+  g_debug ("%s", text);
+}
+
+/* ------------------------------------------------------------------------
+ * JSON text
+ * ------------------------------------------------------------------------ */
+
+void
+tes_torq_json_string (GString    *json,
+                      const char *text,
+                      gssize      len)
+{
+  if (len < 0)
+    len = strlen (text);
+
+  g_string_append_c (json, '"');
+  for (gssize i = 0; i < len; i++)
+    {
+      guchar c = (guchar)text[i];
+
+      switch (c)
+        {
+        case '"': g_string_append (json, "\\\""); break;
+        case '\\': g_string_append (json, "\\\\"); break;
+        case '\n': g_string_append (json, "\\n"); break;
+        case '\r': g_string_append (json, "\\r"); break;
+        case '\t': g_string_append (json, "\\t"); break;
+        default:
+          if (c < 0x20)
+            g_string_append_printf (json, "\\u%04x", c);
+          else
+            g_string_append_c (json, (char)c);
+        }
+    }
+  g_string_append_c (json, '"');
+}
+
+static void
+json_key (GString    *json,
+          const char *key)
+{
+  if (json->len > 0 && json->str[json->len - 1] != '{' && json->str[json->len - 1] != '[')
+    g_string_append_c (json, ',');
+  tes_torq_json_string (json, key, -1);
+  g_string_append_c (json, ':');
+}
+
+/* Appends "key":"value" to an open object (adding the comma). */
+void
+tes_torq_json_member (GString    *json,
+                      const char *key,
+                      const char *value,
+                      gssize      len)
+{
+  json_key (json, key);
+  tes_torq_json_string (json, value, len);
+}
+
+void
+tes_torq_json_member_int (GString    *json,
+                          const char *key,
+                          gint64      value)
+{
+  json_key (json, key);
+  g_string_append_printf (json, "%" G_GINT64_FORMAT, value);
+}
+
+/* ------------------------------------------------------------------------
+ * Source locations
+ * ------------------------------------------------------------------------ */
+
+static void
+loc_clear (gpointer data)
+{
+  TesTorqLoc *loc = data;
+
+  g_clear_pointer (&loc->file, g_free);
+  g_clear_pointer (&loc->name, g_free);
+  g_clear_pointer (&loc->alias, g_free);
+}
+
+GArray *
+tes_torq_loc_array_new (void)
+{
+  GArray *locs = g_array_new (FALSE, TRUE, sizeof (TesTorqLoc));
+
+  g_array_set_clear_func (locs, loc_clear);
+  return locs;
+}
+
+typedef struct
+{
+  const char *s;
+  gsize       len;
+  gsize       pos;
+  GArray     *locs;
+  guint       depth;
+} LocParser;
+
+static void
+skip_ws (LocParser *p)
+{
+  while (p->pos < p->len && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t'))
+    p->pos++;
+}
+
+static gboolean
+accept (LocParser  *p,
+        const char *word)
+{
+  gsize n = strlen (word);
+
+  skip_ws (p);
+  if (p->len - p->pos >= n && memcmp (p->s + p->pos, word, n) == 0)
+    {
+      p->pos += n;
+      return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* A keyword only when not followed by more identifier characters. */
+static gboolean
+accept_word (LocParser  *p,
+             const char *word)
+{
+  gsize save = p->pos;
+  gsize end;
+
+  if (!accept (p, word))
+    return FALSE;
+
+  end = p->pos;
+  if (end < p->len && (g_ascii_isalnum (p->s[end]) || p->s[end] == '_'))
+    {
+      p->pos = save;
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* An MLIR string literal: "..." with \" \\ \n \t and \XX hex escapes. */
+static char *
+parse_string (LocParser *p)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  skip_ws (p);
+  if (p->pos >= p->len || p->s[p->pos] != '"')
+    return NULL;
+  p->pos++;
+
+  while (p->pos < p->len)
+    {
+      char c = p->s[p->pos++];
+
+      if (c == '"')
+        return g_string_free (g_steal_pointer (&out), FALSE);
+
+      if (c != '\\')
+        {
+          g_string_append_c (out, c);
+          continue;
+        }
+
+      if (p->pos >= p->len)
+        return NULL;
+      c = p->s[p->pos++];
+      if (c == 'n')
+        g_string_append_c (out, '\n');
+      else if (c == 't')
+        g_string_append_c (out, '\t');
+      else if (g_ascii_isxdigit (c) && p->pos < p->len && g_ascii_isxdigit (p->s[p->pos]))
+        {
+          g_string_append_c (out, (char)(g_ascii_xdigit_value (c) * 16 + g_ascii_xdigit_value (p->s[p->pos])));
+          p->pos++;
+        }
+      else
+        g_string_append_c (out, c);
+    }
+
+  return NULL;
+}
+
+static gboolean
+parse_uint (LocParser *p,
+            gint64    *out)
+{
+  gsize start;
+
+  skip_ws (p);
+  start = p->pos;
+  *out = 0;
+  while (p->pos < p->len && g_ascii_isdigit (p->s[p->pos]))
+    {
+      if (*out > (G_MAXINT64 - 9) / 10)
+        return FALSE;
+      *out = *out * 10 + (p->s[p->pos++] - '0');
+    }
+
+  return p->pos > start;
+}
+
+/* Skips a balanced <...> (fused metadata), minding strings. */
+static gboolean
+skip_angle (LocParser *p)
+{
+  guint depth = 0;
+
+  while (p->pos < p->len)
+    {
+      char c = p->s[p->pos];
+
+      if (c == '"')
+        {
+          g_autofree char *ignored = parse_string (p);
+
+          if (ignored == NULL)
+            return FALSE;
+          continue;
+        }
+
+      p->pos++;
+      if (c == '<')
+        depth++;
+      else if (c == '>' && --depth == 0)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static gboolean parse_node (LocParser *p,
+                            const char *name);
+
+/* After "file":line:col an optional range end: " to :col" or " to line:col". */
+static void
+skip_range (LocParser *p)
+{
+  gsize save = p->pos;
+  gint64 ignored;
+
+  if (!accept_word (p, "to"))
+    return;
+
+  skip_ws (p);
+  if (parse_uint (p, &ignored))
+    {
+      if (!accept (p, ":") || !parse_uint (p, &ignored))
+        p->pos = save;
+      return;
+    }
+  if (!accept (p, ":") || !parse_uint (p, &ignored))
+    p->pos = save;
+}
+
+static gboolean
+parse_node (LocParser  *p,
+            const char *name)
+{
+  g_autofree char *str = NULL;
+
+  if (++p->depth > 64)
+    return FALSE;
+
+  skip_ws (p);
+
+  if (accept_word (p, "unknown") || accept (p, "?"))
+    {
+      if (name != NULL)
+        {
+          TesTorqLoc loc = { 0 };
+
+          loc.name = g_strdup (name);
+          g_array_append_val (p->locs, loc);
+        }
+      p->depth--;
+      return TRUE;
+    }
+
+  if (accept_word (p, "callsite"))
+    {
+      if (!accept (p, "(") || !parse_node (p, name) || !accept_word (p, "at") ||
+          !parse_node (p, NULL) || !accept (p, ")"))
+        return FALSE;
+      p->depth--;
+      return TRUE;
+    }
+
+  if (accept_word (p, "fused"))
+    {
+      skip_ws (p);
+      if (p->pos < p->len && p->s[p->pos] == '<' && !skip_angle (p))
+        return FALSE;
+      if (!accept (p, "["))
+        return FALSE;
+      if (!accept (p, "]"))
+        {
+          do
+            {
+              if (!parse_node (p, name))
+                return FALSE;
+            }
+          while (accept (p, ","));
+          if (!accept (p, "]"))
+            return FALSE;
+        }
+      p->depth--;
+      return TRUE;
+    }
+
+  skip_ws (p);
+  if (p->pos < p->len && p->s[p->pos] == '#')
+    {
+      gsize start = p->pos++;
+      TesTorqLoc loc = { 0 };
+
+      while (p->pos < p->len && (g_ascii_isalnum (p->s[p->pos]) || p->s[p->pos] == '_' || p->s[p->pos] == '.'))
+        p->pos++;
+      if (p->pos == start + 1)
+        return FALSE;
+      loc.alias = g_strndup (p->s + start, p->pos - start);
+      loc.name = g_strdup (name);
+      g_array_append_val (p->locs, loc);
+      p->depth--;
+      return TRUE;
+    }
+
+  if ((str = parse_string (p)) == NULL)
+    return FALSE;
+
+  if (accept (p, ":"))
+    {
+      TesTorqLoc loc = { 0 };
+
+      if (!parse_uint (p, &loc.line) || !accept (p, ":") || !parse_uint (p, &loc.col))
+        return FALSE;
+      skip_range (p);
+      loc.file = g_steal_pointer (&str);
+      loc.name = g_strdup (name);
+      g_array_append_val (p->locs, loc);
+    }
+  else if (accept (p, "("))
+    {
+      /* NameLoc with a child location: the name goes onto its entries */
+      guint before = p->locs->len;
+
+      if (!parse_node (p, str) || !accept (p, ")"))
+        return FALSE;
+      if (p->locs->len == before)
+        {
+          TesTorqLoc loc = { 0 };
+
+          loc.name = g_steal_pointer (&str);
+          g_array_append_val (p->locs, loc);
+        }
+    }
+  else
+    {
+      TesTorqLoc loc = { 0 };
+
+      loc.name = g_steal_pointer (&str);
+      g_array_append_val (p->locs, loc);
+    }
+
+  p->depth--;
+  return TRUE;
+}
+
+/* If text starts with an MLIR location "loc(...)", the length of it
+ * (through its closing parenthesis, minding string literals); else 0. */
+gsize
+tes_torq_loc_extent (const char *text,
+                     gsize       len)
+{
+  guint depth = 0;
+  gboolean in_string = FALSE;
+
+  if (len < 5 || memcmp (text, "loc(", 4) != 0)
+    return 0;
+
+  for (gsize i = 3; i < len; i++)
+    {
+      char c = text[i];
+
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+          continue;
+        }
+
+      if (c == '"')
+        in_string = TRUE;
+      else if (c == '\n' || c == '\r')
+        return 0;
+      else if (c == '(')
+        depth++;
+      else if (c == ')' && --depth == 0)
+        return i + 1;
+    }
+
+  return 0;
+}
+
+/* Parses one printed MLIR location — loc(unknown), loc("f":l:c),
+ * loc(fused[...]), loc(fused<...>[...]), loc("name"), loc("name"(child)),
+ * loc(callsite(a at b)), loc(#alias) — appending its file positions and
+ * names to locs in order (a callsite gives the callee, then the caller).
+ * The whole text must be the location. */
+gboolean
+tes_torq_parse_mlir_loc (const char *text,
+                         gsize       len,
+                         GArray     *locs)
+{
+  LocParser p = { text, len, 0, locs, 0 };
+  guint before = locs->len;
+
+  if (accept (&p, "loc(") && parse_node (&p, NULL) && accept (&p, ")"))
+    {
+      skip_ws (&p);
+      if (p.pos == len)
+        return TRUE;
+    }
+
+  g_array_set_size (locs, before);
+  return FALSE;
+}
+
+/* The Torq tools' pretty form (debug_info.py pretty_print_location):
+ * "@L10C10+@L11C10", line and column of each file position joined by '+'.
+ * The file is not named. */
+gboolean
+tes_torq_parse_short_loc (const char *text,
+                          gsize       len,
+                          GArray     *locs)
+{
+  LocParser p = { text, len, 0, locs, 0 };
+  guint before = locs->len;
+
+  if (len == 0)
+    return FALSE;
+
+  do
+    {
+      TesTorqLoc loc = { 0 };
+
+      if (p.pos >= len || text[p.pos] != '@' || ++p.pos >= len || text[p.pos++] != 'L' ||
+          !parse_uint (&p, &loc.line) || p.pos >= len || text[p.pos++] != 'C' ||
+          !parse_uint (&p, &loc.col))
+        {
+          g_array_set_size (locs, before);
+          return FALSE;
+        }
+      g_array_append_val (locs, loc);
+    }
+  while (p.pos < len && text[p.pos++] == '+');
+
+  if (p.pos != len || text[len - 1] == '+')
+    {
+      g_array_set_size (locs, before);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* Appends "loc":[{"file":..,"line":..,"col":..},{"name":..}, ...] to an
+ * open JSON object. */
+void
+tes_torq_append_locs_json (GString *json,
+                           GArray  *locs)
+{
+  json_key (json, "loc");
+  g_string_append_c (json, '[');
+
+  for (guint i = 0; i < locs->len; i++)
+    {
+      const TesTorqLoc *loc = &g_array_index (locs, TesTorqLoc, i);
+
+      if (i > 0)
+        g_string_append_c (json, ',');
+      g_string_append_c (json, '{');
+      if (loc->name != NULL)
+        tes_torq_json_member (json, "name", loc->name, -1);
+      if (loc->alias != NULL)
+        tes_torq_json_member (json, "alias", loc->alias, -1);
+      if (loc->file != NULL)
+        tes_torq_json_member (json, "file", loc->file, -1);
+      if (loc->line > 0)
+        {
+          tes_torq_json_member_int (json, "line", loc->line);
+          tes_torq_json_member_int (json, "col", loc->col);
+        }
+      g_string_append_c (json, '}');
+    }
+
+  g_string_append_c (json, ']');
+}
+
+/* ------------------------------------------------------------------------
+ * Numbers and text
+ * ------------------------------------------------------------------------ */
+
+void
+tes_torq_strip (const char **text,
+                gsize       *len)
+{
+  while (*len > 0 && g_ascii_isspace ((*text)[0]))
+    {
+      (*text)++;
+      (*len)--;
+    }
+  while (*len > 0 && g_ascii_isspace ((*text)[*len - 1]))
+    (*len)--;
+}
+
+gboolean
+tes_torq_is_blank (const char *text,
+                   gsize       len)
+{
+  tes_torq_strip (&text, &len);
+  return len == 0;
+}
+
+/* A decimal integer, optionally negative, surrounding blanks allowed. */
+gboolean
+tes_torq_parse_int (const char *text,
+                    gsize       len,
+                    gint64     *out)
+{
+  gboolean negative = FALSE;
+  guint64 value = 0;
+  gsize i = 0;
+
+  tes_torq_strip (&text, &len);
+  if (len > 0 && text[0] == '-')
+    {
+      negative = TRUE;
+      i = 1;
+    }
+  if (i >= len)
+    return FALSE;
+
+  for (; i < len; i++)
+    {
+      if (!g_ascii_isdigit (text[i]))
+        return FALSE;
+      if (value > ((guint64)G_MAXINT64 - 9) / 10)
+        return FALSE;
+      value = value * 10 + (guint64)(text[i] - '0');
+    }
+
+  *out = negative ? -(gint64)value : (gint64)value;
+  return TRUE;
+}
+
+/* A duration as the Torq tools print it (perfetto_logger.py
+ * format_time_duration): "0ns", "453.000µs", "12.386ms", "1.234s"; "us"
+ * and U+03BC are taken for µ. Converted to ns exactly (rounded to the
+ * nearest ns when more digits are given than ns resolve). */
+gboolean
+tes_torq_parse_duration (const char *text,
+                         gsize       len,
+                         gint64     *ns)
+{
+  static const struct { const char *unit; gint64 scale; } units[] = {
+    { "ns", 1 },
+    { "\xc2\xb5s", 1000 },
+    { "\xce\xbcs", 1000 },
+    { "us", 1000 },
+    { "ms", 1000000 },
+    { "s", 1000000000 },
+  };
+  gint64 scale = 0;
+  guint64 whole = 0;
+  guint64 frac = 0;
+  guint64 frac_scale = 1;
+  gsize i = 0;
+  gsize digits_end;
+
+  tes_torq_strip (&text, &len);
+
+  while (i < len && g_ascii_isdigit (text[i]))
+    {
+      if (whole > G_MAXUINT64 / 10 - 1)
+        return FALSE;
+      whole = whole * 10 + (guint64)(text[i++] - '0');
+    }
+  if (i == 0)
+    return FALSE;
+
+  if (i < len && text[i] == '.')
+    {
+      gsize start = ++i;
+
+      while (i < len && g_ascii_isdigit (text[i]))
+        {
+          if (frac_scale <= G_GUINT64_CONSTANT (100000000000000000))
+            {
+              frac = frac * 10 + (guint64)(text[i] - '0');
+              frac_scale *= 10;
+            }
+          i++;
+        }
+      if (i == start)
+        return FALSE;
+    }
+  digits_end = i;
+
+  for (guint u = 0; u < G_N_ELEMENTS (units); u++)
+    if (len - digits_end == strlen (units[u].unit) &&
+        memcmp (text + digits_end, units[u].unit, len - digits_end) == 0)
+      scale = units[u].scale;
+  if (scale == 0)
+    return FALSE;
+
+  if (whole > (guint64)G_MAXINT64 / (guint64)scale)
+    return FALSE;
+
+  /* frac / frac_scale * scale, rounded; frac_scale <= 1e18 and scale <= 1e9 */
+  {
+    double part = (double)frac * (double)scale / (double)frac_scale;
+    guint64 rounded;
+
+    if (frac_scale <= 1000000000 && ((guint64)scale % frac_scale == 0))
+      rounded = frac * ((guint64)scale / frac_scale);
+    else
+      rounded = (guint64)llround (part);
+
+    if (whole * (guint64)scale > (guint64)G_MAXINT64 - rounded)
+      return FALSE;
+    *ns = (gint64)(whole * (guint64)scale + rounded);
+  }
+
+  return TRUE;
+}
+
+/* "3.53%" (digits with an optional fraction, then '%'). */
+gboolean
+tes_torq_parse_percent (const char *text,
+                        gsize       len,
+                        double     *percent)
+{
+  char buf[64];
+  char *end = NULL;
+  gboolean dot = FALSE;
+
+  tes_torq_strip (&text, &len);
+  if (len < 2 || len >= sizeof buf || text[len - 1] != '%')
+    return FALSE;
+
+  for (gsize i = 0; i + 1 < len; i++)
+    {
+      if (text[i] == '.' && !dot && i > 0)
+        dot = TRUE;
+      else if (!g_ascii_isdigit (text[i]))
+        return FALSE;
+    }
+
+  memcpy (buf, text, len - 1);
+  buf[len - 1] = '\0';
+  *percent = g_ascii_strtod (buf, &end);
+
+  return end == buf + len - 1 && isfinite (*percent);
+}
+
+/* Whether the line ending at byte end of a sniffed head is complete: the
+ * head may stop inside the last line. */
+gboolean
+tes_torq_line_is_complete (const guint8 *head,
+                           gsize         head_len,
+                           gsize         end)
+{
+  if (head_len < TES_SNIFF_SIZE)
+    return TRUE;
+
+  return end < head_len || head[head_len - 1] == '\n';
+}
+
+/* Whether the reader's current line is the last one and the file stops in
+ * it (no line end): a bad row there means the file was cut short. */
+gboolean
+tes_torq_reader_in_cut_line (TesLineReader *reader)
+{
+  return reader->pos >= reader->len && reader->len > 0 && reader->data[reader->len - 1] != '\n';
+}
