@@ -14,66 +14,27 @@
 #include <math.h>
 #include <string.h>
 
-/* ------------------------------------------------------------------------
- * State shared by the Torq importers of one writer
- * ------------------------------------------------------------------------ */
-
-#define SHARED_KEY "tes-torq-shared"
-
-typedef struct
-{
-  gint64 clocks[TES_TORQ_N_CLOCKS];
-  guint  n_warnings;
-} Shared;
-
-static Shared *
-get_shared (TesCacheWriter *writer)
-{
-  Shared *shared = g_object_get_data (G_OBJECT (writer), SHARED_KEY);
-
-  if (shared == NULL)
-    {
-      shared = g_new0 (Shared, 1);
-      g_object_set_data_full (G_OBJECT (writer), SHARED_KEY, shared, g_free);
-    }
-
-  return shared;
-}
-
-/* The writer's clock of that kind, created on first use. */
+/* The report's clock of that kind: the writer hands every Torq file of a
+ * report the same clock for the same name, unit and rate. */
 gint64
 tes_torq_get_clock (TesCacheWriter *writer,
                     TesTorqClock    clock)
 {
-  Shared *shared;
-
   g_return_val_if_fail (TES_IS_CACHE_WRITER (writer), 0);
-  g_return_val_if_fail (clock < TES_TORQ_N_CLOCKS, 0);
 
-  shared = get_shared (writer);
-  if (shared->clocks[clock] == 0)
+  switch (clock)
     {
-      switch (clock)
-        {
-        case TES_TORQ_CLOCK_COMPILE_CYCLES:
-          shared->clocks[clock] = tes_cache_writer_add_clock (writer, "Torq compile-time cycles (100 MHz)",
-                                                              TES_TIME_UNIT_CYCLES, TES_TORQ_COMPILE_CLOCK_HZ);
-          break;
-        case TES_TORQ_CLOCK_HOST_US:
-          shared->clocks[clock] = tes_cache_writer_add_clock (writer, "Torq host time (µs)",
-                                                              TES_TIME_UNIT_US, 1000000);
-          break;
-        case TES_TORQ_CLOCK_HOST_NS:
-          shared->clocks[clock] = tes_cache_writer_add_clock (writer, "Torq host time (ns)",
-                                                              TES_TIME_UNIT_NS, 1000000000);
-          break;
-        case TES_TORQ_N_CLOCKS:
-        default:
-          g_assert_not_reached ();
-        }
+    case TES_TORQ_CLOCK_COMPILE_CYCLES:
+      return tes_cache_writer_add_clock (writer, "Torq compile-time cycles (100 MHz)",
+                                         TES_TIME_UNIT_CYCLES, TES_TORQ_COMPILE_CLOCK_HZ);
+    case TES_TORQ_CLOCK_HOST_US:
+      return tes_cache_writer_add_clock (writer, "Torq host time (µs)", TES_TIME_UNIT_US, 1000000);
+    case TES_TORQ_CLOCK_HOST_NS:
+      return tes_cache_writer_add_clock (writer, "Torq host time (ns)", TES_TIME_UNIT_NS, 1000000000);
+    case TES_TORQ_N_CLOCKS:
+    default:
+      g_return_val_if_reached (0);
     }
-
-  return shared->clocks[clock];
 }
 
 /* Records a recovered problem as info "warning.N" (numbered across all
@@ -85,20 +46,16 @@ tes_torq_warn (TesImportContext *context,
 {
   g_autofree char *message = NULL;
   g_autofree char *text = NULL;
-  g_autofree char *key = NULL;
   g_autofree char *base = NULL;
-  Shared *shared;
   va_list args;
 
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
 
-  shared = get_shared (context->writer);
   base = g_path_get_basename (context->path);
-  key = g_strdup_printf ("warning.%u", ++shared->n_warnings);
   text = g_strdup_printf ("%s: %s", base, message);
-  tes_cache_writer_set_info (context->writer, context->source_id, key, text);
+  tes_cache_writer_add_warning (context->writer, context->source_id, text);
   g_debug ("%s", text);
 }
 

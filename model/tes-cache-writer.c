@@ -71,7 +71,8 @@ struct _TesCacheWriter
   GHashTable   *strings;        /* char* -> id */
   guint32       next_string;
   GPtrArray    *tracks;         /* TrackSlices*, index = track id */
-  gint64        n_clocks;
+  GPtrArray    *clock_keys;     /* "unit:ticks:name" per clock, index = id - 1 */
+  guint         n_warnings;
   gint64        started_us;
   gboolean      committed;
 };
@@ -106,6 +107,7 @@ tes_cache_writer_finalize (GObject *object)
     g_unlink (self->temp_path);
 
   g_clear_pointer (&self->strings, g_hash_table_unref);
+  g_clear_pointer (&self->clock_keys, g_ptr_array_unref);
   g_clear_pointer (&self->tracks, g_ptr_array_unref);
   g_clear_pointer (&self->final_path, g_free);
   g_clear_pointer (&self->temp_path, g_free);
@@ -126,6 +128,7 @@ static void
 tes_cache_writer_init (TesCacheWriter *self)
 {
   self->strings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->clock_keys = g_ptr_array_new_with_free_func (g_free);
   self->tracks = g_ptr_array_new_with_free_func (track_slices_free);
   g_ptr_array_add (self->tracks, NULL);   /* track ids start at 1 */
   self->next_string = 1;                  /* 0 means "no string" */
@@ -334,13 +337,17 @@ tes_cache_writer_intern (TesCacheWriter *self,
   return id;
 }
 
+/* Files of one run opened together often share a time base: a clock
+ * asked for again with the same name, unit and rate is the same clock. */
 gint64
 tes_cache_writer_add_clock (TesCacheWriter *self,
                             const char     *name,
                             TesTimeUnit     unit,
                             gint64          ticks_per_second)
 {
+  g_autofree char *key = NULL;
   sqlite3_stmt *s = NULL;
+  guint index;
 
   g_return_val_if_fail (TES_IS_CACHE_WRITER (self), 0);
   g_return_val_if_fail (name != NULL, 0);
@@ -348,6 +355,10 @@ tes_cache_writer_add_clock (TesCacheWriter *self,
 
   if (failed (self))
     return 0;
+
+  key = g_strdup_printf ("%d:%" G_GINT64_FORMAT ":%s", unit, ticks_per_second, name);
+  if (g_ptr_array_find_with_equal_func (self->clock_keys, key, g_str_equal, &index))
+    return index + 1;
 
   if (sqlite3_prepare_v2 (self->db,
                           "INSERT INTO clocks (id, name, unit, ticks_per_second) VALUES (?, ?, ?, ?)",
@@ -357,14 +368,31 @@ tes_cache_writer_add_clock (TesCacheWriter *self,
       return 0;
     }
 
-  sqlite3_bind_int64 (s, 1, ++self->n_clocks);
+  g_ptr_array_add (self->clock_keys, g_steal_pointer (&key));
+  sqlite3_bind_int64 (s, 1, self->clock_keys->len);
   sqlite3_bind_text (s, 2, name, -1, SQLITE_TRANSIENT);
   sqlite3_bind_int (s, 3, unit);
   sqlite3_bind_int64 (s, 4, ticks_per_second);
   step_done (self, s, "Storing a clock");
   sqlite3_finalize (s);
 
-  return self->n_clocks;
+  return self->clock_keys->len;
+}
+
+/* A problem the importer recovered from, kept as report info
+ * "warning.N", numbered across all the files of the report. */
+void
+tes_cache_writer_add_warning (TesCacheWriter *self,
+                              gint64          source_id,
+                              const char     *text)
+{
+  g_autofree char *key = NULL;
+
+  g_return_if_fail (TES_IS_CACHE_WRITER (self));
+  g_return_if_fail (text != NULL);
+
+  key = g_strdup_printf ("warning.%u", ++self->n_warnings);
+  tes_cache_writer_set_info (self, source_id, key, text);
 }
 
 gint64

@@ -115,6 +115,9 @@ void            tes_cache_writer_set_info          (TesCacheWriter       *self,
                                                     gint64                source_id,
                                                     const char           *key,
                                                     const char           *value);
+void            tes_cache_writer_add_warning       (TesCacheWriter       *self,
+                                                    gint64                source_id,
+                                                    const char           *text);
 gboolean        tes_cache_writer_commit            (TesCacheWriter       *self,
                                                     GCancellable         *cancellable,
                                                     GError              **error);

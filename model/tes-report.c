@@ -792,7 +792,10 @@ tes_report_get_span (TesReport *self,
     {
       const TesTrack *track = &g_array_index (self->tracks, TesTrack, i);
 
-      if (!track->has_extent || track->clock_id == 0)
+      /* A clock's span is that of its own tracks; clock 0, the common
+       * nanosecond base, spans them all. */
+      if (!track->has_extent || track->clock_id == 0 ||
+          (clock_id != 0 && track->clock_id != clock_id))
         continue;
 
       lo = MIN (lo, tes_report_convert_time (self, track->clock_id, clock_id, track->t_min));

@@ -153,6 +153,10 @@ test_schema_roundtrip (void)
   g_assert_true (tes_report_get_span (report, ns_clock, &t0, &t1));
   g_assert_cmpint (t0, ==, 50);
   g_assert_cmpint (t1, ==, 400);
+  /* no track runs on the cycles clock */
+  g_assert_false (tes_report_get_span (report, cyc_clock, &t0, &t1));
+  g_assert_true (tes_report_get_span (report, 0, &t0, &t1));
+  g_assert_cmpint (t0, ==, 50);
 
   slices = tes_report_get_slices (report, thread, G_MININT64, G_MAXINT64, &error);
   g_assert_no_error (error);
@@ -251,6 +255,43 @@ test_schema_roundtrip (void)
   sqlite3_close (db);
 
   g_assert_finalize_object (g_steal_pointer (&report));
+}
+
+/* Importers of files opened together ask for their clocks and record
+ * their warnings independently; the writer makes one clock of identical
+ * requests and numbers warnings across the report. */
+static void
+test_shared_clocks_and_warnings (void)
+{
+  g_autofree char *cache = tes_test_tmp_path ("shared.tessera");
+  g_autoptr(TesCacheWriter) writer = NULL;
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GPtrArray) info = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 a, b, c, d;
+
+  writer = tes_cache_writer_new (cache, &error);
+  g_assert_no_error (error);
+  a = tes_cache_writer_add_clock (writer, "host", TES_TIME_UNIT_NS, 1000000000);
+  b = tes_cache_writer_add_clock (writer, "host", TES_TIME_UNIT_NS, 1000000000);
+  c = tes_cache_writer_add_clock (writer, "host", TES_TIME_UNIT_US, 1000000);
+  d = tes_cache_writer_add_clock (writer, "ipu", TES_TIME_UNIT_CYCLES, 1330000000);
+  g_assert_cmpint (a, ==, 1);
+  g_assert_cmpint (b, ==, a);
+  g_assert_cmpint (c, ==, 2);
+  g_assert_cmpint (d, ==, 3);
+  tes_cache_writer_add_warning (writer, 0, "first");
+  tes_cache_writer_add_warning (writer, 0, "second");
+  tes_cache_writer_commit (writer, NULL, &error);
+  g_assert_no_error (error);
+
+  report = tes_report_open_cache (cache, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tes_report_get_n_clocks (report), ==, 3);
+  info = tes_report_get_info (report);
+  g_assert_cmpuint (info->len, ==, 2);
+  g_assert_cmpstr (((TesInfoEntry *)g_ptr_array_index (info, 1))->key, ==, "warning.2");
+  g_assert_cmpstr (((TesInfoEntry *)g_ptr_array_index (info, 1))->value, ==, "second");
 }
 
 static void
@@ -470,6 +511,7 @@ main (int   argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/tes/cache/schema-roundtrip", test_schema_roundtrip);
+  g_test_add_func ("/tes/cache/shared-clocks-and-warnings", test_shared_clocks_and_warnings);
   g_test_add_func ("/tes/cache/path-for-source", test_path_for_source);
   g_test_add_func ("/tes/cache/fingerprint", test_fingerprint);
   g_test_add_func ("/tes/cache/abandoned-writer", test_abandoned_writer);
