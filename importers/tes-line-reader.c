@@ -7,6 +7,7 @@
 
 #include "config.h"
 
+#include "tes-importer.h"
 #include "tes-line-reader.h"
 
 #include <string.h>
@@ -119,4 +120,44 @@ tes_describe_text (const char *text,
     g_string_append (out, "…");
 
   return g_string_free (out, FALSE);
+}
+
+/* "Tile average compute cycles (incl. idle)" -> "tile_average_compute_cycles_incl_idle":
+ * a vendor's label as a key for report info. */
+char *
+tes_slugify (const char *text)
+{
+  GString *out = g_string_new (NULL);
+  gboolean sep = FALSE;
+
+  g_return_val_if_fail (text != NULL, NULL);
+
+  for (const char *c = text; *c; c++)
+    {
+      if (g_ascii_isalnum (*c))
+        {
+          if (sep && out->len > 0)
+            g_string_append_c (out, '_');
+          g_string_append_c (out, g_ascii_tolower (*c));
+          sep = FALSE;
+        }
+      else
+        sep = TRUE;
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+/* Every importer reports bad input the same way: "PATH:LINE: message". */
+void
+tes_set_error_at_line_valist (GError     **error,
+                              int          code,
+                              const char  *path,
+                              guint        line,
+                              const char  *format,
+                              va_list      args)
+{
+  g_autofree char *message = g_strdup_vprintf (format, args);
+
+  g_set_error (error, TES_IMPORT_ERROR, code, "%s:%u: %s", path, line, message);
 }

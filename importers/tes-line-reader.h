@@ -38,6 +38,14 @@ char     *tes_describe_text             (const char     *text,
                                          gsize           len,
                                          gsize           max_chars);
 
+char     *tes_slugify                   (const char     *text);
+void      tes_set_error_at_line_valist  (GError        **error,
+                                         int             code,
+                                         const char     *path,
+                                         guint           line,
+                                         const char     *format,
+                                         va_list         args) G_GNUC_PRINTF (5, 0);
+
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TesLineReader, tes_line_reader_clear)
 
 G_END_DECLS

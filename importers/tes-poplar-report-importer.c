@@ -221,14 +221,12 @@ fail (Parser      *p,
       const char  *format,
       ...)
 {
-  g_autofree char *message = NULL;
   va_list args;
 
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  tes_set_error_at_line_valist (error, code, p->path, p->line_no, format, args);
   va_end (args);
 
-  g_set_error (error, TES_IMPORT_ERROR, code, "%s:%u: %s", p->path, p->line_no, message);
   return FALSE;
 }
 
@@ -313,26 +311,13 @@ is_integer (const char *norm)
 static char *
 slugify (const char *label)
 {
-  GString *out = g_string_new (NULL);
-  gboolean sep = FALSE;
+  char *slug = tes_slugify (label);
 
-  for (const char *s = label; *s; s++)
-    {
-      if (g_ascii_isalnum (*s))
-        {
-          if (sep && out->len > 0)
-            g_string_append_c (out, '_');
-          g_string_append_c (out, g_ascii_tolower (*s));
-          sep = FALSE;
-        }
-      else
-        sep = TRUE;
-    }
+  if (*slug != '\0')
+    return slug;
 
-  if (out->len == 0)
-    g_string_append (out, "value");
-
-  return g_string_free (out, FALSE);
+  g_free (slug);
+  return g_strdup ("value");
 }
 
 /* Splits "Label:  value" at the first ':' that ends the text or is

@@ -109,14 +109,12 @@ fail (Parser      *p,
       const char  *format,
       ...)
 {
-  g_autofree char *message = NULL;
   va_list args;
 
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  tes_set_error_at_line_valist (error, code, p->context->path, line, format, args);
   va_end (args);
 
-  g_set_error (error, TES_IMPORT_ERROR, code, "%s:%u: %s", p->context->path, line, message);
   return FALSE;
 }
 
@@ -174,28 +172,6 @@ split_words (const char *text)
   g_ptr_array_add (words, NULL);
 
   return (char **)g_ptr_array_free (g_steal_pointer (&words), FALSE);
-}
-
-static char *
-slug (const char *text)
-{
-  GString *out = g_string_new (NULL);
-  gboolean sep = FALSE;
-
-  for (const char *c = text; *c; c++)
-    {
-      if (g_ascii_isalnum (*c))
-        {
-          if (sep && out->len > 0)
-            g_string_append_c (out, '_');
-          g_string_append_c (out, g_ascii_tolower (*c));
-          sep = FALSE;
-        }
-      else
-        sep = TRUE;
-    }
-
-  return g_string_free (out, FALSE);
 }
 
 static gboolean
@@ -530,7 +506,7 @@ parse_top (Parser      *p,
   if (g_str_has_suffix (text, ":") && strchr (text, ',') == NULL && !g_str_has_suffix (text, "::"))
     {
       g_autofree char *title = g_strndup (text, strlen (text) - 1);
-      g_autofree char *s = slug (title);
+      g_autofree char *s = tes_slugify (title);
 
       if (s[0] != '\0' && strchr (title, ':') == NULL)
         {
@@ -575,7 +551,7 @@ parse_text_line (Parser      *p,
       if (is_perf_title (text))
         {
           g_autofree char *title = g_strndup (text, strlen (text) - strlen (" Performance:"));
-          g_autofree char *s = slug (title);
+          g_autofree char *s = tes_slugify (title);
 
           g_free (p->table);
           p->table = g_strdup_printf ("%s.%s", p->block, s);

@@ -396,14 +396,12 @@ fail (Parser      *p,
       const char  *format,
       ...)
 {
-  g_autofree char *message = NULL;
   va_list args;
 
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  tes_set_error_at_line_valist (error, code, p->context->path, line, format, args);
   va_end (args);
 
-  g_set_error (error, TES_IMPORT_ERROR, code, "%s:%u: %s", p->context->path, line, message);
   return FALSE;
 }
 

@@ -114,14 +114,12 @@ fail (Parser      *p,
       const char  *format,
       ...)
 {
-  g_autofree char *message = NULL;
   va_list args;
 
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  tes_set_error_at_line_valist (error, code, p->context->path, line, format, args);
   va_end (args);
 
-  g_set_error (error, TES_IMPORT_ERROR, code, "%s:%u: %s", p->context->path, line, message);
   return FALSE;
 }
 
@@ -235,28 +233,6 @@ header_key (const char *label)
       return header_keys[i].key;
 
   return NULL;
-}
-
-static char *
-slug (const char *text)
-{
-  GString *out = g_string_new (NULL);
-  gboolean sep = FALSE;
-
-  for (const char *c = text; *c; c++)
-    {
-      if (g_ascii_isalnum (*c))
-        {
-          if (sep && out->len > 0)
-            g_string_append_c (out, '_');
-          g_string_append_c (out, g_ascii_tolower (*c));
-          sep = FALSE;
-        }
-      else
-        sep = TRUE;
-    }
-
-  return g_string_free (out, FALSE);
 }
 
 static gboolean
@@ -392,7 +368,7 @@ parse_line (Parser      *p,
   if (split_label (text, &label, &value))
     {
       const char *known = header_key (label);
-      g_autofree char *name = slug (label);
+      g_autofree char *name = tes_slugify (label);
 
       if (value[0] == '\0')
         return fail (p, line, error, TES_IMPORT_ERROR_INVALID, "'%s:' has no value", label);

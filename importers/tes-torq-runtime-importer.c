@@ -371,15 +371,13 @@ fail (Import      *imp,
       const char  *format,
       ...)
 {
-  g_autofree char *message = NULL;
   va_list args;
 
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  tes_set_error_at_line_valist (error, TES_IMPORT_ERROR_INVALID, imp->context->path,
+                                imp->reader->line_no, format, args);
   va_end (args);
 
-  g_set_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_INVALID,
-               "%s:%u: %s", imp->context->path, imp->reader->line_no, message);
   return FALSE;
 }
 
