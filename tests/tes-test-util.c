@@ -9,6 +9,7 @@
 
 #include "tes-test-util.h"
 
+#include <string.h>
 #include <sys/wait.h>
 
 #include <gio/gio.h>
@@ -89,4 +90,42 @@ tes_test_run (const char * const  *argv,
   *exit_status = WEXITSTATUS (wait_status);
 
   return *exit_status == 0;
+}
+
+void
+tes_cli_result_clear (TesCliResult *r)
+{
+  g_clear_pointer (&r->out, g_free);
+  g_clear_pointer (&r->err, g_free);
+}
+
+/* Runs tessera-cli with the NULL-terminated arguments; r keeps what it
+ * printed and its exit status. */
+void
+tes_test_run_cli (TesCliResult *r,
+                  ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  const char *cli = g_getenv ("TESSERA_CLI");
+  const char *arg;
+  va_list args;
+
+  g_assert_nonnull (cli);
+  g_ptr_array_add (argv, (gpointer)cli);
+  va_start (args, r);
+  while ((arg = va_arg (args, const char *)))
+    g_ptr_array_add (argv, (gpointer)arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  tes_cli_result_clear (r);
+  tes_test_run ((const char * const *)argv->pdata, &r->out, &r->err, &r->status);
+}
+
+void
+tes_test_assert_contains (const char *haystack,
+                          const char *needle)
+{
+  if (haystack == NULL || strstr (haystack, needle) == NULL)
+    g_error ("'%s' does not contain '%s'", haystack ? haystack : "(null)", needle);
 }

@@ -24,4 +24,20 @@ gboolean  tes_test_run          (const char * const *argv,
                                  char       **err,
                                  int         *exit_status);
 
+/* What a run of tessera-cli (named by $TESSERA_CLI) printed. */
+typedef struct
+{
+  char *out;
+  char *err;
+  int   status;
+} TesCliResult;
+
+void      tes_cli_result_clear      (TesCliResult *r);
+void      tes_test_run_cli          (TesCliResult *r,
+                                     ...) G_GNUC_NULL_TERMINATED;
+void      tes_test_assert_contains  (const char   *haystack,
+                                     const char   *needle);
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TesCliResult, tes_cli_result_clear)
+
 G_END_DECLS

@@ -13,50 +13,6 @@
 
 #include "tes-test-util.h"
 
-static const char *
-cli (void)
-{
-  const char *path = g_getenv ("TESSERA_CLI");
-
-  g_assert_nonnull (path);
-  return path;
-}
-
-typedef struct
-{
-  char *out;
-  char *err;
-  int   status;
-} Result;
-
-static void
-result_clear (Result *r)
-{
-  g_clear_pointer (&r->out, g_free);
-  g_clear_pointer (&r->err, g_free);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Result, result_clear)
-
-static void
-run (Result *r,
-     ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  const char *arg;
-  va_list args;
-
-  g_ptr_array_add (argv, (gpointer)cli ());
-  va_start (args, r);
-  while ((arg = va_arg (args, const char *)))
-    g_ptr_array_add (argv, (gpointer)arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  result_clear (r);
-  tes_test_run ((const char * const *)argv->pdata, &r->out, &r->err, &r->status);
-}
-
 static char *
 fixture_copy (const char *name)
 {
@@ -66,54 +22,46 @@ fixture_copy (const char *name)
 }
 
 static void
-assert_contains (const char *haystack,
-                 const char *needle)
-{
-  if (strstr (haystack, needle) == NULL)
-    g_error ("'%s' does not contain '%s'", haystack, needle);
-}
-
-static void
 test_usage_errors (void)
 {
   g_autofree char *each = fixture_copy ("yolov8s_op_time_each.txt");
-  g_auto(Result) r = { 0 };
+  g_auto(TesCliResult) r = { 0 };
 
-  run (&r, NULL);
+  tes_test_run_cli (&r, NULL);
   g_assert_cmpint (r.status, ==, 2);
-  assert_contains (r.err, "missing COMMAND");
+  tes_test_assert_contains (r.err, "missing COMMAND");
 
-  run (&r, "frobnicate", each, NULL);
+  tes_test_run_cli (&r, "frobnicate", each, NULL);
   g_assert_cmpint (r.status, ==, 2);
-  assert_contains (r.err, "unknown command 'frobnicate'");
+  tes_test_assert_contains (r.err, "unknown command 'frobnicate'");
 
-  run (&r, "info", NULL);
+  tes_test_run_cli (&r, "info", NULL);
   g_assert_cmpint (r.status, ==, 2);
-  assert_contains (r.err, "missing FILE");
+  tes_test_assert_contains (r.err, "missing FILE");
 
-  run (&r, "info", each, each, NULL);
+  tes_test_run_cli (&r, "info", each, each, NULL);
   g_assert_cmpint (r.status, ==, 2);
-  assert_contains (r.err, "is given twice");
+  tes_test_assert_contains (r.err, "is given twice");
 
-  run (&r, "info", "--bogus", each, NULL);
+  tes_test_run_cli (&r, "info", "--bogus", each, NULL);
   g_assert_cmpint (r.status, ==, 2);
-  assert_contains (r.err, "--bogus");
+  tes_test_assert_contains (r.err, "--bogus");
 
-  run (&r, "summary", "--mode", "some", each, NULL);
+  tes_test_run_cli (&r, "summary", "--mode", "some", each, NULL);
   g_assert_cmpint (r.status, ==, 2);
-  assert_contains (r.err, "--mode must be 'total' or 'each', not 'some'");
+  tes_test_assert_contains (r.err, "--mode must be 'total' or 'each', not 'some'");
 
-  run (&r, "summary", "--by", "colour", each, NULL);
+  tes_test_run_cli (&r, "summary", "--by", "colour", each, NULL);
   g_assert_cmpint (r.status, ==, 2);
-  assert_contains (r.err, "--by must be 'category' or 'name'");
+  tes_test_assert_contains (r.err, "--by must be 'category' or 'name'");
 
-  run (&r, "info", "--format", "no-such-format", each, NULL);
+  tes_test_run_cli (&r, "info", "--format", "no-such-format", each, NULL);
   g_assert_cmpint (r.status, ==, 2);
-  assert_contains (r.err, "Unknown format 'no-such-format'");
+  tes_test_assert_contains (r.err, "Unknown format 'no-such-format'");
 
-  run (&r, "--help", NULL);
+  tes_test_run_cli (&r, "--help", NULL);
   g_assert_cmpint (r.status, ==, 0);
-  assert_contains (r.out, "summary [--mode total|each]");
+  tes_test_assert_contains (r.out, "summary [--mode total|each]");
 }
 
 static void
@@ -123,25 +71,25 @@ test_bad_input (void)
   g_autofree char *unknown = tes_test_tmp_path ("notes.txt");
   g_autofree char *cache = NULL;
   g_autofree char *expected = NULL;
-  g_auto(Result) r = { 0 };
+  g_auto(TesCliResult) r = { 0 };
 
-  run (&r, "info", "/nonexistent/dir/report.txt", NULL);
+  tes_test_run_cli (&r, "info", "/nonexistent/dir/report.txt", NULL);
   g_assert_cmpint (r.status, ==, 1);
-  assert_contains (r.err, "/nonexistent/dir/report.txt");
+  tes_test_assert_contains (r.err, "/nonexistent/dir/report.txt");
   g_assert_cmpstr (r.out, ==, "");
 
   tes_test_write_file (bad, "0 CONV_2D 7.880%\n1 CONV_2D seven%\n", -1);
-  run (&r, "summary", bad, NULL);
+  tes_test_run_cli (&r, "summary", bad, NULL);
   g_assert_cmpint (r.status, ==, 1);
   expected = g_strdup_printf ("tessera-cli: %s:2: expected", bad);
-  assert_contains (r.err, expected);
+  tes_test_assert_contains (r.err, expected);
   cache = g_strconcat (bad, ".tessera", NULL);
   g_assert_false (g_file_test (cache, G_FILE_TEST_EXISTS));
 
   tes_test_write_file (unknown, "just some notes\n", -1);
-  run (&r, "info", unknown, NULL);
+  tes_test_run_cli (&r, "info", unknown, NULL);
   g_assert_cmpint (r.status, ==, 1);
-  assert_contains (r.err, "not a format Tessera recognises");
+  tes_test_assert_contains (r.err, "not a format Tessera recognises");
 }
 
 /* The vendor's numbers, byte for byte. */
@@ -152,28 +100,28 @@ test_summary_fidelity (void)
   g_autofree char *total = fixture_copy ("yolov8s_op_time_total.txt");
   g_autofree char *each_text = NULL;
   g_autofree char *total_text = NULL;
-  g_auto(Result) r = { 0 };
+  g_auto(TesCliResult) r = { 0 };
 
   g_assert_true (g_file_get_contents (each, &each_text, NULL, NULL));
   g_assert_true (g_file_get_contents (total, &total_text, NULL, NULL));
 
-  run (&r, "summary", "--mode", "each", each, NULL);
+  tes_test_run_cli (&r, "summary", "--mode", "each", each, NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_cmpstr (r.out, ==, each_text);
 
-  run (&r, "summary", total, NULL);
+  tes_test_run_cli (&r, "summary", total, NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_cmpstr (r.out, ==, total_text);
 
-  run (&r, "summary", "--mode", "total", each, NULL);
+  tes_test_run_cli (&r, "summary", "--mode", "total", each, NULL);
   g_assert_cmpint (r.status, ==, 0);
-  assert_contains (r.out, "CONV_2D 80.742%\nSOFTMAX 8.033%\n");
+  tes_test_assert_contains (r.out, "CONV_2D 80.742%\nSOFTMAX 8.033%\n");
 
-  run (&r, "summary", "--mode", "each", total, NULL);
+  tes_test_run_cli (&r, "summary", "--mode", "each", total, NULL);
   g_assert_cmpint (r.status, ==, 1);
-  assert_contains (r.err, "per-type totals only");
+  tes_test_assert_contains (r.err, "per-type totals only");
 
-  run (&r, "summary", "--csv", "--by", "name", "--mode", "total", each, NULL);
+  tes_test_run_cli (&r, "summary", "--csv", "--by", "name", "--mode", "total", each, NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_true (g_str_has_prefix (r.out, "label,index,name,type,share_percent,total,count\n"
                                           "77 CONV_2D,,77 CONV_2D,CONV_2D,10.019,,1\n"));
@@ -188,18 +136,18 @@ test_info_cache_cycle (void)
   g_autofree char *text = NULL;
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
-  g_auto(Result) r = { 0 };
+  g_auto(TesCliResult) r = { 0 };
   JsonObject *root;
   gsize len;
 
-  run (&r, "info", each, NULL);
+  tes_test_run_cli (&r, "info", each, NULL);
   g_assert_cmpint (r.status, ==, 0);
-  assert_contains (r.out, "Importer:       sigmastar-op-time (version 1)\n");
-  assert_contains (r.out, "Operators:      96\n");
-  assert_contains (r.out, "(written now)");
+  tes_test_assert_contains (r.out, "Importer:       sigmastar-op-time (version 1)\n");
+  tes_test_assert_contains (r.out, "Operators:      96\n");
+  tes_test_assert_contains (r.out, "(written now)");
   g_assert_true (g_file_test (cache, G_FILE_TEST_IS_REGULAR));
 
-  run (&r, "info", "--json", each, NULL);
+  tes_test_run_cli (&r, "info", "--json", each, NULL);
   g_assert_cmpint (r.status, ==, 0);
   json_parser_load_from_data (parser, r.out, -1, &error);
   g_assert_no_error (error);
@@ -215,15 +163,15 @@ test_info_cache_cycle (void)
   g_assert_true (g_file_get_contents (each, &text, &len, NULL));
   text[strlen ("0 CONV_2D 7.88")] = '1';
   tes_test_write_file (each, text, len);
-  run (&r, "info", each, NULL);
-  assert_contains (r.out, "(written now)");
-  run (&r, "summary", "--mode", "each", each, NULL);
+  tes_test_run_cli (&r, "info", each, NULL);
+  tes_test_assert_contains (r.out, "(written now)");
+  tes_test_run_cli (&r, "summary", "--mode", "each", each, NULL);
   g_assert_true (g_str_has_prefix (r.out, "0 CONV_2D 7.881%\n"));
-  run (&r, "info", each, NULL);
-  assert_contains (r.out, "(reused)");
+  tes_test_run_cli (&r, "info", each, NULL);
+  tes_test_assert_contains (r.out, "(reused)");
 
-  run (&r, "info", "--reimport", each, NULL);
-  assert_contains (r.out, "(written now)");
+  tes_test_run_cli (&r, "info", "--reimport", each, NULL);
+  tes_test_assert_contains (r.out, "(written now)");
 }
 
 /* Files of one run open as one report with one cache, whatever their
@@ -235,13 +183,13 @@ test_several_files (void)
   g_autofree char *total = fixture_copy ("yolov8s_op_time_total.txt");
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
-  g_auto(Result) r = { 0 };
+  g_auto(TesCliResult) r = { 0 };
   g_autofree char *source_line = NULL;
   JsonObject *root;
   JsonArray *sources;
   const char *cache;
 
-  run (&r, "info", "--json", total, each, NULL);
+  tes_test_run_cli (&r, "info", "--json", total, each, NULL);
   g_assert_cmpint (r.status, ==, 0);
   json_parser_load_from_data (parser, r.out, -1, &error);
   g_assert_no_error (error);
@@ -258,12 +206,12 @@ test_several_files (void)
   g_assert_true (g_file_test (cache, G_FILE_TEST_IS_REGULAR));
 
   /* the other order: the same report, from the same cache */
-  run (&r, "info", each, total, NULL);
+  tes_test_run_cli (&r, "info", each, total, NULL);
   g_assert_cmpint (r.status, ==, 0);
-  assert_contains (r.out, "Operators:      108\n");
-  assert_contains (r.out, "(reused)");
+  tes_test_assert_contains (r.out, "Operators:      108\n");
+  tes_test_assert_contains (r.out, "(reused)");
   source_line = g_strdup_printf ("Source:         %s: SigmaStar get_op_time_cost.py (sigmastar-op-time, version 1)\n", each);
-  assert_contains (r.out, source_line);
+  tes_test_assert_contains (r.out, source_line);
 
   /* the two listings are two views of one run: each view comes from its
    * own file, never added up */
@@ -273,32 +221,32 @@ test_several_files (void)
 
     g_assert_true (g_file_get_contents (each, &each_text, NULL, NULL));
     g_assert_true (g_file_get_contents (total, &total_text, NULL, NULL));
-    run (&r, "summary", each, total, NULL);
+    tes_test_run_cli (&r, "summary", each, total, NULL);
     g_assert_cmpint (r.status, ==, 0);
     g_assert_cmpstr (r.out, ==, total_text);
-    run (&r, "summary", "--mode", "each", total, each, NULL);
+    tes_test_run_cli (&r, "summary", "--mode", "each", total, each, NULL);
     g_assert_cmpint (r.status, ==, 0);
     g_assert_cmpstr (r.out, ==, each_text);
   }
 
   /* a bad member fails the whole set, naming the file */
   tes_test_write_file (total, "CONV_2D 80.743%\nSOFTMAX\n", -1);
-  run (&r, "info", each, total, NULL);
+  tes_test_run_cli (&r, "info", each, total, NULL);
   g_assert_cmpint (r.status, ==, 1);
   {
     g_autofree char *expected = g_strdup_printf ("%s:2: expected", total);
-    assert_contains (r.err, expected);
+    tes_test_assert_contains (r.err, expected);
   }
 }
 
 static void
 test_formats (void)
 {
-  g_auto(Result) r = { 0 };
+  g_auto(TesCliResult) r = { 0 };
 
-  run (&r, "formats", NULL);
+  tes_test_run_cli (&r, "formats", NULL);
   g_assert_cmpint (r.status, ==, 0);
-  assert_contains (r.out, "sigmastar-op-time");
+  tes_test_assert_contains (r.out, "sigmastar-op-time");
 }
 
 int

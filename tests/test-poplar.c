@@ -46,14 +46,6 @@ assert_info (TesReport  *report,
     g_error ("info %s: expected '%s', got '%s'", key, expected, value ? value : "(none)");
 }
 
-static void
-assert_contains (const char *haystack,
-                 const char *needle)
-{
-  if (haystack == NULL || strstr (haystack, needle) == NULL)
-    g_error ("'%s' does not contain '%s'", haystack ? haystack : "(null)", needle);
-}
-
 /* The cache is plain SQLite: the per-tile tables have no TesReport query
  * yet, so the tests read them directly. */
 static sqlite3 *
@@ -296,12 +288,12 @@ test_report_adder (void)
 
     out = run_cli (&status, "info", copy, NULL);
     g_assert_cmpint (status, ==, 0);
-    assert_contains (out, "Importer:       poplar-report (version 1)");
-    assert_contains (out, "Tiles:          1216");
-    assert_contains (out, "Info:           target.clock = 1600.0 MHz");
-    assert_contains (out, "Info:           memory.data_type.Stack = 3852288");
-    assert_contains (out, "Info:           memory.by_tile.bin.001 =      4 - 5 ****************************************  1,215");
-    assert_contains (out, "Info:           memory.by_tile.tiles_out_of_memory = 0");
+    tes_test_assert_contains (out, "Importer:       poplar-report (version 1)");
+    tes_test_assert_contains (out, "Tiles:          1216");
+    tes_test_assert_contains (out, "Info:           target.clock = 1600.0 MHz");
+    tes_test_assert_contains (out, "Info:           memory.data_type.Stack = 3852288");
+    tes_test_assert_contains (out, "Info:           memory.by_tile.bin.001 =      4 - 5 ****************************************  1,215");
+    tes_test_assert_contains (out, "Info:           memory.by_tile.tiles_out_of_memory = 0");
   }
 }
 
@@ -534,9 +526,9 @@ test_report_vertex_cycles (void)
 
   out = run_cli (&status, "summary", path, NULL);
   g_assert_cmpint (status, ==, 0);
-  assert_contains (out, "DotProductVertex 98.415%\n");
-  assert_contains (out, "ReduceVertex 1.500%\n");
-  assert_contains (out, "poplar_rt::ShortMemcpy 0.085%\n");
+  tes_test_assert_contains (out, "DotProductVertex 98.415%\n");
+  tes_test_assert_contains (out, "ReduceVertex 1.500%\n");
+  tes_test_assert_contains (out, "poplar_rt::ShortMemcpy 0.085%\n");
 }
 
 /* Percentages printed beside the cycles are kept as printed. */
@@ -691,9 +683,9 @@ test_size_fixture (void)
 
     out = run_cli (&status, "info", copy, NULL);
     g_assert_cmpint (status, ==, 0);
-    assert_contains (out, "Importer:       poplar-size-listing (version 1)");
-    assert_contains (out, "Tiles:          4");
-    assert_contains (out, "Info:           archive.total_bytes = 23973");
+    tes_test_assert_contains (out, "Importer:       poplar-size-listing (version 1)");
+    tes_test_assert_contains (out, "Tiles:          4");
+    tes_test_assert_contains (out, "Info:           archive.total_bytes = 23973");
   }
 }
 
@@ -768,9 +760,9 @@ test_report_with_listing (void)
 
     out = run_cli (&status, "info", report_path, listing_path, NULL);
     g_assert_cmpint (status, ==, 0);
-    assert_contains (out, "Tiles:          64");
-    assert_contains (out, "Info:           archive.members = 64");
-    assert_contains (out, "Info:           target.memory_per_tile = 624.0 kB");
+    tes_test_assert_contains (out, "Tiles:          64");
+    tes_test_assert_contains (out, "Info:           archive.members = 64");
+    tes_test_assert_contains (out, "Info:           target.memory_per_tile = 624.0 kB");
   }
 }
 
@@ -955,9 +947,9 @@ test_pop (void)
   report = tes_report_open (pop, importer, 0, NULL, NULL, &error);
   g_assert_null (report);
   g_assert_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_UNSUPPORTED);
-  assert_contains (error->message, pop);
-  assert_contains (error->message, "this version of Tessera cannot read the profile.pop schema");
-  assert_contains (error->message, "Its 4 tables: compute_sets, ipu_tiles, program_steps, vertex_types.");
+  tes_test_assert_contains (error->message, pop);
+  tes_test_assert_contains (error->message, "this version of Tessera cannot read the profile.pop schema");
+  tes_test_assert_contains (error->message, "Its 4 tables: compute_sets, ipu_tiles, program_steps, vertex_types.");
   {
     g_autofree char *cache = tes_cache_path_for_source (pop);
 
@@ -988,14 +980,14 @@ test_pop (void)
   report = tes_report_open (broken, tes_importer_registry_lookup ("poplar-pop"), 0, NULL, NULL, &error);
   g_assert_null (report);
   g_assert_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_INVALID);
-  assert_contains (error->message, "not a readable SQLite database");
+  tes_test_assert_contains (error->message, "not a readable SQLite database");
   g_clear_error (&error);
 
   /* what tessera-cli says */
   out = run_cli (&status, "info", pop, NULL);
   g_assert_cmpint (status, ==, 1);
-  assert_contains (out, "cannot read the profile.pop schema");
-  assert_contains (out, "compute_sets, ipu_tiles, program_steps, vertex_types");
+  tes_test_assert_contains (out, "cannot read the profile.pop schema");
+  tes_test_assert_contains (out, "compute_sets, ipu_tiles, program_steps, vertex_types");
 }
 
 /* ---- tile execution trace (Chrome JSON, one thread per tile) -------------- */
@@ -1152,9 +1144,9 @@ test_chrome_tiles (void)
 
   out = run_cli (&status, "info", trace, NULL);
   g_assert_cmpint (status, ==, 0);
-  assert_contains (out, "Importer:       chrome-json (version 2)");
-  assert_contains (out, "Tiles:          64");
-  assert_contains (out, "(clock IPU cycles)");
+  tes_test_assert_contains (out, "Importer:       chrome-json (version 2)");
+  tes_test_assert_contains (out, "Tiles:          64");
+  tes_test_assert_contains (out, "(clock IPU cycles)");
 }
 
 /* A report, its archive listing and its execution trace as one report:
@@ -1218,10 +1210,10 @@ test_three_files (void)
 
     out = run_cli (&status, "info", files[1], files[2], files[0], NULL);
     g_assert_cmpint (status, ==, 0);
-    assert_contains (out, "Tiles:          64");
-    assert_contains (out, "Tracks:         65");
-    assert_contains (out, "Info:           flavour = Graphcore Poplar tile execution trace");
-    assert_contains (out, "Info:           archive.members = 64");
+    tes_test_assert_contains (out, "Tiles:          64");
+    tes_test_assert_contains (out, "Tracks:         65");
+    tes_test_assert_contains (out, "Info:           flavour = Graphcore Poplar tile execution trace");
+    tes_test_assert_contains (out, "Info:           archive.members = 64");
   }
 
   for (guint i = 0; i < 3; i++)

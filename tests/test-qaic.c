@@ -65,58 +65,6 @@ static const char summary_text[] =
 
 /* ------------------------------------------------------------------ */
 
-static const char *
-cli (void)
-{
-  const char *path = g_getenv ("TESSERA_CLI");
-
-  g_assert_nonnull (path);
-  return path;
-}
-
-typedef struct
-{
-  char *out;
-  char *err;
-  int   status;
-} Result;
-
-static void
-result_clear (Result *r)
-{
-  g_clear_pointer (&r->out, g_free);
-  g_clear_pointer (&r->err, g_free);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Result, result_clear)
-
-static void
-run (Result *r,
-     ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  const char *arg;
-  va_list args;
-
-  g_ptr_array_add (argv, (gpointer)cli ());
-  va_start (args, r);
-  while ((arg = va_arg (args, const char *)))
-    g_ptr_array_add (argv, (gpointer)arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  result_clear (r);
-  tes_test_run ((const char * const *)argv->pdata, &r->out, &r->err, &r->status);
-}
-
-static void
-assert_contains (const char *haystack,
-                 const char *needle)
-{
-  if (strstr (haystack, needle) == NULL)
-    g_error ("'%s' does not contain '%s'", haystack, needle);
-}
-
 static char *
 copy_real (const char *name)
 {
@@ -373,9 +321,9 @@ test_stats_fixture (void)
   g_assert_cmpstr (tes_report_get_string (report, g_array_index (slices, TesSlice, 0).category), ==, "HVX");
   args = tes_report_get_slice_args (report, hvx0->id, 0, &error);
   g_assert_no_error (error);
-  assert_contains (args, "\"ucycles\":444602");
-  assert_contains (args, "\"pcycles\":28554461");
-  assert_contains (args, "\"utilization(%)\":59.72");
+  tes_test_assert_contains (args, "\"ucycles\":444602");
+  tes_test_assert_contains (args, "\"pcycles\":28554461");
+  tes_test_assert_contains (args, "\"utilization(%)\":59.72");
   g_clear_pointer (&slices, g_array_unref);
 
   slices = tes_report_get_slices (report, dma->id, G_MININT64, G_MAXINT64, &error);
@@ -401,39 +349,39 @@ static void
 test_stats_cli (void)
 {
   g_autofree char *path = copy_real (STATS_FIXTURE);
-  g_auto(Result) r = { 0 };
+  g_auto(TesCliResult) r = { 0 };
 
-  run (&r, "info", path, NULL);
+  tes_test_run_cli (&r, "info", path, NULL);
   g_assert_cmpint (r.status, ==, 0);
-  assert_contains (r.out, "Importer:       qaic-stats (version 1)\n");
-  assert_contains (r.out, "Tracks:         15\n");
-  assert_contains (r.out, "Slices:         13\n");
-  assert_contains (r.out, "Operators:      64\n");
-  assert_contains (r.out, "Time span:      9803252406778 .. 9803252851455 cycles");
-  assert_contains (r.out, "Info:           c0.total.ucycles = 444672\n");
-  assert_contains (r.out, "Info:           c1.total.pcycles = 28793610\n");
-  assert_contains (r.out, "Info:           c0.t0.p100.Host_IO_Port.ucycles = 30711\n");
-  assert_contains (r.out, "Info:           device_instance.inf_per_second = 345.419\n");
-  assert_contains (r.out, "Info:           max_input_wait.ucycles = 30711\n");
+  tes_test_assert_contains (r.out, "Importer:       qaic-stats (version 1)\n");
+  tes_test_assert_contains (r.out, "Tracks:         15\n");
+  tes_test_assert_contains (r.out, "Slices:         13\n");
+  tes_test_assert_contains (r.out, "Operators:      64\n");
+  tes_test_assert_contains (r.out, "Time span:      9803252406778 .. 9803252851455 cycles");
+  tes_test_assert_contains (r.out, "Info:           c0.total.ucycles = 444672\n");
+  tes_test_assert_contains (r.out, "Info:           c1.total.pcycles = 28793610\n");
+  tes_test_assert_contains (r.out, "Info:           c0.t0.p100.Host_IO_Port.ucycles = 30711\n");
+  tes_test_assert_contains (r.out, "Info:           device_instance.inf_per_second = 345.419\n");
+  tes_test_assert_contains (r.out, "Info:           max_input_wait.ucycles = 30711\n");
 
-  run (&r, "summary", path, NULL);
+  tes_test_run_cli (&r, "summary", path, NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_true (g_str_has_prefix (r.out,
                                    "c1 sync DMAIssue 95.560%\n"
                                    "c0 sync DMAIssue 95.500%\n"
                                    "c0 aicconvolutiond32 HMX TCM (float16, i8, index32) 55.000%\n"
                                    "c1 aicconvolutiond32 HMX TCM (float16, i8, index32) 54.020%\n"));
-  assert_contains (r.out, "\nc0 elementsub HVX TCM (float16) 0.000%\n");
+  tes_test_assert_contains (r.out, "\nc0 elementsub HVX TCM (float16) 0.000%\n");
 
-  run (&r, "summary", "--csv", path, NULL);
+  tes_test_run_cli (&r, "summary", "--csv", path, NULL);
   g_assert_cmpint (r.status, ==, 0);
-  assert_contains (r.out, "\"c0 aicconvolutiond32 HMX TCM (float16, i8, index32)\",,"
+  tes_test_assert_contains (r.out, "\"c0 aicconvolutiond32 HMX TCM (float16, i8, index32)\",,"
                           "\"c0 aicconvolutiond32 HMX TCM (float16, i8, index32)\","
                           "\"c0 aicconvolutiond32 HMX TCM (float16, i8, index32)\",55.000,244552,1081\n");
 
-  run (&r, "summary", "--mode", "each", path, NULL);
+  tes_test_run_cli (&r, "summary", "--mode", "each", path, NULL);
   g_assert_cmpint (r.status, ==, 1);
-  assert_contains (r.err, "per-type totals only");
+  tes_test_assert_contains (r.err, "per-type totals only");
 }
 
 static void
@@ -445,7 +393,7 @@ test_opstats_summary (void)
   g_autoptr(GPtrArray) rows = NULL;
   const TesTrack *device, *core12;
   TesReportCounts counts;
-  g_auto(Result) r = { 0 };
+  g_auto(TesCliResult) r = { 0 };
 
   tes_test_write_file (path, summary_text, -1);
 
@@ -490,7 +438,7 @@ test_opstats_summary (void)
   g_assert_cmpint (find_row (rows, "c0 aicoutputsemaphoreinc HMX DDR (i8)")->total, ==, 10);
   g_assert_cmpint (find_row (rows, "c0 blockdequantize_mxfp6 HVX TCM (float16, uindex8)")->count, ==, 30);
 
-  run (&r, "summary", path, NULL);
+  tes_test_run_cli (&r, "summary", path, NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_cmpstr (r.out, ==,
                    "c12 elementmul HVX TCM (float16) 100.000%\n"
@@ -755,21 +703,21 @@ test_runner_cli (void)
 {
   g_autofree char *cell18 = copy_real (CELL18);
   g_autofree char *cell19 = copy_real (CELL19);
-  g_auto(Result) r = { 0 };
+  g_auto(TesCliResult) r = { 0 };
 
-  run (&r, "info", cell18, NULL);
+  tes_test_run_cli (&r, "info", cell18, NULL);
   g_assert_cmpint (r.status, ==, 0);
-  assert_contains (r.out, "Importer:       qaic-runner-stdout (version 1)\n");
-  assert_contains (r.out, "Info:           stats.inferences_per_second = 2312.608\n");
-  assert_contains (r.out, "Info:           stats.device.InputWaitTimeUs.std = 233.809\n");
+  tes_test_assert_contains (r.out, "Importer:       qaic-runner-stdout (version 1)\n");
+  tes_test_assert_contains (r.out, "Info:           stats.inferences_per_second = 2312.608\n");
+  tes_test_assert_contains (r.out, "Info:           stats.device.InputWaitTimeUs.std = 233.809\n");
 
-  run (&r, "info", cell19, NULL);
+  tes_test_run_cli (&r, "info", cell19, NULL);
   g_assert_cmpint (r.status, ==, 0);
-  assert_contains (r.out, "Info:           latency.all_activations_combined.hostRoundTrip.mean = 23.372801\n");
+  tes_test_assert_contains (r.out, "Info:           latency.all_activations_combined.hostRoundTrip.mean = 23.372801\n");
 
-  run (&r, "summary", cell18, NULL);
+  tes_test_run_cli (&r, "summary", cell18, NULL);
   g_assert_cmpint (r.status, ==, 1);
-  assert_contains (r.err, "holds no operators and no slices");
+  tes_test_assert_contains (r.err, "holds no operators and no slices");
 }
 
 static void
@@ -898,13 +846,13 @@ test_combined (void)
     }
 
   {
-    g_auto(Result) r = { 0 };
+    g_auto(TesCliResult) r = { 0 };
 
-    run (&r, "info", cell13, stats, NULL);
+    tes_test_run_cli (&r, "info", cell13, stats, NULL);
     g_assert_cmpint (r.status, ==, 0);
-    assert_contains (r.out, "Operators:      64\n");
-    assert_contains (r.out, "Info:           stats.inferences_per_second = 1924.281\n");
-    assert_contains (r.out, "Info:           device_instance.inf_per_second = 345.419\n");
+    tes_test_assert_contains (r.out, "Operators:      64\n");
+    tes_test_assert_contains (r.out, "Info:           stats.inferences_per_second = 1924.281\n");
+    tes_test_assert_contains (r.out, "Info:           device_instance.inf_per_second = 345.419\n");
   }
 }
 

@@ -13,58 +13,6 @@
 #include "tes-report.h"
 #include "tes-test-util.h"
 
-static const char *
-cli (void)
-{
-  const char *path = g_getenv ("TESSERA_CLI");
-
-  g_assert_nonnull (path);
-  return path;
-}
-
-typedef struct
-{
-  char *out;
-  char *err;
-  int   status;
-} Result;
-
-static void
-result_clear (Result *r)
-{
-  g_clear_pointer (&r->out, g_free);
-  g_clear_pointer (&r->err, g_free);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Result, result_clear)
-
-static void
-run (Result *r,
-     ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  const char *arg;
-  va_list args;
-
-  g_ptr_array_add (argv, (gpointer)cli ());
-  va_start (args, r);
-  while ((arg = va_arg (args, const char *)))
-    g_ptr_array_add (argv, (gpointer)arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  result_clear (r);
-  tes_test_run ((const char * const *)argv->pdata, &r->out, &r->err, &r->status);
-}
-
-static void
-assert_contains (const char *haystack,
-                 const char *needle)
-{
-  if (strstr (haystack, needle) == NULL)
-    g_error ("'%s' does not contain '%s'", haystack, needle);
-}
-
 static char *
 copy_shared (const char *name)
 {
@@ -179,20 +127,20 @@ static void
 test_cli (void)
 {
   g_autofree char *path = copy_shared ("show_img_info_output.txt");
-  g_auto(Result) r = { 0 };
+  g_auto(TesCliResult) r = { 0 };
 
-  run (&r, "info", path, NULL);
+  tes_test_run_cli (&r, "info", path, NULL);
   g_assert_cmpint (r.status, ==, 0);
-  assert_contains (r.out, "Importer:       sigmastar-img-info (version 1)\n");
-  assert_contains (r.out, "Info:           model.size = 11927552\n");
-  assert_contains (r.out, "Info:           model.max_batch_number = 1\n");
-  assert_contains (r.out, "Info:           model.variable_buffer_size = 8601600\n");
-  assert_contains (r.out, "Info:           model.input.0.shape = [1, 640, 640, 3]\n");
-  assert_contains (r.out, "Info:           model.output.0.dtype = <class 'numpy.float32'>\n");
+  tes_test_assert_contains (r.out, "Importer:       sigmastar-img-info (version 1)\n");
+  tes_test_assert_contains (r.out, "Info:           model.size = 11927552\n");
+  tes_test_assert_contains (r.out, "Info:           model.max_batch_number = 1\n");
+  tes_test_assert_contains (r.out, "Info:           model.variable_buffer_size = 8601600\n");
+  tes_test_assert_contains (r.out, "Info:           model.input.0.shape = [1, 640, 640, 3]\n");
+  tes_test_assert_contains (r.out, "Info:           model.output.0.dtype = <class 'numpy.float32'>\n");
 
-  run (&r, "summary", path, NULL);
+  tes_test_run_cli (&r, "summary", path, NULL);
   g_assert_cmpint (r.status, ==, 1);
-  assert_contains (r.err, "holds no operators and no slices");
+  tes_test_assert_contains (r.err, "holds no operators and no slices");
 }
 
 /* One-buffer models print "Supported Batch"; copies through editors turn
@@ -414,17 +362,17 @@ test_one_run (void)
 
   /* the command line: the each rows byte for byte, whatever the order */
   {
-    g_auto(Result) r = { 0 };
+    g_auto(TesCliResult) r = { 0 };
 
-    run (&r, "summary", "--mode", "each", timeline, img, each, NULL);
+    tes_test_run_cli (&r, "summary", "--mode", "each", timeline, img, each, NULL);
     g_assert_cmpint (r.status, ==, 0);
     g_assert_cmpstr (r.out, ==, each_text);
 
-    run (&r, "info", img, each, timeline, NULL);
+    tes_test_run_cli (&r, "info", img, each, timeline, NULL);
     g_assert_cmpint (r.status, ==, 0);
-    assert_contains (r.out, "Slices:         96\n");
-    assert_contains (r.out, "Info:           model.variable_buffer_size = 8601600\n");
-    assert_contains (r.out, "Info:           mode = each\n");
+    tes_test_assert_contains (r.out, "Slices:         96\n");
+    tes_test_assert_contains (r.out, "Info:           model.variable_buffer_size = 8601600\n");
+    tes_test_assert_contains (r.out, "Info:           mode = each\n");
   }
 }
 

@@ -158,14 +158,6 @@ args_of (TesReport      *report,
 }
 
 static void
-assert_contains (const char *haystack,
-                 const char *needle)
-{
-  if (haystack == NULL || strstr (haystack, needle) == NULL)
-    g_error ("'%s' does not contain '%s'", haystack ? haystack : "(null)", needle);
-}
-
-static void
 assert_info (TesReport  *report,
              const char *key,
              const char *value)
@@ -385,9 +377,9 @@ test_timeline_v1 (void)
 
   /* the fused location, commas and all, is one field and is parsed */
   args = args_of (report, lane, slice_at (slices, 2));
-  assert_contains (args, "\"id\":\"S2\"");
-  assert_contains (args, "\"location\":\"loc(fused[\\\"models/person_detect_int8.tosa.mlir\\\":16:11, ");
-  assert_contains (args, "\"loc\":[{\"file\":\"models/person_detect_int8.tosa.mlir\",\"line\":16,\"col\":11},"
+  tes_test_assert_contains (args, "\"id\":\"S2\"");
+  tes_test_assert_contains (args, "\"location\":\"loc(fused[\\\"models/person_detect_int8.tosa.mlir\\\":16:11, ");
+  tes_test_assert_contains (args, "\"loc\":[{\"file\":\"models/person_detect_int8.tosa.mlir\",\"line\":16,\"col\":11},"
                          "{\"file\":\"models/person_detect_int8.tosa.mlir\",\"line\":17,\"col\":11},"
                          "{\"file\":\"models/person_detect_int8.tosa.mlir\",\"line\":18,\"col\":11},"
                          "{\"file\":\"models/person_detect_int8.tosa.mlir\",\"line\":19,\"col\":11}]");
@@ -442,9 +434,9 @@ test_timeline_v2 (void)
   assert_slice (report, slice_at (s0, 0), "Slice 0", "slice", 1314, 4608);
   assert_slice (report, slice_at (s0, 1), "Slice 0", "slice", 13860, 9216);
   args = args_of (report, lane, slice_at (s0, 1));
-  assert_contains (args, "\"task\":4");
+  tes_test_assert_contains (args, "\"task\":4");
   g_assert_null (strstr (args, "\"bytes\""));   /* the empty trailing field */
-  assert_contains (args, "{\"file\":\"models/person_detect_int8.tosa.mlir\",\"line\":18,\"col\":11}]");
+  tes_test_assert_contains (args, "{\"file\":\"models/person_detect_int8.tosa.mlir\",\"line\":18,\"col\":11}]");
 
   css = slices_of (report, find_track (report, "Compile-time timeline", "CSS"));
   g_assert_cmpuint (css->len, ==, 1);
@@ -498,11 +490,11 @@ test_runtime_v1 (void)
 
   /* a NameLoc with ';' and ',' in it, unquoted */
   copy_args = args_of (report, host, slice_at (slices, 1));
-  assert_contains (copy_args, "\"action\":1");
-  assert_contains (copy_args, "\"loc\":[{\"name\":\"MobilenetV1/Logits/SpatialSqueeze;MobilenetV1/Logits/"
+  tes_test_assert_contains (copy_args, "\"action\":1");
+  tes_test_assert_contains (copy_args, "\"loc\":[{\"name\":\"MobilenetV1/Logits/SpatialSqueeze;MobilenetV1/Logits/"
                               "Conv2d_1c_1x1/BiasAdd,MobilenetV1/Logits/Conv2d_1c_1x1/Conv2D\"}]");
   program_args = args_of (report, host, slice_at (slices, 4));
-  assert_contains (program_args, "{\"file\":\"models/person_detect_int8.tosa.mlir\",\"line\":29,\"col\":11}]");
+  tes_test_assert_contains (program_args, "{\"file\":\"models/person_detect_int8.tosa.mlir\",\"line\":29,\"col\":11}]");
 
   rows = tes_report_summarize (report, TES_SUMMARY_TOTAL, TES_GROUP_BY_NAME, &error);
   g_assert_no_error (error);
@@ -646,7 +638,7 @@ test_annotated (void)
   assert_slice (report, copy, "torq_hl.host_copy", "torq_hl.host_copy", 6093471050, 19);
   /* the quoted location with ';' and ',' */
   copy_args = args_of (report, lane, copy);
-  assert_contains (copy_args, "\"loc\":[{\"name\":\"MobilenetV1/Logits/SpatialSqueeze;MobilenetV1/Logits/"
+  tes_test_assert_contains (copy_args, "\"loc\":[{\"name\":\"MobilenetV1/Logits/SpatialSqueeze;MobilenetV1/Logits/"
                               "Conv2d_1c_1x1/BiasAdd,MobilenetV1/Logits/Conv2d_1c_1x1/Conv2D\"}]");
 
   hal = slices_of (report, find_track (report, "Annotated runtime", "HAL"));
@@ -1081,44 +1073,44 @@ test_cli (void)
   overview = fixture_copy ("host_profile_overview.txt");
 
   out = run_cli (0, NULL, "info", timeline, NULL);
-  assert_contains (out, "Importer:       torq-timeline (version 1)\n");
-  assert_contains (out, "Slices:         12\n");
-  assert_contains (out, "Time span:      0 .. 31081 cycles (clock Torq compile-time cycles (100 MHz)), 0 .. 310810 ns\n");
-  assert_contains (out, "Info:           timeline.end_cycle = 31081\n");
+  tes_test_assert_contains (out, "Importer:       torq-timeline (version 1)\n");
+  tes_test_assert_contains (out, "Slices:         12\n");
+  tes_test_assert_contains (out, "Time span:      0 .. 31081 cycles (clock Torq compile-time cycles (100 MHz)), 0 .. 310810 ns\n");
+  tes_test_assert_contains (out, "Info:           timeline.end_cycle = 31081\n");
   g_clear_pointer (&out, g_free);
 
   out = run_cli (0, NULL, "summary", overview, NULL);
   g_assert_true (g_str_has_prefix (out, "Host Copy 96.430%\nDma 3.530%\nDma Total 3.530%\n"));
-  assert_contains (out, "Idle 0.050%\n");
+  tes_test_assert_contains (out, "Idle 0.050%\n");
   g_clear_pointer (&out, g_free);
 
   out = run_cli (0, NULL, "info", overview, NULL);
-  assert_contains (out, "Operators:      14\n");
-  assert_contains (out, "Info:           overview.wall_time = 207.000ms\n");
+  tes_test_assert_contains (out, "Operators:      14\n");
+  tes_test_assert_contains (out, "Info:           overview.wall_time = 207.000ms\n");
   g_clear_pointer (&out, g_free);
 
   out = run_cli (0, NULL, "summary", trace, NULL);
   g_assert_true (g_str_has_prefix (out, "HAL total 99.860%\n"));
-  assert_contains (out, "HOST COPY total 8.250%\n");
+  tes_test_assert_contains (out, "HOST COPY total 8.250%\n");
   g_clear_pointer (&out, g_free);
 
   out = run_cli (0, NULL, "summary", "--by", "name", runtime, NULL);
-  assert_contains (out, "NSS_WAIT ");
+  tes_test_assert_contains (out, "NSS_WAIT ");
   g_clear_pointer (&out, g_free);
 
   /* the files of one run, one report */
   out = run_cli (0, NULL, "info", timeline, runtime, annotated, trace, overview, NULL);
-  assert_contains (out, "Source:         ");
-  assert_contains (out, "torq-perfetto, version 1)\n");
-  assert_contains (out, "Tracks:         80\n");
-  assert_contains (out, "Slices:         193\n");
-  assert_contains (out, "Operators:      29\n");
+  tes_test_assert_contains (out, "Source:         ");
+  tes_test_assert_contains (out, "torq-perfetto, version 1)\n");
+  tes_test_assert_contains (out, "Tracks:         80\n");
+  tes_test_assert_contains (out, "Slices:         193\n");
+  tes_test_assert_contains (out, "Operators:      29\n");
   /* one clock per kind of time */
-  assert_contains (out, "(clock Torq compile-time cycles (100 MHz))");
-  assert_contains (out, "(clock Torq host time (µs))");
-  assert_contains (out, "(clock Torq host time (ns))");
-  assert_contains (out, "Info:           annotated.invocations = 4\n");
-  assert_contains (out, "Info:           trace.overview.overall = 727.000µs\n");
+  tes_test_assert_contains (out, "(clock Torq compile-time cycles (100 MHz))");
+  tes_test_assert_contains (out, "(clock Torq host time (µs))");
+  tes_test_assert_contains (out, "(clock Torq host time (ns))");
+  tes_test_assert_contains (out, "Info:           annotated.invocations = 4\n");
+  tes_test_assert_contains (out, "Info:           trace.overview.overall = 727.000µs\n");
 }
 
 /* ------------------------------------------------------------------------
@@ -1397,7 +1389,7 @@ test_recoveries (void)
     find_track (report, "Host runtime", "a #0");
     find_track (report, "Host runtime", "b #1");
     warning = tes_report_lookup_info (report, "warning.1");
-    assert_contains (warning, "one lane per invocation");
+    tes_test_assert_contains (warning, "one lane per invocation");
   }
 
   /* Perfetto: a slice left open, an end without a begin, an undescribed
