@@ -386,6 +386,47 @@ test_window_total_only (void)
   close_window (window);
 }
 
+/* Two listings of one run open as one report: both sources shown, the
+ * title counts the extra file, and the per-type chart holds the vendor's
+ * own per-type figures, not the two listings added up. */
+static void
+test_window_several_files (void)
+{
+  g_autofree char *each_src = tes_test_data_path ("yolov8s_op_time_each.txt");
+  g_autofree char *total_src = tes_test_data_path ("yolov8s_op_time_total.txt");
+  g_autofree char *each = tes_test_copy_to_tmp (each_src, "yolov8s_op_time_each.txt");
+  g_autofree char *total = tes_test_copy_to_tmp (total_src, "yolov8s_op_time_total.txt");
+  g_autoptr(GFile) each_file = g_file_new_for_path (each);
+  g_autoptr(GFile) total_file = g_file_new_for_path (total);
+  GFile *files[2] = { each_file, total_file };
+  g_autoptr(GPtrArray) labels = NULL;
+  TesShareChart *chart;
+  GPtrArray *rows;
+  TesWindow *window;
+  guint n_sources = 0;
+
+  window = g_object_ref (tes_window_new (NULL));
+  gtk_window_present (GTK_WINDOW (window));
+  tes_window_open_files (window, files, 2, NULL);
+  wait_for_page (window, "report");
+
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "yolov8s_op_time_each.txt (+1)");
+  g_assert_cmpstr (find_value_for_key (window, "Operators"), ==, "108");
+
+  labels = find_widgets (window, GTK_TYPE_LABEL);
+  for (guint i = 0; i < labels->len; i++)
+    n_sources += g_str_equal (gtk_label_get_text (g_ptr_array_index (labels, i)), "Source");
+  g_assert_cmpuint (n_sources, ==, 2);
+
+  chart = find_chart (window, 12);
+  g_assert_nonnull (chart);
+  rows = tes_share_chart_get_rows (chart);
+  g_assert_cmpstr (((TesSummaryRow *)g_ptr_array_index (rows, 0))->label, ==, "CONV_2D");
+  g_assert_cmpfloat_with_epsilon (((TesSummaryRow *)g_ptr_array_index (rows, 0))->share, 80.743, 1e-9);
+
+  close_window (window);
+}
+
 static void
 test_window_error_unknown (void)
 {
@@ -575,6 +616,7 @@ main (int    argc,
 
   add_case ("/tes/window/report", test_window_report);
   add_case ("/tes/window/total-only", test_window_total_only);
+  add_case ("/tes/window/several-files", test_window_several_files);
   add_case ("/tes/window/error-unknown", test_window_error_unknown);
   add_case ("/tes/window/error-import", test_window_error_import);
   add_case ("/tes/window/unknown-format", test_window_unknown_format);
