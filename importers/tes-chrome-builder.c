@@ -174,7 +174,31 @@ typedef struct
   GHashTable            *q_devices;  /* device -> QDevice* */
   GHashTable            *p2p;        /* "src>dst#txid" -> P2PEnd* (send) */
   GHashTable            *p2p_recv;
+  GHashTable            *bsp_steps;  /* Poplar: (ipu, step) -> BspStep* */
 } Builder;
+
+/* Poplar: what one BSP step of one IPU did on each of its tiles. */
+typedef struct
+{
+  gint     ipu;
+  gint64   step;
+  gint64   start;
+  gint64   end;
+  char    *program;
+  GArray  *cycles;   /* guint32 per tile */
+  GArray  *states;   /* guint8 per tile, TesTileState */
+} BspStep;
+
+static void
+bsp_step_free (gpointer data)
+{
+  BspStep *step = data;
+
+  g_free (step->program);
+  g_array_unref (step->cycles);
+  g_array_unref (step->states);
+  g_free (step);
+}
 
 /* ---- strings ----------------------------------------------------------- */
 
@@ -2008,6 +2032,146 @@ typedef struct
   Part                 *part;
 } Run;
 
+/* The state a tile is in while a Poplar program of that kind runs. */
+static TesTileState
+poplar_tile_state (const char *program)
+{
+  if (program == NULL)
+    return TES_TILE_STATE_COMPUTE;
+  if (strstr (program, "Sync"))
+    return TES_TILE_STATE_SYNC;
+  if (strstr (program, "Exchange") || strstr (program, "Copy"))
+    return TES_TILE_STATE_EXCHANGE;
+  return TES_TILE_STATE_COMPUTE;
+}
+
+/* A tile's event with an args "step" adds its cycles to that BSP step of
+ * its IPU; tiles with no event in a step stay idle there. */
+static void
+poplar_bsp_add (Builder    *b,
+                MThread    *mt,
+                const char *args,
+                gsize       args_len,
+                const char *name,
+                gint64      start,
+                gint64      cycles)
+{
+  gint64 step_no = args_cycles (args, args_len, "step");
+  BspStep *step;
+  gint ipu, tile;
+  gint64 key;
+
+  if (step_no < 0 || step_no > G_MAXINT32 || !poplar_tile_of (b, mt, &ipu, &tile) || tile < 0 || tile > 1 << 20)
+    return;
+
+  key = ((gint64)ipu << 32) | step_no;
+  if (!(step = g_hash_table_lookup (b->bsp_steps, &key)))
+    {
+      const char *v;
+      gsize vl;
+
+      step = g_new0 (BspStep, 1);
+      step->ipu = ipu;
+      step->step = step_no;
+      step->start = start;
+      step->end = start + cycles;
+      step->cycles = g_array_new (FALSE, TRUE, sizeof (guint32));
+      step->states = g_array_new (FALSE, TRUE, sizeof (guint8));
+      /* the program's name when args give a plain one, else the event's */
+      if (tes_chrome_args_find (args, args_len, "program", &v, &vl) && vl >= 2 && v[0] == '"' &&
+          memchr (v + 1, '\\', vl - 2) == NULL)
+        step->program = g_strndup (v + 1, vl - 2);
+      else
+        step->program = g_strdup (name);
+      g_hash_table_insert (b->bsp_steps, g_memdup2 (&key, sizeof key), step);
+    }
+
+  step->start = MIN (step->start, start);
+  step->end = MAX (step->end, start + cycles);
+  if ((guint)tile >= step->cycles->len)
+    {
+      g_array_set_size (step->cycles, tile + 1);
+      g_array_set_size (step->states, tile + 1);
+    }
+  g_array_index (step->cycles, guint32, tile) += (guint32)MIN (cycles, G_MAXUINT32);
+  g_array_index (step->states, guint8, tile) = poplar_tile_state (name);
+}
+
+static int
+compare_bsp_steps (gconstpointer a,
+                   gconstpointer b)
+{
+  const BspStep *sa = *(BspStep * const *)a;
+  const BspStep *sb = *(BspStep * const *)b;
+
+  if (sa->ipu != sb->ipu)
+    return sa->ipu < sb->ipu ? -1 : 1;
+  return (sa->step > sb->step) - (sa->step < sb->step);
+}
+
+/* One run per IPU, and its steps with one entry per tile of the IPU (the
+ * tiles the trace names, busy or not). */
+static void
+write_poplar_bsp (Builder *b)
+{
+  g_autoptr(GPtrArray) steps = g_ptr_array_new ();
+  g_autoptr(GHashTable) n_tiles = g_hash_table_new (NULL, NULL);
+  GHashTableIter iter;
+  gpointer value;
+  gint64 run_id = 0;
+  gint run_ipu = -1;
+
+  g_hash_table_iter_init (&iter, b->bsp_steps);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    g_ptr_array_add (steps, value);
+
+  if (steps->len == 0)
+    return;
+
+  for (guint i = 0; i < b->processes->len; i++)
+    {
+      MProcess *mp = g_ptr_array_index (b->processes, i);
+
+      for (guint j = 0; j < mp->threads->len; j++)
+        {
+          gint ipu, tile;
+
+          if (poplar_tile_of (b, g_ptr_array_index (mp->threads, j), &ipu, &tile) && tile >= 0 && tile <= 1 << 20)
+            {
+              guint n = GPOINTER_TO_UINT (g_hash_table_lookup (n_tiles, GINT_TO_POINTER (ipu)));
+              g_hash_table_insert (n_tiles, GINT_TO_POINTER (ipu), GUINT_TO_POINTER (MAX (n, (guint)tile + 1)));
+            }
+        }
+    }
+
+  g_ptr_array_sort (steps, compare_bsp_steps);
+
+  for (guint i = 0; i < steps->len; i++)
+    {
+      BspStep *step = g_ptr_array_index (steps, i);
+      guint n = GPOINTER_TO_UINT (g_hash_table_lookup (n_tiles, GINT_TO_POINTER (step->ipu)));
+
+      if (step->ipu != run_ipu)
+        {
+          g_autofree char *name = g_strdup_printf ("IPU %d", step->ipu);
+          gint64 end = step->end;
+
+          for (guint k = i; k < steps->len && ((BspStep *)g_ptr_array_index (steps, k))->ipu == step->ipu; k++)
+            end = MAX (end, ((BspStep *)g_ptr_array_index (steps, k))->end);
+          run_id = tes_cache_writer_add_run (b->writer, name, b->clock_id, step->start, end);
+          run_ipu = step->ipu;
+        }
+
+      n = MAX (n, step->cycles->len);
+      g_array_set_size (step->cycles, n);
+      g_array_set_size (step->states, n);
+      tes_cache_writer_add_bsp_step (b->writer, run_id, step->step, b->clock_id, step->start,
+                                     step->end - step->start, step->program, n,
+                                     (const guint32 *)(gpointer)step->cycles->data,
+                                     (const guint8 *)step->states->data);
+    }
+}
+
 static void
 write_one (Builder              *b,
            MThread              *mt,
@@ -2030,6 +2194,8 @@ write_one (Builder              *b,
 
       start = convert (b, sl->start);
       dur = cycles >= 0 ? cycles : convert (b, sl->start + sl->dur) - start;
+      poplar_bsp_add (b, mt, t->args->str + sl->args_off, sl->args_len,
+                      text_of (b, gid (b, part->seg, sl->name)), start, dur);
     }
 
   tes_cache_writer_add_slice (b->writer, mt->track_id, start, dur,
@@ -2417,6 +2583,7 @@ tes_chrome_build (TesImportContext  *context,
   b->q_devices = g_hash_table_new_full (NULL, NULL, NULL, qdevice_free);
   b->p2p = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   b->p2p_recv = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  b->bsp_steps = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, bsp_step_free);
 
   for (guint k = 0; k < n_segments; k++)
     n_events += segments[k]->n_events;
@@ -2464,6 +2631,8 @@ tes_chrome_build (TesImportContext  *context,
 
     create_tracks (b);
     write_rows (b);
+    if (b->flavour == FLAVOUR_POPLAR && b->mhz > 0)
+      write_poplar_bsp (b);
     write_info (b, gzip, object_form, n_planned);
     g_debug ("%s: rows handed to the writer in %.3f s", context->path, (g_get_monotonic_time () - t0) / 1e6);
   }
@@ -2489,6 +2658,7 @@ out:
   g_hash_table_unref (b->q_devices);
   g_hash_table_unref (b->p2p);
   g_hash_table_unref (b->p2p_recv);
+  g_hash_table_unref (b->bsp_steps);
 
   return ok;
 }

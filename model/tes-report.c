@@ -956,6 +956,120 @@ tes_report_get_tiles (TesReport  *self,
   return ok ? g_steal_pointer (&tiles) : NULL;
 }
 
+static void
+run_clear (gpointer data)
+{
+  TesRun *run = data;
+
+  g_clear_pointer (&run->name, g_free);
+}
+
+GArray *
+tes_report_get_runs (TesReport  *self,
+                     GError    **error)
+{
+  g_autoptr(GArray) runs = g_array_new (FALSE, TRUE, sizeof (TesRun));
+  sqlite3_stmt *stmt = NULL;
+  sqlite3 *db;
+  gboolean ok;
+
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+
+  g_array_set_clear_func (runs, run_clear);
+
+  if (!(db = borrow_db (self, error)))
+    return NULL;
+
+  ok = prepare (db, "SELECT id, name, coalesce (clock_id, 0), start, end FROM runs ORDER BY id", &stmt, error);
+  while (ok && sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      TesRun run = {
+        .id = sqlite3_column_int64 (stmt, 0),
+        .name = column_dup (stmt, 1),
+        .clock_id = sqlite3_column_int64 (stmt, 2),
+        .start = sqlite3_column_int64 (stmt, 3),
+        .end = sqlite3_column_int64 (stmt, 4),
+      };
+      g_array_append_val (runs, run);
+    }
+  sqlite3_finalize (stmt);
+  return_db (self, db);
+
+  return ok ? g_steal_pointer (&runs) : NULL;
+}
+
+static void
+bsp_step_free (gpointer data)
+{
+  TesBspStep *step = data;
+
+  g_free (step->tile_cycles);
+  g_free (step->tile_states);
+  g_free (step);
+}
+
+/* The BSP steps of a run (run_id > 0) or of all runs, in step order: what
+ * the BSP heatmap draws, tile by step. */
+GPtrArray *
+tes_report_get_bsp_steps (TesReport  *self,
+                          gint64      run_id,
+                          GError    **error)
+{
+  g_autoptr(GPtrArray) steps = g_ptr_array_new_with_free_func (bsp_step_free);
+  sqlite3_stmt *stmt = NULL;
+  sqlite3 *db;
+  gboolean ok;
+
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+
+  if (!(db = borrow_db (self, error)))
+    return NULL;
+
+  ok = prepare (db,
+                "SELECT coalesce (run_id, 0), step, coalesce (clock_id, 0), start, dur, name, n_tiles, "
+                "       tile_cycles, tile_states FROM bsp_steps "
+                "WHERE ?1 <= 0 OR run_id = ?1 ORDER BY run_id, step",
+                &stmt, error);
+  if (ok)
+    sqlite3_bind_int64 (stmt, 1, run_id);
+  while (ok && sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      TesBspStep *step = g_new0 (TesBspStep, 1);
+      guint n = (guint)sqlite3_column_int (stmt, 6);
+
+      step->run_id = sqlite3_column_int64 (stmt, 0);
+      step->step = sqlite3_column_int64 (stmt, 1);
+      step->clock_id = sqlite3_column_int64 (stmt, 2);
+      step->start = sqlite3_column_int64 (stmt, 3);
+      step->dur = sqlite3_column_int64 (stmt, 4);
+      step->name = (guint32)sqlite3_column_int64 (stmt, 5);
+      step->tile_cycles = g_new0 (guint32, MAX (n, 1));
+      step->tile_states = g_new0 (guint8, MAX (n, 1));
+      g_ptr_array_add (steps, step);
+
+      if ((gsize)sqlite3_column_bytes (stmt, 7) != n * sizeof (guint32) ||
+          (gsize)sqlite3_column_bytes (stmt, 8) != n)
+        {
+          g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA,
+                       "Cache %s: BSP step %" G_GINT64_FORMAT " has a wrong size",
+                       self->cache_path, step->step);
+          ok = FALSE;
+          break;
+        }
+
+      step->n_tiles = n;
+      if (n > 0)
+        {
+          memcpy (step->tile_cycles, sqlite3_column_blob (stmt, 7), n * sizeof (guint32));
+          memcpy (step->tile_states, sqlite3_column_blob (stmt, 8), n);
+        }
+    }
+  sqlite3_finalize (stmt);
+  return_db (self, db);
+
+  return ok ? g_steal_pointer (&steps) : NULL;
+}
+
 /* Memory rows of one tile (tile_id > 0) or of all tiles, by tile then
  * category. */
 GArray *

@@ -129,6 +129,30 @@ typedef struct
   gint64  bytes;
 } TesTileMemory;
 
+/* A named program run (times in its clock's ticks). */
+typedef struct
+{
+  gint64  id;
+  char   *name;
+  gint64  clock_id;
+  gint64  start;
+  gint64  end;
+} TesRun;
+
+/* One BSP step of a run: per tile, the cycles it spent and its state. */
+typedef struct
+{
+  gint64   run_id;
+  gint64   step;
+  gint64   clock_id;
+  gint64   start;
+  gint64   dur;
+  guint32  name;          /* string id: the program */
+  guint    n_tiles;
+  guint32 *tile_cycles;   /* n_tiles */
+  guint8  *tile_states;   /* n_tiles, TesTileState */
+} TesBspStep;
+
 /* One imported file, as the cache recorded it. */
 typedef struct
 {
@@ -216,6 +240,11 @@ GArray           *tes_report_get_tiles           (TesReport           *self,
                                                   GError             **error);
 GArray           *tes_report_get_tile_memory     (TesReport           *self,
                                                   gint64               tile_id,
+                                                  GError             **error);
+GArray           *tes_report_get_runs            (TesReport           *self,
+                                                  GError             **error);
+GPtrArray        *tes_report_get_bsp_steps       (TesReport           *self,
+                                                  gint64               run_id,
                                                   GError             **error);
 GArray           *tes_report_get_slices          (TesReport           *self,
                                                   gint64               track_id,

@@ -226,6 +226,26 @@ test_schema_roundtrip (void)
     g_assert_cmpint (m->bytes, ==, 1024);
   }
 
+  {
+    g_autoptr(GArray) runs = tes_report_get_runs (report, &error);
+    g_autoptr(GPtrArray) steps = tes_report_get_bsp_steps (report, run, &error);
+    const TesBspStep *step;
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (runs->len, ==, 1);
+    g_assert_cmpstr (g_array_index (runs, TesRun, 0).name, ==, "run 1");
+    g_assert_cmpint (g_array_index (runs, TesRun, 0).clock_id, ==, cyc_clock);
+    g_assert_cmpint (g_array_index (runs, TesRun, 0).end, ==, 900);
+    g_assert_cmpuint (steps->len, ==, 1);
+    step = g_ptr_array_index (steps, 0);
+    g_assert_cmpint (step->run_id, ==, run);
+    g_assert_cmpint (step->dur, ==, 600);
+    g_assert_cmpstr (tes_report_get_string (report, step->name), ==, "step 0");
+    g_assert_cmpuint (step->n_tiles, ==, 3);
+    g_assert_cmpmem (step->tile_cycles, 3 * sizeof (guint32), cycles, sizeof cycles);
+    g_assert_cmpmem (step->tile_states, 3, states, sizeof states);
+  }
+
   /* The same through plain SQL, and the tables without an accessor yet. */
   g_assert_cmpint (sqlite3_open_v2 (cache, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_prepare_v2 (db,

@@ -1114,6 +1114,80 @@ assert_tile_lanes (TesReport  *report,
   sqlite3_close (db);
 }
 
+/* BSP steps as PopVision's BSP view needs them, checked against the trace
+ * read with json-glib: for each step, every tile's cycles (0 when it has
+ * no event: idle) and its state from the program's kind. */
+static void
+assert_bsp_steps (TesReport  *report,
+                  const char *trace,
+                  guint       n_tiles)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) steps = NULL;
+  g_autoptr(GArray) runs = NULL;
+  g_autoptr(GHashTable) expected = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  JsonArray *events;
+  gint64 busy = 0;
+
+  json_parser_load_from_file (parser, trace, &error);
+  g_assert_no_error (error);
+  events = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "traceEvents");
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *ev = json_array_get_object_element (events, i);
+      JsonObject *args;
+      gint64 step, *cycles;
+
+      if (!g_str_equal (json_object_get_string_member (ev, "ph"), "X"))
+        continue;
+      args = json_object_get_object_member (ev, "args");
+      step = json_object_get_int_member (args, "step");
+      if (!(cycles = g_hash_table_lookup (expected, &step)))
+        {
+          cycles = g_new0 (gint64, n_tiles);
+          g_hash_table_insert (expected, g_memdup2 (&step, sizeof step), cycles);
+        }
+      cycles[json_object_get_int_member (ev, "tid")] += json_object_get_int_member (args, "cycles");
+    }
+
+  runs = tes_report_get_runs (report, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (runs->len, ==, 1);
+  g_assert_cmpstr (g_array_index (runs, TesRun, 0).name, ==, "IPU 0");
+
+  steps = tes_report_get_bsp_steps (report, g_array_index (runs, TesRun, 0).id, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (steps->len, ==, g_hash_table_size (expected));
+
+  for (guint i = 0; i < steps->len; i++)
+    {
+      const TesBspStep *step = g_ptr_array_index (steps, i);
+      const gint64 *cycles = g_hash_table_lookup (expected, &step->step);
+      g_autofree char *program = g_strdup_printf ("step%" G_GINT64_FORMAT, step->step);
+      gint64 longest = 0;
+
+      g_assert_cmpint (step->step, ==, i);
+      g_assert_nonnull (cycles);
+      g_assert_cmpuint (step->n_tiles, ==, n_tiles);
+      g_assert_cmpstr (tes_report_get_string (report, step->name), ==, program);
+      for (guint t = 0; t < n_tiles; t++)
+        {
+          g_assert_cmpint (step->tile_cycles[t], ==, cycles[t]);
+          if (cycles[t] == 0)
+            g_assert_cmpint (step->tile_states[t], ==, TES_TILE_STATE_IDLE);
+          else
+            g_assert_cmpint (step->tile_states[t], !=, TES_TILE_STATE_IDLE);
+          longest = MAX (longest, cycles[t]);
+          busy += cycles[t];
+        }
+      /* all tiles of a step start together: the step lasts its longest tile */
+      g_assert_cmpint (step->dur, ==, longest);
+    }
+
+  g_assert_cmpint (busy, >, 0);
+}
+
 static void
 test_chrome_tiles (void)
 {
@@ -1141,10 +1215,11 @@ test_chrome_tiles (void)
   assert_info (report, "flavour", "Graphcore Poplar tile execution trace");
   assert_info (report, "clock_mhz", "1850");
   assert_tile_lanes (report, g.truth, events);
+  assert_bsp_steps (report, trace, 64);
 
   out = run_cli (&status, "info", trace, NULL);
   g_assert_cmpint (status, ==, 0);
-  tes_test_assert_contains (out, "Importer:       chrome-json (version 2)");
+  tes_test_assert_contains (out, "Importer:       chrome-json (version 3)");
   tes_test_assert_contains (out, "Tiles:          64");
   tes_test_assert_contains (out, "(clock IPU cycles)");
 }
