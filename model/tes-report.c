@@ -513,6 +513,22 @@ tes_report_open_files (const char * const  *paths,
         goto fail;
     }
 
+  /* A reused cache may have been written for the same bytes elsewhere (a
+   * copy, a moved folder): show where the files are now. */
+  for (guint i = 0; i < self->sources->len; i++)
+    {
+      TesSourceInfo *source = &g_array_index (self->sources, TesSourceInfo, i);
+
+      for (guint j = 0; j < n_files; j++)
+        if (stamps[j]->size == source->size &&
+            g_strcmp0 (stamps[j]->fingerprint, source->fingerprint) == 0)
+          {
+            g_free (source->path);
+            source->path = g_strdup (stamps[j]->path);
+            break;
+          }
+    }
+
   stamps_free (stamps, n_files);
 
   self->cache_reused = reused;

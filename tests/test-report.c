@@ -7,6 +7,7 @@
 
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include <sqlite3.h>
@@ -143,6 +144,27 @@ test_reuse_and_rebuild (void)
     g_autoptr(GArray) slices = tes_report_get_slices (third, 1, G_MININT64, G_MAXINT64, &error);
     g_assert_no_error (error);
     g_assert_cmpstr (tes_report_get_string (third, g_array_index (slices, TesSlice, 1).name), ==, "c");
+  }
+
+  /* the same bytes under another name reuse the cache written for them
+   * (here: the cache file travels with its folder) and show the new path */
+  {
+    g_autofree char *moved = tes_test_tmp_path ("reuse-moved.txt");
+    g_autofree char *moved_cache = g_strconcat (moved, ".tessera", NULL);
+    g_autoptr(TesReport) report = NULL;
+    g_autofree char *text = NULL;
+    gsize len;
+
+    g_assert_true (g_file_get_contents (src, &text, &len, NULL));
+    tes_test_write_file (moved, text, len);
+    g_assert_no_errno (rename (tes_report_get_cache_path (third), moved_cache));
+
+    report = tes_report_open (moved, importer, 0, NULL, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_true (tes_report_get_cache_reused (report));
+    g_assert_cmpuint (n_imports, ==, 2);
+    g_assert_cmpstr (tes_report_get_source (report, 0)->path, ==, moved);
+    g_assert_no_errno (rename (moved_cache, tes_report_get_cache_path (third)));
   }
 
   /* explicit reimport */
