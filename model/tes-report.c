@@ -873,6 +873,46 @@ tes_report_convert_time (TesReport *self,
   return floor_div128 ((num - to->offset_ns) * to->ticks_per_second, G_GINT64_CONSTANT (1000000000));
 }
 
+/* Runs a query over one of the report's tables on a borrowed connection
+ * and hands each row to read_row; ?1, if the query has it, is bound to
+ * param. The shared skeleton of the table readers below. */
+typedef gboolean (*RowFunc) (TesReport     *self,
+                             sqlite3_stmt  *stmt,
+                             gpointer       out,
+                             GError       **error);
+
+static gboolean
+read_rows (TesReport   *self,
+           const char  *sql,
+           gint64       param,
+           RowFunc      read_row,
+           gpointer     out,
+           GError     **error)
+{
+  sqlite3_stmt *stmt = NULL;
+  gboolean ok;
+  sqlite3 *db;
+  int rc = SQLITE_DONE;
+
+  if (!(db = borrow_db (self, error)))
+    return FALSE;
+
+  ok = prepare (db, sql, &stmt, error);
+  if (ok && sqlite3_bind_parameter_count (stmt) > 0)
+    sqlite3_bind_int64 (stmt, 1, param);
+  while (ok && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    ok = read_row (self, stmt, out, error);
+  if (ok && rc != SQLITE_DONE)
+    {
+      tes_cache_set_error (error, db, "Reading the cache");
+      ok = FALSE;
+    }
+  sqlite3_finalize (stmt);
+  return_db (self, db);
+
+  return ok;
+}
+
 static void
 info_entry_free (gpointer data)
 {
@@ -883,31 +923,30 @@ info_entry_free (gpointer data)
   g_free (entry);
 }
 
+static gboolean
+read_info_row (TesReport     *self,
+               sqlite3_stmt  *stmt,
+               gpointer       out,
+               GError       **error)
+{
+  TesInfoEntry *entry = g_new0 (TesInfoEntry, 1);
+
+  entry->key = column_dup (stmt, 0);
+  entry->value = column_dup (stmt, 1);
+  g_ptr_array_add (out, entry);
+
+  return TRUE;
+}
+
+/* Never NULL: a report whose info cannot be read shows none. */
 GPtrArray *
 tes_report_get_info (TesReport *self)
 {
   g_autoptr(GPtrArray) entries = g_ptr_array_new_with_free_func (info_entry_free);
-  sqlite3_stmt *stmt = NULL;
-  sqlite3 *db;
 
   g_return_val_if_fail (TES_IS_REPORT (self), NULL);
 
-  if (!(db = borrow_db (self, NULL)))
-    return g_steal_pointer (&entries);
-
-  if (prepare (db, "SELECT key, value FROM info ORDER BY rowid", &stmt, NULL))
-    {
-      while (sqlite3_step (stmt) == SQLITE_ROW)
-        {
-          TesInfoEntry *entry = g_new0 (TesInfoEntry, 1);
-
-          entry->key = column_dup (stmt, 0);
-          entry->value = column_dup (stmt, 1);
-          g_ptr_array_add (entries, entry);
-        }
-    }
-  sqlite3_finalize (stmt);
-  return_db (self, db);
+  read_rows (self, "SELECT key, value FROM info ORDER BY rowid", 0, read_info_row, entries, NULL);
 
   return g_steal_pointer (&entries);
 }
@@ -933,6 +972,25 @@ tes_report_lookup_info (TesReport  *self,
   return NULL;
 }
 
+static gboolean
+read_tile_row (TesReport     *self,
+               sqlite3_stmt  *stmt,
+               gpointer       out,
+               GError       **error)
+{
+  TesTile tile = {
+    .id = sqlite3_column_int64 (stmt, 0),
+    .ipu = sqlite3_column_int (stmt, 1),
+    .tile = sqlite3_column_int (stmt, 2),
+    .memory_limit = sqlite3_column_int64 (stmt, 3),
+    .track_id = sqlite3_column_int64 (stmt, 4),
+    .total_bytes = sqlite3_column_int64 (stmt, 5),
+  };
+
+  g_array_append_val ((GArray *)out, tile);
+  return TRUE;
+}
+
 /* Every tile, by IPU and tile number, with the bytes its memory rows add
  * up to (one query: the tile views draw all tiles at once). */
 GArray *
@@ -940,36 +998,17 @@ tes_report_get_tiles (TesReport  *self,
                       GError    **error)
 {
   g_autoptr(GArray) tiles = g_array_new (FALSE, TRUE, sizeof (TesTile));
-  sqlite3_stmt *stmt = NULL;
-  sqlite3 *db;
-  gboolean ok;
 
   g_return_val_if_fail (TES_IS_REPORT (self), NULL);
 
-  if (!(db = borrow_db (self, error)))
+  if (!read_rows (self,
+                  "SELECT t.id, t.ipu, t.tile, coalesce (t.memory_limit, 0), coalesce (t.track_id, 0), "
+                  "       coalesce ((SELECT sum (bytes) FROM tile_memory m WHERE m.tile_id = t.id), 0) "
+                  "FROM tiles t ORDER BY t.ipu, t.tile",
+                  0, read_tile_row, tiles, error))
     return NULL;
 
-  ok = prepare (db,
-                "SELECT t.id, t.ipu, t.tile, coalesce (t.memory_limit, 0), coalesce (t.track_id, 0), "
-                "       coalesce ((SELECT sum (bytes) FROM tile_memory m WHERE m.tile_id = t.id), 0) "
-                "FROM tiles t ORDER BY t.ipu, t.tile",
-                &stmt, error);
-  while (ok && sqlite3_step (stmt) == SQLITE_ROW)
-    {
-      TesTile tile = {
-        .id = sqlite3_column_int64 (stmt, 0),
-        .ipu = sqlite3_column_int (stmt, 1),
-        .tile = sqlite3_column_int (stmt, 2),
-        .memory_limit = sqlite3_column_int64 (stmt, 3),
-        .track_id = sqlite3_column_int64 (stmt, 4),
-        .total_bytes = sqlite3_column_int64 (stmt, 5),
-      };
-      g_array_append_val (tiles, tile);
-    }
-  sqlite3_finalize (stmt);
-  return_db (self, db);
-
-  return ok ? g_steal_pointer (&tiles) : NULL;
+  return g_steal_pointer (&tiles);
 }
 
 static void
@@ -980,38 +1019,39 @@ run_clear (gpointer data)
   g_clear_pointer (&run->name, g_free);
 }
 
+static gboolean
+read_run_row (TesReport     *self,
+              sqlite3_stmt  *stmt,
+              gpointer       out,
+              GError       **error)
+{
+  TesRun run = {
+    .id = sqlite3_column_int64 (stmt, 0),
+    .name = column_dup (stmt, 1),
+    .clock_id = sqlite3_column_int64 (stmt, 2),
+    .start = sqlite3_column_int64 (stmt, 3),
+    .end = sqlite3_column_int64 (stmt, 4),
+  };
+
+  g_array_append_val ((GArray *)out, run);
+  return TRUE;
+}
+
 GArray *
 tes_report_get_runs (TesReport  *self,
                      GError    **error)
 {
   g_autoptr(GArray) runs = g_array_new (FALSE, TRUE, sizeof (TesRun));
-  sqlite3_stmt *stmt = NULL;
-  sqlite3 *db;
-  gboolean ok;
 
   g_return_val_if_fail (TES_IS_REPORT (self), NULL);
 
   g_array_set_clear_func (runs, run_clear);
 
-  if (!(db = borrow_db (self, error)))
+  if (!read_rows (self, "SELECT id, name, coalesce (clock_id, 0), start, end FROM runs ORDER BY id",
+                  0, read_run_row, runs, error))
     return NULL;
 
-  ok = prepare (db, "SELECT id, name, coalesce (clock_id, 0), start, end FROM runs ORDER BY id", &stmt, error);
-  while (ok && sqlite3_step (stmt) == SQLITE_ROW)
-    {
-      TesRun run = {
-        .id = sqlite3_column_int64 (stmt, 0),
-        .name = column_dup (stmt, 1),
-        .clock_id = sqlite3_column_int64 (stmt, 2),
-        .start = sqlite3_column_int64 (stmt, 3),
-        .end = sqlite3_column_int64 (stmt, 4),
-      };
-      g_array_append_val (runs, run);
-    }
-  sqlite3_finalize (stmt);
-  return_db (self, db);
-
-  return ok ? g_steal_pointer (&runs) : NULL;
+  return g_steal_pointer (&runs);
 }
 
 static void
@@ -1024,6 +1064,44 @@ bsp_step_free (gpointer data)
   g_free (step);
 }
 
+static gboolean
+read_bsp_step_row (TesReport     *self,
+                   sqlite3_stmt  *stmt,
+                   gpointer       out,
+                   GError       **error)
+{
+  TesBspStep *step = g_new0 (TesBspStep, 1);
+  guint n = (guint)sqlite3_column_int (stmt, 6);
+
+  step->run_id = sqlite3_column_int64 (stmt, 0);
+  step->step = sqlite3_column_int64 (stmt, 1);
+  step->clock_id = sqlite3_column_int64 (stmt, 2);
+  step->start = sqlite3_column_int64 (stmt, 3);
+  step->dur = sqlite3_column_int64 (stmt, 4);
+  step->name = (guint32)sqlite3_column_int64 (stmt, 5);
+  step->tile_cycles = g_new0 (guint32, MAX (n, 1));
+  step->tile_states = g_new0 (guint8, MAX (n, 1));
+  g_ptr_array_add (out, step);
+
+  if ((gsize)sqlite3_column_bytes (stmt, 7) != n * sizeof (guint32) ||
+      (gsize)sqlite3_column_bytes (stmt, 8) != n)
+    {
+      g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA,
+                   "Cache %s: BSP step %" G_GINT64_FORMAT " has a wrong size",
+                   self->cache_path, step->step);
+      return FALSE;
+    }
+
+  step->n_tiles = n;
+  if (n > 0)
+    {
+      memcpy (step->tile_cycles, sqlite3_column_blob (stmt, 7), n * sizeof (guint32));
+      memcpy (step->tile_states, sqlite3_column_blob (stmt, 8), n);
+    }
+
+  return TRUE;
+}
+
 /* The BSP steps of a run (run_id > 0) or of all runs, in step order: what
  * the BSP heatmap draws, tile by step. */
 GPtrArray *
@@ -1032,58 +1110,33 @@ tes_report_get_bsp_steps (TesReport  *self,
                           GError    **error)
 {
   g_autoptr(GPtrArray) steps = g_ptr_array_new_with_free_func (bsp_step_free);
-  sqlite3_stmt *stmt = NULL;
-  sqlite3 *db;
-  gboolean ok;
 
   g_return_val_if_fail (TES_IS_REPORT (self), NULL);
 
-  if (!(db = borrow_db (self, error)))
+  if (!read_rows (self,
+                  "SELECT coalesce (run_id, 0), step, coalesce (clock_id, 0), start, dur, name, n_tiles, "
+                  "       tile_cycles, tile_states FROM bsp_steps "
+                  "WHERE ?1 <= 0 OR run_id = ?1 ORDER BY run_id, step",
+                  run_id, read_bsp_step_row, steps, error))
     return NULL;
 
-  ok = prepare (db,
-                "SELECT coalesce (run_id, 0), step, coalesce (clock_id, 0), start, dur, name, n_tiles, "
-                "       tile_cycles, tile_states FROM bsp_steps "
-                "WHERE ?1 <= 0 OR run_id = ?1 ORDER BY run_id, step",
-                &stmt, error);
-  if (ok)
-    sqlite3_bind_int64 (stmt, 1, run_id);
-  while (ok && sqlite3_step (stmt) == SQLITE_ROW)
-    {
-      TesBspStep *step = g_new0 (TesBspStep, 1);
-      guint n = (guint)sqlite3_column_int (stmt, 6);
+  return g_steal_pointer (&steps);
+}
 
-      step->run_id = sqlite3_column_int64 (stmt, 0);
-      step->step = sqlite3_column_int64 (stmt, 1);
-      step->clock_id = sqlite3_column_int64 (stmt, 2);
-      step->start = sqlite3_column_int64 (stmt, 3);
-      step->dur = sqlite3_column_int64 (stmt, 4);
-      step->name = (guint32)sqlite3_column_int64 (stmt, 5);
-      step->tile_cycles = g_new0 (guint32, MAX (n, 1));
-      step->tile_states = g_new0 (guint8, MAX (n, 1));
-      g_ptr_array_add (steps, step);
+static gboolean
+read_tile_memory_row (TesReport     *self,
+                      sqlite3_stmt  *stmt,
+                      gpointer       out,
+                      GError       **error)
+{
+  TesTileMemory row = {
+    .tile_id = sqlite3_column_int64 (stmt, 0),
+    .category = (guint32)sqlite3_column_int64 (stmt, 1),
+    .bytes = sqlite3_column_int64 (stmt, 2),
+  };
 
-      if ((gsize)sqlite3_column_bytes (stmt, 7) != n * sizeof (guint32) ||
-          (gsize)sqlite3_column_bytes (stmt, 8) != n)
-        {
-          g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA,
-                       "Cache %s: BSP step %" G_GINT64_FORMAT " has a wrong size",
-                       self->cache_path, step->step);
-          ok = FALSE;
-          break;
-        }
-
-      step->n_tiles = n;
-      if (n > 0)
-        {
-          memcpy (step->tile_cycles, sqlite3_column_blob (stmt, 7), n * sizeof (guint32));
-          memcpy (step->tile_states, sqlite3_column_blob (stmt, 8), n);
-        }
-    }
-  sqlite3_finalize (stmt);
-  return_db (self, db);
-
-  return ok ? g_steal_pointer (&steps) : NULL;
+  g_array_append_val ((GArray *)out, row);
+  return TRUE;
 }
 
 /* Memory rows of one tile (tile_id > 0) or of all tiles, by tile then
@@ -1094,34 +1147,16 @@ tes_report_get_tile_memory (TesReport  *self,
                             GError    **error)
 {
   g_autoptr(GArray) rows = g_array_new (FALSE, TRUE, sizeof (TesTileMemory));
-  sqlite3_stmt *stmt = NULL;
-  sqlite3 *db;
-  gboolean ok;
 
   g_return_val_if_fail (TES_IS_REPORT (self), NULL);
 
-  if (!(db = borrow_db (self, error)))
+  if (!read_rows (self,
+                  "SELECT tile_id, category, bytes FROM tile_memory "
+                  "WHERE ?1 <= 0 OR tile_id = ?1 ORDER BY tile_id, category",
+                  tile_id, read_tile_memory_row, rows, error))
     return NULL;
 
-  ok = prepare (db,
-                "SELECT tile_id, category, bytes FROM tile_memory "
-                "WHERE ?1 <= 0 OR tile_id = ?1 ORDER BY tile_id, category",
-                &stmt, error);
-  if (ok)
-    sqlite3_bind_int64 (stmt, 1, tile_id);
-  while (ok && sqlite3_step (stmt) == SQLITE_ROW)
-    {
-      TesTileMemory row = {
-        .tile_id = sqlite3_column_int64 (stmt, 0),
-        .category = (guint32)sqlite3_column_int64 (stmt, 1),
-        .bytes = sqlite3_column_int64 (stmt, 2),
-      };
-      g_array_append_val (rows, row);
-    }
-  sqlite3_finalize (stmt);
-  return_db (self, db);
-
-  return ok ? g_steal_pointer (&rows) : NULL;
+  return g_steal_pointer (&rows);
 }
 
 /* Calls func for every stored slice of the track that overlaps
