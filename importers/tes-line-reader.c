@@ -122,6 +122,22 @@ tes_describe_text (const char *text,
   return g_string_free (out, FALSE);
 }
 
+/* Valid UTF-8 without control characters (tabs allowed): what a line of
+ * a vendor's text output is, and what binary garbage is not. */
+gboolean
+tes_line_is_text (const char *line,
+                  gsize       len)
+{
+  if (!g_utf8_validate_len (line, len, NULL))
+    return FALSE;
+
+  for (gsize i = 0; i < len; i++)
+    if ((guchar)line[i] < 0x20 && line[i] != '\t')
+      return FALSE;
+
+  return TRUE;
+}
+
 /* "Tile average compute cycles (incl. idle)" -> "tile_average_compute_cycles_incl_idle":
  * a vendor's label as a key for report info. */
 char *

@@ -38,6 +38,8 @@ char     *tes_describe_text             (const char     *text,
                                          gsize           len,
                                          gsize           max_chars);
 
+gboolean  tes_line_is_text              (const char     *line,
+                                         gsize           len);
 char     *tes_slugify                   (const char     *text);
 void      tes_set_error_at_line_valist  (GError        **error,
                                          int             code,

@@ -127,20 +127,6 @@ add_info (Parser     *p,
   g_ptr_array_add (p->info, g_strdup (value));
 }
 
-static gboolean
-is_text (const char *line,
-         gsize       len)
-{
-  if (!g_utf8_validate_len (line, len, NULL))
-    return FALSE;
-
-  for (gsize i = 0; i < len; i++)
-    if ((guchar)line[i] < 0x20 && line[i] != '\t')
-      return FALSE;
-
-  return TRUE;
-}
-
 /* A decimal number as Python or printf print one: optional sign, digits,
  * fraction, exponent; also nan/inf. */
 static gboolean
@@ -678,7 +664,7 @@ tes_qaic_runner_importer_sniff (TesImporter  *importer,
 
       if (cut && reader.pos >= head_len && head[head_len - 1] != '\n')
         break;
-      if (!is_text (line, len))
+      if (!tes_line_is_text (line, len))
         return 0;
 
       text = g_strstrip (g_strndup (line, len));
@@ -742,7 +728,7 @@ tes_qaic_runner_importer_import (TesImporter       *importer,
     {
       g_autofree char *text = NULL;
 
-      if (!is_text (line, len))
+      if (!tes_line_is_text (line, len))
         return fail (&p, reader.line_no, error, TES_IMPORT_ERROR_INVALID,
                      "not text (invalid UTF-8 or control characters; byte %" G_GSIZE_FORMAT ")",
                      reader.line_offset);

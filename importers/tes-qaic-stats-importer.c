@@ -179,21 +179,6 @@ trimmed_length (const char *line,
   return len;
 }
 
-/* Text lines only: valid UTF-8 without control characters but tabs. */
-static gboolean
-is_text (const char *line,
-         gsize       len)
-{
-  if (!g_utf8_validate_len (line, len, NULL))
-    return FALSE;
-
-  for (gsize i = 0; i < len; i++)
-    if ((guchar)line[i] < 0x20 && line[i] != '\t')
-      return FALSE;
-
-  return TRUE;
-}
-
 static void
 append_json_string (GString    *out,
                     const char *s)
@@ -1239,7 +1224,7 @@ tes_qaic_stats_importer_sniff (TesImporter  *importer,
       len = trimmed_length (line, len);
       if (len == 0)
         continue;
-      if (!is_text (line, len))
+      if (!tes_line_is_text (line, len))
         return 0;
 
       text = g_strndup (line, len);
@@ -1306,7 +1291,7 @@ tes_qaic_stats_importer_import (TesImporter       *importer,
       gsize tlen = trimmed_length (line, len);
       LineKind kind;
 
-      if (!is_text (line, len))
+      if (!tes_line_is_text (line, len))
         return fail (&p, reader.line_no, error, TES_IMPORT_ERROR_INVALID,
                      "not text (invalid UTF-8 or control characters; byte %" G_GSIZE_FORMAT ")",
                      reader.line_offset);

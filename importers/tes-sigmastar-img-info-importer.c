@@ -124,20 +124,6 @@ fail (Parser      *p,
 }
 
 static gboolean
-is_text (const char *line,
-         gsize       len)
-{
-  if (!g_utf8_validate_len (line, len, NULL))
-    return FALSE;
-
-  for (gsize i = 0; i < len; i++)
-    if ((guchar)line[i] < 0x20 && line[i] != '\t')
-      return FALSE;
-
-  return TRUE;
-}
-
-static gboolean
 is_space (char c)
 {
   return c == ' ' || c == '\t';
@@ -410,7 +396,7 @@ tes_sigmastar_img_info_importer_sniff (TesImporter  *importer,
 
       if (cut && reader.pos >= head_len && head[head_len - 1] != '\n')
         break;
-      if (!is_text (line, len))
+      if (!tes_line_is_text (line, len))
         return 0;
 
       raw = g_strndup (line, len);
@@ -466,7 +452,7 @@ tes_sigmastar_img_info_importer_import (TesImporter       *importer,
       g_autofree char *raw = NULL;
       gsize tlen = len;
 
-      if (!is_text (line, len))
+      if (!tes_line_is_text (line, len))
         return fail (&p, reader.line_no, error, TES_IMPORT_ERROR_INVALID,
                      "not text (invalid UTF-8 or control characters; byte %" G_GSIZE_FORMAT ")",
                      reader.line_offset);
