@@ -129,3 +129,15 @@ tes_test_assert_contains (const char *haystack,
   if (haystack == NULL || strstr (haystack, needle) == NULL)
     g_error ("'%s' does not contain '%s'", haystack ? haystack : "(null)", needle);
 }
+
+/* The report's info value for key is exactly expected (NULL: absent). */
+void
+tes_test_assert_info (TesReport  *report,
+                      const char *key,
+                      const char *expected)
+{
+  g_autofree char *got = tes_report_lookup_info (report, key);
+
+  if (g_strcmp0 (got, expected) != 0)
+    g_error ("info %s is '%s', expected '%s'", key, got ? got : "(none)", expected ? expected : "(none)");
+}

@@ -9,6 +9,8 @@
 
 #include <glib.h>
 
+#include "tes-report.h"
+
 G_BEGIN_DECLS
 
 char     *tes_test_data_path    (const char  *name);
@@ -37,6 +39,9 @@ void      tes_test_run_cli          (TesCliResult *r,
                                      ...) G_GNUC_NULL_TERMINATED;
 void      tes_test_assert_contains  (const char   *haystack,
                                      const char   *needle);
+void      tes_test_assert_info      (TesReport    *report,
+                                     const char   *key,
+                                     const char   *expected);
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TesCliResult, tes_cli_result_clear)
 

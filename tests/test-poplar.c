@@ -35,19 +35,8 @@ open_copy (const char  *shared_rel,
   return tes_report_open (copy, importer, 0, NULL, NULL, error);
 }
 
-static void
-assert_info (TesReport  *report,
-             const char *key,
-             const char *expected)
-{
-  g_autofree char *value = tes_report_lookup_info (report, key);
-
-  if (g_strcmp0 (value, expected) != 0)
-    g_error ("info %s: expected '%s', got '%s'", key, expected, value ? value : "(none)");
-}
-
-/* The cache is plain SQLite: the per-tile tables have no TesReport query
- * yet, so the tests read them directly. */
+/* The cache is plain SQLite: the tests also read its per-tile tables
+ * directly, apart from TesReport. */
 static sqlite3 *
 open_cache (TesReport *report)
 {
@@ -229,50 +218,50 @@ test_report_adder (void)
   g_assert_cmpint (counts.n_runs, ==, 0);
 
   /* Target: a cycles clock at the printed frequency */
-  assert_info (report, "target.ipus", "1");
-  assert_info (report, "target.tiles_per_ipu", "1216");
-  assert_info (report, "target.total_tiles", "1216");
-  assert_info (report, "target.memory_per_tile", "256.0 kB");
-  assert_info (report, "target.total_memory", "304.0 MB");
-  assert_info (report, "target.clock", "1600.0 MHz");
+  tes_test_assert_info (report, "target.ipus", "1");
+  tes_test_assert_info (report, "target.tiles_per_ipu", "1216");
+  tes_test_assert_info (report, "target.total_tiles", "1216");
+  tes_test_assert_info (report, "target.memory_per_tile", "256.0 kB");
+  tes_test_assert_info (report, "target.total_memory", "304.0 MB");
+  tes_test_assert_info (report, "target.clock", "1600.0 MHz");
   g_assert_cmpuint (tes_report_get_n_clocks (report), ==, 1);
   clock = tes_report_get_clock (report, 1);
   g_assert_cmpint (clock->unit, ==, TES_TIME_UNIT_CYCLES);
   g_assert_cmpint (clock->ticks_per_second, ==, 1600000000);
 
   /* Graph */
-  assert_info (report, "graph.vertices", "1219");
-  assert_info (report, "graph.edges", "1223");
-  assert_info (report, "graph.variables", "30562");
-  assert_info (report, "graph.compute_sets", "4");
+  tes_test_assert_info (report, "graph.vertices", "1219");
+  tes_test_assert_info (report, "graph.edges", "1223");
+  tes_test_assert_info (report, "graph.variables", "30562");
+  tes_test_assert_info (report, "graph.compute_sets", "4");
 
   /* Memory Usage */
-  assert_info (report, "memory.including_gaps", "23878396");
-  assert_info (report, "memory.region.Non-interleaved", "5355604");
-  assert_info (report, "memory.region.Overflowed", "0");
-  assert_info (report, "memory.data_type.Variables", "39108");
-  assert_info (report, "memory.data_type.Host Exchange Packet Headers", "10512");
-  assert_info (report, "memory.data_type.Stack", "3852288");
-  assert_info (report, "memory.data_type.Control Code", "851272");
-  assert_info (report, "memory.data_type.Instrumentation Results", "4876");
-  assert_info (report, "memory.data_type.Shared Data Storage", "0");
-  assert_info (report, "memory.vertex_data", "14640");
-  assert_info (report, "memory.vertex_data.category.Internal vertex state", "9736");
-  assert_info (report, "memory.vertex_data.category.Edge pointers", "4904");
-  assert_info (report, "memory.vertex_data.type.poprand::SetSeedSupervisor", "34048");
-  assert_info (report, "memory.vertex_data.type.popops::BinaryOp1DSupervisor<popops::expr::BinaryOpType::ADD,float>", "16");
+  tes_test_assert_info (report, "memory.including_gaps", "23878396");
+  tes_test_assert_info (report, "memory.region.Non-interleaved", "5355604");
+  tes_test_assert_info (report, "memory.region.Overflowed", "0");
+  tes_test_assert_info (report, "memory.data_type.Variables", "39108");
+  tes_test_assert_info (report, "memory.data_type.Host Exchange Packet Headers", "10512");
+  tes_test_assert_info (report, "memory.data_type.Stack", "3852288");
+  tes_test_assert_info (report, "memory.data_type.Control Code", "851272");
+  tes_test_assert_info (report, "memory.data_type.Instrumentation Results", "4876");
+  tes_test_assert_info (report, "memory.data_type.Shared Data Storage", "0");
+  tes_test_assert_info (report, "memory.vertex_data", "14640");
+  tes_test_assert_info (report, "memory.vertex_data.category.Internal vertex state", "9736");
+  tes_test_assert_info (report, "memory.vertex_data.category.Edge pointers", "4904");
+  tes_test_assert_info (report, "memory.vertex_data.type.poprand::SetSeedSupervisor", "34048");
+  tes_test_assert_info (report, "memory.vertex_data.type.popops::BinaryOp1DSupervisor<popops::expr::BinaryOpType::ADD,float>", "16");
 
   /* the histogram, as printed (less the header's indentation) */
-  assert_info (report, "memory.by_tile.header", "Range (KB) Histogram (Excluding Gaps)               Count (tiles)");
-  assert_info (report, "memory.by_tile.bin.001", "     4 - 5 ****************************************  1,215");
-  assert_info (report, "memory.by_tile.bin.002", "     5 - 6 *                                             1");
-  assert_info (report, "memory.by_tile.bins", "2");
-  assert_info (report, "memory.by_tile.tiles", "1216");
-  assert_info (report, "memory.by_tile.maximum_including_gaps", "49184");
-  assert_info (report, "memory.by_tile.maximum_including_gaps.k", "48.0");
-  assert_info (report, "memory.by_tile.maximum_including_gaps.tile", "0");
-  assert_info (report, "memory.by_tile.maximum_excluding_gaps", "5780");
-  assert_info (report, "memory.by_tile.tiles_out_of_memory", "0");
+  tes_test_assert_info (report, "memory.by_tile.header", "Range (KB) Histogram (Excluding Gaps)               Count (tiles)");
+  tes_test_assert_info (report, "memory.by_tile.bin.001", "     4 - 5 ****************************************  1,215");
+  tes_test_assert_info (report, "memory.by_tile.bin.002", "     5 - 6 *                                             1");
+  tes_test_assert_info (report, "memory.by_tile.bins", "2");
+  tes_test_assert_info (report, "memory.by_tile.tiles", "1216");
+  tes_test_assert_info (report, "memory.by_tile.maximum_including_gaps", "49184");
+  tes_test_assert_info (report, "memory.by_tile.maximum_including_gaps.k", "48.0");
+  tes_test_assert_info (report, "memory.by_tile.maximum_including_gaps.tile", "0");
+  tes_test_assert_info (report, "memory.by_tile.maximum_excluding_gaps", "5780");
+  tes_test_assert_info (report, "memory.by_tile.tiles_out_of_memory", "0");
 
   /* every tile of the target, with its memory */
   db = open_cache (report);
@@ -316,20 +305,20 @@ test_report_imbalance (void)
   tes_report_get_counts (report, &counts);
   g_assert_cmpint (counts.n_tiles, ==, 1216);
 
-  assert_info (report, "memory.by_tile.bins", "14");
-  assert_info (report, "memory.by_tile.tiles", "1216");
-  assert_info (report, "memory.by_tile.bin.002", "   8 -  16 ****************************************  1,192");
-  assert_info (report, "memory.by_tile.bin.014", " 808 - 816 *                                             1");
-  assert_info (report, "memory.by_tile.tiles_out_of_memory", "2");
-  assert_info (report, "memory.by_tile.maximum_excluding_gaps", "834339");
-  assert_info (report, "memory.by_tile.maximum_excluding_gaps.tile", "0");
+  tes_test_assert_info (report, "memory.by_tile.bins", "14");
+  tes_test_assert_info (report, "memory.by_tile.tiles", "1216");
+  tes_test_assert_info (report, "memory.by_tile.bin.002", "   8 -  16 ****************************************  1,192");
+  tes_test_assert_info (report, "memory.by_tile.bin.014", " 808 - 816 *                                             1");
+  tes_test_assert_info (report, "memory.by_tile.tiles_out_of_memory", "2");
+  tes_test_assert_info (report, "memory.by_tile.maximum_excluding_gaps", "834339");
+  tes_test_assert_info (report, "memory.by_tile.maximum_excluding_gaps.tile", "0");
 
   /* Tile # 0: data types in the tile table, the rest in info */
-  assert_info (report, "tile.0.memory.including_gaps", "834416");
-  assert_info (report, "tile.0.memory.region.Overflowed", "580387");
-  assert_info (report, "tile.0.memory.vertex_data", "22353");
-  assert_info (report, "tile.0.memory.vertex_data.category.Edge pointers", "10798");
-  assert_info (report, "tile.0.memory.vertex_data.type.poplin::ConvPartial1x1Out<float,float,true,false>", "6648");
+  tes_test_assert_info (report, "tile.0.memory.including_gaps", "834416");
+  tes_test_assert_info (report, "tile.0.memory.region.Overflowed", "580387");
+  tes_test_assert_info (report, "tile.0.memory.vertex_data", "22353");
+  tes_test_assert_info (report, "tile.0.memory.vertex_data.category.Edge pointers", "10798");
+  tes_test_assert_info (report, "tile.0.memory.vertex_data.type.poplin::ConvPartial1x1Out<float,float,true,false>", "6648");
 
   db = open_cache (report);
   g_assert_cmpint (query_int (db, "SELECT count(*) FROM tile_memory"), ==, G_N_ELEMENTS (tile0));
@@ -356,16 +345,16 @@ test_report_real_excerpts (void)
     g_assert_no_error (error);
     tes_report_get_counts (report, &counts);
     g_assert_cmpint (counts.n_tiles, ==, 1472);
-    assert_info (report, "target.memory_per_tile", "624.0 kB");
-    assert_info (report, "target.clock", "1850.0 MHz");
-    assert_info (report, "target.replicas", "1");
-    assert_info (report, "target.ipus_per_replica", "1");
-    assert_info (report, "target.tiles_per_replica", "1472");
-    assert_info (report, "target.memory_per_replica", "897.0 MB");
-    assert_info (report, "graph.vertices", "5466");
-    assert_info (report, "graph.compute_sets", "20");
-    assert_info (report, "warning.1", "7 lines outside the report's sections were skipped (first on line 1)");
-    assert_info (report, "elided_lines", "2");
+    tes_test_assert_info (report, "target.memory_per_tile", "624.0 kB");
+    tes_test_assert_info (report, "target.clock", "1850.0 MHz");
+    tes_test_assert_info (report, "target.replicas", "1");
+    tes_test_assert_info (report, "target.ipus_per_replica", "1");
+    tes_test_assert_info (report, "target.tiles_per_replica", "1472");
+    tes_test_assert_info (report, "target.memory_per_replica", "897.0 MB");
+    tes_test_assert_info (report, "graph.vertices", "5466");
+    tes_test_assert_info (report, "graph.compute_sets", "20");
+    tes_test_assert_info (report, "warning.1", "7 lines outside the report's sections were skipped (first on line 1)");
+    tes_test_assert_info (report, "elided_lines", "2");
     g_assert_cmpint (tes_report_get_clock (report, 1)->ticks_per_second, ==, 1850000000);
 
     db = open_cache (report);
@@ -384,20 +373,20 @@ test_report_real_excerpts (void)
     tes_report_get_counts (report, &counts);
     g_assert_cmpint (counts.n_runs, ==, 2);
     g_assert_cmpint (counts.n_tiles, ==, 0);
-    assert_info (report, "execution.program.1", "<anonymous>");
-    assert_info (report, "execution.total_cycles", "6681766");
-    assert_info (report, "execution.total_cycles.approx_us", "5023.9");
-    assert_info (report, "execution.tile_average_compute_cycles_including_idle_threads", "3801.8");
-    assert_info (report, "execution.tile_average_compute_cycles_including_idle_threads.share", "0.1");
-    assert_info (report, "execution.tile_average_compute_cycles_excluding_idle_threads", "3717.6");
-    assert_info (report, "execution.tile_average_host_exchange_cycles", "6663550.8");
-    assert_info (report, "execution.tile_average_host_exchange_cycles.share", "99.7");
-    assert_info (report, "execution.tile_average_sync_cycles", "1134.8");
-    assert_info (report, "execution.2.total_cycles", "25444984");
-    assert_info (report, "execution.2.tile_average_compute_cycles_including_idle_threads", "28300.3");
-    assert_info (report, "execution.2.tile_average_sync_cycles.share", "0.5");
+    tes_test_assert_info (report, "execution.program.1", "<anonymous>");
+    tes_test_assert_info (report, "execution.total_cycles", "6681766");
+    tes_test_assert_info (report, "execution.total_cycles.approx_us", "5023.9");
+    tes_test_assert_info (report, "execution.tile_average_compute_cycles_including_idle_threads", "3801.8");
+    tes_test_assert_info (report, "execution.tile_average_compute_cycles_including_idle_threads.share", "0.1");
+    tes_test_assert_info (report, "execution.tile_average_compute_cycles_excluding_idle_threads", "3717.6");
+    tes_test_assert_info (report, "execution.tile_average_host_exchange_cycles", "6663550.8");
+    tes_test_assert_info (report, "execution.tile_average_host_exchange_cycles.share", "99.7");
+    tes_test_assert_info (report, "execution.tile_average_sync_cycles", "1134.8");
+    tes_test_assert_info (report, "execution.2.total_cycles", "25444984");
+    tes_test_assert_info (report, "execution.2.tile_average_compute_cycles_including_idle_threads", "28300.3");
+    tes_test_assert_info (report, "execution.2.tile_average_sync_cycles.share", "0.5");
     /* no Target: the clock comes from cycles / microseconds */
-    assert_info (report, "clock.derived_mhz", "1330");
+    tes_test_assert_info (report, "clock.derived_mhz", "1330");
     g_assert_cmpint (tes_report_get_clock (report, 1)->ticks_per_second, ==, 1330000000);
 
     db = open_cache (report);
@@ -414,18 +403,18 @@ test_report_real_excerpts (void)
     sqlite3 *db;
 
     g_assert_no_error (error);
-    assert_info (report, "memory.including_gaps", "23878396");
-    assert_info (report, "memory.data_type.Vertex Code", "170788");
-    assert_info (report, "memory.by_tile.bins", "2");
-    assert_info (report, "memory.by_tile.2.bin.005", "  32 -  40                                               0");
-    assert_info (report, "memory.by_tile.2.bin.006", "...");
-    assert_info (report, "memory.by_tile.2.bin.007", " 488 - 496                                               0");
-    assert_info (report, "memory.by_tile.2.bin.012", "...");
-    assert_info (report, "memory.by_tile.2.bins", "14");
-    assert_info (report, "memory.by_tile.2.tiles", "1216");
-    assert_info (report, "memory.by_tile.2.tiles_out_of_memory", "2");
-    assert_info (report, "tile.0.memory.vertex_data.type.popops::Reduce<popops::ReduceAdd,float,float,false,0>", "2542");
-    assert_info (report, "elided_lines", "15");
+    tes_test_assert_info (report, "memory.including_gaps", "23878396");
+    tes_test_assert_info (report, "memory.data_type.Vertex Code", "170788");
+    tes_test_assert_info (report, "memory.by_tile.bins", "2");
+    tes_test_assert_info (report, "memory.by_tile.2.bin.005", "  32 -  40                                               0");
+    tes_test_assert_info (report, "memory.by_tile.2.bin.006", "...");
+    tes_test_assert_info (report, "memory.by_tile.2.bin.007", " 488 - 496                                               0");
+    tes_test_assert_info (report, "memory.by_tile.2.bin.012", "...");
+    tes_test_assert_info (report, "memory.by_tile.2.bins", "14");
+    tes_test_assert_info (report, "memory.by_tile.2.tiles", "1216");
+    tes_test_assert_info (report, "memory.by_tile.2.tiles_out_of_memory", "2");
+    tes_test_assert_info (report, "tile.0.memory.vertex_data.type.popops::Reduce<popops::ReduceAdd,float,float,false,0>", "2542");
+    tes_test_assert_info (report, "elided_lines", "15");
 
     db = open_cache (report);
     g_assert_cmpint (tile_category (db, 0, 0, "Variables"), ==, 807658);
@@ -443,14 +432,14 @@ test_report_real_excerpts (void)
     g_assert_no_error (error);
     tes_report_get_counts (report, &counts);
     g_assert_cmpint (counts.n_runs, ==, 3);
-    assert_info (report, "execution.label", "float");
-    assert_info (report, "execution.total_cycles", "126351372");
-    assert_info (report, "execution.tile_average_sync_cycles.share", "69.2");
-    assert_info (report, "execution.2.label", "float2");
-    assert_info (report, "execution.2.tile_average_compute_cycles_including_idle_threads", "15322789.5");
-    assert_info (report, "execution.3.total_cycles", "46188492");
-    assert_info (report, "execution.3.tile_average_host_exchange_cycles.share", "7.3");
-    assert_info (report, "clock.derived_mhz", "1600");
+    tes_test_assert_info (report, "execution.label", "float");
+    tes_test_assert_info (report, "execution.total_cycles", "126351372");
+    tes_test_assert_info (report, "execution.tile_average_sync_cycles.share", "69.2");
+    tes_test_assert_info (report, "execution.2.label", "float2");
+    tes_test_assert_info (report, "execution.2.tile_average_compute_cycles_including_idle_threads", "15322789.5");
+    tes_test_assert_info (report, "execution.3.total_cycles", "46188492");
+    tes_test_assert_info (report, "execution.3.tile_average_host_exchange_cycles.share", "7.3");
+    tes_test_assert_info (report, "clock.derived_mhz", "1600");
 
     db = open_cache (report);
     g_assert_cmpint (query_int (db, "SELECT \"end\" FROM runs WHERE name = 'float'"), ==, 126351372);
@@ -504,12 +493,12 @@ test_report_vertex_cycles (void)
   tes_report_get_counts (report, &counts);
   g_assert_cmpint (counts.n_operators, ==, 3);
   g_assert_cmpint (counts.n_runs, ==, 1);
-  assert_info (report, "execution.total_cycles", "8190756");
-  assert_info (report, "execution.total_compute_cycles_including_idle_threads", "5513152");
-  assert_info (report, "execution.total_compute_cycles_including_idle_threads.note",
+  tes_test_assert_info (report, "execution.total_cycles", "8190756");
+  tes_test_assert_info (report, "execution.total_compute_cycles_including_idle_threads", "5513152");
+  tes_test_assert_info (report, "execution.total_compute_cycles_including_idle_threads.note",
                "Estimated (must enable debug.instrumentCompute)");
-  assert_info (report, "execution.total_global_exchange_cycles", "Must enable debug.instrumentExternalExchange");
-  assert_info (report, "execution.total_host_exchange_cycles", "9952701003");
+  tes_test_assert_info (report, "execution.total_global_exchange_cycles", "Must enable debug.instrumentExternalExchange");
+  tes_test_assert_info (report, "execution.total_host_exchange_cycles", "9952701003");
 
   rows = tes_report_summarize (report, TES_SUMMARY_TOTAL, TES_GROUP_BY_CATEGORY, &error);
   g_assert_no_error (error);
@@ -615,9 +604,9 @@ test_report_generated (void)
   {
     g_autofree char *n = g_strdup_printf ("%u", shown);
 
-    assert_info (report, "memory.by_tile.bins", n);
+    tes_test_assert_info (report, "memory.by_tile.bins", n);
   }
-  assert_info (report, "memory.by_tile.tiles", "64");
+  tes_test_assert_info (report, "memory.by_tile.tiles", "64");
 
   {
     g_autofree char *oom = g_strdup_printf ("%" G_GINT64_FORMAT,
@@ -626,9 +615,9 @@ test_report_generated (void)
     JsonObject *max = json_array_get_object_element (tiles, json_array_get_int_element (top, 0));
     g_autofree char *max_bytes = g_strdup_printf ("%" G_GINT64_FORMAT, json_object_get_int_member (max, "total"));
 
-    assert_info (report, "memory.by_tile.tiles_out_of_memory", oom);
-    assert_info (report, "memory.by_tile.maximum_excluding_gaps.tile", max_tile);
-    assert_info (report, "memory.by_tile.maximum_excluding_gaps", max_bytes);
+    tes_test_assert_info (report, "memory.by_tile.tiles_out_of_memory", oom);
+    tes_test_assert_info (report, "memory.by_tile.maximum_excluding_gaps.tile", max_tile);
+    tes_test_assert_info (report, "memory.by_tile.maximum_excluding_gaps", max_bytes);
   }
 
   /* the five Tile # blocks: data types add up to each tile's total */
@@ -662,9 +651,9 @@ test_size_fixture (void)
   g_assert_no_error (error);
   tes_report_get_counts (report, &counts);
   g_assert_cmpint (counts.n_tiles, ==, 4);
-  assert_info (report, "archive.name", "archive.a");
-  assert_info (report, "archive.members", "4");
-  assert_info (report, "archive.total_bytes", "23973");
+  tes_test_assert_info (report, "archive.name", "archive.a");
+  tes_test_assert_info (report, "archive.members", "4");
+  tes_test_assert_info (report, "archive.total_bytes", "23973");
 
   db = open_cache (report);
   for (guint t = 0; t < G_N_ELEMENTS (totals); t++)
@@ -729,8 +718,8 @@ test_report_with_listing (void)
       tes_report_get_counts (report, &counts);
       g_assert_cmpint (counts.n_sources, ==, 2);
       g_assert_cmpint (counts.n_tiles, ==, json_array_get_length (tiles));
-      assert_info (report, "archive.members", "64");
-      assert_info (report, "target.tiles_per_ipu", "64");
+      tes_test_assert_info (report, "archive.members", "64");
+      tes_test_assert_info (report, "target.tiles_per_ipu", "64");
 
       db = open_cache (report);
       for (guint i = 0; i < json_array_get_length (tiles); i++)
@@ -894,13 +883,13 @@ test_recoveries (void)
 
   tes_report_get_counts (report, &counts);
   g_assert_cmpint (counts.n_tiles, ==, 0);
-  assert_info (report, "graph.vertices", "1219");
-  assert_info (report, "graph.number_of_control_programs", "17");
-  assert_info (report, "memory.including_gaps", "100");
-  assert_info (report, "memory.by_compute_set.cs1", "60");
-  assert_info (report, "warning.1", "line 6: unknown section 'Optimisation:' skipped (2 lines under it)");
-  assert_info (report, "warning.2", "2 lines outside the report's sections were skipped (first on line 1)");
-  assert_info (report, "elided_lines", "1");
+  tes_test_assert_info (report, "graph.vertices", "1219");
+  tes_test_assert_info (report, "graph.number_of_control_programs", "17");
+  tes_test_assert_info (report, "memory.including_gaps", "100");
+  tes_test_assert_info (report, "memory.by_compute_set.cs1", "60");
+  tes_test_assert_info (report, "warning.1", "line 6: unknown section 'Optimisation:' skipped (2 lines under it)");
+  tes_test_assert_info (report, "warning.2", "2 lines outside the report's sections were skipped (first on line 1)");
+  tes_test_assert_info (report, "elided_lines", "1");
 }
 
 /* ---- profile.pop ---------------------------------------------------------- */
@@ -1212,8 +1201,8 @@ test_chrome_tiles (void)
   tes_report_get_counts (report, &counts);
   g_assert_cmpint (counts.n_tiles, ==, 64);
   g_assert_cmpint (counts.n_tracks, ==, 65);
-  assert_info (report, "flavour", "Graphcore Poplar tile execution trace");
-  assert_info (report, "clock_mhz", "1850");
+  tes_test_assert_info (report, "flavour", "Graphcore Poplar tile execution trace");
+  tes_test_assert_info (report, "clock_mhz", "1850");
   assert_tile_lanes (report, g.truth, events);
   assert_bsp_steps (report, trace, 64);
 

@@ -85,17 +85,6 @@ open_with (const char  *path,
   return tes_report_open (path, importer, 0, NULL, NULL, error);
 }
 
-static void
-assert_info (TesReport  *report,
-             const char *key,
-             const char *value)
-{
-  g_autofree char *got = tes_report_lookup_info (report, key);
-
-  if (g_strcmp0 (got, value) != 0)
-    g_error ("info %s is '%s', expected '%s'", key, got ? got : "(none)", value ? value : "(none)");
-}
-
 static const TesTrack *
 find_track (TesReport    *report,
             gint64        parent_id,
@@ -219,28 +208,28 @@ test_stats_fixture (void)
   g_assert_cmpuint (vendor->len, ==, 64);
   g_assert_cmpstr (g_hash_table_lookup (totals, "c0"), ==, "444672");
   g_assert_cmpstr (g_hash_table_lookup (totals, "c1"), ==, "444413");
-  assert_info (report, "c0.total.ucycles", g_hash_table_lookup (totals, "c0"));
-  assert_info (report, "c1.total.ucycles", g_hash_table_lookup (totals, "c1"));
-  assert_info (report, "c0.total.pcycles", "28559104");
-  assert_info (report, "c1.total.pcycles", "28793610");
-  assert_info (report, "c0.total.basis", "thread max");
-  assert_info (report, "c0.inference.pcycles", "28559169");
-  assert_info (report, "c1.effective_frequency_mhz", "1243.97");
-  assert_info (report, "c0.t5.utilization_percent", "0.74");
-  assert_info (report, "c1.t4.p100.Host_IO_Port.ucycles", "30698");
-  assert_info (report, "c0.t0.activate.ucycles", "4386");
-  assert_info (report, "c1.t5.batch.end", "9803252851192");
-  assert_info (report, "total_batch.ucycles", "444677");
-  assert_info (report, "device_instance.batch_per_second", "43.1774");
-  assert_info (report, "device_instance.batch_per_second.formula", "1/0.0231603");
-  assert_info (report, "device_instance.inf_per_second", "345.419");
-  assert_info (report, "device_instance.inf_per_second.formula", "8/0.0231603");
-  assert_info (report, "max_input_wait.ucycles", "30711");
-  assert_info (report, "max_output_wait.ucycles", "2");
-  assert_info (report, "network", "QAicGraph");
-  assert_info (report, "cores", "2");
-  assert_info (report, "warning.no_trailer", NULL);
-  assert_info (report, "warning.skipped_lines", NULL);
+  tes_test_assert_info (report, "c0.total.ucycles", g_hash_table_lookup (totals, "c0"));
+  tes_test_assert_info (report, "c1.total.ucycles", g_hash_table_lookup (totals, "c1"));
+  tes_test_assert_info (report, "c0.total.pcycles", "28559104");
+  tes_test_assert_info (report, "c1.total.pcycles", "28793610");
+  tes_test_assert_info (report, "c0.total.basis", "thread max");
+  tes_test_assert_info (report, "c0.inference.pcycles", "28559169");
+  tes_test_assert_info (report, "c1.effective_frequency_mhz", "1243.97");
+  tes_test_assert_info (report, "c0.t5.utilization_percent", "0.74");
+  tes_test_assert_info (report, "c1.t4.p100.Host_IO_Port.ucycles", "30698");
+  tes_test_assert_info (report, "c0.t0.activate.ucycles", "4386");
+  tes_test_assert_info (report, "c1.t5.batch.end", "9803252851192");
+  tes_test_assert_info (report, "total_batch.ucycles", "444677");
+  tes_test_assert_info (report, "device_instance.batch_per_second", "43.1774");
+  tes_test_assert_info (report, "device_instance.batch_per_second.formula", "1/0.0231603");
+  tes_test_assert_info (report, "device_instance.inf_per_second", "345.419");
+  tes_test_assert_info (report, "device_instance.inf_per_second.formula", "8/0.0231603");
+  tes_test_assert_info (report, "max_input_wait.ucycles", "30711");
+  tes_test_assert_info (report, "max_output_wait.ucycles", "2");
+  tes_test_assert_info (report, "network", "QAicGraph");
+  tes_test_assert_info (report, "cores", "2");
+  tes_test_assert_info (report, "warning.no_trailer", NULL);
+  tes_test_assert_info (report, "warning.skipped_lines", NULL);
 
   /* every op row, against the vendor text: share as printed, ucycles,
    * count, and the share agrees with the file's total line */
@@ -409,17 +398,17 @@ test_opstats_summary (void)
   g_assert_cmpint (counts.n_operators, ==, 6);
   g_assert_cmpint (counts.n_tracks, ==, 1 + 2 + 3);
   g_assert_cmpint (counts.n_slices, ==, 3 + 1);
-  assert_info (report, "specialization", "QAicGraph");
-  assert_info (report, "network", "QAicGraph");
-  assert_info (report, "cores", "2");
-  assert_info (report, "c12.total.ucycles", "2000");
-  assert_info (report, "c12.t0.batch.pcycles", "100000");
-  assert_info (report, "c12.t0.activate.ucycles", "30");
-  assert_info (report, "c0.effective_frequency_mhz", "1030.04");
-  assert_info (report, "device_instance.batch_per_second.formula", "1/0.000104167");
-  assert_info (report, "max_input_wait.ucycles", NULL);
-  assert_info (report, "warning.no_trailer", NULL);
-  assert_info (report, "warning.c0.thread_max", NULL);
+  tes_test_assert_info (report, "specialization", "QAicGraph");
+  tes_test_assert_info (report, "network", "QAicGraph");
+  tes_test_assert_info (report, "cores", "2");
+  tes_test_assert_info (report, "c12.total.ucycles", "2000");
+  tes_test_assert_info (report, "c12.t0.batch.pcycles", "100000");
+  tes_test_assert_info (report, "c12.t0.activate.ucycles", "30");
+  tes_test_assert_info (report, "c0.effective_frequency_mhz", "1030.04");
+  tes_test_assert_info (report, "device_instance.batch_per_second.formula", "1/0.000104167");
+  tes_test_assert_info (report, "max_input_wait.ucycles", NULL);
+  tes_test_assert_info (report, "warning.no_trailer", NULL);
+  tes_test_assert_info (report, "warning.c0.thread_max", NULL);
 
   device = find_track (report, 0, "QAicGraph");
   g_assert_nonnull (device);
@@ -603,7 +592,7 @@ test_stats_recoveries (void)
       tes_test_write_file (path, cases[i].contents, -1);
       report = open_with (path, "qaic-stats", &error);
       g_assert_no_error (error);
-      assert_info (report, cases[i].key, cases[i].value);
+      tes_test_assert_info (report, cases[i].key, cases[i].value);
       tes_report_get_counts (report, &counts);
       g_assert_cmpint (counts.n_operators, ==, 6);
       g_free (cases[i].contents);
@@ -630,14 +619,14 @@ test_runner_stdout (void)
   tes_report_get_counts (report, &counts);
   g_assert_cmpint (counts.n_operators, ==, 0);
   g_assert_cmpint (counts.n_tracks, ==, 0);
-  assert_info (report, "stats.inference_count", "4816");
-  assert_info (report, "stats.total_duration_us", "20022021");
-  assert_info (report, "stats.batch_size", "8");
-  assert_info (report, "stats.inferences_per_second", "1924.281");
-  assert_info (report, "output.1", "./bert_base_cased_stats/aic-profiling-program-0-trace.json");
-  assert_info (report, "output.9", "./bert_base_cased_stats/aic-profiling-program-0-activation-0-inf-100.txt");
-  assert_info (report, "output.10", NULL);
-  assert_info (report, "message.1", NULL);
+  tes_test_assert_info (report, "stats.inference_count", "4816");
+  tes_test_assert_info (report, "stats.total_duration_us", "20022021");
+  tes_test_assert_info (report, "stats.batch_size", "8");
+  tes_test_assert_info (report, "stats.inferences_per_second", "1924.281");
+  tes_test_assert_info (report, "output.1", "./bert_base_cased_stats/aic-profiling-program-0-trace.json");
+  tes_test_assert_info (report, "output.9", "./bert_base_cased_stats/aic-profiling-program-0-activation-0-inf-100.txt");
+  tes_test_assert_info (report, "output.10", NULL);
+  tes_test_assert_info (report, "message.1", NULL);
 
   /* the Device Performance table, cell by cell against a plain split */
   g_assert_true (g_file_get_contents (cell13, &text, NULL, NULL));
@@ -652,28 +641,28 @@ test_runner_stdout (void)
       for (guint c = 0; c < 4; c++)
         {
           g_autofree char *key = g_strdup_printf ("stats.device.%s.%s", cells[0], cols[c]);
-          assert_info (report, key, g_strstrip (cells[c + 1]));
+          tes_test_assert_info (report, key, g_strstrip (cells[c + 1]));
           checked++;
         }
     }
   g_assert_cmpuint (checked, ==, 12);
-  assert_info (report, "stats.device.InputWaitTimeUs.max", "3290982.552");
+  tes_test_assert_info (report, "stats.device.InputWaitTimeUs.max", "3290982.552");
   g_clear_object (&report);
 
   report = open_with (cell17, "qaic-runner-stdout", &error);
   g_assert_no_error (error);
-  assert_info (report, "message.1", "Using bounded random inputs");
-  assert_info (report, "output.70", "./opstats_decode/aic-profiling-program-0-trace.json");
-  assert_info (report, "output.71", NULL);
-  assert_info (report, "stats.inferences_per_second", "4.460");
-  assert_info (report, "stats.device.OutputWaitTimeUs.std", "0.019");
+  tes_test_assert_info (report, "message.1", "Using bounded random inputs");
+  tes_test_assert_info (report, "output.70", "./opstats_decode/aic-profiling-program-0-trace.json");
+  tes_test_assert_info (report, "output.71", NULL);
+  tes_test_assert_info (report, "stats.inferences_per_second", "4.460");
+  tes_test_assert_info (report, "stats.device.OutputWaitTimeUs.std", "0.019");
   g_clear_object (&report);
 
   report = open_with (cell18, "qaic-runner-stdout", &error);
   g_assert_no_error (error);
-  assert_info (report, "stats.inference_count", "5787");
-  assert_info (report, "stats.device.ExecTimeUs.avg", "22777.262");
-  assert_info (report, "output.1", "./bert_base_cased_stats/aic-profiling-program-0-latency.txt");
+  tes_test_assert_info (report, "stats.inference_count", "5787");
+  tes_test_assert_info (report, "stats.device.ExecTimeUs.avg", "22777.262");
+  tes_test_assert_info (report, "output.1", "./bert_base_cased_stats/aic-profiling-program-0-latency.txt");
 }
 
 static void
@@ -691,11 +680,11 @@ test_latency_stats (void)
     latency += g_str_has_prefix (((TesInfoEntry *)g_ptr_array_index (info, i))->key, "latency.");
   /* 13 rows x 8 columns, and the percentile line */
   g_assert_cmpuint (latency, ==, 13 * 8 + 1);
-  assert_info (report, "latency.all_activations_combined.devInfPerSec.mean", "347.295312");
-  assert_info (report, "latency.all_activations_combined.devExec.50%", "22.802370");
-  assert_info (report, "latency.all_activations_combined.devOutWaitTime.max", "0.002083");
-  assert_info (report, "latency.all_activations_combined.totalRoundtripTime.99%", "26.064658");
-  assert_info (report, "latency.all_activations_combined.totalRoundtripTime.percentile(mean)", "23.694 ms");
+  tes_test_assert_info (report, "latency.all_activations_combined.devInfPerSec.mean", "347.295312");
+  tes_test_assert_info (report, "latency.all_activations_combined.devExec.50%", "22.802370");
+  tes_test_assert_info (report, "latency.all_activations_combined.devOutWaitTime.max", "0.002083");
+  tes_test_assert_info (report, "latency.all_activations_combined.totalRoundtripTime.99%", "26.064658");
+  tes_test_assert_info (report, "latency.all_activations_combined.totalRoundtripTime.percentile(mean)", "23.694 ms");
 }
 
 static void
@@ -835,10 +824,10 @@ test_combined (void)
       g_assert_cmpint (counts.n_operators, ==, 64);
       g_assert_cmpint (counts.n_slices, ==, 13);
       g_assert_cmpint (counts.n_tracks, ==, 15);
-      assert_info (report, "c0.total.ucycles", "444672");
-      assert_info (report, "stats.inference_count", "4816");
-      assert_info (report, "stats.batch_size", "8");
-      assert_info (report, "output.9", "./bert_base_cased_stats/aic-profiling-program-0-activation-0-inf-100.txt");
+      tes_test_assert_info (report, "c0.total.ucycles", "444672");
+      tes_test_assert_info (report, "stats.inference_count", "4816");
+      tes_test_assert_info (report, "stats.batch_size", "8");
+      tes_test_assert_info (report, "output.9", "./bert_base_cased_stats/aic-profiling-program-0-activation-0-inf-100.txt");
       rows = tes_report_summarize (report, TES_SUMMARY_TOTAL, TES_GROUP_BY_CATEGORY, &error);
       g_assert_no_error (error);
       g_assert_cmpuint (rows->len, ==, 64);

@@ -29,17 +29,6 @@ open_img_info (const char  *path,
   return tes_report_open (path, tes_importer_registry_lookup ("sigmastar-img-info"), 0, NULL, NULL, error);
 }
 
-static void
-assert_info (TesReport  *report,
-             const char *key,
-             const char *value)
-{
-  g_autofree char *got = tes_report_lookup_info (report, key);
-
-  if (g_strcmp0 (got, value) != 0)
-    g_error ("info %s is '%s', expected '%s'", key, got ? got : "(none)", value ? value : "(none)");
-}
-
 /* Every "key:<TAB>value" line of the fixture, read apart from the
  * importer: each must be in the report under model.<input|output>.<i>.<key>
  * with the value as printed. */
@@ -71,7 +60,7 @@ check_tensor_lines (TesReport  *report,
           g_autofree char *key = g_strdup_printf ("%s.%s", block, name);
 
           g_assert_cmpint (tab[-1], ==, ':');
-          assert_info (report, key, tab + 1);
+          tes_test_assert_info (report, key, tab + 1);
           checked++;
         }
     }
@@ -94,27 +83,27 @@ test_fixture (void)
   g_assert_cmpint (counts.n_slices, ==, 0);
   g_assert_cmpint (counts.n_tracks, ==, 0);
 
-  assert_info (report, "model.img_version", "S1.0.9_verified_23051011");
-  assert_info (report, "model.size", "11927552");
-  assert_info (report, "model.max_batch_number", "1");
-  assert_info (report, "model.sdk_version", "S1.0.9_verified_23051011");
-  assert_info (report, "model.suggested_batch", "[1]");
-  assert_info (report, "model.supported_batch", NULL);
-  assert_info (report, "model.variable_buffer_size", "8601600");
-  assert_info (report, "model.inputs", "1");
-  assert_info (report, "model.outputs", "1");
-  assert_info (report, "model.input.0.name", "images");
-  assert_info (report, "model.input.0.dtype", "<class 'numpy.uint8'>");
-  assert_info (report, "model.input.0.shape", "[1, 640, 640, 3]");
-  assert_info (report, "model.input.0.layouts", "NHWC");
-  assert_info (report, "model.input.0.training_input_formats", "RGB");
-  assert_info (report, "model.input.0.input_height_alignment", "1");
-  assert_info (report, "model.input.0.batch_mode", "n_buf");
-  assert_info (report, "model.output.0.name", "output0");
-  assert_info (report, "model.output.0.dtype", "<class 'numpy.float32'>");
-  assert_info (report, "model.output.0.shape", "[1, 84, 8400]");
-  assert_info (report, "model.output.0.batch", "1");
-  assert_info (report, "warning.skipped_lines", NULL);
+  tes_test_assert_info (report, "model.img_version", "S1.0.9_verified_23051011");
+  tes_test_assert_info (report, "model.size", "11927552");
+  tes_test_assert_info (report, "model.max_batch_number", "1");
+  tes_test_assert_info (report, "model.sdk_version", "S1.0.9_verified_23051011");
+  tes_test_assert_info (report, "model.suggested_batch", "[1]");
+  tes_test_assert_info (report, "model.supported_batch", NULL);
+  tes_test_assert_info (report, "model.variable_buffer_size", "8601600");
+  tes_test_assert_info (report, "model.inputs", "1");
+  tes_test_assert_info (report, "model.outputs", "1");
+  tes_test_assert_info (report, "model.input.0.name", "images");
+  tes_test_assert_info (report, "model.input.0.dtype", "<class 'numpy.uint8'>");
+  tes_test_assert_info (report, "model.input.0.shape", "[1, 640, 640, 3]");
+  tes_test_assert_info (report, "model.input.0.layouts", "NHWC");
+  tes_test_assert_info (report, "model.input.0.training_input_formats", "RGB");
+  tes_test_assert_info (report, "model.input.0.input_height_alignment", "1");
+  tes_test_assert_info (report, "model.input.0.batch_mode", "n_buf");
+  tes_test_assert_info (report, "model.output.0.name", "output0");
+  tes_test_assert_info (report, "model.output.0.dtype", "<class 'numpy.float32'>");
+  tes_test_assert_info (report, "model.output.0.shape", "[1, 84, 8400]");
+  tes_test_assert_info (report, "model.output.0.batch", "1");
+  tes_test_assert_info (report, "warning.skipped_lines", NULL);
 
   /* 11 input keys and 6 output keys, as the SDK manual lists them */
   g_assert_cmpuint (check_tensor_lines (report, path), ==, 11 + 6);
@@ -173,15 +162,15 @@ test_variants (void)
                        ")\r\n", -1);
   report = open_img_info (path, &error);
   g_assert_no_error (error);
-  assert_info (report, "model.supported_batch", "[1, 2, 4]");
-  assert_info (report, "model.suggested_batch", NULL);
-  assert_info (report, "model.max_batch_number", "4");
-  assert_info (report, "model.inputs", "2");
-  assert_info (report, "model.input.0.name", "in0");
-  assert_info (report, "model.input.0.shape", "[4, 3]");
-  assert_info (report, "model.input.1.name", "in1");
-  assert_info (report, "model.output.0.quantization", "(0.5, 3)");
-  assert_info (report, "model.output.0.batch_mode", "one_buf");
+  tes_test_assert_info (report, "model.supported_batch", "[1, 2, 4]");
+  tes_test_assert_info (report, "model.suggested_batch", NULL);
+  tes_test_assert_info (report, "model.max_batch_number", "4");
+  tes_test_assert_info (report, "model.inputs", "2");
+  tes_test_assert_info (report, "model.input.0.name", "in0");
+  tes_test_assert_info (report, "model.input.0.shape", "[4, 3]");
+  tes_test_assert_info (report, "model.input.1.name", "in1");
+  tes_test_assert_info (report, "model.output.0.quantization", "(0.5, 3)");
+  tes_test_assert_info (report, "model.output.0.batch_mode", "one_buf");
 }
 
 typedef struct
@@ -272,11 +261,11 @@ test_recoveries (void)
                        ")\n", -1);
   report = open_img_info (path, &error);
   g_assert_no_error (error);
-  assert_info (report, "model.size", "100");
-  assert_info (report, "model.offline_model_compression_ratio", "0.5");
-  assert_info (report, "model.inputs", "0");
-  assert_info (report, "model.output.0.name", "out0");
-  assert_info (report, "warning.skipped_lines", "2 unrecognised lines skipped (first at line 1: '[SIM] loading model ...')");
+  tes_test_assert_info (report, "model.size", "100");
+  tes_test_assert_info (report, "model.offline_model_compression_ratio", "0.5");
+  tes_test_assert_info (report, "model.inputs", "0");
+  tes_test_assert_info (report, "model.output.0.name", "out0");
+  tes_test_assert_info (report, "warning.skipped_lines", "2 unrecognised lines skipped (first at line 1: '[SIM] loading model ...')");
 }
 
 static void
@@ -338,11 +327,11 @@ test_one_run (void)
       g_assert_no_error (error);
       g_assert_cmpuint (tes_report_get_n_sources (report), ==, 3);
 
-      assert_info (report, "model.size", "11927552");
-      assert_info (report, "model.input.0.shape", "[1, 640, 640, 3]");
-      assert_info (report, "model.output.0.shape", "[1, 84, 8400]");
-      assert_info (report, "mode", "each");
-      assert_info (report, "clock_mhz", "900");
+      tes_test_assert_info (report, "model.size", "11927552");
+      tes_test_assert_info (report, "model.input.0.shape", "[1, 640, 640, 3]");
+      tes_test_assert_info (report, "model.output.0.shape", "[1, 84, 8400]");
+      tes_test_assert_info (report, "mode", "each");
+      tes_test_assert_info (report, "clock_mhz", "900");
 
       tes_report_get_counts (report, &counts);
       g_assert_cmpint (counts.n_slices, ==, 96);

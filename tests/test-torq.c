@@ -157,17 +157,6 @@ args_of (TesReport      *report,
   return args;
 }
 
-static void
-assert_info (TesReport  *report,
-             const char *key,
-             const char *value)
-{
-  g_autofree char *got = tes_report_lookup_info (report, key);
-
-  if (g_strcmp0 (got, value) != 0)
-    g_error ("info %s: '%s', expected '%s'", key, got ? got : "(none)", value);
-}
-
 static guint
 count_info (TesReport  *report,
             const char *key,
@@ -342,9 +331,9 @@ test_timeline_v1 (void)
   g_assert_cmpint (counts.n_tracks, ==, 4);
   g_assert_cmpint (counts.n_slices, ==, 11);
   g_assert_cmpint (counts.n_operators, ==, 0);
-  assert_info (report, "timeline.rows", "11");
-  assert_info (report, "timeline.end_cycle", "26289");
-  assert_info (report, "timeline.clock_mhz", "100");
+  tes_test_assert_info (report, "timeline.rows", "11");
+  tes_test_assert_info (report, "timeline.end_cycle", "26289");
+  tes_test_assert_info (report, "timeline.clock_mhz", "100");
 
   process = find_track (report, NULL, "Compile-time timeline");
   g_assert_cmpint (process->kind, ==, TES_TRACK_PROCESS);
@@ -407,12 +396,12 @@ test_timeline_v2 (void)
   tes_report_get_counts (report, &counts);
   g_assert_cmpint (counts.n_tracks, ==, 7);
   g_assert_cmpint (counts.n_slices, ==, 12);
-  assert_info (report, "timeline.rows", "12");
-  assert_info (report, "timeline.tasks", "6");
-  assert_info (report, "timeline.end_cycle", "31081");
-  assert_info (report, "timeline.bytes.dma_in", "28268");
-  assert_info (report, "timeline.bytes.dma_out", "18448");
-  assert_info (report, "timeline.bytes.cdma", "8464");
+  tes_test_assert_info (report, "timeline.rows", "12");
+  tes_test_assert_info (report, "timeline.tasks", "6");
+  tes_test_assert_info (report, "timeline.end_cycle", "31081");
+  tes_test_assert_info (report, "timeline.bytes.dma_in", "28268");
+  tes_test_assert_info (report, "timeline.bytes.dma_out", "18448");
+  tes_test_assert_info (report, "timeline.bytes.cdma", "8464");
 
   /* the lanes, in the shared order */
   for (guint i = 0; i < G_N_ELEMENTS (lanes); i++)
@@ -474,7 +463,7 @@ test_runtime_v1 (void)
   tes_report_get_counts (report, &counts);
   g_assert_cmpint (counts.n_tracks, ==, 2);
   g_assert_cmpint (counts.n_slices, ==, 6);   /* action 5 (WaitHost) logs nothing */
-  assert_info (report, "runtime.events", "12");
+  tes_test_assert_info (report, "runtime.events", "12");
 
   host = find_track (report, "Host runtime", "Host");
   g_assert_cmpint (clock_of (report, host)->unit, ==, TES_TIME_UNIT_US);
@@ -523,11 +512,11 @@ test_runtime_v2 (void)
   tes_report_get_counts (report, &counts);
   g_assert_cmpint (counts.n_tracks, ==, 2);
   g_assert_cmpint (counts.n_slices, ==, 46);
-  assert_info (report, "runtime.events", "92");
-  assert_info (report, "runtime.actions", "16");
-  assert_info (report, "runtime.invocations", "7");
-  assert_info (report, "runtime.dispatch.0", "main_dispatch_0_conv_2d_nhwc_hwcf_1x48x48x8x3x3x1_i8xi8xi32");
-  assert_info (report, "runtime.dispatch.1", "main_dispatch_1_matmul_transpose_b_1x2x16_i8xi8xi32");
+  tes_test_assert_info (report, "runtime.events", "92");
+  tes_test_assert_info (report, "runtime.actions", "16");
+  tes_test_assert_info (report, "runtime.invocations", "7");
+  tes_test_assert_info (report, "runtime.dispatch.0", "main_dispatch_0_conv_2d_nhwc_hwcf_1x48x48x8x3x3x1_i8xi8xi32");
+  tes_test_assert_info (report, "runtime.dispatch.1", "main_dispatch_1_matmul_transpose_b_1x2x16_i8xi8xi32");
 
   /* one lane, nested: HAL_CALL > APPLY_DEFERRED > HAL_CALL > DISPATCH >
    * EXECUTE_ACTIONS > action */
@@ -597,11 +586,11 @@ test_annotated (void)
   tes_report_get_counts (report, &counts);
   g_assert_cmpint (counts.n_tracks, ==, 9);
   g_assert_cmpint (counts.n_slices, ==, 45);
-  assert_info (report, "annotated.rows", "37");
-  assert_info (report, "annotated.timed_rows", "21");
-  assert_info (report, "annotated.untimed_rows", "16");
-  assert_info (report, "annotated.hal_rows", "5");
-  assert_info (report, "annotated.invocations", "4");
+  tes_test_assert_info (report, "annotated.rows", "37");
+  tes_test_assert_info (report, "annotated.timed_rows", "21");
+  tes_test_assert_info (report, "annotated.untimed_rows", "16");
+  tes_test_assert_info (report, "annotated.hal_rows", "5");
+  tes_test_assert_info (report, "annotated.invocations", "4");
 
   for (guint i = 0; i < G_N_ELEMENTS (used); i++)
     {
@@ -724,10 +713,10 @@ test_perfetto (void)
   g_assert_cmpint (counts.n_tracks, ==, 62);
   g_assert_cmpint (counts.n_slices, ==, json_array_get_length (slices));
   g_assert_cmpint (counts.n_slices, ==, 90);
-  assert_info (report, "trace.packets", "242");
-  assert_info (report, "trace.track_descriptors", "62");
-  assert_info (report, "trace.track_events", "180");
-  assert_info (report, "trace.sequences", "1");
+  tes_test_assert_info (report, "trace.packets", "242");
+  tes_test_assert_info (report, "trace.track_descriptors", "62");
+  tes_test_assert_info (report, "trace.track_events", "180");
+  tes_test_assert_info (report, "trace.sequences", "1");
 
   /* every track descriptor, in packet order: name and parent */
   for (guint i = 0; i < json_array_get_length (tracks); i++)
@@ -821,7 +810,7 @@ test_perfetto (void)
 
   /* the overview metrics: operators with the printed shares */
   g_assert_cmpint (counts.n_operators, ==, 15);
-  assert_info (report, "trace.overview.overall", "727.000\xc2\xb5s");
+  tes_test_assert_info (report, "trace.overview.overall", "727.000\xc2\xb5s");
   rows = tes_report_summarize (report, TES_SUMMARY_TOTAL, TES_GROUP_BY_CATEGORY, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (rows->len, ==, 15);
@@ -866,9 +855,9 @@ test_host_overview (void)
   tes_report_get_counts (report, &counts);
   g_assert_cmpint (counts.n_operators, ==, 14);
   g_assert_cmpint (counts.n_slices, ==, 0);
-  assert_info (report, "overview.model", "conv2d_f4_s4_64x64x16_i16");
-  assert_info (report, "overview.wall_time", "207.000ms");
-  assert_info (report, "overview.overall", "12.845ms");
+  tes_test_assert_info (report, "overview.model", "conv2d_f4_s4_64x64x16_i16");
+  tes_test_assert_info (report, "overview.wall_time", "207.000ms");
+  tes_test_assert_info (report, "overview.overall", "12.845ms");
 
   /* the vendor's order for equal shares is kept (a stable sort) */
   rows = tes_report_summarize (report, TES_SUMMARY_TOTAL, TES_GROUP_BY_CATEGORY, &error);
@@ -954,10 +943,10 @@ assert_combined (TesReport *report)
   /* info of every file, each timeline its own rows */
   g_assert_cmpuint (count_info (report, "timeline.end_cycle", "26289"), ==, 1);
   g_assert_cmpuint (count_info (report, "timeline.end_cycle", "31081"), ==, 1);
-  assert_info (report, "runtime.invocations", "7");
-  assert_info (report, "annotated.untimed_rows", "16");
-  assert_info (report, "trace.packets", "242");
-  assert_info (report, "overview.wall_time", "207.000ms");
+  tes_test_assert_info (report, "runtime.invocations", "7");
+  tes_test_assert_info (report, "annotated.untimed_rows", "16");
+  tes_test_assert_info (report, "trace.packets", "242");
+  tes_test_assert_info (report, "overview.wall_time", "207.000ms");
 
   /* the same host copy in the runtime CSV (µs), the annotated CSV (µs)
    * and the trace (ns) lands on one time axis */
@@ -1170,8 +1159,8 @@ test_sniff_content (void)
     g_assert_cmpstr (tes_importer_get_name (importer), ==, "torq-host-overview");
     report = tes_report_open (log, importer, 0, NULL, NULL, &error);
     g_assert_no_error (error);
-    assert_info (report, "overview.wall_time", "1.234s");
-    assert_info (report, "overview.model", "example-matmul_layer");
+    tes_test_assert_info (report, "overview.wall_time", "1.234s");
+    tes_test_assert_info (report, "overview.model", "example-matmul_layer");
     tes_report_get_counts (report, &counts);
     g_assert_cmpint (counts.n_operators, ==, 2);
   }
@@ -1347,7 +1336,7 @@ test_recoveries (void)
                                          "1,5,20,Vector Unit,loc(unknown),\n", -1);
     report = tes_report_open (path, tes_importer_registry_lookup ("torq-timeline"), 0, NULL, NULL, &error);
     g_assert_no_error (error);
-    assert_info (report, "warning.1", "unknown-event.csv: unknown event 'Vector Unit' kept on a lane of its own");
+    tes_test_assert_info (report, "warning.1", "unknown-event.csv: unknown event 'Vector Unit' kept on a lane of its own");
     slices = slices_of (report, find_track (report, "Compile-time timeline", "Vector Unit"));
     g_assert_cmpuint (slices->len, ==, 2);
     assert_slice (report, slice_at (slices, 1), "Vector Unit", "other", 20, 5);
@@ -1363,7 +1352,7 @@ test_recoveries (void)
                                           "d,0,1,13,NSS_WAIT_BEGIN\nd,0,1,20,HOST_COPY_BEGIN\n", -1);
     report = tes_report_open (path, tes_importer_registry_lookup ("torq-runtime"), 0, NULL, NULL, &error);
     g_assert_no_error (error);
-    assert_info (report, "warning.1", "unclosed.csv: 3 event(s) begun but never ended (the first on line 2), "
+    tes_test_assert_info (report, "warning.1", "unclosed.csv: 3 event(s) begun but never ended (the first on line 2), "
                                       "closed at the last timestamp");
     slices = slices_of (report, find_track (report, "Host runtime", "Host"));
     g_assert_cmpuint (slices->len, ==, 4);
@@ -1445,10 +1434,10 @@ test_recoveries (void)
     assert_slice (report, slice_at (open, 0), "open", "c", 170, 30);
     g_assert_cmpint (slice_at (open, 0)->flags, ==, TES_SLICE_FLAG_UNCLOSED);
 
-    assert_info (report, "warning.1", "hand.pb: events on track uuid 9, which no descriptor defines");
-    assert_info (report, "warning.2", "hand.pb: 1 slice(s) begun but never ended, closed at the end of the trace");
-    assert_info (report, "warning.3", "hand.pb: 1 slice end(s) without a begin on their track, skipped");
-    assert_info (report, "trace.sequences", "1");
+    tes_test_assert_info (report, "warning.1", "hand.pb: events on track uuid 9, which no descriptor defines");
+    tes_test_assert_info (report, "warning.2", "hand.pb: 1 slice(s) begun but never ended, closed at the end of the trace");
+    tes_test_assert_info (report, "warning.3", "hand.pb: 1 slice end(s) without a begin on their track, skipped");
+    tes_test_assert_info (report, "trace.sequences", "1");
   }
 }
 
