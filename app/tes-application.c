@@ -118,8 +118,15 @@ tes_application_activate (GApplication *app)
 
   g_assert (TES_IS_APPLICATION (app));
 
+  /* Started without files: show what Tessera does, on the bundled demo */
   if (!(window = gtk_application_get_active_window (GTK_APPLICATION (app))))
-    window = GTK_WINDOW (tes_window_new (GTK_APPLICATION (app)));
+    {
+      g_autoptr(GFile) demo = tes_window_find_demo ();
+
+      window = GTK_WINDOW (tes_window_new (GTK_APPLICATION (app)));
+      if (g_file_query_exists (demo, NULL))
+        tes_window_open (TES_WINDOW (window), demo, NULL);
+    }
 
   gtk_window_present (window);
 }

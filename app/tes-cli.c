@@ -17,7 +17,7 @@
 #include <json-glib/json-glib.h>
 
 #include "tes-importer-registry.h"
-#include "tes-report.h"
+#include "tes-report-loader.h"
 
 /* Exit statuses, as the README documents them. */
 enum {
@@ -154,27 +154,22 @@ parse_command_line (const char           *command,
 }
 
 /* Several files open as one report (the files of one run); each gets the
- * importer its content calls for, unless --format names one for all. */
+ * importer its content calls for, unless --format names one for all. A
+ * .tessera cache opens as it is. */
 static TesReport *
 open_report (const char * const  *paths,
              guint                n_paths,
              const Options       *options,
              GError             **error)
 {
-  g_autoptr(GPtrArray) importers = g_ptr_array_new ();
+  g_autoptr(TesReportLoader) loader = tes_report_loader_new ();
 
+  tes_report_loader_set_format (loader, options->format);
+  tes_report_loader_set_flags (loader, options->reimport ? TES_REPORT_OPEN_REIMPORT : TES_REPORT_OPEN_NONE);
   for (guint i = 0; i < n_paths; i++)
-    {
-      TesImporter *importer;
+    tes_report_loader_add_file (loader, paths[i]);
 
-      if (!(importer = tes_importer_registry_choose (paths[i], options->format, error)))
-        return NULL;
-      g_ptr_array_add (importers, importer);
-    }
-
-  return tes_report_open_files (paths, (TesImporter * const *)importers->pdata, n_paths,
-                                options->reimport ? TES_REPORT_OPEN_REIMPORT : TES_REPORT_OPEN_NONE,
-                                NULL, NULL, error);
+  return tes_report_loader_load (loader, NULL, error);
 }
 
 typedef struct

@@ -11,23 +11,26 @@
 
 #include "tes-window.h"
 
-#include "tes-importer-registry.h"
-#include "tes-share-chart.h"
+#include "tes-recent.h"
+#include "tes-report-loader.h"
+#include "tes-summary-section.h"
+#include "tes-workspace.h"
 
 #include <glib/gi18n.h>
 
 /* One report per window. Opening goes through three pages: "loading"
- * while tes_report_open_async() imports (or reuses the cache) and a
- * worker summarises; then "report", or "error" with what went wrong.
- * Every job runs under self->cancellable, which a new open, the Cancel
- * button and closing the window cancel; a callback that finds its job
- * cancelled touches nothing. */
+ * while a TesReportLoader sniffs and imports (or reuses the cache) in a
+ * thread; then "report", a sidebar of the sections the report has data
+ * for, or "error" with the importer's message. Every job runs under
+ * self->cancellable, which a new open, the Cancel button and closing the
+ * window cancel; a callback that finds its job cancelled touches nothing. */
 
 struct _TesWindow
 {
   GtkApplicationWindow  parent_instance;
 
   GFile                *file;         /* the first of the files shown */
+  GPtrArray            *files;        /* GFile, all of them */
   guint                 n_files;
   TesReport            *report;
   TesProgress          *progress;
@@ -42,18 +45,11 @@ struct _TesWindow
   GtkLabel             *error_title;
   GtkLabel             *error_message;
   GtkWidget            *error_button;
-  GtkGrid              *info_grid;
-  GtkLabel             *chart_title;
-  GtkLabel             *chart_note;
-  GtkWidget            *chart_switcher;
-  GtkLabel             *summary_message;
-  GtkStack             *chart_stack;
-  GtkWidget            *each_scroller;
-  TesShareChart        *total_chart;
-  TesShareChart        *each_chart;
+  GtkStack             *section_stack;
+  GtkStackSidebar      *sidebar;
+  GtkMenuButton        *recent_button;
 
-  guint                 n_total_rows;
-  guint                 n_each_rows;
+  TesWorkspace         *workspace;
 };
 
 enum {
@@ -68,46 +64,16 @@ G_DEFINE_FINAL_TYPE (TesWindow, tes_window, GTK_TYPE_APPLICATION_WINDOW)
 
 static GParamSpec *properties[N_PROPS];
 
-/* A chart draws every row it gets; beyond this many it would take seconds
- * to shape them and be of no use to read. */
-#define MAX_CHART_ROWS 2000
-
-/* What the summary worker hands back. */
-typedef struct
+/* The views, in sidebar order. A report shows those it has data for. */
+static GType
+section_type (guint i)
 {
-  GPtrArray *total;
-  GPtrArray *each;         /* NULL: the report has no per-operator rows */
-  GError    *total_error;
-  guint      n_total;      /* rows before truncation to MAX_CHART_ROWS */
-  guint      n_each;
-} Summaries;
-
-static void
-summaries_free (gpointer data)
-{
-  Summaries *summaries = data;
-
-  g_clear_pointer (&summaries->total, g_ptr_array_unref);
-  g_clear_pointer (&summaries->each, g_ptr_array_unref);
-  g_clear_error (&summaries->total_error);
-  g_free (summaries);
+  switch (i)
+    {
+    case 0: return TES_TYPE_SUMMARY_SECTION;
+    default: return G_TYPE_INVALID;
+    }
 }
-
-static const struct {
-  const char *label;
-  gsize       offset;
-} count_fields[] = {
-  { N_("Operators"), G_STRUCT_OFFSET (TesReportCounts, n_operators) },
-  { N_("Tracks"), G_STRUCT_OFFSET (TesReportCounts, n_tracks) },
-  { N_("Slices"), G_STRUCT_OFFSET (TesReportCounts, n_slices) },
-  { N_("Instants"), G_STRUCT_OFFSET (TesReportCounts, n_instants) },
-  { N_("Counters"), G_STRUCT_OFFSET (TesReportCounts, n_counter_tracks) },
-  { N_("Counter values"), G_STRUCT_OFFSET (TesReportCounts, n_counter_values) },
-  { N_("Flows"), G_STRUCT_OFFSET (TesReportCounts, n_flows) },
-  { N_("Runs"), G_STRUCT_OFFSET (TesReportCounts, n_runs) },
-  { N_("Tiles"), G_STRUCT_OFFSET (TesReportCounts, n_tiles) },
-  { N_("BSP steps"), G_STRUCT_OFFSET (TesReportCounts, n_bsp_steps) },
-};
 
 static void
 tes_window_set_page (TesWindow  *self,
@@ -235,269 +201,68 @@ tes_window_show_error (TesWindow    *self,
 }
 
 static void
-info_grid_clear (TesWindow *self)
+tes_window_clear_sections (TesWindow *self)
 {
   GtkWidget *child;
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->info_grid))))
-    gtk_grid_remove (self->info_grid, child);
+  /* GTK 4.8's sidebar disconnects from each removed page after the page is
+   * gone (a warning per page): detach it while the pages go */
+  gtk_stack_sidebar_set_stack (self->sidebar, NULL);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->section_stack))))
+    gtk_stack_remove (self->section_stack, child);
+  gtk_stack_sidebar_set_stack (self->sidebar, self->section_stack);
+
+  g_clear_object (&self->workspace);
 }
 
+/* One page per view the report has data for, each given the workspace. */
 static void
-info_grid_add_heading (TesWindow  *self,
-                       int        *row,
-                       const char *heading)
+tes_window_show_report (TesWindow *self,
+                        TesReport *report)
 {
-  GtkWidget *label = gtk_label_new (heading);
+  tes_window_clear_sections (self);
+  self->workspace = tes_workspace_new (report);
 
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_widget_add_css_class (label, "tes-info-heading");
-  if (*row > 0)
-    gtk_widget_set_margin_top (label, 12);
-  gtk_grid_attach (self->info_grid, label, 0, (*row)++, 2, 1);
-}
-
-static void
-info_grid_add (TesWindow  *self,
-               int        *row,
-               const char *key,
-               const char *value,
-               gboolean    is_path)
-{
-  GtkWidget *key_label = gtk_label_new (key);
-  GtkWidget *value_label = gtk_label_new (value);
-
-  gtk_label_set_xalign (GTK_LABEL (key_label), 1);
-  gtk_label_set_yalign (GTK_LABEL (key_label), 0);
-  gtk_widget_set_valign (key_label, GTK_ALIGN_START);
-  gtk_widget_add_css_class (key_label, "dim-label");
-
-  gtk_label_set_xalign (GTK_LABEL (value_label), 0);
-  gtk_widget_set_hexpand (value_label, TRUE);
-  gtk_widget_set_valign (value_label, GTK_ALIGN_START);
-
-  if (is_path)
+  for (guint i = 0; section_type (i) != G_TYPE_INVALID; i++)
     {
-      /* The end of a path says the most */
-      gtk_label_set_ellipsize (GTK_LABEL (value_label), PANGO_ELLIPSIZE_START);
-      gtk_label_set_width_chars (GTK_LABEL (value_label), 12);
-      gtk_widget_set_tooltip_text (value_label, value);
-    }
-  else
-    {
-      gtk_label_set_wrap (GTK_LABEL (value_label), TRUE);
-      gtk_label_set_wrap_mode (GTK_LABEL (value_label), PANGO_WRAP_WORD_CHAR);
-      gtk_label_set_max_width_chars (GTK_LABEL (value_label), 30);
-    }
+      GType type = section_type (i);
+      TesSection *section;
+      GtkStackPage *page;
 
-  gtk_grid_attach (self->info_grid, key_label, 0, *row, 1, 1);
-  gtk_grid_attach (self->info_grid, value_label, 1, *row, 1, 1);
-  (*row)++;
-}
-
-static void
-tes_window_fill_info (TesWindow *self)
-{
-  g_autofree char *importer = NULL;
-  TesReportCounts counts;
-  gboolean any = FALSE;
-  int row = 0;
-
-  info_grid_clear (self);
-  tes_report_get_counts (self->report, &counts);
-
-  /* one block per file the report was opened from */
-  for (guint i = 0; i < tes_report_get_n_sources (self->report); i++)
-    {
-      const TesSourceInfo *source = tes_report_get_source (self->report, i);
-
-      info_grid_add_heading (self, &row, _("Source"));
-      info_grid_add (self, &row, _("File"), source->path, TRUE);
-      info_grid_add (self, &row, _("Format"), source->format, FALSE);
-      /* Translators: an importer's name and the version of its output */
-      importer = g_strdup_printf (_("%s, version %u"), source->importer, source->importer_version);
-      info_grid_add (self, &row, _("Importer"), importer, FALSE);
-      g_clear_pointer (&importer, g_free);
-    }
-
-  info_grid_add_heading (self, &row, _("Contents"));
-  for (guint i = 0; i < G_N_ELEMENTS (count_fields); i++)
-    {
-      gint64 value = G_STRUCT_MEMBER (gint64, &counts, count_fields[i].offset);
-      g_autofree char *text = NULL;
-
-      if (value <= 0)
+      if (!tes_section_type_has_data (type, self->workspace))
         continue;
 
-      text = g_strdup_printf ("%'" G_GINT64_FORMAT, value);
-      info_grid_add (self, &row, _(count_fields[i].label), text, FALSE);
-      any = TRUE;
-    }
-  if (!any)
-    info_grid_add (self, &row, _("Events"), _("None"), FALSE);
-
-  info_grid_add_heading (self, &row, _("Cache"));
-  info_grid_add (self, &row, _("Path"), tes_report_get_cache_path (self->report), TRUE);
-  info_grid_add (self, &row, _("State"),
-                 tes_report_get_cache_reused (self->report)
-                   ? _("Reused from an earlier import")
-                   : _("Written by this import"),
-                 FALSE);
-}
-
-static void
-tes_window_chart_page_changed_cb (TesWindow *self)
-{
-  g_autofree char *note = NULL;
-  TesShareChart *chart;
-  GPtrArray *rows;
-  const char *page;
-
-  g_assert (TES_IS_WINDOW (self));
-
-  page = gtk_stack_get_visible_child_name (self->chart_stack);
-
-  if (g_strcmp0 (page, "each") == 0)
-    {
-      gtk_label_set_label (self->chart_title, _("Share of Time per Operator, in Execution Order"));
-      chart = self->each_chart;
-    }
-  else
-    {
-      gtk_label_set_label (self->chart_title, _("Share of Time per Operator Type"));
-      chart = self->total_chart;
+      section = g_object_new (type, "workspace", self->workspace, NULL);
+      page = gtk_stack_add_titled (self->section_stack, GTK_WIDGET (section),
+                                   G_OBJECT_TYPE_NAME (section), tes_section_get_title (section));
+      gtk_stack_page_set_icon_name (page, tes_section_get_icon_name (section));
     }
 
-  rows = tes_share_chart_get_rows (chart);
-
-  if (chart == self->each_chart && rows != NULL && rows->len < self->n_each_rows)
-    /* Translators: above a chart that shows only part of a report */
-    note = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                         "Showing the first %u of %u operator",
-                                         "Showing the first %u of %u operators",
-                                         self->n_each_rows),
-                            rows->len, self->n_each_rows);
-  else if (chart == self->total_chart && rows != NULL && rows->len < self->n_total_rows)
-    /* Translators: above a chart that shows only part of a report */
-    note = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                         "Showing the %u largest of %u group",
-                                         "Showing the %u largest of %u groups",
-                                         self->n_total_rows),
-                            rows->len, self->n_total_rows);
-
-  gtk_label_set_label (self->chart_note, note);
-  gtk_widget_set_visible (GTK_WIDGET (self->chart_note), note != NULL);
-}
-
-static void
-tes_window_show_summaries (TesWindow       *self,
-                           const Summaries *summaries)
-{
-  gboolean has_each = summaries->each != NULL && summaries->each->len > 0;
-
-  self->n_total_rows = summaries->n_total;
-  self->n_each_rows = summaries->n_each;
-  tes_share_chart_set_rows (self->total_chart, summaries->total);
-  tes_share_chart_set_rows (self->each_chart, has_each ? summaries->each : NULL);
-
-  gtk_stack_page_set_visible (gtk_stack_get_page (self->chart_stack, self->each_scroller), has_each);
-  gtk_widget_set_visible (self->chart_switcher, has_each);
-  gtk_stack_set_visible_child_name (self->chart_stack, "total");
-  tes_window_chart_page_changed_cb (self);
-
-  gtk_widget_set_visible (GTK_WIDGET (self->chart_stack), summaries->total != NULL);
-  gtk_widget_set_visible (GTK_WIDGET (self->summary_message), summaries->total == NULL);
-  if (summaries->total_error != NULL)
-    gtk_label_set_label (self->summary_message, summaries->total_error->message);
-}
-
-/* Keeps the first MAX_CHART_ROWS rows; returns how many there were. */
-static guint
-truncate_rows (GPtrArray *rows)
-{
-  guint n;
-
-  if (rows == NULL)
-    return 0;
-
-  n = rows->len;
-  if (n > MAX_CHART_ROWS)
-    g_ptr_array_set_size (rows, MAX_CHART_ROWS);
-
-  return n;
-}
-
-static void
-summarize_worker (GTask        *task,
-                  gpointer      source_object,
-                  gpointer      task_data,
-                  GCancellable *cancellable)
-{
-  TesReport *report = task_data;
-  Summaries *summaries = g_new0 (Summaries, 1);
-  g_autoptr(GError) each_error = NULL;
-
-  summaries->total = tes_report_summarize (report, TES_SUMMARY_TOTAL, TES_GROUP_BY_CATEGORY,
-                                           &summaries->total_error);
-
-  if (g_task_return_error_if_cancelled (task))
-    {
-      summaries_free (summaries);
-      return;
-    }
-
-  /* Reports with per-type totals only have no per-operator rows */
-  if (!(summaries->each = tes_report_summarize (report, TES_SUMMARY_EACH, TES_GROUP_BY_NAME, &each_error)))
-    g_debug ("No per-operator chart: %s", each_error->message);
-
-  /* Types come largest first, operators in execution order */
-  summaries->n_total = truncate_rows (summaries->total);
-  summaries->n_each = truncate_rows (summaries->each);
-
-  g_task_return_pointer (task, summaries, summaries_free);
-}
-
-static void
-tes_window_summarize_cb (GObject      *object,
-                         GAsyncResult *result,
-                         gpointer      user_data)
-{
-  g_autoptr(TesWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-  Summaries *summaries;
-
-  g_assert (TES_IS_WINDOW (self));
-
-  if (!(summaries = g_task_propagate_pointer (G_TASK (result), &error)))
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_debug ("Summary cancelled");
-      else
-        tes_window_show_error (self, error);
-      return;
-    }
-
-  tes_window_show_summaries (self, summaries);
-  summaries_free (summaries);
-
-  tes_window_cancel_job (self);
+  tes_window_set_report (self, report);
   tes_window_set_page (self, "report");
 }
 
 static void
-tes_window_open_cb (GObject      *object,
+tes_window_update_recent_menu (TesWindow *self)
+{
+  g_autoptr(GMenuModel) menu = tes_recent_build_menu ();
+
+  gtk_menu_button_set_menu_model (self->recent_button, menu);
+}
+
+static void
+tes_window_load_cb (GObject      *object,
                     GAsyncResult *result,
                     gpointer      user_data)
 {
   g_autoptr(TesWindow) self = user_data;
   g_autoptr(TesReport) report = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GTask) task = NULL;
 
   g_assert (TES_IS_WINDOW (self));
 
   /* A cancelled job is never the current one: don't touch anything */
-  if (!(report = tes_report_open_finish (result, &error)))
+  if (!(report = tes_report_loader_load_finish (TES_REPORT_LOADER (object), result, &error)))
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         g_debug ("Opening cancelled");
@@ -506,33 +271,19 @@ tes_window_open_cb (GObject      *object,
       return;
     }
 
-  tes_window_set_report (self, report);
-  tes_window_fill_info (self);
-
-  tes_progress_update (self->progress, 1.0, _("Summarising…"));
-
-  /* Summaries query the whole cache: off the main thread too. The task
-   * holds the report, never the window. */
-  task = g_task_new (NULL, self->cancellable, tes_window_summarize_cb, g_object_ref (self));
-  g_task_set_source_tag (task, tes_window_open_cb);
-  g_task_set_task_data (task, g_object_ref (report), g_object_unref);
-  g_task_run_in_thread (task, summarize_worker);
+  tes_window_cancel_job (self);
+  tes_recent_add ((GFile * const *)self->files->pdata, self->files->len);
+  tes_window_show_report (self, report);
 }
 
-/**
- * tes_window_open:
- * @format: (nullable): importer name, or %NULL to detect the format
- *
- * Opens @file in @self, in the background, dropping what the window
- * showed before and cancelling what it was opening.
- */
 /**
  * tes_window_open_files:
  * @files: (array length=n_files): the files of one run
  *
  * Opens the files as one report (the files of one run: a report and its
  * listing, a trace and its summary, …), each with the importer its content
- * calls for unless @format names one for all.
+ * calls for unless @format names one for all. A single `.tessera` cache
+ * opens directly, with or without its sources.
  */
 void
 tes_window_open_files (TesWindow   *self,
@@ -540,10 +291,8 @@ tes_window_open_files (TesWindow   *self,
                        guint        n_files,
                        const char  *format)
 {
-  g_autoptr(TesProgress) progress = NULL;
+  g_autoptr(TesReportLoader) loader = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) paths = g_ptr_array_new ();
-  g_autoptr(GPtrArray) importers = g_ptr_array_new ();
   g_autofree char *name = NULL;
   g_autofree char *loading = NULL;
 
@@ -551,15 +300,21 @@ tes_window_open_files (TesWindow   *self,
   g_return_if_fail (files != NULL && n_files > 0);
 
   tes_window_cancel_job (self);
+  tes_window_clear_sections (self);
   tes_window_set_report (self, NULL);
   self->n_files = n_files;
+  g_ptr_array_set_size (self->files, 0);
+  for (guint i = 0; i < n_files; i++)
+    g_ptr_array_add (self->files, g_object_ref (files[i]));
   tes_window_set_file (self, files[0]);
   tes_window_update_title (self);
+
+  loader = tes_report_loader_new ();
+  tes_report_loader_set_format (loader, format);
 
   for (guint i = 0; i < n_files; i++)
     {
       const char *path = g_file_peek_path (files[i]);
-      TesImporter *importer;
 
       if (path == NULL)
         {
@@ -571,15 +326,7 @@ tes_window_open_files (TesWindow   *self,
           return;
         }
 
-      /* Sniffs the head of the file only; the import runs in a thread */
-      if (!(importer = tes_importer_registry_choose (path, format, &error)))
-        {
-          tes_window_show_error (self, error);
-          return;
-        }
-
-      g_ptr_array_add (paths, (gpointer)path);
-      g_ptr_array_add (importers, importer);
+      tes_report_loader_add_file (loader, path);
     }
 
   name = display_basename (files[0]);
@@ -587,15 +334,12 @@ tes_window_open_files (TesWindow   *self,
   loading = g_strdup_printf (_("Opening “%s”…"), name);
   gtk_label_set_label (self->loading_label, loading);
 
-  progress = tes_progress_new ();
-  tes_window_set_progress (self, progress);
+  /* sniffing included: a slow disk or a FIFO never freezes the window */
+  tes_window_set_progress (self, tes_report_loader_get_progress (loader));
   self->cancellable = g_cancellable_new ();
   tes_window_set_page (self, "loading");
 
-  tes_report_open_files_async ((const char * const *)paths->pdata,
-                               (TesImporter * const *)importers->pdata, n_files,
-                               TES_REPORT_OPEN_NONE, progress, self->cancellable,
-                               tes_window_open_cb, g_object_ref (self));
+  tes_report_loader_load_async (loader, self->cancellable, tes_window_load_cb, g_object_ref (self));
 }
 
 void
@@ -678,10 +422,53 @@ tes_window_cancel_action (GtkWidget  *widget,
   g_assert (TES_IS_WINDOW (self));
 
   tes_window_cancel_job (self);
+  tes_window_clear_sections (self);
   tes_window_set_report (self, NULL);
   self->n_files = 0;
   tes_window_set_file (self, NULL);
   tes_window_set_page (self, "empty");
+}
+
+static void
+tes_window_open_recent_action (GtkWidget  *widget,
+                               const char *action_name,
+                               GVariant   *param)
+{
+  TesWindow *self = (TesWindow *)widget;
+  g_autofree const char **paths = g_variant_get_strv (param, NULL);
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+
+  g_assert (TES_IS_WINDOW (self));
+
+  for (guint i = 0; paths[i]; i++)
+    g_ptr_array_add (files, g_file_new_for_path (paths[i]));
+
+  if (files->len > 0)
+    tes_window_open_files (self, (GFile **)files->pdata, files->len, NULL);
+}
+
+/* The bundled demo: installed beside the program, or in the source tree
+ * of a build that runs uninstalled. */
+GFile *
+tes_window_find_demo (void)
+{
+  static const char *name = "yolov8s_op_time_each.txt";
+  g_autofree char *installed = g_build_filename (PKGDATADIR, "demo", name, NULL);
+
+  if (g_file_test (installed, G_FILE_TEST_IS_REGULAR))
+    return g_file_new_for_path (installed);
+
+  return g_file_new_build_filename (SOURCE_DATADIR, "demo", name, NULL);
+}
+
+static void
+tes_window_open_demo_action (GtkWidget  *widget,
+                             const char *action_name,
+                             GVariant   *param)
+{
+  g_autoptr(GFile) demo = tes_window_find_demo ();
+
+  tes_window_open (TES_WINDOW (widget), demo, NULL);
 }
 
 static gboolean
@@ -742,8 +529,10 @@ tes_window_dispose (GObject *object)
   gtk_window_set_child (GTK_WINDOW (self), NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), TES_TYPE_WINDOW);
 
+  g_clear_object (&self->workspace);
   g_clear_object (&self->report);
   g_clear_object (&self->file);
+  g_clear_pointer (&self->files, g_ptr_array_unref);
 
   G_OBJECT_CLASS (tes_window_parent_class)->dispose (object);
 }
@@ -811,7 +600,6 @@ tes_window_class_init (TesWindowClass *klass)
 
   /* The template looks these up by name */
   g_type_ensure (TES_TYPE_PROGRESS);
-  g_type_ensure (TES_TYPE_SHARE_CHART);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tessera/Tessera/tes-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TesWindow, title_label);
@@ -821,19 +609,14 @@ tes_window_class_init (TesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TesWindow, error_title);
   gtk_widget_class_bind_template_child (widget_class, TesWindow, error_message);
   gtk_widget_class_bind_template_child (widget_class, TesWindow, error_button);
-  gtk_widget_class_bind_template_child (widget_class, TesWindow, info_grid);
-  gtk_widget_class_bind_template_child (widget_class, TesWindow, chart_title);
-  gtk_widget_class_bind_template_child (widget_class, TesWindow, chart_note);
-  gtk_widget_class_bind_template_child (widget_class, TesWindow, chart_switcher);
-  gtk_widget_class_bind_template_child (widget_class, TesWindow, summary_message);
-  gtk_widget_class_bind_template_child (widget_class, TesWindow, chart_stack);
-  gtk_widget_class_bind_template_child (widget_class, TesWindow, each_scroller);
-  gtk_widget_class_bind_template_child (widget_class, TesWindow, total_chart);
-  gtk_widget_class_bind_template_child (widget_class, TesWindow, each_chart);
-  gtk_widget_class_bind_template_callback (widget_class, tes_window_chart_page_changed_cb);
+  gtk_widget_class_bind_template_child (widget_class, TesWindow, section_stack);
+  gtk_widget_class_bind_template_child (widget_class, TesWindow, sidebar);
+  gtk_widget_class_bind_template_child (widget_class, TesWindow, recent_button);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, tes_window_open_action);
   gtk_widget_class_install_action (widget_class, "win.cancel", NULL, tes_window_cancel_action);
+  gtk_widget_class_install_action (widget_class, "win.open-recent", "as", tes_window_open_recent_action);
+  gtk_widget_class_install_action (widget_class, "win.open-demo", NULL, tes_window_open_demo_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
@@ -853,7 +636,14 @@ tes_window_init (TesWindow *self)
                            self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (target));
 
-  tes_window_chart_page_changed_cb (self);
+  self->files = g_ptr_array_new_with_free_func (g_object_unref);
+
+  /* every window's menu follows what any window opened */
+  g_signal_connect_object (tes_recent_get_settings (), "changed::recent-reports",
+                           G_CALLBACK (tes_window_update_recent_menu),
+                           self, G_CONNECT_SWAPPED);
+  tes_window_update_recent_menu (self);
+
   tes_window_set_page (self, "empty");
 }
 
@@ -908,4 +698,26 @@ tes_window_get_page (TesWindow *self)
   g_return_val_if_fail (TES_IS_WINDOW (self), NULL);
 
   return gtk_stack_get_visible_child_name (self->main_stack);
+}
+
+/**
+ * tes_window_get_sections:
+ *
+ * Returns: (transfer none): the stack of the report's sections, one page
+ *   per view, named by the section's type name
+ */
+GtkStack *
+tes_window_get_sections (TesWindow *self)
+{
+  g_return_val_if_fail (TES_IS_WINDOW (self), NULL);
+
+  return self->section_stack;
+}
+
+TesWorkspace *
+tes_window_get_workspace (TesWindow *self)
+{
+  g_return_val_if_fail (TES_IS_WINDOW (self), NULL);
+
+  return self->workspace;
 }

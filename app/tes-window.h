@@ -11,6 +11,7 @@
 
 #include "tes-progress.h"
 #include "tes-report.h"
+#include "tes-workspace.h"
 
 G_BEGIN_DECLS
 
@@ -30,5 +31,8 @@ GFile       *tes_window_get_file     (TesWindow      *self);
 TesReport   *tes_window_get_report   (TesWindow      *self);
 TesProgress *tes_window_get_progress (TesWindow      *self);
 const char  *tes_window_get_page     (TesWindow      *self);
+GtkStack    *tes_window_get_sections (TesWindow      *self);
+TesWorkspace *tes_window_get_workspace (TesWindow    *self);
+GFile       *tes_window_find_demo    (void);
 
 G_END_DECLS

@@ -10,11 +10,12 @@
 #include "config.h"
 
 #include "tes-cache-private.h"
-#include "tes-cache-writer.h"
-#include "tes-report.h"
+#include "tes-report-private.h"
 
+#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* A report is immutable once opened: tracks, clocks and strings are loaded
  * at open and only read afterwards, so any thread may query it. Each query
@@ -261,6 +262,11 @@ load_tables (TesReport  *self,
         .format = column_dup (stmt, 5),
         .import_us = sqlite3_column_int64 (stmt, 6),
       };
+      GStatBuf st;
+
+      /* a shared cache may travel without its sources */
+      source.present = source.path != NULL && g_stat (source.path, &st) == 0 &&
+                       S_ISREG (st.st_mode) && st.st_size == source.size;
       g_array_append_val (self->sources, source);
     }
   sqlite3_finalize (stmt);
@@ -367,6 +373,9 @@ tes_report_open_cache (const char  *cache_path,
   self = g_object_new (TES_TYPE_REPORT, NULL);
   self->cache_path = g_strdup (cache_path);
   self->cache_reused = TRUE;
+  /* opened as it is, the cache is the file the report was opened from */
+  self->paths = g_new0 (char *, 2);
+  self->paths[0] = g_strdup (cache_path);
 
   ok = load_tables (self, db, error);
   return_db (self, db);
@@ -374,147 +383,18 @@ tes_report_open_cache (const char  *cache_path,
   return ok ? g_steal_pointer (&self) : NULL;
 }
 
-static gboolean
-import_to_cache (const char * const  *paths,
-                 TesImporter * const *importers,
-                 TesSourceStamp     **stamps,
-                 guint                n,
-                 const char          *cache_path,
-                 TesProgress         *progress,
-                 GCancellable        *cancellable,
-                 GError             **error)
+/* The loader's half of an open: where the sources are now (a reused cache
+ * may have been written for the same bytes elsewhere: a copy, a moved
+ * folder) and whether this open wrote the cache. */
+void
+tes_report_set_opened_from (TesReport              *self,
+                            const char * const     *paths,
+                            TesSourceStamp * const *stamps,
+                            guint                   n_files,
+                            gboolean                cache_reused)
 {
-  g_autoptr(TesCacheWriter) writer = NULL;
+  g_return_if_fail (TES_IS_REPORT (self));
 
-  if (!(writer = tes_cache_writer_new (cache_path, error)))
-    return FALSE;
-
-  /* One writer for the whole group, files in the order given: importers
-   * of files that belong together meet in shared tables (tiles by (ipu,
-   * tile), info), so the order does not matter to the result. */
-  for (guint i = 0; i < n; i++)
-    {
-      TesImportContext context = { 0 };
-
-      context.path = paths[i];
-      context.writer = writer;
-      context.progress = progress;
-      context.cancellable = cancellable;
-      context.source_id = tes_cache_writer_add_source (writer, stamps[i],
-                                                       tes_importer_get_name (importers[i]),
-                                                       tes_importer_get_version (importers[i]),
-                                                       tes_importer_get_title (importers[i]));
-
-      if (progress != NULL)
-        {
-          g_autofree char *message = g_strdup_printf ("Importing %s", paths[i]);
-
-          tes_progress_set_range (progress, 0.0, 1.0);
-          tes_progress_update (progress, 0.95 * i / n, message);
-          tes_progress_set_range (progress, 0.95 * i / n, 0.95 * (i + 1) / n);
-        }
-
-      if (!tes_importer_import (importers[i], &context, error))
-        return FALSE;
-    }
-
-  if (progress != NULL)
-    {
-      tes_progress_set_range (progress, 0.0, 1.0);
-      tes_progress_update (progress, 0.95, "Writing the cache");
-    }
-
-  if (!tes_cache_writer_commit (writer, cancellable, error))
-    return FALSE;
-
-  if (progress != NULL)
-    tes_progress_update (progress, 1.0, "Done");
-
-  return TRUE;
-}
-
-static void
-stamps_free (TesSourceStamp **stamps,
-             guint            n)
-{
-  for (guint i = 0; i < n; i++)
-    tes_source_stamp_free (stamps[i]);
-  g_free (stamps);
-}
-
-/* Opens the files as one report: from the cache when it matches all of
- * them, else by importing each with its importer into a new cache. */
-TesReport *
-tes_report_open_files (const char * const  *paths,
-                       TesImporter * const *importers,
-                       guint                n_files,
-                       TesReportOpenFlags   flags,
-                       TesProgress         *progress,
-                       GCancellable        *cancellable,
-                       GError             **error)
-{
-  TesSourceStamp **stamps = NULL;
-  g_autoptr(TesReport) self = NULL;
-  g_autofree char *cache_path = NULL;
-  g_autofree const char **names = NULL;
-  g_autofree guint *versions = NULL;
-  g_autoptr(GError) reuse_error = NULL;
-  gboolean reused = FALSE;
-
-  g_return_val_if_fail (paths != NULL && importers != NULL, NULL);
-  g_return_val_if_fail (n_files > 0, NULL);
-  g_return_val_if_fail (!progress || TES_IS_PROGRESS (progress), NULL);
-  g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), NULL);
-
-  stamps = g_new0 (TesSourceStamp *, n_files);
-  names = g_new0 (const char *, n_files);
-  versions = g_new0 (guint, n_files);
-
-  for (guint i = 0; i < n_files; i++)
-    {
-      g_return_val_if_fail (TES_IS_IMPORTER (importers[i]), NULL);
-
-      if (!(stamps[i] = tes_source_stamp_new (paths[i], cancellable, error)))
-        goto fail;
-
-      for (guint j = 0; j < i; j++)
-        if (g_str_equal (stamps[i]->path, stamps[j]->path))
-          {
-            g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                         "%s is given twice", paths[i]);
-            goto fail;
-          }
-
-      names[i] = tes_importer_get_name (importers[i]);
-      versions[i] = tes_importer_get_version (importers[i]);
-    }
-
-  cache_path = tes_cache_path_for_sources (paths, n_files);
-
-  if (!(flags & TES_REPORT_OPEN_REIMPORT) &&
-      tes_cache_is_reusable (cache_path, stamps, names, versions, n_files, &reuse_error))
-    {
-      g_autoptr(GError) open_error = NULL;
-
-      if ((self = tes_report_open_cache (cache_path, &open_error)))
-        reused = TRUE;
-      else
-        g_debug ("Rebuilding %s: %s", cache_path, open_error->message);
-    }
-  else if (reuse_error != NULL)
-    g_debug ("Importing into %s: %s", cache_path, reuse_error->message);
-
-  if (self == NULL)
-    {
-      if (!import_to_cache (paths, importers, stamps, n_files, cache_path, progress, cancellable, error))
-        goto fail;
-
-      if (!(self = tes_report_open_cache (cache_path, error)))
-        goto fail;
-    }
-
-  /* A reused cache may have been written for the same bytes elsewhere (a
-   * copy, a moved folder): show where the files are now. */
   for (guint i = 0; i < self->sources->len; i++)
     {
       TesSourceInfo *source = &g_array_index (self->sources, TesSourceInfo, i);
@@ -525,134 +405,16 @@ tes_report_open_files (const char * const  *paths,
           {
             g_free (source->path);
             source->path = g_strdup (stamps[j]->path);
+            source->present = TRUE;
             break;
           }
     }
 
-  stamps_free (stamps, n_files);
-
-  self->cache_reused = reused;
+  g_strfreev (self->paths);
   self->paths = g_new0 (char *, n_files + 1);
   for (guint i = 0; i < n_files; i++)
     self->paths[i] = g_strdup (paths[i]);
-
-  return g_steal_pointer (&self);
-
-fail:
-  stamps_free (stamps, n_files);
-  return NULL;
-}
-
-TesReport *
-tes_report_open (const char          *path,
-                 TesImporter         *importer,
-                 TesReportOpenFlags   flags,
-                 TesProgress         *progress,
-                 GCancellable        *cancellable,
-                 GError             **error)
-{
-  g_return_val_if_fail (path != NULL, NULL);
-  g_return_val_if_fail (TES_IS_IMPORTER (importer), NULL);
-
-  return tes_report_open_files (&path, &importer, 1, flags, progress, cancellable, error);
-}
-
-typedef struct
-{
-  char               **paths;
-  GPtrArray           *importers;
-  TesProgress         *progress;
-  TesReportOpenFlags   flags;
-} OpenJob;
-
-static void
-open_job_free (gpointer data)
-{
-  OpenJob *job = data;
-
-  g_strfreev (job->paths);
-  g_clear_pointer (&job->importers, g_ptr_array_unref);
-  g_clear_object (&job->progress);
-  g_free (job);
-}
-
-static void
-tes_report_open_worker (GTask        *task,
-                        gpointer      source_object,
-                        gpointer      task_data,
-                        GCancellable *cancellable)
-{
-  OpenJob *job = task_data;
-  GError *error = NULL;
-  TesReport *report;
-
-  report = tes_report_open_files ((const char * const *)job->paths,
-                                  (TesImporter * const *)job->importers->pdata,
-                                  job->importers->len,
-                                  job->flags, job->progress, cancellable, &error);
-
-  if (report != NULL)
-    g_task_return_pointer (task, report, g_object_unref);
-  else
-    g_task_return_error (task, error);
-}
-
-void
-tes_report_open_files_async (const char * const  *paths,
-                             TesImporter * const *importers,
-                             guint                n_files,
-                             TesReportOpenFlags   flags,
-                             TesProgress         *progress,
-                             GCancellable        *cancellable,
-                             GAsyncReadyCallback  callback,
-                             gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-  OpenJob *job;
-
-  g_return_if_fail (paths != NULL && importers != NULL);
-  g_return_if_fail (n_files > 0);
-
-  job = g_new0 (OpenJob, 1);
-  job->paths = g_new0 (char *, n_files + 1);
-  job->importers = g_ptr_array_new_with_free_func (g_object_unref);
-  for (guint i = 0; i < n_files; i++)
-    {
-      g_return_if_fail (TES_IS_IMPORTER (importers[i]));
-      job->paths[i] = g_strdup (paths[i]);
-      g_ptr_array_add (job->importers, g_object_ref (importers[i]));
-    }
-  job->progress = progress ? g_object_ref (progress) : NULL;
-  job->flags = flags;
-
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tes_report_open_files_async);
-  g_task_set_task_data (task, job, open_job_free);
-  g_task_run_in_thread (task, tes_report_open_worker);
-}
-
-void
-tes_report_open_async (const char          *path,
-                       TesImporter         *importer,
-                       TesReportOpenFlags   flags,
-                       TesProgress         *progress,
-                       GCancellable        *cancellable,
-                       GAsyncReadyCallback  callback,
-                       gpointer             user_data)
-{
-  g_return_if_fail (path != NULL);
-  g_return_if_fail (TES_IS_IMPORTER (importer));
-
-  tes_report_open_files_async (&path, &importer, 1, flags, progress, cancellable, callback, user_data);
-}
-
-TesReport *
-tes_report_open_finish (GAsyncResult  *result,
-                        GError       **error)
-{
-  g_return_val_if_fail (G_IS_TASK (result), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  self->cache_reused = cache_reused;
 }
 
 /* The first of the files the report was opened from. */
@@ -1809,7 +1571,7 @@ load_operator_rows (TesReport       *self,
   stmt = NULL;
 
   if (!prepare (db,
-                "SELECT op_index, name, type, share, total, count FROM operators "
+                "SELECT op_index, name, type, share, total, count, clock_id FROM operators "
                 "WHERE source_id IS ? "
                 "ORDER BY op_index IS NULL, op_index, id",
                 &stmt, error))
@@ -1830,6 +1592,7 @@ load_operator_rows (TesReport       *self,
       row->share = sqlite3_column_type (stmt, 3) == SQLITE_NULL ? NAN : sqlite3_column_double (stmt, 3);
       row->total = sqlite3_column_type (stmt, 4) == SQLITE_NULL ? -1 : sqlite3_column_int64 (stmt, 4);
       row->count = sqlite3_column_type (stmt, 5) == SQLITE_NULL ? -1 : sqlite3_column_int64 (stmt, 5);
+      row->clock_id = sqlite3_column_int64 (stmt, 6);
 
       *has_index |= row->op_index >= 0;
       all_shares &= !isnan (row->share);
@@ -1878,6 +1641,7 @@ load_slice_rows (TesReport  *self,
       row->share = sum > 0 ? 100.0 * agg->self / sum : 0.0;
       row->total = agg->self;
       row->count = agg->count;
+      row->clock_id = clock_id;
       g_ptr_array_add (rows, row);
     }
 
@@ -1920,6 +1684,7 @@ group_rows (GPtrArray  *rows,
           group->label = g_strdup (key);
           group->total = 0;
           group->count = 0;
+          group->clock_id = row->clock_id;
           g_ptr_array_add (groups, group);
           g_hash_table_insert (index, group->name, group);
         }

@@ -9,7 +9,6 @@
 
 #include <gio/gio.h>
 
-#include "tes-importer.h"
 #include "tes-lane.h"
 #include "tes-model-types.h"
 #include "tes-progress.h"
@@ -23,13 +22,6 @@ typedef enum
   TES_REPORT_ERROR_NO_DATA = 1,
   TES_REPORT_ERROR_NOT_FOUND,
 } TesReportError;
-
-typedef enum
-{
-  TES_REPORT_OPEN_NONE     = 0,
-  /* Import again even when a matching cache exists. */
-  TES_REPORT_OPEN_REIMPORT = 1 << 0,
-} TesReportOpenFlags;
 
 typedef struct
 {
@@ -103,6 +95,7 @@ typedef struct
   double  share;      /* percent */
   gint64  total;      /* -1: unknown */
   gint64  count;      /* -1: unknown */
+  gint64  clock_id;   /* the clock total counts in; 0: ns */
 } TesSummaryRow;
 
 typedef struct
@@ -163,6 +156,7 @@ typedef struct
   guint   importer_version;
   char   *format;
   gint64  import_us;
+  gboolean present;   /* a file of that size is at path now */
 } TesSourceInfo;
 
 #define TES_TYPE_REPORT (tes_report_get_type ())
@@ -171,36 +165,6 @@ G_DECLARE_FINAL_TYPE (TesReport, tes_report, TES, REPORT, GObject)
 
 GQuark            tes_report_error_quark         (void);
 
-TesReport        *tes_report_open                (const char          *path,
-                                                  TesImporter         *importer,
-                                                  TesReportOpenFlags   flags,
-                                                  TesProgress         *progress,
-                                                  GCancellable        *cancellable,
-                                                  GError             **error);
-void              tes_report_open_async          (const char          *path,
-                                                  TesImporter         *importer,
-                                                  TesReportOpenFlags   flags,
-                                                  TesProgress         *progress,
-                                                  GCancellable        *cancellable,
-                                                  GAsyncReadyCallback  callback,
-                                                  gpointer             user_data);
-TesReport        *tes_report_open_finish         (GAsyncResult        *result,
-                                                  GError             **error);
-TesReport        *tes_report_open_files          (const char * const  *paths,
-                                                  TesImporter * const *importers,
-                                                  guint                n_files,
-                                                  TesReportOpenFlags   flags,
-                                                  TesProgress         *progress,
-                                                  GCancellable        *cancellable,
-                                                  GError             **error);
-void              tes_report_open_files_async    (const char * const  *paths,
-                                                  TesImporter * const *importers,
-                                                  guint                n_files,
-                                                  TesReportOpenFlags   flags,
-                                                  TesProgress         *progress,
-                                                  GCancellable        *cancellable,
-                                                  GAsyncReadyCallback  callback,
-                                                  gpointer             user_data);
 TesReport        *tes_report_open_cache          (const char          *cache_path,
                                                   GError             **error);
 

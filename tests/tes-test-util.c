@@ -9,6 +9,8 @@
 
 #include "tes-test-util.h"
 
+#include "tes-cache.h"
+
 #include <string.h>
 #include <sys/wait.h>
 
@@ -21,7 +23,24 @@ tes_test_data_path (const char *name)
   return g_test_build_filename (G_TEST_DIST, "data", name, NULL);
 }
 
-/* A file under ../shared (the fixtures every developer and CI run has). */
+gboolean
+tes_test_is_conformance (void)
+{
+  return g_strcmp0 (g_getenv ("TES_TEST_SUITE"), "conformance") == 0;
+}
+
+/* One binary serves both suites: a case is registered only in the suite
+ * whose data it reads, so neither run is padded with skips. */
+void
+tes_test_add (TesTestData  data,
+              const char  *path,
+              GTestFunc    func)
+{
+  if ((data == TES_TEST_SHARED_DATA) == tes_test_is_conformance ())
+    g_test_add_func (path, func);
+}
+
+/* A file under ../shared/fixtures: only conformance cases read these. */
 char *
 tes_test_shared_path (const char *relative)
 {
@@ -71,6 +90,24 @@ tes_test_copy_to_tmp (const char *src,
   tes_test_write_file (dest, contents, len);
 
   return dest;
+}
+
+/* A copy of a fixture, in the case's scratch folder under its own name:
+ * importing writes the cache beside the file, and neither tests/data nor
+ * ../shared is ours to write into. A missing file fails the case. */
+char *
+tes_test_copy_fixture (TesTestData  data,
+                       const char  *relative)
+{
+  g_autofree char *src = NULL;
+  g_autofree char *base = g_path_get_basename (relative);
+
+  if (data == TES_TEST_SHARED_DATA)
+    src = tes_test_shared_path (relative);
+  else
+    src = tes_test_data_path (relative);
+
+  return tes_test_copy_to_tmp (src, base);
 }
 
 gboolean
@@ -140,4 +177,164 @@ tes_test_assert_info (TesReport  *report,
 
   if (g_strcmp0 (got, expected) != 0)
     g_error ("info %s is '%s', expected '%s'", key, got ? got : "(none)", expected ? expected : "(none)");
+}
+
+void
+tes_test_assert_info_rows (TesReport         *report,
+                           const TesTestInfo *rows,
+                           guint              n_rows)
+{
+  for (guint i = 0; i < n_rows; i++)
+    tes_test_assert_info (report, rows[i].key, rows[i].value);
+}
+
+/* `tessera-cli info path` names the report's importer, gives its slice
+ * count and prints every info row of the report. */
+void
+tes_test_assert_cli_info (TesReport  *report,
+                          const char *path)
+{
+  g_autoptr(GPtrArray) info = tes_report_get_info (report);
+  g_autofree char *importer = g_strdup_printf ("Importer:       %s (version %u)\n",
+                                               tes_report_get_importer_name (report),
+                                               tes_report_get_importer_version (report));
+  g_autofree char *slices = NULL;
+  g_auto(TesCliResult) r = { 0 };
+  TesReportCounts counts;
+
+  tes_report_get_counts (report, &counts);
+  slices = g_strdup_printf ("Slices:         %" G_GINT64_FORMAT "\n", counts.n_slices);
+  tes_test_run_cli (&r, "info", path, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  tes_test_assert_contains (r.out, importer);
+  tes_test_assert_contains (r.out, slices);
+  for (guint i = 0; i < info->len; i++)
+    {
+      const TesInfoEntry *entry = g_ptr_array_index (info, i);
+      g_autofree char *line = g_strdup_printf ("Info:           %s = %s\n", entry->key, entry->value);
+
+      tes_test_assert_contains (r.out, line);
+    }
+}
+
+TesReport *
+tes_test_import (const char  *path,
+                 TesImporter *importer)
+{
+  return tes_test_import_files (&path, &importer, 1, 0);
+}
+
+/* The files of one run as one report, each with its importer. */
+TesReport *
+tes_test_import_files (const char * const  *paths,
+                       TesImporter * const *importers,
+                       guint                n_files,
+                       TesReportOpenFlags   flags)
+{
+  g_autoptr(GError) error = NULL;
+  TesReport *report;
+
+  for (guint i = 0; i < n_files; i++)
+    g_assert_nonnull (importers[i]);
+  report = tes_report_import_files (paths, importers, n_files, flags, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (report);
+
+  return report;
+}
+
+/* Writes contents (len bytes, or a string when len is -1) to a scratch
+ * file called name and imports it: the import must fail with code, its
+ * message must hold the path followed by message (so that it names the
+ * file and the place), and no cache may be left behind. */
+void
+tes_test_assert_import_fails (TesImporter *importer,
+                              const char  *name,
+                              const char  *contents,
+                              gssize       len,
+                              int          code,
+                              const char  *message)
+{
+  g_autofree char *path = tes_test_tmp_path (name);
+  g_autofree char *cache = NULL;
+  g_autofree char *expected = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TesReport) report = NULL;
+
+  g_assert_nonnull (importer);
+  tes_test_write_file (path, contents, len);
+  cache = tes_cache_path_for_source (path);
+
+  report = tes_report_import (path, importer, 0, NULL, NULL, &error);
+  if (report != NULL)
+    g_error ("case %s: imported, expected an error", name);
+  if (!g_error_matches (error, TES_IMPORT_ERROR, code))
+    g_error ("case %s: expected import error %d, got '%s' (%s %d)", name, code, error->message,
+             g_quark_to_string (error->domain), error->code);
+  expected = g_strconcat (path, message, NULL);
+  if (strstr (error->message, expected) == NULL)
+    g_error ("case %s: '%s' does not contain '%s'", name, error->message, expected);
+  g_assert_false (g_file_test (cache, G_FILE_TEST_EXISTS));
+}
+
+void
+tes_test_assert_bad_inputs (TesImporter       *importer,
+                            const TesBadInput *cases,
+                            guint              n_cases)
+{
+  for (guint i = 0; i < n_cases; i++)
+    tes_test_assert_import_fails (importer, cases[i].name, cases[i].contents, cases[i].len,
+                                  cases[i].code, cases[i].message);
+}
+
+/* The track called name whose parent is called parent (NULL: a top-level
+ * track); the first one in id order. */
+const TesTrack *
+tes_test_find_track (TesReport  *report,
+                     const char *parent,
+                     const char *name)
+{
+  for (guint id = 1; id <= tes_report_get_n_tracks (report); id++)
+    {
+      const TesTrack *track = tes_report_get_track (report, id);
+      const TesTrack *up;
+
+      if (track == NULL || g_strcmp0 (track->name, name) != 0)
+        continue;
+      up = track->parent_id ? tes_report_get_track (report, track->parent_id) : NULL;
+      if (g_strcmp0 (up ? up->name : NULL, parent) == 0)
+        return track;
+    }
+
+  g_error ("no track '%s' under '%s'", name, parent ? parent : "(top)");
+  return NULL;
+}
+
+/* Every slice of the track, in time order. */
+GArray *
+tes_test_get_slices (TesReport *report,
+                     gint64     track_id)
+{
+  g_autoptr(GError) error = NULL;
+  GArray *slices = tes_report_get_slices (report, track_id, G_MININT64, G_MAXINT64, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (slices);
+  return slices;
+}
+
+const TesSummaryRow *
+tes_test_find_summary_row (GPtrArray  *rows,
+                           const char *label)
+{
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const TesSummaryRow *row = g_ptr_array_index (rows, i);
+
+      if (g_strcmp0 (row->label, label) == 0)
+        return row;
+    }
+
+  g_error ("no summary row '%s'", label);
+  return NULL;
 }

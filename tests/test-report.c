@@ -15,7 +15,7 @@
 #include <glib/gstdio.h>
 
 #include "tes-cache-writer.h"
-#include "tes-report.h"
+#include "tes-report-loader.h"
 #include "tes-test-util.h"
 
 /* A minimal importer for these tests: each line "track start dur name"
@@ -121,14 +121,14 @@ test_reuse_and_rebuild (void)
   n_imports = 0;
   tes_test_write_file (src, "0 0 10 a\n0 20 10 b\n", -1);
 
-  first = tes_report_open (src, importer, 0, NULL, NULL, &error);
+  first = tes_report_import (src, importer, 0, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_false (tes_report_get_cache_reused (first));
   g_assert_cmpuint (n_imports, ==, 1);
   tes_report_get_counts (first, &counts);
   g_assert_cmpint (counts.n_slices, ==, 2);
 
-  second = tes_report_open (src, importer, 0, NULL, NULL, &error);
+  second = tes_report_import (src, importer, 0, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_true (tes_report_get_cache_reused (second));
   g_assert_cmpuint (n_imports, ==, 1);
@@ -136,7 +136,7 @@ test_reuse_and_rebuild (void)
 
   /* same size, other bytes: the fingerprint catches it */
   tes_test_write_file (src, "0 0 10 a\n0 20 10 c\n", -1);
-  third = tes_report_open (src, importer, 0, NULL, NULL, &error);
+  third = tes_report_import (src, importer, 0, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_false (tes_report_get_cache_reused (third));
   g_assert_cmpuint (n_imports, ==, 2);
@@ -159,7 +159,7 @@ test_reuse_and_rebuild (void)
     tes_test_write_file (moved, text, len);
     g_assert_no_errno (rename (tes_report_get_cache_path (third), moved_cache));
 
-    report = tes_report_open (moved, importer, 0, NULL, NULL, &error);
+    report = tes_report_import (moved, importer, 0, NULL, NULL, &error);
     g_assert_no_error (error);
     g_assert_true (tes_report_get_cache_reused (report));
     g_assert_cmpuint (n_imports, ==, 2);
@@ -168,7 +168,7 @@ test_reuse_and_rebuild (void)
   }
 
   /* explicit reimport */
-  fourth = tes_report_open (src, importer, TES_REPORT_OPEN_REIMPORT, NULL, NULL, &error);
+  fourth = tes_report_import (src, importer, TES_REPORT_OPEN_REIMPORT, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_false (tes_report_get_cache_reused (fourth));
   g_assert_cmpuint (n_imports, ==, 3);
@@ -189,7 +189,7 @@ test_failed_import (void)
   tes_test_write_file (src, "0 0 10 a\nfail\n", -1);
   cache = tes_cache_path_for_source (src);
 
-  report = tes_report_open (src, importer, 0, NULL, NULL, &error);
+  report = tes_report_import (src, importer, 0, NULL, NULL, &error);
   g_assert_null (report);
   g_assert_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_INVALID);
   g_assert_true (strstr (error->message, "failing.txt:2:") != NULL);
@@ -197,7 +197,7 @@ test_failed_import (void)
   g_clear_error (&error);
 
   tes_test_write_file (src, "0 0 10 a\n", -1);
-  report = tes_report_open (src, importer, 0, NULL, NULL, &error);
+  report = tes_report_import (src, importer, 0, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_false (tes_report_get_cache_reused (report));
   g_assert_cmpuint (n_imports, ==, 2);
@@ -224,7 +224,7 @@ test_open_files (void)
   single = tes_cache_path_for_source (a);
 
   {
-    g_autoptr(TesReport) report = tes_report_open_files (ab, importers, 2, 0, NULL, NULL, &error);
+    g_autoptr(TesReport) report = tes_report_import_files (ab, importers, 2, 0, NULL, NULL, &error);
     g_assert_no_error (error);
     g_assert_false (tes_report_get_cache_reused (report));
     g_assert_cmpuint (n_imports, ==, 2);
@@ -240,7 +240,7 @@ test_open_files (void)
   }
 
   {
-    g_autoptr(TesReport) report = tes_report_open_files (ba, importers, 2, 0, NULL, NULL, &error);
+    g_autoptr(TesReport) report = tes_report_import_files (ba, importers, 2, 0, NULL, NULL, &error);
     g_assert_no_error (error);
     g_assert_true (tes_report_get_cache_reused (report));
     g_assert_cmpuint (n_imports, ==, 2);
@@ -248,7 +248,7 @@ test_open_files (void)
 
   /* one file alone is another report */
   {
-    g_autoptr(TesReport) report = tes_report_open (a, importer, 0, NULL, NULL, &error);
+    g_autoptr(TesReport) report = tes_report_import (a, importer, 0, NULL, NULL, &error);
     g_assert_no_error (error);
     g_assert_false (tes_report_get_cache_reused (report));
     g_assert_cmpstr (tes_report_get_cache_path (report), ==, single);
@@ -256,7 +256,7 @@ test_open_files (void)
 
   tes_test_write_file (b, "1 5 10 b\n", -1);
   {
-    g_autoptr(TesReport) report = tes_report_open_files (ab, importers, 2, 0, NULL, NULL, &error);
+    g_autoptr(TesReport) report = tes_report_import_files (ab, importers, 2, 0, NULL, NULL, &error);
     g_assert_no_error (error);
     g_assert_false (tes_report_get_cache_reused (report));
     tes_report_get_counts (report, &counts);
@@ -266,7 +266,7 @@ test_open_files (void)
   /* the same file twice is refused */
   {
     const char *aa[2] = { a, a };
-    g_assert_null (tes_report_open_files (aa, importers, 2, 0, NULL, NULL, &error));
+    g_assert_null (tes_report_import_files (aa, importers, 2, 0, NULL, NULL, &error));
     g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
   }
 }
@@ -277,7 +277,7 @@ test_missing_source (void)
   g_autoptr(TesImporter) importer = g_object_new (TEST_TYPE_IMPORTER, NULL);
   g_autoptr(GError) error = NULL;
 
-  g_assert_null (tes_report_open ("/nonexistent/report.txt", importer, 0, NULL, NULL, &error));
+  g_assert_null (tes_report_import ("/nonexistent/report.txt", importer, 0, NULL, NULL, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
   g_assert_true (strstr (error->message, "/nonexistent/report.txt") != NULL);
 }
@@ -337,7 +337,7 @@ test_window_queries (void)
   const TesTrack *track;
   GRand *rand = g_rand_new_with_seed (7);
 
-  report = tes_report_open (src, importer, 0, NULL, NULL, &error);
+  report = tes_report_import (src, importer, 0, NULL, NULL, &error);
   g_assert_no_error (error);
   track = tes_report_get_track (report, 1);
   g_assert_cmpint (track->n_slices, ==, ref->len);
@@ -406,7 +406,7 @@ test_self_time_and_lane (void)
   gint64 self_sum = 0, busy = 0, lane_busy = 0;
   guint64 lane_count = 0;
 
-  report = tes_report_open (src, importer, 0, NULL, NULL, &error);
+  report = tes_report_import (src, importer, 0, NULL, NULL, &error);
   g_assert_no_error (error);
   track = tes_report_get_track (report, 1);
 
@@ -474,7 +474,7 @@ test_lane_summary (void)
   const TesTrack *track;
   gint64 span;
 
-  report = tes_report_open (src, importer, 0, NULL, NULL, &error);
+  report = tes_report_import (src, importer, 0, NULL, NULL, &error);
   g_assert_no_error (error);
   track = tes_report_get_track (report, 1);
   span = track->t_max - track->t_min;
@@ -557,7 +557,7 @@ open_done (GObject      *object,
 {
   AsyncState *state = user_data;
 
-  state->report = tes_report_open_finish (result, &state->error);
+  state->report = tes_report_loader_load_finish (TES_REPORT_LOADER (object), result, &state->error);
   g_main_loop_quit (state->loop);
 }
 
@@ -578,14 +578,17 @@ test_open_async (void)
   g_autoptr(TesImporter) importer = g_object_new (TEST_TYPE_IMPORTER, NULL);
   g_autoptr(GArray) ref = g_array_new (FALSE, FALSE, sizeof (RefSlice));
   g_autofree char *src = write_random_source (300, ref);
-  g_autoptr(TesProgress) progress = tes_progress_new ();
+  g_autoptr(TesReportLoader) loader = tes_report_loader_new ();
+  g_autoptr(TesReportLoader) reloader = tes_report_loader_new ();
+  TesProgress *progress = tes_report_loader_get_progress (loader);
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   AsyncState state = { 0 };
 
   state.loop = g_main_loop_new (NULL, FALSE);
   g_signal_connect (progress, "notify::fraction", G_CALLBACK (progress_notified), &state);
 
-  tes_report_open_async (src, importer, 0, progress, NULL, open_done, &state);
+  tes_report_loader_add_file_with_importer (loader, src, importer);
+  tes_report_loader_load_async (loader, NULL, open_done, &state);
   g_main_loop_run (state.loop);
   g_assert_no_error (state.error);
   g_assert_nonnull (state.report);
@@ -598,7 +601,9 @@ test_open_async (void)
 
   /* cancelled before it starts: a cancelled error, no report */
   g_cancellable_cancel (cancellable);
-  tes_report_open_async (src, importer, TES_REPORT_OPEN_REIMPORT, NULL, cancellable, open_done, &state);
+  tes_report_loader_add_file_with_importer (reloader, src, importer);
+  tes_report_loader_set_flags (reloader, TES_REPORT_OPEN_REIMPORT);
+  tes_report_loader_load_async (reloader, cancellable, open_done, &state);
   g_main_loop_run (state.loop);
   g_assert_error (state.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_null (state.report);
@@ -638,7 +643,7 @@ test_aggregate_async (void)
   AggState state = { 0 };
   gint64 track = 1;
 
-  report = tes_report_open (src, importer, 0, NULL, NULL, &error);
+  report = tes_report_import (src, importer, 0, NULL, NULL, &error);
   g_assert_no_error (error);
   sync = tes_report_aggregate_slices (report, &track, 1, 1, 1000, 90000, TES_GROUP_BY_NAME, NULL, &error);
   g_assert_no_error (error);

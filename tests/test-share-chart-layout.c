@@ -42,7 +42,7 @@ summarize_fixture (const char     *name,
   g_assert_no_error (error);
   g_assert_nonnull (importer);
 
-  report = tes_report_open (path, importer, TES_REPORT_OPEN_NONE, NULL, NULL, &error);
+  report = tes_report_import (path, importer, TES_REPORT_OPEN_NONE, NULL, NULL, &error);
   g_assert_no_error (error);
 
   rows = tes_report_summarize (report, mode, TES_GROUP_BY_CATEGORY, &error);

@@ -18,12 +18,11 @@ static TesReport *
 open_fixture (const char  *name,
               GError     **error)
 {
-  g_autofree char *src = tes_test_data_path (name);
-  g_autofree char *copy = tes_test_copy_to_tmp (src, name);
+  g_autofree char *copy = tes_test_copy_fixture (TES_TEST_OWN_DATA, name);
   TesImporter *importer = tes_importer_registry_lookup ("sigmastar-op-time");
 
   g_assert_nonnull (importer);
-  return tes_report_open (copy, importer, 0, NULL, NULL, error);
+  return tes_report_import (copy, importer, 0, NULL, NULL, error);
 }
 
 typedef struct
@@ -183,19 +182,10 @@ test_total_from_each (void)
   vendor_rows_free (vendor);
 }
 
-typedef struct
-{
-  const char *name;
-  const char *contents;
-  gssize      len;
-  int         code;
-  const char *message;   /* substring, after the file name */
-} BadCase;
-
 static void
 test_bad_input (void)
 {
-  static const BadCase cases[] = {
+  static const TesBadInput cases[] = {
     { "empty.txt", "", 0, TES_IMPORT_ERROR_EMPTY, ": no operator rows" },
     { "blank.txt", "\n  \n", -1, TES_IMPORT_ERROR_EMPTY, ": no operator rows" },
     { "nonnumeric.txt", "0 CONV_2D 1.000%\n1 ADD 2.000%\n2 ADD abc%\n", -1, TES_IMPORT_ERROR_INVALID, ":3: expected" },
@@ -209,27 +199,8 @@ test_bad_input (void)
     { "utf8.txt", "0 CONV_2D 1.000%\n1 A\xff\xfe 2.000%\n", -1, TES_IMPORT_ERROR_INVALID, ":2: invalid UTF-8 (byte 17)" },
     { "binary.txt", "\x7f" "ELF\x02\x01\x01\0\0\0\0", 12, TES_IMPORT_ERROR_INVALID, ":1:" },
   };
-  TesImporter *importer = tes_importer_registry_lookup ("sigmastar-op-time");
 
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      g_autofree char *path = tes_test_tmp_path (cases[i].name);
-      g_autofree char *cache = NULL;
-      g_autofree char *expected = NULL;
-      g_autoptr(GError) error = NULL;
-      g_autoptr(TesReport) report = NULL;
-
-      tes_test_write_file (path, cases[i].contents, cases[i].len);
-      cache = tes_cache_path_for_source (path);
-
-      report = tes_report_open (path, importer, 0, NULL, NULL, &error);
-      g_assert_null (report);
-      g_assert_error (error, TES_IMPORT_ERROR, cases[i].code);
-      expected = g_strconcat (path, cases[i].message, NULL);
-      if (strstr (error->message, expected) == NULL)
-        g_error ("case %s: '%s' does not contain '%s'", cases[i].name, error->message, expected);
-      g_assert_false (g_file_test (cache, G_FILE_TEST_EXISTS));
-    }
+  tes_test_assert_bad_inputs (tes_importer_registry_lookup ("sigmastar-op-time"), cases, G_N_ELEMENTS (cases));
 }
 
 /* Windows line ends, trailing spaces and blank lines are what the vendor
@@ -243,7 +214,7 @@ test_tolerated_layout (void)
   g_autoptr(GPtrArray) rows = NULL;
 
   tes_test_write_file (path, "\r\nCONV_2D 60.000%  \r\n\r\nADD 40.000%\r\n", -1);
-  report = tes_report_open (path, tes_importer_registry_lookup ("sigmastar-op-time"), 0, NULL, NULL, &error);
+  report = tes_report_import (path, tes_importer_registry_lookup ("sigmastar-op-time"), 0, NULL, NULL, &error);
   g_assert_no_error (error);
   rows = tes_report_summarize (report, TES_SUMMARY_TOTAL, TES_GROUP_BY_CATEGORY, &error);
   g_assert_no_error (error);
@@ -257,11 +228,11 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
-  g_test_add_func ("/tes/sigmastar-op-time/each", test_each_fixture);
-  g_test_add_func ("/tes/sigmastar-op-time/total", test_total_fixture);
-  g_test_add_func ("/tes/sigmastar-op-time/total-from-each", test_total_from_each);
-  g_test_add_func ("/tes/sigmastar-op-time/bad-input", test_bad_input);
-  g_test_add_func ("/tes/sigmastar-op-time/tolerated-layout", test_tolerated_layout);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/sigmastar-op-time/each", test_each_fixture);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/sigmastar-op-time/total", test_total_fixture);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/sigmastar-op-time/total-from-each", test_total_from_each);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/sigmastar-op-time/bad-input", test_bad_input);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/sigmastar-op-time/tolerated-layout", test_tolerated_layout);
 
   return g_test_run ();
 }

@@ -12,16 +12,45 @@
 #include "tes-importer-registry.h"
 #include "tes-test-util.h"
 
-/* Which importer must claim each fixture. Every file under
- * ../shared/fixtures is sniffed by every importer: a file listed here must
- * go to its importer, every other file to none of the importers listed
- * (no false positives). Formats without an importer yet are left out. */
+/* Which importer must claim each file. Every file is sniffed by every
+ * importer: a file listed must go to its importer, every other file of
+ * ../shared/fixtures to none (no false positives). Formats without an
+ * importer yet are left out. */
 typedef struct
 {
   const char *importer;
   const char *files[24];
 } Claim;
 
+/* Ours, under tests/data. */
+static const Claim own_claims[] = {
+  { "sigmastar-op-time", {
+      "yolov8s_op_time_each.txt",
+      "yolov8s_op_time_total.txt",
+      NULL } },
+  { "chrome-json", {
+      "chrome/async_object.json",
+      "chrome/cut_short.json",
+      "chrome/nanoseconds.json",
+      "chrome/phases_array.json",
+      "chrome/qaic_opstats.json",
+      "chrome/sigmastar_array.json",
+      "chrome/sigmastar_object.json",
+      NULL } },
+  { "poplar-report", {
+      "poplar/bare_cycles.txt",
+      "poplar/compile_report_small.txt",
+      "poplar/execution_programs.txt",
+      "poplar/histograms_elided.txt",
+      "poplar/log_target_sdk3.txt",
+      NULL } },
+  { "poplar-size-listing", {
+      "poplar/archive_size_hex.txt",
+      "poplar/archive_size_small.txt",
+      NULL } },
+};
+
+/* ../shared/fixtures, for the conformance suite. */
 static const Claim claims[] = {
   { "sigmastar-op-time", {
       "sigmastar/yolov8s_op_time_each.txt",
@@ -112,18 +141,89 @@ collect_files (const char *dir,
 }
 
 static const char *
-expected_importer (const char *rel)
+expected_importer (const Claim *table,
+                   gsize        n_table,
+                   const char  *rel)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (claims); i++)
+  for (gsize i = 0; i < n_table; i++)
     {
-      if (tes_importer_registry_lookup (claims[i].importer) == NULL)
+      if (tes_importer_registry_lookup (table[i].importer) == NULL)
         continue;
-      for (guint j = 0; claims[i].files[j]; j++)
-        if (g_str_equal (claims[i].files[j], rel))
-          return claims[i].importer;
+      for (guint j = 0; table[i].files[j]; j++)
+        if (g_str_equal (table[i].files[j], rel))
+          return table[i].importer;
     }
 
   return NULL;
+}
+
+static gboolean
+is_listed (const Claim *table,
+           gsize        n_table,
+           const char  *rel)
+{
+  for (gsize i = 0; i < n_table; i++)
+    for (guint j = 0; table[i].files[j]; j++)
+      if (g_str_equal (table[i].files[j], rel))
+        return TRUE;
+
+  return FALSE;
+}
+
+/* Sniffs the file's head with every importer and returns the one that
+ * claims it (score 50 or more), NULL for none; two claims fail. The
+ * registry's own choice must be the same. */
+static const char *
+sniff_claimant (const char *path,
+                const char *rel)
+{
+  GPtrArray *all = tes_importer_registry_get_all ();
+  g_autofree char *contents = NULL;
+  g_autofree char *basename = g_path_get_basename (path);
+  const char *claimant = NULL;
+  guint claimant_score = 0;
+  TesImporter *best;
+  guint confidence;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  len = MIN (len, TES_SNIFF_SIZE);
+
+  for (guint i = 0; i < all->len; i++)
+    {
+      TesImporter *importer = g_ptr_array_index (all, i);
+      guint score = tes_importer_sniff (importer, (const guint8 *)contents, len, basename);
+
+      if (score < 50)
+        continue;
+      if (claimant != NULL)
+        g_error ("%s: claimed by both %s (%u) and %s (%u)", rel, claimant, claimant_score,
+                 tes_importer_get_name (importer), score);
+      claimant = tes_importer_get_name (importer);
+      claimant_score = score;
+    }
+
+  best = tes_importer_registry_sniff ((const guint8 *)contents, len, basename, &confidence);
+  if (claimant != NULL)
+    {
+      g_assert_nonnull (best);
+      g_assert_cmpstr (tes_importer_get_name (best), ==, claimant);
+    }
+  else if (best != NULL)
+    g_assert_cmpuint (confidence, <, 50);
+
+  return claimant;
+}
+
+static void
+assert_claimed_by (const char *path,
+                   const char *rel,
+                   const char *expected)
+{
+  const char *got = sniff_claimant (path, rel);
+
+  if (g_strcmp0 (got, expected) != 0)
+    g_error ("%s: claimed by %s, must be by %s", rel, got ? got : "no importer", expected ? expected : "none");
 }
 
 static void
@@ -149,15 +249,9 @@ test_fixtures (void)
 {
   g_autofree char *root = tes_test_shared_path ("fixtures");
   g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
-  GPtrArray *all = tes_importer_registry_get_all ();
   guint claimed = 0;
 
-  if (!g_file_test (root, G_FILE_TEST_IS_DIR))
-    {
-      g_test_skip ("../shared/fixtures not found");
-      return;
-    }
-
+  g_assert_true (g_file_test (root, G_FILE_TEST_IS_DIR));
   collect_files (root, NULL, files);
   g_assert_cmpuint (files->len, >, 30);
 
@@ -165,43 +259,82 @@ test_fixtures (void)
     {
       const char *rel = g_ptr_array_index (files, f);
       g_autofree char *path = g_build_filename (root, rel, NULL);
-      g_autofree char *contents = NULL;
-      g_autofree char *basename = g_path_get_basename (path);
-      const char *expected = expected_importer (rel);
-      TesImporter *best;
-      gsize len;
-      guint confidence;
+      const char *expected = expected_importer (claims, G_N_ELEMENTS (claims), rel);
 
-      g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
-      len = MIN (len, TES_SNIFF_SIZE);
-
-      for (guint i = 0; i < all->len; i++)
-        {
-          TesImporter *importer = g_ptr_array_index (all, i);
-          const char *name = tes_importer_get_name (importer);
-          guint score = tes_importer_sniff (importer, (const guint8 *)contents, len, basename);
-
-          if (expected != NULL && g_str_equal (expected, name))
-            {
-              if (score < 50)
-                g_error ("%s: %s should claim it, scored %u", rel, name, score);
-            }
-          else if (score >= 50)
-            g_error ("%s: %s claims it with %u but must not", rel, name, score);
-        }
-
-      best = tes_importer_registry_sniff ((const guint8 *)contents, len, basename, &confidence);
-      if (expected != NULL)
-        {
-          g_assert_nonnull (best);
-          g_assert_cmpstr (tes_importer_get_name (best), ==, expected);
-          claimed++;
-        }
-      else if (best != NULL)
-        g_assert_cmpuint (confidence, <, 50);
+      assert_claimed_by (path, rel, expected);
+      claimed += expected != NULL;
     }
 
   g_assert_cmpuint (claimed, >=, 2);
+}
+
+/* Every profile under tests/data, found by walking it, so files added
+ * there are covered too: ours go to the importer own_claims names; any
+ * other one to at most one importer, of the vendor its folder names
+ * (tests/data/torq/... to a torq-* importer; JSON may be Chrome JSON),
+ * and each vendor folder has at least one file its importers claim. */
+static void
+test_own_files (void)
+{
+  static const char * const kinds[] = { ".txt", ".csv", ".json", ".pb" };
+  g_autofree char *root = g_test_build_filename (G_TEST_DIST, "data", NULL);
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GHashTable) folders = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  guint listed = 0, n_listed = 0;
+  GHashTableIter iter;
+  gpointer folder, vendor_claims;
+
+  for (guint i = 0; i < G_N_ELEMENTS (own_claims); i++)
+    for (guint j = 0; own_claims[i].files[j]; j++)
+      n_listed++;
+
+  collect_files (root, NULL, files);
+  for (guint f = 0; f < files->len; f++)
+    {
+      const char *rel = g_ptr_array_index (files, f);
+      g_autofree char *path = g_build_filename (root, rel, NULL);
+      g_autofree char *top = NULL;
+      g_autofree char *prefix = NULL;
+      const char *got;
+      gboolean kind = FALSE;
+
+      for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+        kind |= g_str_has_suffix (rel, kinds[k]);
+      if (!kind)
+        continue;
+
+      if (is_listed (own_claims, G_N_ELEMENTS (own_claims), rel))
+        {
+          assert_claimed_by (path, rel, expected_importer (own_claims, G_N_ELEMENTS (own_claims), rel));
+          listed++;
+          continue;
+        }
+
+      /* another engineer's file: its folder names the vendor */
+      got = sniff_claimant (path, rel);
+      g_test_message ("%s: %s", rel, got ? got : "no importer");
+      if (strchr (rel, G_DIR_SEPARATOR) == NULL)
+        g_error ("%s: a profile at the top of tests/data must be listed in own_claims", rel);
+      top = g_strndup (rel, strchr (rel, G_DIR_SEPARATOR) - rel);
+      prefix = g_strconcat (top, "-", NULL);
+      if (!g_hash_table_contains (folders, top))
+        g_hash_table_insert (folders, g_strdup (top), GUINT_TO_POINTER (0));
+      if (got == NULL)
+        continue;
+      if (g_str_has_prefix (got, prefix))
+        g_hash_table_insert (folders, g_strdup (top),
+                             GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (folders, top)) + 1));
+      else if (!(g_str_equal (got, "chrome-json") && g_str_has_suffix (rel, ".json")))
+        g_error ("%s: claimed by %s, not by a %s* importer", rel, got, prefix);
+    }
+
+  /* a listed file that is missing is a failure, not a skip */
+  g_assert_cmpuint (listed, ==, n_listed);
+
+  g_hash_table_iter_init (&iter, folders);
+  while (g_hash_table_iter_next (&iter, &folder, &vendor_claims))
+    if (GPOINTER_TO_UINT (vendor_claims) == 0)
+      g_error ("no file under tests/data/%s is claimed by a %s-* importer", (const char *)folder, (const char *)folder);
 }
 
 /* Content decides, not the name: a renamed listing is still found, and a
@@ -240,9 +373,10 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
-  g_test_add_func ("/tes/sniff/every-importer-declares-claims", test_every_importer_declares_claims);
-  g_test_add_func ("/tes/sniff/fixtures", test_fixtures);
-  g_test_add_func ("/tes/sniff/content-over-name", test_content_over_name);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/sniff/every-importer-declares-claims", test_every_importer_declares_claims);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/sniff/own-files", test_own_files);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/sniff/content-over-name", test_content_over_name);
+  tes_test_add (TES_TEST_SHARED_DATA, "/tes/sniff/fixtures", test_fixtures);
 
   return g_test_run ();
 }

@@ -7,89 +7,83 @@
 
 #include "config.h"
 
-#include <math.h>
 #include <string.h>
 
 #include <json-glib/json-glib.h>
 
-#include "tes-cache.h"
+#include "perfetto_trace.pb-c.h"
 #include "tes-importer-registry.h"
 #include "tes-report.h"
 #include "tes-test-util.h"
 #include "tes-torq-util.h"
 
-/* The Synaptics Torq importers against ../shared/fixtures/torq: the
- * compile-time timeline (both layouts), the runtime CSV (both layouts),
- * the annotated CSV, the Perfetto trace (every slice of
- * host_trace.expected.json) and the pytest Host Profile Overview; all six
- * files of the run opened as one report; bad input of every kind. */
+/* The Synaptics Torq importers: the compile-time timeline (both layouts),
+ * the runtime CSV (both layouts), the annotated CSV, the Perfetto trace and
+ * the pytest Host Profile Overview, each alone and all files of a run as
+ * one report; the command line; sniffing by content; bad input of every
+ * kind. Every behaviour is checked on the project's own files
+ * (tests/data/torq, written by hand for these tests, and a Perfetto trace
+ * this test encodes with the importer's own compiled proto, so that its
+ * slices are known by construction); the conformance suite checks the same
+ * on ../shared/fixtures/torq (every slice of host_trace.expected.json). */
 
-static const char * const fixtures[] = {
+#define SHARED_DIR "fixtures/torq/"
+#define OWN_DIR "torq/"
+
+/* The files of one run, in this order wherever a test lists them. */
+static const char * const run_files[] = {
   "timeline_v1.csv", "timeline_v2.csv", "runtime_v1.csv", "runtime_v2.csv",
   "annotated_runtime.csv", "host_trace.pb", "host_profile_overview.txt",
 };
 
-static char *
-fixture_copy (const char *name)
-{
-  g_autofree char *rel = g_build_filename ("fixtures", "torq", name, NULL);
-  g_autofree char *src = tes_test_shared_path (rel);
+static char *write_own_trace (void);
 
-  return tes_test_copy_to_tmp (src, name);
+/* A scratch copy of one of our files (tests/data/torq) or, for the
+ * conformance suite, of a shared fixture. */
+static char *
+copy_file (TesTestData  data,
+           const char  *name)
+{
+  g_autofree char *rel = g_strconcat (data == TES_TEST_OWN_DATA ? OWN_DIR : SHARED_DIR, name, NULL);
+
+  return tes_test_copy_fixture (data, rel);
+}
+
+/* The files of our run (the trace written by this test) or of the shared
+ * one, as scratch copies in the order of run_files[]. */
+static GPtrArray *
+run_paths (TesTestData data)
+{
+  GPtrArray *paths = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < G_N_ELEMENTS (run_files); i++)
+    if (data == TES_TEST_OWN_DATA && g_str_equal (run_files[i], "host_trace.pb"))
+      g_ptr_array_add (paths, write_own_trace ());
+    else
+      g_ptr_array_add (paths, copy_file (data, run_files[i]));
+
+  return paths;
+}
+
+static TesReport *
+open_file (TesTestData  data,
+           const char  *name,
+           const char  *importer_name)
+{
+  g_autofree char *path = copy_file (data, name);
+
+  return tes_test_import (path, tes_importer_registry_lookup (importer_name));
 }
 
 static TesReport *
 open_fixture (const char *name,
               const char *importer_name)
 {
-  g_autofree char *path = fixture_copy (name);
-  g_autoptr(GError) error = NULL;
-  TesImporter *importer = tes_importer_registry_lookup (importer_name);
-  TesReport *report;
-
-  g_assert_nonnull (importer);
-  report = tes_report_open (path, importer, 0, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (report);
-
-  return report;
+  return open_file (TES_TEST_SHARED_DATA, name, importer_name);
 }
 
-static gboolean
-have_fixtures (void)
-{
-  g_autofree char *dir = tes_test_shared_path ("fixtures/torq");
-
-  if (g_file_test (dir, G_FILE_TEST_IS_DIR))
-    return TRUE;
-
-  g_test_skip ("../shared/fixtures/torq not found");
-  return FALSE;
-}
-
-/* The track named name whose parent is named parent (NULL: top level). */
-static const TesTrack *
-find_track (TesReport  *report,
-            const char *parent,
-            const char *name)
-{
-  for (guint id = 1; id <= tes_report_get_n_tracks (report); id++)
-    {
-      const TesTrack *track = tes_report_get_track (report, id);
-      const TesTrack *up;
-
-      if (track == NULL || g_strcmp0 (track->name, name) != 0)
-        continue;
-      up = track->parent_id ? tes_report_get_track (report, track->parent_id) : NULL;
-      if (g_strcmp0 (up ? up->name : NULL, parent) == 0)
-        return track;
-    }
-
-  g_error ("no track '%s' under '%s'", name, parent ? parent : "(top)");
-  return NULL;
-}
-
-/* The same, among several of that name: the one holding n slices. */
+/* The track called name under parent, among several such: the one
+ * holding n_slices slices. */
 static const TesTrack *
 find_track_with (TesReport  *report,
                  const char *parent,
@@ -114,11 +108,7 @@ static GArray *
 slices_of (TesReport      *report,
            const TesTrack *track)
 {
-  g_autoptr(GError) error = NULL;
-  GArray *slices = tes_report_get_slices (report, track->id, G_MININT64, G_MAXINT64, &error);
-
-  g_assert_no_error (error);
-  return slices;
+  return tes_test_get_slices (report, track->id);
 }
 
 static const TesSlice *
@@ -142,6 +132,33 @@ assert_slice (TesReport      *report,
     g_assert_cmpstr (tes_report_get_string (report, slice->category), ==, category);
   g_assert_cmpint (slice->start, ==, start);
   g_assert_cmpint (slice->dur, ==, dur);
+}
+
+typedef struct
+{
+  const char *name;
+  const char *category;
+  gint64      start;
+  gint64      dur;
+} LaneSlice;
+
+/* Every slice of the lane, in time order, is the one expected. */
+static const TesTrack *
+assert_lane (TesReport       *report,
+             const char      *parent,
+             const char      *lane,
+             const LaneSlice *expected,
+             guint            n_expected)
+{
+  const TesTrack *track = tes_test_find_track (report, parent, lane);
+  g_autoptr(GArray) slices = slices_of (report, track);
+
+  g_assert_cmpuint (slices->len, ==, n_expected);
+  for (guint i = 0; i < n_expected; i++)
+    assert_slice (report, slice_at (slices, i), expected[i].name, expected[i].category,
+                  expected[i].start, expected[i].dur);
+
+  return track;
 }
 
 static char *
@@ -175,6 +192,40 @@ count_info (TesReport  *report,
   return n;
 }
 
+typedef struct
+{
+  const char *label;
+  double      share;
+  gint64      total;
+} MetricRow;
+
+/* The summary by category has n_rows rows, the first being expected[0],
+ * and the expected rows with their printed shares and their totals; with
+ * all_in_order, expected lists every row, in order. */
+static void
+assert_summary (TesReport       *report,
+                guint            n_rows,
+                const MetricRow *expected,
+                guint            n_expected,
+                gboolean         all_in_order)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) rows = tes_report_summarize (report, TES_SUMMARY_TOTAL, TES_GROUP_BY_CATEGORY, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (rows->len, ==, n_rows);
+  g_assert_cmpstr (((TesSummaryRow *)g_ptr_array_index (rows, 0))->label, ==, expected[0].label);
+  for (guint i = 0; i < n_expected; i++)
+    {
+      const TesSummaryRow *row = all_in_order ? g_ptr_array_index (rows, i)
+                                              : tes_test_find_summary_row (rows, expected[i].label);
+
+      g_assert_cmpstr (row->label, ==, expected[i].label);
+      g_assert_cmpfloat_with_epsilon (row->share, expected[i].share, 1e-9);
+      g_assert_cmpint (row->total, ==, expected[i].total);
+    }
+}
+
 static const TesClock *
 clock_of (TesReport      *report,
           const TesTrack *track)
@@ -183,22 +234,6 @@ clock_of (TesReport      *report,
 
   g_assert_nonnull (clock);
   return clock;
-}
-
-static const TesSummaryRow *
-summary_row (GPtrArray  *rows,
-             const char *label)
-{
-  for (guint i = 0; i < rows->len; i++)
-    {
-      const TesSummaryRow *row = g_ptr_array_index (rows, i);
-
-      if (g_strcmp0 (row->label, label) == 0)
-        return row;
-    }
-
-  g_error ("no summary row '%s'", label);
-  return NULL;
 }
 
 /* ------------------------------------------------------------------------
@@ -323,9 +358,6 @@ test_timeline_v1 (void)
   const TesClock *clock;
   TesReportCounts counts;
 
-  if (!have_fixtures ())
-    return;
-
   report = open_fixture ("timeline_v1.csv", "torq-timeline");
   tes_report_get_counts (report, &counts);
   g_assert_cmpint (counts.n_tracks, ==, 4);
@@ -335,15 +367,15 @@ test_timeline_v1 (void)
   tes_test_assert_info (report, "timeline.end_cycle", "26289");
   tes_test_assert_info (report, "timeline.clock_mhz", "100");
 
-  process = find_track (report, NULL, "Compile-time timeline");
+  process = tes_test_find_track (report, NULL, "Compile-time timeline");
   g_assert_cmpint (process->kind, ==, TES_TRACK_PROCESS);
   clock = clock_of (report, process);
   g_assert_cmpint (clock->unit, ==, TES_TIME_UNIT_CYCLES);
   g_assert_cmpint (clock->ticks_per_second, ==, 100000000);
 
-  in = find_track (report, "Compile-time timeline", "DMA In");
-  out = find_track (report, "Compile-time timeline", "DMA Out");
-  lane = find_track (report, "Compile-time timeline", "Slices");
+  in = tes_test_find_track (report, "Compile-time timeline", "DMA In");
+  out = tes_test_find_track (report, "Compile-time timeline", "DMA Out");
+  lane = tes_test_find_track (report, "Compile-time timeline", "Slices");
   g_assert_cmpint (in->sort_index, <, out->sort_index);
   g_assert_cmpint (out->sort_index, <, lane->sort_index);
 
@@ -389,9 +421,6 @@ test_timeline_v2 (void)
   TesReportCounts counts;
   gint64 last_sort = G_MININT64;
 
-  if (!have_fixtures ())
-    return;
-
   report = open_fixture ("timeline_v2.csv", "torq-timeline");
   tes_report_get_counts (report, &counts);
   g_assert_cmpint (counts.n_tracks, ==, 7);
@@ -406,18 +435,18 @@ test_timeline_v2 (void)
   /* the lanes, in the shared order */
   for (guint i = 0; i < G_N_ELEMENTS (lanes); i++)
     {
-      lane = find_track (report, "Compile-time timeline", lanes[i]);
+      lane = tes_test_find_track (report, "Compile-time timeline", lanes[i]);
       g_assert_cmpint (lane->sort_index, >, last_sort);
       last_sort = lane->sort_index;
       g_assert_cmpint (clock_of (report, lane)->unit, ==, TES_TIME_UNIT_CYCLES);
     }
 
   /* elapsed_time(us) is the duration in cycles, timestamp(us) the start */
-  in = slices_of (report, find_track (report, "Compile-time timeline", "DMA In"));
+  in = slices_of (report, tes_test_find_track (report, "Compile-time timeline", "DMA In"));
   g_assert_cmpuint (in->len, ==, 3);
   assert_slice (report, slice_at (in, 0), "DMA In", "dma", 0, 1314);
 
-  lane = find_track (report, "Compile-time timeline", "Slice 0");
+  lane = tes_test_find_track (report, "Compile-time timeline", "Slice 0");
   s0 = slices_of (report, lane);
   g_assert_cmpuint (s0->len, ==, 2);
   assert_slice (report, slice_at (s0, 0), "Slice 0", "slice", 1314, 4608);
@@ -427,11 +456,11 @@ test_timeline_v2 (void)
   g_assert_null (strstr (args, "\"bytes\""));   /* the empty trailing field */
   tes_test_assert_contains (args, "{\"file\":\"models/person_detect_int8.tosa.mlir\",\"line\":18,\"col\":11}]");
 
-  css = slices_of (report, find_track (report, "Compile-time timeline", "CSS"));
+  css = slices_of (report, tes_test_find_track (report, "Compile-time timeline", "CSS"));
   g_assert_cmpuint (css->len, ==, 1);
   assert_slice (report, slice_at (css, 0), "CSS", "css", 23076, 8000);
 
-  lane = find_track (report, "Compile-time timeline", "CDMA");
+  lane = tes_test_find_track (report, "Compile-time timeline", "CDMA");
   cdma = slices_of (report, lane);
   g_assert_cmpuint (cdma->len, ==, 3);
   assert_slice (report, slice_at (cdma, 0), "CDMA LRAM to ITCM", "cdma", 11322, 480);
@@ -456,16 +485,13 @@ test_runtime_v1 (void)
   const TesTrack *host;
   TesReportCounts counts;
 
-  if (!have_fixtures ())
-    return;
-
   report = open_fixture ("runtime_v1.csv", "torq-runtime");
   tes_report_get_counts (report, &counts);
   g_assert_cmpint (counts.n_tracks, ==, 2);
   g_assert_cmpint (counts.n_slices, ==, 6);   /* action 5 (WaitHost) logs nothing */
   tes_test_assert_info (report, "runtime.events", "12");
 
-  host = find_track (report, "Host runtime", "Host");
+  host = tes_test_find_track (report, "Host runtime", "Host");
   g_assert_cmpint (clock_of (report, host)->unit, ==, TES_TIME_UNIT_US);
   slices = slices_of (report, host);
   g_assert_cmpuint (slices->len, ==, 6);
@@ -505,9 +531,6 @@ test_runtime_v2 (void)
   TesReportCounts counts;
   const TesSummaryRow *row;
 
-  if (!have_fixtures ())
-    return;
-
   report = open_fixture ("runtime_v2.csv", "torq-runtime");
   tes_report_get_counts (report, &counts);
   g_assert_cmpint (counts.n_tracks, ==, 2);
@@ -520,7 +543,7 @@ test_runtime_v2 (void)
 
   /* one lane, nested: HAL_CALL > APPLY_DEFERRED > HAL_CALL > DISPATCH >
    * EXECUTE_ACTIONS > action */
-  host = find_track (report, "Host runtime", "Host");
+  host = tes_test_find_track (report, "Host runtime", "Host");
   g_assert_cmpuint (host->max_depth, ==, 5);
   slices = slices_of (report, host);
   g_assert_cmpuint (slices->len, ==, 46);
@@ -554,7 +577,7 @@ test_runtime_v2 (void)
   g_assert_cmpstr (row->label, ==, "INIT_HW_OPEN");
   g_assert_cmpint (row->total, ==, 1734 + 1102);
   g_assert_cmpint (row->count, ==, 2);
-  row = summary_row (rows, "NSS_WAIT");
+  row = tes_test_find_summary_row (rows, "NSS_WAIT");
   g_assert_cmpint (row->total, ==, 98 + 141 + 24);
   g_assert_cmpint (row->count, ==, 3);
 }
@@ -579,9 +602,6 @@ test_annotated (void)
   const TesSlice *copy = NULL;
   TesReportCounts counts;
 
-  if (!have_fixtures ())
-    return;
-
   report = open_fixture ("annotated_runtime.csv", "torq-annotated");
   tes_report_get_counts (report, &counts);
   g_assert_cmpint (counts.n_tracks, ==, 9);
@@ -596,19 +616,19 @@ test_annotated (void)
     {
       g_autoptr(GArray) slices = NULL;
 
-      lane = find_track (report, "Annotated runtime", used[i].lane);
+      lane = tes_test_find_track (report, "Annotated runtime", used[i].lane);
       slices = slices_of (report, lane);
       g_assert_cmpuint (slices->len, ==, used[i].n);
     }
   {
-    g_autoptr(GArray) css = slices_of (report, find_track (report, "Annotated runtime", "CSS Used"));
+    g_autoptr(GArray) css = slices_of (report, tes_test_find_track (report, "Annotated runtime", "CSS Used"));
 
     assert_slice (report, slice_at (css, 0), "conv2d_2", "CSS Used", 6093470852, 9);
     assert_slice (report, slice_at (css, 1), "conv2d_2", "CSS Used", 6093470862, 141);
   }
 
   /* actions are named by their original operators */
-  lane = find_track (report, "Annotated runtime", "Actions");
+  lane = tes_test_find_track (report, "Annotated runtime", "Actions");
   actions = slices_of (report, lane);
   g_assert_cmpuint (actions->len, ==, 16);
   assert_slice (report, slice_at (actions, 2), "tosa.pad@L9", "torq_hl.host_copy", 6093470695, 41);
@@ -630,7 +650,7 @@ test_annotated (void)
   tes_test_assert_contains (copy_args, "\"loc\":[{\"name\":\"MobilenetV1/Logits/SpatialSqueeze;MobilenetV1/Logits/"
                               "Conv2d_1c_1x1/BiasAdd,MobilenetV1/Logits/Conv2d_1c_1x1/Conv2D\"}]");
 
-  hal = slices_of (report, find_track (report, "Annotated runtime", "HAL"));
+  hal = slices_of (report, tes_test_find_track (report, "Annotated runtime", "HAL"));
   g_assert_cmpuint (hal->len, ==, 5);
   assert_slice (report, slice_at (hal, 0), "HAL_QUEUE_WAIT", "__HAL_QUEUE_EXECUTE__.HAL_QUEUE_WAIT", 6093470617, 3);
   assert_slice (report, slice_at (hal, 1), "HAL_QUEUE_APPLY_DEFERRED", NULL, 6093470621, 717);
@@ -679,6 +699,72 @@ compare_expected (gconstpointer a,
   return g_strcmp0 (sa->category, sb->category);
 }
 
+static ExpectedSlice *
+expected_slice_new (gint64      track_uuid,
+                    const char *name,
+                    const char *category,
+                    gint64      start,
+                    gint64      end)
+{
+  ExpectedSlice *e = g_new0 (ExpectedSlice, 1);
+
+  e->track_uuid = track_uuid;
+  e->name = g_strdup (name);
+  e->category = g_strdup (category);
+  e->start = start;
+  e->end = end;
+  return e;
+}
+
+/* Every slice of the tracks in track_of_uuid (uuid -> TesTrack), none of
+ * them unclosed. */
+static GPtrArray *
+report_slices (TesReport  *report,
+               GHashTable *track_of_uuid)
+{
+  GPtrArray *got = g_ptr_array_new_with_free_func (expected_slice_free);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, track_of_uuid);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      g_autoptr(GArray) list = slices_of (report, value);
+
+      for (guint i = 0; i < list->len; i++)
+        {
+          const TesSlice *s = slice_at (list, i);
+
+          g_assert_cmpint (s->flags, ==, 0);
+          g_ptr_array_add (got, expected_slice_new (*(gint64 *)key, tes_report_get_string (report, s->name),
+                                                    s->category ? tes_report_get_string (report, s->category) : NULL,
+                                                    s->start, s->start + s->dur));
+        }
+    }
+
+  return got;
+}
+
+/* The same slices, in any order. */
+static void
+assert_same_slices (GPtrArray *got,
+                    GPtrArray *expected)
+{
+  g_ptr_array_sort (expected, compare_expected);
+  g_ptr_array_sort (got, compare_expected);
+  g_assert_cmpuint (got->len, ==, expected->len);
+  for (guint i = 0; i < got->len; i++)
+    if (compare_expected (&got->pdata[i], &expected->pdata[i]) != 0)
+      {
+        const ExpectedSlice *g = got->pdata[i];
+        const ExpectedSlice *e = expected->pdata[i];
+
+        g_error ("slice %u: got %" G_GINT64_FORMAT " '%s' %" G_GINT64_FORMAT "..%" G_GINT64_FORMAT
+                 ", expected %" G_GINT64_FORMAT " '%s' %" G_GINT64_FORMAT "..%" G_GINT64_FORMAT,
+                 i, g->track_uuid, g->name, g->start, g->end, e->track_uuid, e->name, e->start, e->end);
+      }
+}
+
 static void
 test_perfetto (void)
 {
@@ -686,20 +772,19 @@ test_perfetto (void)
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) expected = g_ptr_array_new_with_free_func (expected_slice_free);
-  g_autoptr(GPtrArray) got = g_ptr_array_new_with_free_func (expected_slice_free);
+  g_autoptr(GPtrArray) got = NULL;
   g_autoptr(GHashTable) track_of_uuid = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  g_autoptr(GPtrArray) rows = NULL;
+  static const MetricRow metrics[] = {
+    { "HAL total", 99.86, 726000 }, { "DMA total", 40.44, 294000 }, { "IDLE", 0.14, 1000 },
+    { "DMA/CDMA ONLY (no compute)", 0.0, 0 },
+  };
   g_autofree char *json_path = tes_test_shared_path ("fixtures/torq/host_trace.expected.json");
   g_autofree char *copy_args = NULL;
   JsonObject *root;
   JsonArray *tracks;
   JsonArray *slices;
   TesReportCounts counts;
-  const TesSummaryRow *row;
   const TesTrack *copy_track;
-
-  if (!have_fixtures ())
-    return;
 
   report = open_fixture ("host_trace.pb", "torq-perfetto");
   json_parser_load_from_file (parser, json_path, &error);
@@ -750,56 +835,19 @@ test_perfetto (void)
   for (guint i = 0; i < json_array_get_length (slices); i++)
     {
       JsonObject *s = json_array_get_object_element (slices, i);
-      ExpectedSlice *e = g_new0 (ExpectedSlice, 1);
       JsonNode *cat = json_object_get_member (s, "category");
 
-      e->track_uuid = json_object_get_int_member (s, "track_uuid");
-      e->name = g_strdup (json_object_get_string_member (s, "name"));
-      e->category = JSON_NODE_HOLDS_NULL (cat) ? NULL : g_strdup (json_node_get_string (cat));
-      e->start = json_object_get_int_member (s, "start_ns");
-      e->end = json_object_get_int_member (s, "end_ns");
-      g_ptr_array_add (expected, e);
+      g_ptr_array_add (expected, expected_slice_new (json_object_get_int_member (s, "track_uuid"),
+                                                     json_object_get_string_member (s, "name"),
+                                                     JSON_NODE_HOLDS_NULL (cat) ? NULL : json_node_get_string (cat),
+                                                     json_object_get_int_member (s, "start_ns"),
+                                                     json_object_get_int_member (s, "end_ns")));
     }
-  {
-    GHashTableIter iter;
-    gpointer key, value;
-
-    g_hash_table_iter_init (&iter, track_of_uuid);
-    while (g_hash_table_iter_next (&iter, &key, &value))
-      {
-        g_autoptr(GArray) list = slices_of (report, value);
-
-        for (guint i = 0; i < list->len; i++)
-          {
-            const TesSlice *s = slice_at (list, i);
-            ExpectedSlice *e = g_new0 (ExpectedSlice, 1);
-
-            e->track_uuid = *(gint64 *)key;
-            e->name = g_strdup (tes_report_get_string (report, s->name));
-            e->category = s->category ? g_strdup (tes_report_get_string (report, s->category)) : NULL;
-            e->start = s->start;
-            e->end = s->start + s->dur;
-            g_assert_cmpint (s->flags, ==, 0);
-            g_ptr_array_add (got, e);
-          }
-      }
-  }
-  g_ptr_array_sort (expected, compare_expected);
-  g_ptr_array_sort (got, compare_expected);
-  g_assert_cmpuint (got->len, ==, expected->len);
-  for (guint i = 0; i < got->len; i++)
-    if (compare_expected (&got->pdata[i], &expected->pdata[i]) != 0)
-      {
-        const ExpectedSlice *g = got->pdata[i];
-        const ExpectedSlice *e = expected->pdata[i];
-
-        g_error ("slice %u: got %" G_GINT64_FORMAT " '%s' %" G_GINT64_FORMAT "..%" G_GINT64_FORMAT
-                 ", expected %" G_GINT64_FORMAT " '%s' %" G_GINT64_FORMAT "..%" G_GINT64_FORMAT,
-                 i, g->track_uuid, g->name, g->start, g->end, e->track_uuid, e->name, e->start, e->end);
-      }
+  got = report_slices (report, track_of_uuid);
+  assert_same_slices (got, expected);
 
   /* source locations in the slice names */
-  copy_track = find_track (report, "Host", "Host Copy");
+  copy_track = tes_test_find_track (report, "Host", "Host Copy");
   {
     g_autoptr(GArray) copies = slices_of (report, copy_track);
 
@@ -811,103 +859,94 @@ test_perfetto (void)
   /* the overview metrics: operators with the printed shares */
   g_assert_cmpint (counts.n_operators, ==, 15);
   tes_test_assert_info (report, "trace.overview.overall", "727.000\xc2\xb5s");
-  rows = tes_report_summarize (report, TES_SUMMARY_TOTAL, TES_GROUP_BY_CATEGORY, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (rows->len, ==, 15);
-  row = g_ptr_array_index (rows, 0);
-  g_assert_cmpstr (row->label, ==, "HAL total");
-  g_assert_cmpfloat (row->share, ==, 99.86);
-  g_assert_cmpint (row->total, ==, 726000);
-  row = summary_row (rows, "DMA total");
-  g_assert_cmpfloat (row->share, ==, 40.44);
-  g_assert_cmpint (row->total, ==, 294000);
-  row = summary_row (rows, "IDLE");
-  g_assert_cmpfloat (row->share, ==, 0.14);
-  g_assert_cmpint (row->total, ==, 1000);
-  row = summary_row (rows, "DMA/CDMA ONLY (no compute)");
-  g_assert_cmpfloat (row->share, ==, 0.0);
-  g_assert_cmpint (row->total, ==, 0);
+  assert_summary (report, 15, metrics, G_N_ELEMENTS (metrics), FALSE);
 }
 
 /* ------------------------------------------------------------------------
  * Host Profile Overview
  * ------------------------------------------------------------------------ */
 
+/* The overview gives operators only: every metric with a percentage, by
+ * share, the file's order kept among equal shares (a stable sort); and
+ * the info rows. */
+static void
+check_overview (TesTestData        data,
+                const TesTestInfo *info,
+                guint              n_info,
+                const MetricRow   *metrics,
+                guint              n_metrics)
+{
+  g_autoptr(TesReport) report = open_file (data, "host_profile_overview.txt", "torq-host-overview");
+  TesReportCounts counts;
+
+  tes_report_get_counts (report, &counts);
+  g_assert_cmpint (counts.n_operators, ==, n_metrics);
+  g_assert_cmpint (counts.n_slices, ==, 0);
+  tes_test_assert_info_rows (report, info, n_info);
+  assert_summary (report, n_metrics, metrics, n_metrics, TRUE);
+}
+
 static void
 test_host_overview (void)
 {
-  g_autoptr(TesReport) report = NULL;
-  g_autoptr(GPtrArray) rows = NULL;
-  g_autoptr(GError) error = NULL;
-  static const struct { const char *label; double share; gint64 ns; } vendor[] = {
+  static const TesTestInfo info[] = {
+    { "overview.model", "conv2d_f4_s4_64x64x16_i16" },
+    { "overview.wall_time", "207.000ms" },
+    { "overview.overall", "12.845ms" },
+  };
+  static const MetricRow vendor[] = {
     { "Host Copy", 96.43, 12386000 }, { "Dma", 3.53, 453000 }, { "Dma Total", 3.53, 453000 },
     { "Compute", 3.17, 407000 }, { "Slice", 3.17, 407000 }, { "Slice 0", 3.17, 407000 },
     { "Slice 1", 3.17, 407000 }, { "Overlap", 3.17, 407000 }, { "Dma Only", 0.36, 46000 },
     { "Idle", 0.05, 6000 }, { "Cdma", 0.0, 0 }, { "Compute Only", 0.0, 0 }, { "Css", 0.0, 0 },
     { "Host", 0.0, 0 },
   };
-  TesReportCounts counts;
 
-  if (!have_fixtures ())
-    return;
-
-  report = open_fixture ("host_profile_overview.txt", "torq-host-overview");
-  tes_report_get_counts (report, &counts);
-  g_assert_cmpint (counts.n_operators, ==, 14);
-  g_assert_cmpint (counts.n_slices, ==, 0);
-  tes_test_assert_info (report, "overview.model", "conv2d_f4_s4_64x64x16_i16");
-  tes_test_assert_info (report, "overview.wall_time", "207.000ms");
-  tes_test_assert_info (report, "overview.overall", "12.845ms");
-
-  /* the vendor's order for equal shares is kept (a stable sort) */
-  rows = tes_report_summarize (report, TES_SUMMARY_TOTAL, TES_GROUP_BY_CATEGORY, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (rows->len, ==, G_N_ELEMENTS (vendor));
-  for (guint i = 0; i < rows->len; i++)
-    {
-      const TesSummaryRow *row = g_ptr_array_index (rows, i);
-
-      g_assert_cmpstr (row->label, ==, vendor[i].label);
-      g_assert_cmpfloat (row->share, ==, vendor[i].share);
-      g_assert_cmpint (row->total, ==, vendor[i].ns);
-    }
+  check_overview (TES_TEST_SHARED_DATA, info, G_N_ELEMENTS (info), vendor, G_N_ELEMENTS (vendor));
 }
 
 /* ------------------------------------------------------------------------
  * One run, six files (and the overview): one report
  * ------------------------------------------------------------------------ */
 
+/* The files as one report, each with the importer its content calls for. */
 static TesReport *
-open_all (const char * const *names,
+open_all (const char * const *paths,
           guint               n,
           TesReportOpenFlags  flags)
 {
-  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) importers = g_ptr_array_new ();
   g_autoptr(GError) error = NULL;
-  TesReport *report;
 
   for (guint i = 0; i < n; i++)
     {
-      g_autofree char *rel = g_build_filename ("fixtures", "torq", names[i], NULL);
-      g_autofree char *src = tes_test_shared_path (rel);
-      char *path = tes_test_tmp_path (names[i]);
-
-      if (!g_file_test (path, G_FILE_TEST_EXISTS))
-        g_free (tes_test_copy_to_tmp (src, names[i]));
-      g_ptr_array_add (paths, path);
-      g_ptr_array_add (importers, tes_importer_registry_choose (path, NULL, &error));
+      g_ptr_array_add (importers, tes_importer_registry_choose (paths[i], NULL, &error));
       g_assert_no_error (error);
     }
 
-  report = tes_report_open_files ((const char * const *)paths->pdata, (TesImporter * const *)importers->pdata,
-                                  n, flags, NULL, NULL, &error);
-  g_assert_no_error (error);
-  return report;
+  return tes_test_import_files (paths, (TesImporter * const *)importers->pdata, n, flags);
 }
 
+/* What the files of one run give as one report, by hand from the files. */
+typedef struct
+{
+  gint64             n_tracks;
+  gint64             n_slices;
+  gint64             n_operators;
+  const char        *end_cycles[2];    /* of timeline_v1.csv and timeline_v2.csv */
+  const TesTestInfo *info;
+  guint              n_info;
+  gint64             n_runtime;        /* slices on runtime_v2.csv's Host lane */
+  gint64             n_dma_in;         /* slices on timeline_v2.csv's DMA In lane */
+  gint64             copy_start_ns;    /* the trace's first host copy */
+  gint64             copy_dur_ns;
+  const char        *cfg_name;         /* the trace's first NSS CFG task, task 0 */
+  gint64             cfg_start_ns;
+} RunFigures;
+
 static void
-assert_combined (TesReport *report)
+assert_combined (TesReport        *report,
+                 const RunFigures *f)
 {
   TesReportCounts counts;
   const TesTrack *pb_copy, *csv_actions, *rt_host, *pb_cfg, *tl_in;
@@ -918,14 +957,15 @@ assert_combined (TesReport *report)
   g_autoptr(GArray) in = NULL;
   const TesSlice *csv_pad = NULL;
   const TesSlice *rt_copy = NULL;
+  gint64 copy_start_us = f->copy_start_ns / 1000;
   guint n_cycles = 0, n_us = 0, n_ns = 0;
 
   tes_report_get_counts (report, &counts);
   g_assert_cmpint (counts.n_sources, ==, 7);
   g_assert_cmpuint (tes_report_get_n_sources (report), ==, 7);
-  g_assert_cmpint (counts.n_tracks, ==, 4 + 7 + 2 + 2 + 9 + 62);
-  g_assert_cmpint (counts.n_slices, ==, 11 + 12 + 6 + 46 + 45 + 90);
-  g_assert_cmpint (counts.n_operators, ==, 15 + 14);
+  g_assert_cmpint (counts.n_tracks, ==, f->n_tracks);
+  g_assert_cmpint (counts.n_slices, ==, f->n_slices);
+  g_assert_cmpint (counts.n_operators, ==, f->n_operators);
 
   /* one clock per kind of time */
   g_assert_cmpuint (tes_report_get_n_clocks (report), ==, 3);
@@ -941,26 +981,24 @@ assert_combined (TesReport *report)
   g_assert_cmpuint (n_cycles * n_us * n_ns, ==, 1);
 
   /* info of every file, each timeline its own rows */
-  g_assert_cmpuint (count_info (report, "timeline.end_cycle", "26289"), ==, 1);
-  g_assert_cmpuint (count_info (report, "timeline.end_cycle", "31081"), ==, 1);
-  tes_test_assert_info (report, "runtime.invocations", "7");
-  tes_test_assert_info (report, "annotated.untimed_rows", "16");
-  tes_test_assert_info (report, "trace.packets", "242");
-  tes_test_assert_info (report, "overview.wall_time", "207.000ms");
+  g_assert_cmpuint (count_info (report, "timeline.end_cycle", f->end_cycles[0]), ==, 1);
+  g_assert_cmpuint (count_info (report, "timeline.end_cycle", f->end_cycles[1]), ==, 1);
+  tes_test_assert_info_rows (report, f->info, f->n_info);
 
   /* the same host copy in the runtime CSV (µs), the annotated CSV (µs)
    * and the trace (ns) lands on one time axis */
-  pb_copy = find_track (report, "Host", "Host Copy");
-  csv_actions = find_track (report, "Annotated runtime", "Actions");
-  rt_host = find_track_with (report, "Host runtime", "Host", 46);   /* runtime_v2.csv's */
+  pb_copy = tes_test_find_track (report, "Host", "Host Copy");
+  csv_actions = tes_test_find_track (report, "Annotated runtime", "Actions");
+  rt_host = find_track_with (report, "Host runtime", "Host", f->n_runtime);
   pb_copies = slices_of (report, pb_copy);
   csv_rows = slices_of (report, csv_actions);
   rt = slices_of (report, rt_host);
+  assert_slice (report, slice_at (pb_copies, 0), "Host Copy | @L9C10", NULL, f->copy_start_ns, f->copy_dur_ns);
   for (guint i = 0; i < csv_rows->len; i++)
     if (g_str_equal (tes_report_get_string (report, slice_at (csv_rows, i)->name), "tosa.pad@L9"))
       csv_pad = slice_at (csv_rows, i);
   for (guint i = 0; i < rt->len; i++)
-    if (slice_at (rt, i)->start == 6093470695)
+    if (slice_at (rt, i)->start == copy_start_us)
       rt_copy = slice_at (rt, i);
   g_assert_nonnull (csv_pad);
   g_assert_nonnull (rt_copy);
@@ -971,167 +1009,996 @@ assert_combined (TesReport *report)
   g_assert_cmpint (tes_report_convert_time (report, rt_host->clock_id, 0, rt_copy->start + rt_copy->dur), ==,
                    slice_at (pb_copies, 0)->start + slice_at (pb_copies, 0)->dur);
 
-  /* compile-time cycles at 100 MHz: task 0's DMA In, 1314 cycles in
-   * timeline_v2.csv, is the trace's 13.14 µs "Nss Cfg | Task: 0" */
-  pb_cfg = find_track (report, "NPU Task Breakdown", "NSS CFG Tasks (Compile)");
+  /* compile-time cycles at 100 MHz: task 0's DMA In in timeline_v2.csv
+   * is the trace's "Nss Cfg | Task: 0", 10 ns a cycle */
+  pb_cfg = tes_test_find_track (report, "NPU Task Breakdown", "NSS CFG Tasks (Compile)");
   cfg = slices_of (report, pb_cfg);
-  assert_slice (report, slice_at (cfg, 0), "Nss Cfg | Task: 0 | @L10C10", NULL, 6093470739000, 13140);
-  tl_in = find_track_with (report, "Compile-time timeline", "DMA In", 3);   /* timeline_v2.csv's */
+  tl_in = find_track_with (report, "Compile-time timeline", "DMA In", f->n_dma_in);
   in = slices_of (report, tl_in);
+  assert_slice (report, slice_at (cfg, 0), f->cfg_name, NULL, f->cfg_start_ns, slice_at (in, 0)->dur * 10);
   g_assert_cmpint (tes_report_convert_time (report, tl_in->clock_id, 0, slice_at (in, 0)->dur), ==,
                    slice_at (cfg, 0)->dur);
+}
+
+/* The files (in the order of run_files[]) as one report, then imported
+ * again the other way round: the same report. */
+static void
+check_combined (GPtrArray        *paths,
+                const RunFigures *f)
+{
+  const char *reversed[G_N_ELEMENTS (run_files)];
+
+  g_assert_cmpuint (paths->len, ==, G_N_ELEMENTS (run_files));
+  for (guint i = 0; i < paths->len; i++)
+    reversed[i] = g_ptr_array_index (paths, paths->len - 1 - i);
+
+  {
+    g_autoptr(TesReport) report = open_all ((const char * const *)paths->pdata, paths->len, 0);
+
+    assert_combined (report, f);
+  }
+  {
+    g_autoptr(TesReport) report = open_all (reversed, G_N_ELEMENTS (reversed), TES_REPORT_OPEN_REIMPORT);
+
+    g_assert_false (tes_report_get_cache_reused (report));
+    assert_combined (report, f);
+  }
 }
 
 static void
 test_combined (void)
 {
-  const char *reversed[G_N_ELEMENTS (fixtures)];
+  static const TesTestInfo info[] = {
+    { "runtime.invocations", "7" },
+    { "annotated.untimed_rows", "16" },
+    { "trace.packets", "242" },
+    { "overview.wall_time", "207.000ms" },
+  };
+  static const RunFigures figures = {
+    .n_tracks = 4 + 7 + 2 + 2 + 9 + 62,
+    .n_slices = 11 + 12 + 6 + 46 + 45 + 90,
+    .n_operators = 15 + 14,
+    .end_cycles = { "26289", "31081" },
+    .info = info,
+    .n_info = G_N_ELEMENTS (info),
+    .n_runtime = 46,
+    .n_dma_in = 3,
+    .copy_start_ns = 6093470695000,
+    .copy_dur_ns = 41000,
+    .cfg_name = "Nss Cfg | Task: 0 | @L10C10",
+    .cfg_start_ns = 6093470739000,
+  };
+  g_autoptr(GPtrArray) paths = run_paths (TES_TEST_SHARED_DATA);
 
-  if (!have_fixtures ())
-    return;
+  check_combined (paths, &figures);
+}
 
-  for (guint i = 0; i < G_N_ELEMENTS (fixtures); i++)
-    reversed[i] = fixtures[G_N_ELEMENTS (fixtures) - 1 - i];
+/* ------------------------------------------------------------------------
+ * Our own files: tests/data/torq, and a Perfetto trace encoded here
+ *
+ * One made-up run of a small model (models/tiny.mlir): two dispatches on
+ * the host from 5 000 000 µs, the first's host copy at 5 000 070 µs for
+ * 30 µs in the runtime CSV, the annotated CSV and the trace; its task 0
+ * DMA in takes 1000 cycles in timeline_v2.csv, 10 µs at 100 MHz, as the
+ * trace's "Nss Cfg | Task: 0". The values below are worked out by hand
+ * from those files.
+ * ------------------------------------------------------------------------ */
+
+static void
+test_timeline_v1_own (void)
+{
+  static const LaneSlice dma_in[] = {
+    { "DMA_IN", "dma", 0, 1000 }, { "DMA_IN", "dma", 4000, 200 }, { "DMA_IN", "dma", 6002, 8 },
+  };
+  static const LaneSlice dma_out[] = { { "DMA_OUT", "dma", 4000, 500 }, { "DMA_OUT", "dma", 6000, 2 } };
+  static const LaneSlice ops[] = { { "conv2d", "slice", 1000, 3000 }, { "depthwise_conv2d", "slice", 4200, 1800 } };
+  /* S5 starts while S4 runs: a second lane, since v1 does not say which
+   * slice ran it */
+  static const LaneSlice more[] = { { "add", "slice", 5000, 600 } };
+  g_autoptr(TesReport) report = open_file (TES_TEST_OWN_DATA, "timeline_v1.csv", "torq-timeline");
+  g_autoptr(GArray) lane_slices = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *fused = NULL;
+  g_autofree char *named = NULL;
+  const TesTrack *process, *in, *out, *lane, *lane2;
+  const TesClock *clock;
+  TesReportCounts counts;
+
+  tes_report_get_counts (report, &counts);
+  g_assert_cmpint (counts.n_tracks, ==, 5);
+  g_assert_cmpint (counts.n_slices, ==, 8);
+  g_assert_cmpint (counts.n_operators, ==, 0);
+  tes_test_assert_info (report, "timeline.layout", "v1: ID, Start, End, Location, Op Type (cycles, no header)");
+  tes_test_assert_info (report, "timeline.rows", "8");
+  tes_test_assert_info (report, "timeline.end_cycle", "6010");
+  tes_test_assert_info (report, "timeline.clock_mhz", "100");
+  tes_test_assert_info (report, "timeline.tasks", NULL);
+
+  process = tes_test_find_track (report, NULL, "Compile-time timeline");
+  g_assert_cmpint (process->kind, ==, TES_TRACK_PROCESS);
+  clock = clock_of (report, process);
+  g_assert_cmpint (clock->unit, ==, TES_TIME_UNIT_CYCLES);
+  g_assert_cmpint (clock->ticks_per_second, ==, 100000000);
+
+  /* DI and DO share one index space: DI0 DI3 DI7 / DO2 DO6 */
+  in = assert_lane (report, "Compile-time timeline", "DMA In", dma_in, G_N_ELEMENTS (dma_in));
+  out = assert_lane (report, "Compile-time timeline", "DMA Out", dma_out, G_N_ELEMENTS (dma_out));
+  lane = assert_lane (report, "Compile-time timeline", "Slices", ops, G_N_ELEMENTS (ops));
+  lane2 = assert_lane (report, "Compile-time timeline", "Slices #2", more, G_N_ELEMENTS (more));
+  g_assert_cmpint (in->sort_index, <, out->sort_index);
+  g_assert_cmpint (out->sort_index, <, lane->sort_index);
+  g_assert_cmpint (lane->sort_index, <, lane2->sort_index);
+
+  /* the fused location, with its comma, is one field, and is parsed */
+  lane_slices = slices_of (report, lane);
+  fused = args_of (report, lane, slice_at (lane_slices, 1));
+  g_assert_cmpstr (fused, ==,
+                   "{\"id\":\"S4\",\"location\":\"loc(fused[\\\"models/tiny.mlir\\\":5:7, \\\"models/tiny.mlir\\\":6:7])\","
+                   "\"loc\":[{\"file\":\"models/tiny.mlir\",\"line\":5,\"col\":7},"
+                   "{\"file\":\"models/tiny.mlir\",\"line\":6,\"col\":7}]}");
+  g_clear_pointer (&lane_slices, g_array_unref);
+  lane_slices = slices_of (report, lane2);
+  named = args_of (report, lane2, slice_at (lane_slices, 0));
+  tes_test_assert_contains (named, "\"loc\":[{\"name\":\"add\",\"file\":\"models/tiny.mlir\",\"line\":7,\"col\":9}]");
+
+  /* the summary: time by category, 3000 + 1800 + 600 and 1000 + 200 + 8 + 500 + 2 */
+  rows = tes_report_summarize (report, TES_SUMMARY_TOTAL, TES_GROUP_BY_CATEGORY, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (rows->len, ==, 2);
+  g_assert_cmpstr (((TesSummaryRow *)g_ptr_array_index (rows, 0))->label, ==, "slice");
+  g_assert_cmpint (tes_test_find_summary_row (rows, "slice")->total, ==, 5400);
+  g_assert_cmpint (tes_test_find_summary_row (rows, "slice")->count, ==, 3);
+  g_assert_cmpint (tes_test_find_summary_row (rows, "dma")->total, ==, 1710);
+  g_assert_cmpint (tes_test_find_summary_row (rows, "dma")->count, ==, 5);
+}
+
+static void
+test_timeline_v2_own (void)
+{
+  static const LaneSlice dma_in[] = { { "DMA In", "dma", 0, 1000 }, { "DMA In", "dma", 4100, 200 } };
+  static const LaneSlice dma_out[] = { { "DMA Out", "dma", 4000, 500 } };
+  static const LaneSlice cdma[] = { { "CDMA LRAM to ITCM", "cdma", 900, 300 }, { "CDMA DTCM to LRAM", "cdma", 6200, 2 } };
+  static const LaneSlice slice0[] = { { "Slice 0", "slice", 1000, 3000 } };
+  static const LaneSlice slice1[] = { { "Slice 1", "slice", 4300, 1500 } };
+  static const LaneSlice css[] = { { "CSS", "css", 5800, 400 } };
+  /* the lanes, in the shared order */
+  static const struct { const char *name; const LaneSlice *slices; guint n; } lanes[] = {
+    { "DMA In", dma_in, G_N_ELEMENTS (dma_in) }, { "DMA Out", dma_out, G_N_ELEMENTS (dma_out) },
+    { "CDMA", cdma, G_N_ELEMENTS (cdma) }, { "Slice 0", slice0, G_N_ELEMENTS (slice0) },
+    { "Slice 1", slice1, G_N_ELEMENTS (slice1) }, { "CSS", css, G_N_ELEMENTS (css) },
+  };
+  g_autoptr(TesReport) report = open_file (TES_TEST_OWN_DATA, "timeline_v2.csv", "torq-timeline");
+  g_autofree char *args = NULL;
+  g_autofree char *unknown = NULL;
+  gint64 last_sort = G_MININT64;
+  TesReportCounts counts;
+
+  tes_report_get_counts (report, &counts);
+  g_assert_cmpint (counts.n_tracks, ==, 1 + 6);
+  g_assert_cmpint (counts.n_slices, ==, 8);
+  tes_test_assert_info (report, "timeline.rows", "8");
+  tes_test_assert_info (report, "timeline.tasks", "4");
+  /* the latest end: the last CDMA, 6200 + 2 */
+  tes_test_assert_info (report, "timeline.end_cycle", "6202");
+  tes_test_assert_info (report, "timeline.bytes.dma_in", "4608");
+  tes_test_assert_info (report, "timeline.bytes.dma_out", "1024");
+  tes_test_assert_info (report, "timeline.bytes.cdma", "2064");
+
+  /* elapsed_time(us) is the duration in cycles, timestamp(us) the start */
+  for (guint i = 0; i < G_N_ELEMENTS (lanes); i++)
+    {
+      const TesTrack *lane = assert_lane (report, "Compile-time timeline", lanes[i].name, lanes[i].slices, lanes[i].n);
+
+      g_assert_cmpint (lane->sort_index, >, last_sort);
+      last_sort = lane->sort_index;
+      g_assert_cmpint (clock_of (report, lane)->unit, ==, TES_TIME_UNIT_CYCLES);
+    }
 
   {
-    g_autoptr(TesReport) report = open_all (fixtures, G_N_ELEMENTS (fixtures), 0);
+    const TesTrack *lane = tes_test_find_track (report, "Compile-time timeline", "Slice 1");
+    g_autoptr(GArray) slices = slices_of (report, lane);
 
-    assert_combined (report);
+    /* the empty trailing bytes field gives no "bytes" */
+    args = args_of (report, lane, slice_at (slices, 0));
+    g_assert_cmpstr (args, ==,
+                     "{\"task\":2,\"location\":\"loc(fused[\\\"models/tiny.mlir\\\":5:7, \\\"models/tiny.mlir\\\":6:7])\","
+                     "\"loc\":[{\"file\":\"models/tiny.mlir\",\"line\":5,\"col\":7},"
+                     "{\"file\":\"models/tiny.mlir\",\"line\":6,\"col\":7}]}");
   }
-
-  /* any order: imported again the other way round */
   {
-    g_autoptr(TesReport) report = open_all (reversed, G_N_ELEMENTS (reversed), TES_REPORT_OPEN_REIMPORT);
+    const TesTrack *lane = tes_test_find_track (report, "Compile-time timeline", "CDMA");
+    g_autoptr(GArray) slices = slices_of (report, lane);
 
-    g_assert_false (tes_report_get_cache_reused (report));
-    assert_combined (report);
+    unknown = args_of (report, lane, slice_at (slices, 0));
+    g_assert_cmpstr (unknown, ==, "{\"task\":1,\"bytes\":2048,\"location\":\"loc(unknown)\",\"loc\":[]}");
   }
+}
+
+static void
+test_runtime_v1_own (void)
+{
+  /* v1 pairs <TYPE>_START (or <TYPE>, as NSS_START ... NSS_START_END) with
+   * <TYPE>_END of the same action */
+  static const LaneSlice host[] = {
+    { "ALLOC", "ALLOC", 2000000, 2 }, { "HOST_COPY", "HOST_COPY", 2000010, 150 },
+    { "NSS_START", "NSS_START", 2000165, 20 }, { "NSS_WAIT", "NSS_WAIT", 2000186, 700 },
+    { "HOST_PROGRAM", "HOST_PROGRAM", 2000890, 60 }, { "DEALLOC", "DEALLOC", 2000953, 0 },
+  };
+  g_autoptr(TesReport) report = open_file (TES_TEST_OWN_DATA, "runtime_v1.csv", "torq-runtime");
+  g_autoptr(GArray) slices = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *copy_args = NULL;
+  g_autofree char *wait_args = NULL;
+  const TesTrack *lane;
+  TesReportCounts counts;
+
+  tes_report_get_counts (report, &counts);
+  g_assert_cmpint (counts.n_tracks, ==, 2);
+  g_assert_cmpint (counts.n_slices, ==, 6);
+  tes_test_assert_info (report, "runtime.events", "12");
+  tes_test_assert_info (report, "runtime.spans", "6");
+  tes_test_assert_info (report, "runtime.actions", "6");
+  tes_test_assert_info (report, "runtime.invocations", NULL);
+
+  lane = assert_lane (report, "Host runtime", "Host", host, G_N_ELEMENTS (host));
+  g_assert_cmpint (clock_of (report, lane)->unit, ==, TES_TIME_UNIT_US);
+  g_assert_cmpuint (lane->max_depth, ==, 0);
+
+  /* a NameLoc with ';' and ',' in it, in an unquoted CSV field */
+  slices = slices_of (report, lane);
+  copy_args = args_of (report, lane, slice_at (slices, 1));
+  tes_test_assert_contains (copy_args, "\"action\":1");
+  tes_test_assert_contains (copy_args, "\"loc\":[{\"name\":\"tiny/logits;tiny/dense/BiasAdd,tiny/dense/MatMul\"}]");
+  wait_args = args_of (report, lane, slice_at (slices, 3));
+  tes_test_assert_contains (wait_args, "\"loc\":[{\"file\":\"models/tiny.mlir\",\"line\":4,\"col\":5},"
+                                       "{\"file\":\"models/tiny.mlir\",\"line\":5,\"col\":7}]");
+
+  rows = tes_report_summarize (report, TES_SUMMARY_TOTAL, TES_GROUP_BY_NAME, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (((TesSummaryRow *)g_ptr_array_index (rows, 0))->label, ==, "NSS_WAIT");
+  g_assert_cmpint (((TesSummaryRow *)g_ptr_array_index (rows, 0))->total, ==, 700);
+}
+
+static void
+test_runtime_v2_own (void)
+{
+  /* one lane, nested by time: HAL_CALL > DISPATCH > action */
+  static const LaneSlice host[] = {
+    { "INIT tiny_dispatch_0", "INIT", 5000000, 40 },
+    { "INIT_HW_OPEN", "INIT_HW_OPEN", 5000001, 30 },
+    { "__HAL_QUEUE_EXECUTE__.HAL_CALL", "HAL_CALL", 5000050, 260 },
+    { "DISPATCH tiny_dispatch_0", "DISPATCH", 5000060, 240 },
+    { "ALLOC", "ALLOC", 5000061, 2 },
+    { "HOST_COPY", "HOST_COPY", 5000070, 30 },
+    { "NSS_START", "NSS_START", 5000100, 10 },
+    { "NSS_WAIT", "NSS_WAIT", 5000110, 180 },
+    { "__HAL_QUEUE_EXECUTE__.HAL_CALL", "HAL_CALL", 5000400, 95 },
+    { "DISPATCH tiny_dispatch_1", "DISPATCH", 5000405, 85 },
+    { "NSS_START", "NSS_START", 5000410, 5 },
+    { "NSS_WAIT", "NSS_WAIT", 5000415, 40 },
+    { "HOST_COPY", "HOST_COPY", 5000460, 20 },
+  };
+  /* self time by event type: a HAL call less its dispatch, a dispatch
+   * less its actions */
+  static const struct { const char *type; gint64 total; gint64 count; } self[] = {
+    { "NSS_WAIT", 180 + 40, 2 }, { "HOST_COPY", 30 + 20, 2 },
+    { "DISPATCH", (240 - 2 - 30 - 10 - 180) + (85 - 5 - 40 - 20), 2 },
+    { "HAL_CALL", (260 - 240) + (95 - 85), 2 }, { "INIT_HW_OPEN", 30, 1 }, { "NSS_START", 10 + 5, 2 },
+    { "INIT", 40 - 30, 1 }, { "ALLOC", 2, 1 },
+  };
+  g_autoptr(TesReport) report = open_file (TES_TEST_OWN_DATA, "runtime_v2.csv", "torq-runtime");
+  g_autoptr(GArray) slices = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *args = NULL;
+  const TesTrack *lane;
+  const TesSlice *wait;
+  TesReportCounts counts;
+
+  tes_report_get_counts (report, &counts);
+  g_assert_cmpint (counts.n_tracks, ==, 2);
+  g_assert_cmpint (counts.n_slices, ==, 13);
+  tes_test_assert_info (report, "runtime.events", "26");
+  tes_test_assert_info (report, "runtime.spans", "13");
+  tes_test_assert_info (report, "runtime.actions", "7");
+  /* (dispatch, invocation): tiny_dispatch_0 0 and 2, tiny_dispatch_1 5,
+   * the HAL queue's 1 and 4 */
+  tes_test_assert_info (report, "runtime.invocations", "5");
+  tes_test_assert_info (report, "runtime.dispatch.0", "tiny_dispatch_0");
+  tes_test_assert_info (report, "runtime.dispatch.1", "tiny_dispatch_1");
+  tes_test_assert_info (report, "runtime.dispatch.2", NULL);
+
+  lane = assert_lane (report, "Host runtime", "Host", host, G_N_ELEMENTS (host));
+  g_assert_cmpuint (lane->max_depth, ==, 2);
+  slices = slices_of (report, lane);
+  wait = slice_at (slices, 7);
+  g_assert_cmpint (wait->depth, ==, 2);
+  g_assert_cmpstr (tes_report_get_string (report, slice_at (slices, wait->parent)->name), ==,
+                   "DISPATCH tiny_dispatch_0");
+  args = args_of (report, lane, wait);
+  g_assert_cmpstr (args, ==, "{\"dispatch\":\"tiny_dispatch_0\",\"invocation\":2,\"action\":3}");
+
+  rows = tes_report_summarize (report, TES_SUMMARY_TOTAL, TES_GROUP_BY_CATEGORY, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (rows->len, ==, G_N_ELEMENTS (self));
+  g_assert_cmpstr (((TesSummaryRow *)g_ptr_array_index (rows, 0))->label, ==, "NSS_WAIT");
+  for (guint i = 0; i < G_N_ELEMENTS (self); i++)
+    {
+      const TesSummaryRow *row = tes_test_find_summary_row (rows, self[i].type);
+
+      g_assert_cmpint (row->total, ==, self[i].total);
+      g_assert_cmpint (row->count, ==, self[i].count);
+    }
+}
+
+static void
+test_annotated_own (void)
+{
+  /* timed actions, named by their original operators, else the operation */
+  static const LaneSlice actions[] = {
+    { "memref.alloc", "memref.alloc", 5000061, 2 },
+    { "tosa.pad@L9", "torq_hl.host_copy", 5000070, 30 },
+    { "tosa.conv2d@L10 tosa.depthwise_conv2d@L13", "torq_hl.start_program", 5000100, 10 },
+    { "torq_hl.wait_program", "torq_hl.wait_program", 5000110, 180 },
+    { "tosa.matmul@L20", "torq_hl.start_program", 5000410, 5 },
+    { "torq_hl.wait_program", "torq_hl.wait_program", 5000415, 40 },
+    { "torq_hl.host_copy", "torq_hl.host_copy", 5000460, 20 },
+  };
+  /* HAL rows: named by the event in their location column */
+  static const LaneSlice hal[] = {
+    { "HAL_QUEUE_WAIT", "__HAL_QUEUE_EXECUTE__.HAL_QUEUE_WAIT", 5000045, 3 },
+    { "HAL_CALL", "__HAL_QUEUE_EXECUTE__.HAL_CALL", 5000050, 260 },
+    { "HAL_COMMAND_BUFFER_DISPATCH", "__HAL_COMMAND_BUFFER_DISPATCH__.HAL_CALL", 5000060, 240 },
+  };
+  /* the rows with slice_used_0_in_program True, named by their invocations */
+  static const LaneSlice slice0[] = {
+    { "conv2d_0,depthwise_conv2d_1", "Slice 0 Used", 5000100, 10 },
+    { "torq_hl.wait_program", "Slice 0 Used", 5000110, 180 },
+    { "matmul_0", "Slice 0 Used", 5000410, 5 },
+  };
+  static const LaneSlice css[] = { { "torq_hl.wait_program", "CSS Used", 5000110, 180 } };
+  static const struct { const char *lane; guint n; } used[] = {
+    { "DMA In Used", 2 }, { "DMA Out Used", 2 }, { "CDMA Used", 1 }, { "Slice 1 Used", 2 },
+  };
+  g_autoptr(TesReport) report = open_file (TES_TEST_OWN_DATA, "annotated_runtime.csv", "torq-annotated");
+  g_autoptr(GArray) rows = NULL;
+  g_autoptr(GArray) hal_rows = NULL;
+  g_autofree char *pad_args = NULL;
+  g_autofree char *start_args = NULL;
+  g_autofree char *copy_args = NULL;
+  const TesTrack *lane;
+  TesReportCounts counts;
+
+  tes_report_get_counts (report, &counts);
+  g_assert_cmpint (counts.n_tracks, ==, 1 + 2 + 6);
+  g_assert_cmpint (counts.n_slices, ==, 7 + 3 + 3 + 1 + 2 + 2 + 1 + 2);
+  tes_test_assert_info (report, "annotated.rows", "12");
+  tes_test_assert_info (report, "annotated.timed_rows", "10");
+  tes_test_assert_info (report, "annotated.untimed_rows", "2");
+  tes_test_assert_info (report, "annotated.hal_rows", "3");
+  /* action ids restart twice: INIT, dispatch 0, dispatch 1 */
+  tes_test_assert_info (report, "annotated.invocations", "3");
+
+  lane = assert_lane (report, "Annotated runtime", "Actions", actions, G_N_ELEMENTS (actions));
+  g_assert_cmpint (clock_of (report, lane)->unit, ==, TES_TIME_UNIT_US);
+  assert_lane (report, "Annotated runtime", "Slice 0 Used", slice0, G_N_ELEMENTS (slice0));
+  assert_lane (report, "Annotated runtime", "CSS Used", css, G_N_ELEMENTS (css));
+  for (guint i = 0; i < G_N_ELEMENTS (used); i++)
+    {
+      g_autoptr(GArray) slices = slices_of (report, tes_test_find_track (report, "Annotated runtime", used[i].lane));
+
+      g_assert_cmpuint (slices->len, ==, used[i].n);
+    }
+
+  rows = slices_of (report, lane);
+  pad_args = args_of (report, lane, slice_at (rows, 1));
+  g_assert_cmpstr (pad_args, ==,
+                   "{\"block\":2,\"action\":1,\"operation\":\"torq_hl.host_copy\","
+                   "\"original_operators\":[{\"op\":\"tosa.pad\",\"line\":9}],\"total_time_us\":30.0,"
+                   "\"location\":\"@L9C10\",\"loc\":[{\"line\":9,\"col\":10}]}");
+  start_args = args_of (report, lane, slice_at (rows, 2));
+  tes_test_assert_contains (start_args, "\"job\":0");
+  tes_test_assert_contains (start_args, "\"invocation_names\":[\"conv2d_0\",\"depthwise_conv2d_1\"]");
+  tes_test_assert_contains (start_args, "\"original_operators\":[{\"op\":\"tosa.conv2d\",\"line\":10},"
+                                        "{\"op\":\"tosa.depthwise_conv2d\",\"line\":13}]");
+  tes_test_assert_contains (start_args, "\"slice_used_1_in_program\":true,\"dma_in_used_in_program\":true,"
+                                        "\"dma_out_used_in_program\":false");
+  tes_test_assert_contains (start_args, "\"loc\":[{\"line\":10,\"col\":10},{\"line\":13,\"col\":10}]");
+  /* the quoted location with ';' and ',' */
+  copy_args = args_of (report, lane, slice_at (rows, 6));
+  tes_test_assert_contains (copy_args, "\"block\":3,\"action\":2,");
+  tes_test_assert_contains (copy_args, "\"loc\":[{\"name\":\"tiny/logits;tiny/dense/BiasAdd,tiny/dense/MatMul\"}]");
+
+  lane = assert_lane (report, "Annotated runtime", "HAL", hal, G_N_ELEMENTS (hal));
+  hal_rows = slices_of (report, lane);
+  g_assert_cmpint (slice_at (hal_rows, 2)->depth, ==, 1);   /* the command buffer dispatch nests */
+}
+
+static void
+test_host_overview_own (void)
+{
+  static const TesTestInfo info[] = {
+    { "overview.model", "tiny_conv_i8" },
+    { "overview.wall_time", "1.500s" },
+    { "overview.overall", "2.000ms" },
+  };
+  /* "Css 6.000us": the ASCII spelling of µs */
+  static const MetricRow metrics[] = {
+    { "Compute", 60.0, 1200000 }, { "Slice 0", 60.0, 1200000 }, { "Dma", 25.0, 500000 },
+    { "Slice 1", 20.0, 400000 }, { "Overlap", 20.0, 400000 }, { "Idle", 15.0, 300000 },
+    { "Host Copy", 7.5, 150000 }, { "Dma Only", 5.0, 100000 }, { "Css", 0.3, 6000 }, { "Cdma", 0.0, 0 },
+  };
+
+  check_overview (TES_TEST_OWN_DATA, info, G_N_ELEMENTS (info), metrics, G_N_ELEMENTS (metrics));
+}
+
+/* The trace: tracks and slices in tables, encoded as Perfetto packets
+ * (TrackDescriptor, TrackEvent BEGIN/END/INSTANT) with protobuf-c, so that
+ * what the importer must find is known by construction. */
+
+typedef struct
+{
+  guint64     uuid;
+  guint64     parent_uuid;   /* 0: a top-level (process) track */
+  const char *name;
+} OwnTrack;
+
+typedef struct
+{
+  guint64     track_uuid;
+  const char *name;
+  const char *category;      /* NULL: none */
+  gint64      start;         /* ns */
+  gint64      end;
+} OwnSlice;
+
+static const OwnTrack own_tracks[] = {
+  { 1, 0, "Host" },
+  { 2, 1, "Host Copy" },
+  { 3, 1, "Host Program" },
+  { 10, 0, "NPU Task Breakdown" },
+  { 11, 10, "NSS CFG Tasks (Compile)" },
+  { 12, 10, "Slice 0 Tasks" },
+  { 20, 0, "Host Profile Overview" },
+  { 21, 20, "Metrics" },
+};
+
+static const OwnSlice own_slices[] = {
+  { 2, "Host Copy | @L9C10", NULL, 5000070000, 5000100000 },
+  { 2, "Host Copy | tiny/logits", NULL, 5000460000, 5000480000 },
+  { 3, "Host Program | @L20C3", "host", 5000400000, 5000495000 },
+  { 3, "Nss Start | @L20C3", "host", 5000410000, 5000415000 },
+  { 11, "Nss Cfg | Task: 0 | @L3C5", NULL, 5000100000, 5000110000 },
+  { 12, "Nss Program | conv2d_0 | @L10C10+@L13C10", "npu", 5000100000, 5000290000 },
+  { 12, "WAITING", NULL, 5000290000, 5000290000 },
+  { 21, "OVERALL: 380.000\xc2\xb5s", "overview", 5000500000, 5000500000 },
+  { 21, "HAL total: 300.000\xc2\xb5s (78.95%)", "overview", 5000500000, 5000500000 },
+  { 21, "DMA total: 90.000\xc2\xb5s (23.68%)", "overview", 5000500000, 5000500000 },
+  { 21, "HOST COPY total: 50.000\xc2\xb5s (13.16%)", "overview", 5000500000, 5000500000 },
+  { 21, "IDLE: 0ns (0.00%)", "overview", 5000500000, 5000500000 },
+};
+
+/* sent as interned strings (InternedData of the one packet sequence) */
+#define OWN_INTERNED_NAME "WAITING"
+#define OWN_INTERNED_CATEGORY "npu"
+#define OWN_SEQUENCE 1
+
+/* one instant on the Host track */
+#define OWN_INSTANT_TS G_GINT64_CONSTANT (5000050000)
+
+typedef struct
+{
+  gint64 ts;
+  gint   phase;      /* 0 an end, 1 a zero-length slice or the instant, 2 a begin */
+  gint64 order;      /* within a phase: ends inner first, begins outer first */
+  gint   slice;      /* index in own_slices, -1: the instant */
+} OwnEvent;
+
+static int
+compare_own_events (gconstpointer a,
+                    gconstpointer b)
+{
+  const OwnEvent *ea = a;
+  const OwnEvent *eb = b;
+
+  if (ea->ts != eb->ts)
+    return ea->ts < eb->ts ? -1 : 1;
+  if (ea->phase != eb->phase)
+    return ea->phase - eb->phase;
+  if (ea->order != eb->order)
+    return ea->order < eb->order ? -1 : 1;
+  return ea->slice - eb->slice;
+}
+
+/* Appends one Trace.packet field (tag 0x0a, varint length, bytes). */
+static void
+append_packet (GByteArray                          *trace,
+               const Perfetto__Protos__TracePacket *packet)
+{
+  gsize len = perfetto__protos__trace_packet__get_packed_size (packet);
+  g_autofree guint8 *bytes = g_malloc (MAX (len, 1));
+  guint8 tag = 0x0a;
+  guint64 v = len;
+
+  perfetto__protos__trace_packet__pack (packet, bytes);
+  g_byte_array_append (trace, &tag, 1);
+  do
+    {
+      guint8 b = (v & 0x7f) | (v > 0x7f ? 0x80 : 0);
+
+      g_byte_array_append (trace, &b, 1);
+      v >>= 7;
+    }
+  while (v != 0);
+  g_byte_array_append (trace, bytes, len);
+}
+
+static void
+append_event (GByteArray *trace,
+              gint64      ts,
+              guint64     track_uuid,
+              int         type,
+              const char *name,
+              const char *category)
+{
+  Perfetto__Protos__TracePacket packet = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+  Perfetto__Protos__TrackEvent event = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+  Perfetto__Protos__DebugAnnotation task = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT;
+  Perfetto__Protos__DebugAnnotation kernel = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT;
+  Perfetto__Protos__DebugAnnotation *annotations[] = { &task, &kernel };
+  uint64_t category_iid = 1;
+  char *categories[] = { (char *)category };
+
+  packet.has_timestamp = TRUE;
+  packet.timestamp = (uint64_t)ts;
+  packet.has_trusted_packet_sequence_id = TRUE;
+  packet.trusted_packet_sequence_id = OWN_SEQUENCE;
+  packet.track_event = &event;
+  event.has_type = TRUE;
+  event.type = type;
+  event.has_track_uuid = TRUE;
+  event.track_uuid = track_uuid;
+
+  if (g_strcmp0 (name, OWN_INTERNED_NAME) == 0)
+    {
+      event.has_name_iid = TRUE;
+      event.name_iid = 1;
+    }
+  else
+    event.name = (char *)name;
+  if (g_strcmp0 (category, OWN_INTERNED_CATEGORY) == 0)
+    {
+      event.n_category_iids = 1;
+      event.category_iids = &category_iid;
+    }
+  else if (category != NULL)
+    {
+      event.n_categories = 1;
+      event.categories = categories;
+    }
+
+  /* the NPU program carries debug annotations */
+  if (name != NULL && g_str_has_prefix (name, "Nss Program"))
+    {
+      task.name = (char *)"task";
+      task.has_int_value = TRUE;
+      task.int_value = 4;
+      kernel.name = (char *)"kernel";
+      kernel.string_value = (char *)"conv2d_0";
+      event.n_debug_annotations = G_N_ELEMENTS (annotations);
+      event.debug_annotations = annotations;
+    }
+
+  append_packet (trace, &packet);
+}
+
+/* Writes our trace to a scratch file host_trace.pb and returns its path. */
+static char *
+write_own_trace (void)
+{
+  g_autoptr(GByteArray) trace = g_byte_array_new ();
+  g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (OwnEvent));
+  char *path = tes_test_tmp_path ("host_trace.pb");
+
+  for (guint i = 0; i < G_N_ELEMENTS (own_tracks); i++)
+    {
+      Perfetto__Protos__TracePacket packet = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+      Perfetto__Protos__TrackDescriptor td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+      Perfetto__Protos__InternedData interned = PERFETTO__PROTOS__INTERNED_DATA__INIT;
+      Perfetto__Protos__EventName name = PERFETTO__PROTOS__EVENT_NAME__INIT;
+      Perfetto__Protos__EventCategory category = PERFETTO__PROTOS__EVENT_CATEGORY__INIT;
+      Perfetto__Protos__EventName *names[] = { &name };
+      Perfetto__Protos__EventCategory *categories[] = { &category };
+
+      packet.has_trusted_packet_sequence_id = TRUE;
+      packet.trusted_packet_sequence_id = OWN_SEQUENCE;
+      packet.track_descriptor = &td;
+      td.has_uuid = TRUE;
+      td.uuid = own_tracks[i].uuid;
+      td.name = (char *)own_tracks[i].name;
+      if (own_tracks[i].parent_uuid != 0)
+        {
+          td.has_parent_uuid = TRUE;
+          td.parent_uuid = own_tracks[i].parent_uuid;
+        }
+
+      /* the first packet starts the sequence and interns its strings */
+      if (i == 0)
+        {
+          packet.has_incremental_state_cleared = TRUE;
+          packet.incremental_state_cleared = TRUE;
+          packet.interned_data = &interned;
+          name.has_iid = TRUE;
+          name.iid = 1;
+          name.name = (char *)OWN_INTERNED_NAME;
+          category.has_iid = TRUE;
+          category.iid = 1;
+          category.name = (char *)OWN_INTERNED_CATEGORY;
+          interned.n_event_names = 1;
+          interned.event_names = names;
+          interned.n_event_categories = 1;
+          interned.event_categories = categories;
+        }
+      append_packet (trace, &packet);
+    }
+
+  /* begins and ends in time order, nesting kept */
+  for (guint i = 0; i < G_N_ELEMENTS (own_slices); i++)
+    {
+      const OwnSlice *s = &own_slices[i];
+
+      if (s->start == s->end)
+        g_array_append_val (events, ((OwnEvent) { s->start, 1, 0, (gint)i }));
+      else
+        {
+          g_array_append_val (events, ((OwnEvent) { s->start, 2, -s->end, (gint)i }));
+          g_array_append_val (events, ((OwnEvent) { s->end, 0, -s->start, (gint)i }));
+        }
+    }
+  g_array_append_val (events, ((OwnEvent) { OWN_INSTANT_TS, 1, 0, -1 }));
+  g_array_sort (events, compare_own_events);
+
+  for (guint i = 0; i < events->len; i++)
+    {
+      const OwnEvent *e = &g_array_index (events, OwnEvent, i);
+      const OwnSlice *s = e->slice >= 0 ? &own_slices[e->slice] : NULL;
+
+      if (s == NULL)
+        append_event (trace, e->ts, 1, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT, "inference start", NULL);
+      else if (e->phase == 1 || e->phase == 2)
+        append_event (trace, s->start, s->track_uuid, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN,
+                      s->name, s->category);
+      if (s != NULL && (e->phase == 0 || e->phase == 1))
+        append_event (trace, s->end, s->track_uuid, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END, NULL, NULL);
+    }
+
+  tes_test_write_file (path, (const char *)trace->data, trace->len);
+  return path;
+}
+
+static void
+test_perfetto_own (void)
+{
+  /* the overview slices' metrics, by share */
+  static const MetricRow metrics[] = {
+    { "HAL total", 78.95, 300000 }, { "DMA total", 23.68, 90000 }, { "HOST COPY total", 13.16, 50000 },
+    { "IDLE", 0.0, 0 },
+  };
+  g_autofree char *path = write_own_trace ();
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GPtrArray) expected = g_ptr_array_new_with_free_func (expected_slice_free);
+  g_autoptr(GPtrArray) got = NULL;
+  g_autoptr(GHashTable) track_of_uuid = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) program = NULL;
+  g_autoptr(GArray) copies = NULL;
+  g_autoptr(GArray) nss = NULL;
+  g_autofree char *n_packets = NULL;
+  g_autofree char *n_events = NULL;
+  g_autofree char *program_args = NULL;
+  g_autofree char *copy_args = NULL;
+  const TesTrack *track;
+  TesImporter *importer;
+  TesReportCounts counts;
+
+  importer = tes_importer_registry_choose (path, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (tes_importer_get_name (importer), ==, "torq-perfetto");
+  report = tes_test_import (path, importer);
+
+  /* a packet per descriptor, two per slice (zero-length ones too), one
+   * for the instant */
+  n_packets = g_strdup_printf ("%" G_GSIZE_FORMAT, G_N_ELEMENTS (own_tracks) + 2 * G_N_ELEMENTS (own_slices) + 1);
+  n_events = g_strdup_printf ("%" G_GSIZE_FORMAT, 2 * G_N_ELEMENTS (own_slices) + 1);
+  tes_report_get_counts (report, &counts);
+  g_assert_cmpint (counts.n_tracks, ==, G_N_ELEMENTS (own_tracks));
+  g_assert_cmpint (counts.n_slices, ==, G_N_ELEMENTS (own_slices));
+  g_assert_cmpint (counts.n_instants, ==, 1);
+  tes_test_assert_info (report, "trace.packets", n_packets);
+  tes_test_assert_info (report, "trace.track_descriptors", "8");
+  tes_test_assert_info (report, "trace.track_events", n_events);
+  tes_test_assert_info (report, "trace.sequences", "1");
+  tes_test_assert_info (report, "trace.instants", "1");
+  tes_test_assert_info (report, "warning.1", NULL);
+
+  /* every descriptor, in packet order: name, parent, kind, the ns clock */
+  for (guint i = 0; i < G_N_ELEMENTS (own_tracks); i++)
+    {
+      const OwnTrack *t = &own_tracks[i];
+      gint64 *uuid = g_new (gint64, 1);
+
+      track = tes_report_get_track (report, i + 1);
+      g_assert_nonnull (track);
+      *uuid = (gint64)t->uuid;
+      g_hash_table_insert (track_of_uuid, uuid, (gpointer)track);
+      g_assert_cmpstr (track->name, ==, t->name);
+      g_assert_cmpint (clock_of (report, track)->unit, ==, TES_TIME_UNIT_NS);
+      if (t->parent_uuid == 0)
+        {
+          g_assert_cmpint (track->parent_id, ==, 0);
+          g_assert_cmpint (track->kind, ==, TES_TRACK_PROCESS);
+        }
+      else
+        {
+          const TesTrack *up = g_hash_table_lookup (track_of_uuid, &(gint64) { (gint64)t->parent_uuid });
+
+          g_assert_nonnull (up);
+          g_assert_cmpint (track->parent_id, ==, up->id);
+          g_assert_cmpint (track->kind, ==, TES_TRACK_THREAD);
+        }
+    }
+
+  /* every slice: track, name (interned ones resolved), category, start, end */
+  for (guint i = 0; i < G_N_ELEMENTS (own_slices); i++)
+    {
+      const OwnSlice *s = &own_slices[i];
+
+      g_ptr_array_add (expected, expected_slice_new ((gint64)s->track_uuid, s->name, s->category, s->start, s->end));
+    }
+  got = report_slices (report, track_of_uuid);
+  assert_same_slices (got, expected);
+
+  /* nesting by time on one track; debug annotations and the locations
+   * in the names become args */
+  track = tes_test_find_track (report, "Host", "Host Program");
+  program = slices_of (report, track);
+  g_assert_cmpint (slice_at (program, 1)->depth, ==, 1);
+  g_assert_cmpuint (track->max_depth, ==, 1);
+  track = tes_test_find_track (report, "NPU Task Breakdown", "Slice 0 Tasks");
+  nss = slices_of (report, track);
+  program_args = args_of (report, track, slice_at (nss, 0));
+  g_assert_cmpstr (program_args, ==, "{\"task\":4,\"kernel\":\"conv2d_0\",\"loc\":[{\"line\":10,\"col\":10},"
+                                     "{\"line\":13,\"col\":10}]}");
+  track = tes_test_find_track (report, "Host", "Host Copy");
+  copies = slices_of (report, track);
+  copy_args = args_of (report, track, slice_at (copies, 0));
+  g_assert_cmpstr (copy_args, ==, "{\"loc\":[{\"line\":9,\"col\":10}]}");
+
+  /* the overview metrics: operators with the printed shares; OVERALL,
+   * which prints none, is info */
+  g_assert_cmpint (counts.n_operators, ==, G_N_ELEMENTS (metrics));
+  tes_test_assert_info (report, "trace.overview.metrics", "4");
+  tes_test_assert_info (report, "trace.overview.overall", "380.000\xc2\xb5s");
+  assert_summary (report, G_N_ELEMENTS (metrics), metrics, G_N_ELEMENTS (metrics), TRUE);
+}
+
+/* The six files and the trace of our run, as one report: the first
+ * dispatch's host copy at 5 000 070 µs for 30 µs in the runtime CSV, the
+ * annotated CSV and the trace; task 0's 1000-cycle DMA in is the trace's
+ * 10 µs NSS CFG task. */
+static void
+test_combined_own (void)
+{
+  static const TesTestInfo info[] = {
+    { "runtime.invocations", "5" },
+    { "annotated.untimed_rows", "2" },
+    { "trace.track_descriptors", "8" },
+    { "overview.wall_time", "1.500s" },
+  };
+  static const RunFigures figures = {
+    /* timeline v1, v2, runtime v1, v2, annotated, the trace */
+    .n_tracks = 5 + 7 + 2 + 2 + 9 + G_N_ELEMENTS (own_tracks),
+    .n_slices = 8 + 8 + 6 + 13 + 21 + G_N_ELEMENTS (own_slices),
+    /* the overview's ten metrics and the trace's four */
+    .n_operators = 10 + 4,
+    .end_cycles = { "6010", "6202" },
+    .info = info,
+    .n_info = G_N_ELEMENTS (info),
+    .n_runtime = 13,
+    .n_dma_in = 2,    /* timeline_v1.csv's has 3 */
+    .copy_start_ns = 5000070000,
+    .copy_dur_ns = 30000,
+    .cfg_name = "Nss Cfg | Task: 0 | @L3C5",
+    .cfg_start_ns = 5000100000,
+  };
+  g_autoptr(GPtrArray) paths = run_paths (TES_TEST_OWN_DATA);
+
+  check_combined (paths, &figures);
 }
 
 /* ------------------------------------------------------------------------
  * tessera-cli
  * ------------------------------------------------------------------------ */
 
-static char *
-run_cli (int         expected_status,
-         char      **err,
-         ...)
+/* What tessera-cli prints for the files of a run: for each file, `info`
+ * names its importer and gives its slice count and every info row, and
+ * `summary` prints the summary rows with their shares; for all of them
+ * together, `info` gives the report's totals and its three clocks. */
+static void
+check_cli (const char * const *paths,
+           guint               n_paths)
 {
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  const char *cli = g_getenv ("TESSERA_CLI");
-  const char *arg;
-  char *out = NULL;
-  g_autofree char *err_text = NULL;
-  int status = -1;
-  va_list args;
+  g_auto(TesCliResult) r = { 0 };
+  TesReportCounts counts;
 
-  g_assert_nonnull (cli);
-  g_ptr_array_add (argv, (gpointer)cli);
-  va_start (args, err);
-  while ((arg = va_arg (args, const char *)))
-    g_ptr_array_add (argv, (gpointer)arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
+  for (guint i = 0; i < n_paths; i++)
+    {
+      g_autoptr(TesReport) report = open_all (&paths[i], 1, 0);
+      g_autoptr(GPtrArray) rows = NULL;
+      g_autoptr(GString) summary = g_string_new (NULL);
+      g_autoptr(GError) error = NULL;
 
-  tes_test_run ((const char * const *)argv->pdata, &out, &err_text, &status);
-  if (status != expected_status)
-    g_error ("tessera-cli exited with %d, expected %d: %s", status, expected_status, err_text);
-  if (err != NULL)
-    *err = g_steal_pointer (&err_text);
+      tes_test_assert_cli_info (report, paths[i]);
+      rows = tes_report_summarize (report, TES_SUMMARY_TOTAL, TES_GROUP_BY_CATEGORY, &error);
+      g_assert_no_error (error);
+      for (guint j = 0; j < rows->len; j++)
+        {
+          const TesSummaryRow *row = g_ptr_array_index (rows, j);
 
-  return out;
+          g_string_append_printf (summary, "%s %.3f%%\n", row->label, row->share);
+        }
+      tes_test_run_cli (&r, "summary", paths[i], NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      g_assert_cmpstr (r.out, ==, summary->str);
+    }
+
+  {
+    g_autoptr(TesReport) report = open_all (paths, n_paths, 0);
+    g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+    g_autofree char *tracks = NULL;
+    g_autofree char *slices = NULL;
+    g_autofree char *operators = NULL;
+    int status;
+
+    tes_report_get_counts (report, &counts);
+    tracks = g_strdup_printf ("Tracks:         %" G_GINT64_FORMAT "\n", counts.n_tracks);
+    slices = g_strdup_printf ("Slices:         %" G_GINT64_FORMAT "\n", counts.n_slices);
+    operators = g_strdup_printf ("Operators:      %" G_GINT64_FORMAT "\n", counts.n_operators);
+
+    g_ptr_array_add (argv, (gpointer)g_getenv ("TESSERA_CLI"));
+    g_ptr_array_add (argv, (gpointer)"info");
+    for (guint i = 0; i < n_paths; i++)
+      g_ptr_array_add (argv, (gpointer)paths[i]);
+    g_ptr_array_add (argv, NULL);
+    tes_cli_result_clear (&r);
+    tes_test_run ((const char * const *)argv->pdata, &r.out, &r.err, &status);
+    g_assert_cmpint (status, ==, 0);
+    tes_test_assert_contains (r.out, "torq-perfetto, version 1)\n");
+    tes_test_assert_contains (r.out, tracks);
+    tes_test_assert_contains (r.out, slices);
+    tes_test_assert_contains (r.out, operators);
+    tes_test_assert_contains (r.out, "(clock Torq compile-time cycles (100 MHz))");
+    tes_test_assert_contains (r.out, "(clock Torq host time (µs))");
+    tes_test_assert_contains (r.out, "(clock Torq host time (ns))");
+  }
+}
+
+static void
+test_cli_own (void)
+{
+  g_autoptr(GPtrArray) paths = run_paths (TES_TEST_OWN_DATA);
+  const char *timeline = g_ptr_array_index (paths, 1);
+  const char *overview = g_ptr_array_index (paths, 6);
+  const char *trace = g_ptr_array_index (paths, 5);
+  g_auto(TesCliResult) r = { 0 };
+
+  check_cli ((const char * const *)paths->pdata, paths->len);
+
+  /* by hand */
+  tes_test_run_cli (&r, "info", timeline, NULL);
+  tes_test_assert_contains (r.out, "Time span:      0 .. 6202 cycles (clock Torq compile-time cycles (100 MHz)), "
+                                   "0 .. 62020 ns\n");
+  tes_test_run_cli (&r, "summary", overview, NULL);
+  g_assert_true (g_str_has_prefix (r.out, "Compute 60.000%\nSlice 0 60.000%\nDma 25.000%\n"));
+  tes_test_assert_contains (r.out, "\nCss 0.300%\nCdma 0.000%\n");
+  tes_test_run_cli (&r, "summary", trace, NULL);
+  g_assert_cmpstr (r.out, ==, "HAL total 78.950%\nDMA total 23.680%\nHOST COPY total 13.160%\nIDLE 0.000%\n");
+  tes_test_run_cli (&r, "info", g_ptr_array_index (paths, 0), g_ptr_array_index (paths, 1),
+                    g_ptr_array_index (paths, 2), g_ptr_array_index (paths, 3), g_ptr_array_index (paths, 4),
+                    trace, overview, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  tes_test_assert_contains (r.out, "Tracks:         33\n");
+  tes_test_assert_contains (r.out, "Slices:         68\n");
+  tes_test_assert_contains (r.out, "Operators:      14\n");
 }
 
 static void
 test_cli (void)
 {
-  g_autofree char *timeline = NULL;
-  g_autofree char *runtime = NULL;
-  g_autofree char *annotated = NULL;
-  g_autofree char *trace = NULL;
-  g_autofree char *overview = NULL;
-  g_autofree char *out = NULL;
+  g_autoptr(GPtrArray) paths = run_paths (TES_TEST_SHARED_DATA);
+  const char *timeline, *runtime, *annotated, *trace, *overview;
+  g_auto(TesCliResult) r = { 0 };
 
-  if (!have_fixtures ())
-    return;
+  timeline = g_ptr_array_index (paths, 1);
+  runtime = g_ptr_array_index (paths, 3);
+  annotated = g_ptr_array_index (paths, 4);
+  trace = g_ptr_array_index (paths, 5);
+  overview = g_ptr_array_index (paths, 6);
 
-  timeline = fixture_copy ("timeline_v2.csv");
-  runtime = fixture_copy ("runtime_v2.csv");
-  annotated = fixture_copy ("annotated_runtime.csv");
-  trace = fixture_copy ("host_trace.pb");
-  overview = fixture_copy ("host_profile_overview.txt");
+  check_cli ((const char * const *)paths->pdata, paths->len);
 
-  out = run_cli (0, NULL, "info", timeline, NULL);
-  tes_test_assert_contains (out, "Importer:       torq-timeline (version 1)\n");
-  tes_test_assert_contains (out, "Slices:         12\n");
-  tes_test_assert_contains (out, "Time span:      0 .. 31081 cycles (clock Torq compile-time cycles (100 MHz)), 0 .. 310810 ns\n");
-  tes_test_assert_contains (out, "Info:           timeline.end_cycle = 31081\n");
-  g_clear_pointer (&out, g_free);
+  tes_test_run_cli (&r, "info", timeline, NULL);
+  tes_test_assert_contains (r.out, "Slices:         12\n");
+  tes_test_assert_contains (r.out, "Time span:      0 .. 31081 cycles (clock Torq compile-time cycles (100 MHz)), 0 .. 310810 ns\n");
 
-  out = run_cli (0, NULL, "summary", overview, NULL);
-  g_assert_true (g_str_has_prefix (out, "Host Copy 96.430%\nDma 3.530%\nDma Total 3.530%\n"));
-  tes_test_assert_contains (out, "Idle 0.050%\n");
-  g_clear_pointer (&out, g_free);
+  tes_test_run_cli (&r, "summary", overview, NULL);
+  g_assert_true (g_str_has_prefix (r.out, "Host Copy 96.430%\nDma 3.530%\nDma Total 3.530%\n"));
+  tes_test_assert_contains (r.out, "Idle 0.050%\n");
 
-  out = run_cli (0, NULL, "info", overview, NULL);
-  tes_test_assert_contains (out, "Operators:      14\n");
-  tes_test_assert_contains (out, "Info:           overview.wall_time = 207.000ms\n");
-  g_clear_pointer (&out, g_free);
+  tes_test_run_cli (&r, "info", overview, NULL);
+  tes_test_assert_contains (r.out, "Operators:      14\n");
+  tes_test_assert_contains (r.out, "Info:           overview.wall_time = 207.000ms\n");
 
-  out = run_cli (0, NULL, "summary", trace, NULL);
-  g_assert_true (g_str_has_prefix (out, "HAL total 99.860%\n"));
-  tes_test_assert_contains (out, "HOST COPY total 8.250%\n");
-  g_clear_pointer (&out, g_free);
+  tes_test_run_cli (&r, "summary", trace, NULL);
+  g_assert_true (g_str_has_prefix (r.out, "HAL total 99.860%\n"));
+  tes_test_assert_contains (r.out, "HOST COPY total 8.250%\n");
 
-  out = run_cli (0, NULL, "summary", "--by", "name", runtime, NULL);
-  tes_test_assert_contains (out, "NSS_WAIT ");
-  g_clear_pointer (&out, g_free);
+  tes_test_run_cli (&r, "summary", "--by", "name", runtime, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  tes_test_assert_contains (r.out, "NSS_WAIT ");
 
   /* the files of one run, one report */
-  out = run_cli (0, NULL, "info", timeline, runtime, annotated, trace, overview, NULL);
-  tes_test_assert_contains (out, "Source:         ");
-  tes_test_assert_contains (out, "torq-perfetto, version 1)\n");
-  tes_test_assert_contains (out, "Tracks:         80\n");
-  tes_test_assert_contains (out, "Slices:         193\n");
-  tes_test_assert_contains (out, "Operators:      29\n");
-  /* one clock per kind of time */
-  tes_test_assert_contains (out, "(clock Torq compile-time cycles (100 MHz))");
-  tes_test_assert_contains (out, "(clock Torq host time (µs))");
-  tes_test_assert_contains (out, "(clock Torq host time (ns))");
-  tes_test_assert_contains (out, "Info:           annotated.invocations = 4\n");
-  tes_test_assert_contains (out, "Info:           trace.overview.overall = 727.000µs\n");
+  tes_test_run_cli (&r, "info", timeline, runtime, annotated, trace, overview, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  tes_test_assert_contains (r.out, "Tracks:         80\n");
+  tes_test_assert_contains (r.out, "Slices:         193\n");
+  tes_test_assert_contains (r.out, "Operators:      29\n");
+  tes_test_assert_contains (r.out, "Info:           annotated.invocations = 4\n");
+  tes_test_assert_contains (r.out, "Info:           trace.overview.overall = 727.000µs\n");
 }
 
 /* ------------------------------------------------------------------------
  * Sniffing by content
  * ------------------------------------------------------------------------ */
 
+/* Each file of a run, renamed to something that says nothing, is still
+ * found by its content (paths in the order of run_files[]). */
 static void
-test_sniff_content (void)
+check_sniff_renamed (const char * const *paths)
 {
-  static const struct { const char *fixture; const char *importer; } cases[] = {
-    { "timeline_v1.csv", "torq-timeline" }, { "timeline_v2.csv", "torq-timeline" },
-    { "runtime_v1.csv", "torq-runtime" }, { "runtime_v2.csv", "torq-runtime" },
-    { "annotated_runtime.csv", "torq-annotated" }, { "host_trace.pb", "torq-perfetto" },
-    { "host_profile_overview.txt", "torq-host-overview" },
+  static const char * const importers[] = {
+    "torq-timeline", "torq-timeline", "torq-runtime", "torq-runtime",
+    "torq-annotated", "torq-perfetto", "torq-host-overview",
   };
 
-  if (!have_fixtures ())
-    return;
-
-  /* renamed to something that says nothing: still found */
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+  G_STATIC_ASSERT (G_N_ELEMENTS (importers) == G_N_ELEMENTS (run_files));
+  for (guint i = 0; i < G_N_ELEMENTS (importers); i++)
     {
-      g_autofree char *rel = g_build_filename ("fixtures", "torq", cases[i].fixture, NULL);
-      g_autofree char *src = tes_test_shared_path (rel);
       g_autofree char *name = g_strdup_printf ("renamed-%u.dat", i);
-      g_autofree char *path = tes_test_copy_to_tmp (src, name);
+      g_autofree char *path = tes_test_copy_to_tmp (paths[i], name);
       g_autoptr(GError) error = NULL;
       TesImporter *importer = tes_importer_registry_choose (path, NULL, &error);
 
       g_assert_no_error (error);
-      g_assert_cmpstr (tes_importer_get_name (importer), ==, cases[i].importer);
+      g_assert_cmpstr (tes_importer_get_name (importer), ==, importers[i]);
     }
+}
+
+static void
+test_sniff_content_fixture (void)
+{
+  g_autoptr(GPtrArray) paths = run_paths (TES_TEST_SHARED_DATA);
+  check_sniff_renamed ((const char * const *)paths->pdata);
+}
+
+static void
+test_sniff_content (void)
+{
+  g_autoptr(GPtrArray) paths = run_paths (TES_TEST_OWN_DATA);
+
+  check_sniff_renamed ((const char * const *)paths->pdata);
 
   /* a pytest log with the block at its end */
   {
@@ -1157,7 +2024,7 @@ test_sniff_content (void)
     importer = tes_importer_registry_choose (log, NULL, &error);
     g_assert_no_error (error);
     g_assert_cmpstr (tes_importer_get_name (importer), ==, "torq-host-overview");
-    report = tes_report_open (log, importer, 0, NULL, NULL, &error);
+    report = tes_report_import (log, importer, 0, NULL, NULL, &error);
     g_assert_no_error (error);
     tes_test_assert_info (report, "overview.wall_time", "1.234s");
     tes_test_assert_info (report, "overview.model", "example-matmul_layer");
@@ -1180,28 +2047,6 @@ typedef struct
   const char *message;   /* after the path */
 } BadCase;
 
-static void
-check_bad (const BadCase *c)
-{
-  g_autofree char *path = tes_test_tmp_path (c->name);
-  g_autofree char *cache = NULL;
-  g_autofree char *expected = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TesReport) report = NULL;
-
-  tes_test_write_file (path, c->contents, c->len);
-  cache = tes_cache_path_for_source (path);
-
-  report = tes_report_open (path, tes_importer_registry_lookup (c->importer), 0, NULL, NULL, &error);
-  g_assert_null (report);
-  if (error == NULL || error->domain != TES_IMPORT_ERROR || error->code != c->code)
-    g_error ("case %s: expected import error %d, got %s (%d)", c->name, c->code,
-             error ? error->message : "none", error ? error->code : 0);
-  expected = g_strconcat (path, c->message, NULL);
-  if (strstr (error->message, expected) == NULL)
-    g_error ("case %s: '%s' does not contain '%s'", c->name, error->message, expected);
-  g_assert_false (g_file_test (cache, G_FILE_TEST_EXISTS));
-}
 
 #define V2_HEADER "taskId, elapsed_time(us), timestamp(us), event, location, bytes\n"
 #define RT1_HEADER "actionIndex, elapsed_time(us), timestamp(us), event, location\n"
@@ -1317,7 +2162,8 @@ test_bad_input (void)
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    check_bad (&cases[i]);
+    tes_test_assert_import_fails (tes_importer_registry_lookup (cases[i].importer), cases[i].name,
+                                  cases[i].contents, cases[i].len, cases[i].code, cases[i].message);
 }
 
 /* Documented recoveries, each recorded as a "warning.N" info row. */
@@ -1334,10 +2180,10 @@ test_recoveries (void)
 
     tes_test_write_file (path, V2_HEADER "0,10,0,DMA In,loc(unknown),80\n0,5,3,Vector Unit,loc(unknown),\n"
                                          "1,5,20,Vector Unit,loc(unknown),\n", -1);
-    report = tes_report_open (path, tes_importer_registry_lookup ("torq-timeline"), 0, NULL, NULL, &error);
+    report = tes_report_import (path, tes_importer_registry_lookup ("torq-timeline"), 0, NULL, NULL, &error);
     g_assert_no_error (error);
     tes_test_assert_info (report, "warning.1", "unknown-event.csv: unknown event 'Vector Unit' kept on a lane of its own");
-    slices = slices_of (report, find_track (report, "Compile-time timeline", "Vector Unit"));
+    slices = slices_of (report, tes_test_find_track (report, "Compile-time timeline", "Vector Unit"));
     g_assert_cmpuint (slices->len, ==, 2);
     assert_slice (report, slice_at (slices, 1), "Vector Unit", "other", 20, 5);
   }
@@ -1350,11 +2196,11 @@ test_recoveries (void)
 
     tes_test_write_file (path, RT2_HEADER "d,0,-1,10,DISPATCH_BEGIN\nd,0,0,11,ALLOC_BEGIN\nd,0,0,12,ALLOC_END\n"
                                           "d,0,1,13,NSS_WAIT_BEGIN\nd,0,1,20,HOST_COPY_BEGIN\n", -1);
-    report = tes_report_open (path, tes_importer_registry_lookup ("torq-runtime"), 0, NULL, NULL, &error);
+    report = tes_report_import (path, tes_importer_registry_lookup ("torq-runtime"), 0, NULL, NULL, &error);
     g_assert_no_error (error);
     tes_test_assert_info (report, "warning.1", "unclosed.csv: 3 event(s) begun but never ended (the first on line 2), "
                                       "closed at the last timestamp");
-    slices = slices_of (report, find_track (report, "Host runtime", "Host"));
+    slices = slices_of (report, tes_test_find_track (report, "Host runtime", "Host"));
     g_assert_cmpuint (slices->len, ==, 4);
     assert_slice (report, slice_at (slices, 0), "DISPATCH d", "DISPATCH", 10, 10);
     g_assert_cmpint (slice_at (slices, 0)->flags, ==, TES_SLICE_FLAG_UNCLOSED);
@@ -1371,12 +2217,12 @@ test_recoveries (void)
 
     tes_test_write_file (path, RT2_HEADER "a,0,-1,10,DISPATCH_BEGIN\nb,1,-1,12,DISPATCH_BEGIN\n"
                                           "a,0,-1,15,DISPATCH_END\nb,1,-1,18,DISPATCH_END\n", -1);
-    report = tes_report_open (path, tes_importer_registry_lookup ("torq-runtime"), 0, NULL, NULL, &error);
+    report = tes_report_import (path, tes_importer_registry_lookup ("torq-runtime"), 0, NULL, NULL, &error);
     g_assert_no_error (error);
     tes_report_get_counts (report, &counts);
     g_assert_cmpint (counts.n_tracks, ==, 3);
-    find_track (report, "Host runtime", "a #0");
-    find_track (report, "Host runtime", "b #1");
+    tes_test_find_track (report, "Host runtime", "a #0");
+    tes_test_find_track (report, "Host runtime", "b #1");
     warning = tes_report_lookup_info (report, "warning.1");
     tes_test_assert_contains (warning, "one lane per invocation");
   }
@@ -1417,19 +2263,19 @@ test_recoveries (void)
     importer = tes_importer_registry_choose (path, NULL, &error);
     g_assert_no_error (error);
     g_assert_cmpstr (tes_importer_get_name (importer), ==, "torq-perfetto");
-    report = tes_report_open (path, importer, 0, NULL, NULL, &error);
+    report = tes_report_import (path, importer, 0, NULL, NULL, &error);
     g_assert_no_error (error);
     tes_report_get_counts (report, &counts);
     g_assert_cmpint (counts.n_tracks, ==, 3);
     g_assert_cmpint (counts.n_slices, ==, 2);
     g_assert_cmpint (counts.n_instants, ==, 1);
 
-    child = find_track (report, "proc", "child");
+    child = tes_test_find_track (report, "proc", "child");
     work = slices_of (report, child);
     g_assert_cmpuint (work->len, ==, 1);
     assert_slice (report, slice_at (work, 0), "work", NULL, 100, 50);
 
-    lost = find_track (report, NULL, "Track 9");
+    lost = tes_test_find_track (report, NULL, "Track 9");
     open = slices_of (report, lost);
     assert_slice (report, slice_at (open, 0), "open", "c", 170, 30);
     g_assert_cmpint (slice_at (open, 0)->flags, ==, TES_SLICE_FLAG_UNCLOSED);
@@ -1447,20 +2293,30 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
-  g_test_add_func ("/tes/torq/locations", test_locations);
-  g_test_add_func ("/tes/torq/durations", test_durations);
-  g_test_add_func ("/tes/torq/timeline-v1", test_timeline_v1);
-  g_test_add_func ("/tes/torq/timeline-v2", test_timeline_v2);
-  g_test_add_func ("/tes/torq/runtime-v1", test_runtime_v1);
-  g_test_add_func ("/tes/torq/runtime-v2", test_runtime_v2);
-  g_test_add_func ("/tes/torq/annotated", test_annotated);
-  g_test_add_func ("/tes/torq/perfetto", test_perfetto);
-  g_test_add_func ("/tes/torq/host-overview", test_host_overview);
-  g_test_add_func ("/tes/torq/combined", test_combined);
-  g_test_add_func ("/tes/torq/cli", test_cli);
-  g_test_add_func ("/tes/torq/sniff-content", test_sniff_content);
-  g_test_add_func ("/tes/torq/bad-input", test_bad_input);
-  g_test_add_func ("/tes/torq/recoveries", test_recoveries);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/torq/locations", test_locations);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/torq/durations", test_durations);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/torq/timeline-v1", test_timeline_v1_own);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/torq/timeline-v2", test_timeline_v2_own);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/torq/runtime-v1", test_runtime_v1_own);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/torq/runtime-v2", test_runtime_v2_own);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/torq/annotated", test_annotated_own);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/torq/perfetto", test_perfetto_own);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/torq/host-overview", test_host_overview_own);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/torq/combined", test_combined_own);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/torq/cli", test_cli_own);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/torq/sniff-content", test_sniff_content);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/torq/bad-input", test_bad_input);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/torq/recoveries", test_recoveries);
+  tes_test_add (TES_TEST_SHARED_DATA, "/tes/torq/timeline-v1-fixture", test_timeline_v1);
+  tes_test_add (TES_TEST_SHARED_DATA, "/tes/torq/timeline-v2-fixture", test_timeline_v2);
+  tes_test_add (TES_TEST_SHARED_DATA, "/tes/torq/runtime-v1-fixture", test_runtime_v1);
+  tes_test_add (TES_TEST_SHARED_DATA, "/tes/torq/runtime-v2-fixture", test_runtime_v2);
+  tes_test_add (TES_TEST_SHARED_DATA, "/tes/torq/annotated-fixture", test_annotated);
+  tes_test_add (TES_TEST_SHARED_DATA, "/tes/torq/perfetto-fixture", test_perfetto);
+  tes_test_add (TES_TEST_SHARED_DATA, "/tes/torq/host-overview-fixture", test_host_overview);
+  tes_test_add (TES_TEST_SHARED_DATA, "/tes/torq/combined-fixture", test_combined);
+  tes_test_add (TES_TEST_SHARED_DATA, "/tes/torq/cli-fixture", test_cli);
+  tes_test_add (TES_TEST_SHARED_DATA, "/tes/torq/sniff-content-fixture", test_sniff_content_fixture);
 
   return g_test_run ();
 }

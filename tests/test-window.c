@@ -11,7 +11,12 @@
 
 #include <gtk/gtk.h>
 
+#include <glib/gstdio.h>
+
+#include "tes-operator-item.h"
+#include "tes-recent.h"
 #include "tes-share-chart.h"
+#include "tes-summary-section.h"
 #include "tes-test-util.h"
 #include "tes-window.h"
 
@@ -112,25 +117,6 @@ has_visible_label_containing (TesWindow  *window,
     }
 
   return FALSE;
-}
-
-static TesShareChart *
-find_chart (TesWindow *window,
-            guint      n_rows)
-{
-  g_autoptr(GPtrArray) charts = find_widgets (window, TES_TYPE_SHARE_CHART);
-
-  g_assert_cmpuint (charts->len, ==, 2);
-
-  for (guint i = 0; i < charts->len; i++)
-    {
-      GPtrArray *rows = tes_share_chart_get_rows (g_ptr_array_index (charts, i));
-
-      if (rows != NULL && rows->len == n_rows)
-        return g_ptr_array_index (charts, i);
-    }
-
-  return NULL;
 }
 
 static TesWindow *
@@ -255,20 +241,130 @@ count_inked (const Pixels *pixels,
   return n;
 }
 
+static TesSummarySection *
+summary_section (TesWindow *window)
+{
+  GtkWidget *page = gtk_stack_get_child_by_name (tes_window_get_sections (window), "TesSummarySection");
+  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_SECONDS * G_USEC_PER_SEC;
+  guint wake;
+
+  g_assert_true (TES_IS_SUMMARY_SECTION (page));
+
+  /* its tables come from a worker */
+  wake = g_timeout_add (10, wake_cb, NULL);
+  while (tes_summary_section_is_loading (TES_SUMMARY_SECTION (page)))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out waiting for the summary");
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_source_remove (wake);
+
+  return TES_SUMMARY_SECTION (page);
+}
+
+static const TesSummaryRow *
+table_row (TesSummarySection *section,
+           guint              i)
+{
+  g_autoptr(TesOperatorItem) item = g_list_model_get_item (tes_summary_section_get_rows (section), i);
+
+  g_assert_nonnull (item);
+
+  /* the store keeps the row alive */
+  return tes_operator_item_get_row (item);
+}
+
+static TesShareChart *
+share_chart (TesWindow *window)
+{
+  g_autoptr(GPtrArray) charts = find_widgets (window, TES_TYPE_SHARE_CHART);
+
+  g_assert_cmpuint (charts->len, ==, 1);
+
+  return g_ptr_array_index (charts, 0);
+}
+
+/* The vendor's per-operator listing, read here independently of the
+ * importer: "INDEX TYPE SHARE%" per line. */
+typedef struct
+{
+  guint  n;
+  double shares[256];
+  char  *types[256];
+} Listing;
+
+static void
+listing_clear (Listing *listing)
+{
+  for (guint i = 0; i < listing->n; i++)
+    g_free (listing->types[i]);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Listing, listing_clear)
+
+static void
+read_listing (const char *path,
+              Listing    *listing)
+{
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) fields = g_strsplit (lines[i], " ", -1);
+
+      if (g_strv_length (fields) != 3)
+        continue;
+      g_assert_cmpuint (listing->n, <, G_N_ELEMENTS (listing->shares));
+      listing->types[listing->n] = g_strdup (fields[1]);
+      listing->shares[listing->n] = g_ascii_strtod (fields[2], NULL);
+      listing->n++;
+    }
+}
+
+static guint
+listing_count_type (const Listing *listing,
+                    const char    *prefix)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < listing->n; i++)
+    n += g_str_has_prefix (listing->types[i], prefix);
+
+  return n;
+}
+
 static void
 test_window_report (void)
 {
   g_autofree char *src = tes_test_data_path ("yolov8s_op_time_each.txt");
   g_autofree char *path = tes_test_copy_to_tmp (src, "yolov8s_op_time_each.txt");
   g_autofree char *tmp_dir = g_path_get_dirname (path);
+  g_autofree char *csv_path = tes_test_tmp_path ("operators.csv");
   g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) csv_file = g_file_new_for_path (csv_path);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *copied = NULL;
+  g_auto(GStrv) csv_lines = NULL;
   g_auto(Pixels) pixels = { 0 };
+  g_auto(Listing) listing = { 0 };
   const TesShareChartLayout *layout;
   const TesSummaryRow *first, *second;
-  TesShareChart *total, *each;
+  TesSummarySection *section;
+  GtkColumnView *view;
+  GListModel *columns;
+  TesShareChart *total;
   TesWindow *window;
   GdkRGBA color;
+  double max_share = 0;
   int bar0, bar1;
+
+  read_listing (src, &listing);
+  g_assert_cmpuint (listing.n, ==, 96);
 
   window = open_window (path, NULL);
   g_assert_cmpstr (tes_window_get_page (window), ==, "loading");
@@ -276,53 +372,32 @@ test_window_report (void)
 
   wait_for_page (window, "report");
 
-  /* Header and info */
+  /* Header and facts */
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "yolov8s_op_time_each.txt");
   g_assert_true (g_file_equal (tes_window_get_file (window), file));
   g_assert_nonnull (tes_window_get_report (window));
+  g_assert_nonnull (tes_window_get_workspace (window));
   g_assert_null (tes_window_get_progress (window));
   g_assert_cmpstr (find_value_for_key (window, "Operators"), ==, "96");
-  g_assert_cmpstr (find_value_for_key (window, "Format"), ==, "SigmaStar get_op_time_cost.py");
-  g_assert_cmpstr (find_value_for_key (window, "Importer"), ==, "sigmastar-op-time, version 1");
+  g_assert_cmpstr (find_value_for_key (window, "SigmaStar get_op_time_cost.py"), ==, path);
   g_assert_cmpstr (find_value_for_key (window, "State"), ==, "Written by this import");
   g_assert_null (find_value_for_key (window, "Slices"));
 
   /* The cache went beside the copy, not into the source tree */
   g_assert_true (g_str_has_prefix (find_value_for_key (window, "Path"), tmp_dir));
 
-  /* Both charts: per type (sorted) and per operator */
-  total = find_chart (window, 12);
-  each = find_chart (window, 96);
-  g_assert_nonnull (total);
-  g_assert_nonnull (each);
+  /* One section page per view with data, the summary shown */
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (tes_window_get_sections (window)), ==, "TesSummarySection");
+  section = summary_section (window);
 
+  /* The chart: per type, largest first, the vendor's figures */
+  total = share_chart (window);
+  g_assert_cmpuint (tes_share_chart_get_rows (total)->len, ==, 12);
   first = g_ptr_array_index (tes_share_chart_get_rows (total), 0);
   second = g_ptr_array_index (tes_share_chart_get_rows (total), 1);
   g_assert_cmpstr (first->label, ==, "CONV_2D");
   g_assert_cmpfloat_with_epsilon (first->share, 80.742, 0.001);
   g_assert_cmpstr (second->label, ==, "SOFTMAX");
-
-  /* One colour per type, the same in both charts */
-  for (guint i = 0; i < tes_share_chart_get_rows (each)->len; i++)
-    {
-      const TesSummaryRow *row = g_ptr_array_index (tes_share_chart_get_rows (each), i);
-      GdkRGBA each_color, total_color;
-      gboolean found = FALSE;
-
-      tes_share_chart_get_row_color (each, i, &each_color);
-      for (guint j = 0; j < tes_share_chart_get_rows (total)->len; j++)
-        {
-          const TesSummaryRow *type_row = g_ptr_array_index (tes_share_chart_get_rows (total), j);
-
-          if (g_str_equal (type_row->type, row->type))
-            {
-              tes_share_chart_get_row_color (total, j, &total_color);
-              g_assert_true (gdk_rgba_equal (&each_color, &total_color));
-              found = TRUE;
-            }
-        }
-      g_assert_true (found);
-    }
 
   /* Real pixels: wait for the chart to be laid out and drawn */
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (total)));
@@ -344,12 +419,69 @@ test_window_report (void)
   g_assert_cmpint (ABS (bar1 - (int)layout->rows[1].bar_width), <=, 1);
   g_assert_cmpint (bar0, >, 5 * bar1);
   g_assert_cmpint (bar1, >, 0);
-
-  /* The labels are drawn: ink in the label column of the first row */
   g_assert_cmpuint (count_inked (&pixels,
                                  layout->rows[0].label_x, layout->rows[0].y,
                                  layout->rows[0].label_x + layout->rows[0].label_width,
                                  layout->rows[0].y + layout->rows[0].height), >, 20);
+
+  /* The operator table: every operator of the listing, in execution order */
+  g_assert_cmpuint (g_list_model_get_n_items (tes_summary_section_get_rows (section)), ==, listing.n);
+  for (guint i = 0; i < listing.n; i++)
+    {
+      const TesSummaryRow *row = table_row (section, i);
+
+      g_assert_cmpint (row->op_index, ==, i);
+      g_assert_cmpstr (row->type, ==, listing.types[i]);
+      g_assert_cmpfloat_with_epsilon (row->share, listing.shares[i], 1e-9);
+      max_share = MAX (max_share, listing.shares[i]);
+    }
+
+  /* Sorting by a column: share, largest first */
+  view = tes_summary_section_get_column_view (section);
+  columns = gtk_column_view_get_columns (view);
+  gtk_column_view_sort_by_column (view, g_list_model_get_item (columns, 3), GTK_SORT_DESCENDING);
+  g_object_unref (g_list_model_get_item (columns, 3));
+  g_assert_cmpfloat_with_epsilon (table_row (section, 0)->share, max_share, 1e-9);
+  for (guint i = 1; i < listing.n; i++)
+    g_assert_cmpfloat (table_row (section, i - 1)->share, >=, table_row (section, i)->share);
+
+  /* ... and by name, ascending */
+  gtk_column_view_sort_by_column (view, g_list_model_get_item (columns, 2), GTK_SORT_ASCENDING);
+  g_object_unref (g_list_model_get_item (columns, 2));
+  for (guint i = 1; i < listing.n; i++)
+    g_assert_cmpint (g_utf8_collate (table_row (section, i - 1)->type, table_row (section, i)->type), <=, 0);
+
+  /* Filtering: a substring, case-insensitive, then a /regex/ */
+  tes_summary_section_set_filter (section, "softmax");
+  g_assert_cmpuint (g_list_model_get_n_items (tes_summary_section_get_rows (section)), ==,
+                    listing_count_type (&listing, "SOFTMAX"));
+  tes_summary_section_set_filter (section, "/^conc/");
+  g_assert_cmpuint (g_list_model_get_n_items (tes_summary_section_get_rows (section)), ==,
+                    listing_count_type (&listing, "CONCAT"));
+  g_assert_true (has_visible_label_containing (window, "of 96 rows"));
+
+  /* A broken regex keeps the last good filter */
+  tes_summary_section_set_filter (section, "/[/");
+  g_assert_cmpuint (g_list_model_get_n_items (tes_summary_section_get_rows (section)), ==,
+                    listing_count_type (&listing, "CONCAT"));
+
+  /* Copy of the selected rows: a header and one line per row */
+  gtk_selection_model_select_range (GTK_SELECTION_MODEL (tes_summary_section_get_rows (section)), 0, 3, TRUE);
+  copied = tes_summary_section_dup_selected_text (section);
+  g_assert_nonnull (copied);
+  g_assert_cmpuint (g_strv_length (csv_lines = g_strsplit (g_strchomp (copied), "\n", -1)), ==, 4);
+  g_assert_true (g_str_has_prefix (csv_lines[0], "#\tName\tType\tShare"));
+  g_assert_nonnull (strstr (csv_lines[1], "CONCATENATION"));
+  g_clear_pointer (&csv_lines, g_strfreev);
+
+  /* Export CSV writes what the table shows */
+  tes_summary_section_set_filter (section, "");
+  g_assert_true (tes_summary_section_write_csv (section, csv_file, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (csv_path, &csv, NULL, NULL));
+  csv_lines = g_strsplit (csv, "\r\n", -1);
+  g_assert_cmpuint (g_strv_length (csv_lines), ==, listing.n + 2);   /* header, rows, empty tail */
+  g_assert_cmpstr (csv_lines[0], ==, "index,name,type,share_percent,total_ns,count");
 
   /* Opening the same file again reuses its cache */
   tes_window_open (window, file, NULL);
@@ -364,24 +496,24 @@ test_window_total_only (void)
 {
   g_autofree char *src = tes_test_data_path ("yolov8s_op_time_total.txt");
   g_autofree char *path = tes_test_copy_to_tmp (src, "yolov8s_op_time_total.txt");
-  g_autoptr(GPtrArray) charts = NULL;
-  g_autoptr(GPtrArray) switchers = NULL;
+  TesSummarySection *section;
+  GtkColumnView *view;
+  g_autoptr(GtkColumnViewColumn) index_column = NULL;
   TesWindow *window;
 
   window = open_window (path, NULL);
   wait_for_page (window, "report");
 
   g_assert_cmpstr (find_value_for_key (window, "Operators"), ==, "12");
+  section = summary_section (window);
 
-  /* Per-type totals have no per-operator page */
-  charts = find_widgets (window, TES_TYPE_SHARE_CHART);
-  g_assert_cmpuint (charts->len, ==, 2);
-  g_assert_nonnull (find_chart (window, 12));
-  g_assert_null (tes_share_chart_get_rows (g_ptr_array_index (charts, 1)));
-
-  switchers = find_widgets (window, GTK_TYPE_STACK_SWITCHER);
-  g_assert_cmpuint (switchers->len, ==, 1);
-  g_assert_false (gtk_widget_get_visible (g_ptr_array_index (switchers, 0)));
+  /* Per-type totals: the table lists types, largest first, no index */
+  g_assert_true (has_visible_label_containing (window, "Operator types"));
+  g_assert_cmpuint (g_list_model_get_n_items (tes_summary_section_get_rows (section)), ==, 12);
+  g_assert_cmpstr (table_row (section, 0)->type, ==, "CONV_2D");
+  view = tes_summary_section_get_column_view (section);
+  index_column = g_list_model_get_item (gtk_column_view_get_columns (view), 0);
+  g_assert_false (gtk_column_view_column_get_visible (index_column));
 
   close_window (window);
 }
@@ -400,7 +532,6 @@ test_window_several_files (void)
   g_autoptr(GFile) total_file = g_file_new_for_path (total);
   GFile *files[2] = { each_file, total_file };
   g_autoptr(GPtrArray) labels = NULL;
-  TesShareChart *chart;
   GPtrArray *rows;
   TesWindow *window;
   guint n_sources = 0;
@@ -409,20 +540,60 @@ test_window_several_files (void)
   gtk_window_present (GTK_WINDOW (window));
   tes_window_open_files (window, files, 2, NULL);
   wait_for_page (window, "report");
+  summary_section (window);
 
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "yolov8s_op_time_each.txt (+1)");
   g_assert_cmpstr (find_value_for_key (window, "Operators"), ==, "108");
 
   labels = find_widgets (window, GTK_TYPE_LABEL);
   for (guint i = 0; i < labels->len; i++)
-    n_sources += g_str_equal (gtk_label_get_text (g_ptr_array_index (labels, i)), "Source");
+    {
+      GtkWidget *label = g_ptr_array_index (labels, i);
+      const char *text = gtk_label_get_text (GTK_LABEL (label));
+
+      /* the sources listed by the Summary (a tooltip may show one too) */
+      if (gtk_widget_get_ancestor (label, TES_TYPE_SUMMARY_SECTION))
+        n_sources += g_str_equal (text, each) || g_str_equal (text, total);
+    }
   g_assert_cmpuint (n_sources, ==, 2);
 
-  chart = find_chart (window, 12);
-  g_assert_nonnull (chart);
-  rows = tes_share_chart_get_rows (chart);
+  rows = tes_share_chart_get_rows (share_chart (window));
+  g_assert_cmpuint (rows->len, ==, 12);
   g_assert_cmpstr (((TesSummaryRow *)g_ptr_array_index (rows, 0))->label, ==, "CONV_2D");
   g_assert_cmpfloat_with_epsilon (((TesSummaryRow *)g_ptr_array_index (rows, 0))->share, 80.743, 1e-9);
+
+  close_window (window);
+}
+
+/* A report shared as its cache alone: it opens, and says its source is
+ * not here. */
+static void
+test_window_cache_without_source (void)
+{
+  g_autofree char *src = tes_test_data_path ("yolov8s_op_time_each.txt");
+  g_autofree char *path = tes_test_copy_to_tmp (src, "shared_each.txt");
+  g_autofree char *cache = NULL;
+  g_autoptr(GFile) cache_file = NULL;
+  TesSummarySection *section;
+  TesWindow *window;
+  const char *value;
+
+  window = open_window (path, NULL);
+  wait_for_page (window, "report");
+  cache = g_strdup (tes_report_get_cache_path (tes_window_get_report (window)));
+  g_assert_cmpint (g_unlink (path), ==, 0);
+
+  cache_file = g_file_new_for_path (cache);
+  tes_window_open (window, cache_file, NULL);
+  wait_for_page (window, "report");
+  section = summary_section (window);
+
+  value = find_value_for_key (window, "SigmaStar get_op_time_cost.py");
+  g_assert_nonnull (value);
+  g_assert_true (g_str_has_prefix (value, path));
+  g_assert_nonnull (strstr (value, "not found"));
+  g_assert_cmpstr (find_value_for_key (window, "Operators"), ==, "96");
+  g_assert_cmpuint (g_list_model_get_n_items (tes_summary_section_get_rows (section)), ==, 96);
 
   close_window (window);
 }
@@ -438,12 +609,12 @@ test_window_error_unknown (void)
     contents[i] = (char)(g_test_rand_int () & 0xff);
   tes_test_write_file (path, contents, 4096);
 
+  /* Sniffing runs in the loader's thread too: the window waits for it */
   g_test_expect_message ("tes-window", G_LOG_LEVEL_WARNING, "*garbage.bin*");
   window = open_window (path, NULL);
+  wait_for_page (window, "error");
   g_test_assert_expected_messages ();
 
-  /* Sniffing fails at once, before any thread */
-  g_assert_cmpstr (tes_window_get_page (window), ==, "error");
   g_assert_null (tes_window_get_report (window));
   g_assert_true (has_visible_label_containing (window, "Could Not Open “garbage.bin”"));
   g_assert_true (has_visible_label_containing (window, "not a format Tessera recognises"));
@@ -482,23 +653,80 @@ test_window_unknown_format (void)
 
   g_test_expect_message ("tes-window", G_LOG_LEVEL_WARNING, "*Unknown format 'no-such-format'*");
   window = open_window (path, "no-such-format");
+  wait_for_page (window, "error");
   g_test_assert_expected_messages ();
 
-  g_assert_cmpstr (tes_window_get_page (window), ==, "error");
   g_assert_true (has_visible_label_containing (window, "no-such-format"));
 
   close_window (window);
 }
 
+/* A Chrome trace large enough to take a while to import. */
+static char *
+write_large_trace (guint n_events)
+{
+  g_autofree char *path = tes_test_tmp_path ("large_trace.json");
+  GString *json = g_string_new ("[\n");
+
+  for (guint i = 0; i < n_events; i++)
+    g_string_append_printf (json,
+                            "{\"name\":\"op%u\",\"cat\":\"compute\",\"ph\":\"X\",\"ts\":%u,\"dur\":3,"
+                            "\"pid\":1,\"tid\":%u,\"args\":{\"layer\":%u}}%s\n",
+                            i % 97, i * 4, i % 8, i, i + 1 < n_events ? "," : "");
+  g_string_append (json, "]\n");
+  tes_test_write_file (path, json->str, json->len);
+  g_string_free (json, TRUE);
+
+  return g_steal_pointer (&path);
+}
+
+static guint
+count_files_with_prefix (const char *dir_path,
+                         const char *prefix)
+{
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)))
+    n += g_str_has_prefix (name, prefix);
+
+  return n;
+}
+
+/* Cancelling an import leaves no cache, an empty window, and a window
+ * that opens the next report as usual. */
 static void
 test_window_cancel (void)
 {
+  g_autofree char *large = write_large_trace (400000);
+  g_autofree char *dir = g_path_get_dirname (large);
   g_autofree char *src = tes_test_data_path ("yolov8s_op_time_each.txt");
   g_autofree char *path = tes_test_copy_to_tmp (src, "yolov8s_op_time_each.txt");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  TesProgress *progress;
   TesWindow *window;
+  gint64 deadline;
 
-  window = open_window (path, NULL);
+  window = open_window (large, NULL);
   g_assert_cmpstr (tes_window_get_page (window), ==, "loading");
+
+  /* Cancel once the import is under way, not before it started */
+  progress = tes_window_get_progress (window);
+  g_assert_nonnull (progress);
+  deadline = g_get_monotonic_time () + WAIT_TIMEOUT_SECONDS * G_USEC_PER_SEC;
+  while (tes_progress_get_fraction (progress) <= 0.0)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_assert_cmpstr (tes_window_get_page (window), ==, "loading");
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  {
+    g_autofree char *message = tes_progress_dup_message (progress);
+
+    g_test_message ("cancelled at %.3f: %s", tes_progress_get_fraction (progress), message);
+  }
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel", NULL));
   g_assert_cmpstr (tes_window_get_page (window), ==, "empty");
@@ -506,10 +734,18 @@ test_window_cancel (void)
   g_assert_null (tes_window_get_progress (window));
 
   /* Whatever the cancelled job still delivers changes nothing */
-  spin (300);
+  spin (500);
   g_assert_cmpstr (tes_window_get_page (window), ==, "empty");
   g_assert_null (tes_window_get_report (window));
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "Tessera");
+
+  /* ... and leaves no cache, not even a temporary one */
+  g_assert_cmpuint (count_files_with_prefix (dir, "large_trace.json."), ==, 0);
+
+  /* The window goes on working */
+  tes_window_open (window, file, NULL);
+  wait_for_page (window, "report");
+  g_assert_cmpstr (find_value_for_key (window, "Operators"), ==, "96");
 
   close_window (window);
 }
@@ -548,8 +784,56 @@ test_window_supersede (void)
 
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "yolov8s_op_time_total.txt");
   g_assert_cmpstr (find_value_for_key (window, "Operators"), ==, "12");
-  g_assert_nonnull (find_chart (window, 12));
-  g_assert_null (find_chart (window, 96));
+  g_assert_cmpuint (g_list_model_get_n_items (tes_summary_section_get_rows (summary_section (window))), ==, 12);
+
+  close_window (window);
+}
+
+/* Opened reports go to the Open Recent menu, newest first, each once,
+ * and open again from there. */
+static void
+test_window_recent (void)
+{
+  g_autofree char *src_each = tes_test_data_path ("yolov8s_op_time_each.txt");
+  g_autofree char *src_total = tes_test_data_path ("yolov8s_op_time_total.txt");
+  g_autofree char *each = tes_test_copy_to_tmp (src_each, "yolov8s_op_time_each.txt");
+  g_autofree char *total = tes_test_copy_to_tmp (src_total, "yolov8s_op_time_total.txt");
+  g_autoptr(GFile) each_file = g_file_new_for_path (each);
+  g_autoptr(GFile) total_file = g_file_new_for_path (total);
+  g_autoptr(GVariant) recent = NULL;
+  g_autoptr(GPtrArray) buttons = NULL;
+  g_autofree const char **first = NULL;
+  GMenuModel *menu;
+  TesWindow *window;
+
+  window = open_window (each, NULL);
+  wait_for_page (window, "report");
+  tes_window_open (window, total_file, NULL);
+  wait_for_page (window, "report");
+  tes_window_open (window, each_file, NULL);
+  wait_for_page (window, "report");
+
+  recent = g_settings_get_value (tes_recent_get_settings (), "recent-reports");
+  g_assert_cmpuint (g_variant_n_children (recent), ==, 2);
+  g_variant_get_child (recent, 0, "^a&s", &first);
+  g_assert_cmpstr (first[0], ==, each);
+
+  buttons = find_widgets (window, GTK_TYPE_MENU_BUTTON);
+  menu = NULL;
+  for (guint i = 0; i < buttons->len; i++)
+    if (gtk_menu_button_get_menu_model (g_ptr_array_index (buttons, i)))
+      menu = gtk_menu_button_get_menu_model (g_ptr_array_index (buttons, i));
+  g_assert_nonnull (menu);
+  g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 2);
+
+  /* The second entry, the per-type listing, opens from the menu */
+  {
+    g_autoptr(GVariant) target = g_menu_model_get_item_attribute_value (menu, 1, G_MENU_ATTRIBUTE_TARGET, NULL);
+
+    g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (window), "win.open-recent", target));
+  }
+  wait_for_page (window, "report");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "yolov8s_op_time_total.txt");
 
   close_window (window);
 }
@@ -617,6 +901,8 @@ main (int    argc,
   add_case ("/tes/window/report", test_window_report);
   add_case ("/tes/window/total-only", test_window_total_only);
   add_case ("/tes/window/several-files", test_window_several_files);
+  add_case ("/tes/window/cache-without-source", test_window_cache_without_source);
+  add_case ("/tes/window/recent", test_window_recent);
   add_case ("/tes/window/error-unknown", test_window_error_unknown);
   add_case ("/tes/window/error-import", test_window_error_import);
   add_case ("/tes/window/unknown-format", test_window_unknown_format);

@@ -90,6 +90,22 @@ tes_share_chart_layout_measure_width (const TesShareChartItem    *items,
          + max_value_width (items, n_items);
 }
 
+/* Qualitative hues that keep 3:1 against both light and dark backgrounds. */
+const guint32 tes_share_chart_palette[TES_SHARE_CHART_N_COLORS] = {
+  0x26a269,  /* green */
+  0xff7800,  /* orange */
+  0xe01b24,  /* red */
+  0x9141ac,  /* purple */
+  0xe5a50a,  /* amber */
+  0x2190a4,  /* teal */
+  0xe66199,  /* pink */
+  0x986a44,  /* brown */
+  0xc061cb,  /* orchid */
+  0x77767b,  /* grey */
+  0x3584e4,  /* blue */
+  0x8cb23b,  /* lime */
+};
+
 TesShareChartLayout *
 tes_share_chart_layout_new (const TesShareChartItem    *items,
                             guint                       n_items,

@@ -56,6 +56,9 @@ typedef struct
 
 #define TES_SHARE_CHART_N_COLORS 12
 
+/* 0xRRGGBB, indexed by the slots tes_share_chart_assign_colors() gives. */
+extern const guint32 tes_share_chart_palette[TES_SHARE_CHART_N_COLORS];
+
 TesShareChartLayout *tes_share_chart_layout_new            (const TesShareChartItem    *items,
                                                             guint                       n_items,
                                                             const TesShareChartMetrics *metrics,

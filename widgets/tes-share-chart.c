@@ -63,21 +63,13 @@ G_DEFINE_FINAL_TYPE (TesShareChart, tes_share_chart, GTK_TYPE_WIDGET)
 
 static GParamSpec *properties[N_PROPS];
 
-/* Qualitative hues that keep 3:1 against both light and dark backgrounds. */
-static const GdkRGBA palette[TES_SHARE_CHART_N_COLORS] = {
-  { 0x26 / 255., 0xa2 / 255., 0x69 / 255., 1 },  /* green */
-  { 0xff / 255., 0x78 / 255., 0x00 / 255., 1 },  /* orange */
-  { 0xe0 / 255., 0x1b / 255., 0x24 / 255., 1 },  /* red */
-  { 0x91 / 255., 0x41 / 255., 0xac / 255., 1 },  /* purple */
-  { 0xe5 / 255., 0xa5 / 255., 0x0a / 255., 1 },  /* amber */
-  { 0x21 / 255., 0x90 / 255., 0xa4 / 255., 1 },  /* teal */
-  { 0xe6 / 255., 0x61 / 255., 0x99 / 255., 1 },  /* pink */
-  { 0x98 / 255., 0x6a / 255., 0x44 / 255., 1 },  /* brown */
-  { 0xc0 / 255., 0x61 / 255., 0xcb / 255., 1 },  /* orchid */
-  { 0x77 / 255., 0x76 / 255., 0x7b / 255., 1 },  /* grey */
-  { 0x35 / 255., 0x84 / 255., 0xe4 / 255., 1 },  /* blue */
-  { 0x8c / 255., 0xb2 / 255., 0x3b / 255., 1 },  /* lime */
-};
+static GdkRGBA
+palette_color (guint slot)
+{
+  guint32 rgb = tes_share_chart_palette[slot % TES_SHARE_CHART_N_COLORS];
+
+  return (GdkRGBA) { ((rgb >> 16) & 0xff) / 255., ((rgb >> 8) & 0xff) / 255., (rgb & 0xff) / 255., 1 };
+}
 
 static void
 row_text_clear (gpointer data)
@@ -163,7 +155,7 @@ tes_share_chart_ensure_text (TesShareChart *self)
       text_height = MAX (text_height, h);
 
       item.share = row->share;
-      text.color = palette[slots[i]];
+      text.color = palette_color (slots[i]);
 
       g_array_append_val (self->texts, text);
       g_array_append_val (self->items, item);

@@ -1,0 +1,395 @@
+/* tes-chrome-builder.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "tes-chrome"
+
+#include "config.h"
+
+#include "tes-chrome-builder-private.h"
+#include "tes-chrome-flavour.h"
+#include "tes-import-error.h"
+#include "tes-info.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Once the whole file is parsed: joins the segments (B stacks carried
+ * across the cuts), matches async and flow events in timestamp order,
+ * decides the vendor flavour and the clock, creates the tracks in display
+ * order and hands every row to the cache writer, freeing each thread's
+ * arrays as soon as they are written. */
+
+/* The vendors' flavours, in the order they are tried. */
+static const TesChromeFlavour * const flavours[] = {
+  &tes_chrome_flavour_sigmastar,
+  &tes_chrome_flavour_qaic,
+  &tes_chrome_flavour_poplar,
+};
+
+/* A trace none of them claims. */
+const TesChromeFlavour tes_chrome_flavour_generic = {
+  .title = "generic",
+};
+
+/* ---- strings ----------------------------------------------------------- */
+
+guint32
+tes_chrome_gid_of_text (TesChromeBuilder *b,
+                        const char       *text)
+{
+  gpointer value;
+
+  if (text == NULL)
+    return 0;
+
+  if (g_hash_table_lookup_extended (b->gid_of, text, NULL, &value))
+    return GPOINTER_TO_UINT (value);
+
+  g_ptr_array_add (b->texts, (gpointer)text);
+  g_hash_table_insert (b->gid_of, (gpointer)text, GUINT_TO_POINTER (b->texts->len - 1));
+
+  return b->texts->len - 1;
+}
+
+/* tes_chrome_gid() the first time a string id is met. */
+guint32
+tes_chrome_gid_slow (TesChromeBuilder *b,
+                     TesChromeSegment *seg,
+                     guint32           sid)
+{
+  GArray *map = b->gmaps[seg->index];
+  guint32 g;
+
+  if (sid == 0)
+    return 0;
+
+  if (sid >= map->len)
+    g_array_set_size (map, seg->strings.strs->len);
+
+  if ((g = g_array_index (map, guint32, sid)) == 0)
+    {
+      g = tes_chrome_gid_of_text (b, tes_chrome_strings_get (&seg->strings, sid));
+      g_array_index (map, guint32, sid) = g;
+    }
+
+  return g;
+}
+
+/* tes_chrome_wid() the first time a gid is written. */
+guint32
+tes_chrome_wid_slow (TesChromeBuilder *b,
+                     guint32           g)
+{
+  guint32 w;
+
+  if (g == 0)
+    return 0;
+
+  if (g >= b->wids->len)
+    g_array_set_size (b->wids, b->texts->len);
+
+  if ((w = g_array_index (b->wids, guint32, g)) == 0)
+    {
+      w = tes_cache_writer_intern (b->writer, tes_chrome_text (b, g));
+      g_array_index (b->wids, guint32, g) = w;
+    }
+
+  return w;
+}
+
+void
+tes_chrome_warn (TesChromeBuilder *b,
+                 TesChromeWarning  w,
+                 guint64           offset)
+{
+  if (b->warnings[w].count++ == 0 || offset < b->warnings[w].first_offset)
+    b->warnings[w].first_offset = offset;
+}
+
+/* ---- helpers for the steps and the flavours ------------------------------ */
+
+gint64
+tes_chrome_add_track (TesChromeBuilder *b,
+                      gint64            parent,
+                      TesTrackKind      kind,
+                      const char       *name,
+                      gint64            sort_index,
+                      const char       *native_id)
+{
+  return tes_cache_writer_add_track (b->writer, parent, b->context->source_id, b->clock_id,
+                                     kind, name, sort_index, native_id);
+}
+
+/* An "otherData" (or "metadata") member of the file, "otherData.key". */
+const char *
+tes_chrome_other_data (TesChromeBuilder *b,
+                       const char       *key)
+{
+  return tes_info_list_lookup (b->segs[0]->info, key);
+}
+
+/* A whole number of cycles from args, -1 when there is none. */
+gint64
+tes_chrome_args_cycles (const char *args,
+                        gsize       len,
+                        const char *key)
+{
+  const char *v;
+  gsize vl;
+  double d;
+
+  if (len == 0 || !tes_chrome_args_find (args, len, key, &v, &vl) ||
+      !tes_chrome_value_to_double (v, vl, TRUE, &d) || d < 0 || d > 9e15)
+    return -1;
+
+  return (gint64)llround (d);
+}
+
+/* Every merged thread, process by process, in their current order. */
+GPtrArray *
+tes_chrome_list_threads (TesChromeBuilder *b)
+{
+  GPtrArray *threads = g_ptr_array_new ();
+
+  for (guint i = 0; i < b->processes->len; i++)
+    {
+      TesChromeMergedProcess *mp = g_ptr_array_index (b->processes, i);
+
+      for (guint j = 0; j < mp->threads->len; j++)
+        g_ptr_array_add (threads, g_ptr_array_index (mp->threads, j));
+    }
+
+  return threads;
+}
+
+gboolean
+tes_chrome_thread_has_slices (TesChromeMergedThread *mt)
+{
+  for (guint i = 0; i < mt->parts->len; i++)
+    if (g_array_index (mt->parts, TesChromePart, i).thread->slices->len > 0)
+      return TRUE;
+
+  return FALSE;
+}
+
+/* ---- flavour ------------------------------------------------------------- */
+
+/* Each of the first events of every segment counts for the first flavour
+ * that claims its args; then the first flavour that says the trace is its
+ * own has it. */
+static const TesChromeFlavour *
+decide_flavour (TesChromeBuilder *b)
+{
+  guint claimed[G_N_ELEMENTS (flavours)] = { 0 };
+  guint sampled = 0;
+
+  for (guint k = 0; k < b->n_segs; k++)
+    {
+      GArray *samples = b->segs[k]->samples;
+
+      for (guint i = 0; i < samples->len; i++)
+        {
+          const TesChromeSample *sample = &g_array_index (samples, TesChromeSample, i);
+          const char *args = sample->thread->args->str + sample->args_off;
+
+          sampled++;
+          if (sample->args_len == 0)
+            continue;
+          for (guint f = 0; f < G_N_ELEMENTS (flavours); f++)
+            if (flavours[f]->claims_args != NULL && flavours[f]->claims_args (args, sample->args_len))
+              {
+                claimed[f]++;
+                break;
+              }
+        }
+    }
+
+  for (guint f = 0; f < G_N_ELEMENTS (flavours); f++)
+    if (flavours[f]->detect (b, claimed[f], sampled))
+      return flavours[f];
+
+  return &tes_chrome_flavour_generic;
+}
+
+/* ---- info ---------------------------------------------------------------- */
+
+static const struct
+{
+  const char *key;
+  const char *what;
+} warning_text[TES_CHROME_N_WARNINGS] = {
+  [TES_CHROME_W_TRUNCATED] = { "warning.truncated", "the file ends without closing its JSON; every complete event was kept" },
+  [TES_CHROME_W_PARTIAL_EVENT] = { "warning.partial_event", "event cut off by the end of the file was dropped" },
+  [TES_CHROME_W_NOT_OBJECT] = { "warning.not_an_event", "entries of the event array that are not objects were skipped" },
+  [TES_CHROME_W_NO_PHASE] = { "warning.no_phase", "events without \"ph\" were skipped" },
+  [TES_CHROME_W_UNKNOWN_PHASE] = { "warning.unknown_phase", "events with an unknown \"ph\" were skipped" },
+  [TES_CHROME_W_UNSUPPORTED_PHASE] = { "warning.unsupported_phase", "sample, object and context events (P, O/N/D, (/), v/V, c) were skipped" },
+  [TES_CHROME_W_NO_TS] = { "warning.no_ts", "events without a valid \"ts\" were skipped" },
+  [TES_CHROME_W_BAD_TYPE] = { "warning.bad_type", "fields of the wrong JSON type were ignored" },
+  [TES_CHROME_W_RANGE] = { "warning.out_of_range", "events whose ts or dur overflow 64-bit nanoseconds were skipped" },
+  [TES_CHROME_W_ROUNDED] = { "warning.rounded", "events had times finer than 1 ns, rounded to the nearest ns" },
+  [TES_CHROME_W_NEGATIVE_DUR] = { "warning.negative_dur", "negative durations were clamped to 0 (flagged)" },
+  [TES_CHROME_W_E_WITHOUT_B] = { "warning.e_without_b", "E events without a matching B were dropped" },
+  [TES_CHROME_W_UNCLOSED] = { "warning.unclosed", "begins without an end were closed at the end of the trace (flagged)" },
+  [TES_CHROME_W_ASYNC_UNMATCHED] = { "warning.async_unmatched", "async end or step events without an open begin were dropped" },
+  [TES_CHROME_W_FLOW_UNMATCHED] = { "warning.flow_unmatched", "flow steps or ends without a start were dropped" },
+  [TES_CHROME_W_COUNTER_VALUE] = { "warning.counter_value", "counter args that are not numbers were skipped" },
+};
+
+static void
+write_info (TesChromeBuilder *b,
+            TesChromeTrace   *trace)
+{
+  TesCacheWriter *w = b->writer;
+  gint64 source = b->context->source_id;
+  TesChromeSegment *seg0 = b->segs[0];
+  g_autofree char *form = g_strdup_printf ("Chrome Trace Event JSON, %s form%s",
+                                           trace->object_form ? "object" : "array",
+                                           trace->gzip ? ", gzip" : "");
+  g_autofree char *pieces = g_strdup_printf ("%u of %u", b->n_segs, trace->n_planned);
+
+  tes_cache_writer_set_info (w, source, "format", form);
+  tes_cache_writer_set_info (w, source, "flavour", b->flavour->title);
+  tes_cache_writer_set_info (w, source, "parse_pieces", pieces);
+
+  if (seg0->display_time_unit)
+    tes_cache_writer_set_info (w, source, "displayTimeUnit",
+                               tes_chrome_strings_get (&seg0->strings, seg0->display_time_unit));
+
+  tes_info_list_write (seg0->info, w, source);
+
+  if (b->clock_source != NULL)
+    {
+      tes_info_set_int (w, source, "clock_mhz", b->mhz);
+      tes_cache_writer_set_info (w, source, "clock_source", b->clock_source);
+    }
+
+  {
+    guint64 offsets[TES_CHROME_N_WARNINGS];
+    guint64 lines[TES_CHROME_N_WARNINGS];
+    guint n = 0;
+
+    /* one pass over the file for all the line numbers */
+    for (guint i = 0; i < TES_CHROME_N_WARNINGS; i++)
+      if (b->warnings[i].count > 0 && b->warnings[i].first_offset != G_MAXUINT64)
+        offsets[n++] = b->warnings[i].first_offset;
+    tes_chrome_lines_of_offsets (b->context->path, offsets, lines, n);
+
+    n = 0;
+    for (guint i = 0; i < TES_CHROME_N_WARNINGS; i++)
+      {
+        TesChromeWarningCount *wc = &b->warnings[i];
+        g_autofree char *text = NULL;
+
+        if (wc->count == 0)
+          continue;
+
+        if (wc->first_offset != G_MAXUINT64)
+          {
+            text = g_strdup_printf ("%" G_GUINT64_FORMAT " %s (first at byte %" G_GUINT64_FORMAT ", line %" G_GUINT64_FORMAT ")",
+                                    wc->count, warning_text[i].what, wc->first_offset, lines[n]);
+            n++;
+          }
+        else
+          text = g_strdup_printf ("%" G_GUINT64_FORMAT " %s", wc->count, warning_text[i].what);
+        tes_cache_writer_set_info (w, source, warning_text[i].key, text);
+      }
+  }
+}
+
+/* ---- entry point ------------------------------------------------------- */
+
+gboolean
+tes_chrome_build (TesImportContext  *context,
+                  TesChromeTrace    *trace,
+                  GError           **error)
+{
+  TesChromeBuilder builder = { 0 };
+  TesChromeBuilder *b = &builder;
+  guint64 n_events = 0;
+  gboolean ok = FALSE;
+
+  b->context = context;
+  b->writer = context->writer;
+  b->segs = (TesChromeSegment **)trace->segments->pdata;
+  b->n_segs = trace->n_valid;
+  b->gid_of = g_hash_table_new (g_str_hash, g_str_equal);
+  b->texts = g_ptr_array_new ();
+  g_ptr_array_add (b->texts, NULL);
+  b->gmaps = g_new0 (GArray *, b->n_segs);
+  for (guint k = 0; k < b->n_segs; k++)
+    b->gmaps[k] = g_array_new (FALSE, TRUE, sizeof (guint32));
+  b->wids = g_array_new (FALSE, TRUE, sizeof (guint32));
+  b->process_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  b->processes = g_ptr_array_new_with_free_func (tes_chrome_merged_process_free);
+  b->thread_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, tes_chrome_merged_thread_free);
+  b->async_tracks = g_ptr_array_new_with_free_func (tes_chrome_async_track_free);
+  b->global_asyncs = g_ptr_array_new ();
+  b->counters = g_ptr_array_new_with_free_func (tes_chrome_merged_counter_free);
+  b->flows = g_array_new (FALSE, FALSE, sizeof (TesChromeFlow));
+
+  for (guint k = 0; k < b->n_segs; k++)
+    n_events += b->segs[k]->n_events;
+
+  if (n_events == 0)
+    {
+      tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, context->path,
+                       "no trace events (expected an array of events or {\"traceEvents\": [...]})");
+      goto out;
+    }
+
+  if (context->progress != NULL)
+    tes_progress_update (context->progress, 0.86, "Matching events");
+
+  tes_chrome_builder_merge (b);
+  tes_chrome_builder_match_async (b);
+  tes_chrome_builder_match_flows (b);
+  tes_chrome_builder_merge_counters (b);
+  tes_chrome_builder_mark_instants (b);
+
+  b->flavour = decide_flavour (b);
+  if (b->flavour->prepare != NULL)
+    b->flavour->prepare (b);
+
+  if (b->clock_source != NULL)
+    b->clock_id = tes_cache_writer_add_clock (b->writer, "IPU cycles", TES_TIME_UNIT_CYCLES, b->mhz * 1000000);
+  else
+    b->clock_id = tes_cache_writer_add_clock (b->writer, "ts", TES_TIME_UNIT_NS, 1000000000);
+
+  if (g_cancellable_set_error_if_cancelled (context->cancellable, error))
+    goto out;
+
+  if (context->progress != NULL)
+    tes_progress_update (context->progress, 0.9, "Writing rows");
+
+  tes_chrome_builder_add_tracks (b);
+  tes_chrome_builder_write_rows (b);
+  if (b->flavour->rows_written != NULL)
+    b->flavour->rows_written (b);
+  write_info (b, trace);
+
+  ok = TRUE;
+
+out:
+  if (b->flavour_data_free != NULL)
+    g_clear_pointer (&b->flavour_data, b->flavour_data_free);
+  g_hash_table_unref (b->gid_of);
+  g_ptr_array_unref (b->texts);
+  for (guint k = 0; k < b->n_segs; k++)
+    g_array_unref (b->gmaps[k]);
+  g_free (b->gmaps);
+  g_array_unref (b->wids);
+  g_hash_table_unref (b->process_index);
+  g_hash_table_unref (b->thread_index);
+  g_ptr_array_unref (b->processes);
+  g_ptr_array_unref (b->global_asyncs);
+  g_ptr_array_unref (b->async_tracks);
+  g_ptr_array_unref (b->counters);
+  g_array_unref (b->flows);
+
+  return ok;
+}

@@ -1,0 +1,74 @@
+/* tes-chrome-flavour.h
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "tes-chrome-builder-private.h"
+
+G_BEGIN_DECLS
+
+/* A vendor's flavour of Chrome JSON: how the builder tells it from the
+ * trace, and what it adds to or changes in the generic mapping. The
+ * builder tries the flavours in the order of tes_chrome_flavours; a trace
+ * none of them claims is generic. Every hook may be NULL. */
+struct _TesChromeFlavour
+{
+  const char   *title;              /* info "flavour" */
+
+  /* Telling it: whether one of the first events' args look like this
+   * flavour's (an event counts for the first flavour that claims it),
+   * then whether the trace is this flavour, given how many of the
+   * n_sampled events it claimed. */
+  gboolean      (*claims_args)     (const char              *args,
+                                    gsize                    len);
+  gboolean      (*detect)          (TesChromeBuilder        *b,
+                                    guint                    n_claimed,
+                                    guint                    n_sampled);
+
+  /* Before the tracks: its state (b->flavour_data) and, for a flavour
+   * that counts cycles, the clock (b->mhz and b->clock_source). */
+  void          (*prepare)         (TesChromeBuilder        *b);
+
+  /* Tracks: its own before the processes' (it returns how many, they
+   * come first), a process's kind, a thread's track made by the flavour
+   * (TRUE) instead of the builder. */
+  guint         (*add_tracks)      (TesChromeBuilder        *b);
+  TesTrackKind  (*process_kind)    (TesChromeBuilder        *b,
+                                    TesChromeMergedProcess  *mp);
+  gboolean      (*thread_track)    (TesChromeBuilder        *b,
+                                    TesChromeMergedThread   *mt,
+                                    gint64                   parent,
+                                    gint64                   sort_index,
+                                    const char              *native_id);
+
+  /* Rows: a thread's slices written by the flavour instead of the
+   * builder, one slice's start, duration and category changed before the
+   * builder writes it, and rows of its own once every thread's slices
+   * are written and once every row is. */
+  void          (*write_thread)    (TesChromeBuilder        *b,
+                                    TesChromeMergedThread   *mt);
+  void          (*slice)           (TesChromeBuilder        *b,
+                                    TesChromeMergedThread   *mt,
+                                    TesChromePart           *part,
+                                    const TesChromeSlice    *slice,
+                                    gint64                  *start,
+                                    gint64                  *dur,
+                                    guint32                 *category);
+  void          (*threads_written) (TesChromeBuilder        *b);
+  void          (*rows_written)    (TesChromeBuilder        *b);
+};
+
+/* tes-chrome-flavour-sigmastar.c: SigmaStar performance_timeline.py */
+extern const TesChromeFlavour tes_chrome_flavour_sigmastar;
+/* tes-chrome-flavour-qaic.c: Qualcomm qaic-opstats traces */
+extern const TesChromeFlavour tes_chrome_flavour_qaic;
+/* tes-chrome-flavour-poplar.c: Graphcore Poplar tile execution traces */
+extern const TesChromeFlavour tes_chrome_flavour_poplar;
+/* The rest */
+extern const TesChromeFlavour tes_chrome_flavour_generic;
+
+G_END_DECLS

@@ -1,0 +1,448 @@
+/* tes-chrome-match.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "tes-chrome"
+
+#include "config.h"
+
+#include "tes-chrome-builder-private.h"
+
+#include <string.h>
+
+/* Async events (nestable b/e/n, legacy S/T/p/F) and flow events (v1
+ * s/t/f, v2 bind_id) of every segment, sorted by time and matched as
+ * trace-viewer matches them: async slices and instants on tracks of their
+ * own, flows as arrows between threads. */
+
+typedef struct
+{
+  gint64               ts;
+  guint32              name;  /* gid */
+  guint32              cat;
+  TesChromeSegment    *seg;
+  guint64              args_off;
+  guint32              args_len;
+  TesChromeAsyncTrack *track;
+  guint64              offset;
+} AsyncOpen;
+
+void
+tes_chrome_async_track_free (gpointer data)
+{
+  TesChromeAsyncTrack *t = data;
+
+  g_array_unref (t->slices);
+  g_string_free (t->args, TRUE);
+  g_array_unref (t->instants);
+  g_free (t);
+}
+
+/* Async and flow events are sorted by time, then by where they are in the
+ * file: TesChromeAsync and TesChromeFlowEvent both start with these. */
+typedef struct
+{
+  gint64  ts;
+  guint64 offset;
+} Stamp;
+
+G_STATIC_ASSERT (G_STRUCT_OFFSET (TesChromeAsync, offset) == G_STRUCT_OFFSET (Stamp, offset));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (TesChromeFlowEvent, offset) == G_STRUCT_OFFSET (Stamp, offset));
+
+static int
+compare_stamps (gconstpointer pa,
+                gconstpointer pb)
+{
+  const Stamp *a = pa;
+  const Stamp *b = pb;
+
+  if (a->ts != b->ts)
+    return a->ts < b->ts ? -1 : 1;
+  return (a->offset > b->offset) - (a->offset < b->offset);
+}
+
+/* ---- async ------------------------------------------------------------- */
+
+typedef struct
+{
+  TesChromeAsync    a;
+  TesChromeSegment *seg;
+} SortedAsync;
+
+typedef struct
+{
+  TesChromeAsyncTrack *track;       /* nestable: the key's track */
+  GArray              *stack;       /* AsyncOpen */
+} AsyncState;
+
+static void
+async_state_free (gpointer data)
+{
+  AsyncState *s = data;
+
+  g_array_unref (s->stack);
+  g_free (s);
+}
+
+static TesChromeAsyncTrack *
+new_async_track (TesChromeBuilder       *b,
+                 TesChromeMergedProcess *process,
+                 guint32                 name,
+                 gint64                  ts)
+{
+  TesChromeAsyncTrack *t = g_new0 (TesChromeAsyncTrack, 1);
+
+  t->process = process;
+  t->name = name;
+  t->first_ts = ts;
+  t->order = b->async_tracks->len;
+  t->slices = g_array_new (FALSE, FALSE, sizeof (TesChromeSlice));
+  t->args = g_string_new (NULL);
+  t->instants = g_array_new (FALSE, FALSE, sizeof (TesChromeInstant));
+  g_ptr_array_add (b->async_tracks, t);
+
+  if (process != NULL)
+    g_ptr_array_add (process->asyncs, t);
+  else
+    g_ptr_array_add (b->global_asyncs, t);
+
+  return t;
+}
+
+static AsyncState *
+async_state (GHashTable *states,
+             const char *key,
+             gboolean    create)
+{
+  AsyncState *s = g_hash_table_lookup (states, key);
+
+  if (s == NULL && create)
+    {
+      s = g_new0 (AsyncState, 1);
+      s->stack = g_array_new (FALSE, FALSE, sizeof (AsyncOpen));
+      g_hash_table_insert (states, g_strdup (key), s);
+    }
+
+  return s;
+}
+
+static void
+async_close (TesChromeBuilder *b,
+             AsyncOpen        *open,
+             gint64            end_ts,
+             SortedAsync      *end,
+             guint16           flags)
+{
+  TesChromeAsyncTrack *t = open->track;
+  TesChromeSlice slice = { 0 };
+  gsize start = t->args->len;
+
+  slice.start = open->ts;
+  slice.dur = end_ts - open->ts;
+  slice.flags = flags;
+  if (slice.dur < 0)
+    {
+      tes_chrome_warn (b, TES_CHROME_W_NEGATIVE_DUR, end ? end->a.offset : 0);
+      slice.dur = 0;
+      slice.flags |= TES_SLICE_FLAG_CLAMPED;
+    }
+  slice.name = open->name;
+  slice.cat = open->cat;
+
+  if (open->args_len > 0)
+    g_string_append_len (t->args, open->seg->misc->str + open->args_off, open->args_len);
+  if (end != NULL && end->a.args_len > 0)
+    {
+      const char *text = end->seg->misc->str + end->a.args_off;
+
+      if (open->args_len > 0)
+        {
+          t->args->str[t->args->len - 1] = ',';
+          g_string_append_len (t->args, text + 1, end->a.args_len - 1);
+        }
+      else
+        g_string_append_len (t->args, text, end->a.args_len);
+    }
+  slice.args_off = start;
+  slice.args_len = (guint32)(t->args->len - start);
+
+  g_array_append_val (t->slices, slice);
+}
+
+static void
+async_instant (TesChromeBuilder    *b,
+               TesChromeAsyncTrack *t,
+               SortedAsync         *ev)
+{
+  TesChromeInstant inst = { 0 };
+
+  inst.ts = ev->a.ts;
+  inst.name = tes_chrome_gid (b, ev->seg, ev->a.name);
+  inst.cat = tes_chrome_gid (b, ev->seg, ev->a.cat);
+  inst.scope = 't';
+  inst.args_off = t->args->len;
+  inst.args_len = ev->a.args_len;
+  g_string_append_len (t->args, ev->seg->misc->str + ev->a.args_off, ev->a.args_len);
+  g_array_append_val (t->instants, inst);
+}
+
+void
+tes_chrome_builder_match_async (TesChromeBuilder *b)
+{
+  g_autoptr(GHashTable) states = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, async_state_free);
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (SortedAsync));
+  g_autoptr(GHashTable) legacy_tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GString) key = g_string_new (NULL);
+  GHashTableIter iter;
+  gpointer value;
+
+  for (guint k = 0; k < b->n_segs; k++)
+    for (guint i = 0; i < b->segs[k]->asyncs->len; i++)
+      {
+        SortedAsync s = { g_array_index (b->segs[k]->asyncs, TesChromeAsync, i), b->segs[k] };
+        g_array_append_val (all, s);
+      }
+
+  g_array_sort (all, compare_stamps);
+
+  for (guint i = 0; i < all->len; i++)
+    {
+      SortedAsync *ev = &g_array_index (all, SortedAsync, i);
+      TesChromeMergedThread *mt = ev->a.thread->merged;
+      gboolean global = (ev->a.flags & TES_CHROME_ASYNC_GLOBAL) != 0;
+      TesChromeMergedProcess *mp = global ? NULL : mt->process;
+      guint32 name = tes_chrome_gid (b, ev->seg, ev->a.name);
+      guint32 cat = tes_chrome_gid (b, ev->seg, ev->a.cat);
+      guint32 id = tes_chrome_gid (b, ev->seg, ev->a.id);
+      AsyncState *state;
+
+      switch (ev->a.ph)
+        {
+        case 'b':
+        case 'e':
+        case 'n':
+          /* nestable: one track per (process, category, id) */
+          g_string_printf (key, "n\x1f%p\x1f%u\x1f%u", (gpointer)mp, cat, id);
+          state = async_state (states, key->str, ev->a.ph != 'e');
+          if (state == NULL)
+            {
+              tes_chrome_warn (b, TES_CHROME_W_ASYNC_UNMATCHED, ev->a.offset);
+              break;
+            }
+          if (state->track == NULL)
+            state->track = new_async_track (b, mp, ev->a.ph == 'b' ? name : 0, ev->a.ts);
+          if (state->track->name == 0 && ev->a.ph == 'b')
+            state->track->name = name;
+
+          if (ev->a.ph == 'n')
+            async_instant (b, state->track, ev);
+          else if (ev->a.ph == 'b')
+            {
+              AsyncOpen open = { ev->a.ts, name, cat, ev->seg, ev->a.args_off, ev->a.args_len, state->track,
+                                 ev->a.offset };
+              g_array_append_val (state->stack, open);
+            }
+          else
+            {
+              gint found = -1;
+
+              for (gint j = (gint)state->stack->len - 1; j >= 0; j--)
+                if (name == 0 || g_array_index (state->stack, AsyncOpen, j).name == name)
+                  {
+                    found = j;
+                    break;
+                  }
+
+              if (found < 0)
+                {
+                  tes_chrome_warn (b, TES_CHROME_W_ASYNC_UNMATCHED, ev->a.offset);
+                  break;
+                }
+
+              /* begins above the match never got their end */
+              for (gint j = (gint)state->stack->len - 1; j > found; j--)
+                {
+                  async_close (b, &g_array_index (state->stack, AsyncOpen, j), ev->a.ts, NULL,
+                               TES_SLICE_FLAG_UNCLOSED);
+                  tes_chrome_warn (b, TES_CHROME_W_UNCLOSED, g_array_index (state->stack, AsyncOpen, j).offset);
+                }
+              async_close (b, &g_array_index (state->stack, AsyncOpen, found), ev->a.ts, ev, 0);
+              g_array_set_size (state->stack, found);
+            }
+          break;
+
+        case 'S':
+        case 'T':
+        case 'p':
+        case 'F':
+          /* legacy: matched by (category, name, id) across processes; the
+           * slice goes on a track of the process of its S */
+          g_string_printf (key, "l\x1f%u\x1f%u\x1f%u", cat, name, id);
+          state = async_state (states, key->str, ev->a.ph == 'S');
+          if (ev->a.ph == 'S')
+            {
+              TesChromeAsyncTrack *t;
+              g_autofree char *tkey = g_strdup_printf ("L\x1f%p\x1f%u\x1f%u\x1f%u", (gpointer)mp, cat, name, id);
+              AsyncOpen open = { ev->a.ts, name, cat, ev->seg, ev->a.args_off, ev->a.args_len, NULL,
+                                 ev->a.offset };
+
+              if (!(t = g_hash_table_lookup (legacy_tracks, tkey)))
+                {
+                  t = new_async_track (b, mp, name, ev->a.ts);
+                  g_hash_table_insert (legacy_tracks, g_steal_pointer (&tkey), t);
+                }
+              open.track = t;
+              g_array_append_val (state->stack, open);
+            }
+          else if (state == NULL || state->stack->len == 0)
+            tes_chrome_warn (b, TES_CHROME_W_ASYNC_UNMATCHED, ev->a.offset);
+          else if (ev->a.ph == 'F')
+            {
+              async_close (b, &g_array_index (state->stack, AsyncOpen, state->stack->len - 1), ev->a.ts, ev, 0);
+              g_array_set_size (state->stack, state->stack->len - 1);
+            }
+          else
+            async_instant (b, g_array_index (state->stack, AsyncOpen, state->stack->len - 1).track, ev);
+          break;
+
+        default:
+          break;
+        }
+    }
+
+  g_hash_table_iter_init (&iter, states);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      AsyncState *state = value;
+
+      for (guint j = 0; j < state->stack->len; j++)
+        {
+          AsyncOpen *open = &g_array_index (state->stack, AsyncOpen, j);
+
+          async_close (b, open, MAX (b->trace_end, open->ts), NULL, TES_SLICE_FLAG_UNCLOSED);
+          tes_chrome_warn (b, TES_CHROME_W_UNCLOSED, open->offset);
+        }
+      g_array_set_size (state->stack, 0);
+    }
+}
+
+/* ---- flows ------------------------------------------------------------- */
+
+typedef struct
+{
+  TesChromeFlowEvent  f;
+  TesChromeSegment   *seg;
+} SortedFlow;
+
+static GArray *
+sorted_flows (TesChromeBuilder *b,
+              gboolean          v2)
+{
+  GArray *all = g_array_new (FALSE, FALSE, sizeof (SortedFlow));
+
+  for (guint k = 0; k < b->n_segs; k++)
+    {
+      GArray *src = v2 ? b->segs[k]->flow_points : b->segs[k]->flows;
+
+      for (guint i = 0; i < src->len; i++)
+        {
+          SortedFlow s = { g_array_index (src, TesChromeFlowEvent, i), b->segs[k] };
+          g_array_append_val (all, s);
+        }
+    }
+
+  g_array_sort (all, compare_stamps);
+  return all;
+}
+
+static void
+add_flow (TesChromeBuilder *b,
+          guint32           name,
+          guint32           cat,
+          SortedFlow       *from,
+          SortedFlow       *to)
+{
+  TesChromeFlow flow = { 0 };
+  TesChromeMergedThread *ft = from->f.thread->merged;
+  TesChromeMergedThread *tt = to->f.thread->merged;
+
+  flow.name = name;
+  flow.cat = cat;
+  flow.from = ft;
+  flow.from_ts = from->f.ts;
+  flow.to = tt;
+  flow.to_ts = to->f.ts;
+  ft->used = TRUE;
+  tt->used = TRUE;
+  g_array_append_val (b->flows, flow);
+}
+
+void
+tes_chrome_builder_match_flows (TesChromeBuilder *b)
+{
+  g_autoptr(GArray) v1 = sorted_flows (b, FALSE);
+  g_autoptr(GArray) v2 = sorted_flows (b, TRUE);
+  g_autoptr(GHashTable) open = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GString) key = g_string_new (NULL);
+
+  /* v1: s, t..., f chained by (category, name, id) */
+  for (guint i = 0; i < v1->len; i++)
+    {
+      SortedFlow *ev = &g_array_index (v1, SortedFlow, i);
+      guint32 name = tes_chrome_gid (b, ev->seg, ev->f.name);
+      guint32 cat = tes_chrome_gid (b, ev->seg, ev->f.cat);
+      SortedFlow *prev;
+
+      g_string_printf (key, "%u\x1f%u\x1f%u", cat, name, tes_chrome_gid (b, ev->seg, ev->f.id));
+      prev = g_hash_table_lookup (open, key->str);
+
+      if (ev->f.ph == 's')
+        {
+          g_hash_table_insert (open, g_strdup (key->str), ev);
+          continue;
+        }
+
+      if (prev == NULL)
+        {
+          tes_chrome_warn (b, TES_CHROME_W_FLOW_UNMATCHED, ev->f.offset);
+          continue;
+        }
+
+      add_flow (b, name, cat, prev, ev);
+      if (ev->f.ph == 't')
+        g_hash_table_insert (open, g_strdup (key->str), ev);
+      else
+        g_hash_table_remove (open, key->str);
+    }
+
+  /* v2: bind_id with flow_out on the source, flow_in on the destination */
+  g_hash_table_remove_all (open);
+  for (guint i = 0; i < v2->len; i++)
+    {
+      SortedFlow *ev = &g_array_index (v2, SortedFlow, i);
+
+      g_string_printf (key, "%u", tes_chrome_gid (b, ev->seg, ev->f.id));
+
+      if (ev->f.ph == 'i' || ev->f.ph == 'b')
+        {
+          SortedFlow *prev = g_hash_table_lookup (open, key->str);
+
+          if (prev == NULL)
+            tes_chrome_warn (b, TES_CHROME_W_FLOW_UNMATCHED, ev->f.offset);
+          else
+            {
+              add_flow (b, tes_chrome_gid (b, prev->seg, prev->f.name), tes_chrome_gid (b, prev->seg, prev->f.cat),
+                        prev, ev);
+              g_hash_table_remove (open, key->str);
+            }
+        }
+      if (ev->f.ph == 'o' || ev->f.ph == 'b')
+        g_hash_table_insert (open, g_strdup (key->str), ev);
+    }
+
+  /* The arrays of SortedFlow die here; flows keep only threads and times. */
+}
+

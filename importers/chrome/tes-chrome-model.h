@@ -1,0 +1,253 @@
+/* tes-chrome-model.h
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "tes-chrome-private.h"
+
+G_BEGIN_DECLS
+
+/* What the parser keeps of a trace until the end of the file, when names,
+ * sort order, vendor flavour and clock are known and the cache rows can be
+ * written: the one thing the parser hands the builder. One
+ * TesChromeSegment per piece of the file: each holds the events of its
+ * byte range, with strings interned in its own table. The parser fills
+ * the segments (tes-chrome-parser.h); the builder (tes-chrome-builder.h)
+ * takes them over (joins, writes and frees their arrays) and never calls
+ * the parser. */
+
+typedef enum
+{
+  TES_CHROME_W_TRUNCATED,
+  TES_CHROME_W_PARTIAL_EVENT,
+  TES_CHROME_W_NOT_OBJECT,
+  TES_CHROME_W_NO_PHASE,
+  TES_CHROME_W_UNKNOWN_PHASE,
+  TES_CHROME_W_UNSUPPORTED_PHASE,
+  TES_CHROME_W_NO_TS,
+  TES_CHROME_W_BAD_TYPE,
+  TES_CHROME_W_RANGE,
+  TES_CHROME_W_ROUNDED,
+  TES_CHROME_W_NEGATIVE_DUR,
+  TES_CHROME_W_E_WITHOUT_B,
+  TES_CHROME_W_UNCLOSED,
+  TES_CHROME_W_ASYNC_UNMATCHED,
+  TES_CHROME_W_FLOW_UNMATCHED,
+  TES_CHROME_W_COUNTER_VALUE,
+  TES_CHROME_N_WARNINGS
+} TesChromeWarning;
+
+typedef struct
+{
+  guint64 count;
+  guint64 first_offset;
+} TesChromeWarningCount;
+
+/* Interned strings: open addressing over (bytes, length). */
+typedef struct
+{
+  GStringChunk *chunk;
+  GPtrArray    *strs;      /* id -> NUL-terminated text; [0] is NULL */
+  GArray       *lens;      /* guint32 per id */
+  GArray       *hashes;    /* guint32 per id */
+  guint32      *slots;
+  guint         n_slots;
+} TesChromeStrings;
+
+typedef struct
+{
+  gint64  start;
+  gint64  dur;
+  guint64 args_off;
+  guint32 name;
+  guint32 cat;
+  guint32 args_len;      /* 0: no args */
+  guint16 flags;
+  guint16 reserved;
+} TesChromeSlice;
+
+typedef struct
+{
+  gint64  ts;
+  guint64 offset;
+  guint64 args_off;
+  guint32 args_len;
+  guint32 name;
+  guint32 cat;
+} TesChromeOpen;
+
+#define TES_CHROME_KEY_PID_STRING (1 << 0)
+#define TES_CHROME_KEY_TID_STRING (1 << 1)
+
+typedef struct _TesChromeThread TesChromeThread;
+
+struct _TesChromeThread
+{
+  gint64    pid;
+  gint64    tid;
+  guint     key_flags;
+  guint     has_events : 1;
+  guint     has_sort_index : 1;
+  guint32   name;          /* thread_name, 0: none */
+  gint64    sort_index;
+  GArray   *slices;        /* TesChromeSlice */
+  guint     n_sorted;      /* slices[0..n_sorted) are in (start, -dur) order */
+  GString  *args;          /* args texts of slices and open begins */
+  GArray   *open;          /* TesChromeOpen, the B stack */
+  GArray   *orphans;       /* TesChromeOpen: E events that found no B here */
+  gpointer  merged;        /* set by the builder */
+};
+
+typedef struct
+{
+  gint64    pid;
+  guint     key_flags;
+  guint     has_sort_index : 1;
+  guint32   name;          /* process_name, 0: none */
+  guint32   labels;        /* process_labels, 0: none */
+  gint64    sort_index;
+  gpointer  merged;        /* set by the builder */
+} TesChromeProcess;
+
+/* Instant scopes as stored in TesChromeInstant.scope */
+typedef struct
+{
+  gint64            ts;
+  guint64           args_off;   /* into the segment's misc store */
+  guint32           args_len;
+  guint32           name;
+  guint32           cat;
+  guint8            scope;      /* 't', 'p' or 'g' */
+  TesChromeThread  *thread;     /* scope 't' */
+  TesChromeProcess *process;    /* scope 'p' */
+} TesChromeInstant;
+
+typedef struct
+{
+  gint64  ts;
+  double  value;
+} TesChromeCounterValue;
+
+typedef struct
+{
+  TesChromeProcess *process;
+  guint32           name;
+  guint32           id;         /* 0: none */
+  char             *arg;
+  GArray           *values;     /* TesChromeCounterValue */
+} TesChromeCounter;
+
+#define TES_CHROME_ASYNC_GLOBAL (1 << 0)
+
+/* Async (b/e/n, S/T/p/F) and flow (s/t/f, bind_id) events are matched at
+ * the end, in timestamp order, like trace-viewer does. */
+typedef struct
+{
+  gint64            ts;
+  guint64           offset;     /* also the file order, for a stable sort */
+  guint64           args_off;   /* into the segment's misc store */
+  guint32           args_len;
+  guint32           name;
+  guint32           cat;
+  guint32           id;
+  TesChromeThread  *thread;
+  char              ph;
+  guint8            flags;
+} TesChromeAsync;
+
+typedef struct
+{
+  gint64            ts;
+  guint64           offset;
+  guint32           name;
+  guint32           cat;
+  guint32           id;         /* id, or bind_id for v2 */
+  TesChromeThread  *thread;
+  char              ph;         /* s t f, or 'i'/'o'/'b' (in/out/both) for v2 */
+} TesChromeFlowEvent;
+
+/* The args of one of a segment's first complete events, as its thread
+ * stores them: what the builder tells the vendor's flavour from. */
+typedef struct
+{
+  TesChromeThread *thread;
+  guint64          args_off;
+  guint32          args_len;    /* 0: the event has no args */
+} TesChromeSample;
+
+#define TES_CHROME_SAMPLE_EVENTS 1000
+
+typedef struct _TesChromeSegment TesChromeSegment;
+
+struct _TesChromeSegment
+{
+  guint                 index;
+  TesChromeStrings      strings;
+  GHashTable           *threads;      /* TesChromeThread* -> itself */
+  TesChromeThread      *last_thread;  /* the one the previous event went to */
+  GPtrArray            *thread_list;  /* creation order */
+  GHashTable           *processes;    /* TesChromeProcess* -> itself */
+  GPtrArray            *process_list;
+  GArray               *instants;
+  GHashTable           *counters;     /* key text -> TesChromeCounter* */
+  GPtrArray            *counter_list;
+  GArray               *asyncs;
+  GArray               *flows;        /* v1 */
+  GArray               *flow_points;  /* v2 */
+  GString              *misc;         /* args of instants and async events */
+  GPtrArray            *info;         /* "key", "value" pairs */
+  TesChromeWarningCount warnings[TES_CHROME_N_WARNINGS];
+
+  gint64                max_ts;
+  gboolean              has_ts;
+  guint64               n_events;
+  guint32               display_time_unit;
+
+  /* vendor evidence */
+  GArray               *samples;      /* TesChromeSample, of the first complete events */
+  GArray               *thread_names; /* guint32: every thread_name given, in order */
+};
+
+/* A whole parsed file. */
+typedef struct
+{
+  GPtrArray *segments;      /* TesChromeSegment*, in file order */
+  guint      n_valid;       /* the first n_valid segments hold the file */
+  guint      n_planned;     /* how many pieces the file was cut into */
+  gboolean   gzip;
+  gboolean   object_form;   /* {"traceEvents": […]}, not […] */
+} TesChromeTrace;
+
+void              tes_chrome_strings_init   (TesChromeStrings  *strings);
+void              tes_chrome_strings_clear  (TesChromeStrings  *strings);
+guint32           tes_chrome_strings_intern (TesChromeStrings  *strings,
+                                             const char        *text,
+                                             gsize              len);
+
+static inline const char *
+tes_chrome_strings_get (const TesChromeStrings *strings,
+                        guint32                 id)
+{
+  return id ? g_ptr_array_index (strings->strs, id) : NULL;
+}
+
+TesChromeSegment *tes_chrome_segment_new    (guint              index);
+void              tes_chrome_segment_free   (TesChromeSegment  *segment);
+void              tes_chrome_segment_warn   (TesChromeSegment  *segment,
+                                             TesChromeWarning   warning,
+                                             guint64            offset);
+void              tes_chrome_segment_sort   (TesChromeSegment  *segment);
+int               tes_chrome_slice_compare  (gconstpointer      a,
+                                             gconstpointer      b);
+
+TesChromeTrace   *tes_chrome_trace_new      (void);
+void              tes_chrome_trace_free     (TesChromeTrace    *trace);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TesChromeSegment, tes_chrome_segment_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TesChromeTrace, tes_chrome_trace_free)
+
+G_END_DECLS

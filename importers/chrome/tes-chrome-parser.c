@@ -1,0 +1,903 @@
+/* tes-chrome-parser.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "tes-chrome"
+
+#include "config.h"
+
+#include "tes-chrome-parser.h"
+#include "tes-json.h"
+
+#include <string.h>
+
+#include <yajl/yajl_parse.h>
+
+/* Streaming parse of Chrome Trace Event JSON with yajl's callbacks: no
+ * document tree is ever built; each event is assembled from the callbacks
+ * into a TesChromeEvent and handed to its segment
+ * (tes_chrome_segment_add_event) the moment its '}' arrives. The args
+ * object is kept as compact JSON text; "otherData" and "metadata" go to
+ * the segment's info. */
+
+typedef enum
+{
+  F_TOP,
+  F_TOP_OBJECT,
+  F_EVENTS,
+  F_EVENT,
+  F_ID2,
+  F_OTHER,
+  F_CAPTURE,
+  F_SKIP,
+} FrameKind;
+
+typedef struct
+{
+  FrameKind kind;
+  guint     nest;
+} Frame;
+
+typedef enum
+{
+  K_NONE,
+  K_PH,
+  K_NAME,
+  K_CAT,
+  K_PID,
+  K_TID,
+  K_TS,
+  K_DUR,
+  K_TTS,
+  K_TDUR,
+  K_ID,
+  K_ID2,
+  K_BIND_ID,
+  K_S,
+  K_SCOPE,
+  K_BP,
+  K_FLOW_IN,
+  K_FLOW_OUT,
+  K_ARGS,
+  K_TRACE_EVENTS,
+  K_DISPLAY_TIME_UNIT,
+  K_OTHER_DATA,
+  K_METADATA,
+  K_LOCAL,
+  K_GLOBAL,
+  K_OTHER,
+} Key;
+
+struct _TesChromeParser
+{
+  TesChromeSegment *seg;
+  yajl_handle       yajl;
+  guint64           base;         /* file offset of the buffer yajl parses */
+  Frame             frames[16];
+  guint             n_frames;
+  guint             depth;
+  Key               key;
+  TesChromeEvent    ev;
+  gboolean          need_comma;
+  GString          *other_prefix;
+  GString          *other_key;
+  guint64           last_event_end;
+  guint             saw_top : 1;
+  guint             object_form : 1;
+  guint             saw_events : 1;
+  GError           *error;
+};
+
+typedef enum
+{
+  V_NULL,
+  V_FALSE,
+  V_TRUE,
+  V_NUMBER,
+  V_STRING,
+} ValueType;
+
+static inline guint64
+offset_now (TesChromeParser *p)
+{
+  return p->base + yajl_get_bytes_consumed (p->yajl);
+}
+
+static int
+fail (TesChromeParser *p,
+      GQuark           domain,
+      int              code,
+      const char      *message)
+{
+  if (p->error == NULL)
+    g_set_error_literal (&p->error, domain, code, message);
+  return 0;
+}
+
+static inline Frame *
+top (TesChromeParser *p)
+{
+  return &p->frames[p->n_frames - 1];
+}
+
+static void
+push (TesChromeParser *p,
+      FrameKind        kind)
+{
+  g_assert (p->n_frames < G_N_ELEMENTS (p->frames));
+  p->frames[p->n_frames].kind = kind;
+  p->frames[p->n_frames].nest = 1;
+  p->n_frames++;
+}
+
+static Key
+match_event_key (const char *k,
+                 gsize       len)
+{
+#define IS(lit) (len == sizeof (lit) - 1 && memcmp (k, lit, sizeof (lit) - 1) == 0)
+  switch (len)
+    {
+    case 1:
+      return k[0] == 's' ? K_S : K_OTHER;
+    case 2:
+      if (IS ("ph")) return K_PH;
+      if (IS ("ts")) return K_TS;
+      if (IS ("id")) return K_ID;
+      if (IS ("bp")) return K_BP;
+      return K_OTHER;
+    case 3:
+      if (IS ("pid")) return K_PID;
+      if (IS ("tid")) return K_TID;
+      if (IS ("dur")) return K_DUR;
+      if (IS ("cat")) return K_CAT;
+      if (IS ("tts")) return K_TTS;
+      if (IS ("id2")) return K_ID2;
+      return K_OTHER;
+    case 4:
+      if (IS ("name")) return K_NAME;
+      if (IS ("args")) return K_ARGS;
+      if (IS ("tdur")) return K_TDUR;
+      return K_OTHER;
+    case 5:
+      if (IS ("scope")) return K_SCOPE;
+      return K_OTHER;
+    case 7:
+      if (IS ("bind_id")) return K_BIND_ID;
+      if (IS ("flow_in")) return K_FLOW_IN;
+      return K_OTHER;
+    case 8:
+      if (IS ("flow_out")) return K_FLOW_OUT;
+      return K_OTHER;
+    default:
+      return K_OTHER;
+    }
+#undef IS
+}
+
+static void
+capture_comma (TesChromeParser *p)
+{
+  if (p->need_comma)
+    tes_json_append_char (p->ev.args, ',');
+}
+
+static void
+bad_type (TesChromeParser *p)
+{
+  tes_chrome_segment_warn (p->seg, TES_CHROME_W_BAD_TYPE, p->ev.offset);
+}
+
+static void
+time_field (TesChromeParser *p,
+            guint32          flag,
+            gint64          *field,
+            ValueType        type,
+            const char      *s,
+            gsize            len)
+{
+  gint64 v;
+
+  if (type == V_NULL)
+    return;
+  if (type != V_NUMBER && type != V_STRING)
+    {
+      bad_type (p);
+      return;
+    }
+
+  switch (tes_decimal_parse (s, len, 3, &v))
+    {
+    case TES_DECIMAL_ROUNDED:
+      p->ev.flags |= TES_CHROME_EV_ROUNDED;
+      G_GNUC_FALLTHROUGH;
+    case TES_DECIMAL_OK:
+      *field = v;
+      p->ev.flags |= flag;
+      break;
+    case TES_DECIMAL_RANGE:
+      p->ev.flags |= TES_CHROME_EV_RANGE;
+      break;
+    case TES_DECIMAL_INVALID:
+    default:
+      bad_type (p);
+      break;
+    }
+}
+
+static void
+id_field (TesChromeParser *p,
+          guint32          has_flag,
+          GString         *into,
+          ValueType        type,
+          const char      *s,
+          gsize            len)
+{
+  if (type != V_NUMBER && type != V_STRING)
+    {
+      if (type != V_NULL)
+        bad_type (p);
+      return;
+    }
+
+  g_string_truncate (into, 0);
+  g_string_append_len (into, s, len);
+  p->ev.flags |= has_flag;
+}
+
+static void
+process_id_field (TesChromeParser *p,
+                  gint64          *field,
+                  guint32          has_flag,
+                  guint32          str_flag,
+                  ValueType        type,
+                  const char      *s,
+                  gsize            len)
+{
+  gint64 v;
+
+  if (type == V_NUMBER && len < 10 && s[0] != '-')
+    {
+      /* the common case: a small non-negative integer */
+      gsize i;
+
+      v = 0;
+      for (i = 0; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+        v = v * 10 + (s[i] - '0');
+      if (i == len)
+        {
+          *field = v;
+          p->ev.flags = (p->ev.flags | has_flag) & ~str_flag;
+          return;
+        }
+    }
+
+  if (type == V_NUMBER && tes_decimal_parse (s, len, 0, &v) == TES_DECIMAL_OK)
+    {
+      *field = v;
+      p->ev.flags = (p->ev.flags | has_flag) & ~str_flag;
+    }
+  else if (type == V_NUMBER || type == V_STRING)
+    {
+      *field = tes_chrome_strings_intern (&p->seg->strings, s, len);
+      p->ev.flags |= has_flag | str_flag;
+    }
+  else if (type != V_NULL)
+    bad_type (p);
+}
+
+static void
+event_field (TesChromeParser *p,
+             ValueType        type,
+             const char      *s,
+             gsize            len)
+{
+  TesChromeEvent *ev = &p->ev;
+
+  switch (p->key)
+    {
+    case K_PH:
+      if (type == V_STRING)
+        ev->ph = len == 1 ? s[0] : '?';
+      else
+        bad_type (p);
+      break;
+    case K_NAME:
+    case K_CAT:
+      if (type == V_STRING || type == V_NUMBER)
+        {
+          guint32 id = tes_chrome_strings_intern (&p->seg->strings, s, len);
+
+          if (p->key == K_NAME)
+            ev->name = id;
+          else
+            ev->cat = id;
+        }
+      else if (type != V_NULL)
+        bad_type (p);
+      break;
+    case K_PID:
+      process_id_field (p, &ev->pid, TES_CHROME_EV_HAS_PID, TES_CHROME_EV_PID_STR, type, s, len);
+      break;
+    case K_TID:
+      process_id_field (p, &ev->tid, TES_CHROME_EV_HAS_TID, TES_CHROME_EV_TID_STR, type, s, len);
+      break;
+    case K_TS:
+      time_field (p, TES_CHROME_EV_HAS_TS, &ev->ts, type, s, len);
+      break;
+    case K_DUR:
+      time_field (p, TES_CHROME_EV_HAS_DUR, &ev->dur, type, s, len);
+      break;
+    case K_TTS:
+      time_field (p, TES_CHROME_EV_HAS_TTS, &ev->tts, type, s, len);
+      break;
+    case K_TDUR:
+      time_field (p, TES_CHROME_EV_HAS_TDUR, &ev->tdur, type, s, len);
+      break;
+    case K_ID:
+      id_field (p, TES_CHROME_EV_HAS_ID, p->ev.id, type, s, len);
+      break;
+    case K_BIND_ID:
+      id_field (p, TES_CHROME_EV_HAS_BIND, p->ev.bind, type, s, len);
+      break;
+    case K_SCOPE:
+      id_field (p, TES_CHROME_EV_HAS_SCOPE, p->ev.scope, type, s, len);
+      break;
+    case K_S:
+      if (type == V_STRING && len >= 1)
+        ev->s = s[0];
+      else if (type != V_NULL)
+        bad_type (p);
+      break;
+    case K_BP:
+      /* the binding point changes which slice a flow arrow attaches to,
+       * not its time; nothing to keep */
+      break;
+    case K_FLOW_IN:
+      if (type == V_TRUE)
+        ev->flags |= TES_CHROME_EV_FLOW_IN;
+      break;
+    case K_FLOW_OUT:
+      if (type == V_TRUE)
+        ev->flags |= TES_CHROME_EV_FLOW_OUT;
+      break;
+    case K_ARGS:
+    case K_ID2:
+      if (type != V_NULL)
+        bad_type (p);
+      break;
+    case K_NONE:
+    case K_TRACE_EVENTS:
+    case K_DISPLAY_TIME_UNIT:
+    case K_OTHER_DATA:
+    case K_METADATA:
+    case K_LOCAL:
+    case K_GLOBAL:
+    case K_OTHER:
+    default:
+      break;
+    }
+}
+
+static int
+on_scalar (TesChromeParser *p,
+           ValueType        type,
+           const char      *s,
+           gsize            len)
+{
+  Frame *f;
+
+  if (p->n_frames == 0)
+    return fail (p, TES_IMPORT_ERROR, TES_IMPORT_ERROR_INVALID,
+                 "not a Chrome trace: the document is a single value, not an array or object");
+
+  f = top (p);
+
+  if (G_LIKELY (f->kind == F_EVENT))
+    {
+      event_field (p, type, s, len);
+      return 1;
+    }
+
+  switch (f->kind)
+    {
+    case F_CAPTURE:
+      capture_comma (p);
+      switch (type)
+        {
+        case V_NULL: tes_json_append_raw (p->ev.args, "null", 4); break;
+        case V_FALSE: tes_json_append_raw (p->ev.args, "false", 5); break;
+        case V_TRUE: tes_json_append_raw (p->ev.args, "true", 4); break;
+        case V_NUMBER: tes_json_append_raw (p->ev.args, s, len); break;
+        case V_STRING: tes_json_append_string (p->ev.args, s, (gssize)len); break;
+        default: break;
+        }
+      p->need_comma = TRUE;
+      break;
+
+    case F_SKIP:
+      break;
+
+    case F_EVENTS:
+      tes_chrome_segment_warn (p->seg, TES_CHROME_W_NOT_OBJECT, offset_now (p));
+      break;
+
+    case F_TOP_OBJECT:
+      if (p->key == K_DISPLAY_TIME_UNIT && type == V_STRING)
+        p->seg->display_time_unit = tes_chrome_strings_intern (&p->seg->strings, s, len);
+      break;
+
+    case F_ID2:
+      if (p->key == K_LOCAL || p->key == K_GLOBAL)
+        {
+          id_field (p, TES_CHROME_EV_HAS_ID, p->ev.id, type, s, len);
+          p->ev.flags &= ~(TES_CHROME_EV_ID_LOCAL | TES_CHROME_EV_ID_GLOBAL);
+          p->ev.flags |= p->key == K_LOCAL ? TES_CHROME_EV_ID_LOCAL : TES_CHROME_EV_ID_GLOBAL;
+        }
+      break;
+
+    case F_OTHER:
+      if (type != V_NULL && p->seg->info->len < 200)
+        {
+          g_ptr_array_add (p->seg->info, g_strdup_printf ("%s.%s", p->other_prefix->str, p->other_key->str));
+          if (type == V_STRING || type == V_NUMBER)
+            g_ptr_array_add (p->seg->info, g_strndup (s, len));
+          else
+            g_ptr_array_add (p->seg->info, g_strdup (type == V_TRUE ? "true" : "false"));
+        }
+      break;
+
+    case F_TOP:
+    default:
+      break;
+    }
+
+  return 1;
+}
+
+static int
+cb_null (void *ctx)
+{
+  return on_scalar (ctx, V_NULL, NULL, 0);
+}
+
+static int
+cb_boolean (void *ctx,
+            int   value)
+{
+  return on_scalar (ctx, value ? V_TRUE : V_FALSE, NULL, 0);
+}
+
+static int
+cb_number (void       *ctx,
+           const char *s,
+           size_t      len)
+{
+  return on_scalar (ctx, V_NUMBER, s, len);
+}
+
+static int
+cb_string (void                *ctx,
+           const unsigned char *s,
+           size_t               len)
+{
+  return on_scalar (ctx, V_STRING, (const char *)s, len);
+}
+
+static void
+begin_event (TesChromeParser *p)
+{
+  /* the decoded fields, not the text buffers after them */
+  memset (&p->ev, 0, G_STRUCT_OFFSET (TesChromeEvent, args));
+  p->ev.offset = offset_now (p) - 1;
+  g_string_truncate (p->ev.args, 0);
+}
+
+static int
+on_start (TesChromeParser *p,
+          gboolean         is_map)
+{
+  Frame *f;
+
+  if (++p->depth > TES_CHROME_MAX_DEPTH)
+    {
+      g_autofree char *msg = g_strdup_printf ("containers nested deeper than %d levels",
+                                              TES_CHROME_MAX_DEPTH);
+      return fail (p, TES_IMPORT_ERROR, TES_IMPORT_ERROR_INVALID, msg);
+    }
+
+  if (p->n_frames == 0)
+    {
+      p->saw_top = TRUE;
+      if (is_map)
+        {
+          p->object_form = TRUE;
+          push (p, F_TOP_OBJECT);
+        }
+      else
+        {
+          p->saw_events = TRUE;
+          push (p, F_EVENTS);
+        }
+      return 1;
+    }
+
+  f = top (p);
+
+  switch (f->kind)
+    {
+    case F_CAPTURE:
+      capture_comma (p);
+      tes_json_append_char (p->ev.args, is_map ? '{' : '[');
+      p->need_comma = FALSE;
+      f->nest++;
+      break;
+
+    case F_SKIP:
+      f->nest++;
+      break;
+
+    case F_TOP_OBJECT:
+      if (p->key == K_TRACE_EVENTS && !is_map)
+        {
+          p->saw_events = TRUE;
+          push (p, F_EVENTS);
+        }
+      else if (is_map && (p->key == K_OTHER_DATA || p->key == K_METADATA))
+        {
+          g_string_assign (p->other_prefix, p->key == K_OTHER_DATA ? "otherData" : "metadata");
+          push (p, F_OTHER);
+        }
+      else
+        push (p, F_SKIP);
+      break;
+
+    case F_EVENTS:
+      if (is_map)
+        {
+          push (p, F_EVENT);
+          begin_event (p);
+        }
+      else
+        {
+          tes_chrome_segment_warn (p->seg, TES_CHROME_W_NOT_OBJECT, offset_now (p) - 1);
+          push (p, F_SKIP);
+        }
+      break;
+
+    case F_EVENT:
+      if (p->key == K_ARGS && is_map)
+        {
+          g_string_truncate (p->ev.args, 0);
+          tes_json_append_char (p->ev.args, '{');
+          p->need_comma = FALSE;
+          push (p, F_CAPTURE);
+        }
+      else if (p->key == K_ID2 && is_map)
+        push (p, F_ID2);
+      else
+        {
+          if (p->key != K_OTHER)
+            bad_type (p);
+          push (p, F_SKIP);
+        }
+      break;
+
+    case F_ID2:
+    case F_OTHER:
+    case F_TOP:
+    default:
+      push (p, F_SKIP);
+      break;
+    }
+
+  return 1;
+}
+
+static int
+on_end (TesChromeParser *p,
+        gboolean         is_map)
+{
+  Frame *f = top (p);
+
+  p->depth--;
+
+  switch (f->kind)
+    {
+    case F_CAPTURE:
+      tes_json_append_char (p->ev.args, is_map ? '}' : ']');
+      p->need_comma = TRUE;
+      if (--f->nest == 0)
+        {
+          p->n_frames--;
+          /* {} carries nothing */
+          if (p->ev.args->len > 2)
+            p->ev.flags |= TES_CHROME_EV_HAS_ARGS;
+        }
+      break;
+
+    case F_SKIP:
+      if (--f->nest == 0)
+        p->n_frames--;
+      break;
+
+    case F_EVENT:
+      p->n_frames--;
+      p->last_event_end = offset_now (p);
+      tes_chrome_segment_add_event (p->seg, &p->ev);
+      break;
+
+    case F_TOP_OBJECT:
+    case F_EVENTS:
+    case F_ID2:
+    case F_OTHER:
+    case F_TOP:
+    default:
+      p->n_frames--;
+      break;
+    }
+
+  p->key = K_NONE;
+  return 1;
+}
+
+static int
+cb_start_map (void *ctx)
+{
+  return on_start (ctx, TRUE);
+}
+
+static int
+cb_end_map (void *ctx)
+{
+  return on_end (ctx, TRUE);
+}
+
+static int
+cb_start_array (void *ctx)
+{
+  return on_start (ctx, FALSE);
+}
+
+static int
+cb_end_array (void *ctx)
+{
+  return on_end (ctx, FALSE);
+}
+
+static int
+cb_map_key (void                *ctx,
+            const unsigned char *k,
+            size_t               len)
+{
+  TesChromeParser *p = ctx;
+  const char *key = (const char *)k;
+  Frame *f = top (p);
+
+  /* by far the most frequent case first */
+  if (G_LIKELY (f->kind == F_EVENT))
+    {
+      p->key = match_event_key (key, len);
+      return 1;
+    }
+
+  switch (f->kind)
+    {
+    case F_CAPTURE:
+      capture_comma (p);
+      tes_json_append_string (p->ev.args, key, (gssize)len);
+      tes_json_append_char (p->ev.args, ':');
+      p->need_comma = FALSE;
+      break;
+
+    case F_SKIP:
+      break;
+
+    case F_TOP_OBJECT:
+      if (len == 11 && memcmp (key, "traceEvents", 11) == 0)
+        p->key = K_TRACE_EVENTS;
+      else if (len == 15 && memcmp (key, "displayTimeUnit", 15) == 0)
+        p->key = K_DISPLAY_TIME_UNIT;
+      else if (len == 9 && memcmp (key, "otherData", 9) == 0)
+        p->key = K_OTHER_DATA;
+      else if (len == 8 && memcmp (key, "metadata", 8) == 0)
+        p->key = K_METADATA;
+      else
+        p->key = K_OTHER;
+      break;
+
+    case F_ID2:
+      if (len == 5 && memcmp (key, "local", 5) == 0)
+        p->key = K_LOCAL;
+      else if (len == 6 && memcmp (key, "global", 6) == 0)
+        p->key = K_GLOBAL;
+      else
+        p->key = K_OTHER;
+      break;
+
+    case F_OTHER:
+      g_string_truncate (p->other_key, 0);
+      g_string_append_len (p->other_key, key, MIN (len, 64));
+      break;
+
+    case F_EVENTS:
+    case F_TOP:
+    default:
+      break;
+    }
+
+  return 1;
+}
+
+static const yajl_callbacks callbacks = {
+  cb_null,
+  cb_boolean,
+  NULL,
+  NULL,
+  cb_number,
+  cb_string,
+  cb_start_map,
+  cb_map_key,
+  cb_end_map,
+  cb_start_array,
+  cb_end_array,
+};
+
+/* ---- the parser -------------------------------------------------------- */
+
+TesChromeParser *
+tes_chrome_parser_new (TesChromeSegment *seg)
+{
+  TesChromeParser *p = g_new0 (TesChromeParser, 1);
+
+  p->seg = seg;
+  p->yajl = yajl_alloc (&callbacks, NULL, p);
+  p->ev.args = g_string_sized_new (256);
+  p->ev.id = g_string_new (NULL);
+  p->ev.bind = g_string_new (NULL);
+  p->ev.scope = g_string_new (NULL);
+  p->other_prefix = g_string_new (NULL);
+  p->other_key = g_string_new (NULL);
+
+  return p;
+}
+
+void
+tes_chrome_parser_free (TesChromeParser *p)
+{
+  if (p == NULL)
+    return;
+
+  g_clear_pointer (&p->yajl, yajl_free);
+  g_string_free (p->ev.args, TRUE);
+  g_string_free (p->ev.id, TRUE);
+  g_string_free (p->ev.bind, TRUE);
+  g_string_free (p->ev.scope, TRUE);
+  g_string_free (p->other_prefix, TRUE);
+  g_string_free (p->other_key, TRUE);
+  g_clear_error (&p->error);
+  g_free (p);
+}
+
+static const char *
+describe_bad_token (const guint8 *buf,
+                    gsize         len,
+                    gsize         at)
+{
+  const char *rest = (const char *)buf + at;
+  gsize left = at < len ? len - at : 0;
+
+  if ((left >= 3 && memcmp (rest, "NaN", 3) == 0) ||
+      (left >= 8 && memcmp (rest, "Infinity", 8) == 0) ||
+      (left >= 9 && memcmp (rest, "-Infinity", 9) == 0))
+    return " (NaN and Infinity are not JSON numbers)";
+
+  return "";
+}
+
+/* Parses the next bytes of the stream, which start at offset in the file.
+ * On an error, *error_offset is the byte it is at. */
+gboolean
+tes_chrome_parser_feed (TesChromeParser  *p,
+                        const guint8     *data,
+                        gsize             len,
+                        guint64           offset,
+                        guint64          *error_offset,
+                        GError          **error)
+{
+  gsize at;
+
+  p->base = offset;
+  if (yajl_parse (p->yajl, data, len) == yajl_status_ok)
+    return TRUE;
+
+  /* yajl stops just past the byte it rejects */
+  at = yajl_get_bytes_consumed (p->yajl);
+  if (at > 0)
+    at--;
+  if (error_offset != NULL)
+    *error_offset = offset + at;
+
+  if (p->error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&p->error));
+      return FALSE;
+    }
+
+  {
+    g_autofree guchar *msg = yajl_get_error (p->yajl, 0, NULL, 0);
+    g_autofree char *text = g_strstrip (g_strdup ((const char *)msg));
+    const char *colon = strstr (text, ": ");
+
+    /* yajl says "lexical error: invalid char in json text." */
+    g_set_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_INVALID,
+                 "invalid JSON: %s%s", colon ? colon + 2 : text,
+                 describe_bad_token (data, len, at));
+  }
+
+  return FALSE;
+}
+
+/* Whether the stream has just closed an event of the events array whose
+ * '}' is at brace: where the piece after it was cut. */
+gboolean
+tes_chrome_parser_at_boundary (TesChromeParser *p,
+                               guint64          brace)
+{
+  return p->n_frames > 0 && top (p)->kind == F_EVENTS && p->last_event_end == brace + 1;
+}
+
+/* The end of the file, at offset. */
+gboolean
+tes_chrome_parser_finish (TesChromeParser  *p,
+                          guint64           offset,
+                          guint64          *error_offset,
+                          GError          **error)
+{
+  yajl_status st = yajl_complete_parse (p->yajl);
+
+  *error_offset = offset;
+
+  if (st == yajl_status_ok && p->n_frames == 0 && p->saw_top)
+    return TRUE;
+
+  if (p->error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&p->error));
+      return FALSE;
+    }
+
+  if (!p->saw_top)
+    {
+      *error_offset = G_MAXUINT64;
+      g_set_error_literal (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_EMPTY, "no JSON in the file");
+      return FALSE;
+    }
+
+  if (!p->saw_events)
+    {
+      g_set_error_literal (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_TRUNCATED,
+                           "the file ends before any trace event");
+      return FALSE;
+    }
+
+  /* The format allows a trace without its closing ]: keep every complete
+   * event, drop one cut in half. */
+  for (guint i = 0; i < p->n_frames; i++)
+    if (p->frames[i].kind == F_EVENT)
+      {
+        tes_chrome_segment_warn (p->seg, TES_CHROME_W_PARTIAL_EVENT, p->ev.offset);
+        break;
+      }
+  tes_chrome_segment_warn (p->seg, TES_CHROME_W_TRUNCATED, offset);
+
+  return TRUE;
+}
+
+gboolean
+tes_chrome_parser_object_form (TesChromeParser *p)
+{
+  return p->object_form;
+}

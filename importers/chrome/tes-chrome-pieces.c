@@ -1,0 +1,602 @@
+/* tes-chrome-pieces.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "tes-chrome"
+
+#include "config.h"
+
+#include "tes-chrome-parser.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+/* Reading a Chrome trace file: plain files are read with pread(), gzip
+ * ones through a decompressing thread, and each piece of the file is
+ * streamed through its own TesChromeParser into its own segment.
+ *
+ * Large plain files are parsed by several threads at once: the file is cut
+ * into pieces at byte offsets that look like a boundary between two events
+ * ("}" "," "{" with optional white space), and the threads take the pieces
+ * in file order from a shared counter. Each piece is parsed by its own yajl
+ * handle, fed a synthetic prefix ("[" or {"traceEvents":[) that puts it in
+ * the events array. The guess is then checked exactly: the piece before a
+ * cut must arrive at the cut between two events of the events array, with
+ * the '}' before the cut closing an event. If it does not, that piece
+ * carries on to the end of the file and the later pieces are thrown away,
+ * so a bad guess costs time, never correctness. */
+
+#define CHUNK_SIZE (1024 * 1024)
+#define MAX_THREADS 4
+#define MAX_PIECES 32
+#define PIECES_PER_THREAD 4
+#define MIN_PIECE_SIZE (4 * 1024 * 1024)
+
+typedef struct
+{
+  TesChromeSegment *seg;
+  int               fd;
+  GInputStream     *stream;       /* gzip; only for segment 0 */
+  GInputStream     *raw;          /* the compressed stream under it */
+  guint64           start;
+  guint64           stop_at;      /* G_MAXUINT64: the end of the file */
+  guint64           brace;        /* offset of the '}' just before stop_at */
+  const char       *prefix;
+  GCancellable     *cancellable;
+  gint             *abandon;      /* segments after this index stop */
+  gsize            *consumed;
+  TesProgress      *progress;
+  guint64           total;
+
+  gboolean          object_form;
+  gboolean          verified_end;
+  GError           *error;
+  guint64           error_offset; /* G_MAXUINT64: no offset */
+} Job;
+
+static gssize
+read_chunk (Job      *job,
+            guint8   *buf,
+            gsize     want,
+            guint64   pos,
+            GError  **error)
+{
+  for (;;)
+    {
+      gssize n = pread (job->fd, buf, want, (off_t)pos);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int errsv = errno;
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                       "read error at byte %" G_GUINT64_FORMAT ": %s", pos, g_strerror (errsv));
+        }
+      return n;
+    }
+}
+
+/* gzip: a second thread decompresses the next blocks while this one
+ * parses, through a ring of N_BLOCKS buffers. */
+#define N_BLOCKS 4
+
+typedef struct
+{
+  guint8  *data;
+  gssize   len;        /* 0: end of the stream, -1: error */
+  guint64  raw_pos;    /* compressed bytes read when it was filled */
+  GError  *error;
+} Block;
+
+typedef struct
+{
+  GInputStream *stream;
+  GInputStream *raw;
+  GCancellable *cancellable;
+  GAsyncQueue  *full;
+  GAsyncQueue  *empty;
+  gint          stop;
+  GThread      *thread;
+  Block         blocks[N_BLOCKS];
+} Inflater;
+
+static gpointer
+inflate_blocks (gpointer data)
+{
+  Inflater *inf = data;
+  GError *pending = NULL;
+  gboolean at_end = FALSE;
+
+  for (;;)
+    {
+      Block *block = g_async_queue_pop (inf->empty);
+      gsize got = 0;
+
+      if (g_atomic_int_get (&inf->stop))
+        break;
+
+      if (pending != NULL)
+        {
+          block->len = -1;
+          block->error = g_steal_pointer (&pending);
+          g_async_queue_push (inf->full, block);
+          break;
+        }
+
+      while (!at_end && got < CHUNK_SIZE)
+        {
+          GError *error = NULL;
+          gssize n = g_input_stream_read (inf->stream, block->data + got, CHUNK_SIZE - got,
+                                          inf->cancellable, &error);
+
+          /* a gzip stream cut short reads like a truncated file */
+          if (n < 0 && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT))
+            {
+              g_clear_error (&error);
+              n = 0;
+            }
+          if (n < 0)
+            {
+              pending = error;
+              break;
+            }
+          if (n == 0)
+            at_end = TRUE;
+          got += n;
+        }
+
+      if (got == 0 && pending != NULL)
+        {
+          block->len = -1;
+          block->error = g_steal_pointer (&pending);
+          g_async_queue_push (inf->full, block);
+          break;
+        }
+
+      block->len = got;
+      block->raw_pos = g_seekable_tell (G_SEEKABLE (inf->raw));
+      g_async_queue_push (inf->full, block);
+
+      if (got == 0)
+        break;
+    }
+
+  g_clear_error (&pending);
+  return NULL;
+}
+
+static Inflater *
+inflater_new (GInputStream *stream,
+              GInputStream *raw,
+              GCancellable *cancellable)
+{
+  Inflater *inf = g_new0 (Inflater, 1);
+
+  inf->stream = stream;
+  inf->raw = raw;
+  inf->cancellable = cancellable;
+  inf->full = g_async_queue_new ();
+  inf->empty = g_async_queue_new ();
+  for (guint i = 0; i < N_BLOCKS; i++)
+    {
+      inf->blocks[i].data = g_malloc (CHUNK_SIZE);
+      g_async_queue_push (inf->empty, &inf->blocks[i]);
+    }
+  inf->thread = g_thread_new ("tes-chrome-inflate", inflate_blocks, inf);
+
+  return inf;
+}
+
+static void
+inflater_free (Inflater *inf)
+{
+  /* wake the thread if it waits for a buffer; it stops at once */
+  g_atomic_int_set (&inf->stop, 1);
+  for (guint i = 0; i < N_BLOCKS; i++)
+    g_async_queue_push (inf->empty, &inf->blocks[N_BLOCKS - 1]);
+  g_thread_join (inf->thread);
+
+  for (guint i = 0; i < N_BLOCKS; i++)
+    {
+      g_free (inf->blocks[i].data);
+      g_clear_error (&inf->blocks[i].error);
+    }
+  g_async_queue_unref (inf->full);
+  g_async_queue_unref (inf->empty);
+  g_free (inf);
+}
+
+static gpointer
+run_job (gpointer user_data)
+{
+  Job *job = user_data;
+  g_autoptr(TesChromeParser) p = tes_chrome_parser_new (job->seg);
+  g_autofree guint8 *buf = NULL;
+  guint64 pos = job->start;
+  gint64 t0 = g_get_monotonic_time ();
+  Inflater *inflater = NULL;
+  Block *block = NULL;
+
+  if (job->stream != NULL)
+    inflater = inflater_new (job->stream, job->raw, job->cancellable);
+  else
+    buf = g_malloc (CHUNK_SIZE);
+
+  job->error_offset = G_MAXUINT64;
+
+  if (job->prefix != NULL)
+    {
+      gsize plen = strlen (job->prefix);
+
+      if (!tes_chrome_parser_feed (p, (const guint8 *)job->prefix, plen, job->start - plen, NULL, NULL))
+        g_assert_not_reached ();
+    }
+
+  for (;;)
+    {
+      gsize want = CHUNK_SIZE;
+      const guint8 *data;
+      gssize n;
+
+      if (g_cancellable_set_error_if_cancelled (job->cancellable, &job->error))
+        break;
+      if ((gint)job->seg->index > g_atomic_int_get (job->abandon))
+        break;
+
+      if (job->stop_at != G_MAXUINT64)
+        {
+          if (pos >= job->stop_at)
+            {
+              if (tes_chrome_parser_at_boundary (p, job->brace))
+                {
+                  job->verified_end = TRUE;
+                  break;
+                }
+
+              /* The cut was not between two events: parse on alone. */
+              job->stop_at = G_MAXUINT64;
+              for (gint cur = g_atomic_int_get (job->abandon);
+                   cur > (gint)job->seg->index &&
+                   !g_atomic_int_compare_and_exchange (job->abandon, cur, (gint)job->seg->index);
+                   cur = g_atomic_int_get (job->abandon))
+                ;
+              continue;
+            }
+          want = MIN (want, job->stop_at - pos);
+        }
+
+      if (inflater != NULL)
+        {
+          block = g_async_queue_pop (inflater->full);
+          n = block->len;
+          data = block->data;
+          if (n < 0)
+            g_propagate_prefixed_error (&job->error, g_steal_pointer (&block->error),
+                                        "cannot decompress after byte %" G_GUINT64_FORMAT ": ", pos);
+        }
+      else
+        {
+          n = read_chunk (job, buf, want, pos, &job->error);
+          data = buf;
+        }
+
+      if (n < 0)
+        break;
+      if (n == 0)
+        {
+          tes_chrome_parser_finish (p, pos, &job->error_offset, &job->error);
+          break;
+        }
+
+      if (!tes_chrome_parser_feed (p, data, n, pos, &job->error_offset, &job->error))
+        break;
+
+      pos += n;
+      g_atomic_pointer_add (job->consumed, n);
+
+      if (job->progress != NULL && job->total > 0)
+        {
+          double done = block ? (double)block->raw_pos : (double)g_atomic_pointer_get (job->consumed);
+
+          tes_progress_update (job->progress, 0.85 * done / (double)job->total, NULL);
+        }
+
+      if (block != NULL)
+        {
+          g_async_queue_push (inflater->empty, block);
+          block = NULL;
+        }
+    }
+
+  g_clear_pointer (&inflater, inflater_free);
+
+  job->object_form = tes_chrome_parser_object_form (p);
+
+  if (job->error == NULL && (gint)job->seg->index <= g_atomic_int_get (job->abandon))
+    tes_chrome_segment_sort (job->seg);
+
+  g_debug ("segment %u: bytes %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT " in %.3f s",
+           job->seg->index, job->start, pos, (g_get_monotonic_time () - t0) / 1e6);
+
+  return NULL;
+}
+
+typedef struct
+{
+  Job  *jobs;
+  guint n_jobs;
+  gint  next;
+} Pool;
+
+/* Threads take the pieces in file order, one at a time. */
+static void
+pool_run (Pool        *pool,
+          TesProgress *progress)
+{
+  for (;;)
+    {
+      gint k = g_atomic_int_add (&pool->next, 1);
+
+      if (k >= (gint)pool->n_jobs)
+        break;
+      pool->jobs[k].progress = progress;
+      run_job (&pool->jobs[k]);
+    }
+}
+
+static gpointer
+run_pieces (gpointer data)
+{
+  pool_run (data, NULL);
+  return NULL;
+}
+
+static gboolean
+is_ws (guint8 c)
+{
+  return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+/* Looks for "}" ws "," ws "{" ws '"' at or after from; returns the offset
+ * of the '{' and sets *brace to the offset of the '}'. */
+static guint64
+find_cut (int      fd,
+          guint64  from,
+          guint64  size,
+          guint64 *brace)
+{
+  g_autofree guint8 *buf = g_malloc (CHUNK_SIZE);
+  gssize n = pread (fd, buf, CHUNK_SIZE, (off_t)from);
+
+  if (n <= 0)
+    return 0;
+
+  for (gssize i = 0; i < n; i++)
+    {
+      gssize j;
+
+      if (buf[i] != '}')
+        continue;
+
+      j = i + 1;
+      while (j < n && is_ws (buf[j]))
+        j++;
+      if (j >= n || buf[j] != ',')
+        continue;
+      j++;
+      while (j < n && is_ws (buf[j]))
+        j++;
+      if (j >= n || buf[j] != '{')
+        continue;
+      {
+        gssize k = j + 1;
+
+        while (k < n && is_ws (buf[k]))
+          k++;
+        if (k >= n || buf[k] != '"')
+          continue;
+      }
+
+      if (from + j >= size)
+        return 0;
+      *brace = from + i;
+      return from + j;
+    }
+
+  return 0;
+}
+
+static guint
+plan_cuts (int      fd,
+           guint64  size,
+           guint    n_wanted,
+           guint64 *cuts,
+           guint64 *braces)
+{
+  guint n = 1;
+
+  for (guint k = 1; k < n_wanted; k++)
+    {
+      guint64 target = size / n_wanted * k;
+      guint64 brace = 0;
+      guint64 cut = find_cut (fd, target, size, &brace);
+
+      if (cut == 0 || (n > 1 && cut <= cuts[n - 1]))
+        break;
+      cuts[n] = cut;
+      braces[n] = brace;
+      n++;
+    }
+
+  return n;
+}
+
+static char
+first_char (const guint8 *head,
+            gsize         len)
+{
+  gsize i = 0;
+
+  if (len >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF)
+    i = 3;
+  while (i < len && is_ws (head[i]))
+    i++;
+
+  return i < len ? (char)head[i] : 0;
+}
+
+static void
+prefix_error (GError     **error,
+              const char  *path,
+              guint64      offset)
+{
+  if (offset == G_MAXUINT64)
+    g_prefix_error (error, "%s: ", path);
+  else
+    g_prefix_error (error, "%s: byte %" G_GUINT64_FORMAT " (line %" G_GUINT64_FORMAT "): ",
+                    path, offset, tes_chrome_line_of_offset (path, offset));
+}
+
+/* Reads the whole file (decompressing gzip), in pieces by several threads
+ * when it is large, into the segments of a trace. */
+TesChromeTrace *
+tes_chrome_parse_file (TesImportContext  *context,
+                       GError           **error)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GInputStream) raw = NULL;
+  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(TesChromeTrace) trace = tes_chrome_trace_new ();
+  GPtrArray *segments = trace->segments;
+  guint8 head[64];
+  gssize head_len;
+  gboolean gzip;
+  GStatBuf st;
+  int fd;
+  guint64 cuts[MAX_PIECES] = { 0 };
+  guint64 braces[MAX_PIECES] = { 0 };
+  guint n_segments = 1;
+  g_autofree Job *jobs = g_new0 (Job, MAX_PIECES);
+  GThread *threads[MAX_THREADS] = { NULL };
+  Pool pool = { 0 };
+  guint n_threads = 1;
+  gint abandon = G_MAXINT;
+  gsize consumed = 0;
+  const char *prefix = NULL;
+  guint n_valid;
+  gint64 t_start = g_get_monotonic_time ();
+
+  fd = g_open (context->path, O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0 || fstat (fd, &st) != 0)
+    {
+      int errsv = errno;
+
+      if (fd >= 0)
+        close (fd);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                   "%s: %s", context->path, g_strerror (errsv));
+      return NULL;
+    }
+
+  head_len = pread (fd, head, sizeof head, 0);
+  gzip = head_len >= 2 && head[0] == 0x1f && head[1] == 0x8b;
+
+  if (gzip)
+    {
+      g_autoptr(GZlibDecompressor) dec = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+
+      file = g_file_new_for_path (context->path);
+      if (!(raw = G_INPUT_STREAM (g_file_read (file, context->cancellable, error))))
+        {
+          close (fd);
+          g_prefix_error (error, "%s: ", context->path);
+          return NULL;
+        }
+      stream = g_converter_input_stream_new (raw, G_CONVERTER (dec));
+    }
+  else if (st.st_size >= TES_CHROME_SPLIT_MIN_SIZE)
+    {
+      char c = first_char (head, MAX (head_len, 0));
+
+      n_threads = CLAMP (g_get_num_processors (), 1, MAX_THREADS);
+      if (n_threads >= 2 && (c == '[' || c == '{'))
+        {
+          /* a few pieces per thread, so that a thread that runs slower (a
+           * busy core) takes fewer of them */
+          guint n_wanted = MIN (n_threads * PIECES_PER_THREAD, (guint)(st.st_size / MIN_PIECE_SIZE));
+
+          n_wanted = CLAMP (n_wanted, 1, MAX_PIECES);
+          n_segments = plan_cuts (fd, st.st_size, n_wanted, cuts, braces);
+          prefix = c == '[' ? "[" : "{\"traceEvents\":[";
+        }
+    }
+  n_threads = MIN (n_threads, n_segments);
+
+  for (guint k = 0; k < n_segments; k++)
+    {
+      Job *job = &jobs[k];
+
+      g_ptr_array_add (segments, tes_chrome_segment_new (k));
+      job->seg = g_ptr_array_index (segments, k);
+      job->fd = fd;
+      job->stream = k == 0 ? stream : NULL;
+      job->raw = k == 0 ? raw : NULL;
+      job->start = cuts[k];
+      job->stop_at = k + 1 < n_segments ? cuts[k + 1] : G_MAXUINT64;
+      job->brace = k + 1 < n_segments ? braces[k + 1] : 0;
+      job->prefix = k > 0 ? prefix : NULL;
+      job->cancellable = context->cancellable;
+      job->abandon = &abandon;
+      job->consumed = &consumed;
+      job->total = st.st_size;
+    }
+
+  pool.jobs = jobs;
+  pool.n_jobs = n_segments;
+  for (guint t = 1; t < n_threads; t++)
+    threads[t] = g_thread_new ("tes-chrome-parse", run_pieces, &pool);
+  pool_run (&pool, context->progress);
+  for (guint t = 1; t < n_threads; t++)
+    g_thread_join (threads[t]);
+
+  close (fd);
+
+  /* The chain of verified cuts decides which segments count. */
+  for (n_valid = 1; n_valid <= n_segments; n_valid++)
+    {
+      Job *job = &jobs[n_valid - 1];
+
+      if (job->error != NULL)
+        {
+          g_propagate_error (error, g_steal_pointer (&job->error));
+          prefix_error (error, context->path, job->error_offset);
+          for (guint k = 0; k < n_segments; k++)
+            g_clear_error (&jobs[k].error);
+          return NULL;
+        }
+      if (!job->verified_end)
+        break;
+    }
+  n_valid = MIN (n_valid, n_segments);
+
+  for (guint k = 0; k < n_segments; k++)
+    g_clear_error (&jobs[k].error);
+
+  trace->n_valid = n_valid;
+  trace->n_planned = n_segments;
+  trace->gzip = gzip;
+  trace->object_form = jobs[0].object_form;
+  g_debug ("%s: parsed in %.3f s by %u thread(s), %u of %u pieces used",
+           context->path, (g_get_monotonic_time () - t_start) / 1e6, n_threads, n_valid, n_segments);
+
+  return g_steal_pointer (&trace);
+}

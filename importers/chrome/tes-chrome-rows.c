@@ -1,0 +1,278 @@
+/* tes-chrome-rows.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "tes-chrome"
+
+#include "config.h"
+
+#include "tes-chrome-builder-private.h"
+#include "tes-chrome-flavour.h"
+
+#include <string.h>
+
+/* Hands every row to the cache writer: each thread's slices merged in
+ * start order from its parts (then freed), the async tracks, instants,
+ * counter values and flows, in the clock's ticks. */
+
+typedef struct
+{
+  const TesChromeSlice *cur;
+  const TesChromeSlice *end;
+  TesChromePart        *part;
+} Run;
+
+static void
+write_one (TesChromeBuilder      *b,
+           TesChromeMergedThread *mt,
+           TesChromePart         *part,
+           const TesChromeSlice  *sl)
+{
+  TesChromeThread *t = part->thread;
+  gint64 start = sl->start;
+  gint64 dur = sl->dur;
+  guint32 category = tes_chrome_wid (b, tes_chrome_gid (b, part->seg, sl->cat));
+
+  if (b->flavour->slice != NULL)
+    b->flavour->slice (b, mt, part, sl, &start, &dur, &category);
+
+  tes_cache_writer_add_slice (b->writer, mt->track_id, start, dur,
+                              tes_chrome_wid (b, tes_chrome_gid (b, part->seg, sl->name)), category, sl->flags,
+                              sl->args_len ? t->args->str + sl->args_off : NULL, sl->args_len);
+}
+
+static gboolean
+run_before (const Run *a,
+            const Run *b)
+{
+  int c = tes_chrome_slice_compare (a->cur, b->cur);
+
+  /* equal slices: the earlier part of the file first */
+  return c < 0 || (c == 0 && a < b);
+}
+
+static void
+sift_down (Run   **heap,
+           guint   n,
+           guint   i)
+{
+  for (;;)
+    {
+      guint l = 2 * i + 1;
+      guint m = i;
+      Run *tmp;
+
+      if (l < n && run_before (heap[l], heap[m]))
+        m = l;
+      if (l + 1 < n && run_before (heap[l + 1], heap[m]))
+        m = l + 1;
+      if (m == i)
+        return;
+      tmp = heap[i];
+      heap[i] = heap[m];
+      heap[m] = tmp;
+      i = m;
+    }
+}
+
+/* k-way merge of the sorted runs with a binary heap; the run on top keeps
+ * emitting while it is ahead of both children, so runs that do not
+ * overlap in time (the usual case) cost one comparison per slice. */
+static void
+merge_runs (TesChromeBuilder      *b,
+            TesChromeMergedThread *mt,
+            Run                   *runs,
+            guint                  n_runs)
+{
+  g_autofree Run **heap = g_new (Run *, MAX (n_runs, 1));
+  guint n = 0;
+
+  for (guint r = 0; r < n_runs; r++)
+    if (runs[r].cur < runs[r].end)
+      heap[n++] = &runs[r];
+
+  for (gint i = (gint)n / 2 - 1; i >= 0; i--)
+    sift_down (heap, n, i);
+
+  while (n > 0)
+    {
+      Run *top = heap[0];
+      Run *next = NULL;
+
+      if (n > 1)
+        next = (n > 2 && run_before (heap[2], heap[1])) ? heap[2] : heap[1];
+
+      do
+        {
+          write_one (b, mt, top->part, top->cur);
+          top->cur++;
+        }
+      while (top->cur < top->end && (next == NULL || run_before (top, next)));
+
+      if (top->cur >= top->end)
+        heap[0] = heap[--n];
+      sift_down (heap, n, 0);
+    }
+}
+
+/* Each part holds a sorted run (sorted by its parsing thread) and maybe a
+ * few slices the merge added; handing them over merged in start order lets
+ * the writer skip its own sort. */
+static void
+write_thread (TesChromeBuilder      *b,
+              TesChromeMergedThread *mt)
+{
+  g_autoptr(GArray) runs = g_array_new (FALSE, FALSE, sizeof (Run));
+
+  for (guint pi = 0; pi < mt->parts->len; pi++)
+    {
+      TesChromePart *part = &g_array_index (mt->parts, TesChromePart, pi);
+      GArray *slices = part->thread->slices;
+      TesChromeSlice *data = (TesChromeSlice *)(gpointer)slices->data;
+      guint sorted = MIN (part->thread->n_sorted, slices->len);
+      Run head = { data, data + sorted, part };
+      Run tail = { data + sorted, data + slices->len, part };
+
+      if (slices->len > sorted)
+        g_qsort_with_data (data + sorted, slices->len - sorted, sizeof (TesChromeSlice),
+                           (GCompareDataFunc)(gpointer)tes_chrome_slice_compare, NULL);
+      if (head.cur < head.end)
+        g_array_append_val (runs, head);
+      if (tail.cur < tail.end)
+        g_array_append_val (runs, tail);
+    }
+
+  merge_runs (b, mt, (Run *)(gpointer)runs->data, runs->len);
+}
+
+/* Frees the per-thread arrays once their rows are in the writer, so that
+ * the peak is one copy of the slices, not two. */
+static void
+release_thread (TesChromeMergedThread *mt)
+{
+  for (guint pi = 0; pi < mt->parts->len; pi++)
+    {
+      TesChromeThread *t = g_array_index (mt->parts, TesChromePart, pi).thread;
+
+      g_array_set_size (t->slices, 0);
+      g_array_unref (t->slices);
+      t->slices = g_array_new (FALSE, FALSE, sizeof (TesChromeSlice));
+      g_string_free (t->args, TRUE);
+      t->args = g_string_new (NULL);
+    }
+}
+
+void
+tes_chrome_builder_write_rows (TesChromeBuilder *b)
+{
+  g_autoptr(GPtrArray) threads = tes_chrome_list_threads (b);
+  g_autoptr(GString) buf = g_string_new (NULL);
+
+  for (guint i = 0; i < threads->len; i++)
+    {
+      TesChromeMergedThread *mt = g_ptr_array_index (threads, i);
+
+      if (mt->track_id == 0)
+        continue;
+
+      if (b->flavour->write_thread != NULL)
+        b->flavour->write_thread (b, mt);
+      else
+        write_thread (b, mt);
+      release_thread (mt);
+    }
+
+  if (b->flavour->threads_written != NULL)
+    b->flavour->threads_written (b);
+
+  for (guint i = 0; i < b->async_tracks->len; i++)
+    {
+      TesChromeAsyncTrack *t = g_ptr_array_index (b->async_tracks, i);
+
+      for (guint s = 0; s < t->slices->len; s++)
+        {
+          TesChromeSlice *sl = &g_array_index (t->slices, TesChromeSlice, s);
+
+          tes_cache_writer_add_slice (b->writer, t->track_id, tes_chrome_ticks (b, sl->start),
+                                      tes_chrome_ticks (b, sl->start + sl->dur) - tes_chrome_ticks (b, sl->start),
+                                      tes_chrome_wid (b, sl->name), tes_chrome_wid (b, sl->cat), sl->flags,
+                                      sl->args_len ? t->args->str + sl->args_off : NULL, sl->args_len);
+        }
+      for (guint s = 0; s < t->instants->len; s++)
+        {
+          TesChromeInstant *inst = &g_array_index (t->instants, TesChromeInstant, s);
+
+          g_string_truncate (buf, 0);
+          g_string_append_len (buf, t->args->str + inst->args_off, inst->args_len);
+          tes_cache_writer_add_instant (b->writer, t->track_id, tes_chrome_ticks (b, inst->ts),
+                                        tes_chrome_wid (b, inst->name), tes_chrome_wid (b, inst->cat),
+                                        TES_INSTANT_SCOPE_THREAD, inst->args_len ? buf->str : NULL);
+        }
+    }
+
+  for (guint k = 0; k < b->n_segs; k++)
+    {
+      TesChromeSegment *seg = b->segs[k];
+
+      for (guint i = 0; i < seg->instants->len; i++)
+        {
+          TesChromeInstant *inst = &g_array_index (seg->instants, TesChromeInstant, i);
+          gint64 track;
+          TesInstantScope scope;
+
+          if (inst->scope == 't')
+            {
+              track = ((TesChromeMergedThread *)inst->thread->merged)->track_id;
+              scope = TES_INSTANT_SCOPE_THREAD;
+            }
+          else if (inst->scope == 'p')
+            {
+              track = ((TesChromeMergedProcess *)inst->process->merged)->track_id;
+              scope = TES_INSTANT_SCOPE_PROCESS;
+            }
+          else
+            {
+              track = b->global_track;
+              scope = TES_INSTANT_SCOPE_GLOBAL;
+            }
+
+          g_string_truncate (buf, 0);
+          g_string_append_len (buf, seg->misc->str + inst->args_off, inst->args_len);
+          tes_cache_writer_add_instant (b->writer, track, tes_chrome_ticks (b, inst->ts),
+                                        tes_chrome_wid (b, tes_chrome_gid (b, seg, inst->name)),
+                                        tes_chrome_wid (b, tes_chrome_gid (b, seg, inst->cat)),
+                                        scope, inst->args_len ? buf->str : NULL);
+        }
+    }
+
+  for (guint i = 0; i < b->counters->len; i++)
+    {
+      TesChromeMergedCounter *c = g_ptr_array_index (b->counters, i);
+      gint64 track = c->track_id;
+
+      for (guint v = 0; v < c->values->len; v++)
+        {
+          GArray *values = g_ptr_array_index (c->values, v);
+
+          for (guint j = 0; j < values->len; j++)
+            {
+              TesChromeCounterValue *cv = &g_array_index (values, TesChromeCounterValue, j);
+
+              tes_cache_writer_add_counter_value (b->writer, track, tes_chrome_ticks (b, cv->ts), cv->value);
+            }
+        }
+    }
+
+  for (guint i = 0; i < b->flows->len; i++)
+    {
+      TesChromeFlow *f = &g_array_index (b->flows, TesChromeFlow, i);
+
+      tes_cache_writer_add_flow (b->writer, tes_chrome_wid (b, f->name), tes_chrome_wid (b, f->cat),
+                                 f->from->track_id, tes_chrome_ticks (b, f->from_ts),
+                                 f->to->track_id, tes_chrome_ticks (b, f->to_ts));
+    }
+}
+

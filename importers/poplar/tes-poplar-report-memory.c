@@ -1,0 +1,427 @@
+/* tes-poplar-report-memory.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "tes-poplar-report"
+
+#include "config.h"
+
+#include "tes-poplar-report-private.h"
+#include "tes-text.h"
+
+#include <string.h>
+
+/* Memory Usage (of the graph, or of one tile), and the By Tile (Excluding
+ * Gaps) histogram printed in it or on its own. */
+
+static gboolean
+parse_bytes (TesPoplarReportParser  *p,
+             const char             *label,
+             const char             *value,
+             gint64                 *bytes,
+             char                  **norm_out,
+             GError                **error)
+{
+  g_autoptr(GString) norm = g_string_new (NULL);
+  const char *end;
+
+  if (!tes_poplar_scan_number (value, &end, norm) || !tes_poplar_is_integer (norm->str) ||
+      !g_str_equal (tes_poplar_skip_spaces (end), "B"))
+    {
+      g_autofree char *got = tes_describe_text (value, strlen (value), 60);
+
+      return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
+                                      "expected a size in bytes ('<number> B') for '%s', got '%s'", label, got);
+    }
+
+  *bytes = g_ascii_strtoll (norm->str, NULL, 10);
+  if (norm_out != NULL)
+    *norm_out = g_string_free (g_steal_pointer (&norm), FALSE);
+
+  return TRUE;
+}
+
+gboolean
+tes_poplar_report_finish_histogram (TesPoplarReportParser  *p,
+                                    GError                **error)
+{
+  g_autofree char *bins_key = g_strdup_printf ("%s.bins", p->prefix);
+  g_autofree char *tiles_key = g_strdup_printf ("%s.tiles", p->prefix);
+  g_autofree char *bins = g_strdup_printf ("%u", p->n_bins);
+  g_autofree char *tiles = g_strdup_printf ("%" G_GINT64_FORMAT, p->bin_tiles);
+
+  return tes_poplar_report_put_info (p, bins_key, bins, error) &&
+         tes_poplar_report_put_info (p, tiles_key, tiles, error);
+}
+
+static gboolean
+add_memory_entry (TesPoplarReportParser  *p,
+                  const char             *name,
+                  const char             *value,
+                  GError                **error)
+{
+  g_autofree char *norm = NULL;
+  g_autofree char *key = NULL;
+  gint64 bytes = 0;
+
+  if (!parse_bytes (p, name, value, &bytes, &norm, error))
+    return FALSE;
+
+  if (p->subsection == NULL)
+    {
+      g_autofree char *slug = tes_poplar_slugify (name);
+
+      key = g_strdup_printf ("%s.%s", p->prefix, slug);
+    }
+  else
+    key = g_strdup_printf ("%s.%s.%s", p->prefix, p->subsection, name);
+
+  /* A tile's data types are its rows in the per-tile memory table. */
+  if (p->tile != NULL && g_strcmp0 (p->subsection, "data_type") == 0)
+    {
+      TesPoplarCategory cat = { g_strdup (name), bytes };
+
+      for (guint i = 0; i < p->tile->categories->len; i++)
+        if (g_str_equal (g_array_index (p->tile->categories, TesPoplarCategory, i).name, name))
+          {
+            g_free (cat.name);
+            return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
+                                            "data type '%s' is printed twice for tile %" G_GINT64_FORMAT,
+                                            name, p->tile->tile);
+          }
+
+      g_array_append_val (p->tile->categories, cat);
+      return TRUE;
+    }
+
+  return tes_poplar_report_put_info (p, key, norm, error);
+}
+
+static gboolean
+set_subsection (TesPoplarReportParser  *p,
+                const char             *header,
+                GError                **error)
+{
+  const char *sub = NULL;
+  g_autofree char *slug = NULL;
+
+  if (g_ascii_strcasecmp (header, "Total") == 0 ||
+      g_ascii_strcasecmp (header, "Excluding Gaps") == 0)
+    {
+      p->in_vertex_data = FALSE;
+    }
+  else if (g_ascii_strcasecmp (header, "By Memory Region") == 0)
+    {
+      p->in_vertex_data = FALSE;
+      sub = "region";
+    }
+  else if (g_ascii_strcasecmp (header, "By Data Type") == 0)
+    {
+      p->in_vertex_data = FALSE;
+      sub = "data_type";
+    }
+  else if (g_str_has_prefix (header, "Vertex Data"))
+    {
+      const char *open = strchr (header, '(');
+      g_autoptr(GString) norm = g_string_new (NULL);
+      g_autofree char *key = NULL;
+      const char *end;
+
+      if (open != NULL)
+        {
+          if (!tes_poplar_scan_number (open + 1, &end, norm) || !tes_poplar_is_integer (norm->str) ||
+              !g_str_equal (tes_poplar_skip_spaces (end), "B)"))
+            {
+              g_autofree char *got = tes_describe_text (header, strlen (header), 60);
+
+              return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
+                                              "expected 'Vertex Data (<bytes>B):', got '%s:'", got);
+            }
+          key = g_strdup_printf ("%s.vertex_data", p->prefix);
+          if (!tes_poplar_report_put_info (p, key, norm->str, error))
+            return FALSE;
+        }
+      p->in_vertex_data = TRUE;
+      sub = "vertex_data";
+    }
+  else if (g_ascii_strcasecmp (header, "By Category") == 0)
+    sub = p->in_vertex_data ? "vertex_data.category" : "category";
+  else if (g_ascii_strcasecmp (header, "By Type") == 0)
+    sub = p->in_vertex_data ? "vertex_data.type" : "type";
+  else
+    {
+      p->in_vertex_data = FALSE;
+      sub = slug = tes_poplar_slugify (header);
+    }
+
+  g_free (p->subsection);
+  p->subsection = g_strdup (sub);
+
+  return TRUE;
+}
+
+/* "poprand::SetSeedSupervisor      34,048 B": a name, then a size. */
+static gboolean
+split_named_size (const char  *text,
+                  char       **name,
+                  char       **value)
+{
+  gsize len = strlen (text);
+  gsize i;
+
+  if (len < 3 || text[len - 1] != 'B')
+    return FALSE;
+
+  i = len - 1;
+  while (i > 0 && tes_is_space (text[i - 1]))
+    i--;
+  while (i > 0 && (g_ascii_isdigit (text[i - 1]) || text[i - 1] == ',' || text[i - 1] == '.'))
+    i--;
+  if (i == 0 || !tes_is_space (text[i - 1]) || !g_ascii_isdigit (text[i]))
+    return FALSE;
+
+  *value = g_strdup (text + i);
+  *name = g_strstrip (g_strndup (text, i));
+  return **name != '\0';
+}
+
+gboolean
+tes_poplar_report_memory_line (TesPoplarReportParser  *p,
+                               const char             *text,
+                               GError                **error)
+{
+  g_autofree char *label = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *size = NULL;
+  const char *value;
+
+  if (tes_poplar_split_kv (text, &label, &value))
+    {
+      if (*value == '\0')
+        return set_subsection (p, label, error);
+
+      if (g_ascii_strcasecmp (label, "Including Gaps") == 0 ||
+          g_ascii_strcasecmp (label, "Excluding Gaps") == 0)
+        {
+          g_autofree char *saved = g_steal_pointer (&p->subsection);
+          gboolean ok = add_memory_entry (p, label, value, error);
+
+          p->subsection = g_steal_pointer (&saved);
+          return ok;
+        }
+
+      return add_memory_entry (p, label, value, error);
+    }
+
+  if (p->subsection != NULL && split_named_size (text, &name, &size))
+    return add_memory_entry (p, name, size, error);
+
+  {
+    g_autofree char *got = tes_describe_text (text, strlen (text), 60);
+
+    return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
+                                    "expected '<label>: <bytes> B' or '<name> <bytes> B' in Memory Usage, got '%s'", got);
+  }
+}
+
+/* ---- By Tile (Excluding Gaps) -------------------------------------------- */
+
+static gboolean
+parse_bin_row (const char *text,
+               gint64     *count)
+{
+  g_autoptr(GString) norm = g_string_new (NULL);
+  const char *s = text;
+
+  if (!tes_poplar_scan_number (s, &s, norm) || !tes_poplar_is_integer (norm->str))
+    return FALSE;
+  s = tes_poplar_skip_spaces (s);
+  if (*s++ != '-')
+    return FALSE;
+  s = tes_poplar_skip_spaces (s);
+  g_string_truncate (norm, 0);
+  if (!tes_poplar_scan_number (s, &s, norm) || !tes_poplar_is_integer (norm->str))
+    return FALSE;
+  if (!tes_is_space (*s))
+    return FALSE;
+  s = tes_poplar_skip_spaces (s);
+  while (*s == '*')
+    s++;
+  s = tes_poplar_skip_spaces (s);
+  g_string_truncate (norm, 0);
+  if (!tes_poplar_scan_number (s, &s, norm) || !tes_poplar_is_integer (norm->str) || *s != '\0')
+    return FALSE;
+
+  *count = g_ascii_strtoll (norm->str, NULL, 10);
+  return TRUE;
+}
+
+/* "49,184 (48.0 K) on tile 0" */
+static gboolean
+handle_maximum (TesPoplarReportParser  *p,
+                const char             *label,
+                const char             *value,
+                GError                **error)
+{
+  g_autoptr(GString) bytes = g_string_new (NULL);
+  g_autoptr(GString) k = g_string_new (NULL);
+  g_autoptr(GString) tile = g_string_new (NULL);
+  g_autofree char *slug = tes_poplar_slugify (label);
+  g_autofree char *key = g_strdup_printf ("%s.%s", p->prefix, slug);
+  const char *s = value;
+
+  if (!tes_poplar_scan_number (s, &s, bytes) || !tes_poplar_is_integer (bytes->str))
+    goto bad;
+  s = tes_poplar_skip_spaces (s);
+  if (*s == '(')
+    {
+      s = tes_poplar_skip_spaces (s + 1);
+      if (!tes_poplar_scan_number (s, &s, k))
+        goto bad;
+      s = tes_poplar_skip_spaces (s);
+      if (*s == 'K')
+        s++;
+      if (*s++ != ')')
+        goto bad;
+      s = tes_poplar_skip_spaces (s);
+    }
+  if (g_str_has_prefix (s, "on tile"))
+    {
+      s = tes_poplar_skip_spaces (s + strlen ("on tile"));
+      if (!tes_poplar_scan_number (s, &s, tile) || !tes_poplar_is_integer (tile->str))
+        goto bad;
+    }
+  if (*tes_poplar_skip_spaces (s) != '\0')
+    goto bad;
+
+  if (!tes_poplar_report_put_info (p, key, bytes->str, error))
+    return FALSE;
+  if (k->len > 0)
+    {
+      g_autofree char *k_key = g_strconcat (key, ".k", NULL);
+
+      if (!tes_poplar_report_put_info (p, k_key, k->str, error))
+        return FALSE;
+    }
+  if (tile->len > 0)
+    {
+      g_autofree char *tile_key = g_strconcat (key, ".tile", NULL);
+
+      if (!tes_poplar_report_put_info (p, tile_key, tile->str, error))
+        return FALSE;
+    }
+
+  return TRUE;
+
+bad:
+  {
+    g_autofree char *got = tes_describe_text (value, strlen (value), 60);
+
+    return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
+                                    "expected '<bytes> (<KB> K) on tile <N>' after '%s:', got '%s'", label, got);
+  }
+}
+
+gboolean
+tes_poplar_report_histogram_line (TesPoplarReportParser  *p,
+                                  const char             *text,
+                                  guint                   indent,
+                                  GError                **error)
+{
+  g_autofree char *label = NULL;
+  const char *value;
+  gint64 count;
+
+  p->last_elided = FALSE;
+
+  if (g_str_has_prefix (text, "Range ("))
+    {
+      g_autofree char *key = g_strdup_printf ("%s.header", p->prefix);
+
+      p->bin_indent = indent;
+      return tes_poplar_report_put_info (p, key, text, error);
+    }
+
+  if (g_str_has_suffix (text, "tile(s) out of memory"))
+    {
+      g_autoptr(GString) norm = g_string_new (NULL);
+      g_autofree char *key = g_strdup_printf ("%s.tiles_out_of_memory", p->prefix);
+      const char *end;
+
+      if (!tes_poplar_scan_number (text, &end, norm) || !tes_poplar_is_integer (norm->str) ||
+          !g_str_equal (tes_poplar_skip_spaces (end), "tile(s) out of memory"))
+        return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
+                                        "expected '<N> tile(s) out of memory'");
+
+      return tes_poplar_report_put_info (p, key, norm->str, error);
+    }
+
+  if (g_str_has_prefix (text, "Maximum") && tes_poplar_split_kv (text, &label, &value) && *value != '\0')
+    return handle_maximum (p, label, value, error);
+
+  if (g_ascii_isdigit (*text))
+    {
+      g_autofree char *key = NULL;
+      g_autofree char *row = NULL;
+      guint pad = p->bin_indent != G_MAXUINT && indent > p->bin_indent ? indent - p->bin_indent : 0;
+
+      if (!parse_bin_row (text, &count))
+        {
+          g_autofree char *got = tes_describe_text (text, strlen (text), 60);
+
+          return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
+                                          "expected a histogram row '<from> - <to> <bar> <count>', got '%s'", got);
+        }
+
+      /* Kept as printed, so the histogram can be shown as the tool did:
+       * indented as far as it is beyond the header, which right-aligns the
+       * ranges under "Range (KB)". */
+      key = g_strdup_printf ("%s.bin.%03u", p->prefix, ++p->n_bin_rows);
+      row = g_strdup_printf ("%*s%s", (int)MIN (pad, 64), "", text);
+      p->n_bins++;
+      p->bin_tiles += count;
+      return tes_poplar_report_put_info (p, key, row, error);
+    }
+
+  /* Another list of the Memory Usage section the histogram was part of. */
+  if (p->memory_prefix != NULL && tes_poplar_split_kv (text, &label, &value))
+    {
+      g_autofree char *memory_prefix = g_steal_pointer (&p->memory_prefix);
+
+      if (!tes_poplar_report_finish_histogram (p, error))
+        return FALSE;
+      p->section = TES_POPLAR_SECTION_MEMORY;
+      g_free (p->prefix);
+      p->prefix = g_steal_pointer (&memory_prefix);
+      return tes_poplar_report_memory_line (p, text, error);
+    }
+
+  {
+    g_autofree char *got = tes_describe_text (text, strlen (text), 60);
+
+    return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
+                                    "unexpected line in By Tile (Excluding Gaps): '%s'", got);
+  }
+}
+
+gboolean
+tes_poplar_report_add_elision (TesPoplarReportParser  *p,
+                               GError                **error)
+{
+  p->n_elided++;
+
+  if (p->section == TES_POPLAR_SECTION_HISTOGRAM && !p->last_elided)
+    {
+      /* not a bin: it marks where the report left rows out */
+      g_autofree char *key = g_strdup_printf ("%s.bin.%03u", p->prefix, ++p->n_bin_rows);
+
+      p->last_elided = TRUE;
+      return tes_poplar_report_put_info (p, key, "...", error);
+    }
+
+  return TRUE;
+}
+

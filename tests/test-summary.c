@@ -1,0 +1,271 @@
+/* test-summary.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+
+#include "tes-importer-registry.h"
+#include "tes-report-loader.h"
+#include "tes-share-chart-layout.h"
+#include "tes-summary-layout.h"
+#include "tes-summary-render.h"
+#include "tes-test-util.h"
+
+/* The Summary section's pure half: facts, operator rows, filter, export
+ * and the page it renders, on the SigmaStar listings in tests/data. */
+
+static TesReport *
+open_listing (const char *name,
+              char      **copy_path)
+{
+  g_autofree char *src = tes_test_data_path (name);
+  g_autofree char *path = tes_test_copy_to_tmp (src, name);
+  g_autoptr(TesReportLoader) loader = tes_report_loader_new ();
+  g_autoptr(GError) error = NULL;
+  TesReport *report;
+
+  tes_report_loader_add_file (loader, path);
+  report = tes_report_loader_load (loader, NULL, &error);
+  g_assert_no_error (error);
+
+  if (copy_path)
+    *copy_path = g_steal_pointer (&path);
+
+  return report;
+}
+
+static const TesSummaryFact *
+find_fact (GPtrArray  *facts,
+           const char *heading,
+           const char *key)
+{
+  for (guint i = 0; i < facts->len; i++)
+    {
+      const TesSummaryFact *fact = g_ptr_array_index (facts, i);
+
+      if (g_str_equal (fact->heading, heading) && g_str_equal (fact->key, key))
+        return fact;
+    }
+
+  return NULL;
+}
+
+static void
+test_summary_facts (void)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(TesReport) report = open_listing ("yolov8s_op_time_each.txt", &path);
+  g_autoptr(TesWorkspace) workspace = tes_workspace_new (report);
+  g_autoptr(GPtrArray) facts = tes_summary_collect_facts (workspace);
+  g_autoptr(TesReport) shared = NULL;
+  g_autoptr(TesWorkspace) shared_workspace = NULL;
+  g_autoptr(GPtrArray) shared_facts = NULL;
+  g_autoptr(TesReportLoader) loader = NULL;
+  g_autoptr(GError) error = NULL;
+  const TesSummaryFact *fact;
+
+  fact = find_fact (facts, "Files", "SigmaStar get_op_time_cost.py");
+  g_assert_nonnull (fact);
+  g_assert_cmpstr (fact->value, ==, path);
+  g_assert_cmpint (fact->kind, ==, TES_SUMMARY_FACT_PATH);
+
+  fact = find_fact (facts, "Totals", "Operators");
+  g_assert_nonnull (fact);
+  g_assert_cmpstr (fact->value, ==, "96");
+  g_assert_null (find_fact (facts, "Totals", "Slices"));
+  g_assert_null (find_fact (facts, "Totals", "Duration"));
+
+  /* The cache alone, its source gone: it still opens, and says so */
+  g_assert_cmpint (g_unlink (path), ==, 0);
+  loader = tes_report_loader_new ();
+  tes_report_loader_add_file (loader, tes_report_get_cache_path (report));
+  shared = tes_report_loader_load (loader, NULL, &error);
+  g_assert_no_error (error);
+  shared_workspace = tes_workspace_new (shared);
+  shared_facts = tes_summary_collect_facts (shared_workspace);
+  fact = find_fact (shared_facts, "Files", "SigmaStar get_op_time_cost.py");
+  g_assert_nonnull (fact);
+  g_assert_cmpint (fact->kind, ==, TES_SUMMARY_FACT_MISSING_PATH);
+  g_assert_true (g_str_has_prefix (fact->value, path));
+  g_assert_cmpstr (find_fact (shared_facts, "Totals", "Operators")->value, ==, "96");
+}
+
+static void
+test_summary_rows_and_filter (void)
+{
+  g_autoptr(TesReport) report = open_listing ("yolov8s_op_time_each.txt", NULL);
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TesOperatorFilter) conv = NULL;
+  g_autoptr(TesOperatorFilter) regex = NULL;
+  g_autoptr(TesOperatorFilter) all = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *unit = NULL;
+  TesSummaryMode mode;
+  guint n_conv = 0, n_regex = 0, expected_conv = 0;
+
+  rows = tes_summary_load_rows (report, &mode, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (mode, ==, TES_SUMMARY_EACH);
+  g_assert_cmpuint (rows->len, ==, 96);
+
+  /* count the lines naming CONV_2D in the listing itself */
+  {
+    g_autofree char *src = tes_test_data_path ("yolov8s_op_time_each.txt");
+    g_auto(GStrv) lines = NULL;
+
+    g_assert_true (g_file_get_contents (src, &contents, NULL, NULL));
+    lines = g_strsplit (contents, "\n", -1);
+    for (guint i = 0; lines[i]; i++)
+      expected_conv += strstr (lines[i], " CONV_2D ") != NULL;
+  }
+
+  conv = tes_operator_filter_new ("conv_2d", &error);
+  g_assert_no_error (error);
+  regex = tes_operator_filter_new ("/^(SOFTMAX|TRANSPOSE)$/", &error);
+  g_assert_no_error (error);
+  all = tes_operator_filter_new ("", &error);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const TesSummaryRow *row = g_ptr_array_index (rows, i);
+
+      n_conv += tes_operator_filter_match (conv, row);
+      n_regex += tes_operator_filter_match (regex, row);
+      g_assert_true (tes_operator_filter_match (all, row));
+    }
+  g_assert_cmpuint (n_conv, ==, expected_conv);
+  g_assert_cmpuint (n_regex, ==, 6);   /* 1 SOFTMAX, 5 TRANSPOSE */
+
+  g_assert_null (tes_operator_filter_new ("/(unclosed/", &error));
+  g_assert_error (error, G_REGEX_ERROR, G_REGEX_ERROR_UNMATCHED_PARENTHESIS);
+
+  /* the listing gives shares, no times: the unit is the base one */
+  unit = tes_summary_total_unit (report, g_ptr_array_index (rows, 0));
+  g_assert_cmpstr (unit, ==, "ns");
+}
+
+static void
+test_summary_sort (void)
+{
+  TesSummaryRow a = { .op_index = 3, .name = (char *)"b", .type = (char *)"CONV", .share = 10.0, .total = 5, .count = -1 };
+  TesSummaryRow b = { .op_index = 7, .name = (char *)"a", .type = (char *)"ADD", .share = NAN, .total = -1, .count = 2 };
+
+  g_assert_cmpint (tes_summary_compare_rows (&a, &b, TES_OPERATOR_COLUMN_INDEX), <, 0);
+  g_assert_cmpint (tes_summary_compare_rows (&a, &b, TES_OPERATOR_COLUMN_NAME), >, 0);
+  g_assert_cmpint (tes_summary_compare_rows (&a, &b, TES_OPERATOR_COLUMN_TYPE), >, 0);
+  /* unknown values sort first */
+  g_assert_cmpint (tes_summary_compare_rows (&a, &b, TES_OPERATOR_COLUMN_SHARE), >, 0);
+  g_assert_cmpint (tes_summary_compare_rows (&b, &a, TES_OPERATOR_COLUMN_SHARE), <, 0);
+  g_assert_cmpint (tes_summary_compare_rows (&a, &b, TES_OPERATOR_COLUMN_TOTAL), >, 0);
+  g_assert_cmpint (tes_summary_compare_rows (&a, &b, TES_OPERATOR_COLUMN_COUNT), <, 0);
+  g_assert_cmpint (tes_summary_compare_rows (&a, &a, TES_OPERATOR_COLUMN_SHARE), ==, 0);
+}
+
+static void
+test_summary_export (void)
+{
+  TesSummaryRow quoted = { .op_index = 0, .name = (char *)"conv, \"fused\"", .type = (char *)"CONV_2D",
+                           .label = (char *)"0 CONV_2D", .share = 12.5, .total = 1200, .count = 3 };
+  TesSummaryRow unknown = { .op_index = -1, .name = (char *)"ADD", .type = (char *)"ADD",
+                            .label = (char *)"ADD", .share = NAN, .total = -1, .count = -1 };
+  const TesSummaryRow *rows[] = { &quoted, &unknown };
+  g_autofree char *csv = tes_summary_rows_to_csv (rows, 2, "cycles");
+  g_autofree char *text = tes_summary_rows_to_text (rows, 2, "cycles");
+
+  g_assert_cmpstr (csv, ==,
+                   "index,name,type,share_percent,total_cycles,count\r\n"
+                   "0,\"conv, \"\"fused\"\"\",CONV_2D,12.500,1200,3\r\n"
+                   ",ADD,ADD,,,\r\n");
+  g_assert_cmpstr (text, ==,
+                   "#\tName\tType\tShare\tTotal (cycles)\tCount\n"
+                   "0\tconv, \"fused\"\tCONV_2D\t12.500 %\t1200\t3\n"
+                   "\tADD\tADD\t\t\t\n");
+}
+
+/* The page `tessera-cli render` writes: the largest type's bar is drawn in
+ * its palette colour, and wider than the second's by their shares. */
+static guint
+count_color (cairo_surface_t *surface,
+             guint32          rgb,
+             int              row_y0,
+             int              row_y1)
+{
+  const guchar *data = cairo_image_surface_get_data (surface);
+  int stride = cairo_image_surface_get_stride (surface);
+  int width = cairo_image_surface_get_width (surface);
+  guint n = 0;
+
+  for (int y = row_y0; y < row_y1; y++)
+    for (int x = 0; x < width; x++)
+      {
+        guint32 pixel = *(const guint32 *)(gconstpointer)(data + y * stride + x * 4);
+
+        n += (pixel & 0xffffff) == rgb;
+      }
+
+  return n;
+}
+
+static void
+test_summary_render (void)
+{
+  g_autoptr(TesReport) report = open_listing ("yolov8s_op_time_each.txt", NULL);
+  g_autoptr(TesWorkspace) workspace = tes_workspace_new (report);
+  g_autoptr(GPtrArray) types = NULL;
+  g_autoptr(GError) error = NULL;
+  cairo_surface_t *surface;
+  const TesSummaryRow *first, *second;
+  const char *names[2];
+  double shares[2];
+  guint slots[2];
+  guint first_px, second_px;
+  cairo_t *cr;
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1200, 900);
+  cr = cairo_create (surface);
+  g_assert_true (tes_summary_render (workspace, cr, 1200, 900, &error));
+  g_assert_no_error (error);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+
+  types = tes_report_summarize (report, TES_SUMMARY_TOTAL, TES_GROUP_BY_CATEGORY, &error);
+  g_assert_no_error (error);
+  first = g_ptr_array_index (types, 0);
+  second = g_ptr_array_index (types, 1);
+  names[0] = first->type;
+  names[1] = second->type;
+  shares[0] = first->share;
+  shares[1] = second->share;
+  tes_share_chart_assign_colors (names, shares, 2, slots);
+
+  first_px = count_color (surface, tes_share_chart_palette[slots[0]], 0, 900);
+  second_px = count_color (surface, tes_share_chart_palette[slots[1]], 0, 900);
+  g_test_message ("%s: %u px, %s: %u px", first->type, first_px, second->type, second_px);
+  g_assert_cmpuint (second_px, >, 0);
+  /* bars of one height: their areas go as their shares (80.7 vs 8.0) */
+  g_assert_cmpfloat (fabs ((double)first_px / second_px - first->share / second->share), <,
+                     0.15 * first->share / second->share);
+
+  cairo_surface_destroy (surface);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/facts", test_summary_facts);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/rows-and-filter", test_summary_rows_and_filter);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/sort", test_summary_sort);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/export", test_summary_export);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/render", test_summary_render);
+
+  return g_test_run ();
+}

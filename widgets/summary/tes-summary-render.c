@@ -1,0 +1,297 @@
+/* tes-summary-render.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "tes-summary-render"
+
+#include "config.h"
+
+#include "tes-summary-render.h"
+
+#include "tes-share-chart-layout.h"
+#include "tes-summary-layout.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <pango/pangocairo.h>
+
+/* The Summary as a page: what `tessera-cli render --section summary`
+ * writes and what the window exports. It reads the same facts, rows and
+ * chart geometry as the section widget, and draws with cairo only, so it
+ * runs without a display. */
+
+#define MARGIN       24.0
+#define GAP          24.0
+#define FONT         "Sans 10"
+#define CHART_ROWS   16
+
+typedef struct
+{
+  cairo_t     *cr;
+  PangoLayout *layout;
+} Painter;
+
+static void
+set_rgb (cairo_t *cr,
+         guint32  rgb)
+{
+  cairo_set_source_rgb (cr, ((rgb >> 16) & 0xff) / 255., ((rgb >> 8) & 0xff) / 255., (rgb & 0xff) / 255.);
+}
+
+/* Draws @text at (x, y) within @width (ellipsized, aligned) and returns its
+ * height. */
+static double
+draw_text (Painter        *p,
+           const char     *text,
+           double          x,
+           double          y,
+           double          width,
+           PangoAlignment  align,
+           gboolean        bold,
+           guint32         rgb)
+{
+  PangoFontDescription *font = pango_font_description_from_string (FONT);
+  int h;
+
+  if (bold)
+    pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
+  pango_layout_set_font_description (p->layout, font);
+  pango_font_description_free (font);
+
+  pango_layout_set_text (p->layout, text, -1);
+  pango_layout_set_width (p->layout, width > 0 ? (int)(width * PANGO_SCALE) : -1);
+  pango_layout_set_ellipsize (p->layout, PANGO_ELLIPSIZE_END);
+  pango_layout_set_alignment (p->layout, align);
+  pango_layout_get_pixel_size (p->layout, NULL, &h);
+
+  set_rgb (p->cr, rgb);
+  cairo_move_to (p->cr, x, y);
+  pango_cairo_show_layout (p->cr, p->layout);
+
+  return h;
+}
+
+static double
+text_width (Painter    *p,
+            const char *text)
+{
+  int w;
+
+  pango_layout_set_width (p->layout, -1);
+  pango_layout_set_text (p->layout, text, -1);
+  pango_layout_get_pixel_size (p->layout, &w, NULL);
+
+  return w;
+}
+
+static double
+draw_facts (Painter   *p,
+            GPtrArray *facts,
+            double     x,
+            double     y,
+            double     width,
+            double     bottom)
+{
+  const char *heading = NULL;
+  double key_width = width * 0.35;
+
+  for (guint i = 0; i < facts->len && y < bottom; i++)
+    {
+      const TesSummaryFact *fact = g_ptr_array_index (facts, i);
+      double h;
+
+      if (g_strcmp0 (heading, fact->heading) != 0)
+        {
+          heading = fact->heading;
+          y += i > 0 ? 8 : 0;
+          y += draw_text (p, fact->heading, x, y, width, PANGO_ALIGN_LEFT, TRUE, 0x241f31) + 2;
+        }
+
+      draw_text (p, fact->key, x, y, key_width, PANGO_ALIGN_RIGHT, FALSE, 0x77767b);
+      h = draw_text (p, fact->value, x + key_width + 12, y, width - key_width - 12, PANGO_ALIGN_LEFT, FALSE,
+                     fact->kind == TES_SUMMARY_FACT_MISSING_PATH ? 0xc01c28 : 0x241f31);
+      y += h + 2;
+    }
+
+  return y;
+}
+
+static double
+draw_chart (Painter   *p,
+            GPtrArray *rows,
+            double     x,
+            double     y,
+            double     width)
+{
+  guint n = MIN (rows->len, CHART_ROWS);
+  g_autofree TesShareChartItem *items = g_new0 (TesShareChartItem, n);
+  g_autofree const char **types = g_new0 (const char *, n);
+  g_autofree double *shares = g_new0 (double, n);
+  g_autofree guint *slots = g_new0 (guint, n);
+  g_autoptr(TesShareChartLayout) layout = NULL;
+  TesShareChartMetrics metrics = { 0 };
+  g_autofree char *title = NULL;
+
+  title = n < rows->len
+    ? g_strdup_printf (_("Time by operator type (the %u largest of %u)"), n, rows->len)
+    : g_strdup (_("Time by operator type"));
+  y += draw_text (p, title, x, y, width, PANGO_ALIGN_LEFT, TRUE, 0x241f31) + 4;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const TesSummaryRow *row = g_ptr_array_index (rows, i);
+      g_autofree char *value = g_strdup_printf ("%.3f %%", row->share);
+
+      items[i].share = row->share;
+      items[i].label_width = text_width (p, row->label);
+      items[i].value_width = text_width (p, value);
+      types[i] = row->type;
+      shares[i] = row->share;
+    }
+  tes_share_chart_assign_colors (types, shares, n, slots);
+
+  metrics.row_height = 20;
+  metrics.row_spacing = 2;
+  metrics.padding = 0;
+  metrics.column_spacing = 12;
+  metrics.min_bar_area = 48;
+  metrics.max_label_fraction = 0.4;
+  layout = tes_share_chart_layout_new (items, n, &metrics, width);
+
+  for (guint i = 0; i < layout->n_rows; i++)
+    {
+      const TesShareChartRow *geom = &layout->rows[i];
+      const TesSummaryRow *row = g_ptr_array_index (rows, i);
+      g_autofree char *value = g_strdup_printf ("%.3f %%", row->share);
+
+      draw_text (p, row->label, x + geom->label_x, y + geom->y + 2, geom->label_width,
+                 PANGO_ALIGN_LEFT, FALSE, 0x241f31);
+      set_rgb (p->cr, tes_share_chart_palette[slots[i]]);
+      cairo_rectangle (p->cr, x + geom->bar_x, y + geom->y + 3, geom->bar_width, geom->height - 6);
+      cairo_fill (p->cr);
+      draw_text (p, value, x + geom->value_x, y + geom->y + 2, -1, PANGO_ALIGN_LEFT, FALSE, 0x5e5c64);
+    }
+
+  return y + layout->height;
+}
+
+static void
+draw_table (Painter   *p,
+            TesReport *report,
+            GPtrArray *rows,
+            double     x,
+            double     y,
+            double     width,
+            double     bottom)
+{
+  static const double weights[TES_OPERATOR_N_COLUMNS] = { 0.07, 0.35, 0.22, 0.12, 0.14, 0.10 };
+  g_autofree char *unit = tes_summary_total_unit (report, rows->len ? g_ptr_array_index (rows, 0) : NULL);
+  guint known = tes_summary_known_columns (rows);
+  double row_height = 18;
+  double sum = 0;
+  guint shown = 0;
+
+  for (guint c = 0; c < TES_OPERATOR_N_COLUMNS; c++)
+    if (known & (1 << c))
+      sum += weights[c];
+
+  for (int line = -1; line < (int)rows->len; line++)
+    {
+      double cx = x;
+
+      if (y + row_height > bottom)
+        break;
+
+      if (line >= 0 && line % 2 == 1)
+        {
+          cairo_set_source_rgb (p->cr, 0.96, 0.96, 0.96);
+          cairo_rectangle (p->cr, x, y, width, row_height);
+          cairo_fill (p->cr);
+        }
+
+      for (guint c = 0; c < TES_OPERATOR_N_COLUMNS; c++)
+        {
+          double w = width * weights[c] / sum;
+          gboolean numeric = c != TES_OPERATOR_COLUMN_NAME && c != TES_OPERATOR_COLUMN_TYPE;
+          g_autofree char *text = NULL;
+
+          if (!(known & (1 << c)))
+            continue;
+
+          if (line < 0)
+            text = c == TES_OPERATOR_COLUMN_TOTAL
+              ? g_strdup_printf ("%s (%s)", tes_summary_column_title (c), unit)
+              : g_strdup (tes_summary_column_title (c));
+          else
+            text = tes_summary_format_cell (g_ptr_array_index (rows, line), c);
+
+          draw_text (p, text, cx + 4, y + 1, w - 8, numeric ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT,
+                     line < 0, 0x241f31);
+          cx += w;
+        }
+
+      y += row_height;
+      if (line >= 0)
+        shown++;
+    }
+
+  if (shown < rows->len && y + row_height <= bottom + row_height)
+    {
+      g_autofree char *more = g_strdup_printf (_("… and %u more rows"), rows->len - shown);
+
+      draw_text (p, more, x + 4, y, width, PANGO_ALIGN_LEFT, FALSE, 0x77767b);
+    }
+}
+
+gboolean
+tes_summary_render (TesWorkspace  *workspace,
+                    cairo_t       *cr,
+                    int            width,
+                    int            height,
+                    GError       **error)
+{
+  TesReport *report = tes_workspace_get_report (workspace);
+  g_autoptr(GPtrArray) facts = tes_summary_collect_facts (workspace);
+  g_autoptr(GPtrArray) chart_rows = NULL;
+  g_autoptr(GPtrArray) table_rows = NULL;
+  g_autoptr(GError) chart_error = NULL;
+  g_autoptr(GError) table_error = NULL;
+  g_autofree char *title = NULL;
+  Painter p = { cr, NULL };
+  double column = (width - 2 * MARGIN - GAP) / 2;
+  double y, facts_bottom, chart_bottom;
+
+  p.layout = pango_cairo_create_layout (cr);
+
+  cairo_save (cr);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+
+  title = tes_summary_report_title (report);
+  y = MARGIN + draw_text (&p, title, MARGIN, MARGIN, width - 2 * MARGIN, PANGO_ALIGN_LEFT, TRUE, 0x241f31) + 12;
+
+  facts_bottom = draw_facts (&p, facts, MARGIN, y, column, height * 0.6);
+
+  chart_bottom = y;
+  if ((chart_rows = tes_report_summarize (report, TES_SUMMARY_TOTAL, TES_GROUP_BY_CATEGORY, &chart_error)))
+    chart_bottom = draw_chart (&p, chart_rows, MARGIN + column + GAP, y, column);
+
+  y = MAX (facts_bottom, chart_bottom) + GAP;
+  if ((table_rows = tes_summary_load_rows (report, NULL, &table_error)))
+    draw_table (&p, report, table_rows, MARGIN, y, width - 2 * MARGIN, height - MARGIN);
+
+  cairo_restore (cr);
+  g_object_unref (p.layout);
+
+  if (cairo_status (cr) != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   "Drawing the summary failed: %s", cairo_status_to_string (cairo_status (cr)));
+      return FALSE;
+    }
+
+  return TRUE;
+}

@@ -1,0 +1,60 @@
+/* tes-section.h
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "tes-workspace.h"
+
+G_BEGIN_DECLS
+
+#define TES_TYPE_SECTION (tes_section_get_type ())
+
+G_DECLARE_DERIVABLE_TYPE (TesSection, tes_section, TES, SECTION, GtkWidget)
+
+/* The base of every view of a report. A section is given the workspace,
+ * says whether the report holds data for it (a report without tiles has no
+ * Tiles section) and draws itself into any cairo context, so the window
+ * and `tessera-cli render` share one drawing code. */
+struct _TesSectionClass
+{
+  GtkWidgetClass parent_class;
+
+  /* Set in class_init: what the sidebar shows. */
+  const char *title;
+  const char *icon_name;
+
+  gboolean (*has_data)           (TesWorkspace  *workspace);
+  void     (*workspace_changed)  (TesSection    *self,
+                                  TesWorkspace  *old_workspace);
+  gboolean (*render)             (TesWorkspace  *workspace,
+                                  cairo_t       *cr,
+                                  int            width,
+                                  int            height,
+                                  GError       **error);
+
+  gpointer _reserved[8];
+};
+
+TesWorkspace *tes_section_get_workspace    (TesSection    *self);
+void          tes_section_set_workspace    (TesSection    *self,
+                                            TesWorkspace  *workspace);
+const char   *tes_section_get_title        (TesSection    *self);
+const char   *tes_section_get_icon_name    (TesSection    *self);
+gboolean      tes_section_type_has_data    (GType          section_type,
+                                            TesWorkspace  *workspace);
+gboolean      tes_section_type_render      (GType          section_type,
+                                            TesWorkspace  *workspace,
+                                            cairo_t       *cr,
+                                            int            width,
+                                            int            height,
+                                            GError       **error);
+const char   *tes_section_type_get_title   (GType          section_type);
+void          tes_widgets_init             (void);
+
+G_END_DECLS
