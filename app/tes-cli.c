@@ -19,6 +19,13 @@
 #include "tes-importer-registry.h"
 #include "tes-report-loader.h"
 
+#ifdef TES_HAVE_WIDGETS
+# include <cairo-pdf.h>
+# include <cairo-svg.h>
+
+# include "tes-sections.h"
+#endif
+
 /* Exit statuses, as the README documents them. */
 enum {
   EXIT_OK = 0,
@@ -33,6 +40,8 @@ static const char usage_text[] =
   "  info [--json] FILE…               what the report holds and where its cache is\n"
   "  summary [--mode total|each] [--by category|name] [--csv] FILE…\n"
   "                                     time share per operator type (total) or per operator (each)\n"
+  "  render [--section NAME] [--width W] [--height H] -o OUT.png|svg|pdf FILE…\n"
+  "                                     draw a section (default: summary) as the window does\n"
   "  formats                            list the formats Tessera reads\n"
   "\n"
   "Several FILEs of one run open as one report, with one cache for the set.\n"
@@ -90,6 +99,10 @@ typedef struct
   gboolean  csv;
   char     *mode;
   char     *by;
+  char     *section;
+  char     *output;
+  int       width;
+  int       height;
 } Options;
 
 static void
@@ -98,6 +111,8 @@ options_clear (Options *options)
   g_clear_pointer (&options->format, g_free);
   g_clear_pointer (&options->mode, g_free);
   g_clear_pointer (&options->by, g_free);
+  g_clear_pointer (&options->section, g_free);
+  g_clear_pointer (&options->output, g_free);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
@@ -111,6 +126,7 @@ parse_command_line (const char           *command,
                     Options              *options,
                     gboolean              with_json,
                     gboolean              with_summary,
+                    gboolean              with_render,
                     const char * const  **paths,
                     guint                *n_paths)
 {
@@ -131,6 +147,13 @@ parse_command_line (const char           *command,
     { "csv", 0, 0, G_OPTION_ARG_NONE, &options->csv, "Print CSV", NULL },
     { NULL }
   };
+  GOptionEntry render_entries[] = {
+    { "section", 0, 0, G_OPTION_ARG_STRING, &options->section, "The section to draw (default: summary)", "NAME" },
+    { "width", 0, 0, G_OPTION_ARG_INT, &options->width, "Width in pixels or points (default: 1200)", "W" },
+    { "height", 0, 0, G_OPTION_ARG_INT, &options->height, "Height in pixels or points (default: 900)", "H" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &options->output, "The file to write: .png, .svg or .pdf", "OUT" },
+    { NULL }
+  };
   g_autofree char *parameter = g_strdup_printf ("%s FILE…", command);
 
   context = g_option_context_new (parameter);
@@ -140,6 +163,8 @@ parse_command_line (const char           *command,
     g_option_context_add_main_entries (context, info_entries, NULL);
   if (with_summary)
     g_option_context_add_main_entries (context, summary_entries, NULL);
+  if (with_render)
+    g_option_context_add_main_entries (context, render_entries, NULL);
 
   if (!g_option_context_parse (context, argc, argv, &error))
     return usage_error ("%s", error->message);
@@ -376,7 +401,7 @@ command_info (int    argc,
   guint n_paths = 0;
   int status;
 
-  if ((status = parse_command_line ("info", &argc, &argv, &options, TRUE, FALSE, &paths, &n_paths)) != EXIT_OK)
+  if ((status = parse_command_line ("info", &argc, &argv, &options, TRUE, FALSE, FALSE, &paths, &n_paths)) != EXIT_OK)
     return status;
 
   if (!(report = open_report (paths, n_paths, &options, &error)))
@@ -426,7 +451,7 @@ command_summary (int    argc,
   guint n_paths = 0;
   int status;
 
-  if ((status = parse_command_line ("summary", &argc, &argv, &options, FALSE, TRUE, &paths, &n_paths)) != EXIT_OK)
+  if ((status = parse_command_line ("summary", &argc, &argv, &options, FALSE, TRUE, FALSE, &paths, &n_paths)) != EXIT_OK)
     return status;
 
   if (options.mode == NULL || g_str_equal (options.mode, "total"))
@@ -483,6 +508,89 @@ command_summary (int    argc,
   return EXIT_OK;
 }
 
+#ifdef TES_HAVE_WIDGETS
+/* The same drawing code as the window's section, on a surface of the
+ * output's kind: pixels for PNG, vectors for SVG and PDF. */
+static int
+command_render (int    argc,
+                char **argv)
+{
+  g_auto(Options) options = { .width = 1200, .height = 900 };
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(TesWorkspace) workspace = NULL;
+  g_autoptr(GError) error = NULL;
+  const char * const *paths = NULL;
+  cairo_surface_t *surface;
+  cairo_status_t cairo_status;
+  cairo_t *cr;
+  GType section;
+  guint n_paths = 0;
+  gboolean png;
+  int status;
+
+  if ((status = parse_command_line ("render", &argc, &argv, &options, FALSE, FALSE, TRUE, &paths, &n_paths)) != EXIT_OK)
+    return status;
+
+  if (options.output == NULL)
+    return usage_error ("render: missing -o OUT.png|svg|pdf");
+  if (options.width < 16 || options.height < 16 || options.width > 16384 || options.height > 16384)
+    return usage_error ("render: --width and --height must be between 16 and 16384");
+
+  if ((section = tes_sections_lookup (options.section ? options.section : "summary")) == G_TYPE_INVALID)
+    {
+      g_autofree char *known = tes_sections_describe ();
+
+      return usage_error ("render: no section '%s'; sections: %s", options.section, known);
+    }
+
+  png = g_str_has_suffix (options.output, ".png");
+  if (!png && !g_str_has_suffix (options.output, ".svg") && !g_str_has_suffix (options.output, ".pdf"))
+    return usage_error ("render: %s: the output must end in .png, .svg or .pdf", options.output);
+
+  if (!(report = open_report (paths, n_paths, &options, &error)))
+    return report_error (error);
+
+  workspace = tes_workspace_new (report);
+  if (!tes_section_type_has_data (section, workspace))
+    {
+      fprintf (stderr, "tessera-cli: %s has no data for the %s section\n",
+               paths[0], tes_section_type_get_title (section));
+      return EXIT_BAD_INPUT;
+    }
+
+  if (png)
+    surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, options.width, options.height);
+  else if (g_str_has_suffix (options.output, ".svg"))
+    surface = cairo_svg_surface_create (options.output, options.width, options.height);
+  else
+    surface = cairo_pdf_surface_create (options.output, options.width, options.height);
+
+  cr = cairo_create (surface);
+  if (!tes_section_type_render (section, workspace, cr, options.width, options.height, &error))
+    {
+      cairo_destroy (cr);
+      cairo_surface_destroy (surface);
+      return input_error (error);
+    }
+  cairo_destroy (cr);
+
+  cairo_surface_flush (surface);
+  cairo_status = png ? cairo_surface_write_to_png (surface, options.output) : cairo_surface_status (surface);
+  cairo_surface_finish (surface);
+  if (cairo_status == CAIRO_STATUS_SUCCESS)
+    cairo_status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+
+  if (cairo_status != CAIRO_STATUS_SUCCESS)
+    {
+      fprintf (stderr, "tessera-cli: cannot write %s: %s\n", options.output, cairo_status_to_string (cairo_status));
+      return EXIT_BAD_INPUT;
+    }
+
+  return EXIT_OK;
+}
+#endif
+
 static int
 command_formats (int    argc,
                  char **argv)
@@ -507,6 +615,9 @@ main (int    argc,
   } commands[] = {
     { "info", command_info },
     { "summary", command_summary },
+#ifdef TES_HAVE_WIDGETS
+    { "render", command_render },
+#endif
     { "formats", command_formats },
   };
 

@@ -13,7 +13,7 @@
 
 #include "tes-recent.h"
 #include "tes-report-loader.h"
-#include "tes-summary-section.h"
+#include "tes-sections.h"
 #include "tes-workspace.h"
 
 #include <glib/gi18n.h>
@@ -63,17 +63,6 @@ enum {
 G_DEFINE_FINAL_TYPE (TesWindow, tes_window, GTK_TYPE_APPLICATION_WINDOW)
 
 static GParamSpec *properties[N_PROPS];
-
-/* The views, in sidebar order. A report shows those it has data for. */
-static GType
-section_type (guint i)
-{
-  switch (i)
-    {
-    case 0: return TES_TYPE_SUMMARY_SECTION;
-    default: return G_TYPE_INVALID;
-    }
-}
 
 static void
 tes_window_set_page (TesWindow  *self,
@@ -223,9 +212,9 @@ tes_window_show_report (TesWindow *self,
   tes_window_clear_sections (self);
   self->workspace = tes_workspace_new (report);
 
-  for (guint i = 0; section_type (i) != G_TYPE_INVALID; i++)
+  for (guint i = 0; tes_sections_get_type_at (i) != G_TYPE_INVALID; i++)
     {
-      GType type = section_type (i);
+      GType type = tes_sections_get_type_at (i);
       TesSection *section;
       GtkStackPage *page;
 

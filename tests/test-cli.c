@@ -8,6 +8,9 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/stat.h>
+
+#include <glib/gstdio.h>
 
 #include <json-glib/json-glib.h>
 
@@ -90,6 +93,56 @@ test_bad_input (void)
   tes_test_run_cli (&r, "info", unknown, NULL);
   g_assert_cmpint (r.status, ==, 1);
   tes_test_assert_contains (r.err, "not a format Tessera recognises");
+
+  /* a FIFO would block a reader for ever: refused before it is opened */
+  {
+    g_autofree char *fifo = tes_test_tmp_path ("trace.json");
+    g_autofree char *message = g_strdup_printf ("%s: not a regular file (a FIFO)", fifo);
+
+    g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+    tes_test_run_cli (&r, "info", fifo, NULL);
+    g_assert_cmpint (r.status, ==, 1);
+    tes_test_assert_contains (r.err, message);
+  }
+}
+
+/* A report is shared by sending its cache: it opens alone, its sources
+ * gone, with the same numbers. */
+static void
+test_cache_alone (void)
+{
+  g_autofree char *each = fixture_copy ("yolov8s_op_time_each.txt");
+  g_autofree char *cache = g_strconcat (each, ".tessera", NULL);
+  g_autofree char *moved = tes_test_tmp_path ("shared-report.tessera");
+  g_autofree char *summary = NULL;
+  g_autofree char *expected = NULL;
+  g_auto(TesCliResult) r = { 0 };
+
+  tes_test_run_cli (&r, "summary", "--mode", "each", each, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  summary = g_strdup (r.out);
+
+  g_assert_cmpint (g_unlink (each), ==, 0);
+  g_assert_cmpint (g_rename (cache, moved), ==, 0);
+  tes_test_run_cli (&r, "info", moved, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  expected = g_strdup_printf ("File:           %s\n", moved);
+  tes_test_assert_contains (r.out, expected);
+  tes_test_assert_contains (r.out, "Operators:      96\n");
+  tes_test_run_cli (&r, "summary", "--mode", "each", moved, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, summary);
+
+  /* a cache holds a whole report: it does not join other files */
+  tes_test_run_cli (&r, "info", moved, moved, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  tes_test_assert_contains (r.err, "open it alone");
+
+  /* a damaged cache is an error naming it, never a crash */
+  tes_test_write_file (moved, "SQLite format 3", 16);
+  tes_test_run_cli (&r, "info", moved, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  tes_test_assert_contains (r.err, moved);
 }
 
 /* The vendor's numbers, byte for byte. */
@@ -260,6 +313,7 @@ main (int   argc,
   g_test_add_func ("/tes/cli/summary-fidelity", test_summary_fidelity);
   g_test_add_func ("/tes/cli/info-cache-cycle", test_info_cache_cycle);
   g_test_add_func ("/tes/cli/several-files", test_several_files);
+  g_test_add_func ("/tes/cli/cache-alone", test_cache_alone);
   g_test_add_func ("/tes/cli/formats", test_formats);
 
   return g_test_run ();

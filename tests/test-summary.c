@@ -9,6 +9,7 @@
 
 #include <glib/gstdio.h>
 #include <math.h>
+#include <string.h>
 
 #include "tes-importer-registry.h"
 #include "tes-report-loader.h"
@@ -21,11 +22,8 @@
  * and the page it renders, on the SigmaStar listings in tests/data. */
 
 static TesReport *
-open_listing (const char *name,
-              char      **copy_path)
+open_listing_at (const char *path)
 {
-  g_autofree char *src = tes_test_data_path (name);
-  g_autofree char *path = tes_test_copy_to_tmp (src, name);
   g_autoptr(TesReportLoader) loader = tes_report_loader_new ();
   g_autoptr(GError) error = NULL;
   TesReport *report;
@@ -33,6 +31,17 @@ open_listing (const char *name,
   tes_report_loader_add_file (loader, path);
   report = tes_report_loader_load (loader, NULL, &error);
   g_assert_no_error (error);
+
+  return report;
+}
+
+static TesReport *
+open_listing (const char *name,
+              char      **copy_path)
+{
+  g_autofree char *src = tes_test_data_path (name);
+  g_autofree char *path = tes_test_copy_to_tmp (src, name);
+  TesReport *report = open_listing_at (path);
 
   if (copy_path)
     *copy_path = g_steal_pointer (&path);
@@ -255,6 +264,76 @@ test_summary_render (void)
   cairo_surface_destroy (surface);
 }
 
+/* `tessera-cli render` draws with the section's own code: its PNG is the
+ * in-process render pixel for pixel; SVG and PDF come out as vectors. */
+static void
+test_summary_cli_render (void)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(TesWorkspace) workspace = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *png = tes_test_tmp_path ("summary.png");
+  g_autofree char *svg = tes_test_tmp_path ("summary.svg");
+  g_autofree char *pdf = tes_test_tmp_path ("summary.pdf");
+  g_autofree char *bad = tes_test_tmp_path ("summary.bmp");
+  g_autofree char *head = NULL;
+  g_auto(TesCliResult) r = { 0 };
+  cairo_surface_t *expected, *got;
+  cairo_t *cr;
+  gsize len;
+
+  /* both renders see a reused cache, so both say so */
+  report = open_listing ("yolov8s_op_time_each.txt", &path);
+  g_clear_object (&report);
+  report = open_listing_at (path);
+  workspace = tes_workspace_new (report);
+
+  tes_test_run_cli (&r, "render", "--width", "900", "--height", "700", "-o", png, path, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  got = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_surface_status (got), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (got), ==, 900);
+  g_assert_cmpint (cairo_image_surface_get_height (got), ==, 700);
+
+  expected = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 900, 700);
+  cr = cairo_create (expected);
+  g_assert_true (tes_summary_render (workspace, cr, 900, 700, &error));
+  g_assert_no_error (error);
+  cairo_destroy (cr);
+  cairo_surface_flush (expected);
+
+  for (int y = 0; y < 700; y++)
+    g_assert_cmpmem (cairo_image_surface_get_data (expected) + y * cairo_image_surface_get_stride (expected), 900 * 4,
+                     cairo_image_surface_get_data (got) + y * cairo_image_surface_get_stride (got), 900 * 4);
+  cairo_surface_destroy (expected);
+  cairo_surface_destroy (got);
+
+  tes_test_run_cli (&r, "render", "--section", "Summary", "-o", svg, path, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_file_get_contents (svg, &head, &len, NULL));
+  g_assert_nonnull (strstr (head, "<svg"));
+  g_assert_nonnull (strstr (head, "width=\"1200\""));
+  g_clear_pointer (&head, g_free);
+
+  tes_test_run_cli (&r, "render", "-o", pdf, path, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_file_get_contents (pdf, &head, &len, NULL));
+  g_assert_true (g_str_has_prefix (head, "%PDF-"));
+  g_assert_cmpuint (len, >, 2000);
+
+  /* what the user got wrong is named */
+  tes_test_run_cli (&r, "render", "--section", "flames", "-o", png, path, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  tes_test_assert_contains (r.err, "no section 'flames'; sections: summary");
+  tes_test_run_cli (&r, "render", "-o", bad, path, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  tes_test_assert_contains (r.err, "must end in .png, .svg or .pdf");
+  tes_test_run_cli (&r, "render", path, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_false (g_file_test (bad, G_FILE_TEST_EXISTS));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -266,6 +345,7 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/sort", test_summary_sort);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/export", test_summary_export);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/render", test_summary_render);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/cli-render", test_summary_cli_render);
 
   return g_test_run ();
 }
