@@ -7,10 +7,63 @@
 
 #pragma once
 
+#include <sqlite3.h>
+
 #include "tes-cache.h"
 #include "tes-report.h"
 
 G_BEGIN_DECLS
+
+/* A report is immutable once opened: tracks, clocks and strings are loaded
+ * at open and only read afterwards, so any thread may query it. Each query
+ * borrows a read-only SQLite connection from a pool (one connection is
+ * never used by two threads at once). */
+struct _TesReport
+{
+  GObject          parent_instance;
+
+  char           **paths;         /* as given, in order */
+  char            *cache_path;
+  char            *importer_name;
+  char            *format;
+  guint            importer_version;
+  gboolean         cache_reused;
+
+  GAsyncQueue     *pool;          /* sqlite3* */
+  GArray          *sources;       /* TesSourceInfo, in import order */
+  GArray          *clocks;        /* TesClock, index = id - 1 */
+  GArray          *tracks;        /* TesTrack, index = id - 1 */
+  GPtrArray       *strings;       /* char*, index = id */
+  TesReportCounts  counts;
+};
+
+/* For the query files (tes-report-*.c): connections from the pool, and the
+ * small readers they share. */
+sqlite3  *tes_report_borrow_db  (TesReport      *self,
+                                 GError        **error);
+void      tes_report_return_db  (TesReport      *self,
+                                 sqlite3        *db);
+gboolean  tes_report_prepare    (sqlite3        *db,
+                                 const char     *sql,
+                                 sqlite3_stmt  **stmt,
+                                 GError        **error);
+char     *tes_report_column_dup (sqlite3_stmt   *stmt,
+                                 int             col);
+
+/* Runs a query over one of the report's tables on a borrowed connection
+ * and hands each row to read_row; ?1, if the query has it, is bound to
+ * param. The shared skeleton of the table readers. */
+typedef gboolean (*TesReportRowFunc) (TesReport     *self,
+                                      sqlite3_stmt  *stmt,
+                                      gpointer       out,
+                                      GError       **error);
+
+gboolean  tes_report_read_rows  (TesReport         *self,
+                                 const char        *sql,
+                                 gint64             param,
+                                 TesReportRowFunc   read_row,
+                                 gpointer           out,
+                                 GError           **error);
 
 /* For the loader, which opens a cache on behalf of the files it was
  * written from: where those files are now, and whether the cache was

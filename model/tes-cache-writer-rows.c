@@ -1,0 +1,295 @@
+/* tes-cache-writer-rows.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "tes-cache-writer"
+
+#include "config.h"
+
+#include "tes-cache-writer-private.h"
+
+#include <math.h>
+
+void
+tes_cache_writer_add_instant (TesCacheWriter  *self,
+                              gint64           track_id,
+                              gint64           ts,
+                              guint32          name,
+                              guint32          category,
+                              TesInstantScope  scope,
+                              const char      *args_json)
+{
+  sqlite3_stmt *s;
+
+  g_return_if_fail (TES_IS_CACHE_WRITER (self));
+
+  if (tes_cache_writer_failed (self))
+    return;
+
+  s = tes_cache_writer_stmt (self, TES_CACHE_WRITER_STMT_INSTANT);
+  sqlite3_bind_int64 (s, 1, track_id);
+  sqlite3_bind_int64 (s, 2, ts);
+  sqlite3_bind_int64 (s, 3, name);
+  sqlite3_bind_int64 (s, 4, category);
+  sqlite3_bind_int (s, 5, scope);
+  tes_cache_writer_bind_text_or_null (s, 6, args_json);
+  tes_cache_writer_step_done (self, s, "Storing an instant");
+}
+
+void
+tes_cache_writer_add_counter_value (TesCacheWriter *self,
+                                    gint64          track_id,
+                                    gint64          ts,
+                                    double          value)
+{
+  sqlite3_stmt *s;
+
+  g_return_if_fail (TES_IS_CACHE_WRITER (self));
+
+  if (tes_cache_writer_failed (self))
+    return;
+
+  s = tes_cache_writer_stmt (self, TES_CACHE_WRITER_STMT_COUNTER);
+  sqlite3_bind_int64 (s, 1, track_id);
+  sqlite3_bind_int64 (s, 2, ts);
+  sqlite3_bind_double (s, 3, value);
+  tes_cache_writer_step_done (self, s, "Storing a counter value");
+}
+
+void
+tes_cache_writer_add_flow (TesCacheWriter *self,
+                           guint32         name,
+                           guint32         category,
+                           gint64          from_track,
+                           gint64          from_ts,
+                           gint64          to_track,
+                           gint64          to_ts)
+{
+  sqlite3_stmt *s;
+
+  g_return_if_fail (TES_IS_CACHE_WRITER (self));
+
+  if (tes_cache_writer_failed (self))
+    return;
+
+  s = tes_cache_writer_stmt (self, TES_CACHE_WRITER_STMT_FLOW);
+  sqlite3_bind_int64 (s, 1, name);
+  sqlite3_bind_int64 (s, 2, category);
+  sqlite3_bind_int64 (s, 3, from_track);
+  sqlite3_bind_int64 (s, 4, from_ts);
+  sqlite3_bind_int64 (s, 5, to_track);
+  sqlite3_bind_int64 (s, 6, to_ts);
+  tes_cache_writer_step_done (self, s, "Storing a flow");
+}
+
+gint64
+tes_cache_writer_add_run (TesCacheWriter *self,
+                          const char     *name,
+                          gint64          clock_id,
+                          gint64          start,
+                          gint64          end)
+{
+  sqlite3_stmt *s = NULL;
+
+  g_return_val_if_fail (TES_IS_CACHE_WRITER (self), 0);
+  g_return_val_if_fail (name != NULL, 0);
+
+  if (tes_cache_writer_failed (self))
+    return 0;
+
+  if (sqlite3_prepare_v2 (self->db, "INSERT INTO runs (name, clock_id, start, end) VALUES (?, ?, ?, ?)",
+                          -1, &s, NULL) != SQLITE_OK)
+    {
+      tes_cache_writer_fail (self, "Storing a run");
+      return 0;
+    }
+
+  sqlite3_bind_text (s, 1, name, -1, SQLITE_TRANSIENT);
+  tes_cache_writer_bind_id_or_null (s, 2, clock_id);
+  sqlite3_bind_int64 (s, 3, start);
+  sqlite3_bind_int64 (s, 4, end);
+  tes_cache_writer_step_done (self, s, "Storing a run");
+  sqlite3_finalize (s);
+
+  return tes_cache_writer_failed (self) ? 0 : sqlite3_last_insert_rowid (self->db);
+}
+
+void
+tes_cache_writer_add_operator (TesCacheWriter       *self,
+                               const TesOperatorRow *row)
+{
+  sqlite3_stmt *s;
+
+  g_return_if_fail (TES_IS_CACHE_WRITER (self));
+  g_return_if_fail (row != NULL);
+  g_return_if_fail (row->name != NULL);
+
+  if (tes_cache_writer_failed (self))
+    return;
+
+  {
+    guint32 name = tes_cache_writer_intern (self, row->name);
+    guint32 type = tes_cache_writer_intern (self, row->type ? row->type : "");
+
+    s = tes_cache_writer_stmt (self, TES_CACHE_WRITER_STMT_OPERATOR);
+    tes_cache_writer_bind_id_or_null (s, 1, row->source_id);
+    tes_cache_writer_bind_id_or_null (s, 2, row->track_id);
+    tes_cache_writer_bind_id_or_null (s, 3, row->run_id);
+    if (row->op_index >= 0)
+      sqlite3_bind_int64 (s, 4, row->op_index);
+    sqlite3_bind_int64 (s, 5, name);
+    sqlite3_bind_int64 (s, 6, type);
+    if (row->count >= 0)
+      sqlite3_bind_int64 (s, 7, row->count);
+    if (row->total >= 0)
+      sqlite3_bind_int64 (s, 8, row->total);
+    tes_cache_writer_bind_id_or_null (s, 9, row->clock_id);
+    if (!isnan (row->share))
+      sqlite3_bind_double (s, 10, row->share);
+    tes_cache_writer_bind_text_or_null (s, 11, row->args_json);
+    tes_cache_writer_step_done (self, s, "Storing an operator");
+  }
+}
+
+gint64
+tes_cache_writer_add_tile (TesCacheWriter *self,
+                           gint            ipu,
+                           gint            tile,
+                           gint64          memory_limit,
+                           gint64          track_id)
+{
+  sqlite3_stmt *s = NULL;
+
+  g_return_val_if_fail (TES_IS_CACHE_WRITER (self), 0);
+
+  if (tes_cache_writer_failed (self))
+    return 0;
+
+  if (sqlite3_prepare_v2 (self->db,
+                          "INSERT INTO tiles (ipu, tile, memory_limit, track_id) VALUES (?, ?, ?, ?) "
+                          "ON CONFLICT (ipu, tile) DO UPDATE SET "
+                          "memory_limit = coalesce (excluded.memory_limit, memory_limit), "
+                          "track_id = coalesce (excluded.track_id, track_id) "
+                          "RETURNING id",
+                          -1, &s, NULL) != SQLITE_OK)
+    {
+      tes_cache_writer_fail (self, "Storing a tile");
+      return 0;
+    }
+
+  sqlite3_bind_int (s, 1, ipu);
+  sqlite3_bind_int (s, 2, tile);
+  if (memory_limit > 0)
+    sqlite3_bind_int64 (s, 3, memory_limit);
+  tes_cache_writer_bind_id_or_null (s, 4, track_id);
+
+  {
+    gint64 id = 0;
+
+    if (sqlite3_step (s) == SQLITE_ROW)
+      id = sqlite3_column_int64 (s, 0);
+    else
+      tes_cache_writer_fail (self, "Storing a tile");
+    sqlite3_finalize (s);
+    return id;
+  }
+}
+
+void
+tes_cache_writer_add_tile_memory (TesCacheWriter *self,
+                                  gint64          tile_id,
+                                  const char     *category,
+                                  gint64          bytes)
+{
+  sqlite3_stmt *s;
+  guint32 cat;
+
+  g_return_if_fail (TES_IS_CACHE_WRITER (self));
+  g_return_if_fail (category != NULL);
+
+  if (tes_cache_writer_failed (self))
+    return;
+
+  cat = tes_cache_writer_intern (self, category);
+  s = tes_cache_writer_stmt (self, TES_CACHE_WRITER_STMT_TILE_MEMORY);
+  sqlite3_bind_int64 (s, 1, tile_id);
+  sqlite3_bind_int64 (s, 2, cat);
+  sqlite3_bind_int64 (s, 3, bytes);
+  tes_cache_writer_step_done (self, s, "Storing tile memory");
+}
+
+void
+tes_cache_writer_add_bsp_step (TesCacheWriter *self,
+                               gint64          run_id,
+                               gint64          step,
+                               gint64          clock_id,
+                               gint64          start,
+                               gint64          dur,
+                               const char     *name,
+                               guint           n_tiles,
+                               const guint32  *tile_cycles,
+                               const guint8   *tile_states)
+{
+  sqlite3_stmt *s;
+  guint32 name_id;
+
+  g_return_if_fail (TES_IS_CACHE_WRITER (self));
+  g_return_if_fail (n_tiles == 0 || (tile_cycles != NULL && tile_states != NULL));
+
+  if (tes_cache_writer_failed (self))
+    return;
+
+  name_id = tes_cache_writer_intern (self, name ? name : "");
+  s = tes_cache_writer_stmt (self, TES_CACHE_WRITER_STMT_BSP_STEP);
+  tes_cache_writer_bind_id_or_null (s, 1, run_id);
+  sqlite3_bind_int64 (s, 2, step);
+  tes_cache_writer_bind_id_or_null (s, 3, clock_id);
+  sqlite3_bind_int64 (s, 4, start);
+  sqlite3_bind_int64 (s, 5, dur);
+  sqlite3_bind_int64 (s, 6, name_id);
+  sqlite3_bind_int (s, 7, (int)n_tiles);
+  sqlite3_bind_blob (s, 8, tile_cycles, (int)(n_tiles * sizeof (guint32)), SQLITE_TRANSIENT);
+  sqlite3_bind_blob (s, 9, tile_states, (int)n_tiles, SQLITE_TRANSIENT);
+  tes_cache_writer_step_done (self, s, "Storing a BSP step");
+}
+
+void
+tes_cache_writer_set_info (TesCacheWriter *self,
+                           gint64          source_id,
+                           const char     *key,
+                           const char     *value)
+{
+  sqlite3_stmt *s;
+
+  g_return_if_fail (TES_IS_CACHE_WRITER (self));
+  g_return_if_fail (key != NULL);
+  g_return_if_fail (value != NULL);
+
+  if (tes_cache_writer_failed (self))
+    return;
+
+  s = tes_cache_writer_stmt (self, TES_CACHE_WRITER_STMT_INFO);
+  tes_cache_writer_bind_id_or_null (s, 1, source_id);
+  sqlite3_bind_text (s, 2, key, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text (s, 3, value, -1, SQLITE_TRANSIENT);
+  tes_cache_writer_step_done (self, s, "Storing report info");
+}
+
+/* A problem the importer recovered from, kept as report info
+ * "warning.N", numbered across all the files of the report. */
+void
+tes_cache_writer_add_warning (TesCacheWriter *self,
+                              gint64          source_id,
+                              const char     *text)
+{
+  g_autofree char *key = NULL;
+
+  g_return_if_fail (TES_IS_CACHE_WRITER (self));
+  g_return_if_fail (text != NULL);
+
+  key = g_strdup_printf ("warning.%u", ++self->n_warnings);
+  tes_cache_writer_set_info (self, source_id, key, text);
+}

@@ -1,0 +1,615 @@
+/* tes-report-trace.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "tes-report"
+
+#include "config.h"
+
+#include "tes-cache-private.h"
+#include "tes-report-private.h"
+
+#include <string.h>
+
+/* Calls func for every stored slice of the track that overlaps
+ * [t0, t1] (both inclusive, in the track's ticks), in start order. Only
+ * the chunks whose extent meets the window are read. */
+typedef gboolean (*SliceFunc) (const TesSliceRecord *rec,
+                               guint32               index,
+                               gpointer              user_data);
+
+static gboolean
+read_records (sqlite3_blob   *blob,
+              guint           first,
+              guint           count,
+              TesSliceRecord *out)
+{
+  return sqlite3_blob_read (blob, out, (int)(count * sizeof (TesSliceRecord)),
+                            (int)(first * sizeof (TesSliceRecord))) == SQLITE_OK;
+}
+
+/* The first record of the chunk whose start is >= t (or n), by binary
+ * search reading one start time per probe. */
+static gboolean
+lower_bound (sqlite3_blob *blob,
+             guint         n,
+             gint64        t,
+             guint        *index)
+{
+  guint lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      gint64 start;
+
+      if (sqlite3_blob_read (blob, &start, sizeof start, (int)(mid * sizeof (TesSliceRecord))) != SQLITE_OK)
+        return FALSE;
+      if (start < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  *index = lo;
+  return TRUE;
+}
+
+/* Calls func for every stored slice of the track that overlaps [t0, t1]
+ * (both inclusive, in the track's ticks), in start order. Only chunks whose
+ * extent meets the window are opened, and of those only the records that
+ * can overlap it are read: a slice overlapping t0 starts no earlier than
+ * t0 minus the chunk's longest duration, and none after t1 can. */
+static gboolean
+foreach_slice_in_window (TesReport     *self,
+                         sqlite3       *db,
+                         gint64         track_id,
+                         gint64         t0,
+                         gint64         t1,
+                         SliceFunc      func,
+                         gpointer       user_data,
+                         GCancellable  *cancellable,
+                         GError       **error)
+{
+  g_autoptr(GArray) buffer = g_array_new (FALSE, FALSE, sizeof (TesSliceRecord));
+  sqlite3_stmt *stmt = NULL;
+  sqlite3_blob *blob = NULL;
+  gboolean ok = TRUE;
+  int rc;
+
+  if (!tes_report_prepare (db,
+                           "SELECT id, first_index, n, max_dur, length (data) FROM slice_chunks "
+                           "WHERE track_id = ? AND t_min <= ? AND t_max_end >= ? ORDER BY t_min",
+                           &stmt, error))
+    return FALSE;
+
+  sqlite3_bind_int64 (stmt, 1, track_id);
+  sqlite3_bind_int64 (stmt, 2, t1);
+  sqlite3_bind_int64 (stmt, 3, t0);
+
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      gint64 rowid = sqlite3_column_int64 (stmt, 0);
+      guint32 first = (guint32)sqlite3_column_int64 (stmt, 1);
+      guint n = (guint)sqlite3_column_int64 (stmt, 2);
+      gint64 max_dur = sqlite3_column_int64 (stmt, 3);
+      gint64 from_t = t0 < G_MININT64 + max_dur ? G_MININT64 : t0 - max_dur;
+      guint lo = 0, hi = n;
+      const TesSliceRecord *recs;
+
+      if (sqlite3_column_int64 (stmt, 4) != (gint64)(n * sizeof (TesSliceRecord)))
+        {
+          g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA,
+                       "Cache %s: slice chunk of track %" G_GINT64_FORMAT " has a wrong size",
+                       self->cache_path, track_id);
+          ok = FALSE;
+          break;
+        }
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        {
+          ok = FALSE;
+          break;
+        }
+
+      if (blob == NULL)
+        rc = sqlite3_blob_open (db, "main", "slice_chunks", "data", rowid, 0, &blob);
+      else
+        rc = sqlite3_blob_reopen (blob, rowid);
+
+      if (rc != SQLITE_OK ||
+          (from_t != G_MININT64 && !lower_bound (blob, n, from_t, &lo)) ||
+          (t1 != G_MAXINT64 && !lower_bound (blob, n, t1 + 1, &hi)))
+        {
+          tes_cache_set_error (error, db, "Reading slices");
+          ok = FALSE;
+          break;
+        }
+
+      if (hi <= lo)
+        continue;
+
+      g_array_set_size (buffer, hi - lo);
+      recs = (const TesSliceRecord *)(gconstpointer)buffer->data;
+      if (!read_records (blob, lo, hi - lo, (TesSliceRecord *)buffer->data))
+        {
+          tes_cache_set_error (error, db, "Reading slices");
+          ok = FALSE;
+          break;
+        }
+
+      for (guint i = 0; i < hi - lo; i++)
+        {
+          if (recs[i].start + recs[i].dur < t0)
+            continue;
+          if (!func (&recs[i], first + lo + i, user_data))
+            goto out;
+        }
+    }
+
+  if (ok && rc != SQLITE_ROW && rc != SQLITE_DONE && rc != SQLITE_OK)
+    {
+      tes_cache_set_error (error, db, "Reading slices");
+      ok = FALSE;
+    }
+
+out:
+  g_clear_pointer (&blob, sqlite3_blob_close);
+  sqlite3_finalize (stmt);
+  return ok;
+}
+
+static gboolean
+collect_slice (const TesSliceRecord *rec,
+               guint32               index,
+               gpointer              user_data)
+{
+  GArray *out = user_data;
+  TesSlice slice = {
+    .start = rec->start,
+    .dur = rec->dur,
+    .self_dur = rec->self_dur,
+    .name = rec->name,
+    .category = rec->category,
+    .parent = rec->parent,
+    .index = index,
+    .depth = rec->depth,
+    .flags = rec->flags,
+  };
+
+  g_array_append_val (out, slice);
+  return TRUE;
+}
+
+GArray *
+tes_report_get_slices (TesReport  *self,
+                       gint64      track_id,
+                       gint64      t0,
+                       gint64      t1,
+                       GError    **error)
+{
+  g_autoptr(GArray) slices = g_array_new (FALSE, FALSE, sizeof (TesSlice));
+  sqlite3 *db;
+  gboolean ok;
+
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+
+  if (tes_report_get_track (self, track_id) == NULL)
+    {
+      g_set_error (error, TES_REPORT_ERROR, TES_REPORT_ERROR_NOT_FOUND,
+                   "No track %" G_GINT64_FORMAT " in %s", track_id, self->cache_path);
+      return NULL;
+    }
+
+  if (!(db = tes_report_borrow_db (self, error)))
+    return NULL;
+
+  ok = foreach_slice_in_window (self, db, track_id, t0, t1, collect_slice, slices, NULL, error);
+  tes_report_return_db (self, db);
+
+  return ok ? g_steal_pointer (&slices) : NULL;
+}
+
+typedef struct
+{
+  TesLaneBucket *buckets;
+  guint          n_buckets;
+  gint64         t0;
+  gint64         t1;
+} LaneState;
+
+static gboolean
+add_to_lane (const TesSliceRecord *rec,
+             guint32               index,
+             gpointer              user_data)
+{
+  LaneState *state = user_data;
+
+  tes_lane_add_slice (state->buckets, state->n_buckets, state->t0, state->t1,
+                      rec->start, rec->dur, rec->name, rec->depth);
+  return TRUE;
+}
+
+/* Answers from the coarsest summary level whose buckets are no wider than
+ * a column; FALSE (and nothing done) when columns are finer than every
+ * level, so that the slices themselves must be read. */
+static gboolean
+lane_from_summary (sqlite3        *db,
+                   gint64          track_id,
+                   gint64          t0,
+                   gint64          t1,
+                   guint           n_buckets,
+                   TesLaneBucket  *buckets,
+                   gboolean       *answered,
+                   GError        **error)
+{
+  sqlite3_stmt *stmt = NULL;
+  gint64 column = (t1 - t0) / n_buckets;
+  int rc;
+
+  *answered = FALSE;
+
+  if (!tes_report_prepare (db,
+                           "SELECT shift, t_base, n, data FROM slice_lod "
+                           "WHERE track_id = ? AND shift < 62 AND (1 << shift) <= ? "
+                           "ORDER BY level DESC LIMIT 1",
+                           &stmt, error))
+    return FALSE;
+
+  sqlite3_bind_int64 (stmt, 1, track_id);
+  sqlite3_bind_int64 (stmt, 2, column);
+
+  if ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      guint shift = (guint)sqlite3_column_int (stmt, 0);
+      gint64 base = sqlite3_column_int64 (stmt, 1);
+      gint64 n = sqlite3_column_int64 (stmt, 2);
+      const TesLaneBucket *level = sqlite3_column_blob (stmt, 3);
+      gint64 first, last;
+
+      if (sqlite3_column_bytes (stmt, 3) != (int)(n * sizeof (TesLaneBucket)))
+        {
+          g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA,
+                       "Lane summary of track %" G_GINT64_FORMAT " has a wrong size", track_id);
+          sqlite3_finalize (stmt);
+          return FALSE;
+        }
+
+      first = t0 <= base ? 0 : (t0 - base) >> shift;
+      last = t1 <= base ? -1 : MIN (n - 1, (t1 - 1 - base) >> shift);
+
+      for (gint64 b = first; b <= last; b++)
+        {
+          TesLaneBucket src;
+          gint64 lo = base + (b << shift);
+
+          memcpy (&src, &level[b], sizeof src);
+          tes_lane_add_bucket (buckets, n_buckets, t0, t1, lo, lo + ((gint64)1 << shift), &src);
+        }
+
+      *answered = TRUE;
+    }
+  else if (rc != SQLITE_DONE)
+    {
+      tes_cache_set_error (error, db, "Reading lane summaries");
+      sqlite3_finalize (stmt);
+      return FALSE;
+    }
+
+  sqlite3_finalize (stmt);
+  return TRUE;
+}
+
+/* One bucket per pixel column of [t0, t1) on the track: from the summary
+ * pyramid when a column is wider than its finest level, else from the
+ * slices in the window (of which there are then few enough). */
+GArray *
+tes_report_get_lane (TesReport  *self,
+                     gint64      track_id,
+                     gint64      t0,
+                     gint64      t1,
+                     guint       n_buckets,
+                     GError    **error)
+{
+  g_autoptr(GArray) buckets = NULL;
+  LaneState state;
+  gboolean answered = FALSE;
+  sqlite3 *db;
+  gboolean ok;
+
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+  g_return_val_if_fail (n_buckets > 0, NULL);
+  g_return_val_if_fail (t1 > t0, NULL);
+
+  buckets = g_array_sized_new (FALSE, TRUE, sizeof (TesLaneBucket), n_buckets);
+  g_array_set_size (buckets, n_buckets);
+
+  if (!(db = tes_report_borrow_db (self, error)))
+    return NULL;
+
+  state.buckets = (TesLaneBucket *)(gpointer)buckets->data;
+  state.n_buckets = n_buckets;
+  state.t0 = t0;
+  state.t1 = t1;
+
+  ok = lane_from_summary (db, track_id, t0, t1, n_buckets, state.buckets, &answered, error);
+  if (ok && !answered)
+    ok = foreach_slice_in_window (self, db, track_id, t0, t1, add_to_lane, &state, NULL, error);
+  tes_report_return_db (self, db);
+
+  return ok ? g_steal_pointer (&buckets) : NULL;
+}
+
+char *
+tes_report_get_slice_args (TesReport  *self,
+                           gint64      track_id,
+                           guint32     index,
+                           GError    **error)
+{
+  sqlite3_stmt *stmt = NULL;
+  sqlite3 *db;
+  char *args = NULL;
+
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+
+  if (!(db = tes_report_borrow_db (self, error)))
+    return NULL;
+
+  if (tes_report_prepare (db,
+                          "SELECT first_index, n, args FROM slice_chunks WHERE track_id = ? AND first_index <= ? "
+                          "ORDER BY first_index DESC LIMIT 1",
+                          &stmt, error))
+    {
+      sqlite3_bind_int64 (stmt, 1, track_id);
+      sqlite3_bind_int64 (stmt, 2, index);
+
+      if (sqlite3_step (stmt) == SQLITE_ROW &&
+          index - sqlite3_column_int64 (stmt, 0) < sqlite3_column_int64 (stmt, 1))
+        {
+          guint i = (guint)(index - sqlite3_column_int64 (stmt, 0));
+          guint n = (guint)sqlite3_column_int64 (stmt, 1);
+          const guint8 *blob = sqlite3_column_blob (stmt, 2);
+          gsize len = (gsize)sqlite3_column_bytes (stmt, 2);
+          guint32 begin, end;
+
+          if (blob == NULL)
+            args = g_strdup ("");
+          else if (len >= (n + 1) * sizeof (guint32))
+            {
+              memcpy (&begin, blob + i * sizeof (guint32), sizeof begin);
+              memcpy (&end, blob + (i + 1) * sizeof (guint32), sizeof end);
+              if (begin <= end && (n + 1) * sizeof (guint32) + end <= len)
+                args = g_strndup ((const char *)blob + (n + 1) * sizeof (guint32) + begin, end - begin);
+            }
+        }
+
+      if (args == NULL)
+        g_set_error (error, TES_REPORT_ERROR, TES_REPORT_ERROR_NOT_FOUND,
+                     "No slice %u on track %" G_GINT64_FORMAT, index, track_id);
+    }
+
+  sqlite3_finalize (stmt);
+  tes_report_return_db (self, db);
+
+  return args;
+}
+
+typedef struct
+{
+  GHashTable *groups;   /* key -> TesAggregate* (in the track's ticks) */
+  gint64      t0;
+  gint64      t1;
+  TesGroupBy  group_by;
+} AggregateState;
+
+static gboolean
+aggregate_slice (const TesSliceRecord *rec,
+                 guint32               index,
+                 gpointer              user_data)
+{
+  AggregateState *state = user_data;
+  guint32 key = state->group_by == TES_GROUP_BY_NAME ? rec->name : rec->category;
+  TesAggregate *agg = g_hash_table_lookup (state->groups, GUINT_TO_POINTER (key));
+  gint64 lo = MAX (rec->start, state->t0);
+  gint64 hi = MIN (rec->start + rec->dur, state->t1);
+  gint64 clipped = MAX (0, hi - lo);
+
+  if (agg == NULL)
+    {
+      agg = g_new0 (TesAggregate, 1);
+      agg->key = key;
+      g_hash_table_insert (state->groups, GUINT_TO_POINTER (key), agg);
+    }
+
+  agg->count++;
+  agg->total += clipped;
+  /* Self time of a slice cut by the window is taken in proportion. */
+  if (clipped == rec->dur)
+    agg->self += rec->self_dur;
+  else if (rec->dur > 0)
+    agg->self += (gint64)((double)rec->self_dur * clipped / rec->dur);
+
+  return TRUE;
+}
+
+static int
+compare_aggregates (gconstpointer a,
+                    gconstpointer b)
+{
+  const TesAggregate *aa = a;
+  const TesAggregate *ab = b;
+
+  if (aa->self != ab->self)
+    return aa->self > ab->self ? -1 : 1;
+  if (aa->total != ab->total)
+    return aa->total > ab->total ? -1 : 1;
+  return (aa->key > ab->key) - (aa->key < ab->key);
+}
+
+static gint64
+convert_duration (TesReport *self,
+                  gint64     from_clock,
+                  gint64     to_clock,
+                  gint64     d)
+{
+  return tes_report_convert_time (self, from_clock, to_clock, d) -
+         tes_report_convert_time (self, from_clock, to_clock, 0);
+}
+
+GArray *
+tes_report_aggregate_slices (TesReport     *self,
+                             const gint64  *track_ids,
+                             guint          n_track_ids,
+                             gint64         clock_id,
+                             gint64         t0,
+                             gint64         t1,
+                             TesGroupBy     group_by,
+                             GCancellable  *cancellable,
+                             GError       **error)
+{
+  g_autoptr(GHashTable) merged = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autoptr(GArray) result = g_array_new (FALSE, FALSE, sizeof (TesAggregate));
+  GHashTableIter iter;
+  TesAggregate *agg;
+  sqlite3 *db;
+  guint n = n_track_ids ? n_track_ids : self->tracks->len;
+
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+
+  if (!(db = tes_report_borrow_db (self, error)))
+    return NULL;
+
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 track_id = n_track_ids ? track_ids[i] : (gint64)i + 1;
+      const TesTrack *track = tes_report_get_track (self, track_id);
+      AggregateState state;
+
+      if (track == NULL || track->n_slices == 0)
+        continue;
+
+      state.groups = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+      state.t0 = tes_report_convert_time (self, clock_id, track->clock_id, t0);
+      state.t1 = tes_report_convert_time (self, clock_id, track->clock_id, t1);
+      state.group_by = group_by;
+
+      if (!foreach_slice_in_window (self, db, track_id, state.t0, state.t1,
+                                    aggregate_slice, &state, cancellable, error))
+        {
+          g_hash_table_unref (state.groups);
+          tes_report_return_db (self, db);
+          return NULL;
+        }
+
+      g_hash_table_iter_init (&iter, state.groups);
+      while (g_hash_table_iter_next (&iter, NULL, (gpointer *)&agg))
+        {
+          TesAggregate *into = g_hash_table_lookup (merged, GUINT_TO_POINTER (agg->key));
+
+          if (into == NULL)
+            {
+              into = g_new0 (TesAggregate, 1);
+              into->key = agg->key;
+              g_hash_table_insert (merged, GUINT_TO_POINTER (agg->key), into);
+            }
+
+          into->count += agg->count;
+          into->total += convert_duration (self, track->clock_id, clock_id, agg->total);
+          into->self += convert_duration (self, track->clock_id, clock_id, agg->self);
+        }
+
+      g_hash_table_unref (state.groups);
+    }
+
+  tes_report_return_db (self, db);
+
+  g_hash_table_iter_init (&iter, merged);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *)&agg))
+    g_array_append_val (result, *agg);
+  g_array_sort (result, compare_aggregates);
+
+  return g_steal_pointer (&result);
+}
+
+typedef struct
+{
+  gint64     *track_ids;
+  guint       n_track_ids;
+  gint64      clock_id;
+  gint64      t0;
+  gint64      t1;
+  TesGroupBy  group_by;
+} AggregateJob;
+
+static void
+aggregate_job_free (gpointer data)
+{
+  AggregateJob *job = data;
+
+  g_free (job->track_ids);
+  g_free (job);
+}
+
+static void
+tes_report_aggregate_worker (GTask        *task,
+                             gpointer      source_object,
+                             gpointer      task_data,
+                             GCancellable *cancellable)
+{
+  AggregateJob *job = task_data;
+  GError *error = NULL;
+  GArray *result;
+
+  result = tes_report_aggregate_slices (source_object, job->track_ids, job->n_track_ids,
+                                        job->clock_id, job->t0, job->t1, job->group_by,
+                                        cancellable, &error);
+  if (result != NULL)
+    g_task_return_pointer (task, result, (GDestroyNotify)g_array_unref);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+tes_report_aggregate_slices_async (TesReport           *self,
+                                   const gint64        *track_ids,
+                                   guint                n_track_ids,
+                                   gint64               clock_id,
+                                   gint64               t0,
+                                   gint64               t1,
+                                   TesGroupBy           group_by,
+                                   GCancellable        *cancellable,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  AggregateJob *job;
+
+  g_return_if_fail (TES_IS_REPORT (self));
+
+  job = g_new0 (AggregateJob, 1);
+  job->track_ids = n_track_ids ? g_memdup2 (track_ids, n_track_ids * sizeof (gint64)) : NULL;
+  job->n_track_ids = n_track_ids;
+  job->clock_id = clock_id;
+  job->t0 = t0;
+  job->t1 = t1;
+  job->group_by = group_by;
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tes_report_aggregate_slices_async);
+  g_task_set_task_data (task, job, aggregate_job_free);
+  g_task_run_in_thread (task, tes_report_aggregate_worker);
+}
+
+GArray *
+tes_report_aggregate_slices_finish (TesReport     *self,
+                                    GAsyncResult  *result,
+                                    GError       **error)
+{
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
