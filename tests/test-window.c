@@ -838,6 +838,53 @@ test_window_recent (void)
   close_window (window);
 }
 
+/* Files dropped on the window open as one report, as the Open dialog's
+ * several files do. The drop is the drop target's own signal, with the
+ * file list a file manager hands over. */
+static void
+test_window_drop (void)
+{
+  g_autofree char *each_src = tes_test_data_path ("yolov8s_op_time_each.txt");
+  g_autofree char *total_src = tes_test_data_path ("yolov8s_op_time_total.txt");
+  g_autofree char *each = tes_test_copy_to_tmp (each_src, "dropped_each.txt");
+  g_autofree char *total = tes_test_copy_to_tmp (total_src, "dropped_total.txt");
+  g_autoptr(GListModel) controllers = NULL;
+  g_auto(GValue) value = G_VALUE_INIT;
+  GtkDropTarget *target = NULL;
+  GSList *files = NULL;
+  TesWindow *window;
+  gboolean accepted = FALSE;
+
+  window = g_object_ref (tes_window_new (NULL));
+  gtk_window_present (GTK_WINDOW (window));
+
+  controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && target == NULL; i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_DROP_TARGET (controller))
+        target = GTK_DROP_TARGET (controller);
+    }
+  g_assert_nonnull (target);
+  g_assert_true (gtk_drop_target_get_actions (target) & GDK_ACTION_COPY);
+
+  files = g_slist_append (files, g_file_new_for_path (each));
+  files = g_slist_append (files, g_file_new_for_path (total));
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_take_boxed (&value, gdk_file_list_new_from_list (files));
+  g_slist_free_full (files, g_object_unref);
+
+  g_signal_emit_by_name (target, "drop", &value, 10.0, 10.0, &accepted);
+  g_assert_true (accepted);
+  wait_for_page (window, "report");
+  summary_section (window);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "dropped_each.txt (+1)");
+  g_assert_cmpstr (find_value_for_key (window, "Operators"), ==, "108");
+
+  close_window (window);
+}
+
 /* The MIME database of the system, found before the dirs are isolated */
 static char **system_mime_dirs;
 
@@ -906,6 +953,7 @@ main (int    argc,
   add_case ("/tes/window/error-unknown", test_window_error_unknown);
   add_case ("/tes/window/error-import", test_window_error_import);
   add_case ("/tes/window/unknown-format", test_window_unknown_format);
+  add_case ("/tes/window/drop", test_window_drop);
   add_case ("/tes/window/cancel", test_window_cancel);
   add_case ("/tes/window/close-while-loading", test_window_close_while_loading);
   add_case ("/tes/window/supersede", test_window_supersede);
