@@ -40,8 +40,8 @@ static const char usage_text[] =
   "  info [--json] FILE…               what the report holds and where its cache is\n"
   "  summary [--mode total|each] [--by category|name] [--csv] FILE…\n"
   "                                     time share per operator type (total) or per operator (each)\n"
-  "  render [--section NAME] [--width W] [--height H] -o OUT.png|svg|pdf FILE…\n"
-  "                                     draw a section (default: summary) as the window does\n"
+  "  render [--view NAME] [--width W] [--height H] --out OUT.png|svg|pdf FILE…\n"
+  "                                     draw a view (default: summary) as the window does\n"
   "  formats                            list the formats Tessera reads\n"
   "\n"
   "Several FILEs of one run open as one report, with one cache for the set.\n"
@@ -148,10 +148,10 @@ parse_command_line (const char           *command,
     { NULL }
   };
   GOptionEntry render_entries[] = {
-    { "section", 0, 0, G_OPTION_ARG_STRING, &options->section, "The section to draw (default: summary)", "NAME" },
+    { "view", 0, 0, G_OPTION_ARG_STRING, &options->section, "The view to draw (default: summary)", "NAME" },
     { "width", 0, 0, G_OPTION_ARG_INT, &options->width, "Width in pixels or points (default: 1200)", "W" },
     { "height", 0, 0, G_OPTION_ARG_INT, &options->height, "Height in pixels or points (default: 900)", "H" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &options->output, "The file to write: .png, .svg or .pdf", "OUT" },
+    { "out", 'o', 0, G_OPTION_ARG_FILENAME, &options->output, "The file to write: .png, .svg or .pdf", "OUT" },
     { NULL }
   };
   g_autofree char *parameter = g_strdup_printf ("%s FILE…", command);
@@ -532,7 +532,7 @@ command_render (int    argc,
     return status;
 
   if (options.output == NULL)
-    return usage_error ("render: missing -o OUT.png|svg|pdf");
+    return usage_error ("render: missing --out OUT.png|svg|pdf");
   if (options.width < 16 || options.height < 16 || options.width > 16384 || options.height > 16384)
     return usage_error ("render: --width and --height must be between 16 and 16384");
 
@@ -540,7 +540,7 @@ command_render (int    argc,
     {
       g_autofree char *known = tes_sections_describe ();
 
-      return usage_error ("render: no section '%s'; sections: %s", options.section, known);
+      return usage_error ("render: no view '%s'; views: %s", options.section, known);
     }
 
   png = g_str_has_suffix (options.output, ".png");

@@ -309,7 +309,7 @@ test_summary_cli_render (void)
   cairo_surface_destroy (expected);
   cairo_surface_destroy (got);
 
-  tes_test_run_cli (&r, "render", "--section", "Summary", "-o", svg, path, NULL);
+  tes_test_run_cli (&r, "render", "--view", "Summary", "--out", svg, path, NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_true (g_file_get_contents (svg, &head, &len, NULL));
   g_assert_nonnull (strstr (head, "<svg"));
@@ -323,9 +323,9 @@ test_summary_cli_render (void)
   g_assert_cmpuint (len, >, 2000);
 
   /* what the user got wrong is named */
-  tes_test_run_cli (&r, "render", "--section", "flames", "-o", png, path, NULL);
+  tes_test_run_cli (&r, "render", "--view", "flames", "-o", png, path, NULL);
   g_assert_cmpint (r.status, ==, 2);
-  tes_test_assert_contains (r.err, "no section 'flames'; sections: summary");
+  tes_test_assert_contains (r.err, "no view 'flames'; views: summary");
   tes_test_run_cli (&r, "render", "-o", bad, path, NULL);
   g_assert_cmpint (r.status, ==, 2);
   tes_test_assert_contains (r.err, "must end in .png, .svg or .pdf");
