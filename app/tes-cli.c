@@ -523,6 +523,7 @@ command_render (int    argc,
   cairo_surface_t *surface;
   cairo_status_t cairo_status;
   cairo_t *cr;
+  const char *view = NULL;
   GType section;
   guint n_paths = 0;
   gboolean png;
@@ -536,7 +537,7 @@ command_render (int    argc,
   if (options.width < 16 || options.height < 16 || options.width > 16384 || options.height > 16384)
     return usage_error ("render: --width and --height must be between 16 and 16384");
 
-  if ((section = tes_sections_lookup (options.section ? options.section : "summary")) == G_TYPE_INVALID)
+  if ((section = tes_sections_lookup (options.section ? options.section : "summary", &view)) == G_TYPE_INVALID)
     {
       g_autofree char *known = tes_sections_describe ();
 
@@ -566,7 +567,7 @@ command_render (int    argc,
     surface = cairo_pdf_surface_create (options.output, options.width, options.height);
 
   cr = cairo_create (surface);
-  if (!tes_section_type_render (section, workspace, cr, options.width, options.height, &error))
+  if (!tes_section_type_render (section, workspace, view, cr, options.width, options.height, &error))
     {
       cairo_destroy (cr);
       cairo_surface_destroy (surface);

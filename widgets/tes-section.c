@@ -212,9 +212,11 @@ tes_section_type_has_data (GType         section_type,
   return TES_SECTION_CLASS (klass)->has_data (workspace);
 }
 
+/* Draws @view (NULL: the section's first) of the section into @cr. */
 gboolean
 tes_section_type_render (GType          section_type,
                          TesWorkspace  *workspace,
+                         const char    *view,
                          cairo_t       *cr,
                          int            width,
                          int            height,
@@ -235,7 +237,10 @@ tes_section_type_render (GType          section_type,
       return FALSE;
     }
 
-  return TES_SECTION_CLASS (klass)->render (workspace, cr, width, height, error);
+  if (view == NULL && TES_SECTION_CLASS (klass)->views != NULL)
+    view = TES_SECTION_CLASS (klass)->views[0];
+
+  return TES_SECTION_CLASS (klass)->render (workspace, view, cr, width, height, error);
 }
 
 const char *
@@ -248,4 +253,16 @@ tes_section_type_get_title (GType section_type)
   klass = g_type_class_ref (section_type);
 
   return TES_SECTION_CLASS (klass)->title;
+}
+
+const char * const *
+tes_section_type_get_views (GType section_type)
+{
+  g_autoptr(GTypeClass) klass = NULL;
+
+  g_return_val_if_fail (g_type_is_a (section_type, TES_TYPE_SECTION), NULL);
+
+  klass = g_type_class_ref (section_type);
+
+  return TES_SECTION_CLASS (klass)->views;
 }

@@ -25,14 +25,17 @@ struct _TesSectionClass
 {
   GtkWidgetClass parent_class;
 
-  /* Set in class_init: what the sidebar shows. */
-  const char *title;
-  const char *icon_name;
+  /* Set in class_init: what the sidebar shows, and the views `render`
+   * draws (NULL-terminated, lower case; the first is the default). */
+  const char         *title;
+  const char         *icon_name;
+  const char * const *views;
 
   gboolean (*has_data)           (TesWorkspace  *workspace);
   void     (*workspace_changed)  (TesSection    *self,
                                   TesWorkspace  *old_workspace);
   gboolean (*render)             (TesWorkspace  *workspace,
+                                  const char    *view,
                                   cairo_t       *cr,
                                   int            width,
                                   int            height,
@@ -50,11 +53,13 @@ gboolean      tes_section_type_has_data    (GType          section_type,
                                             TesWorkspace  *workspace);
 gboolean      tes_section_type_render      (GType          section_type,
                                             TesWorkspace  *workspace,
+                                            const char    *view,
                                             cairo_t       *cr,
                                             int            width,
                                             int            height,
                                             GError       **error);
 const char   *tes_section_type_get_title   (GType          section_type);
+const char * const *tes_section_type_get_views (GType       section_type);
 void          tes_widgets_init             (void);
 
 G_END_DECLS

@@ -9,6 +9,7 @@
 
 #include "tes-sections.h"
 #include "tes-summary-section.h"
+#include "tes-trace-section.h"
 
 /* Every view Tessera has, in sidebar order: the window shows those its
  * report has data for, and `tessera-cli render --section` names them. */
@@ -18,26 +19,38 @@ tes_sections_get_type_at (guint position)
   switch (position)
     {
     case 0: return TES_TYPE_SUMMARY_SECTION;
+    case 1: return TES_TYPE_TRACE_SECTION;
     default: return G_TYPE_INVALID;
     }
 }
 
-/* A section by its title, in any case ("summary", "Summary"). */
+/* The section that draws the view @name ("summary", "trace", "flame"…,
+ * in any case), and in @view the view's own name. */
 GType
-tes_sections_lookup (const char *name)
+tes_sections_lookup (const char  *name,
+                     const char **view)
 {
   GType type;
 
   g_return_val_if_fail (name != NULL, G_TYPE_INVALID);
 
   for (guint i = 0; (type = tes_sections_get_type_at (i)) != G_TYPE_INVALID; i++)
-    if (g_ascii_strcasecmp (tes_section_type_get_title (type), name) == 0)
-      return type;
+    {
+      const char * const *views = tes_section_type_get_views (type);
+
+      for (guint j = 0; views != NULL && views[j] != NULL; j++)
+        if (g_ascii_strcasecmp (views[j], name) == 0)
+          {
+            if (view)
+              *view = views[j];
+            return type;
+          }
+    }
 
   return G_TYPE_INVALID;
 }
 
-/* The sections' names, comma-separated, for messages. */
+/* Every view's name, comma-separated, for messages. */
 char *
 tes_sections_describe (void)
 {
@@ -46,9 +59,10 @@ tes_sections_describe (void)
 
   for (guint i = 0; (type = tes_sections_get_type_at (i)) != G_TYPE_INVALID; i++)
     {
-      g_autofree char *name = g_ascii_strdown (tes_section_type_get_title (type), -1);
+      const char * const *views = tes_section_type_get_views (type);
 
-      g_string_append_printf (names, "%s%s", i ? ", " : "", name);
+      for (guint j = 0; views != NULL && views[j] != NULL; j++)
+        g_string_append_printf (names, "%s%s", names->len ? ", " : "", views[j]);
     }
 
   return g_string_free (g_steal_pointer (&names), FALSE);

@@ -12,7 +12,8 @@
 G_BEGIN_DECLS
 
 GType  tes_sections_get_type_at  (guint        position);
-GType  tes_sections_lookup       (const char  *name);
+GType  tes_sections_lookup       (const char  *name,
+                                  const char **view);
 char  *tes_sections_describe     (void);
 
 G_END_DECLS

@@ -11,6 +11,7 @@
 
 #include "tes-summary-render.h"
 
+#include "tes-painter.h"
 #include "tes-share-chart-layout.h"
 #include "tes-summary-layout.h"
 
@@ -28,72 +29,13 @@
 #define FONT         "Sans 10"
 #define CHART_ROWS   16
 
-typedef struct
-{
-  cairo_t     *cr;
-  PangoLayout *layout;
-} Painter;
-
-static void
-set_rgb (cairo_t *cr,
-         guint32  rgb)
-{
-  cairo_set_source_rgb (cr, ((rgb >> 16) & 0xff) / 255., ((rgb >> 8) & 0xff) / 255., (rgb & 0xff) / 255.);
-}
-
-/* Draws @text at (x, y) within @width (ellipsized, aligned) and returns its
- * height. */
 static double
-draw_text (Painter        *p,
-           const char     *text,
-           double          x,
-           double          y,
-           double          width,
-           PangoAlignment  align,
-           gboolean        bold,
-           guint32         rgb)
-{
-  PangoFontDescription *font = pango_font_description_from_string (FONT);
-  int h;
-
-  if (bold)
-    pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
-  pango_layout_set_font_description (p->layout, font);
-  pango_font_description_free (font);
-
-  pango_layout_set_text (p->layout, text, -1);
-  pango_layout_set_width (p->layout, width > 0 ? (int)(width * PANGO_SCALE) : -1);
-  pango_layout_set_ellipsize (p->layout, PANGO_ELLIPSIZE_END);
-  pango_layout_set_alignment (p->layout, align);
-  pango_layout_get_pixel_size (p->layout, NULL, &h);
-
-  set_rgb (p->cr, rgb);
-  cairo_move_to (p->cr, x, y);
-  pango_cairo_show_layout (p->cr, p->layout);
-
-  return h;
-}
-
-static double
-text_width (Painter    *p,
-            const char *text)
-{
-  int w;
-
-  pango_layout_set_width (p->layout, -1);
-  pango_layout_set_text (p->layout, text, -1);
-  pango_layout_get_pixel_size (p->layout, &w, NULL);
-
-  return w;
-}
-
-static double
-draw_facts (Painter   *p,
-            GPtrArray *facts,
-            double     x,
-            double     y,
-            double     width,
-            double     bottom)
+draw_facts (TesPainter *p,
+            GPtrArray  *facts,
+            double      x,
+            double      y,
+            double      width,
+            double      bottom)
 {
   const char *heading = NULL;
   double key_width = width * 0.35;
@@ -107,11 +49,11 @@ draw_facts (Painter   *p,
         {
           heading = fact->heading;
           y += i > 0 ? 8 : 0;
-          y += draw_text (p, fact->heading, x, y, width, PANGO_ALIGN_LEFT, TRUE, 0x241f31) + 2;
+          y += tes_painter_text (p, fact->heading, x, y, width, PANGO_ALIGN_LEFT, TRUE, 0x241f31) + 2;
         }
 
-      draw_text (p, fact->key, x, y, key_width, PANGO_ALIGN_RIGHT, FALSE, 0x77767b);
-      h = draw_text (p, fact->value, x + key_width + 12, y, width - key_width - 12, PANGO_ALIGN_LEFT, FALSE,
+      tes_painter_text (p, fact->key, x, y, key_width, PANGO_ALIGN_RIGHT, FALSE, 0x77767b);
+      h = tes_painter_text (p, fact->value, x + key_width + 12, y, width - key_width - 12, PANGO_ALIGN_LEFT, FALSE,
                      fact->kind == TES_SUMMARY_FACT_MISSING_PATH ? 0xc01c28 : 0x241f31);
       y += h + 2;
     }
@@ -120,11 +62,11 @@ draw_facts (Painter   *p,
 }
 
 static double
-draw_chart (Painter   *p,
-            GPtrArray *rows,
-            double     x,
-            double     y,
-            double     width)
+draw_chart (TesPainter *p,
+            GPtrArray  *rows,
+            double      x,
+            double      y,
+            double      width)
 {
   guint n = MIN (rows->len, CHART_ROWS);
   g_autofree TesShareChartItem *items = g_new0 (TesShareChartItem, n);
@@ -138,7 +80,7 @@ draw_chart (Painter   *p,
   title = n < rows->len
     ? g_strdup_printf (_("Time by operator type (the %u largest of %u)"), n, rows->len)
     : g_strdup (_("Time by operator type"));
-  y += draw_text (p, title, x, y, width, PANGO_ALIGN_LEFT, TRUE, 0x241f31) + 4;
+  y += tes_painter_text (p, title, x, y, width, PANGO_ALIGN_LEFT, TRUE, 0x241f31) + 4;
 
   for (guint i = 0; i < n; i++)
     {
@@ -146,8 +88,8 @@ draw_chart (Painter   *p,
       g_autofree char *value = g_strdup_printf ("%.3f %%", row->share);
 
       items[i].share = row->share;
-      items[i].label_width = text_width (p, row->label);
-      items[i].value_width = text_width (p, value);
+      items[i].label_width = tes_painter_text_width (p, row->label);
+      items[i].value_width = tes_painter_text_width (p, value);
       types[i] = row->type;
       shares[i] = row->share;
     }
@@ -167,25 +109,25 @@ draw_chart (Painter   *p,
       const TesSummaryRow *row = g_ptr_array_index (rows, i);
       g_autofree char *value = g_strdup_printf ("%.3f %%", row->share);
 
-      draw_text (p, row->label, x + geom->label_x, y + geom->y + 2, geom->label_width,
+      tes_painter_text (p, row->label, x + geom->label_x, y + geom->y + 2, geom->label_width,
                  PANGO_ALIGN_LEFT, FALSE, 0x241f31);
-      set_rgb (p->cr, tes_share_chart_palette[slots[i]]);
+      tes_painter_set_rgb (p->cr, tes_share_chart_palette[slots[i]]);
       cairo_rectangle (p->cr, x + geom->bar_x, y + geom->y + 3, geom->bar_width, geom->height - 6);
       cairo_fill (p->cr);
-      draw_text (p, value, x + geom->value_x, y + geom->y + 2, -1, PANGO_ALIGN_LEFT, FALSE, 0x5e5c64);
+      tes_painter_text (p, value, x + geom->value_x, y + geom->y + 2, -1, PANGO_ALIGN_LEFT, FALSE, 0x5e5c64);
     }
 
   return y + layout->height;
 }
 
 static void
-draw_table (Painter   *p,
-            TesReport *report,
-            GPtrArray *rows,
-            double     x,
-            double     y,
-            double     width,
-            double     bottom)
+draw_table (TesPainter *p,
+            TesReport  *report,
+            GPtrArray  *rows,
+            double      x,
+            double      y,
+            double      width,
+            double      bottom)
 {
   static const double weights[TES_OPERATOR_N_COLUMNS] = { 0.07, 0.35, 0.22, 0.12, 0.14, 0.10 };
   g_autofree char *unit = tes_summary_total_unit (report, rows->len ? g_ptr_array_index (rows, 0) : NULL);
@@ -228,7 +170,7 @@ draw_table (Painter   *p,
           else
             text = tes_summary_format_cell (g_ptr_array_index (rows, line), c);
 
-          draw_text (p, text, cx + 4, y + 1, w - 8, numeric ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT,
+          tes_painter_text (p, text, cx + 4, y + 1, w - 8, numeric ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT,
                      line < 0, 0x241f31);
           cx += w;
         }
@@ -242,7 +184,7 @@ draw_table (Painter   *p,
     {
       g_autofree char *more = g_strdup_printf (_("… and %u more rows"), rows->len - shown);
 
-      draw_text (p, more, x + 4, y, width, PANGO_ALIGN_LEFT, FALSE, 0x77767b);
+      tes_painter_text (p, more, x + 4, y, width, PANGO_ALIGN_LEFT, FALSE, 0x77767b);
     }
 }
 
@@ -260,18 +202,18 @@ tes_summary_render (TesWorkspace  *workspace,
   g_autoptr(GError) chart_error = NULL;
   g_autoptr(GError) table_error = NULL;
   g_autofree char *title = NULL;
-  Painter p = { cr, NULL };
+  TesPainter p;
   double column = (width - 2 * MARGIN - GAP) / 2;
   double y, facts_bottom, chart_bottom;
 
-  p.layout = pango_cairo_create_layout (cr);
+  tes_painter_init (&p, cr, FONT);
 
   cairo_save (cr);
   cairo_set_source_rgb (cr, 1, 1, 1);
   cairo_paint (cr);
 
   title = tes_summary_report_title (report);
-  y = MARGIN + draw_text (&p, title, MARGIN, MARGIN, width - 2 * MARGIN, PANGO_ALIGN_LEFT, TRUE, 0x241f31) + 12;
+  y = MARGIN + tes_painter_text (&p, title, MARGIN, MARGIN, width - 2 * MARGIN, PANGO_ALIGN_LEFT, TRUE, 0x241f31) + 12;
 
   facts_bottom = draw_facts (&p, facts, MARGIN, y, column, height * 0.6);
 
@@ -284,7 +226,7 @@ tes_summary_render (TesWorkspace  *workspace,
     draw_table (&p, report, table_rows, MARGIN, y, width - 2 * MARGIN, height - MARGIN);
 
   cairo_restore (cr);
-  g_object_unref (p.layout);
+  tes_painter_clear (&p);
 
   if (cairo_status (cr) != CAIRO_STATUS_SUCCESS)
     {

@@ -549,6 +549,19 @@ tes_summary_section_dispose (GObject *object)
   G_OBJECT_CLASS (tes_summary_section_parent_class)->dispose (object);
 }
 
+static const char * const summary_views[] = { "summary", NULL };
+
+static gboolean
+tes_summary_section_render (TesWorkspace  *workspace,
+                            const char    *view,
+                            cairo_t       *cr,
+                            int            width,
+                            int            height,
+                            GError       **error)
+{
+  return tes_summary_render (workspace, cr, width, height, error);
+}
+
 static void
 tes_summary_section_class_init (TesSummarySectionClass *klass)
 {
@@ -562,7 +575,8 @@ tes_summary_section_class_init (TesSummarySectionClass *klass)
   section_class->icon_name = "view-list-symbolic";
   section_class->has_data = tes_summary_section_has_data;
   section_class->workspace_changed = tes_summary_section_workspace_changed;
-  section_class->render = tes_summary_render;
+  section_class->views = summary_views;
+  section_class->render = tes_summary_section_render;
 
   g_type_ensure (TES_TYPE_SHARE_CHART);
 

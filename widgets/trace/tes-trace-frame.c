@@ -1,0 +1,225 @@
+/* tes-trace-frame.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+
+#include "tes-lane.h"
+#include "tes-trace-frame.h"
+
+void
+tes_trace_frame_free (TesTraceFrame *frame)
+{
+  if (frame == NULL)
+    return;
+
+  g_clear_pointer (&frame->lanes, g_array_unref);
+  g_clear_pointer (&frame->boxes, g_ptr_array_unref);
+  g_free (frame);
+}
+
+static void
+boxes_unref (gpointer data)
+{
+  if (data != NULL)
+    g_array_unref (data);
+}
+
+/* How many of the track's slices the range holds, were they spread evenly
+ * over its extent: enough to choose between slices and summaries. */
+static double
+estimate_visible (const TesTrack *track,
+                  gint64          t0,
+                  gint64          t1)
+{
+  gint64 lo = MAX (t0, track->t_min);
+  gint64 hi = MIN (t1, track->t_max);
+
+  if (!track->has_extent || hi < lo)
+    return 0;
+  if (track->t_max <= track->t_min)
+    return (double)track->n_slices;
+
+  return (double)track->n_slices * (double)(hi - lo) / (double)(track->t_max - track->t_min);
+}
+
+/* Zoomed far out: one box per run of pixel columns with the same dominant
+ * name, from the lane summary, on every row the slices there reach. */
+static gboolean
+boxes_from_summary (TesReport           *report,
+                    const TesTrack      *track,
+                    const TesTraceScale *scale,
+                    TesTraceMode         mode,
+                    gint64               t0,
+                    gint64               t1,
+                    GArray              *boxes,
+                    GError             **error)
+{
+  guint n_buckets = MAX (1, (guint)ceil (scale->width));
+  g_autoptr(GArray) lane = NULL;
+  double px = scale->width / n_buckets;
+  guint rows = mode == TES_TRACE_FLAME ? track->max_depth + 1 : 1;
+
+  if (!(lane = tes_report_get_lane (report, track->id, t0, t1, n_buckets, error)))
+    return FALSE;
+
+  for (guint row = 0; row < rows; row++)
+    {
+      int open = -1;
+
+      for (guint i = 0; i < n_buckets; i++)
+        {
+          const TesLaneBucket *bucket = &g_array_index (lane, TesLaneBucket, i);
+          gint64 lo, hi;
+
+          if (bucket->count == 0 || (mode == TES_TRACE_FLAME && bucket->max_depth < row))
+            {
+              open = -1;
+              continue;
+            }
+
+          tes_lane_bucket_bounds (t0, t1, n_buckets, i, &lo, &hi);
+          if (open >= 0)
+            {
+              TesTraceBox *box = &g_array_index (boxes, TesTraceBox, open);
+
+              if (box->name == bucket->dominant)
+                {
+                  box->x1 = scale->x0 + (i + 1) * px;
+                  box->n_slices += bucket->count;
+                  box->dur = tes_report_convert_time (report, track->clock_id, 0, hi) - box->start;
+                  continue;
+                }
+            }
+
+          {
+            TesTraceBox box = {
+              .x0 = scale->x0 + i * px,
+              .x1 = scale->x0 + (i + 1) * px,
+              .name = bucket->dominant,
+              .n_slices = bucket->count,
+              .row = (guint16)row,
+              .start = tes_report_convert_time (report, track->clock_id, 0, lo),
+            };
+
+            box.dur = tes_report_convert_time (report, track->clock_id, 0, hi) - box.start;
+            open = (int)boxes->len;
+            g_array_append_val (boxes, box);
+          }
+        }
+    }
+
+  return TRUE;
+}
+
+/* The frame for the visible range in @scale: lanes laid out, and boxes
+ * for the lanes that meet [scroll_y, scroll_y + view_height). */
+TesTraceFrame *
+tes_trace_frame_build (TesReport           *report,
+                       const TesTraceScale *scale,
+                       TesTraceMode         mode,
+                       GHashTable          *collapsed,
+                       double               scroll_y,
+                       double               view_height,
+                       GCancellable        *cancellable,
+                       GError             **error)
+{
+  g_autoptr(TesTraceFrame) frame = g_new0 (TesTraceFrame, 1);
+
+  g_return_val_if_fail (TES_IS_REPORT (report), NULL);
+  g_return_val_if_fail (scale != NULL, NULL);
+
+  frame->scale = *scale;
+  frame->mode = mode;
+  frame->scroll_y = scroll_y;
+  frame->view_height = view_height;
+  tes_report_get_span (report, 0, &frame->origin, NULL);
+  frame->lanes = tes_trace_layout_lanes (report, mode, collapsed, &frame->total_height);
+  frame->boxes = g_ptr_array_new_full (frame->lanes->len, boxes_unref);
+
+  for (guint i = 0; i < frame->lanes->len; i++)
+    {
+      const TesTraceLane *lane = &g_array_index (frame->lanes, TesTraceLane, i);
+      const TesTrack *track = tes_report_get_track (report, lane->track_id);
+      g_autoptr(GArray) boxes = NULL;
+      gint64 t0, t1;
+
+      if (!lane->has_slices ||
+          lane->y + lane->height <= scroll_y || lane->y >= scroll_y + view_height ||
+          !track->has_extent)
+        {
+          g_ptr_array_add (frame->boxes, NULL);
+          continue;
+        }
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return NULL;
+
+      /* the visible range in the track's own ticks, a tick wider each side
+       * so that rounding never drops a slice at the edge */
+      t0 = tes_report_convert_time (report, 0, track->clock_id, scale->t0) - 1;
+      t1 = tes_report_convert_time (report, 0, track->clock_id, scale->t1) + 1;
+      boxes = g_array_new (FALSE, TRUE, sizeof (TesTraceBox));
+
+      if (estimate_visible (track, t0, t1) > TES_TRACE_SLICES_PER_PIXEL * scale->width)
+        {
+          if (!boxes_from_summary (report, track, scale, mode, t0, t1, boxes, error))
+            return NULL;
+        }
+      else
+        {
+          g_autoptr(GArray) slices = NULL;
+
+          if (!(slices = tes_report_get_slices (report, track->id, t0, t1, error)))
+            return NULL;
+          frame->n_slices_read += slices->len;
+          tes_trace_merge_slices (scale, (const TesSlice *)(gpointer)slices->data, slices->len,
+                                  report, track->clock_id, mode, boxes);
+        }
+
+      g_ptr_array_add (frame->boxes, g_steal_pointer (&boxes));
+    }
+
+  return g_steal_pointer (&frame);
+}
+
+gboolean
+tes_trace_frame_hit (const TesTraceFrame *frame,
+                     double               x,
+                     double               y,
+                     int                 *lane,
+                     int                 *box,
+                     gboolean            *in_label)
+{
+  const TesTraceLane *hit;
+  GArray *boxes;
+  double lane_y;
+  int row;
+
+  *lane = -1;
+  *box = -1;
+  *in_label = x < TES_TRACE_LABEL_WIDTH;
+
+  if (y < TES_TRACE_RULER_HEIGHT)
+    return FALSE;
+
+  lane_y = y - TES_TRACE_RULER_HEIGHT + frame->scroll_y;
+  if ((*lane = tes_trace_lane_at (frame->lanes, lane_y)) < 0)
+    return FALSE;
+
+  hit = &g_array_index (frame->lanes, TesTraceLane, *lane);
+  boxes = g_ptr_array_index (frame->boxes, *lane);
+  if (*in_label || boxes == NULL)
+    return TRUE;
+
+  row = (int)floor ((lane_y - hit->y - 2) / TES_TRACE_ROW_HEIGHT);
+  if (row >= 0 && (guint)row < hit->n_rows)
+    *box = tes_trace_box_at (boxes, x, (guint)row);
+
+  return TRUE;
+}

@@ -1,0 +1,59 @@
+/* tes-trace-frame.h
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "tes-trace-layout.h"
+
+G_BEGIN_DECLS
+
+/* What one picture of the trace needs, read from the report for the
+ * visible range and the lanes in view: the lanes and, for each lane in
+ * view, its boxes. Built from the report alone (any thread may build one),
+ * drawn by tes-trace-render.c. */
+typedef struct
+{
+  TesTraceScale  scale;
+  TesTraceMode   mode;
+  gint64         origin;         /* ns: the run's start, where the ruler counts from */
+  GArray        *lanes;          /* TesTraceLane */
+  GPtrArray     *boxes;          /* per lane: GArray of TesTraceBox, NULL when not in view */
+  double         total_height;   /* of all lanes */
+  double         scroll_y;       /* lanes-area y at the top of the view */
+  double         view_height;
+  guint64        n_slices_read;  /* slices the build read (not buckets) */
+} TesTraceFrame;
+
+/* Above this many slices per pixel column a lane is read from the cache's
+ * lane summaries, not slice by slice. */
+#define TES_TRACE_SLICES_PER_PIXEL 2
+
+TesTraceFrame *tes_trace_frame_build (TesReport           *report,
+                                      const TesTraceScale *scale,
+                                      TesTraceMode         mode,
+                                      GHashTable          *collapsed,
+                                      double               scroll_y,
+                                      double               view_height,
+                                      GCancellable        *cancellable,
+                                      GError             **error);
+void           tes_trace_frame_free  (TesTraceFrame       *frame);
+
+/* What is under (x, y) of the picture: the lane (-1: none, e.g. the
+ * ruler), and the box of that lane (-1: none). In the names' column,
+ * *box is -1 and *in_label TRUE. */
+gboolean       tes_trace_frame_hit   (const TesTraceFrame *frame,
+                                      double               x,
+                                      double               y,
+                                      int                 *lane,
+                                      int                 *box,
+                                      gboolean            *in_label);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TesTraceFrame, tes_trace_frame_free)
+
+G_END_DECLS

@@ -1,0 +1,526 @@
+/* tes-trace-layout.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "tes-share-chart-layout.h"
+#include "tes-trace-layout.h"
+
+/* The time axis of a picture @width pixels wide: right of the names. */
+void
+tes_trace_scale_init (TesTraceScale *scale,
+                      gint64         t0,
+                      gint64         t1,
+                      double         width)
+{
+  scale->t0 = t0;
+  scale->t1 = MAX (t1, t0 + 1);
+  scale->x0 = TES_TRACE_LABEL_WIDTH;
+  scale->width = MAX (width - TES_TRACE_LABEL_WIDTH, 1);
+}
+
+double
+tes_trace_scale_x (const TesTraceScale *scale,
+                   gint64               ns)
+{
+  double span = (double)(scale->t1 - scale->t0);
+
+  if (span <= 0)
+    return scale->x0;
+
+  return scale->x0 + (double)(ns - scale->t0) * scale->width / span;
+}
+
+gint64
+tes_trace_scale_time (const TesTraceScale *scale,
+                      double               x)
+{
+  double span = (double)(scale->t1 - scale->t0);
+
+  if (scale->width <= 0)
+    return scale->t0;
+
+  return scale->t0 + (gint64)llround ((x - scale->x0) * span / scale->width);
+}
+
+/* Keeps [*t0, *t1] inside the span, moving it rather than shrinking it. */
+static void
+clamp_range (gint64 *t0,
+             gint64 *t1,
+             gint64  span_t0,
+             gint64  span_t1)
+{
+  gint64 width = *t1 - *t0;
+
+  if (width >= span_t1 - span_t0)
+    {
+      *t0 = span_t0;
+      *t1 = span_t1;
+      return;
+    }
+
+  if (*t0 < span_t0)
+    {
+      *t0 = span_t0;
+      *t1 = span_t0 + width;
+    }
+  else if (*t1 > span_t1)
+    {
+      *t1 = span_t1;
+      *t0 = span_t1 - width;
+    }
+}
+
+/* factor < 1 zooms in: the time under the pointer (anchor) stays where it
+ * is on screen, as in chrome://tracing's W and S. */
+void
+tes_trace_zoom (gint64 *t0,
+                gint64 *t1,
+                double  factor,
+                gint64  anchor,
+                gint64  span_t0,
+                gint64  span_t1)
+{
+  double width = (double)(*t1 - *t0);
+  double new_width;
+  double before;
+
+  g_return_if_fail (t0 != NULL && t1 != NULL);
+  g_return_if_fail (factor > 0);
+
+  anchor = CLAMP (anchor, *t0, *t1);
+  new_width = MAX (width * factor, (double)TES_TRACE_MIN_SPAN);
+  before = width > 0 ? (double)(anchor - *t0) / width : 0.5;
+
+  *t0 = anchor - (gint64)llround (before * new_width);
+  *t1 = *t0 + (gint64)llround (new_width);
+  clamp_range (t0, t1, span_t0, span_t1);
+}
+
+void
+tes_trace_pan (gint64 *t0,
+               gint64 *t1,
+               gint64  delta,
+               gint64  span_t0,
+               gint64  span_t1)
+{
+  g_return_if_fail (t0 != NULL && t1 != NULL);
+
+  *t0 += delta;
+  *t1 += delta;
+  clamp_range (t0, t1, span_t0, span_t1);
+}
+
+/* Shows [start, end] with a margin of 5 % each side, as double-click on a
+ * slice and F on the selection do. */
+void
+tes_trace_zoom_to (gint64 *t0,
+                   gint64 *t1,
+                   gint64  start,
+                   gint64  end,
+                   gint64  span_t0,
+                   gint64  span_t1)
+{
+  gint64 width = MAX (end - start, (gint64)TES_TRACE_MIN_SPAN);
+  gint64 margin = width / 20;
+
+  g_return_if_fail (t0 != NULL && t1 != NULL);
+
+  *t0 = start - margin;
+  *t1 = start + width + margin;
+  clamp_range (t0, t1, span_t0, span_t1);
+}
+
+/* ns per unit step, where the unit is one of the time units or a cycle */
+static double
+unit_ns (TesTimeUnit unit,
+         gint64      cycles_per_second)
+{
+  switch (unit)
+    {
+    case TES_TIME_UNIT_US: return 1e3;
+    case TES_TIME_UNIT_MS: return 1e6;
+    case TES_TIME_UNIT_CYCLES: return cycles_per_second > 0 ? 1e9 / (double)cycles_per_second : 1.0;
+    case TES_TIME_UNIT_NS:
+    default: return 1.0;
+    }
+}
+
+/* @ns as text in @unit, with as many decimals as a step of @step_ns needs
+ * to tell neighbouring ticks apart. */
+char *
+tes_trace_format_time (double      ns,
+                       double      step_ns,
+                       TesTimeUnit unit,
+                       gint64      cycles_per_second)
+{
+  double per_unit = unit_ns (unit, cycles_per_second);
+  double value = ns / per_unit;
+  double step = step_ns / per_unit;
+  int decimals = 0;
+
+  if (step > 0 && step < 1)
+    decimals = MIN ((int)ceil (-log10 (step) - 1e-9), 9);
+  if (unit == TES_TIME_UNIT_CYCLES)
+    decimals = 0;
+
+  /* -0 is 0 */
+  if (fabs (value) < 0.5 * pow (10, -decimals))
+    value = 0;
+
+  switch (unit)
+    {
+    case TES_TIME_UNIT_US: return g_strdup_printf ("%.*f µs", decimals, value);
+    case TES_TIME_UNIT_MS: return g_strdup_printf ("%.*f ms", decimals, value);
+    case TES_TIME_UNIT_CYCLES: return g_strdup_printf ("%.0f cyc", value);
+    case TES_TIME_UNIT_NS:
+    default: return g_strdup_printf ("%.*f ns", decimals, value);
+    }
+}
+
+static void
+tick_clear (gpointer data)
+{
+  TesTraceTick *tick = data;
+
+  g_clear_pointer (&tick->label, g_free);
+}
+
+/* Ticks over the visible range, labelled with their time since @origin
+ * (the start of the run), so that labels stay short however far into an
+ * epoch-stamped trace the run lies. */
+GArray *
+tes_trace_ruler_ticks (const TesTraceScale *scale,
+                       gint64               origin,
+                       TesTimeUnit          unit,
+                       gint64               cycles_per_second,
+                       double               min_spacing)
+{
+  GArray *ticks = g_array_new (FALSE, TRUE, sizeof (TesTraceTick));
+  double per_unit = unit_ns (unit, cycles_per_second);
+  double ns_per_px;
+  double step, minor;
+  double first;
+  guint n_minor;
+
+  g_array_set_clear_func (ticks, tick_clear);
+
+  if (scale->width <= 0 || scale->t1 <= scale->t0)
+    return ticks;
+
+  ns_per_px = (double)(scale->t1 - scale->t0) / scale->width;
+
+  /* the smallest 1, 2 or 5 × 10^k units at least min_spacing apart */
+  {
+    double want = min_spacing * ns_per_px / per_unit;
+    double base = pow (10, floor (log10 (want)));
+
+    if (unit == TES_TIME_UNIT_CYCLES && base < 1)
+      base = 1;
+    if (base >= want)
+      step = base, n_minor = 5;
+    else if (2 * base >= want)
+      step = 2 * base, n_minor = 4;
+    else if (5 * base >= want)
+      step = 5 * base, n_minor = 5;
+    else
+      step = 10 * base, n_minor = 5;
+    step *= per_unit;
+  }
+  minor = step / n_minor;
+  if (minor / ns_per_px < 6)
+    minor = step, n_minor = 1;
+
+  first = ceil ((double)(scale->t0 - origin) / minor);
+  for (double k = first; origin + k * minor <= (double)scale->t1; k++)
+    {
+      double since = k * minor;
+      TesTraceTick tick = { 0 };
+
+      tick.x = tes_trace_scale_x (scale, origin + (gint64)llround (since));
+      tick.major = fmod (k, n_minor) == 0;
+      if (tick.major)
+        tick.label = tes_trace_format_time (since, step, unit, cycles_per_second);
+      g_array_append_val (ticks, tick);
+
+      if (ticks->len > 10000)
+        break;
+    }
+
+  return ticks;
+}
+
+typedef struct
+{
+  TesReport    *report;
+  TesTraceMode  mode;
+  GHashTable   *collapsed;
+  GPtrArray   **children;   /* by track id: child track ids in order */
+  GArray       *lanes;
+  double        y;
+} LaneBuild;
+
+static int
+compare_tracks (gconstpointer a,
+                gconstpointer b,
+                gpointer      user_data)
+{
+  TesReport *report = user_data;
+  const TesTrack *ta = tes_report_get_track (report, GPOINTER_TO_SIZE (*(gconstpointer *)a));
+  const TesTrack *tb = tes_report_get_track (report, GPOINTER_TO_SIZE (*(gconstpointer *)b));
+
+  if (ta->sort_index != tb->sort_index)
+    return ta->sort_index < tb->sort_index ? -1 : 1;
+
+  return ta->id < tb->id ? -1 : ta->id > tb->id;
+}
+
+/* Whether anything under the track (itself included) has slices. */
+static gboolean
+has_slices_below (LaneBuild *build,
+                  gint64     track_id)
+{
+  const TesTrack *track = tes_report_get_track (build->report, track_id);
+  GPtrArray *children = build->children[track_id];
+
+  if (track->n_slices > 0 && track->kind != TES_TRACK_COUNTER)
+    return TRUE;
+
+  for (guint i = 0; children != NULL && i < children->len; i++)
+    if (has_slices_below (build, GPOINTER_TO_SIZE (g_ptr_array_index (children, i))))
+      return TRUE;
+
+  return FALSE;
+}
+
+static void
+add_lanes (LaneBuild *build,
+           gint64     track_id,
+           guint      level)
+{
+  const TesTrack *track = tes_report_get_track (build->report, track_id);
+  GPtrArray *children = build->children[track_id];
+  TesTraceLane lane = { 0 };
+
+  if (!has_slices_below (build, track_id))
+    return;
+
+  lane.track_id = track_id;
+  lane.level = level;
+  lane.is_group = children != NULL && children->len > 0;
+  lane.expanded = !lane.is_group || !g_hash_table_contains (build->collapsed, GSIZE_TO_POINTER (track_id));
+  lane.has_slices = track->n_slices > 0 && track->kind != TES_TRACK_COUNTER;
+  if (lane.has_slices)
+    lane.n_rows = build->mode == TES_TRACE_FLAME ? track->max_depth + 1 : 1;
+  lane.y = build->y;
+  lane.height = lane.n_rows > 0 ? lane.n_rows * TES_TRACE_ROW_HEIGHT + 4 : TES_TRACE_HEADER_HEIGHT;
+  g_array_append_val (build->lanes, lane);
+  build->y += lane.height;
+
+  if (lane.is_group && lane.expanded)
+    for (guint i = 0; i < children->len; i++)
+      add_lanes (build, GPOINTER_TO_SIZE (g_ptr_array_index (children, i)), level + 1);
+}
+
+/* The lanes top to bottom. @collapsed holds the ids of collapsed groups
+ * (may be NULL). Tracks with nothing to draw below them are left out. */
+GArray *
+tes_trace_layout_lanes (TesReport    *report,
+                        TesTraceMode  mode,
+                        GHashTable   *collapsed,
+                        double       *total_height)
+{
+  guint n_tracks = tes_report_get_n_tracks (report);
+  g_autoptr(GHashTable) none = NULL;
+  g_autoptr(GPtrArray) roots = g_ptr_array_new ();
+  LaneBuild build = { 0 };
+
+  build.report = report;
+  build.mode = mode;
+  build.collapsed = collapsed ? collapsed : (none = g_hash_table_new (NULL, NULL));
+  build.children = g_new0 (GPtrArray *, n_tracks + 1);
+  build.lanes = g_array_new (FALSE, TRUE, sizeof (TesTraceLane));
+
+  for (gint64 id = 1; id <= n_tracks; id++)
+    {
+      const TesTrack *track = tes_report_get_track (report, id);
+      GPtrArray **siblings;
+
+      if (track->parent_id > 0 && track->parent_id <= n_tracks)
+        siblings = &build.children[track->parent_id];
+      else
+        siblings = &roots;
+      if (*siblings == NULL)
+        *siblings = g_ptr_array_new ();
+      g_ptr_array_add (*siblings, GSIZE_TO_POINTER (id));
+    }
+
+  for (guint i = 0; i <= n_tracks; i++)
+    if (build.children[i] != NULL)
+      g_ptr_array_sort_with_data (build.children[i], compare_tracks, report);
+  g_ptr_array_sort_with_data (roots, compare_tracks, report);
+
+  for (guint i = 0; i < roots->len; i++)
+    add_lanes (&build, GPOINTER_TO_SIZE (g_ptr_array_index (roots, i)), 0);
+
+  for (guint i = 0; i <= n_tracks; i++)
+    g_clear_pointer (&build.children[i], g_ptr_array_unref);
+  g_free (build.children);
+
+  if (total_height)
+    *total_height = build.y;
+
+  return build.lanes;
+}
+
+/* The lane under y, or -1; lanes are sorted by y. */
+int
+tes_trace_lane_at (GArray *lanes,
+                   double  y)
+{
+  guint lo = 0, hi = lanes->len;
+
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      const TesTraceLane *lane = &g_array_index (lanes, TesTraceLane, mid);
+
+      if (y < lane->y)
+        hi = mid;
+      else if (y >= lane->y + lane->height)
+        lo = mid + 1;
+      else
+        return (int)mid;
+    }
+
+  return -1;
+}
+
+/* Slices (in start order, in @clock_id's ticks) to boxes: a slice wider
+ * than a pixel is a box of its own; narrower ones that fall in the pixel
+ * column where their row's last box ends are merged into it, so a frame
+ * costs what its pixels cost however many slices lie under them. Flat
+ * mode draws the top level only. */
+void
+tes_trace_merge_slices (const TesTraceScale *scale,
+                        const TesSlice      *slices,
+                        guint                n_slices,
+                        TesReport           *report,
+                        gint64               clock_id,
+                        TesTraceMode         mode,
+                        GArray              *boxes)
+{
+  g_autoptr(GArray) open = g_array_new (FALSE, FALSE, sizeof (int));
+  double right = scale->x0 + scale->width;
+
+  for (guint i = 0; i < n_slices; i++)
+    {
+      const TesSlice *slice = &slices[i];
+      guint row = mode == TES_TRACE_FLAME ? slice->depth : 0;
+      gint64 start, end;
+      double x0, x1;
+      int *last;
+
+      if (mode == TES_TRACE_FLAT && slice->depth > 0)
+        continue;
+
+      start = tes_report_convert_time (report, clock_id, 0, slice->start);
+      end = tes_report_convert_time (report, clock_id, 0, slice->start + slice->dur);
+      x0 = tes_trace_scale_x (scale, start);
+      x1 = tes_trace_scale_x (scale, end);
+      if (x1 < scale->x0 || x0 >= right)
+        continue;
+      x0 = MAX (x0, scale->x0 - 1);
+      x1 = MIN (x1, right + 1);
+
+      while (open->len <= row)
+        {
+          int none = -1;
+
+          g_array_append_val (open, none);
+        }
+      last = &g_array_index (open, int, row);
+
+      if (*last >= 0)
+        {
+          TesTraceBox *box = &g_array_index (boxes, TesTraceBox, *last);
+
+          /* within the pixel column the row's last box ends in, and one
+           * of the two too thin to be seen alone */
+          if (x0 < floor (box->x1) + 1 && (x1 - x0 < 1 || box->x1 - box->x0 < 1))
+            {
+              box->x1 = MAX (box->x1, x1);
+              box->dur = MAX (box->start + box->dur, end) - box->start;
+              box->n_slices++;
+              if (box->name != slice->name)
+                box->name = 0;
+              if (box->category != slice->category)
+                box->category = 0;
+              continue;
+            }
+        }
+
+      {
+        TesTraceBox box = {
+          .x0 = x0,
+          .x1 = x1,
+          .name = slice->name,
+          .category = slice->category,
+          .index = slice->index,
+          .n_slices = 1,
+          .row = (guint16)row,
+          .flags = slice->flags,
+          .start = start,
+          .dur = end - start,
+        };
+
+        *last = (int)boxes->len;
+        g_array_append_val (boxes, box);
+      }
+    }
+
+  /* what is drawn is at least a pixel wide */
+  for (guint i = 0; i < boxes->len; i++)
+    {
+      TesTraceBox *box = &g_array_index (boxes, TesTraceBox, i);
+
+      if (box->x1 - box->x0 < 1)
+        box->x1 = box->x0 + 1;
+    }
+}
+
+/* The box of @row under x, or -1. Boxes of a row are in x order, so the
+ * last one starting at or before x is the candidate. */
+int
+tes_trace_box_at (GArray *boxes,
+                  double  x,
+                  guint   row)
+{
+  int found = -1;
+
+  for (guint i = 0; i < boxes->len; i++)
+    {
+      const TesTraceBox *box = &g_array_index (boxes, TesTraceBox, i);
+
+      if (box->row != row || box->x0 > x)
+        continue;
+      if (x < box->x1)
+        found = (int)i;
+    }
+
+  return found;
+}
+
+/* The same name gets the same colour in every view and every run. */
+guint
+tes_trace_color_index (const char *name)
+{
+  return tes_share_chart_color_index (name ? name : "");
+}

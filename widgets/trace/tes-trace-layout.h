@@ -1,0 +1,145 @@
+/* tes-trace-layout.h
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+#include "tes-model-types.h"
+#include "tes-report.h"
+
+G_BEGIN_DECLS
+
+/* The Execution Trace's geometry, without a display: the time axis, the
+ * navigation steps, the ruler, the lane tree, and slices merged into one
+ * box per pixel column. The section, the CLI and the tests call it. */
+
+/* Visible time (ns, the common base) mapped onto [x0, x0 + width). */
+typedef struct
+{
+  gint64 t0;
+  gint64 t1;
+  double x0;
+  double width;
+} TesTraceScale;
+
+/* The picture: lane names in a column at the left, the ruler on top. */
+#define TES_TRACE_LABEL_WIDTH  200.0
+#define TES_TRACE_RULER_HEIGHT 28.0
+
+void     tes_trace_scale_init       (TesTraceScale       *scale,
+                                     gint64               t0,
+                                     gint64               t1,
+                                     double               width);
+double   tes_trace_scale_x          (const TesTraceScale *scale,
+                                     gint64               ns);
+gint64   tes_trace_scale_time       (const TesTraceScale *scale,
+                                     double               x);
+
+/* Navigation on [*t0, *t1], kept inside [span_t0, span_t1] and never
+ * narrower than TES_TRACE_MIN_SPAN ns. */
+#define TES_TRACE_MIN_SPAN 10
+
+void     tes_trace_zoom             (gint64              *t0,
+                                     gint64              *t1,
+                                     double               factor,
+                                     gint64               anchor,
+                                     gint64               span_t0,
+                                     gint64               span_t1);
+void     tes_trace_pan              (gint64              *t0,
+                                     gint64              *t1,
+                                     gint64               delta,
+                                     gint64               span_t0,
+                                     gint64               span_t1);
+void     tes_trace_zoom_to          (gint64              *t0,
+                                     gint64              *t1,
+                                     gint64               start,
+                                     gint64               end,
+                                     gint64               span_t0,
+                                     gint64               span_t1);
+
+/* The ruler: ticks at 1, 2 or 5 × 10^k of the unit, at least min_spacing
+ * pixels apart, labelled with the time since origin in the unit (cycles
+ * through cycles_per_second). */
+typedef struct
+{
+  double  x;
+  gboolean major;
+  char   *label;     /* NULL on minor ticks */
+} TesTraceTick;
+
+GArray  *tes_trace_ruler_ticks      (const TesTraceScale *scale,
+                                     gint64               origin,
+                                     TesTimeUnit          unit,
+                                     gint64               cycles_per_second,
+                                     double               min_spacing);
+char    *tes_trace_format_time      (double               ns,
+                                     double               step_ns,
+                                     TesTimeUnit          unit,
+                                     gint64               cycles_per_second);
+
+/* The lanes: the report's tracks as a tree in sort order. A group (a track
+ * with children) can be collapsed; a track with slices is a lane whose
+ * height is one row (flat) or one row per depth (flame). */
+typedef enum
+{
+  TES_TRACE_FLAT,
+  TES_TRACE_FLAME,
+} TesTraceMode;
+
+typedef struct
+{
+  gint64   track_id;
+  guint    level;         /* indentation in the tree */
+  gboolean is_group;      /* has child tracks */
+  gboolean expanded;
+  gboolean has_slices;
+  guint    n_rows;        /* rows of boxes; 0 for a bare group header */
+  double   y;             /* top, in lane-area pixels */
+  double   height;
+} TesTraceLane;
+
+#define TES_TRACE_ROW_HEIGHT    18.0
+#define TES_TRACE_HEADER_HEIGHT 20.0
+
+GArray  *tes_trace_layout_lanes     (TesReport           *report,
+                                     TesTraceMode         mode,
+                                     GHashTable          *collapsed,
+                                     double              *total_height);
+int      tes_trace_lane_at          (GArray              *lanes,
+                                     double               y);
+
+/* A box to draw: slices of one row merged where they share a pixel
+ * column, or one bucket of the lane summary when zoomed far out. */
+typedef struct
+{
+  double   x0;
+  double   x1;
+  guint32  name;          /* string id; 0 for a merged box */
+  guint32  category;
+  guint32  index;         /* the slice, when n_slices is 1 */
+  guint32  n_slices;
+  guint16  row;
+  guint16  flags;
+  gint64   start;         /* ns, of the first slice */
+  gint64   dur;           /* ns, of the whole box */
+} TesTraceBox;
+
+void     tes_trace_merge_slices     (const TesTraceScale *scale,
+                                     const TesSlice      *slices,
+                                     guint                n_slices,
+                                     TesReport           *report,
+                                     gint64               clock_id,
+                                     TesTraceMode         mode,
+                                     GArray              *boxes);
+int      tes_trace_box_at           (GArray              *boxes,
+                                     double               x,
+                                     guint                row);
+
+guint    tes_trace_color_index      (const char          *name);
+
+G_END_DECLS

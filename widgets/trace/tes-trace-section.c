@@ -1,0 +1,325 @@
+/* tes-trace-section.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "tes-trace-section"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tes-trace-render.h"
+#include "tes-trace-section.h"
+
+/* The Execution Trace: every timed slice of the report on lanes per
+ * device and unit, flat or as a flame graph, with the selected slice's
+ * details below. The range and the selection are the workspace's. */
+
+struct _TesTraceSection
+{
+  TesSection      parent_instance;
+
+  TesTraceView   *view;
+  GtkScrollbar   *scrollbar;
+  GtkToggleButton *flat_button;
+  GtkToggleButton *flame_button;
+  GtkCheckButton *text_check;
+  GtkDropDown    *unit_dropdown;
+  GtkLabel       *range_label;
+  GtkLabel       *details_label;
+  GtkLabel       *shortcuts_label;
+  GtkMenuButton  *shortcuts_button;
+};
+
+G_DEFINE_FINAL_TYPE (TesTraceSection, tes_trace_section, TES_TYPE_SECTION)
+
+static const char * const trace_views[] = { "trace", "flame", NULL };
+
+static gboolean
+tes_trace_section_has_data (TesWorkspace *workspace)
+{
+  TesReportCounts counts;
+
+  tes_report_get_counts (tes_workspace_get_report (workspace), &counts);
+
+  return counts.n_slices > 0;
+}
+
+static gboolean
+tes_trace_section_render (TesWorkspace  *workspace,
+                          const char    *view,
+                          cairo_t       *cr,
+                          int            width,
+                          int            height,
+                          GError       **error)
+{
+  TesTraceMode mode = g_strcmp0 (view, "flame") == 0 ? TES_TRACE_FLAME : TES_TRACE_FLAT;
+
+  return tes_trace_render (workspace, mode, cr, width, height, error);
+}
+
+static char *
+format_time_since_start (TesWorkspace *workspace,
+                         gint64        ns)
+{
+  gint64 origin = 0;
+
+  tes_workspace_get_span (workspace, &origin, NULL);
+
+  return tes_workspace_format_duration (workspace, ns - origin);
+}
+
+static void
+tes_trace_section_update_range (TesTraceSection *self)
+{
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+  g_autofree char *from = NULL;
+  g_autofree char *width = NULL;
+  g_autofree char *text = NULL;
+  gint64 t0, t1;
+
+  if (workspace == NULL)
+    return;
+
+  tes_workspace_get_visible (workspace, &t0, &t1);
+  from = format_time_since_start (workspace, t0);
+  width = tes_workspace_format_duration (workspace, t1 - t0);
+  /* Translators: the visible range: its start since the run's start, and its width */
+  text = g_strdup_printf (_("From %s, %s shown"), from, width);
+  gtk_label_set_label (self->range_label, text);
+}
+
+/* What the Details pane says of the selected slice (plain text). */
+char *
+tes_trace_section_dup_details (TesTraceSection *self)
+{
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *start = NULL;
+  g_autofree char *duration = NULL;
+  g_autofree char *args = NULL;
+  const TesTraceBox *box;
+  const TesTrack *track;
+  const char *category;
+  TesReport *report;
+  gint64 track_id = 0;
+  guint n_selected = 0;
+
+  g_return_val_if_fail (TES_IS_TRACE_SECTION (self), NULL);
+
+  if (workspace == NULL)
+    return g_strdup ("");
+
+  tes_workspace_get_selected_slices (workspace, &n_selected);
+  if (n_selected == 0 || !(box = tes_trace_view_get_selected_box (self->view, &track_id)))
+    return g_strdup (_("Click a slice to see its details; Shift+drag selects a span."));
+
+  report = tes_workspace_get_report (workspace);
+  track = tes_report_get_track (report, track_id);
+  category = tes_report_get_string (report, box->category);
+  start = format_time_since_start (workspace, box->start);
+  duration = tes_workspace_format_duration (workspace, box->dur);
+
+  g_string_append_printf (text, "%s\n", tes_report_get_string (report, box->name));
+  if (category != NULL && *category)
+    g_string_append_printf (text, _("Category: %s\n"), category);
+  g_string_append_printf (text, _("Lane: %s\n"), track->name);
+  g_string_append_printf (text, _("Start: %s\n"), start);
+  g_string_append_printf (text, _("Duration: %s\n"), duration);
+
+  /* the same slice in the other base, when the report has a clock */
+  if (tes_workspace_get_time_unit (workspace) != TES_TIME_UNIT_CYCLES &&
+      tes_workspace_time_unit_available (workspace, TES_TIME_UNIT_CYCLES, NULL))
+    {
+      const TesClock *clock = tes_report_get_clock (report, tes_workspace_get_cycles_clock (workspace));
+      g_autofree char *cycles = tes_format_duration ((double)box->dur * clock->ticks_per_second / 1e9,
+                                                      TES_TIME_UNIT_CYCLES);
+
+      g_string_append_printf (text, _("Cycles: %s\n"), cycles);
+    }
+
+  if ((args = tes_report_get_slice_args (report, track_id, box->index, NULL)) && *args)
+    g_string_append_printf (text, _("Arguments: %s\n"), args);
+
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+static void
+tes_trace_section_update_details (TesTraceSection *self)
+{
+  g_autofree char *details = tes_trace_section_dup_details (self);
+
+  gtk_label_set_label (self->details_label, details);
+}
+
+static void
+tes_trace_section_sync_unit (TesTraceSection *self)
+{
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+
+  if (workspace != NULL)
+    gtk_drop_down_set_selected (self->unit_dropdown, tes_workspace_get_time_unit (workspace));
+  tes_trace_section_update_range (self);
+  tes_trace_section_update_details (self);
+}
+
+static void
+tes_trace_section_unit_changed_cb (TesTraceSection *self,
+                                   GParamSpec      *pspec,
+                                   GtkDropDown     *dropdown)
+{
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+  TesTimeUnit unit = gtk_drop_down_get_selected (dropdown);
+  g_autofree char *why = NULL;
+
+  if (workspace == NULL || unit == tes_workspace_get_time_unit (workspace))
+    return;
+
+  /* a report without a clock cannot count cycles: say why, stay put */
+  if (!tes_workspace_time_unit_available (workspace, unit, &why))
+    {
+      gtk_widget_set_tooltip_text (GTK_WIDGET (dropdown), why);
+      gtk_drop_down_set_selected (dropdown, tes_workspace_get_time_unit (workspace));
+      return;
+    }
+
+  gtk_widget_set_tooltip_text (GTK_WIDGET (dropdown), _("Time unit"));
+  tes_workspace_set_time_unit (workspace, unit);
+}
+
+static void
+tes_trace_section_mode_toggled_cb (TesTraceSection *self,
+                                   GtkToggleButton *button)
+{
+  if (!gtk_toggle_button_get_active (button))
+    return;
+
+  tes_trace_view_set_mode (self->view, button == self->flame_button ? TES_TRACE_FLAME : TES_TRACE_FLAT);
+}
+
+static void
+tes_trace_section_workspace_changed (TesSection   *section,
+                                     TesWorkspace *old_workspace)
+{
+  TesTraceSection *self = (TesTraceSection *)section;
+  TesWorkspace *workspace = tes_section_get_workspace (section);
+
+  if (old_workspace != NULL)
+    g_signal_handlers_disconnect_by_data (old_workspace, self);
+
+  tes_trace_view_set_workspace (self->view, workspace);
+
+  if (workspace == NULL)
+    return;
+
+  g_signal_connect_object (workspace, "notify::visible-start", G_CALLBACK (tes_trace_section_update_range),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (workspace, "notify::visible-end", G_CALLBACK (tes_trace_section_update_range),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (workspace, "notify::time-unit", G_CALLBACK (tes_trace_section_sync_unit),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (workspace, "notify::selected-slices", G_CALLBACK (tes_trace_section_update_details),
+                           self, G_CONNECT_SWAPPED);
+  tes_trace_section_sync_unit (self);
+}
+
+static void
+tes_trace_section_shortcuts_action (GtkWidget  *widget,
+                                    const char *action_name,
+                                    GVariant   *param)
+{
+  TesTraceSection *self = TES_TRACE_SECTION (widget);
+
+  gtk_menu_button_popup (self->shortcuts_button);
+}
+
+static void
+tes_trace_section_dispose (GObject *object)
+{
+  gtk_widget_dispose_template (GTK_WIDGET (object), TES_TYPE_TRACE_SECTION);
+
+  G_OBJECT_CLASS (tes_trace_section_parent_class)->dispose (object);
+}
+
+static void
+tes_trace_section_class_init (TesTraceSectionClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  TesSectionClass *section_class = TES_SECTION_CLASS (klass);
+
+  object_class->dispose = tes_trace_section_dispose;
+
+  section_class->title = _("Execution Trace");
+  section_class->icon_name = "view-continuous-symbolic";
+  section_class->views = trace_views;
+  section_class->has_data = tes_trace_section_has_data;
+  section_class->workspace_changed = tes_trace_section_workspace_changed;
+  section_class->render = tes_trace_section_render;
+
+  g_type_ensure (TES_TYPE_TRACE_VIEW);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/tessera/Tessera/widgets/tes-trace-section.ui");
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, view);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, scrollbar);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, flat_button);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, flame_button);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, text_check);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, unit_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, range_label);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, details_label);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, shortcuts_label);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, shortcuts_button);
+  gtk_widget_class_bind_template_callback (widget_class, tes_trace_section_mode_toggled_cb);
+  gtk_widget_class_bind_template_callback (widget_class, tes_trace_section_unit_changed_cb);
+
+  gtk_widget_class_install_action (widget_class, "trace.shortcuts", NULL, tes_trace_section_shortcuts_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_question, 0, "trace.shortcuts", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_question, GDK_SHIFT_MASK, "trace.shortcuts", NULL);
+}
+
+static void
+tes_trace_section_init (TesTraceSection *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  gtk_scrollbar_set_adjustment (self->scrollbar, tes_trace_view_get_vadjustment (self->view));
+  g_object_bind_property (self->text_check, "active", self->view, "show-text", G_BINDING_SYNC_CREATE);
+
+  gtk_label_set_markup (self->shortcuts_label,
+                        _("<b>W</b> / <b>S</b>\tzoom in / out around the pointer\n"
+                          "<b>A</b> / <b>D</b>\tpan left / right\n"
+                          "<b>Home</b>, <b>0</b>\tshow the whole run\n"
+                          "<b>F</b>\tzoom to the selection\n"
+                          "<b>Esc</b>\tclear the selection\n"
+                          "Drag\tpan\n"
+                          "Shift+drag\tselect a time span\n"
+                          "Ctrl+wheel\tzoom\n"
+                          "Wheel\tscroll the lanes\n"
+                          "Click\tselect a slice; on a group's name, fold it\n"
+                          "Double-click\tzoom to the slice\n"
+                          "Shift+click\tzoom to the span from the selected slice"));
+  tes_trace_section_update_details (self);
+}
+
+GtkWidget *
+tes_trace_section_new (void)
+{
+  return g_object_new (TES_TYPE_TRACE_SECTION, NULL);
+}
+
+/**
+ * tes_trace_section_get_view:
+ *
+ * Returns: (transfer none): the trace canvas
+ */
+TesTraceView *
+tes_trace_section_get_view (TesTraceSection *self)
+{
+  g_return_val_if_fail (TES_IS_TRACE_SECTION (self), NULL);
+
+  return self->view;
+}

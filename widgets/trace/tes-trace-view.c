@@ -1,0 +1,839 @@
+/* tes-trace-view.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "tes-trace-view"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "tes-trace-render.h"
+#include "tes-trace-view.h"
+
+/* The trace's canvas: draws frames of the workspace's visible range and
+ * moves that range with chrome://tracing's keys (W/S zoom around the
+ * pointer, A/D pan), the wheel (Ctrl: zoom) and drags. What it shows is
+ * the workspace's: every other view follows the same range and slice. */
+
+#define ZOOM_STEP  1.25
+#define PAN_STEP   0.1
+#define SCROLL_PX  40.0
+
+struct _TesTraceView
+{
+  GtkWidget       parent_instance;
+
+  TesWorkspace   *workspace;
+  TesTraceMode    mode;
+  gboolean        show_text;
+  GHashTable     *collapsed;      /* group track ids */
+  GtkAdjustment  *vadjustment;    /* lanes scrolled, in pixels */
+
+  /* the last frame and what it was built for */
+  TesTraceFrame  *frame;
+  gboolean        frame_valid;
+
+  /* the selected slice as it was drawn when clicked */
+  TesTraceBox     selected_box;
+  gint64          selected_track;
+
+  double          pointer_x;
+  double          pointer_y;
+  gboolean        pointer_inside;
+  gint64          drag_t0;
+  gint64          drag_t1;
+  gboolean        drag_span;
+  gint64          drag_anchor;
+};
+
+enum {
+  PROP_0,
+  PROP_WORKSPACE,
+  PROP_MODE,
+  PROP_SHOW_TEXT,
+  N_PROPS
+};
+
+G_DEFINE_FINAL_TYPE (TesTraceView, tes_trace_view, GTK_TYPE_WIDGET)
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+tes_trace_view_invalidate (TesTraceView *self)
+{
+  self->frame_valid = FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+tes_trace_view_update_adjustment (TesTraceView *self)
+{
+  double page = MAX (gtk_widget_get_height (GTK_WIDGET (self)) - TES_TRACE_RULER_HEIGHT, 1);
+  double total = self->frame ? self->frame->total_height : 0;
+
+  gtk_adjustment_configure (self->vadjustment,
+                            MIN (gtk_adjustment_get_value (self->vadjustment), MAX (total - page, 0)),
+                            0, MAX (total, page), SCROLL_PX, page * 0.9, page);
+}
+
+/* The frame for what the widget shows now, built when anything it
+ * depends on moved. */
+static const TesTraceFrame *
+tes_trace_view_ensure_frame (TesTraceView *self)
+{
+  g_autoptr(GError) error = NULL;
+  TesTraceFrame *frame;
+  TesTraceScale scale;
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+  int height = gtk_widget_get_height (GTK_WIDGET (self));
+  gint64 t0, t1;
+
+  if (self->workspace == NULL || width <= 0)
+    return NULL;
+
+  tes_workspace_get_visible (self->workspace, &t0, &t1);
+  tes_trace_scale_init (&scale, t0, t1, width);
+
+  if (self->frame_valid && self->frame != NULL &&
+      self->frame->scale.t0 == scale.t0 && self->frame->scale.t1 == scale.t1 &&
+      self->frame->scale.width == scale.width &&
+      self->frame->view_height == height - TES_TRACE_RULER_HEIGHT &&
+      self->frame->scroll_y == gtk_adjustment_get_value (self->vadjustment) &&
+      self->frame->mode == self->mode)
+    return self->frame;
+
+  frame = tes_trace_frame_build (tes_workspace_get_report (self->workspace), &scale, self->mode,
+                                 self->collapsed, gtk_adjustment_get_value (self->vadjustment),
+                                 height - TES_TRACE_RULER_HEIGHT, NULL, &error);
+  if (frame == NULL)
+    {
+      g_warning ("Cannot read the trace: %s", error->message);
+      return self->frame;
+    }
+
+  g_clear_pointer (&self->frame, tes_trace_frame_free);
+  self->frame = frame;
+  self->frame_valid = TRUE;
+  tes_trace_view_update_adjustment (self);
+
+  return self->frame;
+}
+
+static void
+tes_trace_view_snapshot (GtkWidget   *widget,
+                         GtkSnapshot *snapshot)
+{
+  TesTraceView *self = TES_TRACE_VIEW (widget);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  const TesTraceFrame *frame;
+  TesTraceStyle style;
+  cairo_t *cr;
+
+  if (!(frame = tes_trace_view_ensure_frame (self)))
+    return;
+
+  tes_trace_style_init (&style, self->workspace);
+  style.show_text = self->show_text;
+  style.collapsed = self->collapsed;
+
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  tes_trace_render_frame (cr, tes_workspace_get_report (self->workspace), frame, &style, width, height);
+  cairo_destroy (cr);
+}
+
+static void
+tes_trace_view_measure (GtkWidget      *widget,
+                        GtkOrientation  orientation,
+                        int             for_size,
+                        int            *minimum,
+                        int            *natural,
+                        int            *minimum_baseline,
+                        int            *natural_baseline)
+{
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      *minimum = (int)TES_TRACE_LABEL_WIDTH + 200;
+      *natural = 1000;
+    }
+  else
+    {
+      *minimum = (int)TES_TRACE_RULER_HEIGHT + 4 * (int)TES_TRACE_ROW_HEIGHT;
+      *natural = 600;
+    }
+}
+
+static void
+tes_trace_view_size_allocate (GtkWidget *widget,
+                              int        width,
+                              int        height,
+                              int        baseline)
+{
+  tes_trace_view_invalidate (TES_TRACE_VIEW (widget));
+}
+
+static void
+get_span (TesTraceView *self,
+          gint64       *span_t0,
+          gint64       *span_t1)
+{
+  if (!tes_workspace_get_span (self->workspace, span_t0, span_t1))
+    *span_t0 = *span_t1 = 0;
+}
+
+/* The time under the pointer, or the middle when it is elsewhere. */
+static gint64
+anchor_time (TesTraceView *self)
+{
+  TesTraceScale scale;
+  gint64 t0, t1;
+
+  tes_workspace_get_visible (self->workspace, &t0, &t1);
+  tes_trace_scale_init (&scale, t0, t1, gtk_widget_get_width (GTK_WIDGET (self)));
+  if (self->pointer_inside && self->pointer_x >= TES_TRACE_LABEL_WIDTH)
+    return tes_trace_scale_time (&scale, self->pointer_x);
+
+  return t0 + (t1 - t0) / 2;
+}
+
+/* factor < 1 zooms in, around the pointer. */
+void
+tes_trace_view_zoom (TesTraceView *self,
+                     double        factor)
+{
+  gint64 t0, t1, span_t0, span_t1;
+
+  g_return_if_fail (TES_IS_TRACE_VIEW (self));
+
+  if (self->workspace == NULL)
+    return;
+
+  get_span (self, &span_t0, &span_t1);
+  tes_workspace_get_visible (self->workspace, &t0, &t1);
+  tes_trace_zoom (&t0, &t1, factor, anchor_time (self), span_t0, span_t1);
+  tes_workspace_set_visible (self->workspace, t0, t1);
+}
+
+/* Moves the range by @fraction of its width (negative: back in time). */
+void
+tes_trace_view_pan (TesTraceView *self,
+                    double        fraction)
+{
+  gint64 t0, t1, span_t0, span_t1;
+
+  g_return_if_fail (TES_IS_TRACE_VIEW (self));
+
+  if (self->workspace == NULL)
+    return;
+
+  get_span (self, &span_t0, &span_t1);
+  tes_workspace_get_visible (self->workspace, &t0, &t1);
+  tes_trace_pan (&t0, &t1, (gint64)llround (fraction * (double)(t1 - t0)), span_t0, span_t1);
+  tes_workspace_set_visible (self->workspace, t0, t1);
+}
+
+static void
+zoom_to (TesTraceView *self,
+         gint64        start,
+         gint64        end)
+{
+  gint64 t0, t1, span_t0, span_t1;
+
+  get_span (self, &span_t0, &span_t1);
+  tes_trace_zoom_to (&t0, &t1, start, end, span_t0, span_t1);
+  tes_workspace_set_visible (self->workspace, t0, t1);
+}
+
+static const TesTraceBox *
+box_at (TesTraceView *self,
+        double        x,
+        double        y,
+        gint64       *track_id,
+        gboolean     *in_label,
+        int          *lane_index)
+{
+  const TesTraceFrame *frame = tes_trace_view_ensure_frame (self);
+  int lane, box;
+
+  if (frame == NULL || !tes_trace_frame_hit (frame, x, y, &lane, &box, in_label))
+    return NULL;
+
+  if (lane_index)
+    *lane_index = lane;
+  *track_id = g_array_index (frame->lanes, TesTraceLane, lane).track_id;
+  if (box < 0)
+    return NULL;
+
+  return &g_array_index ((GArray *)g_ptr_array_index (frame->boxes, lane), TesTraceBox, box);
+}
+
+/* A click: on a group's name it opens or closes the group; on a slice it
+ * selects it; with @extend (Shift) and a slice already selected, it zooms
+ * to the span from one to the other. A merged box zooms in instead. */
+gboolean
+tes_trace_view_select_at (TesTraceView *self,
+                          double        x,
+                          double        y,
+                          gboolean      extend)
+{
+  const TesTraceBox *box;
+  gint64 track_id = 0;
+  gboolean in_label = FALSE;
+  int lane = -1;
+
+  g_return_val_if_fail (TES_IS_TRACE_VIEW (self), FALSE);
+
+  box = box_at (self, x, y, &track_id, &in_label, &lane);
+
+  if (in_label && lane >= 0)
+    {
+      const TesTraceLane *hit = &g_array_index (self->frame->lanes, TesTraceLane, lane);
+
+      if (!hit->is_group)
+        return FALSE;
+      if (!g_hash_table_remove (self->collapsed, GSIZE_TO_POINTER (track_id)))
+        g_hash_table_add (self->collapsed, GSIZE_TO_POINTER (track_id));
+      tes_trace_view_invalidate (self);
+      return TRUE;
+    }
+
+  if (box == NULL)
+    {
+      tes_workspace_set_selected_slices (self->workspace, NULL, 0);
+      self->selected_track = 0;
+      return FALSE;
+    }
+
+  if (box->n_slices > 1)
+    {
+      zoom_to (self, box->start, box->start + box->dur);
+      return TRUE;
+    }
+
+  if (extend && self->selected_track != 0)
+    {
+      gint64 start = MIN (self->selected_box.start, box->start);
+      gint64 end = MAX (self->selected_box.start + self->selected_box.dur, box->start + box->dur);
+
+      tes_workspace_set_selection (self->workspace, start, end);
+      zoom_to (self, start, end);
+      return TRUE;
+    }
+
+  {
+    TesSliceRef ref = { track_id, box->index };
+
+    /* kept before the workspace tells everyone, so they read it */
+    self->selected_box = *box;
+    self->selected_track = track_id;
+    tes_workspace_set_selected_slices (self->workspace, &ref, 1);
+  }
+
+  return TRUE;
+}
+
+/* A double-click: zooms to the slice under the pointer. */
+gboolean
+tes_trace_view_zoom_at (TesTraceView *self,
+                        double        x,
+                        double        y)
+{
+  const TesTraceBox *box;
+  gint64 track_id;
+  gboolean in_label;
+
+  g_return_val_if_fail (TES_IS_TRACE_VIEW (self), FALSE);
+
+  if (!(box = box_at (self, x, y, &track_id, &in_label, NULL)))
+    return FALSE;
+
+  zoom_to (self, box->start, box->start + box->dur);
+  return TRUE;
+}
+
+static void
+zoom_to_selection (TesTraceView *self)
+{
+  gint64 start, end;
+
+  if (tes_workspace_get_selection (self->workspace, &start, &end))
+    zoom_to (self, start, end);
+  else if (self->selected_track != 0)
+    zoom_to (self, self->selected_box.start, self->selected_box.start + self->selected_box.dur);
+}
+
+static gboolean
+tes_trace_view_key_pressed_cb (TesTraceView          *self,
+                               guint                  keyval,
+                               guint                  keycode,
+                               GdkModifierType        state,
+                               GtkEventControllerKey *controller)
+{
+  if (self->workspace == NULL || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK)))
+    return FALSE;
+
+  switch (keyval)
+    {
+    case GDK_KEY_w: case GDK_KEY_W:
+      tes_trace_view_zoom (self, 1 / ZOOM_STEP);
+      return TRUE;
+
+    case GDK_KEY_s: case GDK_KEY_S:
+      tes_trace_view_zoom (self, ZOOM_STEP);
+      return TRUE;
+
+    case GDK_KEY_a: case GDK_KEY_A: case GDK_KEY_Left:
+      tes_trace_view_pan (self, -PAN_STEP);
+      return TRUE;
+
+    case GDK_KEY_d: case GDK_KEY_D: case GDK_KEY_Right:
+      tes_trace_view_pan (self, PAN_STEP);
+      return TRUE;
+
+    case GDK_KEY_Home: case GDK_KEY_0: case GDK_KEY_KP_0:
+      tes_workspace_show_all (self->workspace);
+      return TRUE;
+
+    case GDK_KEY_f: case GDK_KEY_F:
+      zoom_to_selection (self);
+      return TRUE;
+
+    case GDK_KEY_Escape:
+      tes_workspace_clear_selection (self->workspace);
+      tes_workspace_set_selected_slices (self->workspace, NULL, 0);
+      self->selected_track = 0;
+      return TRUE;
+
+    default:
+      return FALSE;
+    }
+}
+
+static gboolean
+tes_trace_view_scroll_cb (TesTraceView             *self,
+                          double                    dx,
+                          double                    dy,
+                          GtkEventControllerScroll *controller)
+{
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
+
+  if (self->workspace == NULL)
+    return FALSE;
+
+  if (state & GDK_CONTROL_MASK)
+    tes_trace_view_zoom (self, pow (1.1, dy));
+  else if ((state & GDK_SHIFT_MASK) || fabs (dx) > fabs (dy))
+    tes_trace_view_pan (self, 0.05 * ((state & GDK_SHIFT_MASK) ? dy : dx));
+  else
+    gtk_adjustment_set_value (self->vadjustment, gtk_adjustment_get_value (self->vadjustment) + dy * SCROLL_PX);
+
+  return TRUE;
+}
+
+static void
+tes_trace_view_motion_cb (TesTraceView             *self,
+                          double                    x,
+                          double                    y,
+                          GtkEventControllerMotion *controller)
+{
+  self->pointer_x = x;
+  self->pointer_y = y;
+  self->pointer_inside = TRUE;
+}
+
+static void
+tes_trace_view_leave_cb (TesTraceView             *self,
+                         GtkEventControllerMotion *controller)
+{
+  self->pointer_inside = FALSE;
+}
+
+static void
+tes_trace_view_pressed_cb (TesTraceView    *self,
+                           int              n_press,
+                           double           x,
+                           double           y,
+                           GtkGestureClick *gesture)
+{
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+
+  if (self->workspace == NULL)
+    return;
+
+  if (n_press == 2)
+    tes_trace_view_zoom_at (self, x, y);
+  else if (n_press == 1)
+    tes_trace_view_select_at (self, x, y, (state & GDK_SHIFT_MASK) != 0);
+}
+
+/* A drag pans; with Shift it selects a time span over the lanes. */
+static void
+tes_trace_view_drag_begin_cb (TesTraceView   *self,
+                              double          x,
+                              double          y,
+                              GtkGestureDrag *gesture)
+{
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+  TesTraceScale scale;
+
+  if (self->workspace == NULL)
+    return;
+
+  tes_workspace_get_visible (self->workspace, &self->drag_t0, &self->drag_t1);
+  tes_trace_scale_init (&scale, self->drag_t0, self->drag_t1, gtk_widget_get_width (GTK_WIDGET (self)));
+  self->drag_span = (state & GDK_SHIFT_MASK) != 0;
+  self->drag_anchor = tes_trace_scale_time (&scale, x);
+}
+
+static void
+tes_trace_view_drag_update_cb (TesTraceView   *self,
+                               double          dx,
+                               double          dy,
+                               GtkGestureDrag *gesture)
+{
+  TesTraceScale scale;
+  gint64 t0 = self->drag_t0, t1 = self->drag_t1;
+  gint64 span_t0, span_t1;
+
+  if (self->workspace == NULL || fabs (dx) < 3)
+    return;
+
+  tes_trace_scale_init (&scale, t0, t1, gtk_widget_get_width (GTK_WIDGET (self)));
+
+  if (self->drag_span)
+    {
+      gint64 other = self->drag_anchor + (gint64)llround (dx * (double)(t1 - t0) / scale.width);
+
+      tes_workspace_set_selection (self->workspace, MIN (self->drag_anchor, other), MAX (self->drag_anchor, other));
+      return;
+    }
+
+  get_span (self, &span_t0, &span_t1);
+  tes_trace_pan (&t0, &t1, -(gint64)llround (dx * (double)(t1 - t0) / scale.width), span_t0, span_t1);
+  tes_workspace_set_visible (self->workspace, t0, t1);
+}
+
+static gboolean
+tes_trace_view_query_tooltip (GtkWidget  *widget,
+                              int         x,
+                              int         y,
+                              gboolean    keyboard,
+                              GtkTooltip *tooltip)
+{
+  TesTraceView *self = TES_TRACE_VIEW (widget);
+  TesReport *report;
+  const TesTraceBox *box;
+  g_autofree char *duration = NULL;
+  g_autofree char *markup = NULL;
+  gint64 track_id;
+  gboolean in_label;
+
+  if (self->workspace == NULL || !(box = box_at (self, x, y, &track_id, &in_label, NULL)))
+    return FALSE;
+
+  report = tes_workspace_get_report (self->workspace);
+  duration = tes_workspace_format_duration (self->workspace, box->dur);
+
+  if (box->n_slices > 1)
+    /* Translators: a box standing for several slices too small to draw apart */
+    markup = g_markup_printf_escaped (_("<b>%u slices</b>\n%s\nClick to zoom in"), box->n_slices, duration);
+  else
+    {
+      const char *name = tes_report_get_string (report, box->name);
+      const char *category = tes_report_get_string (report, box->category);
+
+      markup = g_markup_printf_escaped ("<b>%s</b>%s%s\n%s", name ? name : "",
+                                        category ? "\n" : "", category ? category : "", duration);
+    }
+
+  gtk_tooltip_set_markup (tooltip, markup);
+  return TRUE;
+}
+
+static void
+tes_trace_view_dispose (GObject *object)
+{
+  TesTraceView *self = (TesTraceView *)object;
+
+  tes_trace_view_set_workspace (self, NULL);
+  g_clear_pointer (&self->frame, tes_trace_frame_free);
+  g_clear_pointer (&self->collapsed, g_hash_table_unref);
+  g_clear_object (&self->vadjustment);
+
+  G_OBJECT_CLASS (tes_trace_view_parent_class)->dispose (object);
+}
+
+static void
+tes_trace_view_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  TesTraceView *self = TES_TRACE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_WORKSPACE:
+      g_value_set_object (value, self->workspace);
+      break;
+
+    case PROP_MODE:
+      g_value_set_int (value, self->mode);
+      break;
+
+    case PROP_SHOW_TEXT:
+      g_value_set_boolean (value, self->show_text);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tes_trace_view_set_property (GObject      *object,
+                             guint         prop_id,
+                             const GValue *value,
+                             GParamSpec   *pspec)
+{
+  TesTraceView *self = TES_TRACE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_WORKSPACE:
+      tes_trace_view_set_workspace (self, g_value_get_object (value));
+      break;
+
+    case PROP_MODE:
+      tes_trace_view_set_mode (self, g_value_get_int (value));
+      break;
+
+    case PROP_SHOW_TEXT:
+      tes_trace_view_set_show_text (self, g_value_get_boolean (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tes_trace_view_class_init (TesTraceViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tes_trace_view_dispose;
+  object_class->get_property = tes_trace_view_get_property;
+  object_class->set_property = tes_trace_view_set_property;
+
+  widget_class->snapshot = tes_trace_view_snapshot;
+  widget_class->measure = tes_trace_view_measure;
+  widget_class->size_allocate = tes_trace_view_size_allocate;
+  widget_class->query_tooltip = tes_trace_view_query_tooltip;
+
+  properties[PROP_WORKSPACE] =
+    g_param_spec_object ("workspace", NULL, NULL, TES_TYPE_WORKSPACE,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /* TesTraceMode: flat (0) or flame (1) */
+  properties[PROP_MODE] =
+    g_param_spec_int ("mode", NULL, NULL, TES_TRACE_FLAT, TES_TRACE_FLAME, TES_TRACE_FLAT,
+                      (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_SHOW_TEXT] =
+    g_param_spec_boolean ("show-text", NULL, NULL, TRUE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_css_name (widget_class, "tracetimeline");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+tes_trace_view_init (TesTraceView *self)
+{
+  GtkEventController *controller;
+  GtkGesture *gesture;
+
+  self->show_text = TRUE;
+  self->collapsed = g_hash_table_new (NULL, NULL);
+  self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 1, SCROLL_PX, 100, 1));
+  g_signal_connect_object (self->vadjustment, "value-changed",
+                           G_CALLBACK (tes_trace_view_invalidate), self, G_CONNECT_SWAPPED);
+
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+
+  controller = gtk_event_controller_key_new ();
+  g_signal_connect_object (controller, "key-pressed", G_CALLBACK (tes_trace_view_key_pressed_cb),
+                           self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+
+  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  g_signal_connect_object (controller, "scroll", G_CALLBACK (tes_trace_view_scroll_cb),
+                           self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+
+  controller = gtk_event_controller_motion_new ();
+  g_signal_connect_object (controller, "motion", G_CALLBACK (tes_trace_view_motion_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (controller, "leave", G_CALLBACK (tes_trace_view_leave_cb),
+                           self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+
+  gesture = gtk_gesture_click_new ();
+  g_signal_connect_object (gesture, "pressed", G_CALLBACK (tes_trace_view_pressed_cb),
+                           self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
+
+  gesture = gtk_gesture_drag_new ();
+  g_signal_connect_object (gesture, "drag-begin", G_CALLBACK (tes_trace_view_drag_begin_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (gesture, "drag-update", G_CALLBACK (tes_trace_view_drag_update_cb),
+                           self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
+}
+
+GtkWidget *
+tes_trace_view_new (void)
+{
+  return g_object_new (TES_TYPE_TRACE_VIEW, NULL);
+}
+
+TesWorkspace *
+tes_trace_view_get_workspace (TesTraceView *self)
+{
+  g_return_val_if_fail (TES_IS_TRACE_VIEW (self), NULL);
+
+  return self->workspace;
+}
+
+void
+tes_trace_view_set_workspace (TesTraceView *self,
+                              TesWorkspace *workspace)
+{
+  g_return_if_fail (TES_IS_TRACE_VIEW (self));
+  g_return_if_fail (!workspace || TES_IS_WORKSPACE (workspace));
+
+  if (self->workspace == workspace)
+    return;
+
+  if (self->workspace != NULL)
+    g_signal_handlers_disconnect_by_data (self->workspace, self);
+
+  g_set_object (&self->workspace, workspace);
+  g_hash_table_remove_all (self->collapsed);
+  self->selected_track = 0;
+  gtk_adjustment_set_value (self->vadjustment, 0);
+
+  if (workspace != NULL)
+    {
+      /* the range, the unit and the selection are the workspace's */
+      g_signal_connect_swapped (workspace, "notify::visible-start", G_CALLBACK (tes_trace_view_invalidate), self);
+      g_signal_connect_swapped (workspace, "notify::visible-end", G_CALLBACK (tes_trace_view_invalidate), self);
+      g_signal_connect_swapped (workspace, "notify::time-unit", G_CALLBACK (gtk_widget_queue_draw), self);
+      g_signal_connect_swapped (workspace, "notify::selected-slices", G_CALLBACK (gtk_widget_queue_draw), self);
+      g_signal_connect_swapped (workspace, "notify::selection-start", G_CALLBACK (gtk_widget_queue_draw), self);
+      g_signal_connect_swapped (workspace, "notify::selection-end", G_CALLBACK (gtk_widget_queue_draw), self);
+      g_signal_connect_swapped (workspace, "notify::has-selection", G_CALLBACK (gtk_widget_queue_draw), self);
+    }
+
+  tes_trace_view_invalidate (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WORKSPACE]);
+}
+
+TesTraceMode
+tes_trace_view_get_mode (TesTraceView *self)
+{
+  g_return_val_if_fail (TES_IS_TRACE_VIEW (self), TES_TRACE_FLAT);
+
+  return self->mode;
+}
+
+void
+tes_trace_view_set_mode (TesTraceView *self,
+                         TesTraceMode  mode)
+{
+  g_return_if_fail (TES_IS_TRACE_VIEW (self));
+
+  if (self->mode == mode)
+    return;
+
+  self->mode = mode;
+  tes_trace_view_invalidate (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODE]);
+}
+
+gboolean
+tes_trace_view_get_show_text (TesTraceView *self)
+{
+  g_return_val_if_fail (TES_IS_TRACE_VIEW (self), FALSE);
+
+  return self->show_text;
+}
+
+void
+tes_trace_view_set_show_text (TesTraceView *self,
+                              gboolean      show_text)
+{
+  g_return_if_fail (TES_IS_TRACE_VIEW (self));
+
+  show_text = !!show_text;
+  if (self->show_text == show_text)
+    return;
+
+  self->show_text = show_text;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_TEXT]);
+}
+
+/**
+ * tes_trace_view_get_vadjustment:
+ *
+ * Returns: (transfer none): how far the lanes are scrolled, for a scrollbar
+ */
+GtkAdjustment *
+tes_trace_view_get_vadjustment (TesTraceView *self)
+{
+  g_return_val_if_fail (TES_IS_TRACE_VIEW (self), NULL);
+
+  return self->vadjustment;
+}
+
+/**
+ * tes_trace_view_get_frame:
+ *
+ * Returns: (transfer none) (nullable): the frame of what is shown now
+ */
+const TesTraceFrame *
+tes_trace_view_get_frame (TesTraceView *self)
+{
+  g_return_val_if_fail (TES_IS_TRACE_VIEW (self), NULL);
+
+  return tes_trace_view_ensure_frame (self);
+}
+
+/* The selected slice as drawn when it was clicked; NULL when none. */
+const TesTraceBox *
+tes_trace_view_get_selected_box (TesTraceView *self,
+                                 gint64       *track_id)
+{
+  g_return_val_if_fail (TES_IS_TRACE_VIEW (self), NULL);
+
+  if (self->selected_track == 0)
+    return NULL;
+
+  if (track_id)
+    *track_id = self->selected_track;
+
+  return &self->selected_box;
+}
