@@ -1,0 +1,432 @@
+/* test-trace.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "tes-importer-registry.h"
+#include "tes-share-chart-layout.h"
+#include "tes-test-util.h"
+#include "tes-trace-frame.h"
+#include "tes-trace-render.h"
+
+/* The Execution Trace's pure half: the time axis and its navigation, the
+ * ruler, lanes, merging slices per pixel column, hit-testing and the
+ * picture itself, on a trace written here with known slices. */
+
+#define ORIGIN_NS 1000000   /* the first slice starts at 1 ms */
+
+/* Device A: core 0 holds "conv" [1000, 1100) µs with a nested "dma"
+ * [1010, 1060), then "add" [1200, 1500); core 1 holds 1000 slices of
+ * 100 ns every 200 ns from 2000 µs. Device B: core 0 holds "sync"
+ * [1500, 2000) µs. */
+static TesReport *
+open_trace (void)
+{
+  g_autofree char *path = tes_test_tmp_path ("trace.json");
+  g_autoptr(GString) json = g_string_new ("[");
+  g_autoptr(GError) error = NULL;
+  TesReport *report;
+
+  g_string_append (json,
+                   "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"args\":{\"name\":\"Device A\"}},"
+                   "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":2,\"args\":{\"name\":\"Device B\"}},"
+                   "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":1,\"args\":{\"name\":\"core 0\"}},"
+                   "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":2,\"args\":{\"name\":\"core 1\"}},"
+                   "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":2,\"tid\":1,\"args\":{\"name\":\"core 0\"}},"
+                   "{\"name\":\"conv\",\"cat\":\"op\",\"ph\":\"X\",\"ts\":1000,\"dur\":100,\"pid\":1,\"tid\":1,\"args\":{\"tiles\":1216}},"
+                   "{\"name\":\"dma\",\"cat\":\"dma\",\"ph\":\"X\",\"ts\":1010,\"dur\":50,\"pid\":1,\"tid\":1},"
+                   "{\"name\":\"add\",\"cat\":\"op\",\"ph\":\"X\",\"ts\":1200,\"dur\":300,\"pid\":1,\"tid\":1},"
+                   "{\"name\":\"sync\",\"cat\":\"sync\",\"ph\":\"X\",\"ts\":1500,\"dur\":500,\"pid\":2,\"tid\":1}");
+  for (guint i = 0; i < 1000; i++)
+    g_string_append_printf (json, ",{\"name\":\"tiny\",\"cat\":\"op\",\"ph\":\"X\",\"ts\":%u.%u,\"dur\":0.1,\"pid\":1,\"tid\":2}",
+                            2000 + i / 5, (i % 5) * 2);
+  g_string_append (json, "]");
+  tes_test_write_file (path, json->str, json->len);
+
+  report = tes_report_import (path, tes_importer_registry_lookup ("chrome-json"),
+                              TES_REPORT_OPEN_NONE, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  return report;
+}
+
+static const TesTraceLane *
+find_lane (GArray     *lanes,
+           TesReport  *report,
+           const char *parent,
+           const char *name)
+{
+  for (guint i = 0; i < lanes->len; i++)
+    {
+      const TesTraceLane *lane = &g_array_index (lanes, TesTraceLane, i);
+      const TesTrack *track = tes_report_get_track (report, lane->track_id);
+      const TesTrack *up = track->parent_id ? tes_report_get_track (report, track->parent_id) : NULL;
+
+      if (g_str_equal (track->name, name) &&
+          (parent == NULL ? up == NULL : (up != NULL && g_str_equal (up->name, parent))))
+        return lane;
+    }
+
+  return NULL;
+}
+
+static void
+test_trace_scale_and_navigation (void)
+{
+  TesTraceScale scale;
+  gint64 t0 = 1000, t1 = 2000;
+  double x_before;
+
+  tes_trace_scale_init (&scale, 1000, 2000, TES_TRACE_LABEL_WIDTH + 1000);
+  g_assert_cmpfloat (tes_trace_scale_x (&scale, 1000), ==, TES_TRACE_LABEL_WIDTH);
+  g_assert_cmpfloat (tes_trace_scale_x (&scale, 1500), ==, TES_TRACE_LABEL_WIDTH + 500);
+  g_assert_cmpint (tes_trace_scale_time (&scale, TES_TRACE_LABEL_WIDTH + 250), ==, 1250);
+
+  /* W: zooms in around the anchor, which stays where it was on screen */
+  x_before = tes_trace_scale_x (&scale, 1200);
+  tes_trace_zoom (&t0, &t1, 0.5, 1200, 0, 10000);
+  g_assert_cmpint (t1 - t0, ==, 500);
+  tes_trace_scale_init (&scale, t0, t1, TES_TRACE_LABEL_WIDTH + 1000);
+  g_assert_cmpfloat (fabs (tes_trace_scale_x (&scale, 1200) - x_before), <, 1.0);
+
+  /* never narrower than the minimum, never wider than the run */
+  tes_trace_zoom (&t0, &t1, 1e-9, 1200, 0, 10000);
+  g_assert_cmpint (t1 - t0, ==, TES_TRACE_MIN_SPAN);
+  tes_trace_zoom (&t0, &t1, 1e9, 1200, 0, 10000);
+  g_assert_cmpint (t0, ==, 0);
+  g_assert_cmpint (t1, ==, 10000);
+
+  /* A/D: the range moves, keeping its width, and stops at the ends */
+  t0 = 1000, t1 = 2000;
+  tes_trace_pan (&t0, &t1, 100, 0, 10000);
+  g_assert_cmpint (t0, ==, 1100);
+  g_assert_cmpint (t1, ==, 2100);
+  tes_trace_pan (&t0, &t1, -5000, 0, 10000);
+  g_assert_cmpint (t0, ==, 0);
+  g_assert_cmpint (t1, ==, 1000);
+  tes_trace_pan (&t0, &t1, 50000, 0, 10000);
+  g_assert_cmpint (t0, ==, 9000);
+  g_assert_cmpint (t1, ==, 10000);
+
+  /* double-click and F: the span with 5 % each side */
+  tes_trace_zoom_to (&t0, &t1, 4000, 6000, 0, 10000);
+  g_assert_cmpint (t0, ==, 3900);
+  g_assert_cmpint (t1, ==, 6100);
+}
+
+static void
+assert_labels (GArray             *ticks,
+               const char * const *expected)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < ticks->len; i++)
+    {
+      const TesTraceTick *tick = &g_array_index (ticks, TesTraceTick, i);
+
+      if (!tick->major)
+        continue;
+      g_assert_nonnull (expected[n]);
+      g_assert_cmpstr (tick->label, ==, expected[n]);
+      n++;
+    }
+  g_assert_null (expected[n]);
+}
+
+static void
+test_trace_ruler (void)
+{
+  TesTraceScale scale;
+  g_autoptr(GArray) ns = NULL;
+  g_autoptr(GArray) us = NULL;
+  g_autoptr(GArray) cycles = NULL;
+  const char * const ns_labels[] = { "0 ns", "100 ns", "200 ns", "300 ns", "400 ns", "500 ns", "600 ns",
+                                     "700 ns", "800 ns", "900 ns", "1000 ns", NULL };
+  const char * const us_labels[] = { "0.5 µs", "1.0 µs", "1.5 µs", "2.0 µs", NULL };
+  const char * const cycle_labels[] = { "0 cyc", "1000 cyc", "2000 cyc", "3000 cyc", "4000 cyc", "5000 cyc", NULL };
+  guint minor = 0;
+
+  /* 1000 ns over 1000 px, labels at least 90 px apart: every 100 ns,
+   * counted from the run's start */
+  tes_trace_scale_init (&scale, 5000, 6000, TES_TRACE_LABEL_WIDTH + 1000);
+  ns = tes_trace_ruler_ticks (&scale, 5000, TES_TIME_UNIT_NS, 0, 90);
+  assert_labels (ns, ns_labels);
+  for (guint i = 0; i < ns->len; i++)
+    minor += !g_array_index (ns, TesTraceTick, i).major;
+  g_assert_cmpuint (minor, ==, 40);
+  g_assert_cmpfloat (g_array_index (ns, TesTraceTick, 0).x, ==, TES_TRACE_LABEL_WIDTH);
+
+  /* 2 µs over 400 px in µs: a label every 0.5 µs, one decimal */
+  tes_trace_scale_init (&scale, 5400, 7400, TES_TRACE_LABEL_WIDTH + 400);
+  us = tes_trace_ruler_ticks (&scale, 5000, TES_TIME_UNIT_US, 0, 90);
+  assert_labels (us, us_labels);
+
+  /* cycles of a 1 GHz clock: 5000 cycles over 500 px */
+  tes_trace_scale_init (&scale, 0, 5000, TES_TRACE_LABEL_WIDTH + 500);
+  cycles = tes_trace_ruler_ticks (&scale, 0, TES_TIME_UNIT_CYCLES, 1000000000, 90);
+  assert_labels (cycles, cycle_labels);
+}
+
+static void
+test_trace_format_time (void)
+{
+  g_autofree char *a = tes_trace_format_time (1500, 500, TES_TIME_UNIT_US, 0);
+  g_autofree char *b = tes_trace_format_time (2500000, 1000000, TES_TIME_UNIT_MS, 0);
+  g_autofree char *c = tes_trace_format_time (1e9, 1e8, TES_TIME_UNIT_CYCLES, 900000000);
+  g_autofree char *d = tes_trace_format_time (-0.0001, 1, TES_TIME_UNIT_NS, 0);
+
+  g_assert_cmpstr (a, ==, "1.5 µs");
+  g_assert_cmpstr (b, ==, "2 ms");
+  g_assert_cmpstr (c, ==, "900000000 cyc");
+  g_assert_cmpstr (d, ==, "0 ns");
+}
+
+static void
+test_trace_lanes (void)
+{
+  g_autoptr(TesReport) report = open_trace ();
+  g_autoptr(GArray) flat = NULL;
+  g_autoptr(GArray) flame = NULL;
+  g_autoptr(GArray) folded = NULL;
+  g_autoptr(GHashTable) collapsed = g_hash_table_new (NULL, NULL);
+  const TesTraceLane *a, *a0, *a1, *b, *b0;
+  double height, folded_height;
+
+  flat = tes_trace_layout_lanes (report, TES_TRACE_FLAT, NULL, &height);
+  g_assert_cmpuint (flat->len, ==, 5);
+  a = find_lane (flat, report, NULL, "Device A");
+  a0 = find_lane (flat, report, "Device A", "core 0");
+  a1 = find_lane (flat, report, "Device A", "core 1");
+  b = find_lane (flat, report, NULL, "Device B");
+  b0 = find_lane (flat, report, "Device B", "core 0");
+  g_assert_true (a && a0 && a1 && b && b0);
+
+  /* a tree in order: groups above their lanes, one row each when flat */
+  g_assert_true (a->is_group && a->expanded && a->level == 0);
+  g_assert_true (!a0->is_group && a0->level == 1 && a0->n_rows == 1);
+  g_assert_cmpfloat (a->y, <, a0->y);
+  g_assert_cmpfloat (a0->y, <, a1->y);
+  g_assert_cmpfloat (a1->y, <, b->y);
+  g_assert_cmpfloat (b->y, <, b0->y);
+  g_assert_cmpfloat (b0->y + b0->height, ==, height);
+  g_assert_cmpint (tes_trace_lane_at (flat, a0->y + 1), ==, 1);
+  g_assert_cmpint (tes_trace_lane_at (flat, height + 1), ==, -1);
+
+  /* flame: one row per depth (conv holds dma) */
+  flame = tes_trace_layout_lanes (report, TES_TRACE_FLAME, NULL, NULL);
+  g_assert_cmpuint (find_lane (flame, report, "Device A", "core 0")->n_rows, ==, 2);
+  g_assert_cmpuint (find_lane (flame, report, "Device A", "core 1")->n_rows, ==, 1);
+
+  /* a folded group keeps its header, its lanes go */
+  g_hash_table_add (collapsed, GSIZE_TO_POINTER (a->track_id));
+  folded = tes_trace_layout_lanes (report, TES_TRACE_FLAT, collapsed, &folded_height);
+  g_assert_cmpuint (folded->len, ==, 3);
+  g_assert_false (find_lane (folded, report, NULL, "Device A")->expanded);
+  g_assert_null (find_lane (folded, report, "Device A", "core 0"));
+  g_assert_cmpfloat (folded_height, ==, height - a0->height - a1->height);
+}
+
+static void
+test_trace_merge (void)
+{
+  g_autoptr(TesReport) report = open_trace ();
+  g_autoptr(GArray) lanes = tes_trace_layout_lanes (report, TES_TRACE_FLAT, NULL, NULL);
+  const TesTraceLane *a1 = find_lane (lanes, report, "Device A", "core 1");
+  const TesTrack *track = tes_report_get_track (report, a1->track_id);
+  g_autoptr(GArray) slices = tes_report_get_slices (report, track->id, G_MININT64, G_MAXINT64, NULL);
+  g_autoptr(GArray) wide = g_array_new (FALSE, TRUE, sizeof (TesTraceBox));
+  g_autoptr(GArray) narrow = g_array_new (FALSE, TRUE, sizeof (TesTraceBox));
+  TesTraceScale scale;
+  guint64 total = 0;
+
+  g_assert_cmpuint (slices->len, ==, 1000);
+
+  /* 200 µs of slices over 1000 px: 5 ns a pixel, each slice 20 px wide,
+   * a box each, where they are */
+  tes_trace_scale_init (&scale, 2000000, 2000000 + 5000, TES_TRACE_LABEL_WIDTH + 1000);
+  tes_trace_merge_slices (&scale, (const TesSlice *)(gpointer)slices->data, slices->len, report,
+                          track->clock_id, TES_TRACE_FLAT, wide);
+  g_assert_cmpuint (wide->len, ==, 25);
+  for (guint i = 0; i < wide->len; i++)
+    {
+      const TesTraceBox *box = &g_array_index (wide, TesTraceBox, i);
+
+      g_assert_cmpuint (box->n_slices, ==, 1);
+      g_assert_cmpfloat (fabs (box->x0 - (TES_TRACE_LABEL_WIDTH + i * 40)), <, 1e-6);
+      g_assert_cmpfloat (fabs (box->x1 - box->x0 - 20), <, 1e-6);
+      g_assert_cmpint (box->dur, ==, 100);
+      g_assert_cmpstr (tes_report_get_string (report, box->name), ==, "tiny");
+    }
+
+  /* the whole 200 µs over 100 px: 2000 ns a pixel, ten slices each;
+   * every slice is in one box and no box is wider than its columns */
+  tes_trace_scale_init (&scale, 2000000, 2200000, TES_TRACE_LABEL_WIDTH + 100);
+  tes_trace_merge_slices (&scale, (const TesSlice *)(gpointer)slices->data, slices->len, report,
+                          track->clock_id, TES_TRACE_FLAT, narrow);
+  g_assert_cmpuint (narrow->len, <=, 101);
+  for (guint i = 0; i < narrow->len; i++)
+    {
+      const TesTraceBox *box = &g_array_index (narrow, TesTraceBox, i);
+
+      total += box->n_slices;
+      g_assert_cmpfloat (box->x1 - box->x0, <=, 2.0 + 1e-9);
+      if (i > 0)
+        g_assert_cmpfloat (box->x0, >=, g_array_index (narrow, TesTraceBox, i - 1).x0);
+    }
+  g_assert_cmpuint (total, ==, 1000);
+}
+
+static void
+test_trace_frame_and_hit (void)
+{
+  g_autoptr(TesReport) report = open_trace ();
+  g_autoptr(TesTraceFrame) frame = NULL;
+  g_autoptr(TesTraceFrame) far = NULL;
+  const TesTraceLane *a0;
+  const TesTraceBox *box;
+  TesTraceScale scale;
+  gboolean in_label;
+  int lane, hit;
+  guint lane_index;
+  double y;
+
+  /* 1000 to 1600 µs over 1200 px of slices: conv and dma at their places */
+  tes_trace_scale_init (&scale, 1000000, 1600000, TES_TRACE_LABEL_WIDTH + 1200);
+  frame = tes_trace_frame_build (report, &scale, TES_TRACE_FLAME, NULL, 0, 600, NULL, NULL);
+  g_assert_nonnull (frame);
+  g_assert_cmpint (frame->origin, ==, ORIGIN_NS);
+  a0 = find_lane (frame->lanes, report, "Device A", "core 0");
+  lane_index = (guint)(a0 - (const TesTraceLane *)(gpointer)frame->lanes->data);
+
+  y = TES_TRACE_RULER_HEIGHT + a0->y + 2 + 0.5 * TES_TRACE_ROW_HEIGHT;
+  g_assert_true (tes_trace_frame_hit (frame, tes_trace_scale_x (&scale, 1050000), y, &lane, &hit, &in_label));
+  g_assert_cmpint (lane, ==, (int)lane_index);
+  g_assert_cmpint (hit, >=, 0);
+  box = &g_array_index ((GArray *)g_ptr_array_index (frame->boxes, lane), TesTraceBox, hit);
+  g_assert_cmpstr (tes_report_get_string (report, box->name), ==, "conv");
+  g_assert_cmpint (box->start, ==, 1000000);
+  g_assert_cmpint (box->dur, ==, 100000);
+  g_assert_cmpfloat (fabs (box->x0 - TES_TRACE_LABEL_WIDTH), <, 1e-6);
+  g_assert_cmpfloat (fabs (box->x1 - (TES_TRACE_LABEL_WIDTH + 200)), <, 1e-6);
+
+  /* one row down: dma, nested */
+  y += TES_TRACE_ROW_HEIGHT;
+  g_assert_true (tes_trace_frame_hit (frame, tes_trace_scale_x (&scale, 1030000), y, &lane, &hit, &in_label));
+  box = &g_array_index ((GArray *)g_ptr_array_index (frame->boxes, lane), TesTraceBox, hit);
+  g_assert_cmpstr (tes_report_get_string (report, box->name), ==, "dma");
+  g_assert_cmpuint (box->row, ==, 1);
+
+  /* between conv and add: nothing; in the names: the lane, no box */
+  g_assert_true (tes_trace_frame_hit (frame, tes_trace_scale_x (&scale, 1150000), y - TES_TRACE_ROW_HEIGHT,
+                                      &lane, &hit, &in_label));
+  g_assert_cmpint (hit, ==, -1);
+  g_assert_true (tes_trace_frame_hit (frame, 20, y, &lane, &hit, &in_label));
+  g_assert_true (in_label);
+  g_assert_cmpint (hit, ==, -1);
+  g_assert_false (tes_trace_frame_hit (frame, 600, 5, &lane, &hit, &in_label));
+
+  /* the whole run over 100 px: core 1's 1000 slices come from the lane
+   * summaries, the others' few slices are read */
+  tes_trace_scale_init (&scale, ORIGIN_NS, 2200000, TES_TRACE_LABEL_WIDTH + 100);
+  far = tes_trace_frame_build (report, &scale, TES_TRACE_FLAT, NULL, 0, 600, NULL, NULL);
+  g_assert_cmpuint (far->n_slices_read, ==, 3 + 1);
+  {
+    const TesTraceLane *a1 = find_lane (far->lanes, report, "Device A", "core 1");
+    GArray *boxes = g_ptr_array_index (far->boxes, a1 - (const TesTraceLane *)(gpointer)far->lanes->data);
+    const TesTraceBox *last;
+
+    g_assert_cmpuint (boxes->len, >=, 1);
+    box = &g_array_index (boxes, TesTraceBox, 0);
+    last = &g_array_index (boxes, TesTraceBox, boxes->len - 1);
+    /* 2000 to 2200 µs of 1000 to 2200 µs: the last sixth of the pixels */
+    g_assert_cmpfloat (fabs (box->x0 - (TES_TRACE_LABEL_WIDTH + 100.0 * 1000 / 1200)), <=, 1.0);
+    g_assert_cmpfloat (fabs (last->x1 - (TES_TRACE_LABEL_WIDTH + 100)), <=, 1.0);
+    g_assert_cmpstr (tes_report_get_string (report, box->name), ==, "tiny");
+  }
+}
+
+static guint32
+pixel_at (cairo_surface_t *surface,
+          int              x,
+          int              y)
+{
+  const guchar *data = cairo_image_surface_get_data (surface);
+  int stride = cairo_image_surface_get_stride (surface);
+
+  return *(const guint32 *)(gconstpointer)(data + y * stride + x * 4) & 0xffffff;
+}
+
+/* The picture: each slice in its name's colour where the frame put it,
+ * nothing between them, the names column and the ruler inked. */
+static void
+test_trace_render (void)
+{
+  g_autoptr(TesReport) report = open_trace ();
+  g_autoptr(TesWorkspace) workspace = tes_workspace_new (report);
+  g_autoptr(TesTraceFrame) frame = NULL;
+  g_autoptr(GError) error = NULL;
+  cairo_surface_t *surface;
+  const TesTraceLane *a0, *b0;
+  TesTraceScale scale;
+  cairo_t *cr;
+  double row_y;
+  guint32 conv_rgb = tes_share_chart_palette[tes_trace_color_index ("conv")];
+  guint32 sync_rgb = tes_share_chart_palette[tes_trace_color_index ("sync")];
+  guint inked = 0;
+
+  tes_workspace_set_visible (workspace, 1000000, 2000000);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1200, 400);
+  cr = cairo_create (surface);
+  g_assert_true (tes_trace_render (workspace, TES_TRACE_FLAT, cr, 1200, 400, &error));
+  g_assert_no_error (error);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+
+  tes_trace_scale_init (&scale, 1000000, 2000000, 1200);
+  frame = tes_trace_frame_build (report, &scale, TES_TRACE_FLAT, NULL, 0, 400, NULL, NULL);
+  a0 = find_lane (frame->lanes, report, "Device A", "core 0");
+  b0 = find_lane (frame->lanes, report, "Device B", "core 0");
+
+  /* conv [1000, 1100) µs: 1000 px for 1000 µs, so x 200..300; its top
+   * row keeps its colour on the right, where no text is */
+  row_y = TES_TRACE_RULER_HEIGHT + a0->y + 2 + TES_TRACE_ROW_HEIGHT - 4;
+  g_assert_cmphex (pixel_at (surface, 295, (int)row_y), ==, conv_rgb);
+  /* between conv and add (1100 to 1200 µs): the lane's background */
+  g_assert_cmphex (pixel_at (surface, 350, (int)row_y), !=, conv_rgb);
+  /* sync [1500, 2000) on Device B's core 0: x 700..1200 */
+  row_y = TES_TRACE_RULER_HEIGHT + b0->y + 2 + TES_TRACE_ROW_HEIGHT - 4;
+  g_assert_cmphex (pixel_at (surface, 1150, (int)row_y), ==, sync_rgb);
+  g_assert_cmphex (pixel_at (surface, 650, (int)row_y), !=, sync_rgb);
+
+  /* names and ruler labels are drawn */
+  for (int y = 0; y < 400; y++)
+    for (int x = 0; x < (int)TES_TRACE_LABEL_WIDTH; x++)
+      inked += pixel_at (surface, x, y) < 0x808080;
+  g_assert_cmpuint (inked, >, 100);
+
+  cairo_surface_destroy (surface);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/scale-and-navigation", test_trace_scale_and_navigation);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/ruler", test_trace_ruler);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/format-time", test_trace_format_time);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/lanes", test_trace_lanes);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/merge", test_trace_merge);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/frame-and-hit", test_trace_frame_and_hit);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/render", test_trace_render);
+
+  return g_test_run ();
+}
