@@ -10,7 +10,10 @@ if [ "${TES_SINGLE_INSTANCE_BUS:-}" = "" ]; then
   exec env TES_SINGLE_INSTANCE_BUS=1 dbus-run-session -- "$0" "$@"
 fi
 
-tessera=$1 a=$2 b=$3
+# copies, so that their caches go to a scratch folder, not the source tree
+tmp=$(mktemp -d)
+cp "$2" "$tmp/a.txt" && cp "$3" "$tmp/b.txt" || exit 1
+tessera=$1 a=$tmp/a.txt b=$tmp/b.txt
 echo "1..1"
 
 windows () {
@@ -31,7 +34,7 @@ wait_for_windows () {
 
 "$tessera" "$a" &
 first=$!
-trap 'kill $first 2>/dev/null' EXIT
+trap 'kill $first 2>/dev/null; rm -rf "$tmp"' EXIT
 
 if ! wait_for_windows 1; then
   echo "not ok 1 - the first instance never showed its window"
