@@ -22,7 +22,7 @@ The layouts are the ones docs/formats/poplar.md describes:
                           and BSP step (args cycles, step, program), a host
                           process, otherData.clock_mhz;
   DIR/truth.json          what the three were written from (also printed on
-                          standard output), for tests/test-poplar.c to compare
+                          standard output), for tests/test-poplar-*.c to compare
                           the importers' per-tile figures, BSP steps and runs
                           with, tile by tile.
 
