@@ -546,14 +546,12 @@ make_clock (TesPoplarReportParser *p)
           us = g_ascii_strtod (exec->approx_us, NULL);
           if (us > 0)
             {
-              g_autofree char *text = NULL;
               gint64 mhz = llround (exec->total_cycles / us);
 
               if (mhz <= 0)
                 continue;
               hz = mhz * 1000000;
-              text = g_strdup_printf ("%" G_GINT64_FORMAT, mhz);
-              tes_cache_writer_set_info (p->writer, p->source_id, "clock.derived_mhz", text);
+              tes_info_set_int (p->writer, p->source_id, "clock.derived_mhz", mhz);
             }
         }
     }

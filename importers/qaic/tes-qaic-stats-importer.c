@@ -317,13 +317,8 @@ tes_qaic_stats_importer_import (TesImporter       *importer,
     tes_cache_writer_set_info (w, context->source_id, "specialization", p.specialization);
   if (p.network != NULL)
     tes_cache_writer_set_info (w, context->source_id, "network", p.network);
-  {
-    g_autofree char *n_cores = g_strdup_printf ("%u", cores->len);
-    g_autofree char *n_rows = g_strdup_printf ("%u", n_ops);
-
-    tes_cache_writer_set_info (w, context->source_id, "cores", n_cores);
-    tes_cache_writer_set_info (w, context->source_id, "operator_rows", n_rows);
-  }
+  tes_info_set_int (w, context->source_id, "cores", cores->len);
+  tes_info_set_int (w, context->source_id, "operator_rows", n_ops);
   tes_cache_writer_set_info (w, context->source_id, "clock.ucycles_hz", "19200000");
 
   tes_info_list_write (p.info, w, context->source_id);
