@@ -236,6 +236,17 @@ tes_trace_section_shortcuts_action (GtkWidget  *widget,
   gtk_menu_button_popup (self->shortcuts_button);
 }
 
+/* Shown, the trace takes the keys: W/S/A/D work at once. */
+static void
+tes_trace_section_map (GtkWidget *widget)
+{
+  TesTraceSection *self = TES_TRACE_SECTION (widget);
+
+  GTK_WIDGET_CLASS (tes_trace_section_parent_class)->map (widget);
+
+  gtk_widget_grab_focus (GTK_WIDGET (self->view));
+}
+
 static void
 tes_trace_section_dispose (GObject *object)
 {
@@ -252,6 +263,8 @@ tes_trace_section_class_init (TesTraceSectionClass *klass)
   TesSectionClass *section_class = TES_SECTION_CLASS (klass);
 
   object_class->dispose = tes_trace_section_dispose;
+
+  widget_class->map = tes_trace_section_map;
 
   section_class->title = _("Execution Trace");
   section_class->icon_name = "view-continuous-symbolic";
@@ -288,6 +301,7 @@ tes_trace_section_init (TesTraceSection *self)
 
   gtk_scrollbar_set_adjustment (self->scrollbar, tes_trace_view_get_vadjustment (self->view));
   g_object_bind_property (self->text_check, "active", self->view, "show-text", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->view, "scrollable", self->scrollbar, "visible", G_BINDING_SYNC_CREATE);
 
   gtk_label_set_markup (self->shortcuts_label,
                         _("<b>W</b> / <b>S</b>\tzoom in / out around the pointer\n"

@@ -56,6 +56,7 @@ enum {
   PROP_WORKSPACE,
   PROP_MODE,
   PROP_SHOW_TEXT,
+  PROP_SCROLLABLE,
   N_PROPS
 };
 
@@ -79,6 +80,7 @@ tes_trace_view_update_adjustment (TesTraceView *self)
   gtk_adjustment_configure (self->vadjustment,
                             MIN (gtk_adjustment_get_value (self->vadjustment), MAX (total - page, 0)),
                             0, MAX (total, page), SCROLL_PX, page * 0.9, page);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCROLLABLE]);
 }
 
 /* The frame for what the widget shows now, built when anything it
@@ -367,51 +369,71 @@ zoom_to_selection (TesTraceView *self)
     zoom_to (self, self->selected_box.start, self->selected_box.start + self->selected_box.dur);
 }
 
-static gboolean
-tes_trace_view_key_pressed_cb (TesTraceView          *self,
-                               guint                  keyval,
-                               guint                  keycode,
-                               GdkModifierType        state,
-                               GtkEventControllerKey *controller)
+typedef enum
 {
-  if (self->workspace == NULL || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK)))
+  KEY_ZOOM_IN,
+  KEY_ZOOM_OUT,
+  KEY_PAN_BACK,
+  KEY_PAN_ON,
+  KEY_SHOW_ALL,
+  KEY_ZOOM_SELECTION,
+  KEY_CLEAR,
+} KeyAction;
+
+static gboolean
+tes_trace_view_key_cb (GtkWidget *widget,
+                       GVariant  *args,
+                       gpointer   user_data)
+{
+  TesTraceView *self = TES_TRACE_VIEW (widget);
+
+  if (self->workspace == NULL)
     return FALSE;
 
-  switch (keyval)
+  switch ((KeyAction)GPOINTER_TO_INT (user_data))
     {
-    case GDK_KEY_w: case GDK_KEY_W:
-      tes_trace_view_zoom (self, 1 / ZOOM_STEP);
-      return TRUE;
-
-    case GDK_KEY_s: case GDK_KEY_S:
-      tes_trace_view_zoom (self, ZOOM_STEP);
-      return TRUE;
-
-    case GDK_KEY_a: case GDK_KEY_A: case GDK_KEY_Left:
-      tes_trace_view_pan (self, -PAN_STEP);
-      return TRUE;
-
-    case GDK_KEY_d: case GDK_KEY_D: case GDK_KEY_Right:
-      tes_trace_view_pan (self, PAN_STEP);
-      return TRUE;
-
-    case GDK_KEY_Home: case GDK_KEY_0: case GDK_KEY_KP_0:
-      tes_workspace_show_all (self->workspace);
-      return TRUE;
-
-    case GDK_KEY_f: case GDK_KEY_F:
-      zoom_to_selection (self);
-      return TRUE;
-
-    case GDK_KEY_Escape:
+    case KEY_ZOOM_IN: tes_trace_view_zoom (self, 1 / ZOOM_STEP); break;
+    case KEY_ZOOM_OUT: tes_trace_view_zoom (self, ZOOM_STEP); break;
+    case KEY_PAN_BACK: tes_trace_view_pan (self, -PAN_STEP); break;
+    case KEY_PAN_ON: tes_trace_view_pan (self, PAN_STEP); break;
+    case KEY_SHOW_ALL: tes_workspace_show_all (self->workspace); break;
+    case KEY_ZOOM_SELECTION: zoom_to_selection (self); break;
+    case KEY_CLEAR:
+    default:
       tes_workspace_clear_selection (self->workspace);
       tes_workspace_set_selected_slices (self->workspace, NULL, 0);
       self->selected_track = 0;
-      return TRUE;
-
-    default:
-      return FALSE;
+      break;
     }
+
+  return TRUE;
+}
+
+/* chrome://tracing's keys. They work whenever the trace is on screen,
+ * whatever has the focus (the sidebar, a button): global shortcuts are
+ * the window's last resort, so a text entry still gets its letters. */
+static GtkEventController *
+key_controller_new (void)
+{
+  static const struct { guint keyval; KeyAction action; } keys[] = {
+    { GDK_KEY_w, KEY_ZOOM_IN }, { GDK_KEY_s, KEY_ZOOM_OUT },
+    { GDK_KEY_a, KEY_PAN_BACK }, { GDK_KEY_Left, KEY_PAN_BACK },
+    { GDK_KEY_d, KEY_PAN_ON }, { GDK_KEY_Right, KEY_PAN_ON },
+    { GDK_KEY_Home, KEY_SHOW_ALL }, { GDK_KEY_0, KEY_SHOW_ALL }, { GDK_KEY_KP_0, KEY_SHOW_ALL },
+    { GDK_KEY_f, KEY_ZOOM_SELECTION },
+    { GDK_KEY_Escape, KEY_CLEAR },
+  };
+  GtkEventController *controller = gtk_shortcut_controller_new ();
+
+  gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (controller), GTK_SHORTCUT_SCOPE_GLOBAL);
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller),
+                                          gtk_shortcut_new (gtk_keyval_trigger_new (keys[i].keyval, 0),
+                                                            gtk_callback_action_new (tes_trace_view_key_cb,
+                                                                                     GINT_TO_POINTER (keys[i].action),
+                                                                                     NULL)));
+
+  return controller;
 }
 
 static gboolean
@@ -592,6 +614,11 @@ tes_trace_view_get_property (GObject    *object,
       g_value_set_boolean (value, self->show_text);
       break;
 
+    case PROP_SCROLLABLE:
+      g_value_set_boolean (value, gtk_adjustment_get_upper (self->vadjustment) >
+                                  gtk_adjustment_get_page_size (self->vadjustment));
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -652,6 +679,11 @@ tes_trace_view_class_init (TesTraceViewClass *klass)
     g_param_spec_boolean ("show-text", NULL, NULL, TRUE,
                           (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
+  /* whether the lanes are taller than the view: the scrollbar shows then */
+  properties[PROP_SCROLLABLE] =
+    g_param_spec_boolean ("scrollable", NULL, NULL, FALSE,
+                          (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_css_name (widget_class, "tracetimeline");
@@ -673,10 +705,7 @@ tes_trace_view_init (TesTraceView *self)
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
 
-  controller = gtk_event_controller_key_new ();
-  g_signal_connect_object (controller, "key-pressed", G_CALLBACK (tes_trace_view_key_pressed_cb),
-                           self, G_CONNECT_SWAPPED);
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+  gtk_widget_add_controller (GTK_WIDGET (self), key_controller_new ());
 
   controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
   g_signal_connect_object (controller, "scroll", G_CALLBACK (tes_trace_view_scroll_cb),
