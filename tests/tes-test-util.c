@@ -338,3 +338,33 @@ tes_test_find_summary_row (GPtrArray  *rows,
   g_error ("no summary row '%s'", label);
   return NULL;
 }
+
+/* A Chrome trace with known slices, for the trace's tests. Device A: core
+ * 0 holds "conv" [1000, 1100) µs (args {"tiles":1216}) with a nested
+ * "dma" [1010, 1060), then "add" [1200, 1500); core 1 holds 1000 slices
+ * of 100 ns every 200 ns from 2000 µs. Device B: core 0 holds "sync"
+ * [1500, 2000) µs. Returns its path. */
+char *
+tes_test_write_trace (const char *name)
+{
+  char *path = tes_test_tmp_path (name);
+  g_autoptr(GString) json = g_string_new ("[");
+
+  g_string_append (json,
+                   "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"args\":{\"name\":\"Device A\"}},"
+                   "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":2,\"args\":{\"name\":\"Device B\"}},"
+                   "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":1,\"args\":{\"name\":\"core 0\"}},"
+                   "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":2,\"args\":{\"name\":\"core 1\"}},"
+                   "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":2,\"tid\":1,\"args\":{\"name\":\"core 0\"}},"
+                   "{\"name\":\"conv\",\"cat\":\"op\",\"ph\":\"X\",\"ts\":1000,\"dur\":100,\"pid\":1,\"tid\":1,\"args\":{\"tiles\":1216}},"
+                   "{\"name\":\"dma\",\"cat\":\"dma\",\"ph\":\"X\",\"ts\":1010,\"dur\":50,\"pid\":1,\"tid\":1},"
+                   "{\"name\":\"add\",\"cat\":\"op\",\"ph\":\"X\",\"ts\":1200,\"dur\":300,\"pid\":1,\"tid\":1},"
+                   "{\"name\":\"sync\",\"cat\":\"sync\",\"ph\":\"X\",\"ts\":1500,\"dur\":500,\"pid\":2,\"tid\":1}");
+  for (guint i = 0; i < 1000; i++)
+    g_string_append_printf (json, ",{\"name\":\"tiny\",\"cat\":\"op\",\"ph\":\"X\",\"ts\":%u.%u,\"dur\":0.1,\"pid\":1,\"tid\":2}",
+                            2000 + i / 5, (i % 5) * 2);
+  g_string_append (json, "]");
+  tes_test_write_file (path, json->str, json->len);
+
+  return path;
+}

@@ -71,6 +71,11 @@ void      tes_test_assert_info_rows (TesReport         *report,
 void      tes_test_assert_cli_info  (TesReport         *report,
                                      const char        *path);
 
+/* The trace tes_test_write_trace() writes starts here (1 ms). */
+#define TES_TEST_TRACE_ORIGIN_NS 1000000
+
+char      *tes_test_write_trace (const char *name);
+
 /* Importing, where the test needs it to succeed or to fail. */
 TesReport *tes_test_import              (const char          *path,
                                          TesImporter         *importer);

@@ -20,35 +20,12 @@
  * ruler, lanes, merging slices per pixel column, hit-testing and the
  * picture itself, on a trace written here with known slices. */
 
-#define ORIGIN_NS 1000000   /* the first slice starts at 1 ms */
-
-/* Device A: core 0 holds "conv" [1000, 1100) µs with a nested "dma"
- * [1010, 1060), then "add" [1200, 1500); core 1 holds 1000 slices of
- * 100 ns every 200 ns from 2000 µs. Device B: core 0 holds "sync"
- * [1500, 2000) µs. */
 static TesReport *
 open_trace (void)
 {
-  g_autofree char *path = tes_test_tmp_path ("trace.json");
-  g_autoptr(GString) json = g_string_new ("[");
+  g_autofree char *path = tes_test_write_trace ("trace.json");
   g_autoptr(GError) error = NULL;
   TesReport *report;
-
-  g_string_append (json,
-                   "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"args\":{\"name\":\"Device A\"}},"
-                   "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":2,\"args\":{\"name\":\"Device B\"}},"
-                   "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":1,\"args\":{\"name\":\"core 0\"}},"
-                   "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":2,\"args\":{\"name\":\"core 1\"}},"
-                   "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":2,\"tid\":1,\"args\":{\"name\":\"core 0\"}},"
-                   "{\"name\":\"conv\",\"cat\":\"op\",\"ph\":\"X\",\"ts\":1000,\"dur\":100,\"pid\":1,\"tid\":1,\"args\":{\"tiles\":1216}},"
-                   "{\"name\":\"dma\",\"cat\":\"dma\",\"ph\":\"X\",\"ts\":1010,\"dur\":50,\"pid\":1,\"tid\":1},"
-                   "{\"name\":\"add\",\"cat\":\"op\",\"ph\":\"X\",\"ts\":1200,\"dur\":300,\"pid\":1,\"tid\":1},"
-                   "{\"name\":\"sync\",\"cat\":\"sync\",\"ph\":\"X\",\"ts\":1500,\"dur\":500,\"pid\":2,\"tid\":1}");
-  for (guint i = 0; i < 1000; i++)
-    g_string_append_printf (json, ",{\"name\":\"tiny\",\"cat\":\"op\",\"ph\":\"X\",\"ts\":%u.%u,\"dur\":0.1,\"pid\":1,\"tid\":2}",
-                            2000 + i / 5, (i % 5) * 2);
-  g_string_append (json, "]");
-  tes_test_write_file (path, json->str, json->len);
 
   report = tes_report_import (path, tes_importer_registry_lookup ("chrome-json"),
                               TES_REPORT_OPEN_NONE, NULL, NULL, &error);
@@ -301,7 +278,7 @@ test_trace_frame_and_hit (void)
   tes_trace_scale_init (&scale, 1000000, 1600000, TES_TRACE_LABEL_WIDTH + 1200);
   frame = tes_trace_frame_build (report, &scale, TES_TRACE_FLAME, NULL, 0, 600, NULL, NULL);
   g_assert_nonnull (frame);
-  g_assert_cmpint (frame->origin, ==, ORIGIN_NS);
+  g_assert_cmpint (frame->origin, ==, TES_TEST_TRACE_ORIGIN_NS);
   a0 = find_lane (frame->lanes, report, "Device A", "core 0");
   lane_index = (guint)(a0 - (const TesTraceLane *)(gpointer)frame->lanes->data);
 
@@ -334,7 +311,7 @@ test_trace_frame_and_hit (void)
 
   /* the whole run over 100 px: core 1's 1000 slices come from the lane
    * summaries, the others' few slices are read */
-  tes_trace_scale_init (&scale, ORIGIN_NS, 2200000, TES_TRACE_LABEL_WIDTH + 100);
+  tes_trace_scale_init (&scale, TES_TEST_TRACE_ORIGIN_NS, 2200000, TES_TRACE_LABEL_WIDTH + 100);
   far = tes_trace_frame_build (report, &scale, TES_TRACE_FLAT, NULL, 0, 600, NULL, NULL);
   g_assert_cmpuint (far->n_slices_read, ==, 3 + 1);
   {

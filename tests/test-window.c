@@ -18,225 +18,21 @@
 #include "tes-share-chart.h"
 #include "tes-summary-section.h"
 #include "tes-test-util.h"
+#include "tes-ui-test-util.h"
 #include "tes-window.h"
-
-/* Each case runs in a subprocess with a deadline: a main loop that never
- * gets where it should fails the case instead of hanging the suite. */
-#define CASE_TIMEOUT_SECONDS 30
-#define WAIT_TIMEOUT_SECONDS 20
-
-static gboolean
-wake_cb (gpointer data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-/* Spins the main loop until the window shows page. */
-static void
-wait_for_page (TesWindow  *window,
-               const char *page)
-{
-  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_SECONDS * G_USEC_PER_SEC;
-  guint wake = g_timeout_add (10, wake_cb, NULL);
-
-  while (g_strcmp0 (tes_window_get_page (window), page) != 0)
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("Timed out waiting for page '%s'; the window shows '%s'",
-                 page, tes_window_get_page (window));
-      g_main_context_iteration (NULL, TRUE);
-    }
-
-  g_source_remove (wake);
-}
-
-static void
-spin (guint ms)
-{
-  gint64 until = g_get_monotonic_time () + ms * 1000;
-  guint wake = g_timeout_add (10, wake_cb, NULL);
-
-  while (g_get_monotonic_time () < until)
-    g_main_context_iteration (NULL, TRUE);
-
-  g_source_remove (wake);
-}
-
-static void
-collect_widgets (GtkWidget *widget,
-                 GType      type,
-                 GPtrArray *found)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    g_ptr_array_add (found, widget);
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_widgets (child, type, found);
-}
-
-static GPtrArray *
-find_widgets (TesWindow *window,
-              GType      type)
-{
-  GPtrArray *found = g_ptr_array_new ();
-
-  collect_widgets (GTK_WIDGET (window), type, found);
-
-  return found;
-}
-
-/* The label right after the one reading key: a value in the info grid. */
-static const char *
-find_value_for_key (TesWindow  *window,
-                    const char *key)
-{
-  g_autoptr(GPtrArray) labels = find_widgets (window, GTK_TYPE_LABEL);
-
-  for (guint i = 0; i + 1 < labels->len; i++)
-    if (g_str_equal (gtk_label_get_text (g_ptr_array_index (labels, i)), key))
-      return gtk_label_get_text (g_ptr_array_index (labels, i + 1));
-
-  return NULL;
-}
-
-static gboolean
-has_visible_label_containing (TesWindow  *window,
-                              const char *needle)
-{
-  g_autoptr(GPtrArray) labels = find_widgets (window, GTK_TYPE_LABEL);
-
-  for (guint i = 0; i < labels->len; i++)
-    {
-      GtkWidget *label = g_ptr_array_index (labels, i);
-
-      if (gtk_widget_is_visible (label) &&
-          strstr (gtk_label_get_text (GTK_LABEL (label)), needle) != NULL)
-        return TRUE;
-    }
-
-  return FALSE;
-}
-
-static TesWindow *
-open_window (const char *path,
-             const char *format)
-{
-  TesWindow *window = g_object_ref (tes_window_new (NULL));
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-
-  gtk_window_present (GTK_WINDOW (window));
-  tes_window_open (window, file, format);
-
-  return window;
-}
-
-static void
-close_window (TesWindow *window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  g_assert_finalize_object (window);
-}
-
-typedef struct
-{
-  GdkTexture *texture;
-  guchar     *data;
-  gsize       stride;
-  int         width;
-  int         height;
-} Pixels;
-
-static void
-pixels_clear (Pixels *pixels)
-{
-  g_clear_object (&pixels->texture);
-  g_clear_pointer (&pixels->data, g_free);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Pixels, pixels_clear)
-
-/* Draws widget as the window does, into memory (cairo's ARGB32:
- * premultiplied B, G, R, A bytes on little-endian machines). */
-static void
-render_widget (GtkWidget *widget,
-               Pixels    *pixels)
-{
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  g_autoptr(GskRenderNode) node = NULL;
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-
-  pixels->width = gtk_widget_get_width (widget);
-  pixels->height = gtk_widget_get_height (widget);
-  g_assert_cmpint (pixels->width, >, 0);
-  g_assert_cmpint (pixels->height, >, 0);
-
-  gdk_paintable_snapshot (paintable, snapshot, pixels->width, pixels->height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-
-  pixels->texture = gsk_renderer_render_texture (renderer, node,
-                                                 &GRAPHENE_RECT_INIT (0, 0, pixels->width, pixels->height));
-  g_assert_cmpint (gdk_texture_get_width (pixels->texture), ==, pixels->width);
-
-  pixels->stride = pixels->width * 4;
-  pixels->data = g_malloc (pixels->stride * pixels->height);
-  gdk_texture_download (pixels->texture, pixels->data, pixels->stride);
-}
-
-static const guchar *
-pixel_at (const Pixels *pixels,
-          int           x,
-          int           y)
-{
-  g_assert_cmpint (x, >=, 0);
-  g_assert_cmpint (y, >=, 0);
-  g_assert_cmpint (x, <, pixels->width);
-  g_assert_cmpint (y, <, pixels->height);
-
-  return pixels->data + y * pixels->stride + x * 4;
-}
-
-static gboolean
-pixel_is_color (const guchar  *p,
-                const GdkRGBA *color)
-{
-  return p[3] == 255 &&
-         ABS (p[2] - (int)(color->red * 255 + 0.5)) <= 2 &&
-         ABS (p[1] - (int)(color->green * 255 + 0.5)) <= 2 &&
-         ABS (p[0] - (int)(color->blue * 255 + 0.5)) <= 2;
-}
 
 /* How many pixels of the bar colour run from the start of the bar, along
  * the middle of the row. */
 static int
-measure_bar (const Pixels           *pixels,
+measure_bar (const TesPixels           *pixels,
              const TesShareChartRow *row,
              const GdkRGBA          *color)
 {
   int y = row->y + row->height / 2;
   int n = 0;
 
-  for (int x = row->bar_x; x < pixels->width && pixel_is_color (pixel_at (pixels, x, y), color); x++)
+  for (int x = row->bar_x; x < pixels->width && tes_ui_test_pixel_is_color (tes_ui_test_pixel_at (pixels, x, y), color); x++)
     n++;
-
-  return n;
-}
-
-static guint
-count_inked (const Pixels *pixels,
-             int           x0,
-             int           y0,
-             int           x1,
-             int           y1)
-{
-  guint n = 0;
-
-  for (int y = MAX (y0, 0); y < MIN (y1, pixels->height); y++)
-    for (int x = MAX (x0, 0); x < MIN (x1, pixels->width); x++)
-      n += pixel_at (pixels, x, y)[3] > 128;
 
   return n;
 }
@@ -245,13 +41,13 @@ static TesSummarySection *
 summary_section (TesWindow *window)
 {
   GtkWidget *page = gtk_stack_get_child_by_name (tes_window_get_sections (window), "TesSummarySection");
-  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_SECONDS * G_USEC_PER_SEC;
+  gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
   guint wake;
 
   g_assert_true (TES_IS_SUMMARY_SECTION (page));
 
   /* its tables come from a worker */
-  wake = g_timeout_add (10, wake_cb, NULL);
+  wake = g_timeout_add (10, tes_ui_test_wake_cb, NULL);
   while (tes_summary_section_is_loading (TES_SUMMARY_SECTION (page)))
     {
       if (g_get_monotonic_time () > deadline)
@@ -278,7 +74,7 @@ table_row (TesSummarySection *section,
 static TesShareChart *
 share_chart (TesWindow *window)
 {
-  g_autoptr(GPtrArray) charts = find_widgets (window, TES_TYPE_SHARE_CHART);
+  g_autoptr(GPtrArray) charts = tes_ui_test_find_widgets (window, TES_TYPE_SHARE_CHART);
 
   g_assert_cmpuint (charts->len, ==, 1);
 
@@ -350,7 +146,7 @@ test_window_report (void)
   g_autofree char *csv = NULL;
   g_autofree char *copied = NULL;
   g_auto(GStrv) csv_lines = NULL;
-  g_auto(Pixels) pixels = { 0 };
+  g_auto(TesPixels) pixels = { 0 };
   g_auto(Listing) listing = { 0 };
   const TesShareChartLayout *layout;
   const TesSummaryRow *first, *second;
@@ -366,11 +162,11 @@ test_window_report (void)
   read_listing (src, &listing);
   g_assert_cmpuint (listing.n, ==, 96);
 
-  window = open_window (path, NULL);
+  window = tes_ui_test_open_window (path, NULL);
   g_assert_cmpstr (tes_window_get_page (window), ==, "loading");
   g_assert_nonnull (tes_window_get_progress (window));
 
-  wait_for_page (window, "report");
+  tes_ui_test_wait_for_page (window, "report");
 
   /* Header and facts */
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "yolov8s_op_time_each.txt");
@@ -378,13 +174,13 @@ test_window_report (void)
   g_assert_nonnull (tes_window_get_report (window));
   g_assert_nonnull (tes_window_get_workspace (window));
   g_assert_null (tes_window_get_progress (window));
-  g_assert_cmpstr (find_value_for_key (window, "Operators"), ==, "96");
-  g_assert_cmpstr (find_value_for_key (window, "SigmaStar get_op_time_cost.py"), ==, path);
-  g_assert_cmpstr (find_value_for_key (window, "State"), ==, "Written by this import");
-  g_assert_null (find_value_for_key (window, "Slices"));
+  g_assert_cmpstr (tes_ui_test_find_value_for_key (window, "Operators"), ==, "96");
+  g_assert_cmpstr (tes_ui_test_find_value_for_key (window, "SigmaStar get_op_time_cost.py"), ==, path);
+  g_assert_cmpstr (tes_ui_test_find_value_for_key (window, "State"), ==, "Written by this import");
+  g_assert_null (tes_ui_test_find_value_for_key (window, "Slices"));
 
   /* The cache went beside the copy, not into the source tree */
-  g_assert_true (g_str_has_prefix (find_value_for_key (window, "Path"), tmp_dir));
+  g_assert_true (g_str_has_prefix (tes_ui_test_find_value_for_key (window, "Path"), tmp_dir));
 
   /* One section page per view with data, the summary shown */
   g_assert_cmpstr (gtk_stack_get_visible_child_name (tes_window_get_sections (window)), ==, "TesSummarySection");
@@ -406,7 +202,7 @@ test_window_report (void)
   g_assert_nonnull (layout);
   g_assert_cmpuint (layout->n_rows, ==, 12);
 
-  render_widget (GTK_WIDGET (total), &pixels);
+  tes_ui_test_render (GTK_WIDGET (total), &pixels);
 
   tes_share_chart_get_row_color (total, 0, &color);
   bar0 = measure_bar (&pixels, &layout->rows[0], &color);
@@ -419,7 +215,7 @@ test_window_report (void)
   g_assert_cmpint (ABS (bar1 - (int)layout->rows[1].bar_width), <=, 1);
   g_assert_cmpint (bar0, >, 5 * bar1);
   g_assert_cmpint (bar1, >, 0);
-  g_assert_cmpuint (count_inked (&pixels,
+  g_assert_cmpuint (tes_ui_test_count_inked (&pixels,
                                  layout->rows[0].label_x, layout->rows[0].y,
                                  layout->rows[0].label_x + layout->rows[0].label_width,
                                  layout->rows[0].y + layout->rows[0].height), >, 20);
@@ -458,7 +254,7 @@ test_window_report (void)
   tes_summary_section_set_filter (section, "/^conc/");
   g_assert_cmpuint (g_list_model_get_n_items (tes_summary_section_get_rows (section)), ==,
                     listing_count_type (&listing, "CONCAT"));
-  g_assert_true (has_visible_label_containing (window, "of 96 rows"));
+  g_assert_true (tes_ui_test_has_label_containing (window, "of 96 rows"));
 
   /* A broken regex keeps the last good filter */
   tes_summary_section_set_filter (section, "/[/");
@@ -485,10 +281,10 @@ test_window_report (void)
 
   /* Opening the same file again reuses its cache */
   tes_window_open (window, file, NULL);
-  wait_for_page (window, "report");
-  g_assert_cmpstr (find_value_for_key (window, "State"), ==, "Reused from an earlier import");
+  tes_ui_test_wait_for_page (window, "report");
+  g_assert_cmpstr (tes_ui_test_find_value_for_key (window, "State"), ==, "Reused from an earlier import");
 
-  close_window (window);
+  tes_ui_test_close_window (window);
 }
 
 static void
@@ -501,21 +297,21 @@ test_window_total_only (void)
   g_autoptr(GtkColumnViewColumn) index_column = NULL;
   TesWindow *window;
 
-  window = open_window (path, NULL);
-  wait_for_page (window, "report");
+  window = tes_ui_test_open_window (path, NULL);
+  tes_ui_test_wait_for_page (window, "report");
 
-  g_assert_cmpstr (find_value_for_key (window, "Operators"), ==, "12");
+  g_assert_cmpstr (tes_ui_test_find_value_for_key (window, "Operators"), ==, "12");
   section = summary_section (window);
 
   /* Per-type totals: the table lists types, largest first, no index */
-  g_assert_true (has_visible_label_containing (window, "Operator types"));
+  g_assert_true (tes_ui_test_has_label_containing (window, "Operator types"));
   g_assert_cmpuint (g_list_model_get_n_items (tes_summary_section_get_rows (section)), ==, 12);
   g_assert_cmpstr (table_row (section, 0)->type, ==, "CONV_2D");
   view = tes_summary_section_get_column_view (section);
   index_column = g_list_model_get_item (gtk_column_view_get_columns (view), 0);
   g_assert_false (gtk_column_view_column_get_visible (index_column));
 
-  close_window (window);
+  tes_ui_test_close_window (window);
 }
 
 /* Two listings of one run open as one report: both sources shown, the
@@ -539,13 +335,13 @@ test_window_several_files (void)
   window = g_object_ref (tes_window_new (NULL));
   gtk_window_present (GTK_WINDOW (window));
   tes_window_open_files (window, files, 2, NULL);
-  wait_for_page (window, "report");
+  tes_ui_test_wait_for_page (window, "report");
   summary_section (window);
 
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "yolov8s_op_time_each.txt (+1)");
-  g_assert_cmpstr (find_value_for_key (window, "Operators"), ==, "108");
+  g_assert_cmpstr (tes_ui_test_find_value_for_key (window, "Operators"), ==, "108");
 
-  labels = find_widgets (window, GTK_TYPE_LABEL);
+  labels = tes_ui_test_find_widgets (window, GTK_TYPE_LABEL);
   for (guint i = 0; i < labels->len; i++)
     {
       GtkWidget *label = g_ptr_array_index (labels, i);
@@ -562,7 +358,7 @@ test_window_several_files (void)
   g_assert_cmpstr (((TesSummaryRow *)g_ptr_array_index (rows, 0))->label, ==, "CONV_2D");
   g_assert_cmpfloat_with_epsilon (((TesSummaryRow *)g_ptr_array_index (rows, 0))->share, 80.743, 1e-9);
 
-  close_window (window);
+  tes_ui_test_close_window (window);
 }
 
 /* A report shared as its cache alone: it opens, and says its source is
@@ -578,24 +374,24 @@ test_window_cache_without_source (void)
   TesWindow *window;
   const char *value;
 
-  window = open_window (path, NULL);
-  wait_for_page (window, "report");
+  window = tes_ui_test_open_window (path, NULL);
+  tes_ui_test_wait_for_page (window, "report");
   cache = g_strdup (tes_report_get_cache_path (tes_window_get_report (window)));
   g_assert_cmpint (g_unlink (path), ==, 0);
 
   cache_file = g_file_new_for_path (cache);
   tes_window_open (window, cache_file, NULL);
-  wait_for_page (window, "report");
+  tes_ui_test_wait_for_page (window, "report");
   section = summary_section (window);
 
-  value = find_value_for_key (window, "SigmaStar get_op_time_cost.py");
+  value = tes_ui_test_find_value_for_key (window, "SigmaStar get_op_time_cost.py");
   g_assert_nonnull (value);
   g_assert_true (g_str_has_prefix (value, path));
   g_assert_nonnull (strstr (value, "not found"));
-  g_assert_cmpstr (find_value_for_key (window, "Operators"), ==, "96");
+  g_assert_cmpstr (tes_ui_test_find_value_for_key (window, "Operators"), ==, "96");
   g_assert_cmpuint (g_list_model_get_n_items (tes_summary_section_get_rows (section)), ==, 96);
 
-  close_window (window);
+  tes_ui_test_close_window (window);
 }
 
 static void
@@ -611,16 +407,16 @@ test_window_error_unknown (void)
 
   /* Sniffing runs in the loader's thread too: the window waits for it */
   g_test_expect_message ("tes-window", G_LOG_LEVEL_WARNING, "*garbage.bin*");
-  window = open_window (path, NULL);
-  wait_for_page (window, "error");
+  window = tes_ui_test_open_window (path, NULL);
+  tes_ui_test_wait_for_page (window, "error");
   g_test_assert_expected_messages ();
 
   g_assert_null (tes_window_get_report (window));
-  g_assert_true (has_visible_label_containing (window, "Could Not Open “garbage.bin”"));
-  g_assert_true (has_visible_label_containing (window, "not a format Tessera recognises"));
+  g_assert_true (tes_ui_test_has_label_containing (window, "Could Not Open “garbage.bin”"));
+  g_assert_true (tes_ui_test_has_label_containing (window, "not a format Tessera recognises"));
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "garbage.bin");
 
-  close_window (window);
+  tes_ui_test_close_window (window);
 }
 
 static void
@@ -633,15 +429,15 @@ test_window_error_import (void)
 
   /* The importer fails in its thread; the window reports it when done */
   g_test_expect_message ("tes-window", G_LOG_LEVEL_WARNING, "*broken.txt*");
-  window = open_window (path, "sigmastar-op-time");
-  wait_for_page (window, "error");
+  window = tes_ui_test_open_window (path, "sigmastar-op-time");
+  tes_ui_test_wait_for_page (window, "error");
   g_test_assert_expected_messages ();
 
-  g_assert_true (has_visible_label_containing (window, "Could Not Open “broken.txt”"));
-  g_assert_true (has_visible_label_containing (window, "broken.txt:3:"));
+  g_assert_true (tes_ui_test_has_label_containing (window, "Could Not Open “broken.txt”"));
+  g_assert_true (tes_ui_test_has_label_containing (window, "broken.txt:3:"));
   g_assert_null (tes_window_get_progress (window));
 
-  close_window (window);
+  tes_ui_test_close_window (window);
 }
 
 static void
@@ -652,13 +448,13 @@ test_window_unknown_format (void)
   TesWindow *window;
 
   g_test_expect_message ("tes-window", G_LOG_LEVEL_WARNING, "*Unknown format 'no-such-format'*");
-  window = open_window (path, "no-such-format");
-  wait_for_page (window, "error");
+  window = tes_ui_test_open_window (path, "no-such-format");
+  tes_ui_test_wait_for_page (window, "error");
   g_test_assert_expected_messages ();
 
-  g_assert_true (has_visible_label_containing (window, "no-such-format"));
+  g_assert_true (tes_ui_test_has_label_containing (window, "no-such-format"));
 
-  close_window (window);
+  tes_ui_test_close_window (window);
 }
 
 /* A Chrome trace large enough to take a while to import. */
@@ -708,13 +504,13 @@ test_window_cancel (void)
   TesWindow *window;
   gint64 deadline;
 
-  window = open_window (large, NULL);
+  window = tes_ui_test_open_window (large, NULL);
   g_assert_cmpstr (tes_window_get_page (window), ==, "loading");
 
   /* Cancel once the import is under way, not before it started */
   progress = tes_window_get_progress (window);
   g_assert_nonnull (progress);
-  deadline = g_get_monotonic_time () + WAIT_TIMEOUT_SECONDS * G_USEC_PER_SEC;
+  deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
   while (tes_progress_get_fraction (progress) <= 0.0)
     {
       g_assert_cmpint (g_get_monotonic_time (), <, deadline);
@@ -734,7 +530,7 @@ test_window_cancel (void)
   g_assert_null (tes_window_get_progress (window));
 
   /* Whatever the cancelled job still delivers changes nothing */
-  spin (500);
+  tes_ui_test_spin (500);
   g_assert_cmpstr (tes_window_get_page (window), ==, "empty");
   g_assert_null (tes_window_get_report (window));
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "Tessera");
@@ -744,10 +540,10 @@ test_window_cancel (void)
 
   /* The window goes on working */
   tes_window_open (window, file, NULL);
-  wait_for_page (window, "report");
-  g_assert_cmpstr (find_value_for_key (window, "Operators"), ==, "96");
+  tes_ui_test_wait_for_page (window, "report");
+  g_assert_cmpstr (tes_ui_test_find_value_for_key (window, "Operators"), ==, "96");
 
-  close_window (window);
+  tes_ui_test_close_window (window);
 }
 
 static void
@@ -757,12 +553,12 @@ test_window_close_while_loading (void)
   g_autofree char *path = tes_test_copy_to_tmp (src, "yolov8s_op_time_each.txt");
   TesWindow *window;
 
-  window = open_window (path, NULL);
+  window = tes_ui_test_open_window (path, NULL);
   g_assert_cmpstr (tes_window_get_page (window), ==, "loading");
 
   /* The job holds the window until its callback has run */
   gtk_window_destroy (GTK_WINDOW (window));
-  spin (300);
+  tes_ui_test_spin (300);
   g_assert_finalize_object (window);
 }
 
@@ -777,16 +573,16 @@ test_window_supersede (void)
   TesWindow *window;
 
   /* A second open while the first is running: only the second shows */
-  window = open_window (each, NULL);
+  window = tes_ui_test_open_window (each, NULL);
   tes_window_open (window, file, NULL);
-  wait_for_page (window, "report");
-  spin (200);
+  tes_ui_test_wait_for_page (window, "report");
+  tes_ui_test_spin (200);
 
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "yolov8s_op_time_total.txt");
-  g_assert_cmpstr (find_value_for_key (window, "Operators"), ==, "12");
+  g_assert_cmpstr (tes_ui_test_find_value_for_key (window, "Operators"), ==, "12");
   g_assert_cmpuint (g_list_model_get_n_items (tes_summary_section_get_rows (summary_section (window))), ==, 12);
 
-  close_window (window);
+  tes_ui_test_close_window (window);
 }
 
 /* Opened reports go to the Open Recent menu, newest first, each once,
@@ -806,19 +602,19 @@ test_window_recent (void)
   GMenuModel *menu;
   TesWindow *window;
 
-  window = open_window (each, NULL);
-  wait_for_page (window, "report");
+  window = tes_ui_test_open_window (each, NULL);
+  tes_ui_test_wait_for_page (window, "report");
   tes_window_open (window, total_file, NULL);
-  wait_for_page (window, "report");
+  tes_ui_test_wait_for_page (window, "report");
   tes_window_open (window, each_file, NULL);
-  wait_for_page (window, "report");
+  tes_ui_test_wait_for_page (window, "report");
 
   recent = g_settings_get_value (tes_recent_get_settings (), "recent-reports");
   g_assert_cmpuint (g_variant_n_children (recent), ==, 2);
   g_variant_get_child (recent, 0, "^a&s", &first);
   g_assert_cmpstr (first[0], ==, each);
 
-  buttons = find_widgets (window, GTK_TYPE_MENU_BUTTON);
+  buttons = tes_ui_test_find_widgets (window, GTK_TYPE_MENU_BUTTON);
   menu = NULL;
   for (guint i = 0; i < buttons->len; i++)
     if (gtk_menu_button_get_menu_model (g_ptr_array_index (buttons, i)))
@@ -832,10 +628,10 @@ test_window_recent (void)
 
     g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (window), "win.open-recent", target));
   }
-  wait_for_page (window, "report");
+  tes_ui_test_wait_for_page (window, "report");
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "yolov8s_op_time_total.txt");
 
-  close_window (window);
+  tes_ui_test_close_window (window);
 }
 
 /* Files dropped on the window open as one report, as the Open dialog's
@@ -877,89 +673,32 @@ test_window_drop (void)
 
   g_signal_emit_by_name (target, "drop", &value, 10.0, 10.0, &accepted);
   g_assert_true (accepted);
-  wait_for_page (window, "report");
+  tes_ui_test_wait_for_page (window, "report");
   summary_section (window);
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "dropped_each.txt (+1)");
-  g_assert_cmpstr (find_value_for_key (window, "Operators"), ==, "108");
+  g_assert_cmpstr (tes_ui_test_find_value_for_key (window, "Operators"), ==, "108");
 
-  close_window (window);
-}
-
-/* The MIME database of the system, found before the dirs are isolated */
-static char **system_mime_dirs;
-
-static void
-run_case (gconstpointer data)
-{
-  GTestFunc func = (GTestFunc)data;
-
-  if (g_test_subprocess ())
-    {
-      /* GTK's own icons are SVG, which gdk-pixbuf recognises through the
-       * MIME database: let it see the system's, nothing else of it. */
-      g_content_type_set_mime_dirs ((const char * const *)system_mime_dirs);
-      func ();
-      return;
-    }
-
-  g_test_trap_subprocess (NULL, CASE_TIMEOUT_SECONDS * G_USEC_PER_SEC,
-                          G_TEST_SUBPROCESS_INHERIT_STDERR);
-  g_test_trap_assert_passed ();
-}
-
-static void
-add_case (const char *path,
-          GTestFunc   func)
-{
-  g_test_add_data_func (path, (gconstpointer)func, run_case);
+  tes_ui_test_close_window (window);
 }
 
 int
 main (int    argc,
       char **argv)
 {
-  int status;
+  tes_ui_test_init (&argc, &argv);
 
-  /* Cases run in subprocesses, which inherit the isolated dirs: hand the
-   * system's on to them. */
-  if (!g_getenv ("TES_TEST_SYSTEM_DATA_DIRS"))
-    {
-      g_autofree char *joined = g_strjoinv (":", (char **)g_get_system_data_dirs ());
-      g_setenv ("TES_TEST_SYSTEM_DATA_DIRS", joined, TRUE);
-    }
-  system_mime_dirs = g_strsplit (g_getenv ("TES_TEST_SYSTEM_DATA_DIRS"), ":", -1);
-  for (guint i = 0; system_mime_dirs[i] != NULL; i++)
-    {
-      char *dir = g_build_filename (system_mime_dirs[i], "mime", NULL);
+  tes_ui_test_add ("/tes/window/report", test_window_report);
+  tes_ui_test_add ("/tes/window/total-only", test_window_total_only);
+  tes_ui_test_add ("/tes/window/several-files", test_window_several_files);
+  tes_ui_test_add ("/tes/window/cache-without-source", test_window_cache_without_source);
+  tes_ui_test_add ("/tes/window/recent", test_window_recent);
+  tes_ui_test_add ("/tes/window/error-unknown", test_window_error_unknown);
+  tes_ui_test_add ("/tes/window/error-import", test_window_error_import);
+  tes_ui_test_add ("/tes/window/unknown-format", test_window_unknown_format);
+  tes_ui_test_add ("/tes/window/drop", test_window_drop);
+  tes_ui_test_add ("/tes/window/cancel", test_window_cancel);
+  tes_ui_test_add ("/tes/window/close-while-loading", test_window_close_while_loading);
+  tes_ui_test_add ("/tes/window/supersede", test_window_supersede);
 
-      g_free (system_mime_dirs[i]);
-      system_mime_dirs[i] = dir;
-    }
-
-  /* gtk_test_init() calls g_test_init() without options, which would drop
-   * G_TEST_OPTION_ISOLATE_DIRS; do what it does by hand. No accessibility
-   * bus under Xvfb. */
-  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
-  g_setenv ("GTK_A11Y", "none", TRUE);
-  gtk_disable_setlocale ();
-  setlocale (LC_ALL, "C.UTF-8");
-  gtk_init ();
-
-  add_case ("/tes/window/report", test_window_report);
-  add_case ("/tes/window/total-only", test_window_total_only);
-  add_case ("/tes/window/several-files", test_window_several_files);
-  add_case ("/tes/window/cache-without-source", test_window_cache_without_source);
-  add_case ("/tes/window/recent", test_window_recent);
-  add_case ("/tes/window/error-unknown", test_window_error_unknown);
-  add_case ("/tes/window/error-import", test_window_error_import);
-  add_case ("/tes/window/unknown-format", test_window_unknown_format);
-  add_case ("/tes/window/drop", test_window_drop);
-  add_case ("/tes/window/cancel", test_window_cancel);
-  add_case ("/tes/window/close-while-loading", test_window_close_while_loading);
-  add_case ("/tes/window/supersede", test_window_supersede);
-
-  status = g_test_run ();
-  g_strfreev (system_mime_dirs);
-
-  return status;
+  return tes_ui_test_run ();
 }

@@ -1,0 +1,279 @@
+/* tes-ui-test-util.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <locale.h>
+#include <string.h>
+
+#include "tes-ui-test-util.h"
+
+/* Each case runs in a subprocess with a deadline: a main loop that never
+ * gets where it should fails the case instead of hanging the suite. */
+#define TES_UI_TEST_CASE_SECONDS 30
+
+
+gboolean
+tes_ui_test_wake_cb (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/* Spins the main loop until the window shows page. */
+void
+tes_ui_test_wait_for_page (TesWindow  *window,
+                           const char *page)
+{
+  gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
+  guint wake = g_timeout_add (10, tes_ui_test_wake_cb, NULL);
+
+  while (g_strcmp0 (tes_window_get_page (window), page) != 0)
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out waiting for page '%s'; the window shows '%s'",
+                 page, tes_window_get_page (window));
+      g_main_context_iteration (NULL, TRUE);
+    }
+
+  g_source_remove (wake);
+}
+
+void
+tes_ui_test_spin (guint ms)
+{
+  gint64 until = g_get_monotonic_time () + ms * 1000;
+  guint wake = g_timeout_add (10, tes_ui_test_wake_cb, NULL);
+
+  while (g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_source_remove (wake);
+}
+
+static void
+collect_widgets (GtkWidget *widget,
+                 GType      type,
+                 GPtrArray *found)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    g_ptr_array_add (found, widget);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_widgets (child, type, found);
+}
+
+GPtrArray *
+tes_ui_test_find_widgets (TesWindow *window,
+                          GType      type)
+{
+  GPtrArray *found = g_ptr_array_new ();
+
+  collect_widgets (GTK_WIDGET (window), type, found);
+
+  return found;
+}
+
+/* The label right after the one reading key: a value in the info grid. */
+const char *
+tes_ui_test_find_value_for_key (TesWindow  *window,
+                                const char *key)
+{
+  g_autoptr(GPtrArray) labels = tes_ui_test_find_widgets (window, GTK_TYPE_LABEL);
+
+  for (guint i = 0; i + 1 < labels->len; i++)
+    if (g_str_equal (gtk_label_get_text (g_ptr_array_index (labels, i)), key))
+      return gtk_label_get_text (g_ptr_array_index (labels, i + 1));
+
+  return NULL;
+}
+
+gboolean
+tes_ui_test_has_label_containing (TesWindow  *window,
+                                  const char *needle)
+{
+  g_autoptr(GPtrArray) labels = tes_ui_test_find_widgets (window, GTK_TYPE_LABEL);
+
+  for (guint i = 0; i < labels->len; i++)
+    {
+      GtkWidget *label = g_ptr_array_index (labels, i);
+
+      if (gtk_widget_is_visible (label) &&
+          strstr (gtk_label_get_text (GTK_LABEL (label)), needle) != NULL)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+TesWindow *
+tes_ui_test_open_window (const char *path,
+                         const char *format)
+{
+  TesWindow *window = g_object_ref (tes_window_new (NULL));
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  gtk_window_present (GTK_WINDOW (window));
+  tes_window_open (window, file, format);
+
+  return window;
+}
+
+void
+tes_ui_test_close_window (TesWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_finalize_object (window);
+}
+
+void
+tes_pixels_clear (TesPixels *pixels)
+{
+  g_clear_object (&pixels->texture);
+  g_clear_pointer (&pixels->data, g_free);
+}
+
+
+/* Draws widget as the window does, into memory (cairo's ARGB32:
+ * premultiplied B, G, R, A bytes on little-endian machines). */
+void
+tes_ui_test_render (GtkWidget *widget,
+                    TesPixels    *pixels)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GskRenderNode) node = NULL;
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+
+  pixels->width = gtk_widget_get_width (widget);
+  pixels->height = gtk_widget_get_height (widget);
+  g_assert_cmpint (pixels->width, >, 0);
+  g_assert_cmpint (pixels->height, >, 0);
+
+  gdk_paintable_snapshot (paintable, snapshot, pixels->width, pixels->height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+
+  pixels->texture = gsk_renderer_render_texture (renderer, node,
+                                                 &GRAPHENE_RECT_INIT (0, 0, pixels->width, pixels->height));
+  g_assert_cmpint (gdk_texture_get_width (pixels->texture), ==, pixels->width);
+
+  pixels->stride = pixels->width * 4;
+  pixels->data = g_malloc (pixels->stride * pixels->height);
+  gdk_texture_download (pixels->texture, pixels->data, pixels->stride);
+}
+
+const guchar *
+tes_ui_test_pixel_at (const TesPixels *pixels,
+                      int           x,
+                      int           y)
+{
+  g_assert_cmpint (x, >=, 0);
+  g_assert_cmpint (y, >=, 0);
+  g_assert_cmpint (x, <, pixels->width);
+  g_assert_cmpint (y, <, pixels->height);
+
+  return pixels->data + y * pixels->stride + x * 4;
+}
+
+gboolean
+tes_ui_test_pixel_is_color (const guchar  *p,
+                            const GdkRGBA *color)
+{
+  return p[3] == 255 &&
+         ABS (p[2] - (int)(color->red * 255 + 0.5)) <= 2 &&
+         ABS (p[1] - (int)(color->green * 255 + 0.5)) <= 2 &&
+         ABS (p[0] - (int)(color->blue * 255 + 0.5)) <= 2;
+}
+
+guint
+tes_ui_test_count_inked (const TesPixels *pixels,
+                         int           x0,
+                         int           y0,
+                         int           x1,
+                         int           y1)
+{
+  guint n = 0;
+
+  for (int y = MAX (y0, 0); y < MIN (y1, pixels->height); y++)
+    for (int x = MAX (x0, 0); x < MIN (x1, pixels->width); x++)
+      n += tes_ui_test_pixel_at (pixels, x, y)[3] > 128;
+
+  return n;
+}
+
+/* The MIME database of the system, found before the dirs are isolated */
+static char **system_mime_dirs;
+
+static void
+run_case (gconstpointer data)
+{
+  GTestFunc func = (GTestFunc)data;
+
+  if (g_test_subprocess ())
+    {
+      /* GTK's own icons are SVG, which gdk-pixbuf recognises through the
+       * MIME database: let it see the system's, nothing else of it. */
+      g_content_type_set_mime_dirs ((const char * const *)system_mime_dirs);
+      func ();
+      return;
+    }
+
+  g_test_trap_subprocess (NULL, TES_UI_TEST_CASE_SECONDS * G_USEC_PER_SEC,
+                          G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+void
+tes_ui_test_add (const char *path,
+                 GTestFunc   func)
+{
+  g_test_add_data_func (path, (gconstpointer)func, run_case);
+}
+
+
+/* Window tests run GTK in isolated dirs, each case in a subprocess. */
+void
+tes_ui_test_init (int    *argc,
+                  char ***argv)
+{
+  /* Cases run in subprocesses, which inherit the isolated dirs: hand the
+   * system's on to them. */
+  if (!g_getenv ("TES_TEST_SYSTEM_DATA_DIRS"))
+    {
+      g_autofree char *joined = g_strjoinv (":", (char **)g_get_system_data_dirs ());
+      g_setenv ("TES_TEST_SYSTEM_DATA_DIRS", joined, TRUE);
+    }
+  system_mime_dirs = g_strsplit (g_getenv ("TES_TEST_SYSTEM_DATA_DIRS"), ":", -1);
+  for (guint i = 0; system_mime_dirs[i] != NULL; i++)
+    {
+      char *dir = g_build_filename (system_mime_dirs[i], "mime", NULL);
+
+      g_free (system_mime_dirs[i]);
+      system_mime_dirs[i] = dir;
+    }
+
+  /* gtk_test_init() calls g_test_init() without options, which would drop
+   * G_TEST_OPTION_ISOLATE_DIRS; do what it does by hand. No accessibility
+   * bus under Xvfb. */
+  g_test_init (argc, argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  gtk_disable_setlocale ();
+  setlocale (LC_ALL, "C.UTF-8");
+  gtk_init ();
+}
+
+int
+tes_ui_test_run (void)
+{
+  int status = g_test_run ();
+
+  g_strfreev (system_mime_dirs);
+
+  return status;
+}

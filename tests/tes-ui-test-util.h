@@ -1,0 +1,68 @@
+/* tes-ui-test-util.h
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "tes-window.h"
+
+G_BEGIN_DECLS
+
+/* What the window tests share: cases in subprocesses with a deadline,
+ * waiting on the main loop, finding widgets, and real pixels. */
+
+#define TES_UI_TEST_WAIT_SECONDS 20
+
+void            tes_ui_test_init                 (int           *argc,
+                                                  char        ***argv);
+void            tes_ui_test_add                  (const char    *path,
+                                                  GTestFunc      func);
+int             tes_ui_test_run                  (void);
+
+gboolean        tes_ui_test_wake_cb              (gpointer       data);
+void            tes_ui_test_wait_for_page        (TesWindow     *window,
+                                                  const char    *page);
+void            tes_ui_test_spin                 (guint          ms);
+GPtrArray      *tes_ui_test_find_widgets         (TesWindow     *window,
+                                                  GType          type);
+const char     *tes_ui_test_find_value_for_key   (TesWindow     *window,
+                                                  const char    *key);
+gboolean        tes_ui_test_has_label_containing (TesWindow     *window,
+                                                  const char    *needle);
+TesWindow      *tes_ui_test_open_window          (const char    *path,
+                                                  const char    *format);
+void            tes_ui_test_close_window         (TesWindow     *window);
+
+/* A widget drawn as the window draws it, in memory (cairo's ARGB32:
+ * premultiplied B, G, R, A bytes on little-endian machines). */
+typedef struct
+{
+  GdkTexture *texture;
+  guchar     *data;
+  gsize       stride;
+  int         width;
+  int         height;
+} TesPixels;
+
+void            tes_pixels_clear                 (TesPixels     *pixels);
+void            tes_ui_test_render               (GtkWidget     *widget,
+                                                  TesPixels     *pixels);
+const guchar   *tes_ui_test_pixel_at             (const TesPixels *pixels,
+                                                  int            x,
+                                                  int            y);
+gboolean        tes_ui_test_pixel_is_color       (const guchar  *p,
+                                                  const GdkRGBA *color);
+guint           tes_ui_test_count_inked          (const TesPixels *pixels,
+                                                  int            x0,
+                                                  int            y0,
+                                                  int            x1,
+                                                  int            y1);
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TesPixels, tes_pixels_clear)
+
+G_END_DECLS

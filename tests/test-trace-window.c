@@ -1,0 +1,382 @@
+/* test-trace-window.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "tes-share-chart-layout.h"
+#include "tes-test-util.h"
+#include "tes-trace-section.h"
+#include "tes-ui-test-util.h"
+
+/* The Execution Trace in the window, on the trace tes_test_write_trace()
+ * writes: its keys, clicks and folds move the workspace, and the pixels
+ * on screen are the slices where they are. */
+
+typedef struct
+{
+  TesWindow       *window;
+  TesTraceSection *section;
+  TesTraceView    *view;
+  TesWorkspace    *workspace;
+  TesReport       *report;
+} Fixture;
+
+static void
+fixture_open (Fixture *f)
+{
+  g_autofree char *path = tes_test_write_trace ("window-trace.json");
+  GtkStack *sections;
+
+  f->window = tes_ui_test_open_window (path, NULL);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1200, 700);
+  tes_ui_test_wait_for_page (f->window, "report");
+
+  sections = tes_window_get_sections (f->window);
+  f->section = TES_TRACE_SECTION (gtk_stack_get_child_by_name (sections, "TesTraceSection"));
+  g_assert_nonnull (f->section);
+  gtk_stack_set_visible_child (sections, GTK_WIDGET (f->section));
+  f->view = tes_trace_section_get_view (f->section);
+  f->workspace = tes_section_get_workspace (TES_SECTION (f->section));
+  f->report = tes_workspace_get_report (f->workspace);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (f->view));
+  g_assert_nonnull (tes_trace_view_get_frame (f->view));
+}
+
+static void
+fixture_close (Fixture *f)
+{
+  tes_ui_test_close_window (f->window);
+}
+
+/* Runs what the key bound to keyval does on the view. */
+static void
+press (TesTraceView *view,
+       guint         keyval)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (view));
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+
+          if (GTK_IS_KEYVAL_TRIGGER (trigger) && gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval)
+            {
+              g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0,
+                                                           GTK_WIDGET (view), NULL));
+              return;
+            }
+        }
+    }
+
+  g_error ("No key %s on the trace", gdk_keyval_name (keyval));
+}
+
+static const TesTraceLane *
+lane_named (const TesTraceFrame *frame,
+            TesReport           *report,
+            const char          *parent,
+            const char          *name)
+{
+  for (guint i = 0; i < frame->lanes->len; i++)
+    {
+      const TesTraceLane *lane = &g_array_index (frame->lanes, TesTraceLane, i);
+      const TesTrack *track = tes_report_get_track (report, lane->track_id);
+      const TesTrack *up = track->parent_id ? tes_report_get_track (report, track->parent_id) : NULL;
+
+      if (g_str_equal (track->name, name) &&
+          (parent == NULL ? up == NULL : (up != NULL && g_str_equal (up->name, parent))))
+        return lane;
+    }
+
+  return NULL;
+}
+
+/* The middle of the time t on row of lane, in view pixels. */
+static void
+point_at (Fixture            *f,
+          const TesTraceLane *lane,
+          guint               row,
+          gint64              t,
+          double             *x,
+          double             *y)
+{
+  const TesTraceFrame *frame = tes_trace_view_get_frame (f->view);
+
+  *x = tes_trace_scale_x (&frame->scale, t);
+  *y = TES_TRACE_RULER_HEIGHT + lane->y - frame->scroll_y + 2 + (row + 0.5) * TES_TRACE_ROW_HEIGHT;
+}
+
+static gboolean
+pixel_has_rgb (const TesPixels *pixels,
+               double           x,
+               double           y,
+               guint32          rgb)
+{
+  GdkRGBA color = { ((rgb >> 16) & 0xff) / 255., ((rgb >> 8) & 0xff) / 255., (rgb & 0xff) / 255., 1 };
+
+  return tes_ui_test_pixel_is_color (tes_ui_test_pixel_at (pixels, (int)x, (int)y), &color);
+}
+
+static void
+test_trace_window_keys (void)
+{
+  Fixture f = { 0 };
+  gint64 span_t0, span_t1, t0, t1;
+
+  fixture_open (&f);
+
+  /* the whole run at first */
+  g_assert_true (tes_workspace_get_span (f.workspace, &span_t0, &span_t1));
+  g_assert_cmpint (span_t0, ==, TES_TEST_TRACE_ORIGIN_NS);
+  tes_workspace_get_visible (f.workspace, &t0, &t1);
+  g_assert_cmpint (t0, ==, span_t0);
+  g_assert_cmpint (t1, ==, span_t1);
+
+  /* W zooms in by a step, around the middle when the pointer is away */
+  press (f.view, GDK_KEY_w);
+  tes_workspace_get_visible (f.workspace, &t0, &t1);
+  g_assert_cmpint (ABS ((t1 - t0) - (gint64)((span_t1 - span_t0) / 1.25)), <=, 1);
+  g_assert_cmpint (ABS ((t0 + t1) / 2 - (span_t0 + span_t1) / 2), <=, 1);
+  press (f.view, GDK_KEY_w);
+  press (f.view, GDK_KEY_w);
+
+  /* D pans forward a tenth, A back */
+  {
+    gint64 before_t0 = t0, width;
+
+    tes_workspace_get_visible (f.workspace, &t0, &t1);
+    before_t0 = t0;
+    width = t1 - t0;
+    press (f.view, GDK_KEY_d);
+    tes_workspace_get_visible (f.workspace, &t0, &t1);
+    g_assert_cmpint (ABS (t0 - (before_t0 + width / 10)), <=, 1);
+    g_assert_cmpint (t1 - t0, ==, width);
+    press (f.view, GDK_KEY_a);
+    tes_workspace_get_visible (f.workspace, &t0, &t1);
+    g_assert_cmpint (ABS (t0 - before_t0), <=, 1);
+  }
+
+  /* S zooms out; 0 and Home show everything */
+  press (f.view, GDK_KEY_s);
+  press (f.view, GDK_KEY_0);
+  tes_workspace_get_visible (f.workspace, &t0, &t1);
+  g_assert_cmpint (t0, ==, span_t0);
+  g_assert_cmpint (t1, ==, span_t1);
+  tes_trace_view_zoom (f.view, 0.01);
+  press (f.view, GDK_KEY_Home);
+  tes_workspace_get_visible (f.workspace, &t0, &t1);
+  g_assert_cmpint (t1 - t0, ==, span_t1 - span_t0);
+
+  /* the range label follows */
+  g_assert_true (tes_ui_test_has_label_containing (f.window, "shown"));
+
+  fixture_close (&f);
+}
+
+static void
+test_trace_window_select (void)
+{
+  Fixture f = { 0 };
+  const TesTraceFrame *frame;
+  const TesTraceLane *a0, *b0;
+  const TesSliceRef *selected;
+  g_autofree char *details = NULL;
+  guint n_selected = 0;
+  gint64 t0, t1;
+  double x, y;
+
+  fixture_open (&f);
+  frame = tes_trace_view_get_frame (f.view);
+  a0 = lane_named (frame, f.report, "Device A", "core 0");
+  g_assert_nonnull (a0);
+
+  /* a double-click on conv shows it with 5 % each side, moved right
+   * since it opens the run */
+  point_at (&f, a0, 0, 1050000, &x, &y);
+  g_assert_true (tes_trace_view_zoom_at (f.view, x, y));
+  tes_workspace_get_visible (f.workspace, &t0, &t1);
+  g_assert_cmpint (t0, ==, 1000000);
+  g_assert_cmpint (t1, ==, 1110000);
+
+  /* a click selects it: the workspace holds it, Details says what it is */
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
+  frame = tes_trace_view_get_frame (f.view);
+  a0 = lane_named (frame, f.report, "Device A", "core 0");
+  point_at (&f, a0, 0, 1050000, &x, &y);
+  g_assert_true (tes_trace_view_select_at (f.view, x, y, FALSE));
+  selected = tes_workspace_get_selected_slices (f.workspace, &n_selected);
+  g_assert_cmpuint (n_selected, ==, 1);
+  g_assert_cmpint (selected[0].track_id, ==, a0->track_id);
+  details = tes_trace_section_dup_details (f.section);
+  g_test_message ("%s", details);
+  g_assert_true (g_str_has_prefix (details, "conv\n"));
+  tes_test_assert_contains (details, "Category: op\n");
+  tes_test_assert_contains (details, "Lane: core 0\n");
+  tes_test_assert_contains (details, "Start: 0.000 µs\n");
+  tes_test_assert_contains (details, "Duration: 100.000 µs\n");
+  tes_test_assert_contains (details, "Arguments: {\"tiles\":1216}");
+  g_assert_true (tes_ui_test_has_label_containing (f.window, "Arguments: {\"tiles\":1216}"));
+
+  /* the unit is the workspace's: in ns, Details follows */
+  tes_workspace_set_time_unit (f.workspace, TES_TIME_UNIT_NS);
+  g_clear_pointer (&details, g_free);
+  details = tes_trace_section_dup_details (f.section);
+  tes_test_assert_contains (details, "Duration: 100000 ns\n");
+
+  /* Shift+click on sync, on the other device: the span from one to the
+   * other is selected and shown */
+  press (f.view, GDK_KEY_0);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
+  frame = tes_trace_view_get_frame (f.view);
+  b0 = lane_named (frame, f.report, "Device B", "core 0");
+  point_at (&f, b0, 0, 1750000, &x, &y);
+  g_assert_true (tes_trace_view_select_at (f.view, x, y, TRUE));
+  g_assert_true (tes_workspace_get_selection (f.workspace, &t0, &t1));
+  g_assert_cmpint (t0, ==, 1000000);
+  g_assert_cmpint (t1, ==, 2000000);
+
+  /* F zooms to it; Escape clears it */
+  press (f.view, GDK_KEY_0);
+  press (f.view, GDK_KEY_f);
+  tes_workspace_get_visible (f.workspace, &t0, &t1);
+  g_assert_cmpint (t0, ==, 1000000);
+  g_assert_cmpint (t1, ==, 2100000);
+  press (f.view, GDK_KEY_Escape);
+  g_assert_false (tes_workspace_get_selection (f.workspace, NULL, NULL));
+  tes_workspace_get_selected_slices (f.workspace, &n_selected);
+  g_assert_cmpuint (n_selected, ==, 0);
+
+  fixture_close (&f);
+}
+
+/* What is on screen: conv and sync in their colours where they are, the
+ * gap between conv and add empty; in flame mode dma under conv. */
+static void
+test_trace_window_pixels (void)
+{
+  Fixture f = { 0 };
+  g_auto(TesPixels) flat = { 0 };
+  g_auto(TesPixels) flame = { 0 };
+  const TesTraceFrame *frame;
+  const TesTraceLane *a0, *b0;
+  guint32 conv = tes_share_chart_palette[tes_trace_color_index ("conv")];
+  guint32 dma = tes_share_chart_palette[tes_trace_color_index ("dma")];
+  guint32 sync = tes_share_chart_palette[tes_trace_color_index ("sync")];
+  double x, y;
+
+  fixture_open (&f);
+  tes_workspace_set_visible (f.workspace, 1000000, 2000000);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
+  tes_ui_test_render (GTK_WIDGET (f.view), &flat);
+  frame = tes_trace_view_get_frame (f.view);
+  a0 = lane_named (frame, f.report, "Device A", "core 0");
+  b0 = lane_named (frame, f.report, "Device B", "core 0");
+
+  /* the lower edge of the row, below any text */
+  point_at (&f, a0, 0, 1095000, &x, &y);
+  g_assert_true (pixel_has_rgb (&flat, x, y + 6, conv));
+  point_at (&f, a0, 0, 1150000, &x, &y);
+  g_assert_false (pixel_has_rgb (&flat, x, y + 6, conv));
+  point_at (&f, b0, 0, 1990000, &x, &y);
+  g_assert_true (pixel_has_rgb (&flat, x, y + 6, sync));
+  point_at (&f, b0, 0, 1450000, &x, &y);
+  g_assert_false (pixel_has_rgb (&flat, x, y + 6, sync));
+
+  /* Flame: the toggle, and a second row with dma under conv */
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
+  {
+    g_autoptr(GPtrArray) toggles = tes_ui_test_find_widgets (f.window, GTK_TYPE_TOGGLE_BUTTON);
+    gboolean found = FALSE;
+
+    for (guint i = 0; i < toggles->len && !found; i++)
+      if (g_strcmp0 (gtk_button_get_label (g_ptr_array_index (toggles, i)), "F_lame") == 0)
+        {
+          gtk_toggle_button_set_active (g_ptr_array_index (toggles, i), TRUE);
+          found = TRUE;
+        }
+    g_assert_true (found);
+  }
+  g_assert_cmpint (tes_trace_view_get_mode (f.view), ==, TES_TRACE_FLAME);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
+  tes_ui_test_render (GTK_WIDGET (f.view), &flame);
+  frame = tes_trace_view_get_frame (f.view);
+  a0 = lane_named (frame, f.report, "Device A", "core 0");
+  g_assert_cmpuint (a0->n_rows, ==, 2);
+  point_at (&f, a0, 1, 1055000, &x, &y);
+  g_assert_true (pixel_has_rgb (&flame, x, y + 6, dma));
+  point_at (&f, a0, 1, 1080000, &x, &y);
+  g_assert_false (pixel_has_rgb (&flame, x, y + 6, dma));
+
+  fixture_close (&f);
+}
+
+/* A click on a group's name folds it, and again unfolds it. */
+static void
+test_trace_window_fold (void)
+{
+  Fixture f = { 0 };
+  const TesTraceFrame *frame;
+  const TesTraceLane *a;
+  guint n_lanes;
+
+  fixture_open (&f);
+  frame = tes_trace_view_get_frame (f.view);
+  n_lanes = frame->lanes->len;
+  g_assert_cmpuint (n_lanes, ==, 5);
+  a = lane_named (frame, f.report, NULL, "Device A");
+
+  g_assert_true (tes_trace_view_select_at (f.view, 40, TES_TRACE_RULER_HEIGHT + a->y + 5, FALSE));
+  frame = tes_trace_view_get_frame (f.view);
+  g_assert_cmpuint (frame->lanes->len, ==, 3);
+  g_assert_null (lane_named (frame, f.report, "Device A", "core 0"));
+
+  a = lane_named (frame, f.report, NULL, "Device A");
+  g_assert_true (tes_trace_view_select_at (f.view, 40, TES_TRACE_RULER_HEIGHT + a->y + 5, FALSE));
+  g_assert_cmpuint (tes_trace_view_get_frame (f.view)->lanes->len, ==, n_lanes);
+
+  fixture_close (&f);
+}
+
+/* A report without timed events has no trace to show. */
+static void
+test_trace_window_absent (void)
+{
+  g_autofree char *src = tes_test_data_path ("yolov8s_op_time_total.txt");
+  g_autofree char *path = tes_test_copy_to_tmp (src, "yolov8s_op_time_total.txt");
+  TesWindow *window = tes_ui_test_open_window (path, NULL);
+
+  tes_ui_test_wait_for_page (window, "report");
+  g_assert_nonnull (gtk_stack_get_child_by_name (tes_window_get_sections (window), "TesSummarySection"));
+  g_assert_null (gtk_stack_get_child_by_name (tes_window_get_sections (window), "TesTraceSection"));
+
+  tes_ui_test_close_window (window);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  tes_ui_test_init (&argc, &argv);
+
+  tes_ui_test_add ("/tes/trace-window/keys", test_trace_window_keys);
+  tes_ui_test_add ("/tes/trace-window/select", test_trace_window_select);
+  tes_ui_test_add ("/tes/trace-window/pixels", test_trace_window_pixels);
+  tes_ui_test_add ("/tes/trace-window/fold", test_trace_window_fold);
+  tes_ui_test_add ("/tes/trace-window/absent", test_trace_window_absent);
+
+  return tes_ui_test_run ();
+}
