@@ -40,7 +40,8 @@ static const char usage_text[] =
   "  info [--json] FILE…               what the report holds and where its cache is\n"
   "  summary [--mode total|each] [--by category|name] [--csv] FILE…\n"
   "                                     time share per operator type (total) or per operator (each)\n"
-  "  render [--view NAME] [--width W] [--height H] --out OUT.png|svg|pdf FILE…\n"
+  "  render [--view summary|trace|flame] [--range START:END] [--unit U]\n"
+  "         [--width W] [--height H] --out OUT.png|svg|pdf FILE…\n"
   "                                     draw a view (default: summary) as the window does\n"
   "  formats                            list the formats Tessera reads\n"
   "\n"
@@ -101,6 +102,8 @@ typedef struct
   char     *by;
   char     *section;
   char     *output;
+  char     *range;
+  char     *unit;
   int       width;
   int       height;
 } Options;
@@ -113,6 +116,8 @@ options_clear (Options *options)
   g_clear_pointer (&options->by, g_free);
   g_clear_pointer (&options->section, g_free);
   g_clear_pointer (&options->output, g_free);
+  g_clear_pointer (&options->range, g_free);
+  g_clear_pointer (&options->unit, g_free);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
@@ -152,6 +157,8 @@ parse_command_line (const char           *command,
     { "width", 0, 0, G_OPTION_ARG_INT, &options->width, "Width in pixels or points (default: 1200)", "W" },
     { "height", 0, 0, G_OPTION_ARG_INT, &options->height, "Height in pixels or points (default: 900)", "H" },
     { "out", 'o', 0, G_OPTION_ARG_FILENAME, &options->output, "The file to write: .png, .svg or .pdf", "OUT" },
+    { "range", 0, 0, G_OPTION_ARG_STRING, &options->range, "The time shown, since the run's start (e.g. 1ms:2.5ms)", "START:END" },
+    { "unit", 0, 0, G_OPTION_ARG_STRING, &options->unit, "Time unit: ns, us, ms or cycles", "U" },
     { NULL }
   };
   g_autofree char *parameter = g_strdup_printf ("%s FILE…", command);
@@ -552,6 +559,33 @@ command_render (int    argc,
     return report_error (error);
 
   workspace = tes_workspace_new (report);
+
+  if (options.unit != NULL)
+    {
+      static const char * const names[] = { "ns", "us", "ms", "cycles" };
+      g_autofree char *why = NULL;
+      guint unit;
+
+      for (unit = 0; unit < G_N_ELEMENTS (names) && !g_str_equal (names[unit], options.unit); unit++);
+      if (unit == G_N_ELEMENTS (names))
+        return usage_error ("render: --unit must be ns, us, ms or cycles, not '%s'", options.unit);
+      if (!tes_workspace_time_unit_available (workspace, unit, &why))
+        {
+          fprintf (stderr, "tessera-cli: %s: %s\n", paths[0], why);
+          return EXIT_BAD_INPUT;
+        }
+      tes_workspace_set_time_unit (workspace, unit);
+    }
+
+  if (options.range != NULL)
+    {
+      gint64 t0, t1;
+
+      if (!tes_workspace_parse_range (workspace, options.range, &t0, &t1, &error))
+        return usage_error ("render: --range %s", error->message);
+      tes_workspace_set_visible (workspace, t0, t1);
+    }
+
   if (!tes_section_type_has_data (section, workspace))
     {
       fprintf (stderr, "tessera-cli: %s has no data for the %s section\n",

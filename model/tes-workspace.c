@@ -11,6 +11,8 @@
 
 #include "tes-workspace.h"
 
+#include <math.h>
+
 #include "tes-report.h"
 
 #include <string.h>
@@ -784,4 +786,110 @@ tes_format_duration (double      value,
     default:
       return g_strdup_printf ("%.0f ns", value);
     }
+}
+
+static gboolean
+parse_time (TesWorkspace  *self,
+            const char    *text,
+            gint64        *ns,
+            GError       **error)
+{
+  static const struct { const char *suffix; TesTimeUnit unit; double scale; } units[] = {
+    { "ns", TES_TIME_UNIT_NS, 1 }, { "us", TES_TIME_UNIT_US, 1 }, { "µs", TES_TIME_UNIT_US, 1 },
+    { "ms", TES_TIME_UNIT_MS, 1 }, { "s", TES_TIME_UNIT_MS, 1000 }, { "cycles", TES_TIME_UNIT_CYCLES, 1 },
+    { "cyc", TES_TIME_UNIT_CYCLES, 1 },
+  };
+  TesTimeUnit unit = self->time_unit;
+  double scale = 1;
+  double value;
+  char *end = NULL;
+
+  value = g_ascii_strtod (text, &end);
+  if (end == text || !isfinite (value))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "“%s” is not a time", text);
+      return FALSE;
+    }
+
+  while (*end == ' ')
+    end++;
+  if (*end != '\0')
+    {
+      guint i;
+
+      for (i = 0; i < G_N_ELEMENTS (units) && !g_str_equal (end, units[i].suffix); i++);
+      if (i == G_N_ELEMENTS (units))
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                       "“%s”: the unit must be ns, us, ms, s or cycles", text);
+          return FALSE;
+        }
+      unit = units[i].unit;
+      scale = units[i].scale;
+    }
+
+  if (!tes_workspace_time_unit_available (self, unit, NULL))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   "“%s”: the report has no clock to count cycles with", text);
+      return FALSE;
+    }
+
+  value *= scale;
+  switch (unit)
+    {
+    case TES_TIME_UNIT_US: value *= 1e3; break;
+    case TES_TIME_UNIT_MS: value *= 1e6; break;
+    case TES_TIME_UNIT_CYCLES:
+      value = value * 1e9 / tes_report_get_clock (self->report, self->cycles_clock)->ticks_per_second;
+      break;
+    case TES_TIME_UNIT_NS:
+    default:
+      break;
+    }
+
+  *ns = (gint64)llround (value);
+  return TRUE;
+}
+
+/* Reads "START:END", times since the start of the run with an optional
+ * unit each ("1.5ms:2ms", "0:4000cycles"; a bare number is in the
+ * workspace's unit), into absolute ns. */
+gboolean
+tes_workspace_parse_range (TesWorkspace  *self,
+                           const char    *text,
+                           gint64        *start,
+                           gint64        *end,
+                           GError       **error)
+{
+  g_auto(GStrv) parts = NULL;
+  gint64 origin = 0, t0, t1;
+
+  g_return_val_if_fail (TES_IS_WORKSPACE (self), FALSE);
+  g_return_val_if_fail (text != NULL, FALSE);
+
+  parts = g_strsplit (text, ":", 2);
+  if (g_strv_length (parts) != 2)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "“%s”: a range is START:END", text);
+      return FALSE;
+    }
+
+  if (!parse_time (self, g_strstrip (parts[0]), &t0, error) ||
+      !parse_time (self, g_strstrip (parts[1]), &t1, error))
+    return FALSE;
+
+  if (t1 <= t0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "“%s”: the range ends before it starts", text);
+      return FALSE;
+    }
+
+  tes_workspace_get_span (self, &origin, NULL);
+  *start = origin + t0;
+  *end = origin + t1;
+
+  return TRUE;
 }

@@ -76,6 +76,12 @@ void               tes_workspace_link                   (TesWorkspace       *sel
                                                          TesWorkspace       *other);
 void               tes_workspace_unlink                 (TesWorkspace       *self);
 
+gboolean           tes_workspace_parse_range            (TesWorkspace       *self,
+                                                         const char         *text,
+                                                         gint64             *start,
+                                                         gint64             *end,
+                                                         GError            **error);
+
 char              *tes_format_duration                  (double              value,
                                                          TesTimeUnit         unit);
 

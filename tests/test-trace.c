@@ -391,6 +391,52 @@ test_trace_render (void)
   cairo_surface_destroy (surface);
 }
 
+/* `tessera-cli render --view flame --range … --unit …` is the section's
+ * own picture, pixel for pixel; what cannot be drawn is refused. */
+static void
+test_trace_cli_render (void)
+{
+  g_autofree char *path = tes_test_write_trace ("cli-trace.json");
+  g_autofree char *png = tes_test_tmp_path ("flame.png");
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(TesWorkspace) workspace = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(TesCliResult) r = { 0 };
+  cairo_surface_t *expected, *got;
+  cairo_t *cr;
+
+  tes_test_run_cli (&r, "render", "--view", "flame", "--range", "0:600us", "--unit", "ns",
+                    "--width", "800", "--height", "300", "--out", png, path, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  got = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_surface_status (got), ==, CAIRO_STATUS_SUCCESS);
+
+  report = tes_report_import (path, tes_importer_registry_lookup ("chrome-json"),
+                              TES_REPORT_OPEN_NONE, NULL, NULL, &error);
+  g_assert_no_error (error);
+  workspace = tes_workspace_new (report);
+  tes_workspace_set_time_unit (workspace, TES_TIME_UNIT_NS);
+  tes_workspace_set_visible (workspace, TES_TEST_TRACE_ORIGIN_NS, TES_TEST_TRACE_ORIGIN_NS + 600000);
+  expected = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 800, 300);
+  cr = cairo_create (expected);
+  g_assert_true (tes_trace_render (workspace, TES_TRACE_FLAME, cr, 800, 300, &error));
+  cairo_destroy (cr);
+  cairo_surface_flush (expected);
+
+  for (int y = 0; y < 300; y++)
+    g_assert_cmpmem (cairo_image_surface_get_data (expected) + y * cairo_image_surface_get_stride (expected), 800 * 4,
+                     cairo_image_surface_get_data (got) + y * cairo_image_surface_get_stride (got), 800 * 4);
+  cairo_surface_destroy (expected);
+  cairo_surface_destroy (got);
+
+  tes_test_run_cli (&r, "render", "--view", "trace", "--range", "5ms", "--out", png, path, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  tes_test_assert_contains (r.err, "a range is START:END");
+  tes_test_run_cli (&r, "render", "--view", "trace", "--unit", "cycles", "--out", png, path, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  tes_test_assert_contains (r.err, "no clock frequency");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -404,6 +450,7 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/merge", test_trace_merge);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/frame-and-hit", test_trace_frame_and_hit);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/render", test_trace_render);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/cli-render", test_trace_cli_render);
 
   return g_test_run ();
 }

@@ -183,6 +183,40 @@ test_workspace_time_unit (void)
   g_assert_cmpstr (text, ==, "-1,234 cycles");
 }
 
+/* --range START:END: times since the run's start, each in its own unit
+ * or the workspace's. */
+static void
+test_workspace_parse_range (void)
+{
+  g_autoptr(TesReport) report = open_trace ();
+  g_autoptr(TesWorkspace) workspace = tes_workspace_new (report);
+  g_autoptr(GError) error = NULL;
+  gint64 start = 0, end = 0;
+
+  g_assert_true (tes_workspace_parse_range (workspace, "100:250", &start, &end, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (start, ==, FIRST_NS + 100000);
+  g_assert_cmpint (end, ==, FIRST_NS + 250000);
+
+  g_assert_true (tes_workspace_parse_range (workspace, "1.5ms : 2ms", &start, &end, &error));
+  g_assert_cmpint (start, ==, FIRST_NS + 1500000);
+  g_assert_cmpint (end, ==, FIRST_NS + 2000000);
+  g_assert_true (tes_workspace_parse_range (workspace, "0ns:0.001s", &start, &end, &error));
+  g_assert_cmpint (end, ==, FIRST_NS + 1000000);
+
+  g_assert_false (tes_workspace_parse_range (workspace, "2ms", &start, &end, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (tes_workspace_parse_range (workspace, "2ms:1ms", &start, &end, &error));
+  g_assert_nonnull (strstr (error->message, "ends before it starts"));
+  g_clear_error (&error);
+  g_assert_false (tes_workspace_parse_range (workspace, "1:2parsecs", &start, &end, &error));
+  g_assert_nonnull (strstr (error->message, "the unit must be"));
+  g_clear_error (&error);
+  g_assert_false (tes_workspace_parse_range (workspace, "0:100cycles", &start, &end, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+}
+
 /* A comparison's two workspaces move together. */
 static void
 test_workspace_link (void)
@@ -218,6 +252,7 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/workspace/visible", test_workspace_visible);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/workspace/selection", test_workspace_selection);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/workspace/time-unit", test_workspace_time_unit);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/workspace/parse-range", test_workspace_parse_range);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/workspace/link", test_workspace_link);
 
   return g_test_run ();
