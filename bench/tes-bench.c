@@ -19,6 +19,7 @@
 
 #include "tes-cache-writer.h"
 #include "tes-report.h"
+#include "tes-bench-util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -207,12 +208,6 @@ generate_trace (guint64 n,
 }
 
 static double
-ms_since (gint64 start_us)
-{
-  return (g_get_monotonic_time () - start_us) / 1000.0;
-}
-
-static double
 file_mb (const char *path)
 {
   GStatBuf st;
@@ -277,65 +272,6 @@ peak_probe_mb (const PeakProbe *probe)
     return 0.0;
 
   return MAX (0, hwm - probe->rss_kb) / 1024.0;
-}
-
-static void
-append_json_string (GString    *out,
-                    const char *str)
-{
-  g_string_append_c (out, '"');
-  for (const char *p = str; *p; p++)
-    {
-      if (*p == '"' || *p == '\\')
-        g_string_append_printf (out, "\\%c", *p);
-      else if ((guchar)*p < 0x20)
-        g_string_append_printf (out, "\\u%04x", (guint)(guchar)*p);
-      else
-        g_string_append_c (out, *p);
-    }
-  g_string_append_c (out, '"');
-}
-
-static void
-append_json_number (GString *out,
-                    double   value)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.3f", value));
-}
-
-static void
-emit (const char *name,
-      double      value,
-      const char *unit,
-      double      baseline,
-      const char *baseline_name,
-      guint64     n,
-      const char *note)
-{
-  g_autoptr(GString) out = g_string_new ("{\"name\": ");
-
-  append_json_string (out, name);
-  g_string_append (out, ", \"value\": ");
-  append_json_number (out, value);
-  g_string_append (out, ", \"unit\": ");
-  append_json_string (out, unit);
-  g_string_append (out, ", \"baseline\": ");
-  append_json_number (out, baseline);
-  g_string_append (out, ", \"baseline_name\": ");
-  append_json_string (out, baseline_name);
-  g_string_append (out, ", \"ratio\": ");
-  if (baseline > 0)
-    append_json_number (out, value / baseline);
-  else
-    g_string_append (out, "null");
-  g_string_append_printf (out, ", \"n\": %" G_GUINT64_FORMAT ", \"note\": ", n);
-  append_json_string (out, note ? note : "");
-  g_string_append (out, "}\n");
-
-  fputs (out->str, stdout);
-  fflush (stdout);
 }
 
 static gboolean
@@ -434,7 +370,7 @@ write_cache (const Trace *trace,
   if (!tes_cache_writer_commit (writer, NULL, error))
     return FALSE;
 
-  *ms = ms_since (start);
+  *ms = tes_bench_ms_since (start);
   return TRUE;
 }
 
@@ -492,16 +428,16 @@ write_plain (const Trace  *trace,
   g_clear_pointer (&insert, sqlite3_finalize);
   if (!sql_exec (db, "COMMIT", error))
     goto out;
-  *insert_ms = ms_since (start);
+  *insert_ms = tes_bench_ms_since (start);
 
   index_start = g_get_monotonic_time ();
   if (!sql_exec (db, "CREATE INDEX plain_track_ts ON plain (track, ts)", error))
     goto out;
-  *index_ms = ms_since (index_start);
+  *index_ms = tes_bench_ms_since (index_start);
 
   ok = sqlite3_close (db) == SQLITE_OK;
   db = NULL;
-  *ms = ms_since (start);
+  *ms = tes_bench_ms_since (start);
 
 out:
   sqlite3_finalize (insert);
@@ -522,7 +458,7 @@ sync_ms (const char *path)
   fsync (fd);
   close (fd);
 
-  return ms_since (start);
+  return tes_bench_ms_since (start);
 }
 
 static gboolean
@@ -559,7 +495,7 @@ bench_reopen (const char  *cache_path,
 
       if (!(report = tes_report_open_cache (cache_path, error)))
         return FALSE;
-      *ms = MIN (*ms, ms_since (start));
+      *ms = MIN (*ms, tes_bench_ms_since (start));
     }
 
   /* Baseline: open the row database and count its rows, the least a
@@ -582,7 +518,7 @@ bench_reopen (const char  *cache_path,
       if (sqlite3_step (stmt) == SQLITE_ROW)
         count = sqlite3_column_int64 (stmt, 0);
       sqlite3_finalize (stmt);
-      *baseline_ms = MIN (*baseline_ms, ms_since (start));
+      *baseline_ms = MIN (*baseline_ms, tes_bench_ms_since (start));
       sqlite3_close (db);
 
       if (count < 0)
@@ -647,7 +583,7 @@ bench_windows (TesReport   *report,
             return FALSE;
           *n_model += slices->len;
         }
-      *ms = MIN (*ms, ms_since (start));
+      *ms = MIN (*ms, tes_bench_ms_since (start));
     }
 
   /* Baseline: the same overlap test in SQL. A slice overlapping [t0, t1]
@@ -683,7 +619,7 @@ bench_windows (TesReport   *report,
             }
         }
       sqlite3_finalize (stmt);
-      *baseline_ms = MIN (*baseline_ms, ms_since (start));
+      *baseline_ms = MIN (*baseline_ms, tes_bench_ms_since (start));
       g_debug ("window checksum %" G_GINT64_FORMAT, checksum);
     }
 
@@ -712,7 +648,7 @@ bench_lane (TesReport   *report,
       if (!(buckets = tes_report_get_lane (report, track_id, track->t_min, track->t_max,
                                            LANE_BUCKETS, error)))
         return FALSE;
-      *ms = MIN (*ms, ms_since (start));
+      *ms = MIN (*ms, tes_bench_ms_since (start));
     }
 
   /* Baseline: only reading the track's rows in order, no bucketing. */
@@ -728,7 +664,7 @@ bench_lane (TesReport   *report,
       while (sqlite3_step (stmt) == SQLITE_ROW)
         checksum += sqlite3_column_int64 (stmt, 0) + sqlite3_column_int64 (stmt, 1);
       sqlite3_finalize (stmt);
-      *baseline_ms = MIN (*baseline_ms, ms_since (start));
+      *baseline_ms = MIN (*baseline_ms, tes_bench_ms_since (start));
       g_debug ("lane checksum %" G_GINT64_FORMAT, checksum);
     }
 
@@ -758,7 +694,7 @@ bench_aggregate (TesReport   *report,
       if (!(aggs = tes_report_aggregate_slices (report, NULL, 0, 1, G_MININT64, G_MAXINT64,
                                                 TES_GROUP_BY_NAME, NULL, error)))
         return FALSE;
-      *ms = MIN (*ms, ms_since (start));
+      *ms = MIN (*ms, tes_bench_ms_since (start));
 
       *model_count = 0;
       *model_total = 0;
@@ -787,7 +723,7 @@ bench_aggregate (TesReport   *report,
           *plain_total += sqlite3_column_int64 (stmt, 2);
         }
       sqlite3_finalize (stmt);
-      *baseline_ms = MIN (*baseline_ms, ms_since (start));
+      *baseline_ms = MIN (*baseline_ms, tes_bench_ms_since (start));
     }
 
   return TRUE;
@@ -839,7 +775,7 @@ run (guint64      n,
   start = g_get_monotonic_time ();
   trace = generate_trace (n, seed);
   g_printerr ("tes-bench: generated in %.0f ms (%.0f MB of args)\n",
-              ms_since (start), trace->args->len / (1024.0 * 1024.0));
+              tes_bench_ms_since (start), trace->args->len / (1024.0 * 1024.0));
 
   g_printerr ("tes-bench: writing the plain-row baseline...\n");
   peak_probe_start (&probe);
@@ -856,20 +792,20 @@ run (guint64      n,
   note = g_strdup_printf ("baseline = insert %.0f ms + CREATE INDEX %.0f ms; the cache includes its fsync, "
                           "the baseline does not (fsync of the row file afterwards: %.0f ms)",
                           insert_ms, index_ms, sync_ms (plain_path));
-  emit ("cache write", ms, "ms", baseline_ms, "SQLite rows: INSERT per slice + CREATE INDEX (track, ts)", n, note);
+  tes_bench_emit ("cache write", ms, "ms", baseline_ms, "SQLite rows: INSERT per slice + CREATE INDEX (track, ts)", n, note);
   g_clear_pointer (&note, g_free);
 
-  emit ("cache write memory", cache_peak_mb, "MB", plain_peak_mb, "SQLite rows: insert + index", n,
+  tes_bench_emit ("cache write memory", cache_peak_mb, "MB", plain_peak_mb, "SQLite rows: insert + index", n,
         probe.reset ? "rise of the peak RSS during the write, input excluded"
                     : "rise of the peak RSS (could not reset VmHWM: an upper bound)");
 
-  emit ("cache size", file_mb (cache_path), "MB", file_mb (plain_path), "SQLite rows file with index", n,
+  tes_bench_emit ("cache size", file_mb (cache_path), "MB", file_mb (plain_path), "SQLite rows file with index", n,
         "args JSON in both; the cache also holds lane summaries");
 
   g_printerr ("tes-bench: reopening...\n");
   if (!bench_reopen (cache_path, plain_path, &ms, &baseline_ms, error))
     goto out;
-  emit ("reopen", ms, "ms", baseline_ms, "SQLite rows: open + SELECT count(*)", n,
+  tes_bench_emit ("reopen", ms, "ms", baseline_ms, "SQLite rows: open + SELECT count(*)", n,
         "best of 3, file in the page cache");
 
   if (!(report = tes_report_open_cache (cache_path, error)) ||
@@ -883,7 +819,7 @@ run (guint64      n,
   note = g_strdup_printf ("%.0f slices per window on average (SQL: %.0f)%s; best of 3",
                           (double)n_model / N_WINDOWS, (double)n_plain / N_WINDOWS,
                           n_model == n_plain ? "" : " MISMATCH");
-  emit ("100 window queries", ms, "ms", baseline_ms, "SQL on rows with the (track, ts) index", n, note);
+  tes_bench_emit ("100 window queries", ms, "ms", baseline_ms, "SQL on rows with the (track, ts) index", n, note);
   g_clear_pointer (&note, g_free);
 
   for (guint t = 1; t < N_TRACKS; t++)
@@ -895,7 +831,7 @@ run (guint64      n,
     goto out;
   note = g_strdup_printf ("track of %" G_GUINT64_FORMAT " slices; baseline reads the rows only, no bucketing; best of 3",
                           trace->tracks[biggest].n);
-  emit ("lane, 1200 buckets", ms, "ms", baseline_ms, "SQL: SELECT ts, dur of the track ORDER BY ts", n, note);
+  tes_bench_emit ("lane, 1200 buckets", ms, "ms", baseline_ms, "SQL: SELECT ts, dur of the track ORDER BY ts", n, note);
   g_clear_pointer (&note, g_free);
 
   g_printerr ("tes-bench: aggregate...\n");
@@ -905,7 +841,7 @@ run (guint64      n,
   note = g_strdup_printf ("model also sums self time; %s; best of 3",
                           model_count == plain_count && model_total == plain_total
                             ? "counts and totals agree" : "counts or totals DIFFER");
-  emit ("aggregate by name", ms, "ms", baseline_ms, "SQL: GROUP BY name, count(*), sum(dur)", n, note);
+  tes_bench_emit ("aggregate by name", ms, "ms", baseline_ms, "SQL: GROUP BY name, count(*), sum(dur)", n, note);
   g_clear_pointer (&note, g_free);
 
   if (n_model != n_plain)

@@ -75,7 +75,6 @@ boxes_from_summary (TesReport           *report,
       for (guint i = 0; i < n_buckets; i++)
         {
           const TesLaneBucket *bucket = &g_array_index (lane, TesLaneBucket, i);
-          gint64 lo, hi;
 
           if (bucket->count == 0 || (mode == TES_TRACE_FLAME && bucket->max_depth < row))
             {
@@ -83,7 +82,6 @@ boxes_from_summary (TesReport           *report,
               continue;
             }
 
-          tes_lane_bucket_bounds (t0, t1, n_buckets, i, &lo, &hi);
           if (open >= 0)
             {
               TesTraceBox *box = &g_array_index (boxes, TesTraceBox, open);
@@ -92,7 +90,7 @@ boxes_from_summary (TesReport           *report,
                 {
                   box->x1 = scale->x0 + (i + 1) * px;
                   box->n_slices += bucket->count;
-                  box->dur = tes_report_convert_time (report, track->clock_id, 0, hi) - box->start;
+                  box->dur = tes_trace_scale_time (scale, box->x1) - box->start;
                   continue;
                 }
             }
@@ -104,10 +102,11 @@ boxes_from_summary (TesReport           *report,
               .name = bucket->dominant,
               .n_slices = bucket->count,
               .row = (guint16)row,
-              .start = tes_report_convert_time (report, track->clock_id, 0, lo),
             };
 
-            box.dur = tes_report_convert_time (report, track->clock_id, 0, hi) - box.start;
+            /* a bucket is a pixel column: its times are the column's */
+            box.start = tes_trace_scale_time (scale, box.x0);
+            box.dur = tes_trace_scale_time (scale, box.x1) - box.start;
             open = (int)boxes->len;
             g_array_append_val (boxes, box);
           }

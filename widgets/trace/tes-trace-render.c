@@ -30,16 +30,6 @@
 #define RULE           0xdeddda
 #define SELECTION      0x1c71d8
 
-static guint32
-box_color (TesReport         *report,
-           const TesTraceBox *box)
-{
-  if (box->name == 0)
-    return MIXED;
-
-  return tes_share_chart_palette[tes_trace_color_index (tes_report_get_string (report, box->name))];
-}
-
 /* Dark text on light bars, light on dark ones. */
 static guint32
 text_on (guint32 rgb)
@@ -86,13 +76,149 @@ draw_lane_label (TesPainter         *p,
                     TES_TRACE_LABEL_WIDTH - indent - 18, PANGO_ALIGN_LEFT, lane->is_group, INK);
 }
 
+static guint8
+box_color_index (TesReport         *report,
+                 const TesTraceBox *box)
+{
+  if (box->name == 0)
+    return TES_SHARE_CHART_N_COLORS;
+
+  return tes_trace_color_index (tes_report_get_string (report, box->name));
+}
+
+static guint32
+color_of_index (guint8 index)
+{
+  return index >= TES_SHARE_CHART_N_COLORS ? MIXED : tes_share_chart_palette[index];
+}
+
+/* Boxes as vectors, for SVG and PDF: one path per colour. */
 static void
-draw_boxes (TesPainter          *p,
-            TesReport           *report,
-            const TesTraceLane  *lane,
-            GArray              *boxes,
-            const TesTraceStyle *style,
-            double               y)
+fill_boxes_vector (cairo_t   *cr,
+                   TesReport *report,
+                   GArray    *boxes,
+                   double     y)
+{
+  g_autofree guint8 *colors = g_new (guint8, boxes->len);
+
+  for (guint i = 0; i < boxes->len; i++)
+    colors[i] = box_color_index (report, &g_array_index (boxes, TesTraceBox, i));
+
+  for (guint c = 0; c <= TES_SHARE_CHART_N_COLORS; c++)
+    {
+      gboolean any = FALSE;
+
+      for (guint i = 0; i < boxes->len; i++)
+        {
+          const TesTraceBox *box = &g_array_index (boxes, TesTraceBox, i);
+
+          if (colors[i] != c)
+            continue;
+          cairo_rectangle (cr, box->x0, y + 2 + box->row * TES_TRACE_ROW_HEIGHT,
+                           box->x1 - box->x0, TES_TRACE_ROW_HEIGHT - 2);
+          any = TRUE;
+        }
+
+      if (any)
+        {
+          tes_painter_set_rgb (cr, color_of_index (c));
+          cairo_fill (cr);
+        }
+    }
+}
+
+/* Boxes as pixels, written straight into an image of the lanes' area:
+ * a frame of tens of thousands of boxes costs what its pixels cost. */
+typedef struct
+{
+  guint32 *data;
+  int      stride;     /* in pixels */
+  int      width;
+  int      height;
+  double   scale;      /* device pixels per unit */
+  double   x_origin;   /* where the image sits in the picture */
+  double   y_origin;
+} Raster;
+
+static void
+fill_boxes_raster (Raster    *raster,
+                   TesReport *report,
+                   GArray    *boxes,
+                   double     y)
+{
+  for (guint i = 0; i < boxes->len; i++)
+    {
+      const TesTraceBox *box = &g_array_index (boxes, TesTraceBox, i);
+      guint32 argb = 0xff000000 | color_of_index (box_color_index (report, box));
+      double top = y + 2 + box->row * TES_TRACE_ROW_HEIGHT - raster->y_origin;
+      int x0 = (int)floor ((box->x0 - raster->x_origin) * raster->scale);
+      int x1 = MAX ((int)floor ((box->x1 - raster->x_origin) * raster->scale + 0.5), x0 + 1);
+      int y0 = (int)floor (top * raster->scale);
+      int y1 = (int)floor ((top + TES_TRACE_ROW_HEIGHT - 2) * raster->scale);
+
+      x0 = MAX (x0, 0);
+      x1 = MIN (x1, raster->width);
+      y0 = MAX (y0, 0);
+      y1 = MIN (y1, raster->height);
+
+      for (int py = y0; py < y1; py++)
+        {
+          guint32 *row = raster->data + (gsize)py * raster->stride;
+
+          for (int px = x0; px < x1; px++)
+            row[px] = argb;
+        }
+    }
+}
+
+static void
+fill_rows (Raster  *raster,
+           int      y0,
+           int      y1,
+           guint32  argb)
+{
+  y0 = MAX (y0, 0);
+  y1 = MIN (y1, raster->height);
+
+  for (int py = y0; py < y1; py++)
+    {
+      guint32 *row = raster->data + (gsize)py * raster->stride;
+
+      for (int px = 0; px < raster->width; px++)
+        row[px] = argb;
+    }
+}
+
+/* Every pixel of the lanes' area: the lanes' stripes, white below them. */
+static void
+fill_backgrounds_raster (Raster              *raster,
+                         const TesTraceFrame *frame)
+{
+  int done = 0;
+
+  for (guint i = 0; i < frame->lanes->len && done < raster->height; i++)
+    {
+      const TesTraceLane *lane = &g_array_index (frame->lanes, TesTraceLane, i);
+      int y0 = (int)floor ((lane->y - frame->scroll_y) * raster->scale);
+      int y1 = (int)floor ((lane->y + lane->height - frame->scroll_y) * raster->scale);
+
+      if (y1 <= 0)
+        continue;
+      fill_rows (raster, done, y0, 0xff000000 | LANE_EVEN);
+      fill_rows (raster, MAX (y0, done), y1, 0xff000000 | (i % 2 ? LANE_ODD : LANE_EVEN));
+      done = MAX (done, y1);
+    }
+  fill_rows (raster, done, raster->height, 0xff000000 | LANE_EVEN);
+}
+
+/* Names and the selection's outline, over the boxes. */
+static void
+draw_box_marks (TesPainter          *p,
+                TesReport           *report,
+                const TesTraceLane  *lane,
+                GArray              *boxes,
+                const TesTraceStyle *style,
+                double               y)
 {
   cairo_t *cr = p->cr;
 
@@ -101,29 +227,41 @@ draw_boxes (TesPainter          *p,
       const TesTraceBox *box = &g_array_index (boxes, TesTraceBox, i);
       double by = y + 2 + box->row * TES_TRACE_ROW_HEIGHT;
       double bh = TES_TRACE_ROW_HEIGHT - 2;
-      guint32 rgb = box_color (report, box);
 
-      tes_painter_set_rgb (cr, rgb);
-      cairo_rectangle (cr, box->x0, by, box->x1 - box->x0, bh);
-      cairo_fill (cr);
+      if (box->n_slices != 1)
+        continue;
 
-      if (style->show_text && box->n_slices == 1 && box->x1 - box->x0 > 24)
+      if (style->show_text && box->x1 - box->x0 > 24)
         {
           const char *name = tes_report_get_string (report, box->name);
           double x0 = MAX (box->x0, TES_TRACE_LABEL_WIDTH);
 
           if (name != NULL && box->x1 - x0 > 24)
-            tes_painter_text (p, name, x0 + 3, by + 1, box->x1 - x0 - 6, PANGO_ALIGN_LEFT, FALSE, text_on (rgb));
+            tes_painter_text (p, name, x0 + 3, by + 1, box->x1 - x0 - 6, PANGO_ALIGN_LEFT, FALSE,
+                              text_on (color_of_index (box_color_index (report, box))));
         }
 
-      if (style->selected.track_id == lane->track_id && box->n_slices == 1 &&
-          box->index == style->selected.index)
+      if (style->selected.track_id == lane->track_id && box->index == style->selected.index)
         {
           tes_painter_set_rgb (cr, INK);
           cairo_set_line_width (cr, 2);
           cairo_rectangle (cr, box->x0 + 1, by + 1, MAX (box->x1 - box->x0 - 2, 1), bh - 2);
           cairo_stroke (cr);
         }
+    }
+}
+
+static gboolean
+is_vector_target (cairo_t *cr)
+{
+  switch (cairo_surface_get_type (cairo_get_target (cr)))
+    {
+    case CAIRO_SURFACE_TYPE_PDF:
+    case CAIRO_SURFACE_TYPE_PS:
+    case CAIRO_SURFACE_TYPE_SVG:
+      return TRUE;
+    default:
+      return FALSE;
     }
 }
 
@@ -182,6 +320,7 @@ tes_trace_render_frame (cairo_t             *cr,
                         double               width,
                         double               height)
 {
+  gboolean vector = is_vector_target (cr);
   TesPainter p;
 
   g_return_if_fail (cr != NULL && frame != NULL && style != NULL);
@@ -197,29 +336,82 @@ tes_trace_render_frame (cairo_t             *cr,
   cairo_rectangle (cr, 0, TES_TRACE_RULER_HEIGHT, width, height - TES_TRACE_RULER_HEIGHT);
   cairo_clip (cr);
 
+  /* backgrounds, then every lane's boxes, then names and marks on top;
+   * in the raster, the lanes' backgrounds are its own pixels */
   for (guint i = 0; i < frame->lanes->len; i++)
     {
       const TesTraceLane *lane = &g_array_index (frame->lanes, TesTraceLane, i);
-      GArray *boxes = g_ptr_array_index (frame->boxes, i);
       double y = TES_TRACE_RULER_HEIGHT + lane->y - frame->scroll_y;
 
       if (y + lane->height < TES_TRACE_RULER_HEIGHT || y > height)
         continue;
 
       tes_painter_set_rgb (cr, i % 2 ? LANE_ODD : LANE_EVEN);
-      cairo_rectangle (cr, 0, y, width, lane->height);
+      cairo_rectangle (cr, 0, y, vector ? width : TES_TRACE_LABEL_WIDTH, lane->height);
       cairo_fill (cr);
+    }
 
-      if (boxes != NULL)
-        {
-          cairo_save (cr);
-          cairo_rectangle (cr, TES_TRACE_LABEL_WIDTH, y, width - TES_TRACE_LABEL_WIDTH, lane->height);
-          cairo_clip (cr);
-          draw_boxes (&p, report, lane, boxes, style, y);
-          cairo_restore (cr);
-        }
+  cairo_save (cr);
+  cairo_rectangle (cr, TES_TRACE_LABEL_WIDTH, TES_TRACE_RULER_HEIGHT,
+                   width - TES_TRACE_LABEL_WIDTH, height - TES_TRACE_RULER_HEIGHT);
+  cairo_clip (cr);
+  if (vector)
+    {
+      for (guint i = 0; i < frame->lanes->len; i++)
+        if (g_ptr_array_index (frame->boxes, i) != NULL)
+          fill_boxes_vector (cr, report, g_ptr_array_index (frame->boxes, i),
+                             TES_TRACE_RULER_HEIGHT + g_array_index (frame->lanes, TesTraceLane, i).y - frame->scroll_y);
+    }
+  else
+    {
+      Raster raster = { 0 };
+      g_autofree guint32 *pixels = NULL;
+      cairo_surface_t *image;
 
-      draw_lane_label (&p, report, lane, y);
+      raster.scale = MAX (style->scale_factor, 1);
+      raster.x_origin = TES_TRACE_LABEL_WIDTH;
+      raster.y_origin = TES_TRACE_RULER_HEIGHT;
+      raster.width = (int)ceil ((width - TES_TRACE_LABEL_WIDTH) * raster.scale);
+      raster.height = (int)ceil ((height - TES_TRACE_RULER_HEIGHT) * raster.scale);
+      raster.width = MAX (raster.width, 1);
+      raster.height = MAX (raster.height, 1);
+      raster.stride = cairo_format_stride_for_width (CAIRO_FORMAT_RGB24, raster.width) / 4;
+      /* every pixel is written below: no need to clear it first */
+      pixels = g_malloc ((gsize)raster.stride * raster.height * 4);
+      raster.data = pixels;
+      fill_backgrounds_raster (&raster, frame);
+      image = cairo_image_surface_create_for_data ((guchar *)pixels, CAIRO_FORMAT_RGB24,
+                                                   raster.width, raster.height, raster.stride * 4);
+
+      for (guint i = 0; i < frame->lanes->len; i++)
+        if (g_ptr_array_index (frame->boxes, i) != NULL)
+          fill_boxes_raster (&raster, report, g_ptr_array_index (frame->boxes, i),
+                             TES_TRACE_RULER_HEIGHT + g_array_index (frame->lanes, TesTraceLane, i).y - frame->scroll_y);
+
+      cairo_surface_mark_dirty (image);
+      cairo_surface_set_device_scale (image, raster.scale, raster.scale);
+      cairo_set_source_surface (cr, image, TES_TRACE_LABEL_WIDTH, TES_TRACE_RULER_HEIGHT);
+      cairo_set_operator (cr, CAIRO_OPERATOR_SOURCE);
+      cairo_paint (cr);
+      cairo_set_operator (cr, CAIRO_OPERATOR_OVER);
+      cairo_surface_finish (image);
+      cairo_surface_destroy (image);
+    }
+
+  for (guint i = 0; i < frame->lanes->len; i++)
+    if (g_ptr_array_index (frame->boxes, i) != NULL)
+      draw_box_marks (&p, report, &g_array_index (frame->lanes, TesTraceLane, i),
+                      g_ptr_array_index (frame->boxes, i), style,
+                      TES_TRACE_RULER_HEIGHT + g_array_index (frame->lanes, TesTraceLane, i).y - frame->scroll_y);
+  cairo_restore (cr);
+
+  for (guint i = 0; i < frame->lanes->len; i++)
+    {
+      const TesTraceLane *lane = &g_array_index (frame->lanes, TesTraceLane, i);
+      double y = TES_TRACE_RULER_HEIGHT + lane->y - frame->scroll_y;
+
+      if (y + lane->height >= TES_TRACE_RULER_HEIGHT && y <= height)
+        draw_lane_label (&p, report, lane, y);
     }
 
   if (style->has_span)
@@ -266,6 +458,7 @@ tes_trace_style_init (TesTraceStyle *style,
 
   *style = (TesTraceStyle) { 0 };
   style->show_text = TRUE;
+  style->scale_factor = 1;
   style->unit = tes_workspace_get_time_unit (workspace);
   style->cycles_per_second = clock ? clock->ticks_per_second : 0;
   style->has_span = tes_workspace_get_selection (workspace, &style->span_t0, &style->span_t1);

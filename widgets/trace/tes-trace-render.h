@@ -25,6 +25,7 @@ typedef struct
   gboolean     has_span;         /* a selected time span, ns */
   gint64       span_t0;
   gint64       span_t1;
+  double       scale_factor;     /* device pixels per unit, for the boxes' image */
 } TesTraceStyle;
 
 void     tes_trace_render_frame (cairo_t             *cr,

@@ -143,6 +143,7 @@ tes_trace_view_snapshot (GtkWidget   *widget,
   tes_trace_style_init (&style, self->workspace);
   style.show_text = self->show_text;
   style.collapsed = self->collapsed;
+  style.scale_factor = gtk_widget_get_scale_factor (widget);
 
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   tes_trace_render_frame (cr, tes_workspace_get_report (self->workspace), frame, &style, width, height);

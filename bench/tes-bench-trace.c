@@ -1,0 +1,264 @@
+/* tes-bench-trace.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Times the Execution Trace's frames, headless: the section's own code
+ * (tes_trace_frame_build + tes_trace_render_frame) into an offscreen
+ * 1920×1080 surface, on a cache tes-bench wrote (--keep). Each figure has
+ * the same run's baseline: drawing every slice of the range as its own
+ * rectangle, as a renderer that does not merge per pixel would.
+ *
+ *   tes-bench-trace --cache build/bench-data/tes-bench-1000000.tessera --slices 1000000
+ */
+
+#define G_LOG_DOMAIN "tes-bench-trace"
+
+#include "config.h"
+
+#include <cairo.h>
+#include <stdio.h>
+
+#include "tes-bench-util.h"
+#include "tes-trace-render.h"
+
+#define WIDTH  1920
+#define HEIGHT 1080
+
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+
+  return x < y ? -1 : x > y;
+}
+
+static double
+median (GArray *values)
+{
+  g_array_sort (values, compare_doubles);
+
+  return g_array_index (values, double, values->len / 2);
+}
+
+/* One frame as the section draws it: build, then paint. */
+static gboolean
+draw_frame (TesWorkspace     *workspace,
+            cairo_surface_t  *surface,
+            GError          **error)
+{
+  TesReport *report = tes_workspace_get_report (workspace);
+  g_autoptr(TesTraceFrame) frame = NULL;
+  TesTraceScale scale;
+  TesTraceStyle style;
+  gint64 t0, t1;
+  cairo_t *cr;
+
+  tes_workspace_get_visible (workspace, &t0, &t1);
+  tes_trace_scale_init (&scale, t0, t1, WIDTH);
+  if (!(frame = tes_trace_frame_build (report, &scale, TES_TRACE_FLAME, NULL, 0,
+                                       HEIGHT - TES_TRACE_RULER_HEIGHT, NULL, error)))
+    return FALSE;
+
+  tes_trace_style_init (&style, workspace);
+  cr = cairo_create (surface);
+  tes_trace_render_frame (cr, report, frame, &style, WIDTH, HEIGHT);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+
+  return TRUE;
+}
+
+/* The baseline: every slice of every lane in view, one rectangle each. */
+static gboolean
+draw_naive (TesWorkspace     *workspace,
+            cairo_surface_t  *surface,
+            guint64          *n_drawn,
+            GError          **error)
+{
+  TesReport *report = tes_workspace_get_report (workspace);
+  g_autoptr(GArray) lanes = tes_trace_layout_lanes (report, TES_TRACE_FLAME, NULL, NULL);
+  TesTraceScale scale;
+  gint64 t0, t1;
+  cairo_t *cr = cairo_create (surface);
+
+  tes_workspace_get_visible (workspace, &t0, &t1);
+  tes_trace_scale_init (&scale, t0, t1, WIDTH);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  *n_drawn = 0;
+
+  for (guint i = 0; i < lanes->len; i++)
+    {
+      const TesTraceLane *lane = &g_array_index (lanes, TesTraceLane, i);
+      const TesTrack *track = tes_report_get_track (report, lane->track_id);
+      g_autoptr(GArray) slices = NULL;
+
+      if (!lane->has_slices || lane->y > HEIGHT)
+        continue;
+
+      slices = tes_report_get_slices (report, track->id,
+                                      tes_report_convert_time (report, 0, track->clock_id, t0),
+                                      tes_report_convert_time (report, 0, track->clock_id, t1), error);
+      if (slices == NULL)
+        {
+          cairo_destroy (cr);
+          return FALSE;
+        }
+
+      for (guint j = 0; j < slices->len; j++)
+        {
+          const TesSlice *slice = &g_array_index (slices, TesSlice, j);
+          double x0 = tes_trace_scale_x (&scale, tes_report_convert_time (report, track->clock_id, 0, slice->start));
+          double x1 = tes_trace_scale_x (&scale, tes_report_convert_time (report, track->clock_id, 0,
+                                                                          slice->start + slice->dur));
+
+          cairo_set_source_rgb (cr, (slice->name % 7) / 7.0, 0.5, 0.5);
+          cairo_rectangle (cr, x0, TES_TRACE_RULER_HEIGHT + lane->y + slice->depth * TES_TRACE_ROW_HEIGHT,
+                           MAX (x1 - x0, 1), TES_TRACE_ROW_HEIGHT - 2);
+          cairo_fill (cr);
+        }
+      *n_drawn += slices->len;
+    }
+
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+
+  return TRUE;
+}
+
+static gboolean
+bench_zoom (TesWorkspace    *workspace,
+            cairo_surface_t *surface,
+            const char      *zoom,
+            double           fraction,
+            guint64          n,
+            GError         **error)
+{
+  g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) naive = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autofree char *note = NULL;
+  gint64 span_t0, span_t1, width, mid;
+  guint64 n_drawn = 0;
+
+  tes_workspace_get_span (workspace, &span_t0, &span_t1);
+  width = MAX ((gint64)((span_t1 - span_t0) * fraction), 1000);
+  mid = span_t0 + (span_t1 - span_t0) / 2;
+
+  /* 15 frames, the range moving a little each time, as while panning */
+  for (guint i = 0; i < 15; i++)
+    {
+      gint64 t0 = mid - width / 2 + (gint64)i * width / 100;
+      gint64 start = g_get_monotonic_time ();
+      double ms;
+
+      tes_workspace_set_visible (workspace, t0, t0 + width);
+      if (!draw_frame (workspace, surface, error))
+        return FALSE;
+      ms = tes_bench_ms_since (start);
+      g_array_append_val (frames, ms);
+    }
+
+  for (guint i = 0; i < 3; i++)
+    {
+      gint64 t0 = mid - width / 2 + (gint64)i * width / 100;
+      gint64 start = g_get_monotonic_time ();
+      double ms;
+
+      tes_workspace_set_visible (workspace, t0, t0 + width);
+      if (!draw_naive (workspace, surface, &n_drawn, error))
+        return FALSE;
+      ms = tes_bench_ms_since (start);
+      g_array_append_val (naive, ms);
+      /* one slow baseline says enough */
+      if (ms > 5000)
+        break;
+    }
+
+  note = g_strdup_printf ("zoom: %s (%.3g ms of %.3g ms shown); median of 15 frames (build + draw, flame, "
+                          "%d×%d); baseline draws the %" G_GUINT64_FORMAT " slices of the range one by one, "
+                          "median of %u", zoom, width / 1e6, (span_t1 - span_t0) / 1e6, WIDTH, HEIGHT,
+                          n_drawn, naive->len);
+  tes_bench_emit ("trace frame", median (frames), "ms", median (naive), "every slice its own rectangle", n, note);
+
+  return TRUE;
+}
+
+static gboolean
+run (const char  *cache_path,
+     guint64      n,
+     GError     **error)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
+  g_autoptr(GArray) firsts = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) naive_firsts = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(TesWorkspace) workspace = NULL;
+  gboolean ok = FALSE;
+  guint64 n_drawn = 0;
+
+  /* opening a cached report and showing the whole run */
+  for (guint i = 0; i < 5; i++)
+    {
+      gboolean naive = i % 2 == 1;
+      gint64 start = g_get_monotonic_time ();
+      double ms;
+
+      g_clear_object (&workspace);
+      g_clear_object (&report);
+      if (!(report = tes_report_open_cache (cache_path, error)))
+        goto out;
+      workspace = tes_workspace_new (report);
+      if (naive ? !draw_naive (workspace, surface, &n_drawn, error) : !draw_frame (workspace, surface, error))
+        goto out;
+      ms = tes_bench_ms_since (start);
+      g_array_append_val (naive ? naive_firsts : firsts, ms);
+    }
+  tes_bench_emit ("trace first frame", median (firsts), "ms", median (naive_firsts),
+                  "open + every slice its own rectangle", n,
+                  "open the cache, lay out the lanes, build and draw the whole run (flame, 1920×1080); median of 3");
+
+  if (!bench_zoom (workspace, surface, "whole run", 1.0, n, error) ||
+      !bench_zoom (workspace, surface, "1000×", 1e-3, n, error) ||
+      !bench_zoom (workspace, surface, "deepest (1 µs)", 0, n, error))
+    goto out;
+
+  ok = TRUE;
+
+out:
+  cairo_surface_destroy (surface);
+  return ok;
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *cache_path = NULL;
+  gint64 n = 0;
+  GOptionEntry entries[] = {
+    { "cache", 'c', 0, G_OPTION_ARG_FILENAME, &cache_path, "A cache tes-bench --keep wrote", "PATH" },
+    { "slices", 'n', 0, G_OPTION_ARG_INT64, &n, "How many slices it holds (for the results)", "N" },
+    { NULL }
+  };
+
+  context = g_option_context_new ("- time the Execution Trace's frames");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error) || cache_path == NULL)
+    {
+      g_printerr ("tes-bench-trace: %s\n", error ? error->message : "--cache is needed");
+      return 2;
+    }
+
+  if (!run (cache_path, (guint64)n, &error))
+    {
+      g_printerr ("tes-bench-trace: %s\n", error->message);
+      return 1;
+    }
+
+  return 0;
+}
