@@ -231,12 +231,12 @@ draw_box_marks (TesPainter          *p,
       if (box->n_slices != 1)
         continue;
 
-      if (style->show_text && box->x1 - box->x0 > 24)
+      if (style->show_text && box->x1 - box->x0 > 36)
         {
           const char *name = tes_report_get_string (report, box->name);
           double x0 = MAX (box->x0, TES_TRACE_LABEL_WIDTH);
 
-          if (name != NULL && box->x1 - x0 > 24)
+          if (name != NULL && box->x1 - x0 > 36)
             tes_painter_text (p, name, x0 + 3, by + 1, box->x1 - x0 - 6, PANGO_ALIGN_LEFT, FALSE,
                               text_on (color_of_index (box_color_index (report, box))));
         }
