@@ -146,6 +146,14 @@ typedef struct
   guint8  *tile_states;   /* n_tiles, TesTileState */
 } TesBspStep;
 
+/* A slice that a search found; start in its track's ticks. */
+typedef struct
+{
+  gint64  track_id;
+  guint32 index;
+  gint64  start;
+} TesSearchMatch;
+
 /* One imported file, as the cache recorded it. */
 typedef struct
 {
@@ -246,6 +254,11 @@ void              tes_report_aggregate_slices_async (TesReport        *self,
                                                   gpointer             user_data);
 GArray           *tes_report_aggregate_slices_finish (TesReport       *self,
                                                   GAsyncResult        *result,
+                                                  GError             **error);
+GArray           *tes_report_search              (TesReport           *self,
+                                                  const char          *pattern,
+                                                  gboolean             is_regex,
+                                                  GCancellable        *cancellable,
                                                   GError             **error);
 GPtrArray        *tes_report_summarize           (TesReport           *self,
                                                   TesSummaryMode       mode,

@@ -391,6 +391,58 @@ test_trace_render (void)
   cairo_surface_destroy (surface);
 }
 
+static guint
+count_matches (TesReport  *report,
+               const char *pattern,
+               gboolean    is_regex)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) matches = tes_report_search (report, pattern, is_regex, NULL, &error);
+
+  g_assert_no_error (error);
+
+  return matches->len;
+}
+
+/* Search: names, categories and argument texts, in any ASCII case, or a
+ * regular expression; matches in start order per track. */
+static void
+test_trace_search (void)
+{
+  g_autoptr(TesReport) report = open_trace ();
+  g_autoptr(GArray) matches = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpuint (count_matches (report, "conv", FALSE), ==, 1);
+  g_assert_cmpuint (count_matches (report, "CONV", FALSE), ==, 1);
+  /* the category "op": conv, add and the thousand tiny ones */
+  g_assert_cmpuint (count_matches (report, "op", FALSE), ==, 1002);
+  g_assert_cmpuint (count_matches (report, "/^s/", FALSE), ==, 0);
+  g_assert_cmpuint (count_matches (report, "^s", TRUE), ==, 1);
+  g_assert_cmpuint (count_matches (report, "^(dma|sync)$", TRUE), ==, 2);
+  /* argument texts: a value, and a key in another case */
+  g_assert_cmpuint (count_matches (report, "1216", FALSE), ==, 1);
+  g_assert_cmpuint (count_matches (report, "TILES", FALSE), ==, 1);
+  g_assert_cmpuint (count_matches (report, "tiles\\W+1216", TRUE), ==, 1);
+  g_assert_cmpuint (count_matches (report, "", FALSE), ==, 0);
+  g_assert_cmpuint (count_matches (report, "no such thing", FALSE), ==, 0);
+
+  matches = tes_report_search (report, "tiny", FALSE, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (matches->len, ==, 1000);
+  for (guint i = 0; i < matches->len; i++)
+    {
+      const TesSearchMatch *match = &g_array_index (matches, TesSearchMatch, i);
+
+      g_assert_cmpuint (match->index, ==, i);
+      g_assert_cmpint (match->start, ==, 2000000 + i * 200);
+    }
+  g_clear_pointer (&matches, g_array_unref);
+
+  g_assert_null (tes_report_search (report, "(unclosed", TRUE, NULL, &error));
+  g_assert_error (error, G_REGEX_ERROR, G_REGEX_ERROR_UNMATCHED_PARENTHESIS);
+}
+
 /* `tessera-cli render --view flame --range … --unit …` is the section's
  * own picture, pixel for pixel; what cannot be drawn is refused. */
 static void
@@ -451,6 +503,7 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/frame-and-hit", test_trace_frame_and_hit);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/render", test_trace_render);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/cli-render", test_trace_cli_render);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/search", test_trace_search);
 
   return g_test_run ();
 }
