@@ -351,6 +351,130 @@ test_trace_window_fold (void)
   fixture_close (&f);
 }
 
+static void
+wait_for_search (Fixture *f)
+{
+  gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
+  gboolean searching = TRUE;
+
+  while (searching)
+    {
+      g_object_get (f->view, "searching", &searching, NULL);
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out waiting for the search");
+      g_main_context_iteration (NULL, FALSE);
+    }
+}
+
+static GtkSearchEntry *
+search_entry (Fixture *f)
+{
+  g_autoptr(GPtrArray) entries = tes_ui_test_find_widgets (f->window, GTK_TYPE_SEARCH_ENTRY);
+
+  /* the toolbar's, not the one in the unit drop-down's popover */
+  for (guint i = 0; i < entries->len; i++)
+    if (gtk_widget_is_ancestor (g_ptr_array_index (entries, i), GTK_WIDGET (f->section)) &&
+        gtk_widget_get_ancestor (g_ptr_array_index (entries, i), GTK_TYPE_POPOVER) == NULL)
+      return g_ptr_array_index (entries, i);
+
+  g_error ("No search entry in the trace");
+}
+
+/* Typing in the search entry greys what does not match; Enter and the
+ * buttons step through the matches, selecting each. */
+static void
+test_trace_window_search (void)
+{
+  Fixture f = { 0 };
+  g_auto(TesPixels) pixels = { 0 };
+  GtkSearchEntry *entry;
+  const TesTraceFrame *frame;
+  const TesTraceLane *a0, *b0;
+  const TesSliceRef *selected;
+  gint64 sync_track;
+  guint n_selected;
+  double x, y;
+
+  fixture_open (&f);
+  entry = search_entry (&f);
+
+  gtk_editable_set_text (GTK_EDITABLE (entry), "sync");
+  g_signal_emit_by_name (entry, "search-changed");
+  wait_for_search (&f);
+  g_assert_cmpuint (tes_trace_view_get_n_matches (f.view), ==, 1);
+  g_assert_true (tes_ui_test_has_label_containing (f.window, "1 match"));
+
+  /* conv greyed, sync in its colour */
+  tes_workspace_set_visible (f.workspace, 1000000, 2000000);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
+  tes_ui_test_render (GTK_WIDGET (f.view), &pixels);
+  frame = tes_trace_view_get_frame (f.view);
+  g_assert_true (frame->searching);
+  a0 = lane_named (frame, f.report, "Device A", "core 0");
+  b0 = lane_named (frame, f.report, "Device B", "core 0");
+  point_at (&f, a0, 0, 1095000, &x, &y);
+  g_assert_true (pixel_has_rgb (&pixels, x, y + 6, 0xe6e5e3));
+  point_at (&f, b0, 0, 1990000, &x, &y);
+  g_assert_true (pixel_has_rgb (&pixels, x, y + 6, tes_share_chart_palette[tes_trace_color_index ("sync")]));
+  sync_track = b0->track_id;
+
+  /* Enter: the match is selected and its details shown */
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_cmpint (tes_trace_view_get_current_match (f.view), ==, 0);
+  selected = tes_workspace_get_selected_slices (f.workspace, &n_selected);
+  g_assert_cmpuint (n_selected, ==, 1);
+  g_assert_cmpint (selected[0].track_id, ==, sync_track);
+  g_assert_true (tes_ui_test_has_label_containing (f.window, "1 of 1"));
+  {
+    g_autofree char *details = tes_trace_section_dup_details (f.section);
+
+    g_assert_true (g_str_has_prefix (details, "sync\n"));
+  }
+
+  /* a category: conv, add and the thousand tiny ones; the buttons step
+   * one and ten at a time, wrapping at the ends */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "op");
+  g_signal_emit_by_name (entry, "search-changed");
+  wait_for_search (&f);
+  g_assert_cmpuint (tes_trace_view_get_n_matches (f.view), ==, 1002);
+  g_assert_cmpint (tes_trace_view_get_current_match (f.view), ==, -1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.section), "trace.step-match", "i", 10));
+  g_assert_cmpint (tes_trace_view_get_current_match (f.view), ==, 9);
+  g_assert_true (tes_ui_test_has_label_containing (f.window, "10 of 1002"));
+  /* ten back from the tenth wraps round to the last */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.section), "trace.step-match", "i", -10));
+  g_assert_cmpint (tes_trace_view_get_current_match (f.view), ==, 1001);
+  /* the last match, in time order, is the last tiny slice: on screen */
+  {
+    gint64 t0, t1;
+
+    selected = tes_workspace_get_selected_slices (f.workspace, &n_selected);
+    g_assert_cmpuint (selected[0].index, ==, 999);
+    tes_workspace_get_visible (f.workspace, &t0, &t1);
+    g_assert_cmpint (t0, <=, 2000000 + 999 * 200);
+    g_assert_cmpint (t1, >=, 2000000 + 999 * 200 + 100);
+  }
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.section), "trace.step-match", "i", -1));
+  g_assert_cmpint (tes_trace_view_get_current_match (f.view), ==, 1000);
+
+  /* a broken regex says so in the entry, and greys nothing */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "/(/");
+  g_signal_emit_by_name (entry, "search-changed");
+  wait_for_search (&f);
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"));
+  g_assert_cmpuint (tes_trace_view_get_n_matches (f.view), ==, 0);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
+  g_assert_false (tes_trace_view_get_frame (f.view)->searching);
+
+  /* cleared: everything in colour again */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "");
+  g_signal_emit_by_name (entry, "search-changed");
+  wait_for_search (&f);
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"));
+
+  fixture_close (&f);
+}
+
 /* A report without timed events has no trace to show. */
 static void
 test_trace_window_absent (void)
@@ -376,6 +500,7 @@ main (int    argc,
   tes_ui_test_add ("/tes/trace-window/select", test_trace_window_select);
   tes_ui_test_add ("/tes/trace-window/pixels", test_trace_window_pixels);
   tes_ui_test_add ("/tes/trace-window/fold", test_trace_window_fold);
+  tes_ui_test_add ("/tes/trace-window/search", test_trace_window_search);
   tes_ui_test_add ("/tes/trace-window/absent", test_trace_window_absent);
 
   return tes_ui_test_run ();

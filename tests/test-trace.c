@@ -229,7 +229,7 @@ test_trace_merge (void)
    * a box each, where they are */
   tes_trace_scale_init (&scale, 2000000, 2000000 + 5000, TES_TRACE_LABEL_WIDTH + 1000);
   tes_trace_merge_slices (&scale, (const TesSlice *)(gpointer)slices->data, slices->len, report,
-                          track->clock_id, TES_TRACE_FLAT, wide);
+                          track, TES_TRACE_FLAT, NULL, wide);
   g_assert_cmpuint (wide->len, ==, 25);
   for (guint i = 0; i < wide->len; i++)
     {
@@ -246,7 +246,7 @@ test_trace_merge (void)
    * every slice is in one box and no box is wider than its columns */
   tes_trace_scale_init (&scale, 2000000, 2200000, TES_TRACE_LABEL_WIDTH + 100);
   tes_trace_merge_slices (&scale, (const TesSlice *)(gpointer)slices->data, slices->len, report,
-                          track->clock_id, TES_TRACE_FLAT, narrow);
+                          track, TES_TRACE_FLAT, NULL, narrow);
   g_assert_cmpuint (narrow->len, <=, 101);
   for (guint i = 0; i < narrow->len; i++)
     {
@@ -276,7 +276,7 @@ test_trace_frame_and_hit (void)
 
   /* 1000 to 1600 µs over 1200 px of slices: conv and dma at their places */
   tes_trace_scale_init (&scale, 1000000, 1600000, TES_TRACE_LABEL_WIDTH + 1200);
-  frame = tes_trace_frame_build (report, &scale, TES_TRACE_FLAME, NULL, 0, 600, NULL, NULL);
+  frame = tes_trace_frame_build (report, &scale, TES_TRACE_FLAME, NULL, NULL, 0, 600, NULL, NULL);
   g_assert_nonnull (frame);
   g_assert_cmpint (frame->origin, ==, TES_TEST_TRACE_ORIGIN_NS);
   a0 = find_lane (frame->lanes, report, "Device A", "core 0");
@@ -312,7 +312,7 @@ test_trace_frame_and_hit (void)
   /* the whole run over 100 px: core 1's 1000 slices come from the lane
    * summaries, the others' few slices are read */
   tes_trace_scale_init (&scale, TES_TEST_TRACE_ORIGIN_NS, 2200000, TES_TRACE_LABEL_WIDTH + 100);
-  far = tes_trace_frame_build (report, &scale, TES_TRACE_FLAT, NULL, 0, 600, NULL, NULL);
+  far = tes_trace_frame_build (report, &scale, TES_TRACE_FLAT, NULL, NULL, 0, 600, NULL, NULL);
   g_assert_cmpuint (far->n_slices_read, ==, 3 + 1);
   {
     const TesTraceLane *a1 = find_lane (far->lanes, report, "Device A", "core 1");
@@ -367,7 +367,7 @@ test_trace_render (void)
   cairo_surface_flush (surface);
 
   tes_trace_scale_init (&scale, 1000000, 2000000, 1200);
-  frame = tes_trace_frame_build (report, &scale, TES_TRACE_FLAT, NULL, 0, 400, NULL, NULL);
+  frame = tes_trace_frame_build (report, &scale, TES_TRACE_FLAT, NULL, NULL, 0, 400, NULL, NULL);
   a0 = find_lane (frame->lanes, report, "Device A", "core 0");
   b0 = find_lane (frame->lanes, report, "Device B", "core 0");
 
@@ -443,6 +443,55 @@ test_trace_search (void)
   g_assert_error (error, G_REGEX_ERROR, G_REGEX_ERROR_UNMATCHED_PARENTHESIS);
 }
 
+/* The matches as the trace steps through and greys them. */
+static void
+test_trace_matches (void)
+{
+  g_autoptr(TesReport) report = open_trace ();
+  g_autoptr(GArray) found = tes_report_search (report, "^(conv|sync|tiny)$", TRUE, NULL, NULL);
+  g_autoptr(TesTraceMatches) matches = tes_trace_matches_new (report, found);
+  g_autofree char *pattern = NULL;
+  const TesTraceMatch *first, *last;
+  gint64 tiny_track;
+  gboolean is_regex;
+
+  g_assert_cmpuint (tes_trace_matches_get_n (matches), ==, 1002);
+
+  /* in time order across lanes: conv at 1000 µs, sync at 1500, tiny from 2000 */
+  first = tes_trace_matches_get (matches, 0);
+  g_assert_cmpint (first->start, ==, 1000000);
+  g_assert_cmpint (tes_trace_matches_get (matches, 1)->start, ==, 1500000);
+  last = tes_trace_matches_get (matches, 1001);
+  g_assert_cmpint (last->start, ==, 2000000 + 999 * 200);
+  g_assert_cmpuint (last->index, ==, 999);
+  tiny_track = last->track_id;
+
+  g_assert_true (tes_trace_matches_has_slice (matches, first->track_id, first->index));
+  g_assert_false (tes_trace_matches_has_slice (matches, first->track_id, first->index + 1));  /* dma */
+  g_assert_true (tes_trace_matches_any_between (matches, tiny_track, 2000150, 2000250));
+  g_assert_false (tes_trace_matches_any_between (matches, tiny_track, 2000201, 2000399));
+  g_assert_false (tes_trace_matches_any_between (matches, tiny_track, 0, 2000000));
+
+  g_assert_cmpuint (tes_trace_matches_first_after (matches, 1200000), ==, 1);
+  g_assert_cmpuint (tes_trace_matches_first_after (matches, 3000000), ==, 1002);
+
+  /* stepping: from none, +1 is the first and -1 the last; wraps */
+  g_assert_cmpuint (tes_trace_matches_step (matches, -1, 1), ==, 0);
+  g_assert_cmpuint (tes_trace_matches_step (matches, -1, -1), ==, 1001);
+  g_assert_cmpuint (tes_trace_matches_step (matches, -1, 10), ==, 9);
+  g_assert_cmpuint (tes_trace_matches_step (matches, 1001, 1), ==, 0);
+  g_assert_cmpuint (tes_trace_matches_step (matches, 3, -10), ==, 995);
+
+  g_assert_true (tes_trace_parse_search ("/^a+$/", &pattern, &is_regex));
+  g_assert_true (is_regex);
+  g_assert_cmpstr (pattern, ==, "^a+$");
+  g_clear_pointer (&pattern, g_free);
+  g_assert_true (tes_trace_parse_search ("a/b", &pattern, &is_regex));
+  g_assert_false (is_regex);
+  g_clear_pointer (&pattern, g_free);
+  g_assert_false (tes_trace_parse_search ("//", &pattern, &is_regex));
+}
+
 /* `tessera-cli render --view flame --range … --unit …` is the section's
  * own picture, pixel for pixel; what cannot be drawn is refused. */
 static void
@@ -504,6 +553,7 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/render", test_trace_render);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/cli-render", test_trace_cli_render);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/search", test_trace_search);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/matches", test_trace_matches);
 
   return g_test_run ();
 }

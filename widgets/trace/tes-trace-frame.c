@@ -51,14 +51,15 @@ estimate_visible (const TesTrack *track,
 /* Zoomed far out: one box per run of pixel columns with the same dominant
  * name, from the lane summary, on every row the slices there reach. */
 static gboolean
-boxes_from_summary (TesReport           *report,
-                    const TesTrack      *track,
-                    const TesTraceScale *scale,
-                    TesTraceMode         mode,
-                    gint64               t0,
-                    gint64               t1,
-                    GArray              *boxes,
-                    GError             **error)
+boxes_from_summary (TesReport             *report,
+                    const TesTrack        *track,
+                    const TesTraceScale   *scale,
+                    TesTraceMode           mode,
+                    const TesTraceMatches *matches,
+                    gint64                 t0,
+                    gint64                 t1,
+                    GArray                *boxes,
+                    GError               **error)
 {
   guint n_buckets = MAX (1, (guint)ceil (scale->width));
   g_autoptr(GArray) lane = NULL;
@@ -91,6 +92,10 @@ boxes_from_summary (TesReport           *report,
                   box->x1 = scale->x0 + (i + 1) * px;
                   box->n_slices += bucket->count;
                   box->dur = tes_trace_scale_time (scale, box->x1) - box->start;
+                  box->matched |= matches != NULL &&
+                                  tes_trace_matches_any_between (matches, track->id,
+                                                                 tes_trace_scale_time (scale, box->x1 - px),
+                                                                 box->start + box->dur);
                   continue;
                 }
             }
@@ -107,6 +112,8 @@ boxes_from_summary (TesReport           *report,
             /* a bucket is a pixel column: its times are the column's */
             box.start = tes_trace_scale_time (scale, box.x0);
             box.dur = tes_trace_scale_time (scale, box.x1) - box.start;
+            box.matched = matches != NULL &&
+                          tes_trace_matches_any_between (matches, track->id, box.start, box.start + box.dur);
             open = (int)boxes->len;
             g_array_append_val (boxes, box);
           }
@@ -119,14 +126,15 @@ boxes_from_summary (TesReport           *report,
 /* The frame for the visible range in @scale: lanes laid out, and boxes
  * for the lanes that meet [scroll_y, scroll_y + view_height). */
 TesTraceFrame *
-tes_trace_frame_build (TesReport           *report,
-                       const TesTraceScale *scale,
-                       TesTraceMode         mode,
-                       GHashTable          *collapsed,
-                       double               scroll_y,
-                       double               view_height,
-                       GCancellable        *cancellable,
-                       GError             **error)
+tes_trace_frame_build (TesReport             *report,
+                       const TesTraceScale   *scale,
+                       TesTraceMode           mode,
+                       GHashTable            *collapsed,
+                       const TesTraceMatches *matches,
+                       double                 scroll_y,
+                       double                 view_height,
+                       GCancellable          *cancellable,
+                       GError               **error)
 {
   g_autoptr(TesTraceFrame) frame = g_new0 (TesTraceFrame, 1);
 
@@ -137,6 +145,7 @@ tes_trace_frame_build (TesReport           *report,
   frame->mode = mode;
   frame->scroll_y = scroll_y;
   frame->view_height = view_height;
+  frame->searching = matches != NULL;
   tes_report_get_span (report, 0, &frame->origin, NULL);
   frame->lanes = tes_trace_layout_lanes (report, mode, collapsed, &frame->total_height);
   frame->boxes = g_ptr_array_new_full (frame->lanes->len, boxes_unref);
@@ -167,7 +176,7 @@ tes_trace_frame_build (TesReport           *report,
 
       if (estimate_visible (track, t0, t1) > TES_TRACE_SLICES_PER_PIXEL * scale->width)
         {
-          if (!boxes_from_summary (report, track, scale, mode, t0, t1, boxes, error))
+          if (!boxes_from_summary (report, track, scale, mode, matches, t0, t1, boxes, error))
             return NULL;
         }
       else
@@ -178,7 +187,7 @@ tes_trace_frame_build (TesReport           *report,
             return NULL;
           frame->n_slices_read += slices->len;
           tes_trace_merge_slices (scale, (const TesSlice *)(gpointer)slices->data, slices->len,
-                                  report, track->clock_id, mode, boxes);
+                                  report, track, mode, matches, boxes);
         }
 
       g_ptr_array_add (frame->boxes, g_steal_pointer (&boxes));

@@ -28,31 +28,33 @@ typedef struct
   double         scroll_y;       /* lanes-area y at the top of the view */
   double         view_height;
   guint64        n_slices_read;  /* slices the build read (not buckets) */
+  gboolean       searching;      /* boxes say whether they hold a match */
 } TesTraceFrame;
 
 /* Above this many slices per pixel column a lane is read from the cache's
  * lane summaries, not slice by slice. */
 #define TES_TRACE_SLICES_PER_PIXEL 2
 
-TesTraceFrame *tes_trace_frame_build (TesReport           *report,
-                                      const TesTraceScale *scale,
-                                      TesTraceMode         mode,
-                                      GHashTable          *collapsed,
-                                      double               scroll_y,
-                                      double               view_height,
-                                      GCancellable        *cancellable,
-                                      GError             **error);
-void           tes_trace_frame_free  (TesTraceFrame       *frame);
+TesTraceFrame *tes_trace_frame_build (TesReport             *report,
+                                      const TesTraceScale   *scale,
+                                      TesTraceMode           mode,
+                                      GHashTable            *collapsed,
+                                      const TesTraceMatches *matches,
+                                      double                 scroll_y,
+                                      double                 view_height,
+                                      GCancellable          *cancellable,
+                                      GError               **error);
+void           tes_trace_frame_free  (TesTraceFrame         *frame);
 
 /* What is under (x, y) of the picture: the lane (-1: none, e.g. the
  * ruler), and the box of that lane (-1: none). In the names' column,
  * *box is -1 and *in_label TRUE. */
-gboolean       tes_trace_frame_hit   (const TesTraceFrame *frame,
-                                      double               x,
-                                      double               y,
-                                      int                 *lane,
-                                      int                 *box,
-                                      gboolean            *in_label);
+gboolean       tes_trace_frame_hit   (const TesTraceFrame   *frame,
+                                      double                 x,
+                                      double                 y,
+                                      int                   *lane,
+                                      int                   *box,
+                                      gboolean              *in_label);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TesTraceFrame, tes_trace_frame_free)
 

@@ -409,14 +409,16 @@ tes_trace_lane_at (GArray *lanes,
  * costs what its pixels cost however many slices lie under them. Flat
  * mode draws the top level only. */
 void
-tes_trace_merge_slices (const TesTraceScale *scale,
-                        const TesSlice      *slices,
-                        guint                n_slices,
-                        TesReport           *report,
-                        gint64               clock_id,
-                        TesTraceMode         mode,
-                        GArray              *boxes)
+tes_trace_merge_slices (const TesTraceScale   *scale,
+                        const TesSlice        *slices,
+                        guint                  n_slices,
+                        TesReport             *report,
+                        const TesTrack        *track,
+                        TesTraceMode           mode,
+                        const TesTraceMatches *matches,
+                        GArray                *boxes)
 {
+  gint64 clock_id = track->clock_id;
   g_autoptr(GArray) open = g_array_new (FALSE, FALSE, sizeof (int));
   double right = scale->x0 + scale->width;
 
@@ -426,6 +428,7 @@ tes_trace_merge_slices (const TesTraceScale *scale,
       guint row = mode == TES_TRACE_FLAME ? slice->depth : 0;
       gint64 start, end;
       double x0, x1;
+      gboolean matched;
       int *last;
 
       if (mode == TES_TRACE_FLAT && slice->depth > 0)
@@ -447,6 +450,7 @@ tes_trace_merge_slices (const TesTraceScale *scale,
           g_array_append_val (open, none);
         }
       last = &g_array_index (open, int, row);
+      matched = matches != NULL && tes_trace_matches_has_slice (matches, track->id, slice->index);
 
       if (*last >= 0)
         {
@@ -459,6 +463,7 @@ tes_trace_merge_slices (const TesTraceScale *scale,
               box->x1 = MAX (box->x1, x1);
               box->dur = MAX (box->start + box->dur, end) - box->start;
               box->n_slices++;
+              box->matched |= matched;
               if (box->name != slice->name)
                 box->name = 0;
               if (box->category != slice->category)
@@ -479,6 +484,7 @@ tes_trace_merge_slices (const TesTraceScale *scale,
           .flags = slice->flags,
           .start = start,
           .dur = end - start,
+          .matched = matched,
         };
 
         *last = (int)boxes->len;

@@ -11,6 +11,7 @@
 
 #include "tes-model-types.h"
 #include "tes-report.h"
+#include "tes-trace-search.h"
 
 G_BEGIN_DECLS
 
@@ -125,17 +126,19 @@ typedef struct
   guint32  n_slices;
   guint16  row;
   guint16  flags;
+  gboolean matched;       /* holds a match of the search */
   gint64   start;         /* ns, of the first slice */
   gint64   dur;           /* ns, of the whole box */
 } TesTraceBox;
 
-void     tes_trace_merge_slices     (const TesTraceScale *scale,
-                                     const TesSlice      *slices,
-                                     guint                n_slices,
-                                     TesReport           *report,
-                                     gint64               clock_id,
-                                     TesTraceMode         mode,
-                                     GArray              *boxes);
+void     tes_trace_merge_slices     (const TesTraceScale   *scale,
+                                     const TesSlice        *slices,
+                                     guint                  n_slices,
+                                     TesReport             *report,
+                                     const TesTrack        *track,
+                                     TesTraceMode           mode,
+                                     const TesTraceMatches *matches,
+                                     GArray                *boxes);
 int      tes_trace_box_at           (GArray              *boxes,
                                      double               x,
                                      guint                row);

@@ -29,6 +29,7 @@
 #define RULER_BG       0xfafafa
 #define RULE           0xdeddda
 #define SELECTION      0x1c71d8
+#define GREYED_OUT     0xe6e5e3
 
 /* Dark text on light bars, light on dark ones. */
 static guint32
@@ -86,25 +87,43 @@ box_color_index (TesReport         *report,
   return tes_trace_color_index (tes_report_get_string (report, box->name));
 }
 
+#define GREYED (TES_SHARE_CHART_N_COLORS + 1)
+
 static guint32
 color_of_index (guint8 index)
 {
+  if (index == GREYED)
+    return GREYED_OUT;
+
   return index >= TES_SHARE_CHART_N_COLORS ? MIXED : tes_share_chart_palette[index];
+}
+
+/* While a search is on, what does not match steps back. */
+static guint8
+box_shown_color (TesReport           *report,
+                 const TesTraceFrame *frame,
+                 const TesTraceBox   *box)
+{
+  if (frame->searching && !box->matched)
+    return GREYED;
+
+  return box_color_index (report, box);
 }
 
 /* Boxes as vectors, for SVG and PDF: one path per colour. */
 static void
-fill_boxes_vector (cairo_t   *cr,
-                   TesReport *report,
-                   GArray    *boxes,
-                   double     y)
+fill_boxes_vector (cairo_t             *cr,
+                   TesReport           *report,
+                   const TesTraceFrame *frame,
+                   GArray              *boxes,
+                   double               y)
 {
   g_autofree guint8 *colors = g_new (guint8, boxes->len);
 
   for (guint i = 0; i < boxes->len; i++)
-    colors[i] = box_color_index (report, &g_array_index (boxes, TesTraceBox, i));
+    colors[i] = box_shown_color (report, frame, &g_array_index (boxes, TesTraceBox, i));
 
-  for (guint c = 0; c <= TES_SHARE_CHART_N_COLORS; c++)
+  for (guint c = 0; c <= GREYED; c++)
     {
       gboolean any = FALSE;
 
@@ -141,15 +160,16 @@ typedef struct
 } Raster;
 
 static void
-fill_boxes_raster (Raster    *raster,
-                   TesReport *report,
-                   GArray    *boxes,
-                   double     y)
+fill_boxes_raster (Raster              *raster,
+                   TesReport           *report,
+                   const TesTraceFrame *frame,
+                   GArray              *boxes,
+                   double               y)
 {
   for (guint i = 0; i < boxes->len; i++)
     {
       const TesTraceBox *box = &g_array_index (boxes, TesTraceBox, i);
-      guint32 argb = 0xff000000 | color_of_index (box_color_index (report, box));
+      guint32 argb = 0xff000000 | color_of_index (box_shown_color (report, frame, box));
       double top = y + 2 + box->row * TES_TRACE_ROW_HEIGHT - raster->y_origin;
       int x0 = (int)floor ((box->x0 - raster->x_origin) * raster->scale);
       int x1 = MAX ((int)floor ((box->x1 - raster->x_origin) * raster->scale + 0.5), x0 + 1);
@@ -215,6 +235,7 @@ fill_backgrounds_raster (Raster              *raster,
 static void
 draw_box_marks (TesPainter          *p,
                 TesReport           *report,
+                const TesTraceFrame *frame,
                 const TesTraceLane  *lane,
                 GArray              *boxes,
                 const TesTraceStyle *style,
@@ -238,7 +259,8 @@ draw_box_marks (TesPainter          *p,
 
           if (name != NULL && box->x1 - x0 > 36)
             tes_painter_text (p, name, x0 + 3, by + 1, box->x1 - x0 - 6, PANGO_ALIGN_LEFT, FALSE,
-                              text_on (color_of_index (box_color_index (report, box))));
+                              frame->searching && !box->matched
+                                ? DIM_INK : text_on (color_of_index (box_color_index (report, box))));
         }
 
       if (style->selected.track_id == lane->track_id && box->index == style->selected.index)
@@ -359,7 +381,7 @@ tes_trace_render_frame (cairo_t             *cr,
     {
       for (guint i = 0; i < frame->lanes->len; i++)
         if (g_ptr_array_index (frame->boxes, i) != NULL)
-          fill_boxes_vector (cr, report, g_ptr_array_index (frame->boxes, i),
+          fill_boxes_vector (cr, report, frame, g_ptr_array_index (frame->boxes, i),
                              TES_TRACE_RULER_HEIGHT + g_array_index (frame->lanes, TesTraceLane, i).y - frame->scroll_y);
     }
   else
@@ -385,7 +407,7 @@ tes_trace_render_frame (cairo_t             *cr,
 
       for (guint i = 0; i < frame->lanes->len; i++)
         if (g_ptr_array_index (frame->boxes, i) != NULL)
-          fill_boxes_raster (&raster, report, g_ptr_array_index (frame->boxes, i),
+          fill_boxes_raster (&raster, report, frame, g_ptr_array_index (frame->boxes, i),
                              TES_TRACE_RULER_HEIGHT + g_array_index (frame->lanes, TesTraceLane, i).y - frame->scroll_y);
 
       cairo_surface_mark_dirty (image);
@@ -400,7 +422,7 @@ tes_trace_render_frame (cairo_t             *cr,
 
   for (guint i = 0; i < frame->lanes->len; i++)
     if (g_ptr_array_index (frame->boxes, i) != NULL)
-      draw_box_marks (&p, report, &g_array_index (frame->lanes, TesTraceLane, i),
+      draw_box_marks (&p, report, frame, &g_array_index (frame->lanes, TesTraceLane, i),
                       g_ptr_array_index (frame->boxes, i), style,
                       TES_TRACE_RULER_HEIGHT + g_array_index (frame->lanes, TesTraceLane, i).y - frame->scroll_y);
   cairo_restore (cr);
@@ -486,7 +508,7 @@ tes_trace_render (TesWorkspace  *workspace,
   tes_workspace_get_visible (workspace, &t0, &t1);
   tes_trace_scale_init (&scale, t0, t1, width);
 
-  if (!(frame = tes_trace_frame_build (report, &scale, mode, NULL, 0, height - TES_TRACE_RULER_HEIGHT, NULL, error)))
+  if (!(frame = tes_trace_frame_build (report, &scale, mode, NULL, NULL, 0, height - TES_TRACE_RULER_HEIGHT, NULL, error)))
     return FALSE;
 
   tes_trace_style_init (&style, workspace);

@@ -32,6 +32,8 @@ struct _TesTraceSection
   GtkLabel       *details_label;
   GtkLabel       *shortcuts_label;
   GtkMenuButton  *shortcuts_button;
+  GtkSearchEntry *search_entry;
+  GtkLabel       *match_label;
 };
 
 G_DEFINE_FINAL_TYPE (TesTraceSection, tes_trace_section, TES_TYPE_SECTION)
@@ -201,6 +203,92 @@ tes_trace_section_mode_toggled_cb (TesTraceSection *self,
 }
 
 static void
+tes_trace_section_update_matches (TesTraceSection *self)
+{
+  g_autofree char *error_message = NULL;
+  g_autofree char *text = NULL;
+  gboolean searching = FALSE;
+  guint n = tes_trace_view_get_n_matches (self->view);
+  int current = tes_trace_view_get_current_match (self->view);
+
+  g_object_get (self->view, "searching", &searching, "search-error", &error_message, NULL);
+
+  if (error_message != NULL)
+    {
+      gtk_widget_add_css_class (GTK_WIDGET (self->search_entry), "error");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->search_entry), error_message);
+    }
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->search_entry), "error");
+
+  if (searching)
+    text = g_strdup (_("Searching…"));
+  else if (*gtk_editable_get_text (GTK_EDITABLE (self->search_entry)) == '\0' || error_message != NULL)
+    text = g_strdup ("");
+  else if (n == 0)
+    text = g_strdup (_("No match"));
+  else if (current < 0)
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u match", "%u matches", n), n);
+  else
+    /* Translators: the match stepped to, of all matches */
+    text = g_strdup_printf (_("%d of %u"), current + 1, n);
+
+  gtk_label_set_label (self->match_label, text);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "trace.step-match", n > 0);
+}
+
+static void
+tes_trace_section_search_changed_cb (TesTraceSection *self,
+                                     GtkSearchEntry  *entry)
+{
+  tes_trace_view_set_search (self->view, gtk_editable_get_text (GTK_EDITABLE (entry)));
+}
+
+static void
+tes_trace_section_search_activate_cb (TesTraceSection *self,
+                                      GtkSearchEntry  *entry)
+{
+  tes_trace_view_step_match (self->view, 1);
+}
+
+/* Shift+Enter in the search entry: the previous match. */
+static gboolean
+tes_trace_section_search_key_cb (TesTraceSection       *self,
+                                 guint                  keyval,
+                                 guint                  keycode,
+                                 GdkModifierType        state,
+                                 GtkEventControllerKey *controller)
+{
+  if ((keyval == GDK_KEY_Return || keyval == GDK_KEY_KP_Enter) && (state & GDK_SHIFT_MASK))
+    {
+      tes_trace_view_step_match (self->view, -1);
+      return TRUE;
+    }
+
+  return FALSE;
+}
+
+static void
+tes_trace_section_step_match_action (GtkWidget  *widget,
+                                     const char *action_name,
+                                     GVariant   *param)
+{
+  TesTraceSection *self = TES_TRACE_SECTION (widget);
+
+  tes_trace_view_step_match (self->view, g_variant_get_int32 (param));
+}
+
+static void
+tes_trace_section_find_action (GtkWidget  *widget,
+                               const char *action_name,
+                               GVariant   *param)
+{
+  TesTraceSection *self = TES_TRACE_SECTION (widget);
+
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+static void
 tes_trace_section_workspace_changed (TesSection   *section,
                                      TesWorkspace *old_workspace)
 {
@@ -286,12 +374,16 @@ tes_trace_section_class_init (TesTraceSectionClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, details_label);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, shortcuts_label);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, shortcuts_button);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, match_label);
+  gtk_widget_class_bind_template_callback (widget_class, tes_trace_section_search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, tes_trace_section_search_activate_cb);
   gtk_widget_class_bind_template_callback (widget_class, tes_trace_section_mode_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, tes_trace_section_unit_changed_cb);
 
   gtk_widget_class_install_action (widget_class, "trace.shortcuts", NULL, tes_trace_section_shortcuts_action);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_question, 0, "trace.shortcuts", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_question, GDK_SHIFT_MASK, "trace.shortcuts", NULL);
+  gtk_widget_class_install_action (widget_class, "trace.step-match", "i", tes_trace_section_step_match_action);
+  gtk_widget_class_install_action (widget_class, "trace.find", NULL, tes_trace_section_find_action);
 }
 
 static void
@@ -303,12 +395,45 @@ tes_trace_section_init (TesTraceSection *self)
   g_object_bind_property (self->text_check, "active", self->view, "show-text", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->view, "scrollable", self->scrollbar, "visible", G_BINDING_SYNC_CREATE);
 
+  /* like the trace's keys, these work whatever has the focus while the
+   * section is shown */
+  {
+    GtkEventController *shortcuts = gtk_shortcut_controller_new ();
+
+    gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (shortcuts), GTK_SHORTCUT_SCOPE_GLOBAL);
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
+                                          gtk_shortcut_new (gtk_shortcut_trigger_parse_string ("<Control>f"),
+                                                            gtk_named_action_new ("trace.find")));
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
+                                          gtk_shortcut_new (gtk_shortcut_trigger_parse_string ("question|<Shift>question"),
+                                                            gtk_named_action_new ("trace.shortcuts")));
+    gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
+  }
+
+  {
+    GtkEventController *controller = gtk_event_controller_key_new ();
+
+    g_signal_connect_object (controller, "key-pressed", G_CALLBACK (tes_trace_section_search_key_cb),
+                             self, G_CONNECT_SWAPPED);
+    gtk_widget_add_controller (GTK_WIDGET (self->search_entry), controller);
+  }
+  for (guint i = 0; i < 4; i++)
+    {
+      static const char * const props[] = { "n-matches", "current-match", "searching", "search-error" };
+      g_autofree char *signal = g_strdup_printf ("notify::%s", props[i]);
+
+      g_signal_connect_object (self->view, signal, G_CALLBACK (tes_trace_section_update_matches),
+                               self, G_CONNECT_SWAPPED);
+    }
+  tes_trace_section_update_matches (self);
+
   gtk_label_set_markup (self->shortcuts_label,
                         _("<b>W</b> / <b>S</b>\tzoom in / out around the pointer\n"
                           "<b>A</b> / <b>D</b>\tpan left / right\n"
                           "<b>Home</b>, <b>0</b>\tshow the whole run\n"
                           "<b>F</b>\tzoom to the selection\n"
                           "<b>Esc</b>\tclear the selection\n"
+                          "<b>Ctrl+F</b>\tfind; <b>Enter</b> / <b>Shift+Enter</b> next / previous match\n"
                           "Drag\tpan\n"
                           "Shift+drag\tselect a time span\n"
                           "Ctrl+wheel\tzoom\n"

@@ -13,6 +13,7 @@
 #include <math.h>
 
 #include "tes-trace-render.h"
+#include "tes-trace-search.h"
 #include "tes-trace-view.h"
 
 /* The trace's canvas: draws frames of the workspace's visible range and
@@ -38,6 +39,13 @@ struct _TesTraceView
   TesTraceFrame  *frame;
   gboolean        frame_valid;
 
+  /* the search: its matches once found, the one stepped to */
+  char           *search_text;
+  TesTraceMatches *matches;
+  GCancellable   *search_cancellable;
+  char           *search_error;
+  int             current_match;
+
   /* the selected slice as it was drawn when clicked */
   TesTraceBox     selected_box;
   gint64          selected_track;
@@ -57,12 +65,20 @@ enum {
   PROP_MODE,
   PROP_SHOW_TEXT,
   PROP_SCROLLABLE,
+  PROP_N_MATCHES,
+  PROP_CURRENT_MATCH,
+  PROP_SEARCHING,
+  PROP_SEARCH_ERROR,
   N_PROPS
 };
 
 G_DEFINE_FINAL_TYPE (TesTraceView, tes_trace_view, GTK_TYPE_WIDGET)
 
 static GParamSpec *properties[N_PROPS];
+
+static void set_search_state (TesTraceView    *self,
+                              TesTraceMatches *matches,
+                              const char      *error_message);
 
 static void
 tes_trace_view_invalidate (TesTraceView *self)
@@ -110,7 +126,7 @@ tes_trace_view_ensure_frame (TesTraceView *self)
     return self->frame;
 
   frame = tes_trace_frame_build (tes_workspace_get_report (self->workspace), &scale, self->mode,
-                                 self->collapsed, gtk_adjustment_get_value (self->vadjustment),
+                                 self->collapsed, self->matches, gtk_adjustment_get_value (self->vadjustment),
                                  height - TES_TRACE_RULER_HEIGHT, NULL, &error);
   if (frame == NULL)
     {
@@ -586,6 +602,11 @@ tes_trace_view_dispose (GObject *object)
   TesTraceView *self = (TesTraceView *)object;
 
   tes_trace_view_set_workspace (self, NULL);
+  g_cancellable_cancel (self->search_cancellable);
+  g_clear_object (&self->search_cancellable);
+  g_clear_pointer (&self->matches, tes_trace_matches_free);
+  g_clear_pointer (&self->search_text, g_free);
+  g_clear_pointer (&self->search_error, g_free);
   g_clear_pointer (&self->frame, tes_trace_frame_free);
   g_clear_pointer (&self->collapsed, g_hash_table_unref);
   g_clear_object (&self->vadjustment);
@@ -618,6 +639,22 @@ tes_trace_view_get_property (GObject    *object,
     case PROP_SCROLLABLE:
       g_value_set_boolean (value, gtk_adjustment_get_upper (self->vadjustment) >
                                   gtk_adjustment_get_page_size (self->vadjustment));
+      break;
+
+    case PROP_N_MATCHES:
+      g_value_set_uint (value, tes_trace_matches_get_n (self->matches));
+      break;
+
+    case PROP_CURRENT_MATCH:
+      g_value_set_int (value, self->current_match);
+      break;
+
+    case PROP_SEARCHING:
+      g_value_set_boolean (value, self->search_cancellable != NULL);
+      break;
+
+    case PROP_SEARCH_ERROR:
+      g_value_set_string (value, self->search_error);
       break;
 
     default:
@@ -685,6 +722,25 @@ tes_trace_view_class_init (TesTraceViewClass *klass)
     g_param_spec_boolean ("scrollable", NULL, NULL, FALSE,
                           (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
+  properties[PROP_N_MATCHES] =
+    g_param_spec_uint ("n-matches", NULL, NULL, 0, G_MAXUINT, 0,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /* the match stepped to, in time order; -1 before the first step */
+  properties[PROP_CURRENT_MATCH] =
+    g_param_spec_int ("current-match", NULL, NULL, -1, G_MAXINT, -1,
+                      (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /* a search runs in a thread while this is TRUE */
+  properties[PROP_SEARCHING] =
+    g_param_spec_boolean ("searching", NULL, NULL, FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /* why the search text cannot be searched (a broken regex), or NULL */
+  properties[PROP_SEARCH_ERROR] =
+    g_param_spec_string ("search-error", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_css_name (widget_class, "tracetimeline");
@@ -698,6 +754,7 @@ tes_trace_view_init (TesTraceView *self)
   GtkGesture *gesture;
 
   self->show_text = TRUE;
+  self->current_match = -1;
   self->collapsed = g_hash_table_new (NULL, NULL);
   self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 1, SCROLL_PX, 100, 1));
   g_signal_connect_object (self->vadjustment, "value-changed",
@@ -762,6 +819,11 @@ tes_trace_view_set_workspace (TesTraceView *self,
 
   g_set_object (&self->workspace, workspace);
   g_hash_table_remove_all (self->collapsed);
+  /* another report: the last one's search means nothing here */
+  g_cancellable_cancel (self->search_cancellable);
+  g_clear_object (&self->search_cancellable);
+  g_clear_pointer (&self->search_text, g_free);
+  set_search_state (self, NULL, NULL);
   self->selected_track = 0;
   gtk_adjustment_set_value (self->vadjustment, 0);
 
@@ -866,4 +928,233 @@ tes_trace_view_get_selected_box (TesTraceView *self,
     *track_id = self->selected_track;
 
   return &self->selected_box;
+}
+
+static void
+set_search_state (TesTraceView    *self,
+                  TesTraceMatches *matches,
+                  const char      *error_message)
+{
+  g_clear_pointer (&self->matches, tes_trace_matches_free);
+  self->matches = matches;
+  g_free (self->search_error);
+  self->search_error = g_strdup (error_message);
+  self->current_match = -1;
+  tes_trace_view_invalidate (self);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_MATCHES]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CURRENT_MATCH]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEARCH_ERROR]);
+}
+
+typedef struct
+{
+  char     *pattern;
+  gboolean  is_regex;
+} SearchJob;
+
+static void
+search_job_free (gpointer data)
+{
+  SearchJob *job = data;
+
+  g_free (job->pattern);
+  g_free (job);
+}
+
+static void
+search_worker (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  TesReport *report = source_object;
+  SearchJob *job = task_data;
+  g_autoptr(GArray) found = NULL;
+  GError *error = NULL;
+
+  if (!(found = tes_report_search (report, job->pattern, job->is_regex, cancellable, &error)))
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, tes_trace_matches_new (report, found),
+                           (GDestroyNotify)tes_trace_matches_free);
+}
+
+static void
+search_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(TesTraceView) self = user_data;
+  g_autoptr(GError) error = NULL;
+  TesTraceMatches *matches;
+
+  matches = g_task_propagate_pointer (G_TASK (result), &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  g_clear_object (&self->search_cancellable);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEARCHING]);
+  set_search_state (self, matches, error ? error->message : NULL);
+}
+
+/**
+ * tes_trace_view_set_search:
+ * @text: what to find in names, categories and arguments ("/…/": a
+ *   regular expression); NULL or empty: no search
+ *
+ * Searches in a thread; slices that do not match are greyed when it is
+ * done (#TesTraceView:n-matches then says how many did).
+ */
+void
+tes_trace_view_set_search (TesTraceView *self,
+                           const char   *text)
+{
+  g_autoptr(GTask) task = NULL;
+  SearchJob *job;
+
+  g_return_if_fail (TES_IS_TRACE_VIEW (self));
+
+  if (g_strcmp0 (self->search_text, text) == 0)
+    return;
+
+  g_free (self->search_text);
+  self->search_text = g_strdup (text);
+
+  g_cancellable_cancel (self->search_cancellable);
+  g_clear_object (&self->search_cancellable);
+
+  job = g_new0 (SearchJob, 1);
+  if (self->workspace == NULL || text == NULL || !tes_trace_parse_search (text, &job->pattern, &job->is_regex))
+    {
+      search_job_free (job);
+      set_search_state (self, NULL, NULL);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEARCHING]);
+      return;
+    }
+
+  self->search_cancellable = g_cancellable_new ();
+  task = g_task_new (tes_workspace_get_report (self->workspace), self->search_cancellable,
+                     search_done_cb, g_object_ref (self));
+  g_task_set_source_tag (task, tes_trace_view_set_search);
+  g_task_set_task_data (task, job, search_job_free);
+  g_task_run_in_thread (task, search_worker);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEARCHING]);
+}
+
+guint
+tes_trace_view_get_n_matches (TesTraceView *self)
+{
+  g_return_val_if_fail (TES_IS_TRACE_VIEW (self), 0);
+
+  return tes_trace_matches_get_n (self->matches);
+}
+
+int
+tes_trace_view_get_current_match (TesTraceView *self)
+{
+  g_return_val_if_fail (TES_IS_TRACE_VIEW (self), -1);
+
+  return self->current_match;
+}
+
+/* Opens the groups above a track, so that its lane is on screen. */
+static void
+unfold_to (TesTraceView *self,
+           gint64        track_id)
+{
+  TesReport *report = tes_workspace_get_report (self->workspace);
+  const TesTrack *track = tes_report_get_track (report, track_id);
+
+  while (track != NULL && track->parent_id != 0)
+    {
+      if (g_hash_table_remove (self->collapsed, GSIZE_TO_POINTER (track->parent_id)))
+        self->frame_valid = FALSE;
+      track = tes_report_get_track (report, track->parent_id);
+    }
+}
+
+/* Steps through the matches (+1 next, -1 previous, ±10), selects the one
+ * it lands on and brings it into view: centred at the same zoom, or shown
+ * whole when it is wider than the view. */
+void
+tes_trace_view_step_match (TesTraceView *self,
+                           int           delta)
+{
+  TesReport *report;
+  const TesTraceMatch *match;
+  const TesTrack *track;
+  g_autoptr(GArray) slices = NULL;
+  const TesTraceFrame *frame;
+  gint64 t0, t1, start_ticks, span_t0, span_t1;
+
+  g_return_if_fail (TES_IS_TRACE_VIEW (self));
+
+  if (self->workspace == NULL || tes_trace_matches_get_n (self->matches) == 0)
+    return;
+
+  report = tes_workspace_get_report (self->workspace);
+  self->current_match = (int)tes_trace_matches_step (self->matches, self->current_match, delta);
+  match = tes_trace_matches_get (self->matches, (guint)self->current_match);
+  track = tes_report_get_track (report, match->track_id);
+
+  /* the slice itself, for its name and length */
+  start_ticks = tes_report_convert_time (report, 0, track->clock_id, match->start);
+  if ((slices = tes_report_get_slices (report, track->id, start_ticks, start_ticks, NULL)))
+    for (guint i = 0; i < slices->len; i++)
+      {
+        const TesSlice *slice = &g_array_index (slices, TesSlice, i);
+
+        if (slice->index != match->index)
+          continue;
+
+        self->selected_box = (TesTraceBox) {
+          .name = slice->name,
+          .category = slice->category,
+          .index = slice->index,
+          .n_slices = 1,
+          .row = slice->depth,
+          .flags = slice->flags,
+          .matched = TRUE,
+          .start = match->start,
+          .dur = tes_report_convert_time (report, track->clock_id, 0, slice->start + slice->dur) - match->start,
+        };
+        self->selected_track = track->id;
+        break;
+      }
+
+  get_span (self, &span_t0, &span_t1);
+  tes_workspace_get_visible (self->workspace, &t0, &t1);
+  if (self->selected_box.dur > (t1 - t0) * 8 / 10)
+    zoom_to (self, match->start, match->start + self->selected_box.dur);
+  else
+    {
+      gint64 centre = match->start + self->selected_box.dur / 2;
+
+      tes_trace_pan (&t0, &t1, centre - (t0 + (t1 - t0) / 2), span_t0, span_t1);
+      tes_workspace_set_visible (self->workspace, t0, t1);
+    }
+
+  /* its lane on screen */
+  unfold_to (self, track->id);
+  if ((frame = tes_trace_view_ensure_frame (self)))
+    for (guint i = 0; i < frame->lanes->len; i++)
+      {
+        const TesTraceLane *lane = &g_array_index (frame->lanes, TesTraceLane, i);
+        double top = gtk_adjustment_get_value (self->vadjustment);
+        double page = gtk_adjustment_get_page_size (self->vadjustment);
+
+        if (lane->track_id != track->id)
+          continue;
+        if (lane->y < top || lane->y + lane->height > top + page)
+          gtk_adjustment_set_value (self->vadjustment, MAX (lane->y - page / 3, 0));
+        break;
+      }
+
+  {
+    TesSliceRef ref = { track->id, match->index };
+
+    tes_workspace_set_selected_slices (self->workspace, &ref, 1);
+  }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CURRENT_MATCH]);
 }

@@ -43,5 +43,11 @@ gboolean             tes_trace_view_select_at        (TesTraceView  *self,
 gboolean             tes_trace_view_zoom_at          (TesTraceView  *self,
                                                       double         x,
                                                       double         y);
+void                 tes_trace_view_set_search       (TesTraceView  *self,
+                                                      const char    *text);
+guint                tes_trace_view_get_n_matches    (TesTraceView  *self);
+int                  tes_trace_view_get_current_match (TesTraceView *self);
+void                 tes_trace_view_step_match       (TesTraceView  *self,
+                                                      int            delta);
 
 G_END_DECLS
