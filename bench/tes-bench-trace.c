@@ -58,7 +58,7 @@ draw_frame (TesWorkspace     *workspace,
 
   tes_workspace_get_visible (workspace, &t0, &t1);
   tes_trace_scale_init (&scale, t0, t1, WIDTH);
-  if (!(frame = tes_trace_frame_build (report, &scale, TES_TRACE_FLAME, NULL, 0,
+  if (!(frame = tes_trace_frame_build (report, &scale, TES_TRACE_FLAME, NULL, NULL, 0,
                                        HEIGHT - TES_TRACE_RULER_HEIGHT, NULL, error)))
     return FALSE;
 
