@@ -18,6 +18,7 @@
 #include "config.h"
 
 #include <cairo.h>
+#include <sqlite3.h>
 #include <stdio.h>
 
 #include "tes-bench-util.h"
@@ -186,8 +187,68 @@ bench_zoom (TesWorkspace    *workspace,
   return TRUE;
 }
 
+/* Searching every slice for an operator name (which the arguments also
+ * hold), against SQL LIKE over the plain rows' name and args columns. */
+static gboolean
+bench_search (TesReport   *report,
+              const char  *plain_path,
+              guint64      n,
+              GError     **error)
+{
+  g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) sql_times = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autofree char *note = NULL;
+  guint found = 0;
+  gint64 sql_found = -1;
+  sqlite3 *db = NULL;
+
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr(GArray) matches = NULL;
+      gint64 start = g_get_monotonic_time ();
+      double ms;
+
+      if (!(matches = tes_report_search (report, "softmax", FALSE, NULL, error)))
+        return FALSE;
+      ms = tes_bench_ms_since (start);
+      g_array_append_val (times, ms);
+      found = matches->len;
+    }
+
+  if (plain_path != NULL && sqlite3_open_v2 (plain_path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK)
+    {
+      for (guint i = 0; i < 3; i++)
+        {
+          sqlite3_stmt *stmt = NULL;
+          gint64 start = g_get_monotonic_time ();
+          double ms;
+
+          if (sqlite3_prepare_v2 (db, "SELECT count(*) FROM plain WHERE name LIKE '%softmax%' OR args LIKE '%softmax%'",
+                                  -1, &stmt, NULL) != SQLITE_OK)
+            break;
+          if (sqlite3_step (stmt) == SQLITE_ROW)
+            sql_found = sqlite3_column_int64 (stmt, 0);
+          sqlite3_finalize (stmt);
+          ms = tes_bench_ms_since (start);
+          g_array_append_val (sql_times, ms);
+          if (ms > 5000)
+            break;
+        }
+    }
+  sqlite3_close (db);
+
+  note = g_strdup_printf ("\"softmax\" in names, categories and argument texts, any case: %u slices%s; median of 3",
+                          found, sql_found < 0 ? ", no SQL baseline (no plain rows)"
+                                               : sql_found == found ? ", as SQL finds" : ", SQL finds a DIFFERENT count");
+  tes_bench_emit ("trace search", median (times), "ms", sql_times->len ? median (sql_times) : 0,
+                  "SQL LIKE on name and args", n, note);
+
+  return TRUE;
+}
+
 static gboolean
 run (const char  *cache_path,
+     const char  *plain_path,
      guint64      n,
      GError     **error)
 {
@@ -222,7 +283,8 @@ run (const char  *cache_path,
 
   if (!bench_zoom (workspace, surface, "whole run", 1.0, n, error) ||
       !bench_zoom (workspace, surface, "1000×", 1e-3, n, error) ||
-      !bench_zoom (workspace, surface, "deepest (1 µs)", 0, n, error))
+      !bench_zoom (workspace, surface, "deepest (1 µs)", 0, n, error) ||
+      !bench_search (report, plain_path, n, error))
     goto out;
 
   ok = TRUE;
@@ -239,9 +301,11 @@ main (int    argc,
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *cache_path = NULL;
+  g_autofree char *plain_path = NULL;
   gint64 n = 0;
   GOptionEntry entries[] = {
     { "cache", 'c', 0, G_OPTION_ARG_FILENAME, &cache_path, "A cache tes-bench --keep wrote", "PATH" },
+    { "plain", 'p', 0, G_OPTION_ARG_FILENAME, &plain_path, "The plain rows tes-bench --keep wrote, for the search's baseline", "PATH" },
     { "slices", 'n', 0, G_OPTION_ARG_INT64, &n, "How many slices it holds (for the results)", "N" },
     { NULL }
   };
@@ -254,7 +318,7 @@ main (int    argc,
       return 2;
     }
 
-  if (!run (cache_path, (guint64)n, &error))
+  if (!run (cache_path, plain_path, (guint64)n, &error))
     {
       g_printerr ("tes-bench-trace: %s\n", error->message);
       return 1;

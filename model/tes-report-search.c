@@ -25,7 +25,33 @@ typedef struct
   GRegex  *regex;
   char    *folded;     /* the pattern, ASCII lower case (substring search) */
   gsize    len;
+  gsize    anchor;     /* the byte of it that argument texts hold least */
 } Pattern;
+
+/* Letters by how often JSON argument texts hold them, most first: the
+ * scan looks for the pattern's rarest byte, so it stops least often. */
+static gsize
+choose_anchor (const char *folded,
+               gsize       len)
+{
+  static const char common[] = "\":,{} etaoinsrhldcumfpgwybvkxjqz0123456789";
+  gsize best = 0;
+  gsize best_rank = 0;
+
+  for (gsize i = 0; i < len; i++)
+    {
+      const char *at = strchr (common, folded[i]);
+      gsize rank = at ? (gsize)(at - common) : sizeof common;
+
+      if (rank > best_rank)
+        {
+          best = i;
+          best_rank = rank;
+        }
+    }
+
+  return best;
+}
 
 static gboolean
 pattern_matches (const Pattern *pattern,
@@ -98,22 +124,26 @@ match_args (const Pattern *pattern,
       return;
     }
 
-  /* substring: walk the whole run once, and give each occurrence to the
-   * slice whose text holds it */
+  /* substring: walk the whole run once, stopping where the pattern's
+   * rarest byte stands, and give each occurrence to the slice whose text
+   * holds it */
   {
     const char *end = text + offsets[n];
-    const char *p = text;
+    const char *p = text + pattern->anchor;
     const char *next_lower = text - 1, *next_upper = text - 1;
-    char lower = g_ascii_tolower (pattern->folded[0]);
-    char upper = g_ascii_toupper (pattern->folded[0]);
+    char lower = g_ascii_tolower (pattern->folded[pattern->anchor]);
+    char upper = g_ascii_toupper (pattern->folded[pattern->anchor]);
     guint slice = 0;
 
-    while ((p = next_candidate (p, end, lower, upper, &next_lower, &next_upper)) != NULL &&
-           p + pattern->len <= end)
+    while ((p = next_candidate (p, end, lower, upper, &next_lower, &next_upper)) != NULL)
       {
-        gsize at = (gsize)(p - text);
+        const char *start = p - pattern->anchor;
+        gsize at = (gsize)(start - text);
 
-        if (g_ascii_strncasecmp (p, pattern->folded, pattern->len) == 0)
+        if (start + pattern->len > end)
+          break;
+
+        if (g_ascii_strncasecmp (start, pattern->folded, pattern->len) == 0)
           {
             while (slice + 1 < n && offsets[slice + 1] <= at)
               slice++;
@@ -124,6 +154,109 @@ match_args (const Pattern *pattern,
         p++;
       }
   }
+}
+
+/* One part of the search: the chunks whose rowid is `part` modulo
+ * `n_parts`, so that every core scans its own share. */
+typedef struct
+{
+  TesReport     *self;
+  const Pattern *pattern;
+  const guint8  *string_hit;
+  guint          part;
+  guint          n_parts;
+  GCancellable  *cancellable;
+  GArray        *matches;    /* TesSearchMatch, by track then index */
+  GError        *error;
+} Part;
+
+static gpointer
+search_part (gpointer data)
+{
+  Part *part = data;
+  TesReport *self = part->self;
+  g_autofree guint8 *hit = NULL;
+  sqlite3_stmt *stmt = NULL;
+  sqlite3 *db;
+  guint hit_size = 0;
+  guint n_strings = self->strings->len;
+  int rc;
+
+  part->matches = g_array_new (FALSE, FALSE, sizeof (TesSearchMatch));
+
+  if (!(db = tes_report_borrow_db (self, &part->error)))
+    return NULL;
+
+  if (!tes_report_prepare (db, "SELECT track_id, first_index, n, data, args FROM slice_chunks "
+                               "WHERE rowid % ?1 = ?2 ORDER BY track_id, first_index",
+                           &stmt, &part->error))
+    goto out;
+  sqlite3_bind_int (stmt, 1, (int)part->n_parts);
+  sqlite3_bind_int (stmt, 2, (int)part->part);
+
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      gint64 track_id = sqlite3_column_int64 (stmt, 0);
+      guint32 first = (guint32)sqlite3_column_int64 (stmt, 1);
+      guint n = (guint)sqlite3_column_int64 (stmt, 2);
+      const TesSliceRecord *records = sqlite3_column_blob (stmt, 3);
+
+      if (g_cancellable_set_error_if_cancelled (part->cancellable, &part->error))
+        goto out;
+
+      if ((gsize)sqlite3_column_bytes (stmt, 3) != n * sizeof (TesSliceRecord))
+        {
+          g_set_error (&part->error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA,
+                       "Cache %s: slice chunk of track %" G_GINT64_FORMAT " has a wrong size",
+                       self->cache_path, track_id);
+          goto out;
+        }
+
+      if (n > hit_size)
+        {
+          hit = g_renew (guint8, hit, n);
+          hit_size = n;
+        }
+
+      for (guint i = 0; i < n; i++)
+        {
+          guint32 name = records[i].name, category = records[i].category;
+
+          hit[i] = (name < n_strings && part->string_hit[name]) ||
+                   (category < n_strings && part->string_hit[category]);
+        }
+
+      match_args (part->pattern, sqlite3_column_blob (stmt, 4), (gsize)sqlite3_column_bytes (stmt, 4), n, hit);
+
+      for (guint i = 0; i < n; i++)
+        if (hit[i])
+          {
+            TesSearchMatch match = { track_id, first + i, records[i].start };
+
+            g_array_append_val (part->matches, match);
+          }
+    }
+
+  if (rc != SQLITE_DONE)
+    tes_cache_set_error (&part->error, db, "Searching slices");
+
+out:
+  sqlite3_finalize (stmt);
+  tes_report_return_db (self, db);
+
+  return NULL;
+}
+
+static int
+compare_found (gconstpointer a,
+               gconstpointer b)
+{
+  const TesSearchMatch *x = a, *y = b;
+
+  if (x->track_id != y->track_id)
+    return x->track_id < y->track_id ? -1 : 1;
+
+  return x->index < y->index ? -1 : x->index > y->index;
 }
 
 /**
@@ -143,13 +276,11 @@ tes_report_search (TesReport     *self,
 {
   g_autoptr(GArray) matches = g_array_new (FALSE, FALSE, sizeof (TesSearchMatch));
   g_autofree guint8 *string_hit = NULL;
-  g_autofree guint8 *hit = NULL;
   Pattern pattern = { 0 };
-  sqlite3_stmt *stmt = NULL;
-  sqlite3 *db = NULL;
-  gboolean ok = FALSE;
-  guint hit_size = 0;
-  int rc;
+  Part parts[4] = { 0 };
+  GThread *threads[4] = { 0 };
+  guint n_parts = CLAMP (g_get_num_processors (), 1, G_N_ELEMENTS (parts));
+  GError *failed = NULL;
 
   g_return_val_if_fail (TES_IS_REPORT (self), NULL);
   g_return_val_if_fail (pattern_text != NULL, NULL);
@@ -165,6 +296,7 @@ tes_report_search (TesReport     *self,
         return g_steal_pointer (&matches);
       pattern.folded = g_ascii_strdown (pattern_text, -1);
       pattern.len = strlen (pattern.folded);
+      pattern.anchor = choose_anchor (pattern.folded, pattern.len);
     }
 
   /* names and categories: one test per string */
@@ -176,71 +308,38 @@ tes_report_search (TesReport     *self,
       string_hit[id] = str != NULL && pattern_matches (&pattern, str, strlen (str));
     }
 
-  if (!(db = tes_report_borrow_db (self, error)))
-    goto out;
-
-  if (!tes_report_prepare (db, "SELECT track_id, first_index, n, data, args FROM slice_chunks "
-                               "ORDER BY track_id, first_index",
-                           &stmt, error))
-    goto out;
-
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+  /* the slices: a share of the chunks for each core, this thread too */
+  for (guint i = 0; i < n_parts; i++)
     {
-      gint64 track_id = sqlite3_column_int64 (stmt, 0);
-      guint32 first = (guint32)sqlite3_column_int64 (stmt, 1);
-      guint n = (guint)sqlite3_column_int64 (stmt, 2);
-      const TesSliceRecord *records = sqlite3_column_blob (stmt, 3);
+      parts[i] = (Part) { self, &pattern, string_hit, i, n_parts, cancellable, NULL, NULL };
+      if (i > 0)
+        threads[i] = g_thread_new ("tes-search", search_part, &parts[i]);
+    }
+  search_part (&parts[0]);
 
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        goto out;
-
-      if ((gsize)sqlite3_column_bytes (stmt, 3) != n * sizeof (TesSliceRecord))
-        {
-          g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA,
-                       "Cache %s: slice chunk of track %" G_GINT64_FORMAT " has a wrong size",
-                       self->cache_path, track_id);
-          goto out;
-        }
-
-      if (n > hit_size)
-        {
-          hit = g_renew (guint8, hit, n);
-          hit_size = n;
-        }
-
-      for (guint i = 0; i < n; i++)
-        {
-          guint32 name = records[i].name, category = records[i].category;
-
-          hit[i] = (name < self->strings->len && string_hit[name]) ||
-                   (category < self->strings->len && string_hit[category]);
-        }
-
-      match_args (&pattern, sqlite3_column_blob (stmt, 4), (gsize)sqlite3_column_bytes (stmt, 4), n, hit);
-
-      for (guint i = 0; i < n; i++)
-        if (hit[i])
-          {
-            TesSearchMatch match = { track_id, first + i, records[i].start };
-
-            g_array_append_val (matches, match);
-          }
+  for (guint i = 0; i < n_parts; i++)
+    {
+      if (threads[i] != NULL)
+        g_thread_join (threads[i]);
+      if (parts[i].error != NULL && failed == NULL)
+        failed = g_steal_pointer (&parts[i].error);
+      g_clear_error (&parts[i].error);
+      if (failed == NULL)
+        g_array_append_vals (matches, parts[i].matches->data, parts[i].matches->len);
+      g_clear_pointer (&parts[i].matches, g_array_unref);
     }
 
-  if (rc != SQLITE_DONE)
-    {
-      tes_cache_set_error (error, db, "Searching slices");
-      goto out;
-    }
-
-  ok = TRUE;
-
-out:
-  sqlite3_finalize (stmt);
-  if (db != NULL)
-    tes_report_return_db (self, db);
   g_clear_pointer (&pattern.regex, g_regex_unref);
   g_free (pattern.folded);
 
-  return ok ? g_steal_pointer (&matches) : NULL;
+  if (failed != NULL)
+    {
+      g_propagate_error (error, failed);
+      return NULL;
+    }
+
+  if (n_parts > 1)
+    g_array_sort (matches, compare_found);
+
+  return g_steal_pointer (&matches);
 }
