@@ -14,7 +14,8 @@
 #include "tes-cache-private.h"
 #include "tes-report-private.h"
 
-/* Search for the Execution Trace: every slice whose name, category or
+/* Scans of every slice of the report, for the Execution Trace. Search:
+ * every slice whose name, category or
  * argument text holds the pattern. Names and categories are matched once
  * per string (a report has few), then every slice record is checked
  * against that set; argument texts are scanned chunk by chunk, straight
@@ -156,8 +157,77 @@ match_args (const Pattern *pattern,
   }
 }
 
-/* One part of the search: the chunks whose rowid is `part` modulo
- * `n_parts`, so that every core scans its own share. */
+typedef gboolean (*ChunkFunc) (gint64                track_id,
+                               guint32               first,
+                               guint                 n,
+                               const TesSliceRecord *records,
+                               const guint8         *args,
+                               gsize                 args_len,
+                               gpointer              user_data);
+
+/* Hands every slice chunk whose rowid is @part modulo @n_parts to @func,
+ * in track then index order: each core can scan its own share. */
+static gboolean
+foreach_chunk (TesReport     *self,
+               guint          part,
+               guint          n_parts,
+               ChunkFunc      func,
+               gpointer       user_data,
+               GCancellable  *cancellable,
+               GError       **error)
+{
+  sqlite3_stmt *stmt = NULL;
+  gboolean ok = FALSE;
+  sqlite3 *db;
+  int rc;
+
+  if (!(db = tes_report_borrow_db (self, error)))
+    return FALSE;
+
+  if (!tes_report_prepare (db, "SELECT track_id, first_index, n, data, args FROM slice_chunks "
+                               "WHERE rowid % ?1 = ?2 ORDER BY track_id, first_index",
+                           &stmt, error))
+    goto out;
+  sqlite3_bind_int (stmt, 1, (int)n_parts);
+  sqlite3_bind_int (stmt, 2, (int)part);
+
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      gint64 track_id = sqlite3_column_int64 (stmt, 0);
+      guint n = (guint)sqlite3_column_int64 (stmt, 2);
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        goto out;
+
+      if ((gsize)sqlite3_column_bytes (stmt, 3) != n * sizeof (TesSliceRecord))
+        {
+          g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA,
+                       "Cache %s: slice chunk of track %" G_GINT64_FORMAT " has a wrong size",
+                       self->cache_path, track_id);
+          goto out;
+        }
+
+      if (!func (track_id, (guint32)sqlite3_column_int64 (stmt, 1), n, sqlite3_column_blob (stmt, 3),
+                 sqlite3_column_blob (stmt, 4), (gsize)sqlite3_column_bytes (stmt, 4), user_data))
+        break;
+    }
+
+  if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+    {
+      tes_cache_set_error (error, db, "Reading slices");
+      goto out;
+    }
+
+  ok = TRUE;
+
+out:
+  sqlite3_finalize (stmt);
+  tes_report_return_db (self, db);
+
+  return ok;
+}
+
+/* One core's share of the search. */
 typedef struct
 {
   TesReport     *self;
@@ -168,81 +238,57 @@ typedef struct
   GCancellable  *cancellable;
   GArray        *matches;    /* TesSearchMatch, by track then index */
   GError        *error;
+  guint8        *hit;
+  guint          hit_size;
 } Part;
+
+static gboolean
+search_chunk (gint64                track_id,
+              guint32               first,
+              guint                 n,
+              const TesSliceRecord *records,
+              const guint8         *args,
+              gsize                 args_len,
+              gpointer              user_data)
+{
+  Part *part = user_data;
+  guint n_strings = part->self->strings->len;
+
+  if (n > part->hit_size)
+    {
+      part->hit = g_renew (guint8, part->hit, n);
+      part->hit_size = n;
+    }
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 name = records[i].name, category = records[i].category;
+
+      part->hit[i] = (name < n_strings && part->string_hit[name]) ||
+                     (category < n_strings && part->string_hit[category]);
+    }
+
+  match_args (part->pattern, args, args_len, n, part->hit);
+
+  for (guint i = 0; i < n; i++)
+    if (part->hit[i])
+      {
+        TesSearchMatch match = { track_id, first + i, records[i].start };
+
+        g_array_append_val (part->matches, match);
+      }
+
+  return TRUE;
+}
 
 static gpointer
 search_part (gpointer data)
 {
   Part *part = data;
-  TesReport *self = part->self;
-  g_autofree guint8 *hit = NULL;
-  sqlite3_stmt *stmt = NULL;
-  sqlite3 *db;
-  guint hit_size = 0;
-  guint n_strings = self->strings->len;
-  int rc;
 
   part->matches = g_array_new (FALSE, FALSE, sizeof (TesSearchMatch));
-
-  if (!(db = tes_report_borrow_db (self, &part->error)))
-    return NULL;
-
-  if (!tes_report_prepare (db, "SELECT track_id, first_index, n, data, args FROM slice_chunks "
-                               "WHERE rowid % ?1 = ?2 ORDER BY track_id, first_index",
-                           &stmt, &part->error))
-    goto out;
-  sqlite3_bind_int (stmt, 1, (int)part->n_parts);
-  sqlite3_bind_int (stmt, 2, (int)part->part);
-
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    {
-      gint64 track_id = sqlite3_column_int64 (stmt, 0);
-      guint32 first = (guint32)sqlite3_column_int64 (stmt, 1);
-      guint n = (guint)sqlite3_column_int64 (stmt, 2);
-      const TesSliceRecord *records = sqlite3_column_blob (stmt, 3);
-
-      if (g_cancellable_set_error_if_cancelled (part->cancellable, &part->error))
-        goto out;
-
-      if ((gsize)sqlite3_column_bytes (stmt, 3) != n * sizeof (TesSliceRecord))
-        {
-          g_set_error (&part->error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA,
-                       "Cache %s: slice chunk of track %" G_GINT64_FORMAT " has a wrong size",
-                       self->cache_path, track_id);
-          goto out;
-        }
-
-      if (n > hit_size)
-        {
-          hit = g_renew (guint8, hit, n);
-          hit_size = n;
-        }
-
-      for (guint i = 0; i < n; i++)
-        {
-          guint32 name = records[i].name, category = records[i].category;
-
-          hit[i] = (name < n_strings && part->string_hit[name]) ||
-                   (category < n_strings && part->string_hit[category]);
-        }
-
-      match_args (part->pattern, sqlite3_column_blob (stmt, 4), (gsize)sqlite3_column_bytes (stmt, 4), n, hit);
-
-      for (guint i = 0; i < n; i++)
-        if (hit[i])
-          {
-            TesSearchMatch match = { track_id, first + i, records[i].start };
-
-            g_array_append_val (part->matches, match);
-          }
-    }
-
-  if (rc != SQLITE_DONE)
-    tes_cache_set_error (&part->error, db, "Searching slices");
-
-out:
-  sqlite3_finalize (stmt);
-  tes_report_return_db (self, db);
+  foreach_chunk (part->self, part->part, part->n_parts, search_chunk, part, part->cancellable, &part->error);
+  g_clear_pointer (&part->hit, g_free);
 
   return NULL;
 }
@@ -311,7 +357,7 @@ tes_report_search (TesReport     *self,
   /* the slices: a share of the chunks for each core, this thread too */
   for (guint i = 0; i < n_parts; i++)
     {
-      parts[i] = (Part) { self, &pattern, string_hit, i, n_parts, cancellable, NULL, NULL };
+      parts[i] = (Part) { self, &pattern, string_hit, i, n_parts, cancellable, NULL, NULL, NULL, 0 };
       if (i > 0)
         threads[i] = g_thread_new ("tes-search", search_part, &parts[i]);
     }
@@ -342,4 +388,62 @@ tes_report_search (TesReport     *self,
     g_array_sort (matches, compare_found);
 
   return g_steal_pointer (&matches);
+}
+
+typedef struct
+{
+  TesReport *self;
+  guint32    name;
+  GArray    *durations;
+} DurationScan;
+
+static gboolean
+collect_durations (gint64                track_id,
+                   guint32               first,
+                   guint                 n,
+                   const TesSliceRecord *records,
+                   const guint8         *args,
+                   gsize                 args_len,
+                   gpointer              user_data)
+{
+  DurationScan *scan = user_data;
+  const TesTrack *track = tes_report_get_track (scan->self, track_id);
+  gint64 zero = tes_report_convert_time (scan->self, track->clock_id, 0, 0);
+
+  for (guint i = 0; i < n; i++)
+    if (records[i].name == scan->name)
+      {
+        gint64 ns = tes_report_convert_time (scan->self, track->clock_id, 0, records[i].dur) - zero;
+
+        g_array_append_val (scan->durations, ns);
+      }
+
+  return TRUE;
+}
+
+/**
+ * tes_report_get_durations:
+ * @name: a string id: the slices' name
+ *
+ * Returns: (transfer full): the duration in ns of every slice of that
+ *   name in the report, in no particular order (what a histogram of one
+ *   operator needs, as Tracy's Find Zone)
+ */
+GArray *
+tes_report_get_durations (TesReport     *self,
+                          guint32        name,
+                          GCancellable  *cancellable,
+                          GError       **error)
+{
+  DurationScan scan = { self, name, g_array_new (FALSE, FALSE, sizeof (gint64)) };
+
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+
+  if (!foreach_chunk (self, 0, 1, collect_durations, &scan, cancellable, error))
+    {
+      g_array_unref (scan.durations);
+      return NULL;
+    }
+
+  return scan.durations;
 }

@@ -421,11 +421,16 @@ aggregate_slice (const TesSliceRecord *rec,
     {
       agg = g_new0 (TesAggregate, 1);
       agg->key = key;
+      agg->min = G_MAXINT64;
+      agg->max = G_MININT64;
       g_hash_table_insert (state->groups, GUINT_TO_POINTER (key), agg);
     }
 
   agg->count++;
   agg->total += clipped;
+  agg->min = MIN (agg->min, rec->dur);
+  agg->max = MAX (agg->max, rec->dur);
+  agg->sum += rec->dur;
   /* Self time of a slice cut by the window is taken in proportion. */
   if (clipped == rec->dur)
     agg->self += rec->self_dur;
@@ -513,12 +518,17 @@ tes_report_aggregate_slices (TesReport     *self,
             {
               into = g_new0 (TesAggregate, 1);
               into->key = agg->key;
+              into->min = G_MAXINT64;
+              into->max = G_MININT64;
               g_hash_table_insert (merged, GUINT_TO_POINTER (agg->key), into);
             }
 
           into->count += agg->count;
           into->total += convert_duration (self, track->clock_id, clock_id, agg->total);
           into->self += convert_duration (self, track->clock_id, clock_id, agg->self);
+          into->sum += convert_duration (self, track->clock_id, clock_id, agg->sum);
+          into->min = MIN (into->min, convert_duration (self, track->clock_id, clock_id, agg->min));
+          into->max = MAX (into->max, convert_duration (self, track->clock_id, clock_id, agg->max));
         }
 
       g_hash_table_unref (state.groups);

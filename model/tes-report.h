@@ -84,6 +84,9 @@ typedef struct
   gint64  count;
   gint64  total;      /* wall time inside the window, in the query's clock */
   gint64  self;       /* self time inside the window */
+  gint64  min;        /* the shortest and longest slice, whole, and the */
+  gint64  max;        /* sum of whole durations (mean = sum / count) */
+  gint64  sum;
 } TesAggregate;
 
 typedef struct
@@ -258,6 +261,10 @@ GArray           *tes_report_aggregate_slices_finish (TesReport       *self,
 GArray           *tes_report_search              (TesReport           *self,
                                                   const char          *pattern,
                                                   gboolean             is_regex,
+                                                  GCancellable        *cancellable,
+                                                  GError             **error);
+GArray           *tes_report_get_durations       (TesReport           *self,
+                                                  guint32              name,
                                                   GCancellable        *cancellable,
                                                   GError             **error);
 GPtrArray        *tes_report_summarize           (TesReport           *self,

@@ -404,6 +404,7 @@ test_self_time_and_lane (void)
   g_autoptr(GArray) all = NULL;
   const TesTrack *track;
   gint64 self_sum = 0, busy = 0, lane_busy = 0;
+  gint64 min_dur = G_MAXINT64, max_dur = G_MININT64, dur_sum = 0;
   guint64 lane_count = 0;
 
   report = tes_report_import (src, importer, 0, NULL, NULL, &error);
@@ -413,8 +414,15 @@ test_self_time_and_lane (void)
   all = tes_report_get_slices (report, 1, G_MININT64, G_MAXINT64, &error);
   g_assert_no_error (error);
   for (guint i = 0; i < all->len; i++)
-    if (g_array_index (all, TesSlice, i).depth == 0)
-      busy += g_array_index (all, TesSlice, i).dur;
+    {
+      gint64 dur = g_array_index (all, TesSlice, i).dur;
+
+      if (g_array_index (all, TesSlice, i).depth == 0)
+        busy += dur;
+      min_dur = MIN (min_dur, dur);
+      max_dur = MAX (max_dur, dur);
+      dur_sum += dur;
+    }
 
   agg = tes_report_aggregate_slices (report, NULL, 0, 1, G_MININT64, G_MAXINT64, TES_GROUP_BY_CATEGORY, NULL, &error);
   g_assert_no_error (error);
@@ -422,6 +430,10 @@ test_self_time_and_lane (void)
   self_sum = g_array_index (agg, TesAggregate, 0).self;
   g_assert_cmpint (self_sum, ==, busy);
   g_assert_cmpint (g_array_index (agg, TesAggregate, 0).count, ==, ref->len);
+  /* whole durations: the shortest, the longest, their sum for the mean */
+  g_assert_cmpint (g_array_index (agg, TesAggregate, 0).min, ==, min_dur);
+  g_assert_cmpint (g_array_index (agg, TesAggregate, 0).max, ==, max_dur);
+  g_assert_cmpint (g_array_index (agg, TesAggregate, 0).sum, ==, dur_sum);
 
   lane = tes_report_get_lane (report, 1, track->t_min, track->t_max, 1200, &error);
   g_assert_no_error (error);

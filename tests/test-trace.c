@@ -15,6 +15,7 @@
 #include "tes-test-util.h"
 #include "tes-trace-frame.h"
 #include "tes-trace-render.h"
+#include "tes-trace-summary.h"
 
 /* The Execution Trace's pure half: the time axis and its navigation, the
  * ruler, lanes, merging slices per pixel column, hit-testing and the
@@ -492,6 +493,104 @@ test_trace_matches (void)
   g_assert_false (tes_trace_parse_search ("//", &pattern, &is_regex));
 }
 
+static const TesTraceStat *
+find_stat (GPtrArray  *stats,
+           const char *name)
+{
+  for (guint i = 0; i < stats->len; i++)
+    if (g_str_equal (((TesTraceStat *)g_ptr_array_index (stats, i))->name, name))
+      return g_ptr_array_index (stats, i);
+
+  return NULL;
+}
+
+static char *
+format_ns (gint64   ns,
+           gpointer data)
+{
+  return g_strdup_printf ("%" G_GINT64_FORMAT, ns);
+}
+
+/* The Summary tab: per name over a range, each device's time by
+ * category, one operator's durations in bins. */
+static void
+test_trace_summary (void)
+{
+  g_autoptr(TesReport) report = open_trace ();
+  g_autoptr(GPtrArray) stats = NULL;
+  g_autoptr(GPtrArray) half = NULL;
+  g_autoptr(GPtrArray) proportions = NULL;
+  g_autoptr(GArray) durations = NULL;
+  g_autoptr(GArray) spread = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) bins = NULL;
+  g_autofree char *text = NULL;
+  const TesTraceStat *conv, *add;
+  const TesTraceProportion *a, *b;
+  g_autoptr(GError) error = NULL;
+  guint total = 0;
+
+  stats = tes_trace_summary_stats (report, 1000000, 1999999, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (stats->len, ==, 4);
+  /* largest total first: sync 500 µs, add 300, conv 100, dma 50 */
+  g_assert_cmpstr (((TesTraceStat *)g_ptr_array_index (stats, 0))->name, ==, "sync");
+  conv = find_stat (stats, "conv");
+  g_assert_cmpint (conv->count, ==, 1);
+  g_assert_cmpint (conv->total, ==, 100000);
+  g_assert_cmpint (conv->self, ==, 50000);
+  g_assert_cmpint (conv->mean, ==, 100000);
+  g_assert_cmpint (conv->min, ==, 100000);
+  g_assert_cmpint (conv->max, ==, 100000);
+
+  /* a range that cuts add in two: its total is what lies inside, its
+   * mean, min and max are of the whole slice */
+  half = tes_trace_summary_stats (report, 1000000, 1350000, NULL, &error);
+  add = find_stat (half, "add");
+  g_assert_cmpint (add->total, ==, 150000);
+  g_assert_cmpint (add->max, ==, 300000);
+  g_assert_null (find_stat (half, "sync"));
+
+  /* Device A: op 350 µs (conv's self and add), dma 50 µs; Device B has
+   * one category, so its names stand in */
+  proportions = tes_trace_summary_proportions (report, 1000000, 1999999, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (proportions->len, ==, 2);
+  a = g_ptr_array_index (proportions, 0);
+  b = g_ptr_array_index (proportions, 1);
+  g_assert_cmpstr (a->device, ==, "Device A");
+  g_assert_cmpint (a->busy, ==, 400000);
+  g_assert_cmpuint (a->shares->len, ==, 2);
+  g_assert_cmpstr (g_array_index (a->shares, TesTraceShare, 0).category, ==, "op");
+  g_assert_cmpfloat_with_epsilon (g_array_index (a->shares, TesTraceShare, 0).share, 87.5, 1e-9);
+  g_assert_cmpfloat_with_epsilon (g_array_index (a->shares, TesTraceShare, 1).share, 12.5, 1e-9);
+  g_assert_cmpstr (b->device, ==, "Device B");
+  g_assert_cmpstr (g_array_index (b->shares, TesTraceShare, 0).category, ==, "sync");
+
+  text = tes_trace_summary_to_text (stats, proportions, format_ns, NULL);
+  tes_test_assert_contains (text, "conv\t1\t100000\t50000\t100000\t100000\t100000\n");
+  tes_test_assert_contains (text, "Device A: op 87.5% dma 12.5%\n");
+
+  /* every conv of the run, whatever the range */
+  durations = tes_report_get_durations (report, find_stat (stats, "conv")->name_id, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (durations->len, ==, 1);
+  g_assert_cmpint (g_array_index (durations, gint64, 0), ==, 100000);
+
+  /* 1 ns to 1000 ns: three decades, binned on a log scale */
+  for (gint64 d = 1; d <= 1000; d++)
+    g_array_append_val (spread, d);
+  bins = tes_trace_histogram (spread, 3);
+  g_assert_cmpuint (bins->len, ==, 3);
+  g_assert_cmpint (g_array_index (bins, TesTraceBin, 0).lo, ==, 1);
+  g_assert_cmpint (g_array_index (bins, TesTraceBin, 1).lo, ==, 10);
+  g_assert_cmpint (g_array_index (bins, TesTraceBin, 2).lo, ==, 100);
+  g_assert_cmpuint (g_array_index (bins, TesTraceBin, 0).count, ==, 9);
+  g_assert_cmpuint (g_array_index (bins, TesTraceBin, 1).count, ==, 90);
+  for (guint i = 0; i < bins->len; i++)
+    total += g_array_index (bins, TesTraceBin, i).count;
+  g_assert_cmpuint (total, ==, 1000);
+}
+
 /* `tessera-cli render --view flame --range … --unit …` is the section's
  * own picture, pixel for pixel; what cannot be drawn is refused. */
 static void
@@ -554,6 +653,7 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/cli-render", test_trace_cli_render);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/search", test_trace_search);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/matches", test_trace_matches);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/summary", test_trace_summary);
 
   return g_test_run ();
 }
