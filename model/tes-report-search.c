@@ -165,6 +165,31 @@ typedef gboolean (*ChunkFunc) (gint64                track_id,
                                gsize                 args_len,
                                gpointer              user_data);
 
+/* Reads column @column of chunk @rowid into @buffer through incremental
+ * blob I/O: one buffer reused for every chunk, where column_blob() would
+ * allocate (and the kernel zero) a fresh one for each. */
+static gboolean
+read_chunk_blob (sqlite3       *db,
+                 sqlite3_blob **blob,
+                 const char    *column,
+                 gint64         rowid,
+                 gsize          len,
+                 GByteArray    *buffer)
+{
+  int rc;
+
+  g_byte_array_set_size (buffer, (guint)len);
+  if (len == 0)
+    return TRUE;
+
+  if (*blob == NULL)
+    rc = sqlite3_blob_open (db, "main", "slice_chunks", column, rowid, 0, blob);
+  else
+    rc = sqlite3_blob_reopen (*blob, rowid);
+
+  return rc == SQLITE_OK && sqlite3_blob_read (*blob, buffer->data, (int)len, 0) == SQLITE_OK;
+}
+
 /* Hands every slice chunk whose rowid is @part modulo @n_parts to @func,
  * in track then index order: each core can scan its own share. */
 static gboolean
@@ -176,6 +201,10 @@ foreach_chunk (TesReport     *self,
                GCancellable  *cancellable,
                GError       **error)
 {
+  g_autoptr(GByteArray) data = g_byte_array_new ();
+  g_autoptr(GByteArray) args = g_byte_array_new ();
+  sqlite3_blob *data_blob = NULL;
+  sqlite3_blob *args_blob = NULL;
   sqlite3_stmt *stmt = NULL;
   gboolean ok = FALSE;
   sqlite3 *db;
@@ -184,8 +213,8 @@ foreach_chunk (TesReport     *self,
   if (!(db = tes_report_borrow_db (self, error)))
     return FALSE;
 
-  if (!tes_report_prepare (db, "SELECT track_id, first_index, n, data, args FROM slice_chunks "
-                               "WHERE rowid % ?1 = ?2 ORDER BY track_id, first_index",
+  if (!tes_report_prepare (db, "SELECT rowid, track_id, first_index, n, length (data), length (args) "
+                               "FROM slice_chunks WHERE rowid % ?1 = ?2 ORDER BY track_id, first_index",
                            &stmt, error))
     goto out;
   sqlite3_bind_int (stmt, 1, (int)n_parts);
@@ -193,13 +222,15 @@ foreach_chunk (TesReport     *self,
 
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      gint64 track_id = sqlite3_column_int64 (stmt, 0);
-      guint n = (guint)sqlite3_column_int64 (stmt, 2);
+      gint64 rowid = sqlite3_column_int64 (stmt, 0);
+      gint64 track_id = sqlite3_column_int64 (stmt, 1);
+      guint n = (guint)sqlite3_column_int64 (stmt, 3);
+      gsize args_len = (gsize)sqlite3_column_int64 (stmt, 5);
 
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         goto out;
 
-      if ((gsize)sqlite3_column_bytes (stmt, 3) != n * sizeof (TesSliceRecord))
+      if ((gsize)sqlite3_column_int64 (stmt, 4) != n * sizeof (TesSliceRecord))
         {
           g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA,
                        "Cache %s: slice chunk of track %" G_GINT64_FORMAT " has a wrong size",
@@ -207,8 +238,16 @@ foreach_chunk (TesReport     *self,
           goto out;
         }
 
-      if (!func (track_id, (guint32)sqlite3_column_int64 (stmt, 1), n, sqlite3_column_blob (stmt, 3),
-                 sqlite3_column_blob (stmt, 4), (gsize)sqlite3_column_bytes (stmt, 4), user_data))
+      if (!read_chunk_blob (db, &data_blob, "data", rowid, n * sizeof (TesSliceRecord), data) ||
+          !read_chunk_blob (db, &args_blob, "args", rowid, args_len, args))
+        {
+          tes_cache_set_error (error, db, "Reading slices");
+          goto out;
+        }
+
+      if (!func (track_id, (guint32)sqlite3_column_int64 (stmt, 2), n,
+                 (const TesSliceRecord *)(gconstpointer)data->data,
+                 args_len ? args->data : NULL, args_len, user_data))
         break;
     }
 
@@ -221,6 +260,8 @@ foreach_chunk (TesReport     *self,
   ok = TRUE;
 
 out:
+  sqlite3_blob_close (data_blob);
+  sqlite3_blob_close (args_blob);
   sqlite3_finalize (stmt);
   tes_report_return_db (self, db);
 
