@@ -13,7 +13,7 @@
 
 #include <glib/gstdio.h>
 
-#include "tes-operator-item.h"
+#include "tes-row-item.h"
 #include "tes-recent.h"
 #include "tes-share-chart.h"
 #include "tes-summary-section.h"
@@ -63,12 +63,12 @@ static const TesSummaryRow *
 table_row (TesSummarySection *section,
            guint              i)
 {
-  g_autoptr(TesOperatorItem) item = g_list_model_get_item (tes_summary_section_get_rows (section), i);
+  g_autoptr(TesRowItem) item = g_list_model_get_item (tes_summary_section_get_rows (section), i);
 
   g_assert_nonnull (item);
 
   /* the store keeps the row alive */
-  return tes_operator_item_get_row (item);
+  return tes_row_item_get (item);
 }
 
 static TesShareChart *

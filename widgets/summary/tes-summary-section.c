@@ -11,7 +11,7 @@
 
 #include "tes-summary-section.h"
 
-#include "tes-operator-item.h"
+#include "tes-row-item.h"
 #include "tes-share-chart.h"
 #include "tes-summary-layout.h"
 #include "tes-summary-render.h"
@@ -200,7 +200,7 @@ tes_summary_section_show_loaded (TesSummarySection *self,
       /* the items own the rows from here on */
       g_ptr_array_set_free_func (loaded->rows, NULL);
       for (guint i = 0; i < loaded->rows->len; i++)
-        g_ptr_array_add (items, tes_operator_item_new (g_ptr_array_index (loaded->rows, i)));
+        g_ptr_array_add (items, tes_row_item_new (g_ptr_array_index (loaded->rows, i), (GDestroyNotify)tes_summary_row_free));
       g_list_store_splice (self->store, 0, 0, items->pdata, items->len);
     }
 
@@ -339,7 +339,7 @@ filter_func (gpointer item,
 {
   TesSummarySection *self = user_data;
 
-  return tes_operator_filter_match (self->op_filter, tes_operator_item_get_row (item));
+  return tes_operator_filter_match (self->op_filter, tes_row_item_get (item));
 }
 
 static int
@@ -347,8 +347,8 @@ sort_func (gconstpointer a,
            gconstpointer b,
            gpointer      user_data)
 {
-  return tes_summary_compare_rows (tes_operator_item_get_row ((gpointer)a),
-                                   tes_operator_item_get_row ((gpointer)b),
+  return tes_summary_compare_rows (tes_row_item_get ((gpointer)a),
+                                   tes_row_item_get ((gpointer)b),
                                    GPOINTER_TO_UINT (user_data));
 }
 
@@ -373,8 +373,8 @@ bind_cell_cb (GtkSignalListItemFactory *factory,
               GtkListItem              *list_item,
               gpointer                  user_data)
 {
-  TesOperatorItem *item = gtk_list_item_get_item (list_item);
-  g_autofree char *text = tes_summary_format_cell (tes_operator_item_get_row (item),
+  TesRowItem *item = gtk_list_item_get_item (list_item);
+  g_autofree char *text = tes_summary_format_cell (tes_row_item_get (item),
                                                    GPOINTER_TO_UINT (user_data));
 
   gtk_label_set_label (GTK_LABEL (gtk_list_item_get_child (list_item)), text);
@@ -392,13 +392,13 @@ collect_rows (TesSummarySection *self,
 
   for (guint i = 0; i < n; i++)
     {
-      g_autoptr(TesOperatorItem) item = NULL;
+      g_autoptr(TesRowItem) item = NULL;
 
       if (selected_only && !gtk_selection_model_is_selected (GTK_SELECTION_MODEL (self->selection), i))
         continue;
 
       item = g_list_model_get_item (model, i);
-      g_ptr_array_add (rows, (gpointer)tes_operator_item_get_row (item));
+      g_ptr_array_add (rows, (gpointer)tes_row_item_get (item));
     }
 
   return rows;
@@ -605,7 +605,7 @@ tes_summary_section_init (TesSummarySection *self)
 
   tes_summary_section_add_columns (self);
 
-  self->store = g_list_store_new (TES_TYPE_OPERATOR_ITEM);
+  self->store = g_list_store_new (TES_TYPE_ROW_ITEM);
   self->filter = gtk_custom_filter_new (filter_func, self, NULL);
   self->filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (self->store)),
                                               GTK_FILTER (self->filter));
