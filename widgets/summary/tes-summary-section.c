@@ -12,6 +12,7 @@
 #include "tes-summary-section.h"
 
 #include "tes-row-item.h"
+#include "tes-table.h"
 #include "tes-share-chart.h"
 #include "tes-summary-layout.h"
 #include "tes-summary-render.h"
@@ -342,42 +343,21 @@ filter_func (gpointer item,
   return tes_operator_filter_match (self->op_filter, tes_row_item_get (item));
 }
 
+static char *
+cell_text (gconstpointer row,
+           guint         column,
+           gpointer      data)
+{
+  return tes_summary_format_cell (row, column);
+}
+
 static int
-sort_func (gconstpointer a,
-           gconstpointer b,
-           gpointer      user_data)
+compare_cells (gconstpointer a,
+               gconstpointer b,
+               guint         column,
+               gpointer      data)
 {
-  return tes_summary_compare_rows (tes_row_item_get ((gpointer)a),
-                                   tes_row_item_get ((gpointer)b),
-                                   GPOINTER_TO_UINT (user_data));
-}
-
-static void
-setup_cell_cb (GtkSignalListItemFactory *factory,
-               GtkListItem              *list_item,
-               gpointer                  user_data)
-{
-  TesOperatorColumn column = GPOINTER_TO_UINT (user_data);
-  GtkWidget *label = gtk_label_new (NULL);
-  gboolean numeric = column != TES_OPERATOR_COLUMN_NAME && column != TES_OPERATOR_COLUMN_TYPE;
-
-  gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1 : 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), numeric ? PANGO_ELLIPSIZE_NONE : PANGO_ELLIPSIZE_END);
-  if (numeric)
-    gtk_widget_add_css_class (label, "numeric");
-  gtk_list_item_set_child (list_item, label);
-}
-
-static void
-bind_cell_cb (GtkSignalListItemFactory *factory,
-              GtkListItem              *list_item,
-              gpointer                  user_data)
-{
-  TesRowItem *item = gtk_list_item_get_item (list_item);
-  g_autofree char *text = tes_summary_format_cell (tes_row_item_get (item),
-                                                   GPOINTER_TO_UINT (user_data));
-
-  gtk_label_set_label (GTK_LABEL (gtk_list_item_get_child (list_item)), text);
+  return tes_summary_compare_rows (a, b, column);
 }
 
 /* The rows as shown (filter and sort applied), optionally only the
@@ -512,23 +492,17 @@ tes_summary_section_find_action (GtkWidget  *widget,
 static void
 tes_summary_section_add_columns (TesSummarySection *self)
 {
+  TesTableColumn columns[TES_OPERATOR_N_COLUMNS];
+
   for (guint c = 0; c < TES_OPERATOR_N_COLUMNS; c++)
-    {
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      GtkColumnViewColumn *column;
+    columns[c] = (TesTableColumn) {
+      .title = tes_summary_column_title (c),
+      .numeric = c != TES_OPERATOR_COLUMN_NAME && c != TES_OPERATOR_COLUMN_TYPE,
+      .expand = c == TES_OPERATOR_COLUMN_NAME,
+    };
 
-      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell_cb), GUINT_TO_POINTER (c));
-      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell_cb), GUINT_TO_POINTER (c));
-
-      column = gtk_column_view_column_new (tes_summary_column_title (c), factory);
-      gtk_column_view_column_set_sorter (column,
-                                         GTK_SORTER (gtk_custom_sorter_new (sort_func, GUINT_TO_POINTER (c), NULL)));
-      gtk_column_view_column_set_resizable (column, TRUE);
-      gtk_column_view_column_set_expand (column, c == TES_OPERATOR_COLUMN_NAME);
-      gtk_column_view_append_column (self->column_view, column);
-      self->columns[c] = column;
-      g_object_unref (column);
-    }
+  tes_table_add_columns (self->column_view, columns, TES_OPERATOR_N_COLUMNS, cell_text, compare_cells,
+                         self, self->columns);
 }
 
 static void
