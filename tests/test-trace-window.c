@@ -475,6 +475,61 @@ test_trace_window_search (void)
   fixture_close (&f);
 }
 
+/* The Summary tab: per name over the visible range or the selection,
+ * each device's time by category, and the selected name's durations. */
+static void
+test_trace_window_summary (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GPtrArray) stacks = NULL;
+  g_autofree char *text = NULL;
+  GtkStack *bottom = NULL;
+  gint64 deadline;
+
+  fixture_open (&f);
+  tes_workspace_set_time_unit (f.workspace, TES_TIME_UNIT_US);
+  tes_workspace_set_visible (f.workspace, 1000000, 1999999);
+
+  stacks = tes_ui_test_find_widgets (f.window, GTK_TYPE_STACK);
+  for (guint i = 0; i < stacks->len && bottom == NULL; i++)
+    if (gtk_stack_get_child_by_name (g_ptr_array_index (stacks, i), "summary") &&
+        gtk_widget_is_ancestor (g_ptr_array_index (stacks, i), GTK_WIDGET (f.section)))
+      bottom = g_ptr_array_index (stacks, i);
+  g_assert_nonnull (bottom);
+  gtk_stack_set_visible_child_name (bottom, "summary");
+
+  deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
+  while (tes_trace_section_is_summary_loading (f.section))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, FALSE);
+    }
+  text = tes_trace_section_dup_summary (f.section);
+  g_test_message ("%s", text);
+  tes_test_assert_contains (text, "conv\t1\t100.000 µs\t50.000 µs\t100.000 µs\t100.000 µs\t100.000 µs\n");
+  /* clipped by the range, which ends a nanosecond before sync does */
+  tes_test_assert_contains (text, "sync\t1\t499.999 µs\t499.999 µs\t500.000 µs\t");
+  tes_test_assert_contains (text, "Device A: op 87.5% dma 12.5%\n");
+  g_assert_true (tes_ui_test_has_label_containing (f.window, "The visible range: from 0.000 µs, 999.999 µs"));
+
+  /* a selected span narrows it: only add's second half and sync */
+  tes_workspace_set_selection (f.workspace, 1400000, 1999999);
+  tes_ui_test_spin (50);
+  deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
+  while (tes_trace_section_is_summary_loading (f.section))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, FALSE);
+    }
+  g_clear_pointer (&text, g_free);
+  text = tes_trace_section_dup_summary (f.section);
+  tes_test_assert_contains (text, "add\t1\t100.000 µs\t");
+  g_assert_null (strstr (text, "conv\t"));
+  g_assert_true (tes_ui_test_has_label_containing (f.window, "The selection: from 400.000 µs"));
+
+  fixture_close (&f);
+}
+
 /* A report without timed events has no trace to show. */
 static void
 test_trace_window_absent (void)
@@ -501,6 +556,7 @@ main (int    argc,
   tes_ui_test_add ("/tes/trace-window/pixels", test_trace_window_pixels);
   tes_ui_test_add ("/tes/trace-window/fold", test_trace_window_fold);
   tes_ui_test_add ("/tes/trace-window/search", test_trace_window_search);
+  tes_ui_test_add ("/tes/trace-window/summary", test_trace_window_summary);
   tes_ui_test_add ("/tes/trace-window/absent", test_trace_window_absent);
 
   return tes_ui_test_run ();

@@ -11,8 +11,11 @@
 
 #include <glib/gi18n.h>
 
+#include "tes-row-item.h"
+#include "tes-table.h"
 #include "tes-trace-render.h"
 #include "tes-trace-section.h"
+#include "tes-trace-summary-render.h"
 
 /* The Execution Trace: every timed slice of the report on lanes per
  * device and unit, flat or as a flame graph, with the selected slice's
@@ -34,6 +37,34 @@ struct _TesTraceSection
   GtkMenuButton  *shortcuts_button;
   GtkSearchEntry *search_entry;
   GtkLabel       *match_label;
+  GtkStack       *bottom_stack;
+  GtkLabel       *summary_title;
+  GtkColumnView  *stats_view;
+  GtkDrawingArea *proportions_area;
+  GtkDrawingArea *histogram_area;
+
+  /* the Summary tab: rebuilt in a thread a moment after the range or the
+   * selection last moved, while the tab is shown */
+  GListStore     *stats;
+  GPtrArray      *proportions;
+  GArray         *histogram;
+  char           *histogram_name;
+  guint32         histogram_name_id;
+  guint           summary_source;
+  GCancellable   *summary_cancellable;
+  GCancellable   *histogram_cancellable;
+  gboolean        summary_loading;
+};
+
+enum {
+  STAT_NAME,
+  STAT_COUNT,
+  STAT_TOTAL,
+  STAT_SELF,
+  STAT_MEAN,
+  STAT_MIN,
+  STAT_MAX,
+  N_STAT_COLUMNS
 };
 
 G_DEFINE_FINAL_TYPE (TesTraceSection, tes_trace_section, TES_TYPE_SECTION)
@@ -202,6 +233,309 @@ tes_trace_section_mode_toggled_cb (TesTraceSection *self,
   tes_trace_view_set_mode (self->view, button == self->flame_button ? TES_TRACE_FLAME : TES_TRACE_FLAT);
 }
 
+
+/* The Summary tab */
+
+static char *
+format_for_workspace (gint64   ns,
+                      gpointer data)
+{
+  return tes_workspace_format_duration (data, ns);
+}
+
+static char *
+stat_cell (gconstpointer row,
+           guint         column,
+           gpointer      data)
+{
+  TesTraceSection *self = data;
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+  const TesTraceStat *stat = row;
+  gint64 values[] = { 0, stat->count, stat->total, stat->self, stat->mean, stat->min, stat->max };
+
+  if (column == STAT_NAME)
+    return g_strdup (stat->name ? stat->name : "");
+  if (column == STAT_COUNT)
+    return g_strdup_printf ("%" G_GINT64_FORMAT, stat->count);
+
+  return workspace ? tes_workspace_format_duration (workspace, values[column]) : g_strdup ("");
+}
+
+static int
+stat_compare (gconstpointer a,
+              gconstpointer b,
+              guint         column,
+              gpointer      data)
+{
+  const TesTraceStat *x = a, *y = b;
+  gint64 vx[] = { 0, x->count, x->total, x->self, x->mean, x->min, x->max };
+  gint64 vy[] = { 0, y->count, y->total, y->self, y->mean, y->min, y->max };
+
+  if (column == STAT_NAME)
+    return g_utf8_collate (x->name ? x->name : "", y->name ? y->name : "");
+
+  return vx[column] < vy[column] ? -1 : vx[column] > vy[column];
+}
+
+/* What the Summary describes: the selected span, else the visible range. */
+static void
+summary_range (TesTraceSection *self,
+               gint64          *t0,
+               gint64          *t1,
+               gboolean        *is_selection)
+{
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+
+  *is_selection = tes_workspace_get_selection (workspace, t0, t1);
+  if (!*is_selection)
+    tes_workspace_get_visible (workspace, t0, t1);
+}
+
+typedef struct
+{
+  gint64      t0;
+  gint64      t1;
+  GPtrArray  *stats;
+  GPtrArray  *proportions;
+} SummaryJob;
+
+static void
+summary_job_free (gpointer data)
+{
+  SummaryJob *job = data;
+
+  g_clear_pointer (&job->stats, g_ptr_array_unref);
+  g_clear_pointer (&job->proportions, g_ptr_array_unref);
+  g_free (job);
+}
+
+static void
+summary_worker (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  TesReport *report = source_object;
+  SummaryJob *job = task_data;
+  GError *error = NULL;
+
+  if (!(job->stats = tes_trace_summary_stats (report, job->t0, job->t1, cancellable, &error)) ||
+      !(job->proportions = tes_trace_summary_proportions (report, job->t0, job->t1, cancellable, &error)))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+summary_done_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(TesTraceSection) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+  SummaryJob *job = g_task_get_task_data (G_TASK (result));
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        gtk_label_set_label (self->summary_title, error->message);
+      return;
+    }
+
+  g_clear_object (&self->summary_cancellable);
+  self->summary_loading = FALSE;
+
+  /* the items own the rows from here on */
+  g_ptr_array_set_free_func (job->stats, NULL);
+  for (guint i = 0; i < job->stats->len; i++)
+    g_ptr_array_add (items, tes_row_item_new (g_ptr_array_index (job->stats, i), (GDestroyNotify)tes_trace_stat_free));
+  g_list_store_splice (self->stats, 0, g_list_model_get_n_items (G_LIST_MODEL (self->stats)),
+                       items->pdata, items->len);
+
+  g_clear_pointer (&self->proportions, g_ptr_array_unref);
+  self->proportions = g_steal_pointer (&job->proportions);
+  gtk_widget_queue_draw (GTK_WIDGET (self->proportions_area));
+  gtk_widget_queue_resize (GTK_WIDGET (self->proportions_area));
+}
+
+static gboolean
+tes_trace_section_run_summary (gpointer data)
+{
+  TesTraceSection *self = data;
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *from = NULL;
+  g_autofree char *width = NULL;
+  g_autofree char *title = NULL;
+  SummaryJob *job;
+  gboolean is_selection;
+
+  self->summary_source = 0;
+  if (workspace == NULL)
+    return G_SOURCE_REMOVE;
+
+  job = g_new0 (SummaryJob, 1);
+  summary_range (self, &job->t0, &job->t1, &is_selection);
+
+  from = format_time_since_start (workspace, job->t0);
+  width = tes_workspace_format_duration (workspace, job->t1 - job->t0);
+  title = is_selection
+    /* Translators: what the trace's Summary tab describes: a span from a time, its length */
+    ? g_strdup_printf (_("The selection: from %s, %s"), from, width)
+    : g_strdup_printf (_("The visible range: from %s, %s"), from, width);
+  gtk_label_set_label (self->summary_title, title);
+
+  g_cancellable_cancel (self->summary_cancellable);
+  g_clear_object (&self->summary_cancellable);
+  self->summary_cancellable = g_cancellable_new ();
+  self->summary_loading = TRUE;
+
+  task = g_task_new (tes_workspace_get_report (workspace), self->summary_cancellable,
+                     summary_done_cb, g_object_ref (self));
+  g_task_set_source_tag (task, tes_trace_section_run_summary);
+  g_task_set_task_data (task, job, summary_job_free);
+  g_task_run_in_thread (task, summary_worker);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* The Summary follows the range and the selection, once they rest. */
+static void
+tes_trace_section_schedule_summary (TesTraceSection *self)
+{
+  if (tes_section_get_workspace (TES_SECTION (self)) == NULL ||
+      g_strcmp0 (gtk_stack_get_visible_child_name (self->bottom_stack), "summary") != 0)
+    return;
+
+  g_clear_handle_id (&self->summary_source, g_source_remove);
+  self->summary_loading = TRUE;
+  self->summary_source = g_timeout_add (120, tes_trace_section_run_summary, self);
+}
+
+static void
+histogram_worker (GTask        *task,
+                  gpointer      source_object,
+                  gpointer      task_data,
+                  GCancellable *cancellable)
+{
+  g_autoptr(GArray) durations = NULL;
+  GError *error = NULL;
+
+  if (!(durations = tes_report_get_durations (source_object, GPOINTER_TO_UINT (task_data), cancellable, &error)))
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, tes_trace_histogram (durations, 40), (GDestroyNotify)g_array_unref);
+}
+
+static void
+histogram_done_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(TesTraceSection) self = user_data;
+  g_autoptr(GError) error = NULL;
+  GArray *bins = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (bins == NULL)
+    return;
+
+  g_clear_pointer (&self->histogram, g_array_unref);
+  self->histogram = bins;
+  gtk_widget_queue_draw (GTK_WIDGET (self->histogram_area));
+}
+
+/* The histogram shows the durations of the selected slice's name over
+ * the whole run. */
+static void
+tes_trace_section_update_histogram (TesTraceSection *self)
+{
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+  const TesTraceBox *box;
+  g_autoptr(GTask) task = NULL;
+
+  if (workspace == NULL || !(box = tes_trace_view_get_selected_box (self->view, NULL)) ||
+      box->name == 0 || box->name == self->histogram_name_id)
+    return;
+
+  self->histogram_name_id = box->name;
+  g_free (self->histogram_name);
+  self->histogram_name = g_strdup (tes_report_get_string (tes_workspace_get_report (workspace), box->name));
+
+  g_cancellable_cancel (self->histogram_cancellable);
+  g_clear_object (&self->histogram_cancellable);
+  self->histogram_cancellable = g_cancellable_new ();
+  task = g_task_new (tes_workspace_get_report (workspace), self->histogram_cancellable,
+                     histogram_done_cb, g_object_ref (self));
+  g_task_set_task_data (task, GUINT_TO_POINTER (box->name), NULL);
+  g_task_run_in_thread (task, histogram_worker);
+}
+
+static void
+draw_proportions (GtkDrawingArea *area,
+                  cairo_t        *cr,
+                  int             width,
+                  int             height,
+                  gpointer        user_data)
+{
+  TesTraceSection *self = user_data;
+  double used = tes_trace_draw_proportions (cr, self->proportions, width);
+
+  gtk_drawing_area_set_content_height (area, (int)used);
+}
+
+static void
+draw_histogram (GtkDrawingArea *area,
+                cairo_t        *cr,
+                int             width,
+                int             height,
+                gpointer        user_data)
+{
+  TesTraceSection *self = user_data;
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+
+  if (workspace == NULL || self->histogram_name == NULL)
+    return;
+
+  tes_trace_draw_histogram (cr, self->histogram, self->histogram_name, format_for_workspace, workspace,
+                            width, height);
+}
+
+/* The Summary tab as text, tab-separated (what tests and Copy read). */
+char *
+tes_trace_section_dup_summary (TesTraceSection *self)
+{
+  TesWorkspace *workspace;
+  g_autoptr(GPtrArray) stats = g_ptr_array_new ();
+  GListModel *model;
+
+  g_return_val_if_fail (TES_IS_TRACE_SECTION (self), NULL);
+
+  if (!(workspace = tes_section_get_workspace (TES_SECTION (self))))
+    return g_strdup ("");
+
+  model = G_LIST_MODEL (self->stats);
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(TesRowItem) item = g_list_model_get_item (model, i);
+
+      g_ptr_array_add (stats, (gpointer)tes_row_item_get (item));
+    }
+
+  return tes_trace_summary_to_text (stats, self->proportions, format_for_workspace, workspace);
+}
+
+gboolean
+tes_trace_section_is_summary_loading (TesTraceSection *self)
+{
+  g_return_val_if_fail (TES_IS_TRACE_SECTION (self), FALSE);
+
+  return self->summary_loading;
+}
+
 static void
 tes_trace_section_update_matches (TesTraceSection *self)
 {
@@ -311,7 +645,19 @@ tes_trace_section_workspace_changed (TesSection   *section,
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (workspace, "notify::selected-slices", G_CALLBACK (tes_trace_section_update_details),
                            self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (workspace, "notify::selected-slices", G_CALLBACK (tes_trace_section_update_histogram),
+                           self, G_CONNECT_SWAPPED);
+  for (guint i = 0; i < 5; i++)
+    {
+      static const char * const props[] = { "visible-start", "visible-end", "has-selection",
+                                            "selection-start", "selection-end" };
+      g_autofree char *signal = g_strdup_printf ("notify::%s", props[i]);
+
+      g_signal_connect_object (workspace, signal, G_CALLBACK (tes_trace_section_schedule_summary),
+                               self, G_CONNECT_SWAPPED);
+    }
   tes_trace_section_sync_unit (self);
+  tes_trace_section_schedule_summary (self);
 }
 
 static void
@@ -338,7 +684,20 @@ tes_trace_section_map (GtkWidget *widget)
 static void
 tes_trace_section_dispose (GObject *object)
 {
+  TesTraceSection *self = TES_TRACE_SECTION (object);
+
+  g_clear_handle_id (&self->summary_source, g_source_remove);
+  g_cancellable_cancel (self->summary_cancellable);
+  g_clear_object (&self->summary_cancellable);
+  g_cancellable_cancel (self->histogram_cancellable);
+  g_clear_object (&self->histogram_cancellable);
+
   gtk_widget_dispose_template (GTK_WIDGET (object), TES_TYPE_TRACE_SECTION);
+
+  g_clear_object (&self->stats);
+  g_clear_pointer (&self->proportions, g_ptr_array_unref);
+  g_clear_pointer (&self->histogram, g_array_unref);
+  g_clear_pointer (&self->histogram_name, g_free);
 
   G_OBJECT_CLASS (tes_trace_section_parent_class)->dispose (object);
 }
@@ -376,6 +735,12 @@ tes_trace_section_class_init (TesTraceSectionClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, shortcuts_button);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, search_entry);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, match_label);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, bottom_stack);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, summary_title);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, stats_view);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, proportions_area);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, histogram_area);
+  gtk_widget_class_bind_template_callback (widget_class, tes_trace_section_schedule_summary);
   gtk_widget_class_bind_template_callback (widget_class, tes_trace_section_search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, tes_trace_section_search_activate_cb);
   gtk_widget_class_bind_template_callback (widget_class, tes_trace_section_mode_toggled_cb);
@@ -392,6 +757,26 @@ tes_trace_section_init (TesTraceSection *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   gtk_scrollbar_set_adjustment (self->scrollbar, tes_trace_view_get_vadjustment (self->view));
+
+  {
+    const TesTableColumn columns[N_STAT_COLUMNS] = {
+      { _("Name"), FALSE, TRUE }, { _("Count"), TRUE, FALSE }, { _("Total"), TRUE, FALSE },
+      { _("Self"), TRUE, FALSE }, { _("Mean"), TRUE, FALSE }, { _("Min"), TRUE, FALSE },
+      { _("Max"), TRUE, FALSE },
+    };
+    GtkColumnViewColumn *added[N_STAT_COLUMNS];
+    GtkSortListModel *sorted;
+
+    self->stats = g_list_store_new (TES_TYPE_ROW_ITEM);
+    tes_table_add_columns (self->stats_view, columns, N_STAT_COLUMNS, stat_cell, stat_compare, self, added);
+    sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->stats)),
+                                      g_object_ref (gtk_column_view_get_sorter (self->stats_view)));
+    gtk_column_view_set_model (self->stats_view, GTK_SELECTION_MODEL (gtk_no_selection_new (G_LIST_MODEL (sorted))));
+    /* largest total first, as the rows come */
+    gtk_column_view_sort_by_column (self->stats_view, added[STAT_TOTAL], GTK_SORT_DESCENDING);
+  }
+  gtk_drawing_area_set_draw_func (self->proportions_area, draw_proportions, self, NULL);
+  gtk_drawing_area_set_draw_func (self->histogram_area, draw_histogram, self, NULL);
   g_object_bind_property (self->text_check, "active", self->view, "show-text", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->view, "scrollable", self->scrollbar, "visible", G_BINDING_SYNC_CREATE);
 

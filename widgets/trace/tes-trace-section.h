@@ -19,5 +19,7 @@ G_DECLARE_FINAL_TYPE (TesTraceSection, tes_trace_section, TES, TRACE_SECTION, Te
 GtkWidget    *tes_trace_section_new         (void);
 TesTraceView *tes_trace_section_get_view    (TesTraceSection *self);
 char         *tes_trace_section_dup_details (TesTraceSection *self);
+char         *tes_trace_section_dup_summary (TesTraceSection *self);
+gboolean      tes_trace_section_is_summary_loading (TesTraceSection *self);
 
 G_END_DECLS
