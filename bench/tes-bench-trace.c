@@ -45,9 +45,12 @@ median (GArray *values)
 }
 
 /* One frame as the section draws it: build, then paint. */
+/* @overview: the run's miniature of an earlier frame, or NULL to compute
+ * it (the first frame of a view); the frame's is kept there. */
 static gboolean
 draw_frame (TesWorkspace     *workspace,
             cairo_surface_t  *surface,
+            GArray          **overview,
             GError          **error)
 {
   TesReport *report = tes_workspace_get_report (workspace);
@@ -59,9 +62,20 @@ draw_frame (TesWorkspace     *workspace,
 
   tes_workspace_get_visible (workspace, &t0, &t1);
   tes_trace_scale_init (&scale, t0, t1, WIDTH);
-  if (!(frame = tes_trace_frame_build (report, &scale, TES_TRACE_FLAME, NULL, NULL, 0,
-                                       HEIGHT - TES_TRACE_RULER_HEIGHT, NULL, error)))
-    return FALSE;
+  {
+    TesTraceRequest request = {
+      .scale = scale,
+      .mode = TES_TRACE_FLAME,
+      .view_height = HEIGHT - TES_TRACE_RULER_HEIGHT,
+      /* as the view does: the run's miniature is computed once per width */
+      .overview = *overview,
+    };
+
+    if (!(frame = tes_trace_frame_build (report, &request, NULL, error)))
+      return FALSE;
+    if (*overview == NULL)
+      *overview = g_array_ref (frame->overview);
+  }
 
   tes_trace_style_init (&style, workspace);
   cr = cairo_create (surface);
@@ -133,6 +147,7 @@ draw_naive (TesWorkspace     *workspace,
 static gboolean
 bench_zoom (TesWorkspace    *workspace,
             cairo_surface_t *surface,
+            GArray         **overview,
             const char      *zoom,
             double           fraction,
             guint64          n,
@@ -156,7 +171,7 @@ bench_zoom (TesWorkspace    *workspace,
       double ms;
 
       tes_workspace_set_visible (workspace, t0, t0 + width);
-      if (!draw_frame (workspace, surface, error))
+      if (!draw_frame (workspace, surface, overview, error))
         return FALSE;
       ms = tes_bench_ms_since (start);
       g_array_append_val (frames, ms);
@@ -257,6 +272,7 @@ run (const char  *cache_path,
   g_autoptr(GArray) naive_firsts = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(TesReport) report = NULL;
   g_autoptr(TesWorkspace) workspace = NULL;
+  g_autoptr(GArray) overview = NULL;
   gboolean ok = FALSE;
   guint64 n_drawn = 0;
 
@@ -272,7 +288,8 @@ run (const char  *cache_path,
       if (!(report = tes_report_open_cache (cache_path, error)))
         goto out;
       workspace = tes_workspace_new (report);
-      if (naive ? !draw_naive (workspace, surface, &n_drawn, error) : !draw_frame (workspace, surface, error))
+      g_clear_pointer (&overview, g_array_unref);
+      if (naive ? !draw_naive (workspace, surface, &n_drawn, error) : !draw_frame (workspace, surface, &overview, error))
         goto out;
       ms = tes_bench_ms_since (start);
       g_array_append_val (naive ? naive_firsts : firsts, ms);
@@ -281,9 +298,9 @@ run (const char  *cache_path,
                   "open + every slice its own rectangle", n,
                   "open the cache, lay out the lanes, build and draw the whole run (flame, 1920×1080); median of 3");
 
-  if (!bench_zoom (workspace, surface, "whole run", 1.0, n, error) ||
-      !bench_zoom (workspace, surface, "1000×", 1e-3, n, error) ||
-      !bench_zoom (workspace, surface, "deepest (1 µs)", 0, n, error) ||
+  if (!bench_zoom (workspace, surface, &overview, "whole run", 1.0, n, error) ||
+      !bench_zoom (workspace, surface, &overview, "1000×", 1e-3, n, error) ||
+      !bench_zoom (workspace, surface, &overview, "deepest (1 µs)", 0, n, error) ||
       !bench_search (report, plain_path, n, error))
     goto out;
 

@@ -181,6 +181,22 @@ test_trace_window_keys (void)
   tes_workspace_get_visible (f.workspace, &t0, &t1);
   g_assert_cmpint (t1 - t0, ==, span_t1 - span_t0);
 
+  /* a click in the run's miniature shows that moment, at the same zoom:
+   * three quarters of the way along the run */
+  tes_trace_view_zoom (f.view, 0.1);
+  {
+    gint64 width, centre;
+    double x = TES_TRACE_LABEL_WIDTH + 0.75 * (gtk_widget_get_width (GTK_WIDGET (f.view)) - TES_TRACE_LABEL_WIDTH);
+
+    tes_workspace_get_visible (f.workspace, &t0, &t1);
+    width = t1 - t0;
+    g_assert_true (tes_trace_view_select_at (f.view, x, TES_TRACE_MINIMAP_HEIGHT / 2, FALSE));
+    tes_workspace_get_visible (f.workspace, &t0, &t1);
+    centre = span_t0 + (span_t1 - span_t0) * 3 / 4;
+    g_assert_cmpint (t1 - t0, ==, width);
+    g_assert_cmpint (ABS ((t0 + t1) / 2 - centre), <=, (span_t1 - span_t0) / 500);
+  }
+
   /* the range label follows */
   g_assert_true (tes_ui_test_has_label_containing (f.window, "shown"));
 

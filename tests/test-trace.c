@@ -35,6 +35,21 @@ open_trace (void)
   return report;
 }
 
+static TesTraceFrame *
+build_frame (TesReport           *report,
+             const TesTraceScale *scale,
+             TesTraceMode         mode,
+             double               view_height)
+{
+  TesTraceRequest request = { .scale = *scale, .mode = mode, .view_height = view_height };
+  g_autoptr(GError) error = NULL;
+  TesTraceFrame *frame = tes_trace_frame_build (report, &request, NULL, &error);
+
+  g_assert_no_error (error);
+
+  return frame;
+}
+
 static const TesTraceLane *
 find_lane (GArray     *lanes,
            TesReport  *report,
@@ -277,7 +292,7 @@ test_trace_frame_and_hit (void)
 
   /* 1000 to 1600 µs over 1200 px of slices: conv and dma at their places */
   tes_trace_scale_init (&scale, 1000000, 1600000, TES_TRACE_LABEL_WIDTH + 1200);
-  frame = tes_trace_frame_build (report, &scale, TES_TRACE_FLAME, NULL, NULL, 0, 600, NULL, NULL);
+  frame = build_frame (report, &scale, TES_TRACE_FLAME, 600);
   g_assert_nonnull (frame);
   g_assert_cmpint (frame->origin, ==, TES_TEST_TRACE_ORIGIN_NS);
   a0 = find_lane (frame->lanes, report, "Device A", "core 0");
@@ -313,7 +328,7 @@ test_trace_frame_and_hit (void)
   /* the whole run over 100 px: core 1's 1000 slices come from the lane
    * summaries, the others' few slices are read */
   tes_trace_scale_init (&scale, TES_TEST_TRACE_ORIGIN_NS, 2200000, TES_TRACE_LABEL_WIDTH + 100);
-  far = tes_trace_frame_build (report, &scale, TES_TRACE_FLAT, NULL, NULL, 0, 600, NULL, NULL);
+  far = build_frame (report, &scale, TES_TRACE_FLAT, 600);
   g_assert_cmpuint (far->n_slices_read, ==, 3 + 1);
   {
     const TesTraceLane *a1 = find_lane (far->lanes, report, "Device A", "core 1");
@@ -328,6 +343,24 @@ test_trace_frame_and_hit (void)
     g_assert_cmpfloat (fabs (last->x1 - (TES_TRACE_LABEL_WIDTH + 100)), <=, 1.0);
     g_assert_cmpstr (tes_report_get_string (report, box->name), ==, "tiny");
   }
+}
+
+/* The whole run in miniature: per column, the share of lanes busy. */
+static void
+test_trace_overview (void)
+{
+  g_autoptr(TesReport) report = open_trace ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) overview = tes_trace_overview (report, 12, &error);
+  /* 1000 to 2199.9 µs in columns of about 100 µs (a column's edges miss
+   * the slices' by a few ns), over three lanes: Device A's core 0 (conv,
+   * then add), core 1 (tiny, half busy) and Device B's sync */
+  const double expected[12] = { 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0.5, 0.5 };
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (overview->len, ==, 12);
+  for (guint i = 0; i < 12; i++)
+    g_assert_cmpfloat_with_epsilon (g_array_index (overview, double, i), expected[i] / 3, 1e-3);
 }
 
 static guint32
@@ -368,7 +401,7 @@ test_trace_render (void)
   cairo_surface_flush (surface);
 
   tes_trace_scale_init (&scale, 1000000, 2000000, 1200);
-  frame = tes_trace_frame_build (report, &scale, TES_TRACE_FLAT, NULL, NULL, 0, 400, NULL, NULL);
+  frame = build_frame (report, &scale, TES_TRACE_FLAT, 400);
   a0 = find_lane (frame->lanes, report, "Device A", "core 0");
   b0 = find_lane (frame->lanes, report, "Device B", "core 0");
 
@@ -649,6 +682,7 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/lanes", test_trace_lanes);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/merge", test_trace_merge);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/frame-and-hit", test_trace_frame_and_hit);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/overview", test_trace_overview);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/render", test_trace_render);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/cli-render", test_trace_cli_render);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/search", test_trace_search);

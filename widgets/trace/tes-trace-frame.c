@@ -20,6 +20,7 @@ tes_trace_frame_free (TesTraceFrame *frame)
 
   g_clear_pointer (&frame->lanes, g_array_unref);
   g_clear_pointer (&frame->boxes, g_ptr_array_unref);
+  g_clear_pointer (&frame->overview, g_array_unref);
   g_free (frame);
 }
 
@@ -123,31 +124,86 @@ boxes_from_summary (TesReport             *report,
   return TRUE;
 }
 
-/* The frame for the visible range in @scale: lanes laid out, and boxes
- * for the lanes that meet [scroll_y, scroll_y + view_height). */
+/* The whole run in @n_columns pixel columns: in each, the share of the
+ * lanes busy there (0 to 1), from the lane summaries. It depends on the
+ * width alone, so a view computes it once per width. */
+GArray *
+tes_trace_overview (TesReport  *report,
+                    guint       n_columns,
+                    GError    **error)
+{
+  g_autoptr(GArray) overview = g_array_new (FALSE, TRUE, sizeof (double));
+  guint n_lanes = 0;
+  gint64 t0, t1;
+
+  g_array_set_size (overview, MAX (n_columns, 1));
+  if (!tes_report_get_span (report, 0, &t0, &t1) || t1 <= t0)
+    return g_steal_pointer (&overview);
+
+  for (gint64 id = 1; id <= tes_report_get_n_tracks (report); id++)
+    {
+      const TesTrack *track = tes_report_get_track (report, id);
+      g_autoptr(GArray) lane = NULL;
+      gint64 lo, hi;
+
+      if (track->n_slices == 0 || track->kind == TES_TRACK_COUNTER || !track->has_extent)
+        continue;
+
+      lo = tes_report_convert_time (report, 0, track->clock_id, t0);
+      hi = MAX (tes_report_convert_time (report, 0, track->clock_id, t1), lo + 1);
+      if (!(lane = tes_report_get_lane (report, id, lo, hi, overview->len, error)))
+        return NULL;
+
+      for (guint i = 0; i < overview->len; i++)
+        {
+          gint64 b0, b1;
+
+          tes_lane_bucket_bounds (lo, hi, overview->len, i, &b0, &b1);
+          if (b1 > b0)
+            g_array_index (overview, double, i) +=
+              MIN (1.0, (double)g_array_index (lane, TesLaneBucket, i).busy / (double)(b1 - b0));
+        }
+      n_lanes++;
+    }
+
+  for (guint i = 0; n_lanes > 0 && i < overview->len; i++)
+    g_array_index (overview, double, i) /= n_lanes;
+
+  return g_steal_pointer (&overview);
+}
+
+/* The frame for the visible range in the request's scale: lanes laid
+ * out, and boxes for the lanes that meet [scroll_y, scroll_y +
+ * view_height). */
 TesTraceFrame *
 tes_trace_frame_build (TesReport             *report,
-                       const TesTraceScale   *scale,
-                       TesTraceMode           mode,
-                       GHashTable            *collapsed,
-                       const TesTraceMatches *matches,
-                       double                 scroll_y,
-                       double                 view_height,
+                       const TesTraceRequest *request,
                        GCancellable          *cancellable,
                        GError               **error)
 {
   g_autoptr(TesTraceFrame) frame = g_new0 (TesTraceFrame, 1);
+  const TesTraceScale *scale = &request->scale;
+  const TesTraceMatches *matches = request->matches;
+  TesTraceMode mode = request->mode;
+  double scroll_y = request->scroll_y;
+  double view_height = request->view_height;
+  guint n_columns = MAX ((guint)ceil (scale->width), 1);
 
   g_return_val_if_fail (TES_IS_REPORT (report), NULL);
-  g_return_val_if_fail (scale != NULL, NULL);
+  g_return_val_if_fail (request != NULL, NULL);
 
   frame->scale = *scale;
   frame->mode = mode;
   frame->scroll_y = scroll_y;
   frame->view_height = view_height;
   frame->searching = matches != NULL;
-  tes_report_get_span (report, 0, &frame->origin, NULL);
-  frame->lanes = tes_trace_layout_lanes (report, mode, collapsed, &frame->total_height);
+  tes_report_get_span (report, 0, &frame->origin, &frame->end);
+  frame->lanes = tes_trace_layout_lanes (report, mode, request->collapsed, &frame->total_height);
+
+  if (request->overview != NULL && request->overview->len == n_columns)
+    frame->overview = g_array_ref (request->overview);
+  else if (!(frame->overview = tes_trace_overview (report, n_columns, error)))
+    return NULL;
   frame->boxes = g_ptr_array_new_full (frame->lanes->len, boxes_unref);
 
   for (guint i = 0; i < frame->lanes->len; i++)

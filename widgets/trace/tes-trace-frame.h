@@ -17,11 +17,24 @@ G_BEGIN_DECLS
  * visible range and the lanes in view: the lanes and, for each lane in
  * view, its boxes. Built from the report alone (any thread may build one),
  * drawn by tes-trace-render.c. */
+/* What a picture is to show. */
+typedef struct
+{
+  TesTraceScale          scale;
+  TesTraceMode           mode;
+  GHashTable            *collapsed;     /* group track ids; may be NULL */
+  const TesTraceMatches *matches;       /* the search's; NULL: no search */
+  double                 scroll_y;      /* lanes-area y at the top of the view */
+  double                 view_height;
+  GArray                *overview;      /* a frame's, reused when as wide; may be NULL */
+} TesTraceRequest;
+
 typedef struct
 {
   TesTraceScale  scale;
   TesTraceMode   mode;
   gint64         origin;         /* ns: the run's start, where the ruler counts from */
+  gint64         end;            /* ns: the run's end */
   GArray        *lanes;          /* TesTraceLane */
   GPtrArray     *boxes;          /* per lane: GArray of TesTraceBox, NULL when not in view */
   double         total_height;   /* of all lanes */
@@ -29,6 +42,7 @@ typedef struct
   double         view_height;
   guint64        n_slices_read;  /* slices the build read (not buckets) */
   gboolean       searching;      /* boxes say whether they hold a match */
+  GArray        *overview;       /* double per column of the run: share of lanes busy */
 } TesTraceFrame;
 
 /* Above this many slices per pixel column a lane is read from the cache's
@@ -36,13 +50,11 @@ typedef struct
 #define TES_TRACE_SLICES_PER_PIXEL 2
 
 TesTraceFrame *tes_trace_frame_build (TesReport             *report,
-                                      const TesTraceScale   *scale,
-                                      TesTraceMode           mode,
-                                      GHashTable            *collapsed,
-                                      const TesTraceMatches *matches,
-                                      double                 scroll_y,
-                                      double                 view_height,
+                                      const TesTraceRequest *request,
                                       GCancellable          *cancellable,
+                                      GError               **error);
+GArray        *tes_trace_overview    (TesReport             *report,
+                                      guint                  n_columns,
                                       GError               **error);
 void           tes_trace_frame_free  (TesTraceFrame         *frame);
 

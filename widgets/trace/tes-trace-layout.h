@@ -28,9 +28,11 @@ typedef struct
   double width;
 } TesTraceScale;
 
-/* The picture: lane names in a column at the left, the ruler on top. */
-#define TES_TRACE_LABEL_WIDTH  200.0
-#define TES_TRACE_RULER_HEIGHT 28.0
+/* The picture: lane names in a column at the left; on top, the whole
+ * run in miniature, then the ruler; the lanes start below both. */
+#define TES_TRACE_LABEL_WIDTH    200.0
+#define TES_TRACE_MINIMAP_HEIGHT 22.0
+#define TES_TRACE_RULER_HEIGHT   (TES_TRACE_MINIMAP_HEIGHT + 28.0)
 
 void     tes_trace_scale_init       (TesTraceScale       *scale,
                                      gint64               t0,

@@ -30,6 +30,8 @@
 #define RULE           0xdeddda
 #define SELECTION      0x1c71d8
 #define GREYED_OUT     0xe6e5e3
+#define MINIMAP_BG     0xf0efee
+#define MINIMAP_INK    0x9a9996
 
 /* Dark text on light bars, light on dark ones. */
 static guint32
@@ -287,6 +289,51 @@ is_vector_target (cairo_t *cr)
     }
 }
 
+/* The whole run in miniature: how busy the lanes are along it, and the
+ * part shown below framed. */
+static void
+draw_minimap (TesPainter          *p,
+              const TesTraceFrame *frame,
+              double               width)
+{
+  cairo_t *cr = p->cr;
+  double x0 = TES_TRACE_LABEL_WIDTH, w = width - TES_TRACE_LABEL_WIDTH;
+  double h = TES_TRACE_MINIMAP_HEIGHT - 4;
+  double run = (double)MAX (frame->end - frame->origin, 1);
+  double a, b;
+
+  tes_painter_set_rgb (cr, MINIMAP_BG);
+  cairo_rectangle (cr, 0, 0, width, TES_TRACE_MINIMAP_HEIGHT);
+  cairo_fill (cr);
+  tes_painter_text (p, _("Whole run"), 8, 3, TES_TRACE_LABEL_WIDTH - 16, PANGO_ALIGN_LEFT, FALSE, DIM_INK);
+
+  if (frame->overview != NULL && frame->overview->len > 0)
+    {
+      double column = w / frame->overview->len;
+
+      tes_painter_set_rgb (cr, MINIMAP_INK);
+      for (guint i = 0; i < frame->overview->len; i++)
+        {
+          double busy = g_array_index (frame->overview, double, i);
+
+          if (busy > 0)
+            cairo_rectangle (cr, x0 + i * column, 2 + h * (1 - busy), MAX (column, 1), MAX (h * busy, 1));
+        }
+      cairo_fill (cr);
+    }
+
+  /* the visible range */
+  a = x0 + w * (frame->scale.t0 - frame->origin) / run;
+  b = x0 + w * (frame->scale.t1 - frame->origin) / run;
+  b = MAX (b, a + 2);
+  cairo_set_source_rgba (cr, 0x1c / 255., 0x71 / 255., 0xd8 / 255., 0.18);
+  cairo_rectangle (cr, a, 1, b - a, TES_TRACE_MINIMAP_HEIGHT - 2);
+  cairo_fill_preserve (cr);
+  tes_painter_set_rgb (cr, SELECTION);
+  cairo_set_line_width (cr, 1);
+  cairo_stroke (cr);
+}
+
 static void
 draw_ruler (TesPainter          *p,
             const TesTraceFrame *frame,
@@ -297,9 +344,12 @@ draw_ruler (TesPainter          *p,
   cairo_t *cr = p->cr;
   g_autoptr(GArray) ticks = tes_trace_ruler_ticks (&frame->scale, frame->origin, style->unit,
                                                    style->cycles_per_second, 90);
+  double top = TES_TRACE_MINIMAP_HEIGHT;
+
+  draw_minimap (p, frame, width);
 
   tes_painter_set_rgb (cr, RULER_BG);
-  cairo_rectangle (cr, 0, 0, width, TES_TRACE_RULER_HEIGHT);
+  cairo_rectangle (cr, 0, top, width, TES_TRACE_RULER_HEIGHT - top);
   cairo_fill (cr);
 
   for (guint i = 0; i < ticks->len; i++)
@@ -312,7 +362,7 @@ draw_ruler (TesPainter          *p,
 
       tes_painter_set_rgb (cr, tick->major ? DIM_INK : RULE);
       cairo_set_line_width (cr, 1);
-      cairo_move_to (cr, x, tick->major ? 12 : 20);
+      cairo_move_to (cr, x, top + (tick->major ? 12 : 20));
       cairo_line_to (cr, x, TES_TRACE_RULER_HEIGHT);
       cairo_stroke (cr);
 
@@ -323,7 +373,7 @@ draw_ruler (TesPainter          *p,
           cairo_move_to (cr, x, TES_TRACE_RULER_HEIGHT);
           cairo_line_to (cr, x, height);
           cairo_stroke (cr);
-          tes_painter_text (p, tick->label, x + 3, 0, 0, PANGO_ALIGN_LEFT, FALSE, DIM_INK);
+          tes_painter_text (p, tick->label, x + 3, top, 0, PANGO_ALIGN_LEFT, FALSE, DIM_INK);
         }
     }
 
@@ -508,7 +558,12 @@ tes_trace_render (TesWorkspace  *workspace,
   tes_workspace_get_visible (workspace, &t0, &t1);
   tes_trace_scale_init (&scale, t0, t1, width);
 
-  if (!(frame = tes_trace_frame_build (report, &scale, mode, NULL, NULL, 0, height - TES_TRACE_RULER_HEIGHT, NULL, error)))
+  {
+    TesTraceRequest request = { .scale = scale, .mode = mode, .view_height = height - TES_TRACE_RULER_HEIGHT };
+
+    frame = tes_trace_frame_build (report, &request, NULL, error);
+  }
+  if (frame == NULL)
     return FALSE;
 
   tes_trace_style_init (&style, workspace);

@@ -56,6 +56,8 @@ struct _TesTraceView
   gint64          drag_t0;
   gint64          drag_t1;
   gboolean        drag_span;
+  gboolean        drag_minimap;
+  double          drag_x;
   gint64          drag_anchor;
 };
 
@@ -125,9 +127,20 @@ tes_trace_view_ensure_frame (TesTraceView *self)
       self->frame->mode == self->mode)
     return self->frame;
 
-  frame = tes_trace_frame_build (tes_workspace_get_report (self->workspace), &scale, self->mode,
-                                 self->collapsed, self->matches, gtk_adjustment_get_value (self->vadjustment),
-                                 height - TES_TRACE_RULER_HEIGHT, NULL, &error);
+  {
+    TesTraceRequest request = {
+      .scale = scale,
+      .mode = self->mode,
+      .collapsed = self->collapsed,
+      .matches = self->matches,
+      .scroll_y = gtk_adjustment_get_value (self->vadjustment),
+      .view_height = height - TES_TRACE_RULER_HEIGHT,
+      /* the whole run's miniature depends on the width alone */
+      .overview = self->frame ? self->frame->overview : NULL,
+    };
+
+    frame = tes_trace_frame_build (tes_workspace_get_report (self->workspace), &request, NULL, &error);
+  }
   if (frame == NULL)
     {
       g_warning ("Cannot read the trace: %s", error->message);
@@ -268,6 +281,39 @@ zoom_to (TesTraceView *self,
   tes_workspace_set_visible (self->workspace, t0, t1);
 }
 
+/* The time under x in the whole run's miniature. */
+static gint64
+minimap_time (TesTraceView *self,
+              double        x)
+{
+  double w = MAX (gtk_widget_get_width (GTK_WIDGET (self)) - TES_TRACE_LABEL_WIDTH, 1);
+  gint64 span_t0, span_t1;
+
+  get_span (self, &span_t0, &span_t1);
+
+  return span_t0 + (gint64)llround ((x - TES_TRACE_LABEL_WIDTH) / w * (double)(span_t1 - span_t0));
+}
+
+/* Puts @centre in the middle of the view, keeping the zoom. */
+static void
+centre_on (TesTraceView *self,
+           gint64        centre)
+{
+  gint64 t0, t1, span_t0, span_t1;
+
+  get_span (self, &span_t0, &span_t1);
+  tes_workspace_get_visible (self->workspace, &t0, &t1);
+  tes_trace_pan (&t0, &t1, centre - (t0 + (t1 - t0) / 2), span_t0, span_t1);
+  tes_workspace_set_visible (self->workspace, t0, t1);
+}
+
+static gboolean
+in_minimap (double x,
+            double y)
+{
+  return y < TES_TRACE_MINIMAP_HEIGHT && x >= TES_TRACE_LABEL_WIDTH;
+}
+
 static const TesTraceBox *
 box_at (TesTraceView *self,
         double        x,
@@ -306,6 +352,13 @@ tes_trace_view_select_at (TesTraceView *self,
   int lane = -1;
 
   g_return_val_if_fail (TES_IS_TRACE_VIEW (self), FALSE);
+
+  /* the run's miniature: a click shows that moment */
+  if (in_minimap (x, y))
+    {
+      centre_on (self, minimap_time (self, x));
+      return TRUE;
+    }
 
   box = box_at (self, x, y, &track_id, &in_label, &lane);
 
@@ -506,7 +559,7 @@ tes_trace_view_pressed_cb (TesTraceView    *self,
   if (self->workspace == NULL)
     return;
 
-  if (n_press == 2)
+  if (n_press == 2 && !in_minimap (x, y))
     tes_trace_view_zoom_at (self, x, y);
   else if (n_press == 1)
     tes_trace_view_select_at (self, x, y, (state & GDK_SHIFT_MASK) != 0);
@@ -528,6 +581,8 @@ tes_trace_view_drag_begin_cb (TesTraceView   *self,
   tes_workspace_get_visible (self->workspace, &self->drag_t0, &self->drag_t1);
   tes_trace_scale_init (&scale, self->drag_t0, self->drag_t1, gtk_widget_get_width (GTK_WIDGET (self)));
   self->drag_span = (state & GDK_SHIFT_MASK) != 0;
+  self->drag_minimap = in_minimap (x, y);
+  self->drag_x = x;
   self->drag_anchor = tes_trace_scale_time (&scale, x);
 }
 
@@ -545,6 +600,13 @@ tes_trace_view_drag_update_cb (TesTraceView   *self,
     return;
 
   tes_trace_scale_init (&scale, t0, t1, gtk_widget_get_width (GTK_WIDGET (self)));
+
+  /* dragging the frame in the miniature moves the view along the run */
+  if (self->drag_minimap)
+    {
+      centre_on (self, minimap_time (self, self->drag_x + dx));
+      return;
+    }
 
   if (self->drag_span)
     {
@@ -1128,12 +1190,7 @@ tes_trace_view_step_match (TesTraceView *self,
   if (self->selected_box.dur > (t1 - t0) * 8 / 10)
     zoom_to (self, match->start, match->start + self->selected_box.dur);
   else
-    {
-      gint64 centre = match->start + self->selected_box.dur / 2;
-
-      tes_trace_pan (&t0, &t1, centre - (t0 + (t1 - t0) / 2), span_t0, span_t1);
-      tes_workspace_set_visible (self->workspace, t0, t1);
-    }
+    centre_on (self, match->start + self->selected_box.dur / 2);
 
   /* its lane on screen */
   unfold_to (self, track->id);
