@@ -149,6 +149,27 @@ typedef struct
   guint8  *tile_states;   /* n_tiles, TesTileState */
 } TesBspStep;
 
+/* A counter series over one pixel column. */
+typedef struct
+{
+  double   min;
+  double   max;
+  double   last;
+  gboolean has_value;
+} TesCounterBucket;
+
+/* An arrow from one lane to another; times in ns. */
+typedef struct
+{
+  gint64  id;
+  guint32 name;
+  guint32 category;
+  gint64  from_track;
+  gint64  from_ts;
+  gint64  to_track;
+  gint64  to_ts;
+} TesFlow;
+
 /* A slice that a search found; start in its track's ticks. */
 typedef struct
 {
@@ -257,6 +278,16 @@ void              tes_report_aggregate_slices_async (TesReport        *self,
                                                   gpointer             user_data);
 GArray           *tes_report_aggregate_slices_finish (TesReport       *self,
                                                   GAsyncResult        *result,
+                                                  GError             **error);
+GArray           *tes_report_get_counter         (TesReport           *self,
+                                                  gint64               track_id,
+                                                  gint64               t0,
+                                                  gint64               t1,
+                                                  guint                n_buckets,
+                                                  GError             **error);
+GArray           *tes_report_get_flows           (TesReport           *self,
+                                                  gint64               t0,
+                                                  gint64               t1,
                                                   GError             **error);
 GArray           *tes_report_search              (TesReport           *self,
                                                   const char          *pattern,

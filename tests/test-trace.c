@@ -363,6 +363,79 @@ test_trace_overview (void)
     g_assert_cmpfloat_with_epsilon (g_array_index (overview, double, i), expected[i] / 3, 1e-3);
 }
 
+/* Counters as step functions per column, and flows, on the Chrome file
+ * with every phase. */
+static void
+test_trace_counters_and_flows (void)
+{
+  g_autofree char *src = tes_test_data_path ("chrome/phases_array.json");
+  g_autofree char *path = tes_test_copy_to_tmp (src, "phases_array.json");
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GArray) values = NULL;
+  g_autoptr(GArray) flows = NULL;
+  g_autoptr(GArray) early = NULL;
+  g_autoptr(GArray) lanes = NULL;
+  g_autoptr(GError) error = NULL;
+  const TesCounterBucket *b;
+  const TesTrack *used;
+  gint64 origin, t0, t1;
+  gboolean counter_lane = FALSE;
+
+  report = tes_report_import (path, tes_importer_registry_lookup ("chrome-json"), 0, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (tes_report_get_span (report, 0, &origin, NULL));
+
+  /* memory.used: 1024 at 80 µs, 2048 at 110 µs; four columns over
+   * [80, 120) µs */
+  used = tes_test_find_track (report, "NPU", "memory.used");
+  t0 = tes_report_convert_time (report, 0, used->clock_id, 80000);
+  t1 = tes_report_convert_time (report, 0, used->clock_id, 120000);
+  values = tes_report_get_counter (report, used->id, t0, t1, 4, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (values->len, ==, 4);
+  b = &g_array_index (values, TesCounterBucket, 0);
+  g_assert_true (b->has_value);
+  g_assert_cmpfloat (b->min, ==, 1024);
+  g_assert_cmpfloat (b->max, ==, 1024);
+  /* carried over the columns without samples */
+  b = &g_array_index (values, TesCounterBucket, 2);
+  g_assert_true (b->has_value);
+  g_assert_cmpfloat (b->last, ==, 1024);
+  /* the step inside the last column */
+  b = &g_array_index (values, TesCounterBucket, 3);
+  g_assert_cmpfloat (b->min, ==, 1024);
+  g_assert_cmpfloat (b->max, ==, 2048);
+  g_assert_cmpfloat (b->last, ==, 2048);
+
+  /* before its first sample a counter has no value */
+  g_clear_pointer (&values, g_array_unref);
+  values = tes_report_get_counter (report, used->id, t0 - 40000, t0, 2, &error);
+  g_assert_false (g_array_index (values, TesCounterBucket, 0).has_value);
+
+  /* the counters have lanes of their own */
+  lanes = tes_trace_layout_lanes (report, TES_TRACE_FLAT, NULL, NULL);
+  for (guint i = 0; i < lanes->len; i++)
+    if (g_array_index (lanes, TesTraceLane, i).track_id == used->id)
+      counter_lane = g_array_index (lanes, TesTraceLane, i).is_counter;
+  g_assert_true (counter_lane);
+
+  /* in start order: submit's flow_out (25 µs) to its flow_in (80 µs),
+   * then job: 35 µs → 85 µs → 120 µs, one arrow per link */
+  flows = tes_report_get_flows (report, G_MININT64 / 2, G_MAXINT64 / 2, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (flows->len, ==, 3);
+  g_assert_cmpint (g_array_index (flows, TesFlow, 0).from_ts, ==, 25000);
+  g_assert_cmpint (g_array_index (flows, TesFlow, 0).to_ts, ==, 80000);
+  g_assert_cmpint (g_array_index (flows, TesFlow, 1).from_ts, ==, 35000);
+  g_assert_cmpint (g_array_index (flows, TesFlow, 1).to_ts, ==, 85000);
+  g_assert_cmpint (g_array_index (flows, TesFlow, 2).to_ts, ==, 120000);
+  g_assert_cmpstr (tes_report_get_string (report, g_array_index (flows, TesFlow, 1).name), ==, "job");
+  /* only those with an end in the range */
+  early = tes_report_get_flows (report, 90000, 130000, &error);
+  g_assert_cmpuint (early->len, ==, 1);
+  g_assert_cmpint (g_array_index (early, TesFlow, 0).to_ts, ==, 120000);
+}
+
 static guint32
 pixel_at (cairo_surface_t *surface,
           int              x,
@@ -683,6 +756,7 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/merge", test_trace_merge);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/frame-and-hit", test_trace_frame_and_hit);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/overview", test_trace_overview);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/counters-and-flows", test_trace_counters_and_flows);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/render", test_trace_render);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/cli-render", test_trace_cli_render);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/search", test_trace_search);

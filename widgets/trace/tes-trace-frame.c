@@ -21,7 +21,17 @@ tes_trace_frame_free (TesTraceFrame *frame)
   g_clear_pointer (&frame->lanes, g_array_unref);
   g_clear_pointer (&frame->boxes, g_ptr_array_unref);
   g_clear_pointer (&frame->overview, g_array_unref);
+  g_clear_pointer (&frame->counters, g_ptr_array_unref);
+  g_clear_pointer (&frame->flows, g_array_unref);
+  g_clear_pointer (&frame->runs, g_array_unref);
+  g_clear_pointer (&frame->lane_of_track, g_hash_table_unref);
   g_free (frame);
+}
+
+static void
+run_clear (gpointer data)
+{
+  g_clear_pointer (&((TesRun *)data)->name, g_free);
 }
 
 static void
@@ -205,6 +215,8 @@ tes_trace_frame_build (TesReport             *report,
   else if (!(frame->overview = tes_trace_overview (report, n_columns, error)))
     return NULL;
   frame->boxes = g_ptr_array_new_full (frame->lanes->len, boxes_unref);
+  frame->counters = g_ptr_array_new_full (frame->lanes->len, boxes_unref);
+  frame->lane_of_track = g_hash_table_new (g_int64_hash, g_int64_equal);
 
   for (guint i = 0; i < frame->lanes->len; i++)
     {
@@ -213,13 +225,30 @@ tes_trace_frame_build (TesReport             *report,
       g_autoptr(GArray) boxes = NULL;
       gint64 t0, t1;
 
-      if (!lane->has_slices ||
+      g_hash_table_insert (frame->lane_of_track, (gpointer)&lane->track_id, GUINT_TO_POINTER (i + 1));
+
+      if ((!lane->has_slices && !lane->is_counter) ||
           lane->y + lane->height <= scroll_y || lane->y >= scroll_y + view_height ||
           !track->has_extent)
         {
           g_ptr_array_add (frame->boxes, NULL);
+          g_ptr_array_add (frame->counters, NULL);
           continue;
         }
+
+      if (lane->is_counter)
+        {
+          GArray *values;
+
+          t0 = tes_report_convert_time (report, 0, track->clock_id, scale->t0);
+          t1 = MAX (tes_report_convert_time (report, 0, track->clock_id, scale->t1), t0 + 1);
+          if (!(values = tes_report_get_counter (report, track->id, t0, t1, n_columns, error)))
+            return NULL;
+          g_ptr_array_add (frame->boxes, NULL);
+          g_ptr_array_add (frame->counters, values);
+          continue;
+        }
+      g_ptr_array_add (frame->counters, NULL);
 
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;
@@ -247,6 +276,34 @@ tes_trace_frame_build (TesReport             *report,
         }
 
       g_ptr_array_add (frame->boxes, g_steal_pointer (&boxes));
+    }
+
+  if (request->show_flows && !(frame->flows = tes_report_get_flows (report, scale->t0, scale->t1, error)))
+    return NULL;
+
+  if (request->show_runs)
+    {
+      g_autoptr(GArray) runs = NULL;
+
+      if (!(runs = tes_report_get_runs (report, error)))
+        return NULL;
+      frame->runs = g_array_new (FALSE, TRUE, sizeof (TesRun));
+      for (guint i = 0; i < runs->len; i++)
+        {
+          const TesRun *run = &g_array_index (runs, TesRun, i);
+          TesRun in_ns = {
+            .id = run->id,
+            .name = g_strdup (run->name),
+            .start = tes_report_convert_time (report, run->clock_id, 0, run->start),
+            .end = tes_report_convert_time (report, run->clock_id, 0, run->end),
+          };
+
+          if (in_ns.end >= scale->t0 && in_ns.start <= scale->t1)
+            g_array_append_val (frame->runs, in_ns);
+          else
+            g_free (in_ns.name);
+        }
+      g_array_set_clear_func (frame->runs, run_clear);
     }
 
   return g_steal_pointer (&frame);

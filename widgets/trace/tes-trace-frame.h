@@ -27,6 +27,8 @@ typedef struct
   double                 scroll_y;      /* lanes-area y at the top of the view */
   double                 view_height;
   GArray                *overview;      /* a frame's, reused when as wide; may be NULL */
+  gboolean               show_flows;
+  gboolean               show_runs;
 } TesTraceRequest;
 
 typedef struct
@@ -43,6 +45,10 @@ typedef struct
   guint64        n_slices_read;  /* slices the build read (not buckets) */
   gboolean       searching;      /* boxes say whether they hold a match */
   GArray        *overview;       /* double per column of the run: share of lanes busy */
+  GPtrArray     *counters;       /* per lane: TesCounterBucket per column, NULL but for counters in view */
+  GArray        *flows;          /* TesFlow with an end in the range, when asked for */
+  GArray        *runs;           /* TesRun, times in ns, when asked for */
+  GHashTable    *lane_of_track;  /* track id -> lane index + 1 */
 } TesTraceFrame;
 
 /* Above this many slices per pixel column a lane is read from the cache's

@@ -290,7 +290,8 @@ has_slices_below (LaneBuild *build,
   const TesTrack *track = tes_report_get_track (build->report, track_id);
   GPtrArray *children = build->children[track_id];
 
-  if (track->n_slices > 0 && track->kind != TES_TRACK_COUNTER)
+  if ((track->n_slices > 0 && track->kind != TES_TRACK_COUNTER) ||
+      (track->kind == TES_TRACK_COUNTER && track->has_extent))
     return TRUE;
 
   for (guint i = 0; children != NULL && i < children->len; i++)
@@ -317,10 +318,14 @@ add_lanes (LaneBuild *build,
   lane.is_group = children != NULL && children->len > 0;
   lane.expanded = !lane.is_group || !g_hash_table_contains (build->collapsed, GSIZE_TO_POINTER (track_id));
   lane.has_slices = track->n_slices > 0 && track->kind != TES_TRACK_COUNTER;
+  lane.is_counter = track->kind == TES_TRACK_COUNTER && track->has_extent;
   if (lane.has_slices)
     lane.n_rows = build->mode == TES_TRACE_FLAME ? track->max_depth + 1 : 1;
   lane.y = build->y;
-  lane.height = lane.n_rows > 0 ? lane.n_rows * TES_TRACE_ROW_HEIGHT + 4 : TES_TRACE_HEADER_HEIGHT;
+  if (lane.is_counter)
+    lane.height = TES_TRACE_COUNTER_HEIGHT;
+  else
+    lane.height = lane.n_rows > 0 ? lane.n_rows * TES_TRACE_ROW_HEIGHT + 4 : TES_TRACE_HEADER_HEIGHT;
   g_array_append_val (build->lanes, lane);
   build->y += lane.height;
 

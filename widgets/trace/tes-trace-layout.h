@@ -101,13 +101,15 @@ typedef struct
   gboolean is_group;      /* has child tracks */
   gboolean expanded;
   gboolean has_slices;
+  gboolean is_counter;    /* a counter series, drawn as a small chart */
   guint    n_rows;        /* rows of boxes; 0 for a bare group header */
   double   y;             /* top, in lane-area pixels */
   double   height;
 } TesTraceLane;
 
-#define TES_TRACE_ROW_HEIGHT    18.0
-#define TES_TRACE_HEADER_HEIGHT 20.0
+#define TES_TRACE_ROW_HEIGHT     18.0
+#define TES_TRACE_HEADER_HEIGHT  20.0
+#define TES_TRACE_COUNTER_HEIGHT 40.0
 
 GArray  *tes_trace_layout_lanes     (TesReport           *report,
                                      TesTraceMode         mode,

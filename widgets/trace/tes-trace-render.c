@@ -32,6 +32,7 @@
 #define GREYED_OUT     0xe6e5e3
 #define MINIMAP_BG     0xf0efee
 #define MINIMAP_INK    0x9a9996
+#define RUN_INK        0x613583
 
 /* Dark text on light bars, light on dark ones. */
 static guint32
@@ -231,6 +232,136 @@ fill_backgrounds_raster (Raster              *raster,
       done = MAX (done, y1);
     }
   fill_rows (raster, done, raster->height, 0xff000000 | LANE_EVEN);
+}
+
+/* A counter series as a small chart: the area under its value, the range
+ * it takes within each column, its highest value in view written at the
+ * top right. */
+static void
+draw_counter (TesPainter         *p,
+              TesReport          *report,
+              const TesTraceLane *lane,
+              GArray             *values,
+              const TesTraceScale *scale,
+              double              y)
+{
+  cairo_t *cr = p->cr;
+  const TesTrack *track = tes_report_get_track (report, lane->track_id);
+  double lo = 0, hi = 0, column = scale->width / MAX (values->len, 1);
+  double top = y + 4, h = lane->height - 8;
+  g_autofree char *label = NULL;
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < values->len; i++)
+    {
+      const TesCounterBucket *bucket = &g_array_index (values, TesCounterBucket, i);
+
+      if (!bucket->has_value)
+        continue;
+      lo = any ? MIN (lo, bucket->min) : MIN (0, bucket->min);
+      hi = any ? MAX (hi, bucket->max) : MAX (0, bucket->max);
+      any = TRUE;
+    }
+  if (!any)
+    return;
+  if (hi <= lo)
+    hi = lo + 1;
+
+#define VALUE_Y(v) (top + h * (1 - ((v) - lo) / (hi - lo)))
+
+  tes_painter_set_rgb (cr, tes_share_chart_palette[tes_trace_color_index (track->name)]);
+  for (guint i = 0; i < values->len; i++)
+    {
+      const TesCounterBucket *bucket = &g_array_index (values, TesCounterBucket, i);
+      double x = scale->x0 + i * column;
+
+      if (!bucket->has_value)
+        continue;
+      /* the area under the value, and the range within the column */
+      cairo_rectangle (cr, x, VALUE_Y (bucket->last), MAX (column, 1), VALUE_Y (MAX (lo, 0)) - VALUE_Y (bucket->last));
+      cairo_rectangle (cr, x, VALUE_Y (bucket->max), MAX (column, 1), MAX (VALUE_Y (bucket->min) - VALUE_Y (bucket->max), 1));
+    }
+  cairo_fill (cr);
+
+#undef VALUE_Y
+
+  label = g_strdup_printf ("%g", hi);
+  tes_painter_text (p, label, scale->x0 + scale->width - 80, y + 1, 76, PANGO_ALIGN_RIGHT, FALSE, DIM_INK);
+}
+
+/* Flows as arrows from the end of one lane's slice to another's. */
+static void
+draw_flows (cairo_t             *cr,
+            const TesTraceFrame *frame)
+{
+  for (guint i = 0; frame->flows != NULL && i < frame->flows->len; i++)
+    {
+      const TesFlow *flow = &g_array_index (frame->flows, TesFlow, i);
+      guint from = GPOINTER_TO_UINT (g_hash_table_lookup (frame->lane_of_track, &flow->from_track));
+      guint to = GPOINTER_TO_UINT (g_hash_table_lookup (frame->lane_of_track, &flow->to_track));
+      double x0, y0, x1, y1, angle;
+
+      /* both ends on lanes that are laid out (not folded away) */
+      if (from == 0 || to == 0)
+        continue;
+
+      x0 = tes_trace_scale_x (&frame->scale, flow->from_ts);
+      x1 = tes_trace_scale_x (&frame->scale, flow->to_ts);
+      y0 = TES_TRACE_RULER_HEIGHT + g_array_index (frame->lanes, TesTraceLane, from - 1).y - frame->scroll_y + 2 +
+           TES_TRACE_ROW_HEIGHT / 2;
+      y1 = TES_TRACE_RULER_HEIGHT + g_array_index (frame->lanes, TesTraceLane, to - 1).y - frame->scroll_y + 2 +
+           TES_TRACE_ROW_HEIGHT / 2;
+
+      tes_painter_set_rgb (cr, INK);
+      cairo_set_line_width (cr, 1.2);
+      cairo_move_to (cr, x0, y0);
+      cairo_curve_to (cr, x0 + (x1 - x0) / 2, y0, x0 + (x1 - x0) / 2, y1, x1, y1);
+      cairo_stroke (cr);
+
+      angle = x1 >= x0 ? 0 : G_PI;
+      cairo_move_to (cr, x1, y1);
+      cairo_line_to (cr, x1 - 7 * cos (angle) - 3 * sin (angle), y1 - 3);
+      cairo_line_to (cr, x1 - 7 * cos (angle) + 3 * sin (angle), y1 + 3);
+      cairo_close_path (cr);
+      cairo_fill (cr);
+    }
+}
+
+/* Runs: where each starts and ends, across the lanes, named in the ruler. */
+static void
+draw_runs (TesPainter          *p,
+           const TesTraceFrame *frame,
+           double               height)
+{
+  cairo_t *cr = p->cr;
+  static const double dash[] = { 4, 3 };
+
+  for (guint i = 0; frame->runs != NULL && i < frame->runs->len; i++)
+    {
+      const TesRun *run = &g_array_index (frame->runs, TesRun, i);
+      double x0 = tes_trace_scale_x (&frame->scale, run->start);
+      double x1 = tes_trace_scale_x (&frame->scale, run->end);
+
+      cairo_save (cr);
+      cairo_set_source_rgba (cr, 0x61 / 255., 0x35 / 255., 0x83 / 255., 0.8);
+      cairo_set_line_width (cr, 1);
+      cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
+      for (guint e = 0; e < 2; e++)
+        {
+          double x = floor (e ? x1 : x0) + 0.5;
+
+          if (x < TES_TRACE_LABEL_WIDTH)
+            continue;
+          cairo_move_to (cr, x, TES_TRACE_MINIMAP_HEIGHT);
+          cairo_line_to (cr, x, height);
+        }
+      cairo_stroke (cr);
+      cairo_restore (cr);
+
+      if (x0 >= TES_TRACE_LABEL_WIDTH - 1 && run->name != NULL)
+        tes_painter_text (p, run->name, x0 + 3, TES_TRACE_RULER_HEIGHT - 14, MAX (x1 - x0 - 6, 40),
+                          PANGO_ALIGN_LEFT, TRUE, RUN_INK);
+    }
 }
 
 /* Names and the selection's outline, over the boxes. */
@@ -471,10 +602,16 @@ tes_trace_render_frame (cairo_t             *cr,
     }
 
   for (guint i = 0; i < frame->lanes->len; i++)
-    if (g_ptr_array_index (frame->boxes, i) != NULL)
-      draw_box_marks (&p, report, frame, &g_array_index (frame->lanes, TesTraceLane, i),
-                      g_ptr_array_index (frame->boxes, i), style,
-                      TES_TRACE_RULER_HEIGHT + g_array_index (frame->lanes, TesTraceLane, i).y - frame->scroll_y);
+    {
+      const TesTraceLane *lane = &g_array_index (frame->lanes, TesTraceLane, i);
+      double y = TES_TRACE_RULER_HEIGHT + lane->y - frame->scroll_y;
+
+      if (g_ptr_array_index (frame->boxes, i) != NULL)
+        draw_box_marks (&p, report, frame, lane, g_ptr_array_index (frame->boxes, i), style, y);
+      if (g_ptr_array_index (frame->counters, i) != NULL)
+        draw_counter (&p, report, lane, g_ptr_array_index (frame->counters, i), &frame->scale, y);
+    }
+  draw_flows (cr, frame);
   cairo_restore (cr);
 
   for (guint i = 0; i < frame->lanes->len; i++)
@@ -508,6 +645,7 @@ tes_trace_render_frame (cairo_t             *cr,
   cairo_stroke (cr);
 
   draw_ruler (&p, frame, style, width, height);
+  draw_runs (&p, frame, height);
 
   if (frame->lanes->len == 0)
     tes_painter_text (&p, _("This report has no timed events to draw"), TES_TRACE_LABEL_WIDTH + 12,
@@ -559,7 +697,13 @@ tes_trace_render (TesWorkspace  *workspace,
   tes_trace_scale_init (&scale, t0, t1, width);
 
   {
-    TesTraceRequest request = { .scale = scale, .mode = mode, .view_height = height - TES_TRACE_RULER_HEIGHT };
+    TesTraceRequest request = {
+      .scale = scale,
+      .mode = mode,
+      .view_height = height - TES_TRACE_RULER_HEIGHT,
+      .show_flows = TRUE,
+      .show_runs = TRUE,
+    };
 
     frame = tes_trace_frame_build (report, &request, NULL, error);
   }

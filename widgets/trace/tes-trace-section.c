@@ -30,6 +30,8 @@ struct _TesTraceSection
   GtkToggleButton *flat_button;
   GtkToggleButton *flame_button;
   GtkCheckButton *text_check;
+  GtkCheckButton *flows_check;
+  GtkCheckButton *runs_check;
   GtkDropDown    *unit_dropdown;
   GtkLabel       *range_label;
   GtkLabel       *details_label;
@@ -728,6 +730,8 @@ tes_trace_section_class_init (TesTraceSectionClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, flat_button);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, flame_button);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, text_check);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, flows_check);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, runs_check);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, unit_dropdown);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, range_label);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, details_label);
@@ -778,6 +782,8 @@ tes_trace_section_init (TesTraceSection *self)
   gtk_drawing_area_set_draw_func (self->proportions_area, draw_proportions, self, NULL);
   gtk_drawing_area_set_draw_func (self->histogram_area, draw_histogram, self, NULL);
   g_object_bind_property (self->text_check, "active", self->view, "show-text", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->flows_check, "active", self->view, "show-flows", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->runs_check, "active", self->view, "show-runs", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->view, "scrollable", self->scrollbar, "visible", G_BINDING_SYNC_CREATE);
 
   /* like the trace's keys, these work whatever has the focus while the

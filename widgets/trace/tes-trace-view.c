@@ -32,6 +32,8 @@ struct _TesTraceView
   TesWorkspace   *workspace;
   TesTraceMode    mode;
   gboolean        show_text;
+  gboolean        show_flows;
+  gboolean        show_runs;
   GHashTable     *collapsed;      /* group track ids */
   GtkAdjustment  *vadjustment;    /* lanes scrolled, in pixels */
 
@@ -66,6 +68,8 @@ enum {
   PROP_WORKSPACE,
   PROP_MODE,
   PROP_SHOW_TEXT,
+  PROP_SHOW_FLOWS,
+  PROP_SHOW_RUNS,
   PROP_SCROLLABLE,
   PROP_N_MATCHES,
   PROP_CURRENT_MATCH,
@@ -124,7 +128,9 @@ tes_trace_view_ensure_frame (TesTraceView *self)
       self->frame->scale.width == scale.width &&
       self->frame->view_height == height - TES_TRACE_RULER_HEIGHT &&
       self->frame->scroll_y == gtk_adjustment_get_value (self->vadjustment) &&
-      self->frame->mode == self->mode)
+      self->frame->mode == self->mode &&
+      (self->frame->flows != NULL) == self->show_flows &&
+      (self->frame->runs != NULL) == self->show_runs)
     return self->frame;
 
   {
@@ -137,6 +143,8 @@ tes_trace_view_ensure_frame (TesTraceView *self)
       .view_height = height - TES_TRACE_RULER_HEIGHT,
       /* the whole run's miniature depends on the width alone */
       .overview = self->frame ? self->frame->overview : NULL,
+      .show_flows = self->show_flows,
+      .show_runs = self->show_runs,
     };
 
     frame = tes_trace_frame_build (tes_workspace_get_report (self->workspace), &request, NULL, &error);
@@ -698,6 +706,14 @@ tes_trace_view_get_property (GObject    *object,
       g_value_set_boolean (value, self->show_text);
       break;
 
+    case PROP_SHOW_FLOWS:
+      g_value_set_boolean (value, self->show_flows);
+      break;
+
+    case PROP_SHOW_RUNS:
+      g_value_set_boolean (value, self->show_runs);
+      break;
+
     case PROP_SCROLLABLE:
       g_value_set_boolean (value, gtk_adjustment_get_upper (self->vadjustment) >
                                   gtk_adjustment_get_page_size (self->vadjustment));
@@ -746,6 +762,20 @@ tes_trace_view_set_property (GObject      *object,
       tes_trace_view_set_show_text (self, g_value_get_boolean (value));
       break;
 
+    case PROP_SHOW_FLOWS:
+    case PROP_SHOW_RUNS:
+      {
+        gboolean *flag = prop_id == PROP_SHOW_FLOWS ? &self->show_flows : &self->show_runs;
+
+        if (*flag != g_value_get_boolean (value))
+          {
+            *flag = g_value_get_boolean (value);
+            tes_trace_view_invalidate (self);
+            g_object_notify_by_pspec (object, pspec);
+          }
+      }
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -777,6 +807,16 @@ tes_trace_view_class_init (TesTraceViewClass *klass)
 
   properties[PROP_SHOW_TEXT] =
     g_param_spec_boolean ("show-text", NULL, NULL, TRUE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /* arrows between lanes (Chrome's flow events) */
+  properties[PROP_SHOW_FLOWS] =
+    g_param_spec_boolean ("show-flows", NULL, NULL, TRUE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /* where each program run starts and ends */
+  properties[PROP_SHOW_RUNS] =
+    g_param_spec_boolean ("show-runs", NULL, NULL, TRUE,
                           (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   /* whether the lanes are taller than the view: the scrollbar shows then */
@@ -816,6 +856,8 @@ tes_trace_view_init (TesTraceView *self)
   GtkGesture *gesture;
 
   self->show_text = TRUE;
+  self->show_flows = TRUE;
+  self->show_runs = TRUE;
   self->current_match = -1;
   self->collapsed = g_hash_table_new (NULL, NULL);
   self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 1, SCROLL_PX, 100, 1));
