@@ -364,6 +364,25 @@ test_trace_window_fold (void)
   g_assert_true (tes_trace_view_select_at (f.view, 40, TES_TRACE_RULER_HEIGHT + a->y + 5, FALSE));
   g_assert_cmpuint (tes_trace_view_get_frame (f.view)->lanes->len, ==, n_lanes);
 
+  /* the lane menu's actions: pin Device B's core to the top, hide
+   * Device A, then bring it back */
+  {
+    gint64 b0_id = lane_named (tes_trace_view_get_frame (f.view), f.report, "Device B", "core 0")->track_id;
+    gint64 a_id = lane_named (tes_trace_view_get_frame (f.view), f.report, NULL, "Device A")->track_id;
+
+    tes_trace_view_set_lane_pinned (f.view, b0_id, TRUE);
+    frame = tes_trace_view_get_frame (f.view);
+    g_assert_cmpint (g_array_index (frame->lanes, TesTraceLane, 0).track_id, ==, b0_id);
+    g_assert_true (g_array_index (frame->lanes, TesTraceLane, 0).pinned);
+
+    tes_trace_view_hide_lane (f.view, a_id);
+    g_assert_cmpuint (tes_trace_view_get_n_hidden_lanes (f.view), ==, 1);
+    g_assert_null (lane_named (tes_trace_view_get_frame (f.view), f.report, "Device A", "core 1"));
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "lane.show-all", NULL));
+    g_assert_cmpuint (tes_trace_view_get_n_hidden_lanes (f.view), ==, 0);
+    g_assert_nonnull (lane_named (tes_trace_view_get_frame (f.view), f.report, "Device A", "core 1"));
+  }
+
   fixture_close (&f);
 }
 

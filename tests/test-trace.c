@@ -189,6 +189,7 @@ test_trace_lanes (void)
   g_autoptr(GArray) flame = NULL;
   g_autoptr(GArray) folded = NULL;
   g_autoptr(GHashTable) collapsed = g_hash_table_new (NULL, NULL);
+  TesTraceLaneState state = { 0 };
   const TesTraceLane *a, *a0, *a1, *b, *b0;
   double height, folded_height;
 
@@ -219,11 +220,36 @@ test_trace_lanes (void)
 
   /* a folded group keeps its header, its lanes go */
   g_hash_table_add (collapsed, GSIZE_TO_POINTER (a->track_id));
-  folded = tes_trace_layout_lanes (report, TES_TRACE_FLAT, collapsed, &folded_height);
+  state.collapsed = collapsed;
+  folded = tes_trace_layout_lanes (report, TES_TRACE_FLAT, &state, &folded_height);
   g_assert_cmpuint (folded->len, ==, 3);
   g_assert_false (find_lane (folded, report, NULL, "Device A")->expanded);
   g_assert_null (find_lane (folded, report, "Device A", "core 0"));
   g_assert_cmpfloat (folded_height, ==, height - a0->height - a1->height);
+
+  /* Device B's core pinned: it comes first, marked, and leaves the tree;
+   * Device A hidden: it goes with its lanes */
+  {
+    g_autoptr(GArray) pinned = g_array_new (FALSE, FALSE, sizeof (gint64));
+    g_autoptr(GHashTable) hidden = g_hash_table_new (NULL, NULL);
+    g_autoptr(GArray) lanes = NULL;
+    TesTraceLaneState edited = { NULL, pinned, hidden };
+    gint64 b0_id = b0->track_id;
+    const TesTraceLane *first;
+
+    g_array_append_val (pinned, b0_id);
+    g_hash_table_add (hidden, GSIZE_TO_POINTER (a->track_id));
+    lanes = tes_trace_layout_lanes (report, TES_TRACE_FLAT, &edited, NULL);
+    first = &g_array_index (lanes, TesTraceLane, 0);
+    g_assert_cmpint (first->track_id, ==, b0_id);
+    g_assert_true (first->pinned);
+    g_assert_cmpuint (first->level, ==, 0);
+    g_assert_null (find_lane (lanes, report, NULL, "Device A"));
+    g_assert_null (find_lane (lanes, report, "Device A", "core 1"));
+    /* core 0 of Device B is laid out once, on top */
+    for (guint i = 1; i < lanes->len; i++)
+      g_assert_cmpint (g_array_index (lanes, TesTraceLane, i).track_id, !=, b0_id);
+  }
 }
 
 static void

@@ -208,7 +208,7 @@ tes_trace_frame_build (TesReport             *report,
   frame->view_height = view_height;
   frame->searching = matches != NULL;
   tes_report_get_span (report, 0, &frame->origin, &frame->end);
-  frame->lanes = tes_trace_layout_lanes (report, mode, request->collapsed, &frame->total_height);
+  frame->lanes = tes_trace_layout_lanes (report, mode, request->lanes, &frame->total_height);
 
   if (request->overview != NULL && request->overview->len == n_columns)
     frame->overview = g_array_ref (request->overview);

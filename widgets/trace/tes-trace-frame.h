@@ -22,7 +22,7 @@ typedef struct
 {
   TesTraceScale          scale;
   TesTraceMode           mode;
-  GHashTable            *collapsed;     /* group track ids; may be NULL */
+  const TesTraceLaneState *lanes;       /* folded, pinned, hidden; may be NULL */
   const TesTraceMatches *matches;       /* the search's; NULL: no search */
   double                 scroll_y;      /* lanes-area y at the top of the view */
   double                 view_height;

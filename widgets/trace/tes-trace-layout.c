@@ -259,13 +259,32 @@ tes_trace_ruler_ticks (const TesTraceScale *scale,
 
 typedef struct
 {
-  TesReport    *report;
-  TesTraceMode  mode;
-  GHashTable   *collapsed;
-  GPtrArray   **children;   /* by track id: child track ids in order */
-  GArray       *lanes;
-  double        y;
+  TesReport               *report;
+  TesTraceMode             mode;
+  const TesTraceLaneState *state;
+  GPtrArray              **children;   /* by track id: child track ids in order */
+  GArray                  *lanes;
+  double                   y;
+  gboolean                 in_pinned;  /* laying out the pinned lanes on top */
 } LaneBuild;
+
+static gboolean
+state_has (GHashTable *set,
+           gint64      track_id)
+{
+  return set != NULL && g_hash_table_contains (set, GSIZE_TO_POINTER (track_id));
+}
+
+static gboolean
+is_pinned (const TesTraceLaneState *state,
+           gint64                   track_id)
+{
+  for (guint i = 0; state->pinned != NULL && i < state->pinned->len; i++)
+    if (g_array_index (state->pinned, gint64, i) == track_id)
+      return TRUE;
+
+  return FALSE;
+}
 
 static int
 compare_tracks (gconstpointer a,
@@ -310,13 +329,16 @@ add_lanes (LaneBuild *build,
   GPtrArray *children = build->children[track_id];
   TesTraceLane lane = { 0 };
 
-  if (!has_slices_below (build, track_id))
+  /* hidden lanes go with all below them; pinned ones sit on top instead */
+  if (!has_slices_below (build, track_id) || state_has (build->state->hidden, track_id) ||
+      (!build->in_pinned && is_pinned (build->state, track_id)))
     return;
 
   lane.track_id = track_id;
   lane.level = level;
+  lane.pinned = build->in_pinned && level == 0;
   lane.is_group = children != NULL && children->len > 0;
-  lane.expanded = !lane.is_group || !g_hash_table_contains (build->collapsed, GSIZE_TO_POINTER (track_id));
+  lane.expanded = !lane.is_group || !state_has (build->state->collapsed, track_id);
   lane.has_slices = track->n_slices > 0 && track->kind != TES_TRACK_COUNTER;
   lane.is_counter = track->kind == TES_TRACK_COUNTER && track->has_extent;
   if (lane.has_slices)
@@ -334,22 +356,24 @@ add_lanes (LaneBuild *build,
       add_lanes (build, GPOINTER_TO_SIZE (g_ptr_array_index (children, i)), level + 1);
 }
 
-/* The lanes top to bottom. @collapsed holds the ids of collapsed groups
- * (may be NULL). Tracks with nothing to draw below them are left out. */
+/* The lanes top to bottom: the pinned ones first, in the order they were
+ * pinned, then the tree without them; folded groups keep their header,
+ * hidden lanes are left out, as are tracks with nothing to draw below
+ * them. @state may be NULL. */
 GArray *
-tes_trace_layout_lanes (TesReport    *report,
-                        TesTraceMode  mode,
-                        GHashTable   *collapsed,
-                        double       *total_height)
+tes_trace_layout_lanes (TesReport               *report,
+                        TesTraceMode             mode,
+                        const TesTraceLaneState *state,
+                        double                  *total_height)
 {
+  static const TesTraceLaneState none = { 0 };
   guint n_tracks = tes_report_get_n_tracks (report);
-  g_autoptr(GHashTable) none = NULL;
   g_autoptr(GPtrArray) roots = g_ptr_array_new ();
   LaneBuild build = { 0 };
 
   build.report = report;
   build.mode = mode;
-  build.collapsed = collapsed ? collapsed : (none = g_hash_table_new (NULL, NULL));
+  build.state = state ? state : &none;
   build.children = g_new0 (GPtrArray *, n_tracks + 1);
   build.lanes = g_array_new (FALSE, TRUE, sizeof (TesTraceLane));
 
@@ -371,6 +395,16 @@ tes_trace_layout_lanes (TesReport    *report,
     if (build.children[i] != NULL)
       g_ptr_array_sort_with_data (build.children[i], compare_tracks, report);
   g_ptr_array_sort_with_data (roots, compare_tracks, report);
+
+  build.in_pinned = TRUE;
+  for (guint i = 0; build.state->pinned != NULL && i < build.state->pinned->len; i++)
+    {
+      gint64 id = g_array_index (build.state->pinned, gint64, i);
+
+      if (id >= 1 && id <= n_tracks)
+        add_lanes (&build, id, 0);
+    }
+  build.in_pinned = FALSE;
 
   for (guint i = 0; i < roots->len; i++)
     add_lanes (&build, GPOINTER_TO_SIZE (g_ptr_array_index (roots, i)), 0);

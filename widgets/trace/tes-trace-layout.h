@@ -94,10 +94,20 @@ typedef enum
   TES_TRACE_FLAME,
 } TesTraceMode;
 
+/* What the user did to the lanes: folded groups, lanes pinned to the top
+ * (in the order pinned), hidden lanes. Any member may be NULL. */
+typedef struct
+{
+  GHashTable *collapsed;  /* group track ids */
+  GArray     *pinned;     /* gint64 track ids */
+  GHashTable *hidden;     /* track ids */
+} TesTraceLaneState;
+
 typedef struct
 {
   gint64   track_id;
   guint    level;         /* indentation in the tree */
+  gboolean pinned;
   gboolean is_group;      /* has child tracks */
   gboolean expanded;
   gboolean has_slices;
@@ -111,10 +121,10 @@ typedef struct
 #define TES_TRACE_HEADER_HEIGHT  20.0
 #define TES_TRACE_COUNTER_HEIGHT 40.0
 
-GArray  *tes_trace_layout_lanes     (TesReport           *report,
-                                     TesTraceMode         mode,
-                                     GHashTable          *collapsed,
-                                     double              *total_height);
+GArray  *tes_trace_layout_lanes     (TesReport               *report,
+                                     TesTraceMode             mode,
+                                     const TesTraceLaneState *state,
+                                     double                  *total_height);
 int      tes_trace_lane_at          (GArray              *lanes,
                                      double               y);
 

@@ -77,7 +77,15 @@ draw_lane_label (TesPainter         *p,
     }
 
   tes_painter_text (p, track->name ? track->name : "", indent + 12, text_y,
-                    TES_TRACE_LABEL_WIDTH - indent - 18, PANGO_ALIGN_LEFT, lane->is_group, INK);
+                    TES_TRACE_LABEL_WIDTH - indent - (lane->pinned ? 30 : 18), PANGO_ALIGN_LEFT, lane->is_group, INK);
+
+  /* pinned to the top: a dot at the end of the name's column */
+  if (lane->pinned)
+    {
+      tes_painter_set_rgb (p->cr, SELECTION);
+      cairo_arc (p->cr, TES_TRACE_LABEL_WIDTH - 12, y + 9, 3.5, 0, 2 * G_PI);
+      cairo_fill (p->cr);
+    }
 }
 
 static guint8

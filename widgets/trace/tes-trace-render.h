@@ -20,7 +20,6 @@ typedef struct
   gboolean     show_text;
   TesTimeUnit  unit;
   gint64       cycles_per_second;
-  GHashTable  *collapsed;        /* group track ids; may be NULL */
   TesSliceRef  selected;         /* track_id 0: none */
   gboolean     has_span;         /* a selected time span, ns */
   gint64       span_t0;

@@ -34,7 +34,12 @@ struct _TesTraceView
   gboolean        show_text;
   gboolean        show_flows;
   gboolean        show_runs;
-  GHashTable     *collapsed;      /* group track ids */
+  TesTraceLaneState lane_state;   /* folded, pinned, hidden lanes */
+  GHashTable     *collapsed;      /* lane_state's */
+  GHashTable     *hidden;
+  GArray         *pinned;
+  gint64          menu_track;     /* the lane the context menu is about */
+  GtkWidget      *lane_menu;
   GtkAdjustment  *vadjustment;    /* lanes scrolled, in pixels */
 
   /* the last frame and what it was built for */
@@ -137,7 +142,7 @@ tes_trace_view_ensure_frame (TesTraceView *self)
     TesTraceRequest request = {
       .scale = scale,
       .mode = self->mode,
-      .collapsed = self->collapsed,
+      .lanes = &self->lane_state,
       .matches = self->matches,
       .scroll_y = gtk_adjustment_get_value (self->vadjustment),
       .view_height = height - TES_TRACE_RULER_HEIGHT,
@@ -179,7 +184,6 @@ tes_trace_view_snapshot (GtkWidget   *widget,
 
   tes_trace_style_init (&style, self->workspace);
   style.show_text = self->show_text;
-  style.collapsed = self->collapsed;
   style.scale_factor = gtk_widget_get_scale_factor (widget);
 
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
@@ -214,7 +218,11 @@ tes_trace_view_size_allocate (GtkWidget *widget,
                               int        height,
                               int        baseline)
 {
-  tes_trace_view_invalidate (TES_TRACE_VIEW (widget));
+  TesTraceView *self = TES_TRACE_VIEW (widget);
+
+  if (self->lane_menu != NULL)
+    gtk_popover_present (GTK_POPOVER (self->lane_menu));
+  tes_trace_view_invalidate (self);
 }
 
 static void
@@ -666,6 +674,151 @@ tes_trace_view_query_tooltip (GtkWidget  *widget,
   return TRUE;
 }
 
+/* Pins a lane to the top of the view (the last pinned lowest), or puts it
+ * back in its place. */
+void
+tes_trace_view_set_lane_pinned (TesTraceView *self,
+                                gint64        track_id,
+                                gboolean      pinned)
+{
+  g_return_if_fail (TES_IS_TRACE_VIEW (self));
+
+  for (guint i = 0; i < self->pinned->len; i++)
+    if (g_array_index (self->pinned, gint64, i) == track_id)
+      {
+        if (pinned)
+          return;
+        g_array_remove_index (self->pinned, i);
+        tes_trace_view_invalidate (self);
+        return;
+      }
+
+  if (pinned)
+    {
+      g_array_append_val (self->pinned, track_id);
+      tes_trace_view_invalidate (self);
+    }
+}
+
+gboolean
+tes_trace_view_get_lane_pinned (TesTraceView *self,
+                                gint64        track_id)
+{
+  g_return_val_if_fail (TES_IS_TRACE_VIEW (self), FALSE);
+
+  for (guint i = 0; i < self->pinned->len; i++)
+    if (g_array_index (self->pinned, gint64, i) == track_id)
+      return TRUE;
+
+  return FALSE;
+}
+
+/* Hides a lane (with the lanes below it). */
+void
+tes_trace_view_hide_lane (TesTraceView *self,
+                          gint64        track_id)
+{
+  g_return_if_fail (TES_IS_TRACE_VIEW (self));
+
+  if (!g_hash_table_add (self->hidden, GSIZE_TO_POINTER (track_id)))
+    return;
+
+  tes_trace_view_set_lane_pinned (self, track_id, FALSE);
+  tes_trace_view_invalidate (self);
+}
+
+guint
+tes_trace_view_get_n_hidden_lanes (TesTraceView *self)
+{
+  g_return_val_if_fail (TES_IS_TRACE_VIEW (self), 0);
+
+  return g_hash_table_size (self->hidden);
+}
+
+void
+tes_trace_view_show_hidden_lanes (TesTraceView *self)
+{
+  g_return_if_fail (TES_IS_TRACE_VIEW (self));
+
+  if (g_hash_table_size (self->hidden) == 0)
+    return;
+
+  g_hash_table_remove_all (self->hidden);
+  tes_trace_view_invalidate (self);
+}
+
+static void
+lane_pin_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *param)
+{
+  TesTraceView *self = TES_TRACE_VIEW (widget);
+
+  tes_trace_view_set_lane_pinned (self, self->menu_track, !tes_trace_view_get_lane_pinned (self, self->menu_track));
+}
+
+static void
+lane_hide_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *param)
+{
+  TesTraceView *self = TES_TRACE_VIEW (widget);
+
+  tes_trace_view_hide_lane (self, self->menu_track);
+}
+
+static void
+lane_show_all_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *param)
+{
+  tes_trace_view_show_hidden_lanes (TES_TRACE_VIEW (widget));
+}
+
+/* A right-click on a lane's name: pin it to the top, hide it, or bring
+ * back the hidden ones. */
+static void
+tes_trace_view_context_cb (TesTraceView    *self,
+                           int              n_press,
+                           double           x,
+                           double           y,
+                           GtkGestureClick *gesture)
+{
+  g_autoptr(GMenu) menu = g_menu_new ();
+  g_autofree char *show_all = NULL;
+  gboolean in_label = FALSE;
+  gint64 track_id = 0;
+  int lane = -1;
+
+  if (self->workspace == NULL)
+    return;
+
+  box_at (self, x, y, &track_id, &in_label, &lane);
+  if (lane < 0 || !in_label)
+    return;
+
+  self->menu_track = track_id;
+  g_menu_append (menu, tes_trace_view_get_lane_pinned (self, track_id) ? _("_Unpin") : _("_Pin to Top"),
+                 "lane.pin");
+  g_menu_append (menu, _("_Hide Lane"), "lane.hide");
+  /* Translators: %u is how many lanes are hidden */
+  show_all = g_strdup_printf (_("_Show Hidden Lanes (%u)"), g_hash_table_size (self->hidden));
+  g_menu_append (menu, show_all, "lane.show-all");
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "lane.show-all", g_hash_table_size (self->hidden) > 0);
+
+  if (self->lane_menu == NULL)
+    {
+      self->lane_menu = gtk_popover_menu_new_from_model (G_MENU_MODEL (menu));
+      gtk_widget_set_parent (self->lane_menu, GTK_WIDGET (self));
+      gtk_popover_set_has_arrow (GTK_POPOVER (self->lane_menu), FALSE);
+    }
+  else
+    gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->lane_menu), G_MENU_MODEL (menu));
+
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->lane_menu), &(GdkRectangle) { (int)x, (int)y, 1, 1 });
+  gtk_popover_popup (GTK_POPOVER (self->lane_menu));
+}
+
 static void
 tes_trace_view_dispose (GObject *object)
 {
@@ -679,6 +832,9 @@ tes_trace_view_dispose (GObject *object)
   g_clear_pointer (&self->search_error, g_free);
   g_clear_pointer (&self->frame, tes_trace_frame_free);
   g_clear_pointer (&self->collapsed, g_hash_table_unref);
+  g_clear_pointer (&self->hidden, g_hash_table_unref);
+  g_clear_pointer (&self->pinned, g_array_unref);
+  g_clear_pointer (&self->lane_menu, gtk_widget_unparent);
   g_clear_object (&self->vadjustment);
 
   G_OBJECT_CLASS (tes_trace_view_parent_class)->dispose (object);
@@ -846,6 +1002,10 @@ tes_trace_view_class_init (TesTraceViewClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_css_name (widget_class, "tracetimeline");
+
+  gtk_widget_class_install_action (widget_class, "lane.pin", NULL, lane_pin_action);
+  gtk_widget_class_install_action (widget_class, "lane.hide", NULL, lane_hide_action);
+  gtk_widget_class_install_action (widget_class, "lane.show-all", NULL, lane_show_all_action);
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
 
@@ -860,6 +1020,9 @@ tes_trace_view_init (TesTraceView *self)
   self->show_runs = TRUE;
   self->current_match = -1;
   self->collapsed = g_hash_table_new (NULL, NULL);
+  self->hidden = g_hash_table_new (NULL, NULL);
+  self->pinned = g_array_new (FALSE, FALSE, sizeof (gint64));
+  self->lane_state = (TesTraceLaneState) { self->collapsed, self->pinned, self->hidden };
   self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 1, SCROLL_PX, 100, 1));
   g_signal_connect_object (self->vadjustment, "value-changed",
                            G_CALLBACK (tes_trace_view_invalidate), self, G_CONNECT_SWAPPED);
@@ -883,6 +1046,12 @@ tes_trace_view_init (TesTraceView *self)
 
   gesture = gtk_gesture_click_new ();
   g_signal_connect_object (gesture, "pressed", G_CALLBACK (tes_trace_view_pressed_cb),
+                           self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
+
+  gesture = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_SECONDARY);
+  g_signal_connect_object (gesture, "pressed", G_CALLBACK (tes_trace_view_context_cb),
                            self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
 
@@ -923,6 +1092,8 @@ tes_trace_view_set_workspace (TesTraceView *self,
 
   g_set_object (&self->workspace, workspace);
   g_hash_table_remove_all (self->collapsed);
+  g_hash_table_remove_all (self->hidden);
+  g_array_set_size (self->pinned, 0);
   /* another report: the last one's search means nothing here */
   g_cancellable_cancel (self->search_cancellable);
   g_clear_object (&self->search_cancellable);
@@ -1170,9 +1341,12 @@ unfold_to (TesTraceView *self,
   TesReport *report = tes_workspace_get_report (self->workspace);
   const TesTrack *track = tes_report_get_track (report, track_id);
 
+  if (g_hash_table_remove (self->hidden, GSIZE_TO_POINTER (track_id)))
+    self->frame_valid = FALSE;
   while (track != NULL && track->parent_id != 0)
     {
-      if (g_hash_table_remove (self->collapsed, GSIZE_TO_POINTER (track->parent_id)))
+      if (g_hash_table_remove (self->collapsed, GSIZE_TO_POINTER (track->parent_id)) |
+          g_hash_table_remove (self->hidden, GSIZE_TO_POINTER (track->parent_id)))
         self->frame_valid = FALSE;
       track = tes_report_get_track (report, track->parent_id);
     }

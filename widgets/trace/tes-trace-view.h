@@ -43,6 +43,15 @@ gboolean             tes_trace_view_select_at        (TesTraceView  *self,
 gboolean             tes_trace_view_zoom_at          (TesTraceView  *self,
                                                       double         x,
                                                       double         y);
+void                 tes_trace_view_set_lane_pinned  (TesTraceView  *self,
+                                                      gint64         track_id,
+                                                      gboolean       pinned);
+gboolean             tes_trace_view_get_lane_pinned  (TesTraceView  *self,
+                                                      gint64         track_id);
+void                 tes_trace_view_hide_lane        (TesTraceView  *self,
+                                                      gint64         track_id);
+guint                tes_trace_view_get_n_hidden_lanes (TesTraceView *self);
+void                 tes_trace_view_show_hidden_lanes (TesTraceView *self);
 void                 tes_trace_view_set_search       (TesTraceView  *self,
                                                       const char    *text);
 guint                tes_trace_view_get_n_matches    (TesTraceView  *self);
