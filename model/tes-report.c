@@ -471,6 +471,15 @@ tes_report_get_string (TesReport *self,
   return g_ptr_array_index (self->strings, id);
 }
 
+/* Strings have ids 1 to n - 1. */
+guint
+tes_report_get_n_strings (TesReport *self)
+{
+  g_return_val_if_fail (TES_IS_REPORT (self), 0);
+
+  return self->strings->len;
+}
+
 guint
 tes_report_get_n_sources (TesReport *self)
 {

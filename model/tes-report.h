@@ -211,6 +211,7 @@ void              tes_report_get_counts          (TesReport           *self,
                                                   TesReportCounts     *counts);
 const char       *tes_report_get_string          (TesReport           *self,
                                                   guint32              id);
+guint             tes_report_get_n_strings       (TesReport           *self);
 guint             tes_report_get_n_sources       (TesReport           *self);
 const TesSourceInfo *tes_report_get_source       (TesReport           *self,
                                                   guint                index);

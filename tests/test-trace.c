@@ -262,6 +262,7 @@ test_trace_merge (void)
   g_autoptr(GArray) slices = tes_report_get_slices (report, track->id, G_MININT64, G_MAXINT64, NULL);
   g_autoptr(GArray) wide = g_array_new (FALSE, TRUE, sizeof (TesTraceBox));
   g_autoptr(GArray) narrow = g_array_new (FALSE, TRUE, sizeof (TesTraceBox));
+  TesTraceMerge flat = { TES_TRACE_FLAT };
   TesTraceScale scale;
   guint64 total = 0;
 
@@ -271,7 +272,7 @@ test_trace_merge (void)
    * a box each, where they are */
   tes_trace_scale_init (&scale, 2000000, 2000000 + 5000, TES_TRACE_LABEL_WIDTH + 1000);
   tes_trace_merge_slices (&scale, (const TesSlice *)(gpointer)slices->data, slices->len, report,
-                          track, TES_TRACE_FLAT, NULL, wide);
+                          track, &flat, wide);
   g_assert_cmpuint (wide->len, ==, 25);
   for (guint i = 0; i < wide->len; i++)
     {
@@ -288,7 +289,7 @@ test_trace_merge (void)
    * every slice is in one box and no box is wider than its columns */
   tes_trace_scale_init (&scale, 2000000, 2200000, TES_TRACE_LABEL_WIDTH + 100);
   tes_trace_merge_slices (&scale, (const TesSlice *)(gpointer)slices->data, slices->len, report,
-                          track, TES_TRACE_FLAT, NULL, narrow);
+                          track, &flat, narrow);
   g_assert_cmpuint (narrow->len, <=, 101);
   for (guint i = 0; i < narrow->len; i++)
     {
@@ -300,6 +301,34 @@ test_trace_merge (void)
         g_assert_cmpfloat (box->x0, >=, g_array_index (narrow, TesTraceBox, i - 1).x0);
     }
   g_assert_cmpuint (total, ==, 1000);
+
+  /* Group Syncs: three syncs back to back, each 100 px wide, are one box
+   * named after them; without it, three */
+  {
+    const TesTrack *b0 = tes_test_find_track (report, "Device B", "core 0");
+    g_autoptr(GArray) found = tes_report_get_slices (report, b0->id, G_MININT64, G_MAXINT64, NULL);
+    g_autofree guint8 *syncs = tes_trace_sync_names (report);
+    g_autoptr(GArray) grouped = g_array_new (FALSE, TRUE, sizeof (TesTraceBox));
+    g_autoptr(GArray) apart = g_array_new (FALSE, TRUE, sizeof (TesTraceBox));
+    TesTraceMerge with = { TES_TRACE_FLAT, NULL, syncs, tes_report_get_n_strings (report) };
+    TesSlice three[3];
+
+    for (guint i = 0; i < 3; i++)
+      {
+        three[i] = g_array_index (found, TesSlice, 0);
+        three[i].start = tes_report_convert_time (report, 0, b0->clock_id, 3000000 + i * 100000);
+        three[i].dur = 100000;
+        three[i].index = i;
+      }
+    tes_trace_scale_init (&scale, 3000000, 3300000, TES_TRACE_LABEL_WIDTH + 300);
+    tes_trace_merge_slices (&scale, three, 3, report, b0, &with, grouped);
+    tes_trace_merge_slices (&scale, three, 3, report, b0, &flat, apart);
+    g_assert_cmpuint (grouped->len, ==, 1);
+    g_assert_cmpuint (g_array_index (grouped, TesTraceBox, 0).n_slices, ==, 3);
+    g_assert_cmpstr (tes_report_get_string (report, g_array_index (grouped, TesTraceBox, 0).name), ==, "sync");
+    g_assert_cmpint (g_array_index (grouped, TesTraceBox, 0).dur, ==, 300000);
+    g_assert_cmpuint (apart->len, ==, 3);
+  }
 }
 
 static void

@@ -198,6 +198,8 @@ tes_trace_frame_build (TesReport             *report,
   double scroll_y = request->scroll_y;
   double view_height = request->view_height;
   guint n_columns = MAX ((guint)ceil (scale->width), 1);
+  g_autofree guint8 *sync_names = request->group_syncs ? tes_trace_sync_names (report) : NULL;
+  TesTraceMerge merge = { mode, request->matches, sync_names, tes_report_get_n_strings (report) };
 
   g_return_val_if_fail (TES_IS_REPORT (report), NULL);
   g_return_val_if_fail (request != NULL, NULL);
@@ -207,6 +209,7 @@ tes_trace_frame_build (TesReport             *report,
   frame->scroll_y = scroll_y;
   frame->view_height = view_height;
   frame->searching = matches != NULL;
+  frame->group_syncs = request->group_syncs;
   tes_report_get_span (report, 0, &frame->origin, &frame->end);
   frame->lanes = tes_trace_layout_lanes (report, mode, request->lanes, &frame->total_height);
 
@@ -272,7 +275,7 @@ tes_trace_frame_build (TesReport             *report,
             return NULL;
           frame->n_slices_read += slices->len;
           tes_trace_merge_slices (scale, (const TesSlice *)(gpointer)slices->data, slices->len,
-                                  report, track, mode, matches, boxes);
+                                  report, track, &merge, boxes);
         }
 
       g_ptr_array_add (frame->boxes, g_steal_pointer (&boxes));

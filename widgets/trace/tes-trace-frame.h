@@ -29,6 +29,7 @@ typedef struct
   GArray                *overview;      /* a frame's, reused when as wide; may be NULL */
   gboolean               show_flows;
   gboolean               show_runs;
+  gboolean               group_syncs;
 } TesTraceRequest;
 
 typedef struct
@@ -44,6 +45,7 @@ typedef struct
   double         view_height;
   guint64        n_slices_read;  /* slices the build read (not buckets) */
   gboolean       searching;      /* boxes say whether they hold a match */
+  gboolean       group_syncs;    /* runs of syncs drawn as one box */
   GArray        *overview;       /* double per column of the run: share of lanes busy */
   GPtrArray     *counters;       /* per lane: TesCounterBucket per column, NULL but for counters in view */
   GArray        *flows;          /* TesFlow with an end in the range, when asked for */

@@ -442,6 +442,34 @@ tes_trace_lane_at (GArray *lanes,
   return -1;
 }
 
+static gboolean
+is_sync (const TesTraceMerge *merge,
+         const TesSlice      *slice)
+{
+  return merge->sync_names != NULL &&
+         ((slice->name < merge->n_strings && merge->sync_names[slice->name]) ||
+          (slice->category < merge->n_strings && merge->sync_names[slice->category]));
+}
+
+/* Which strings name a sync (a name or category that says "sync", in any
+ * case: Poplar's Sync, qaic's sync HMX, a "sync" category): Group Syncs
+ * draws a run of them as one box. */
+guint8 *
+tes_trace_sync_names (TesReport *report)
+{
+  guint n = tes_report_get_n_strings (report);
+  guint8 *sync = g_new0 (guint8, MAX (n, 1));
+
+  for (guint id = 1; id < n; id++)
+    {
+      g_autofree char *folded = g_ascii_strdown (tes_report_get_string (report, id), -1);
+
+      sync[id] = strstr (folded, "sync") != NULL;
+    }
+
+  return sync;
+}
+
 /* Slices (in start order, in @clock_id's ticks) to boxes: a slice wider
  * than a pixel is a box of its own; narrower ones that fall in the pixel
  * column where their row's last box ends are merged into it, so a frame
@@ -453,11 +481,12 @@ tes_trace_merge_slices (const TesTraceScale   *scale,
                         guint                  n_slices,
                         TesReport             *report,
                         const TesTrack        *track,
-                        TesTraceMode           mode,
-                        const TesTraceMatches *matches,
+                        const TesTraceMerge   *merge,
                         GArray                *boxes)
 {
   gint64 clock_id = track->clock_id;
+  TesTraceMode mode = merge->mode;
+  const TesTraceMatches *matches = merge->matches;
   g_autoptr(GArray) open = g_array_new (FALSE, FALSE, sizeof (int));
   double right = scale->x0 + scale->width;
 
@@ -496,14 +525,18 @@ tes_trace_merge_slices (const TesTraceScale   *scale,
           TesTraceBox *box = &g_array_index (boxes, TesTraceBox, *last);
 
           /* within the pixel column the row's last box ends in, and one
-           * of the two too thin to be seen alone */
-          if (x0 < floor (box->x1) + 1 && (x1 - x0 < 1 || box->x1 - box->x0 < 1))
+           * of the two too thin to be seen alone; or, with Group Syncs,
+           * syncs that follow each other */
+          if ((x0 < floor (box->x1) + 1 && (x1 - x0 < 1 || box->x1 - box->x0 < 1)) ||
+              (is_sync (merge, slice) && box->name != 0 && box->name < merge->n_strings &&
+               merge->sync_names[box->name] && x0 < box->x1 + 1))
             {
               box->x1 = MAX (box->x1, x1);
               box->dur = MAX (box->start + box->dur, end) - box->start;
               box->n_slices++;
               box->matched |= matched;
-              if (box->name != slice->name)
+              /* a run of syncs keeps the first's name, and its colour */
+              if (box->name != slice->name && !is_sync (merge, slice))
                 box->name = 0;
               if (box->category != slice->category)
                 box->category = 0;

@@ -145,14 +145,23 @@ typedef struct
   gint64   dur;           /* ns, of the whole box */
 } TesTraceBox;
 
+/* How slices become boxes, beside the scale. */
+typedef struct
+{
+  TesTraceMode           mode;
+  const TesTraceMatches *matches;     /* NULL: no search */
+  const guint8          *sync_names;  /* by string id, syncs to group; NULL: don't */
+  guint                  n_strings;
+} TesTraceMerge;
+
 void     tes_trace_merge_slices     (const TesTraceScale   *scale,
                                      const TesSlice        *slices,
                                      guint                  n_slices,
                                      TesReport             *report,
                                      const TesTrack        *track,
-                                     TesTraceMode           mode,
-                                     const TesTraceMatches *matches,
+                                     const TesTraceMerge   *merge,
                                      GArray                *boxes);
+guint8  *tes_trace_sync_names       (TesReport             *report);
 int      tes_trace_box_at           (GArray              *boxes,
                                      double               x,
                                      guint                row);

@@ -32,6 +32,7 @@ struct _TesTraceSection
   GtkCheckButton *text_check;
   GtkCheckButton *flows_check;
   GtkCheckButton *runs_check;
+  GtkCheckButton *syncs_check;
   GtkDropDown    *unit_dropdown;
   GtkLabel       *range_label;
   GtkLabel       *details_label;
@@ -732,6 +733,7 @@ tes_trace_section_class_init (TesTraceSectionClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, text_check);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, flows_check);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, runs_check);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, syncs_check);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, unit_dropdown);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, range_label);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, details_label);
@@ -784,6 +786,7 @@ tes_trace_section_init (TesTraceSection *self)
   g_object_bind_property (self->text_check, "active", self->view, "show-text", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->flows_check, "active", self->view, "show-flows", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->runs_check, "active", self->view, "show-runs", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->syncs_check, "active", self->view, "group-syncs", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->view, "scrollable", self->scrollbar, "visible", G_BINDING_SYNC_CREATE);
 
   /* like the trace's keys, these work whatever has the focus while the

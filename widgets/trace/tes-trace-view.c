@@ -34,6 +34,7 @@ struct _TesTraceView
   gboolean        show_text;
   gboolean        show_flows;
   gboolean        show_runs;
+  gboolean        group_syncs;
   TesTraceLaneState lane_state;   /* folded, pinned, hidden lanes */
   GHashTable     *collapsed;      /* lane_state's */
   GHashTable     *hidden;
@@ -75,6 +76,7 @@ enum {
   PROP_SHOW_TEXT,
   PROP_SHOW_FLOWS,
   PROP_SHOW_RUNS,
+  PROP_GROUP_SYNCS,
   PROP_SCROLLABLE,
   PROP_N_MATCHES,
   PROP_CURRENT_MATCH,
@@ -135,7 +137,8 @@ tes_trace_view_ensure_frame (TesTraceView *self)
       self->frame->scroll_y == gtk_adjustment_get_value (self->vadjustment) &&
       self->frame->mode == self->mode &&
       (self->frame->flows != NULL) == self->show_flows &&
-      (self->frame->runs != NULL) == self->show_runs)
+      (self->frame->runs != NULL) == self->show_runs &&
+      self->frame->group_syncs == self->group_syncs)
     return self->frame;
 
   {
@@ -150,6 +153,7 @@ tes_trace_view_ensure_frame (TesTraceView *self)
       .overview = self->frame ? self->frame->overview : NULL,
       .show_flows = self->show_flows,
       .show_runs = self->show_runs,
+      .group_syncs = self->group_syncs,
     };
 
     frame = tes_trace_frame_build (tes_workspace_get_report (self->workspace), &request, NULL, &error);
@@ -870,6 +874,10 @@ tes_trace_view_get_property (GObject    *object,
       g_value_set_boolean (value, self->show_runs);
       break;
 
+    case PROP_GROUP_SYNCS:
+      g_value_set_boolean (value, self->group_syncs);
+      break;
+
     case PROP_SCROLLABLE:
       g_value_set_boolean (value, gtk_adjustment_get_upper (self->vadjustment) >
                                   gtk_adjustment_get_page_size (self->vadjustment));
@@ -920,8 +928,10 @@ tes_trace_view_set_property (GObject      *object,
 
     case PROP_SHOW_FLOWS:
     case PROP_SHOW_RUNS:
+    case PROP_GROUP_SYNCS:
       {
-        gboolean *flag = prop_id == PROP_SHOW_FLOWS ? &self->show_flows : &self->show_runs;
+        gboolean *flag = prop_id == PROP_SHOW_FLOWS ? &self->show_flows :
+                         prop_id == PROP_SHOW_RUNS ? &self->show_runs : &self->group_syncs;
 
         if (*flag != g_value_get_boolean (value))
           {
@@ -973,6 +983,11 @@ tes_trace_view_class_init (TesTraceViewClass *klass)
   /* where each program run starts and ends */
   properties[PROP_SHOW_RUNS] =
     g_param_spec_boolean ("show-runs", NULL, NULL, TRUE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /* a run of syncs (names or categories saying "sync") as one box */
+  properties[PROP_GROUP_SYNCS] =
+    g_param_spec_boolean ("group-syncs", NULL, NULL, FALSE,
                           (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   /* whether the lanes are taller than the view: the scrollbar shows then */
