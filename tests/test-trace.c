@@ -8,9 +8,11 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "tes-importer-registry.h"
+#include "test-poplar-util.h"
 #include "tes-share-chart-layout.h"
 #include "tes-test-util.h"
 #include "tes-trace-frame.h"
@@ -491,6 +493,74 @@ test_trace_counters_and_flows (void)
   g_assert_cmpint (g_array_index (early, TesFlow, 0).to_ts, ==, 120000);
 }
 
+/* Tile balance on a generated Poplar run: each BSP step's share of its
+ * IPU's tiles at work is the truth's share of tiles with cycles in it,
+ * and it belongs to the lane that groups that IPU's tiles. */
+static void
+test_trace_tile_balance (void)
+{
+  g_auto(Generated) g = { 0 };
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GPtrArray) balances = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *execution = NULL;
+  g_autofree char *compile = NULL;
+  g_autofree char *listing = NULL;
+  JsonArray *steps;
+  gint64 tiles_per_ipu;
+  double mhz;
+  guint checked = 0;
+
+  generate (&g, TES_TEST_OWN_DATA);
+  execution = generated_path (&g, "execution.json");
+  compile = generated_path (&g, "compile_report.txt");
+  listing = generated_path (&g, "archive_size.txt");
+  {
+    const char *paths[] = { execution, compile, listing };
+    TesImporter *importers[] = { tes_importer_registry_lookup ("chrome-json"),
+                                 tes_importer_registry_lookup ("poplar-report"),
+                                 tes_importer_registry_lookup ("poplar-size-listing") };
+
+    report = tes_report_import_files (paths, importers, 3, 0, NULL, NULL, &error);
+    g_assert_no_error (error);
+  }
+
+  balances = tes_trace_balance (report, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (balances->len, ==, g.n_ipus);
+
+  steps = json_object_get_array_member (g.truth, "steps");
+  tiles_per_ipu = json_object_get_int_member (g.truth, "tiles_per_ipu");
+  mhz = json_object_get_double_member (g.truth, "clock_mhz");
+  for (guint b = 0; b < balances->len; b++)
+    {
+      const TesTraceBalance *balance = g_ptr_array_index (balances, b);
+      const TesTrack *group = tes_report_get_track (report, balance->group_track);
+      int ipu = -1;
+
+      g_assert_cmpint (sscanf (group->name, "IPU %d", &ipu), ==, 1);
+      for (guint s = 0, k = 0; s < json_array_get_length (steps); s++)
+        {
+          JsonObject *step = json_array_get_object_element (steps, s);
+          JsonArray *cycles = json_object_get_array_member (step, "cycles");
+          const TesTraceStepBalance *got;
+          guint busy = 0;
+
+          if (json_object_get_int_member (step, "ipu") != ipu)
+            continue;
+          for (guint t = 0; t < json_array_get_length (cycles); t++)
+            busy += json_array_get_int_element (cycles, t) > 0;
+
+          got = &g_array_index (balance->steps, TesTraceStepBalance, k++);
+          g_assert_cmpfloat_with_epsilon (got->active, (double)busy / tiles_per_ipu, 1e-9);
+          /* cycles of the truth's clock, in ns: within a cycle */
+          g_assert_cmpint (ABS (got->start - (gint64)(json_object_get_int_member (step, "start") * 1000 / mhz)), <=, 1);
+          checked++;
+        }
+    }
+  g_assert_cmpuint (checked, ==, json_array_get_length (steps));
+}
+
 static guint32
 pixel_at (cairo_surface_t *surface,
           int              x,
@@ -812,6 +882,7 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/frame-and-hit", test_trace_frame_and_hit);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/overview", test_trace_overview);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/counters-and-flows", test_trace_counters_and_flows);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/tile-balance", test_trace_tile_balance);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/render", test_trace_render);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/cli-render", test_trace_cli_render);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/search", test_trace_search);

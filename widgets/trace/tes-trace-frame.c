@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 
 #include "tes-lane.h"
 #include "tes-trace-frame.h"
@@ -25,6 +26,7 @@ tes_trace_frame_free (TesTraceFrame *frame)
   g_clear_pointer (&frame->flows, g_array_unref);
   g_clear_pointer (&frame->runs, g_array_unref);
   g_clear_pointer (&frame->lane_of_track, g_hash_table_unref);
+  g_clear_pointer (&frame->balance, g_ptr_array_unref);
   g_free (frame);
 }
 
@@ -182,6 +184,84 @@ tes_trace_overview (TesReport  *report,
   return g_steal_pointer (&overview);
 }
 
+static void
+balance_free (gpointer data)
+{
+  TesTraceBalance *balance = data;
+
+  g_array_unref (balance->steps);
+  g_free (balance);
+}
+
+/* Every BSP step's share of active tiles, per IPU: the Poplar importer
+ * writes one run per IPU, named "IPU n", whose steps list the IPU's tiles
+ * in tile order; the tiles' lanes say which lane groups them. Read once
+ * per report: a view keeps it. */
+GPtrArray *
+tes_trace_balance (TesReport  *report,
+                   GError    **error)
+{
+  g_autoptr(GPtrArray) balances = g_ptr_array_new_with_free_func (balance_free);
+  g_autoptr(GArray) runs = NULL;
+  g_autoptr(GArray) tiles = NULL;
+  TesReportCounts counts;
+
+  tes_report_get_counts (report, &counts);
+  if (counts.n_bsp_steps == 0)
+    return g_steal_pointer (&balances);
+
+  if (!(runs = tes_report_get_runs (report, error)) || !(tiles = tes_report_get_tiles (report, error)))
+    return NULL;
+
+  for (guint r = 0; r < runs->len; r++)
+    {
+      const TesRun *run = &g_array_index (runs, TesRun, r);
+      g_autoptr(GPtrArray) steps = NULL;
+      TesTraceBalance *balance;
+      gint64 group = 0;
+      int ipu;
+
+      if (run->name == NULL || sscanf (run->name, "IPU %d", &ipu) != 1)
+        continue;
+
+      /* the lane above this IPU's tiles */
+      for (guint t = 0; t < tiles->len && group == 0; t++)
+        {
+          const TesTile *tile = &g_array_index (tiles, TesTile, t);
+          const TesTrack *track = tile->track_id ? tes_report_get_track (report, tile->track_id) : NULL;
+
+          if (tile->ipu == ipu && track != NULL)
+            group = track->parent_id;
+        }
+      if (group == 0)
+        continue;
+
+      if (!(steps = tes_report_get_bsp_steps (report, run->id, error)))
+        return NULL;
+
+      balance = g_new0 (TesTraceBalance, 1);
+      balance->group_track = group;
+      balance->steps = g_array_sized_new (FALSE, FALSE, sizeof (TesTraceStepBalance), steps->len);
+      for (guint s = 0; s < steps->len; s++)
+        {
+          const TesBspStep *step = g_ptr_array_index (steps, s);
+          TesTraceStepBalance share = {
+            .start = tes_report_convert_time (report, step->clock_id, 0, step->start),
+            .end = tes_report_convert_time (report, step->clock_id, 0, step->start + step->dur),
+          };
+          guint active = 0;
+
+          for (guint t = 0; t < step->n_tiles; t++)
+            active += step->tile_states[t] != TES_TILE_STATE_IDLE;
+          share.active = step->n_tiles ? (double)active / step->n_tiles : 0;
+          g_array_append_val (balance->steps, share);
+        }
+      g_ptr_array_add (balances, balance);
+    }
+
+  return g_steal_pointer (&balances);
+}
+
 /* The frame for the visible range in the request's scale: lanes laid
  * out, and boxes for the lanes that meet [scroll_y, scroll_y +
  * view_height). */
@@ -210,6 +290,7 @@ tes_trace_frame_build (TesReport             *report,
   frame->view_height = view_height;
   frame->searching = matches != NULL;
   frame->group_syncs = request->group_syncs;
+  frame->tile_balance = request->tile_balance;
   tes_report_get_span (report, 0, &frame->origin, &frame->end);
   frame->lanes = tes_trace_layout_lanes (report, mode, request->lanes, &frame->total_height);
 
@@ -283,6 +364,14 @@ tes_trace_frame_build (TesReport             *report,
 
   if (request->show_flows && !(frame->flows = tes_report_get_flows (report, scale->t0, scale->t1, error)))
     return NULL;
+
+  if (request->tile_balance)
+    {
+      if (request->balance != NULL)
+        frame->balance = g_ptr_array_ref (request->balance);
+      else if (!(frame->balance = tes_trace_balance (report, error)))
+        return NULL;
+    }
 
   if (request->show_runs)
     {

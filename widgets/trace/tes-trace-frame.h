@@ -30,7 +30,24 @@ typedef struct
   gboolean               show_flows;
   gboolean               show_runs;
   gboolean               group_syncs;
+  gboolean               tile_balance;
+  GPtrArray             *balance;       /* a frame's, reused; may be NULL */
 } TesTraceRequest;
+
+/* Tile balance: for the lane that groups an IPU's tiles, each BSP step
+ * and the share of its tiles at work (not idle) in it. */
+typedef struct
+{
+  gint64  start;    /* ns */
+  gint64  end;
+  double  active;   /* 0 to 1 */
+} TesTraceStepBalance;
+
+typedef struct
+{
+  gint64  group_track;
+  GArray *steps;    /* TesTraceStepBalance, in time order */
+} TesTraceBalance;
 
 typedef struct
 {
@@ -46,11 +63,13 @@ typedef struct
   guint64        n_slices_read;  /* slices the build read (not buckets) */
   gboolean       searching;      /* boxes say whether they hold a match */
   gboolean       group_syncs;    /* runs of syncs drawn as one box */
+  gboolean       tile_balance;
   GArray        *overview;       /* double per column of the run: share of lanes busy */
   GPtrArray     *counters;       /* per lane: TesCounterBucket per column, NULL but for counters in view */
   GArray        *flows;          /* TesFlow with an end in the range, when asked for */
   GArray        *runs;           /* TesRun, times in ns, when asked for */
   GHashTable    *lane_of_track;  /* track id -> lane index + 1 */
+  GPtrArray     *balance;        /* TesTraceBalance, when asked for and the report has BSP steps */
 } TesTraceFrame;
 
 /* Above this many slices per pixel column a lane is read from the cache's
@@ -63,6 +82,8 @@ TesTraceFrame *tes_trace_frame_build (TesReport             *report,
                                       GError               **error);
 GArray        *tes_trace_overview    (TesReport             *report,
                                       guint                  n_columns,
+                                      GError               **error);
+GPtrArray     *tes_trace_balance     (TesReport             *report,
                                       GError               **error);
 void           tes_trace_frame_free  (TesTraceFrame         *frame);
 

@@ -372,6 +372,51 @@ draw_runs (TesPainter          *p,
     }
 }
 
+/* Tile balance: each BSP step shaded in its IPU's row by the share of
+ * the IPU's tiles at work in it, the share written where it fits. */
+static void
+draw_balance (TesPainter          *p,
+              const TesTraceFrame *frame,
+              double               width)
+{
+  cairo_t *cr = p->cr;
+
+  for (guint i = 0; frame->balance != NULL && i < frame->balance->len; i++)
+    {
+      const TesTraceBalance *balance = g_ptr_array_index (frame->balance, i);
+      guint lane_index = GPOINTER_TO_UINT (g_hash_table_lookup (frame->lane_of_track, &balance->group_track));
+      const TesTraceLane *lane;
+      double y;
+
+      if (lane_index == 0)
+        continue;
+      lane = &g_array_index (frame->lanes, TesTraceLane, lane_index - 1);
+      y = TES_TRACE_RULER_HEIGHT + lane->y - frame->scroll_y;
+
+      for (guint s = 0; s < balance->steps->len; s++)
+        {
+          const TesTraceStepBalance *step = &g_array_index (balance->steps, TesTraceStepBalance, s);
+          double x0 = MAX (tes_trace_scale_x (&frame->scale, step->start), TES_TRACE_LABEL_WIDTH);
+          double x1 = MIN (tes_trace_scale_x (&frame->scale, step->end), width);
+
+          if (x1 <= x0)
+            continue;
+
+          cairo_set_source_rgba (cr, 0x26 / 255., 0xa2 / 255., 0x69 / 255., 0.15 + 0.85 * step->active);
+          cairo_rectangle (cr, x0, y + 3, MAX (x1 - x0 - 1, 1), lane->height - 6);
+          cairo_fill (cr);
+
+          if (x1 - x0 > 40)
+            {
+              g_autofree char *share = g_strdup_printf ("%.0f %%", 100 * step->active);
+
+              tes_painter_text (p, share, x0 + 3, y + 3, x1 - x0 - 6, PANGO_ALIGN_LEFT, FALSE,
+                                step->active > 0.5 ? 0xffffff : INK);
+            }
+        }
+    }
+}
+
 /* Names and the selection's outline, over the boxes. */
 static void
 draw_box_marks (TesPainter          *p,
@@ -619,6 +664,7 @@ tes_trace_render_frame (cairo_t             *cr,
       if (g_ptr_array_index (frame->counters, i) != NULL)
         draw_counter (&p, report, lane, g_ptr_array_index (frame->counters, i), &frame->scale, y);
     }
+  draw_balance (&p, frame, width);
   draw_flows (cr, frame);
   cairo_restore (cr);
 
@@ -711,6 +757,8 @@ tes_trace_render (TesWorkspace  *workspace,
       .view_height = height - TES_TRACE_RULER_HEIGHT,
       .show_flows = TRUE,
       .show_runs = TRUE,
+      /* a no-op for reports without BSP steps */
+      .tile_balance = TRUE,
     };
 
     frame = tes_trace_frame_build (report, &request, NULL, error);

@@ -33,6 +33,8 @@ struct _TesTraceSection
   GtkCheckButton *flows_check;
   GtkCheckButton *runs_check;
   GtkCheckButton *syncs_check;
+  GtkCheckButton *separate_check;
+  GtkCheckButton *balance_check;
   GtkDropDown    *unit_dropdown;
   GtkLabel       *range_label;
   GtkLabel       *details_label;
@@ -734,6 +736,8 @@ tes_trace_section_class_init (TesTraceSectionClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, flows_check);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, runs_check);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, syncs_check);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, separate_check);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, balance_check);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, unit_dropdown);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, range_label);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, details_label);
@@ -787,6 +791,8 @@ tes_trace_section_init (TesTraceSection *self)
   g_object_bind_property (self->flows_check, "active", self->view, "show-flows", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->runs_check, "active", self->view, "show-runs", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->syncs_check, "active", self->view, "group-syncs", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->separate_check, "active", self->view, "separate-overlaps", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->balance_check, "active", self->view, "tile-balance", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->view, "scrollable", self->scrollbar, "visible", G_BINDING_SYNC_CREATE);
 
   /* like the trace's keys, these work whatever has the focus while the

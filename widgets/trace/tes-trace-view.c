@@ -35,6 +35,8 @@ struct _TesTraceView
   gboolean        show_flows;
   gboolean        show_runs;
   gboolean        group_syncs;
+  gboolean        tile_balance;
+  gboolean        separate_overlaps;
   TesTraceLaneState lane_state;   /* folded, pinned, hidden lanes */
   GHashTable     *collapsed;      /* lane_state's */
   GHashTable     *hidden;
@@ -77,6 +79,8 @@ enum {
   PROP_SHOW_FLOWS,
   PROP_SHOW_RUNS,
   PROP_GROUP_SYNCS,
+  PROP_TILE_BALANCE,
+  PROP_SEPARATE_OVERLAPS,
   PROP_SCROLLABLE,
   PROP_N_MATCHES,
   PROP_CURRENT_MATCH,
@@ -112,6 +116,15 @@ tes_trace_view_update_adjustment (TesTraceView *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCROLLABLE]);
 }
 
+/* Overlapping slices are nested slices (the cache nests whatever starts
+ * inside another): separating them in the flat view gives each depth a
+ * row, as the flame view does. */
+static TesTraceMode
+effective_mode (TesTraceView *self)
+{
+  return self->mode == TES_TRACE_FLAT && self->separate_overlaps ? TES_TRACE_FLAME : self->mode;
+}
+
 /* The frame for what the widget shows now, built when anything it
  * depends on moved. */
 static const TesTraceFrame *
@@ -135,16 +148,17 @@ tes_trace_view_ensure_frame (TesTraceView *self)
       self->frame->scale.width == scale.width &&
       self->frame->view_height == height - TES_TRACE_RULER_HEIGHT &&
       self->frame->scroll_y == gtk_adjustment_get_value (self->vadjustment) &&
-      self->frame->mode == self->mode &&
+      self->frame->mode == effective_mode (self) &&
       (self->frame->flows != NULL) == self->show_flows &&
       (self->frame->runs != NULL) == self->show_runs &&
-      self->frame->group_syncs == self->group_syncs)
+      self->frame->group_syncs == self->group_syncs &&
+      self->frame->tile_balance == self->tile_balance)
     return self->frame;
 
   {
     TesTraceRequest request = {
       .scale = scale,
-      .mode = self->mode,
+      .mode = effective_mode (self),
       .lanes = &self->lane_state,
       .matches = self->matches,
       .scroll_y = gtk_adjustment_get_value (self->vadjustment),
@@ -154,6 +168,8 @@ tes_trace_view_ensure_frame (TesTraceView *self)
       .show_flows = self->show_flows,
       .show_runs = self->show_runs,
       .group_syncs = self->group_syncs,
+      .tile_balance = self->tile_balance,
+      .balance = self->frame ? self->frame->balance : NULL,
     };
 
     frame = tes_trace_frame_build (tes_workspace_get_report (self->workspace), &request, NULL, &error);
@@ -878,6 +894,14 @@ tes_trace_view_get_property (GObject    *object,
       g_value_set_boolean (value, self->group_syncs);
       break;
 
+    case PROP_TILE_BALANCE:
+      g_value_set_boolean (value, self->tile_balance);
+      break;
+
+    case PROP_SEPARATE_OVERLAPS:
+      g_value_set_boolean (value, self->separate_overlaps);
+      break;
+
     case PROP_SCROLLABLE:
       g_value_set_boolean (value, gtk_adjustment_get_upper (self->vadjustment) >
                                   gtk_adjustment_get_page_size (self->vadjustment));
@@ -929,9 +953,17 @@ tes_trace_view_set_property (GObject      *object,
     case PROP_SHOW_FLOWS:
     case PROP_SHOW_RUNS:
     case PROP_GROUP_SYNCS:
+    case PROP_TILE_BALANCE:
+    case PROP_SEPARATE_OVERLAPS:
       {
-        gboolean *flag = prop_id == PROP_SHOW_FLOWS ? &self->show_flows :
-                         prop_id == PROP_SHOW_RUNS ? &self->show_runs : &self->group_syncs;
+        gboolean *flags[] = {
+          [PROP_SHOW_FLOWS] = &self->show_flows,
+          [PROP_SHOW_RUNS] = &self->show_runs,
+          [PROP_GROUP_SYNCS] = &self->group_syncs,
+          [PROP_TILE_BALANCE] = &self->tile_balance,
+          [PROP_SEPARATE_OVERLAPS] = &self->separate_overlaps,
+        };
+        gboolean *flag = flags[prop_id];
 
         if (*flag != g_value_get_boolean (value))
           {
@@ -988,6 +1020,16 @@ tes_trace_view_class_init (TesTraceViewClass *klass)
   /* a run of syncs (names or categories saying "sync") as one box */
   properties[PROP_GROUP_SYNCS] =
     g_param_spec_boolean ("group-syncs", NULL, NULL, FALSE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /* BSP steps shaded by the share of their IPU's tiles at work */
+  properties[PROP_TILE_BALANCE] =
+    g_param_spec_boolean ("tile-balance", NULL, NULL, FALSE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /* in the flat view, overlapping (nested) slices on rows of their own */
+  properties[PROP_SEPARATE_OVERLAPS] =
+    g_param_spec_boolean ("separate-overlaps", NULL, NULL, FALSE,
                           (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   /* whether the lanes are taller than the view: the scrollbar shows then */
