@@ -565,6 +565,72 @@ test_trace_window_summary (void)
   fixture_close (&f);
 }
 
+/* Every vendor's timeline opens on the trace, with slices on screen:
+ * the lanes' area is not blank and the lanes are the format's. */
+static void
+test_trace_window_vendors (void)
+{
+  static const struct
+  {
+    const char *file;
+    const char *lane;
+  } cases[] = {
+    { "chrome/phases_array.json", "Thread 1" },
+    { "sigmastar/performance_timeline_mini.json", "core0_layer_timeline" },
+    { "qaic/opstats_trace_mini.json", "HMX" },
+    { "torq/timeline_v2.csv", "Slice 0" },
+    { "torq/runtime_v2.csv", "Host" },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autofree char *src = tes_test_data_path (cases[c].file);
+      g_autofree char *base = g_path_get_basename (cases[c].file);
+      g_autofree char *path = tes_test_copy_to_tmp (src, base);
+      g_auto(TesPixels) pixels = { 0 };
+      TesTraceSection *section;
+      TesTraceView *view;
+      const TesTraceFrame *frame;
+      TesWindow *window;
+      gboolean found = FALSE;
+      guint inked = 0;
+
+      g_test_message ("%s", cases[c].file);
+      window = tes_ui_test_open_window (path, NULL);
+      gtk_window_set_default_size (GTK_WINDOW (window), 1200, 700);
+      tes_ui_test_wait_for_page (window, "report");
+      section = TES_TRACE_SECTION (gtk_stack_get_child_by_name (tes_window_get_sections (window), "TesTraceSection"));
+      g_assert_nonnull (section);
+      gtk_stack_set_visible_child (tes_window_get_sections (window), GTK_WIDGET (section));
+      view = tes_trace_section_get_view (section);
+      gtk_test_widget_wait_for_draw (GTK_WIDGET (view));
+
+      frame = tes_trace_view_get_frame (view);
+      for (guint i = 0; i < frame->lanes->len && !found; i++)
+        {
+          gint64 track_id = g_array_index (frame->lanes, TesTraceLane, i).track_id;
+          TesReport *report = tes_workspace_get_report (tes_trace_view_get_workspace (view));
+
+          found = g_str_equal (tes_report_get_track (report, track_id)->name, cases[c].lane);
+        }
+      g_assert_true (found);
+
+      /* pixels that are neither the lanes' two backgrounds nor white */
+      tes_ui_test_render (GTK_WIDGET (view), &pixels);
+      for (int y = (int)TES_TRACE_RULER_HEIGHT; y < pixels.height; y += 2)
+        for (int x = (int)TES_TRACE_LABEL_WIDTH + 2; x < pixels.width; x += 2)
+          {
+            const guchar *p = tes_ui_test_pixel_at (&pixels, x, y);
+
+            inked += !(p[0] >= 0xf0 && p[1] >= 0xf0 && p[2] >= 0xf0);
+          }
+      g_test_message ("%s: %u coloured pixels", cases[c].file, inked);
+      g_assert_cmpuint (inked, >, 200);
+
+      tes_ui_test_close_window (window);
+    }
+}
+
 /* A report without timed events has no trace to show. */
 static void
 test_trace_window_absent (void)
@@ -592,6 +658,7 @@ main (int    argc,
   tes_ui_test_add ("/tes/trace-window/fold", test_trace_window_fold);
   tes_ui_test_add ("/tes/trace-window/search", test_trace_window_search);
   tes_ui_test_add ("/tes/trace-window/summary", test_trace_window_summary);
+  tes_ui_test_add ("/tes/trace-window/vendors", test_trace_window_vendors);
   tes_ui_test_add ("/tes/trace-window/absent", test_trace_window_absent);
 
   return tes_ui_test_run ();

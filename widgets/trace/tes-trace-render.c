@@ -710,6 +710,27 @@ tes_trace_render_frame (cairo_t             *cr,
   tes_painter_clear (&p);
 }
 
+/* @ns as cycles of the slice's own clock when its lane counts cycles (a
+ * device's clock may differ from another's), else of the report's cycles
+ * clock; NULL when the report has no clock to count them with. */
+char *
+tes_trace_format_cycles (TesWorkspace   *workspace,
+                         const TesTrack *track,
+                         gint64          ns)
+{
+  TesReport *report = tes_workspace_get_report (workspace);
+  const TesClock *clock = track ? tes_report_get_clock (report, track->clock_id) : NULL;
+
+  if (clock == NULL || clock->unit != TES_TIME_UNIT_CYCLES || clock->ticks_per_second <= 0)
+    {
+      if (!tes_workspace_time_unit_available (workspace, TES_TIME_UNIT_CYCLES, NULL))
+        return NULL;
+      clock = tes_report_get_clock (report, tes_workspace_get_cycles_clock (workspace));
+    }
+
+  return tes_format_duration ((double)ns * clock->ticks_per_second / 1e9, TES_TIME_UNIT_CYCLES);
+}
+
 /* The style a workspace calls for: its unit, its selected slice and span. */
 void
 tes_trace_style_init (TesTraceStyle *style,

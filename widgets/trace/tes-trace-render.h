@@ -35,6 +35,9 @@ void     tes_trace_render_frame (cairo_t             *cr,
                                  double               height);
 void     tes_trace_style_init   (TesTraceStyle       *style,
                                  TesWorkspace        *workspace);
+char    *tes_trace_format_cycles (TesWorkspace       *workspace,
+                                 const TesTrack     *track,
+                                 gint64              ns);
 gboolean tes_trace_render       (TesWorkspace        *workspace,
                                  TesTraceMode         mode,
                                  cairo_t             *cr,

@@ -139,6 +139,7 @@ tes_trace_section_dup_details (TesTraceSection *self)
   g_autofree char *start = NULL;
   g_autofree char *duration = NULL;
   g_autofree char *args = NULL;
+  g_autofree char *cycles = NULL;
   const TesTraceBox *box;
   const TesTrack *track;
   const char *category;
@@ -170,14 +171,8 @@ tes_trace_section_dup_details (TesTraceSection *self)
 
   /* the same slice in the other base, when the report has a clock */
   if (tes_workspace_get_time_unit (workspace) != TES_TIME_UNIT_CYCLES &&
-      tes_workspace_time_unit_available (workspace, TES_TIME_UNIT_CYCLES, NULL))
-    {
-      const TesClock *clock = tes_report_get_clock (report, tes_workspace_get_cycles_clock (workspace));
-      g_autofree char *cycles = tes_format_duration ((double)box->dur * clock->ticks_per_second / 1e9,
-                                                      TES_TIME_UNIT_CYCLES);
-
-      g_string_append_printf (text, _("Cycles: %s\n"), cycles);
-    }
+      (cycles = tes_trace_format_cycles (workspace, track, box->dur)))
+    g_string_append_printf (text, _("Cycles: %s\n"), cycles);
 
   if ((args = tes_report_get_slice_args (report, track_id, box->index, NULL)) && *args)
     g_string_append_printf (text, _("Arguments: %s\n"), args);

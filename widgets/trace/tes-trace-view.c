@@ -685,9 +685,18 @@ tes_trace_view_query_tooltip (GtkWidget  *widget,
     {
       const char *name = tes_report_get_string (report, box->name);
       const char *category = tes_report_get_string (report, box->category);
+      g_autofree char *cycles = NULL;
+      g_autofree char *args = tes_report_get_slice_args (report, track_id, box->index, NULL);
 
-      markup = g_markup_printf_escaped ("<b>%s</b>%s%s\n%s", name ? name : "",
-                                        category ? "\n" : "", category ? category : "", duration);
+      /* the duration in cycles too, unless that is already the unit */
+      if (tes_workspace_get_time_unit (self->workspace) != TES_TIME_UNIT_CYCLES)
+        cycles = tes_trace_format_cycles (self->workspace, tes_report_get_track (report, track_id), box->dur);
+
+      /* name, category, duration (and cycles), the vendor's arguments */
+      markup = g_markup_printf_escaped ("<b>%s</b>%s%s\n%s%s%s%s%s", name ? name : "",
+                                        category && *category ? "\n" : "", category ? category : "",
+                                        duration, cycles ? " · " : "", cycles ? cycles : "",
+                                        args && *args ? "\n" : "", args && *args ? args : "");
     }
 
   gtk_tooltip_set_markup (tooltip, markup);
