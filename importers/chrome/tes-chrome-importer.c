@@ -45,6 +45,10 @@ sniff_text (const guint8 *head,
   gsize i = 0;
   guint8 c;
 
+  /* An empty file's head may be NULL (tes_importer_sniff() allows it). */
+  if (head == NULL || len == 0)
+    return 0;
+
   if (len >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF)
     i = 3;
   while (i < len && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
