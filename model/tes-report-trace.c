@@ -98,7 +98,7 @@ foreach_slice_in_window (TesReport     *self,
       gint64 max_dur = sqlite3_column_int64 (stmt, 3);
       gint64 from_t = t0 < G_MININT64 + max_dur ? G_MININT64 : t0 - max_dur;
       guint lo = 0, hi = n;
-      const TesSliceRecord *recs;
+      TesSliceRecord *recs;
 
       if (sqlite3_column_int64 (stmt, 4) != (gint64)(n * sizeof (TesSliceRecord)))
         {
@@ -133,8 +133,8 @@ foreach_slice_in_window (TesReport     *self,
         continue;
 
       g_array_set_size (buffer, hi - lo);
-      recs = (const TesSliceRecord *)(gconstpointer)buffer->data;
-      if (!read_records (blob, lo, hi - lo, (TesSliceRecord *)buffer->data))
+      recs = &g_array_index (buffer, TesSliceRecord, 0);
+      if (!read_records (blob, lo, hi - lo, recs))
         {
           tes_cache_set_error (error, db, "Reading slices");
           ok = FALSE;
