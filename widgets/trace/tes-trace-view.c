@@ -93,6 +93,37 @@ G_DEFINE_FINAL_TYPE (TesTraceView, tes_trace_view, GTK_TYPE_WIDGET)
 
 static GParamSpec *properties[N_PROPS];
 
+/* The View menu's options: what the lanes show besides slices. */
+static const struct
+{
+  guint       prop;
+  const char *name;
+  gboolean    default_value;
+  gsize       offset;
+} option_props[] = {
+  /* arrows between lanes (Chrome's flow events) */
+  { PROP_SHOW_FLOWS, "show-flows", TRUE, G_STRUCT_OFFSET (TesTraceView, show_flows) },
+  /* where each program run starts and ends */
+  { PROP_SHOW_RUNS, "show-runs", TRUE, G_STRUCT_OFFSET (TesTraceView, show_runs) },
+  /* a run of syncs (names or categories saying "sync") as one box */
+  { PROP_GROUP_SYNCS, "group-syncs", FALSE, G_STRUCT_OFFSET (TesTraceView, group_syncs) },
+  /* BSP steps shaded by the share of their IPU's tiles at work */
+  { PROP_TILE_BALANCE, "tile-balance", FALSE, G_STRUCT_OFFSET (TesTraceView, tile_balance) },
+  /* in the flat view, overlapping (nested) slices on rows of their own */
+  { PROP_SEPARATE_OVERLAPS, "separate-overlaps", FALSE, G_STRUCT_OFFSET (TesTraceView, separate_overlaps) },
+};
+
+static gboolean *
+option_flag (TesTraceView *self,
+             guint         prop_id)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (option_props); i++)
+    if (option_props[i].prop == prop_id)
+      return G_STRUCT_MEMBER_P (self, option_props[i].offset);
+
+  g_return_val_if_reached (NULL);
+}
+
 static void set_search_state (TesTraceView    *self,
                               TesTraceMatches *matches,
                               const char      *error_message);
@@ -892,23 +923,11 @@ tes_trace_view_get_property (GObject    *object,
       break;
 
     case PROP_SHOW_FLOWS:
-      g_value_set_boolean (value, self->show_flows);
-      break;
-
     case PROP_SHOW_RUNS:
-      g_value_set_boolean (value, self->show_runs);
-      break;
-
     case PROP_GROUP_SYNCS:
-      g_value_set_boolean (value, self->group_syncs);
-      break;
-
     case PROP_TILE_BALANCE:
-      g_value_set_boolean (value, self->tile_balance);
-      break;
-
     case PROP_SEPARATE_OVERLAPS:
-      g_value_set_boolean (value, self->separate_overlaps);
+      g_value_set_boolean (value, *option_flag (self, prop_id));
       break;
 
     case PROP_SCROLLABLE:
@@ -965,14 +984,7 @@ tes_trace_view_set_property (GObject      *object,
     case PROP_TILE_BALANCE:
     case PROP_SEPARATE_OVERLAPS:
       {
-        gboolean *flags[] = {
-          [PROP_SHOW_FLOWS] = &self->show_flows,
-          [PROP_SHOW_RUNS] = &self->show_runs,
-          [PROP_GROUP_SYNCS] = &self->group_syncs,
-          [PROP_TILE_BALANCE] = &self->tile_balance,
-          [PROP_SEPARATE_OVERLAPS] = &self->separate_overlaps,
-        };
-        gboolean *flag = flags[prop_id];
+        gboolean *flag = option_flag (self, prop_id);
 
         if (*flag != g_value_get_boolean (value))
           {
@@ -1016,30 +1028,10 @@ tes_trace_view_class_init (TesTraceViewClass *klass)
     g_param_spec_boolean ("show-text", NULL, NULL, TRUE,
                           (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
-  /* arrows between lanes (Chrome's flow events) */
-  properties[PROP_SHOW_FLOWS] =
-    g_param_spec_boolean ("show-flows", NULL, NULL, TRUE,
-                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-
-  /* where each program run starts and ends */
-  properties[PROP_SHOW_RUNS] =
-    g_param_spec_boolean ("show-runs", NULL, NULL, TRUE,
-                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-
-  /* a run of syncs (names or categories saying "sync") as one box */
-  properties[PROP_GROUP_SYNCS] =
-    g_param_spec_boolean ("group-syncs", NULL, NULL, FALSE,
-                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-
-  /* BSP steps shaded by the share of their IPU's tiles at work */
-  properties[PROP_TILE_BALANCE] =
-    g_param_spec_boolean ("tile-balance", NULL, NULL, FALSE,
-                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-
-  /* in the flat view, overlapping (nested) slices on rows of their own */
-  properties[PROP_SEPARATE_OVERLAPS] =
-    g_param_spec_boolean ("separate-overlaps", NULL, NULL, FALSE,
-                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  for (guint i = 0; i < G_N_ELEMENTS (option_props); i++)
+    properties[option_props[i].prop] =
+      g_param_spec_boolean (option_props[i].name, NULL, NULL, option_props[i].default_value,
+                            (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   /* whether the lanes are taller than the view: the scrollbar shows then */
   properties[PROP_SCROLLABLE] =
@@ -1082,8 +1074,8 @@ tes_trace_view_init (TesTraceView *self)
   GtkGesture *gesture;
 
   self->show_text = TRUE;
-  self->show_flows = TRUE;
-  self->show_runs = TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (option_props); i++)
+    *option_flag (self, option_props[i].prop) = option_props[i].default_value;
   self->current_match = -1;
   self->collapsed = g_hash_table_new (NULL, NULL);
   self->hidden = g_hash_table_new (NULL, NULL);
