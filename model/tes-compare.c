@@ -192,11 +192,13 @@ row_value (TesReport           *report,
                   tes_report_convert_time (report, row->clock_id, 0, 0));
 }
 
+/* By name, a vendor's numbered operator list ("12 CONV_2D") pairs by
+ * type: its names are positions, which an inserted operator shifts. */
 static const char *
 row_key (const TesSummaryRow *row,
          TesCompareKey        key)
 {
-  const char *text = key == TES_COMPARE_BY_TYPE ? row->type : row->name;
+  const char *text = key == TES_COMPARE_BY_TYPE || row->op_index >= 0 ? row->type : row->name;
 
   return text ? text : (row->label ? row->label : "");
 }

@@ -106,6 +106,61 @@ test_bad_input (void)
   }
 }
 
+/* compare: a run against itself changes nothing and passes the gate; a
+ * copy with one operator 50 % slower fails it, naming that operator. */
+static void
+test_compare (void)
+{
+  g_autofree char *a = fixture_copy ("yolov8s_op_time_each.txt");
+  g_autofree char *b = tes_test_tmp_path ("slower_each.txt");
+  g_autofree char *text = NULL;
+  g_autofree char *slower = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_auto(TesCliResult) r = { 0 };
+
+  g_assert_true (g_file_get_contents (a, &text, NULL, NULL));
+  g_assert_true (g_str_has_prefix (text, "0 CONV_2D 7.880%\n"));
+  slower = g_strconcat ("0 CONV_2D 11.820%\n", text + strlen ("0 CONV_2D 7.880%\n"), NULL);
+  tes_test_write_file (b, slower, -1);
+
+  tes_test_run_cli (&r, "compare", "--fail-if-slower", "5", a, a, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.err, ==, "");
+  lines = g_strsplit (r.out, "\n", -1);
+  /* A, B, a blank line, the header, then the 96 operators */
+  g_assert_cmpuint (g_strv_length (lines), ==, 4 + 96 + 1);
+  for (guint i = 4; lines[i] && *lines[i]; i++)
+    tes_test_assert_contains (lines[i], " 0.000 %");
+  g_clear_pointer (&lines, g_strfreev);
+
+  tes_test_run_cli (&r, "compare", "--fail-if-slower", "10", a, b, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_cmpstr (r.err, ==, "tessera-cli: 0 CONV_2D got slower by 50.0 %\n");
+  lines = g_strsplit (r.out, "\n", -1);
+  /* the largest change first */
+  g_assert_true (g_str_has_prefix (lines[4], "0 CONV_2D "));
+  tes_test_assert_contains (lines[4], "+50.0");
+  g_clear_pointer (&lines, g_strfreev);
+
+  /* without a gate the same diff passes */
+  tes_test_run_cli (&r, "compare", a, b, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+
+  tes_test_run_cli (&r, "compare", "--csv", a, b, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_prefix (r.out, "a_name,a_type,b_name,b_type,a_share,b_share,delta,delta_percent\n"
+                                          "0 CONV_2D,CONV_2D,0 CONV_2D,CONV_2D,7.880,11.820,3.940,50.00\n"));
+
+  /* what cannot be compared is a usage error, not a regression */
+  tes_test_run_cli (&r, "compare", a, "/nonexistent/run.txt", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  tes_test_assert_contains (r.err, "/nonexistent/run.txt");
+  tes_test_run_cli (&r, "compare", a, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  tes_test_run_cli (&r, "compare", "--by", "colour", a, b, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+}
+
 /* A report is shared by sending its cache: it opens alone, its sources
  * gone, with the same numbers. */
 static void
@@ -316,6 +371,7 @@ main (int   argc,
   g_test_add_func ("/tes/cli/info-cache-cycle", test_info_cache_cycle);
   g_test_add_func ("/tes/cli/several-files", test_several_files);
   g_test_add_func ("/tes/cli/cache-alone", test_cache_alone);
+  g_test_add_func ("/tes/cli/compare", test_compare);
   g_test_add_func ("/tes/cli/formats", test_formats);
 
   return g_test_run ();
