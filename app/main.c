@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "tes-application.h"
+#include "tes-paths.h"
 
 #include <locale.h>
 
@@ -22,7 +23,8 @@ main (int    argc,
   g_autoptr(TesApplication) app = NULL;
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  /* run from the build folder, the translations it compiled */
+  bindtextdomain (GETTEXT_PACKAGE, tes_paths_get_locale_dir ());
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 

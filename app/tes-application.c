@@ -11,6 +11,7 @@
 
 #include "tes-application.h"
 
+#include "tes-settings.h"
 #include "tes-window.h"
 
 #include <glib/gi18n.h>
@@ -26,6 +27,9 @@ struct _TesApplication
    * process through the platform data */
   char           *format;
   gboolean        in_emit;
+
+  /* the desktop's org.gnome.desktop.interface, NULL without that schema */
+  GSettings      *interface_settings;
 };
 
 G_DEFINE_FINAL_TYPE (TesApplication, tes_application, GTK_TYPE_APPLICATION)
@@ -156,11 +160,64 @@ tes_application_open (GApplication  *app,
   gtk_window_present (GTK_WINDOW (window));
 }
 
+/* GTK 4.8 has no style manager: the desktop's light or dark preference is
+ * org.gnome.desktop.interface's color-scheme, where that schema exists
+ * (GNOME 42 and later); the "theme" setting can override it. */
+static GSettings *
+interface_settings_new (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source == NULL ||
+      !(schema = g_settings_schema_source_lookup (source, "org.gnome.desktop.interface", TRUE)) ||
+      !g_settings_schema_has_key (schema, "color-scheme"))
+    return NULL;
+
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+static void
+tes_application_update_style (TesApplication *self)
+{
+  g_autofree char *theme = g_settings_get_string (tes_settings_get (), "theme");
+  GtkSettings *gtk_settings = gtk_settings_get_default ();
+  gboolean dark;
+
+  if (g_str_equal (theme, "dark"))
+    dark = TRUE;
+  else if (g_str_equal (theme, "light"))
+    dark = FALSE;
+  else if (self->interface_settings != NULL)
+    {
+      g_autofree char *scheme = g_settings_get_string (self->interface_settings, "color-scheme");
+
+      dark = g_str_equal (scheme, "prefer-dark");
+    }
+  else
+    {
+      /* nothing to follow: what GTK's own settings say */
+      gtk_settings_reset_property (gtk_settings, "gtk-application-prefer-dark-theme");
+      return;
+    }
+
+  g_object_set (gtk_settings, "gtk-application-prefer-dark-theme", dark, NULL);
+}
+
 static void
 tes_application_startup (GApplication *app)
 {
-  static const char *quit_accels[] = { "<Control>q", NULL };
+  TesApplication *self = (TesApplication *)app;
+  static const struct {
+    const char *action;
+    const char *accels[2];
+  } accels[] = {
+    { "app.quit", { "<Control>q", NULL } },
+    { "win.open", { "<Control>o", NULL } },
+    { "win.export", { "<Control>e", NULL } },
+  };
   g_autoptr(GtkCssProvider) provider = NULL;
+  g_autoptr(GAction) theme = NULL;
 
   G_APPLICATION_CLASS (tes_application_parent_class)->startup (app);
 
@@ -170,7 +227,24 @@ tes_application_startup (GApplication *app)
                                               GTK_STYLE_PROVIDER (provider),
                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
 
-  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
+  /* the icon is in the resources too, so an uninstalled build has it */
+  gtk_window_set_default_icon_name (APPLICATION_ID);
+
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);
+
+  theme = g_settings_create_action (tes_settings_get (), "theme");
+  g_action_map_add_action (G_ACTION_MAP (app), theme);
+
+  self->interface_settings = interface_settings_new ();
+  if (self->interface_settings != NULL)
+    g_signal_connect_object (self->interface_settings, "changed::color-scheme",
+                             G_CALLBACK (tes_application_update_style),
+                             self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (tes_settings_get (), "changed::theme",
+                           G_CALLBACK (tes_application_update_style),
+                           self, G_CONNECT_SWAPPED);
+  tes_application_update_style (self);
 }
 
 static void
@@ -191,12 +265,36 @@ tes_application_quit_action (GSimpleAction *action,
 }
 
 static void
+tes_application_about_action (GSimpleAction *action,
+                              GVariant      *param,
+                              gpointer       user_data)
+{
+  static const char *developers[] = { "The Tessera developers", NULL };
+  TesApplication *self = user_data;
+
+  g_assert (TES_IS_APPLICATION (self));
+
+  gtk_show_about_dialog (gtk_application_get_active_window (GTK_APPLICATION (self)),
+                         "program-name", _("Tessera"),
+                         "logo-icon-name", APPLICATION_ID,
+                         "version", PACKAGE_VERSION,
+                         "comments", _("See where the time of an AI accelerator profile goes"),
+                         "copyright", "© 2026 The Tessera developers",
+                         "license-type", GTK_LICENSE_GPL_3_0,
+                         "authors", developers,
+                         /* Translators: your name and e-mail address, one translator per line */
+                         "translator-credits", _("translator-credits"),
+                         NULL);
+}
+
+static void
 tes_application_finalize (GObject *object)
 {
   TesApplication *self = (TesApplication *)object;
 
   g_clear_pointer (&self->local_format, g_free);
   g_clear_pointer (&self->format, g_free);
+  g_clear_object (&self->interface_settings);
 
   G_OBJECT_CLASS (tes_application_parent_class)->finalize (object);
 }
@@ -223,6 +321,7 @@ tes_application_init (TesApplication *self)
 {
   static const GActionEntry actions[] = {
     { "quit", tes_application_quit_action },
+    { "about", tes_application_about_action },
   };
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), actions, G_N_ELEMENTS (actions), self);

@@ -10,39 +10,19 @@
 #include "config.h"
 
 #include "tes-recent.h"
+#include "tes-settings.h"
 
 #include <glib/gi18n.h>
 
 /* The reports opened last, kept in GSettings: each entry is the list of
  * files opened together, newest first. */
 
-/* An installed Tessera finds its schema where GLib looks; a build run
- * from its folder (make run, the tests) reads the one compiled there. */
+/* Kept for the tests written against it: the list lives in the
+ * application's settings. */
 GSettings *
 tes_recent_get_settings (void)
 {
-  static GSettings *settings;
-
-  if (settings == NULL)
-    {
-      GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-      g_autoptr(GSettingsSchemaSource) build_source = NULL;
-      g_autoptr(GSettingsSchema) schema = NULL;
-
-      if (source != NULL)
-        schema = g_settings_schema_source_lookup (source, APPLICATION_ID, TRUE);
-
-      if (schema == NULL &&
-          (build_source = g_settings_schema_source_new_from_directory (SCHEMA_BUILD_DIR, source, FALSE, NULL)))
-        schema = g_settings_schema_source_lookup (build_source, APPLICATION_ID, FALSE);
-
-      if (schema == NULL)
-        g_error ("The settings schema %s is not installed", APPLICATION_ID);
-
-      settings = g_settings_new_full (schema, NULL, NULL);
-    }
-
-  return settings;
+  return tes_settings_get ();
 }
 
 static gboolean
@@ -64,7 +44,7 @@ void
 tes_recent_add (GFile * const *files,
                 guint          n_files)
 {
-  GSettings *settings = tes_recent_get_settings ();
+  GSettings *settings = tes_settings_get ();
   g_autoptr(GVariant) old = g_settings_get_value (settings, "recent-reports");
   g_auto(GVariantBuilder) builder = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("aas"));
   g_autofree const char **paths = g_new0 (const char *, n_files + 1);
@@ -99,7 +79,7 @@ tes_recent_add (GFile * const *files,
 GMenuModel *
 tes_recent_build_menu (void)
 {
-  g_autoptr(GVariant) recent = g_settings_get_value (tes_recent_get_settings (), "recent-reports");
+  g_autoptr(GVariant) recent = g_settings_get_value (tes_settings_get (), "recent-reports");
   GMenu *menu = g_menu_new ();
   GVariantIter iter;
   GVariant *child;
@@ -111,11 +91,16 @@ tes_recent_build_menu (void)
       g_autoptr(GMenuItem) item = NULL;
       g_autofree char *base = NULL;
       g_autofree char *label = NULL;
+      g_auto(GStrv) parts = NULL;
       guint n = g_strv_length ((char **)paths);
 
       if (n > 0)
         {
+          /* menus read "_" as a mnemonic: file names keep theirs */
           base = g_filename_display_basename (paths[0]);
+          parts = g_strsplit (base, "_", -1);
+          g_free (base);
+          base = g_strjoinv ("__", parts);
           /* Translators: a report opened from several files: "first (+N)" */
           label = n > 1 ? g_strdup_printf (_("%s (+%u)"), base, n - 1) : g_steal_pointer (&base);
           item = g_menu_item_new (label, NULL);

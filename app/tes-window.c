@@ -11,12 +11,17 @@
 
 #include "tes-window.h"
 
+#include "tes-export.h"
 #include "tes-recent.h"
 #include "tes-report-loader.h"
 #include "tes-sections.h"
+#include "tes-settings.h"
 #include "tes-workspace.h"
 
+#include <errno.h>
+
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 
 /* One report per window. Opening goes through three pages: "loading"
  * while a TesReportLoader sniffs and imports (or reuses the cache) in a
@@ -36,6 +41,8 @@ struct _TesWindow
   TesProgress          *progress;
   GCancellable         *cancellable;
   GtkFileChooserNative *chooser;
+  GtkFileChooserNative *export_chooser;
+  char                 *format;       /* --format the files were opened with */
 
   /* Template widgets */
   GtkLabel             *title_label;
@@ -48,6 +55,9 @@ struct _TesWindow
   GtkStack             *section_stack;
   GtkStackSidebar      *sidebar;
   GtkMenuButton        *recent_button;
+  GtkMenuButton        *primary_menu_button;
+  GMenu                *recent_menu;
+  GtkWidget            *compare_item;
 
   TesWorkspace         *workspace;
 };
@@ -70,6 +80,7 @@ tes_window_set_page (TesWindow  *self,
 {
   gtk_stack_set_visible_child_name (self->main_stack, page);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel", g_str_equal (page, "loading"));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export", g_str_equal (page, "report"));
 }
 
 static void
@@ -85,7 +96,10 @@ tes_window_set_report (TesWindow *self,
                        TesReport *report)
 {
   if (g_set_object (&self->report, report))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPORT]);
+    {
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.delete-cache", report != NULL);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPORT]);
+    }
 }
 
 /* Cancels whatever job is running; its callback will find it cancelled. */
@@ -204,6 +218,35 @@ tes_window_clear_sections (TesWindow *self)
   g_clear_object (&self->workspace);
 }
 
+/* The unit chosen last is remembered for every report that has it. */
+static void
+tes_window_time_unit_changed_cb (TesWindow    *self,
+                                 GParamSpec   *pspec,
+                                 TesWorkspace *workspace)
+{
+  g_autoptr(GEnumClass) units = g_type_class_ref (TES_TYPE_TIME_UNIT);
+  GEnumValue *unit = g_enum_get_value (units, tes_workspace_get_time_unit (workspace));
+
+  g_settings_set_string (tes_settings_get (), "time-unit", unit->value_nick);
+}
+
+static void
+tes_window_apply_time_unit (TesWindow *self)
+{
+  g_autoptr(GEnumClass) units = g_type_class_ref (TES_TYPE_TIME_UNIT);
+  g_autofree char *nick = g_settings_get_string (tes_settings_get (), "time-unit");
+  GEnumValue *unit = g_enum_get_value_by_nick (units, nick);
+
+  /* "auto" is no unit: the report's own stays; so does it where the
+   * report lacks the one chosen (cycles without a clock) */
+  if (unit != NULL && tes_workspace_time_unit_available (self->workspace, unit->value, NULL))
+    tes_workspace_set_time_unit (self->workspace, unit->value);
+
+  g_signal_connect_object (self->workspace, "notify::time-unit",
+                           G_CALLBACK (tes_window_time_unit_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+}
+
 /* One page per view the report has data for, each given the workspace. */
 static void
 tes_window_show_report (TesWindow *self,
@@ -211,6 +254,7 @@ tes_window_show_report (TesWindow *self,
 {
   tes_window_clear_sections (self);
   self->workspace = tes_workspace_new (report);
+  tes_window_apply_time_unit (self);
 
   for (guint i = 0; tes_sections_get_type_at (i) != G_TYPE_INVALID; i++)
     {
@@ -237,6 +281,10 @@ tes_window_update_recent_menu (TesWindow *self)
   g_autoptr(GMenuModel) menu = tes_recent_build_menu ();
 
   gtk_menu_button_set_menu_model (self->recent_button, menu);
+
+  /* the main menu's Open Recent lists the same reports */
+  g_menu_remove_all (self->recent_menu);
+  g_menu_append_section (self->recent_menu, NULL, menu);
 }
 
 static void
@@ -291,6 +339,11 @@ tes_window_open_files (TesWindow   *self,
   tes_window_cancel_job (self);
   tes_window_clear_sections (self);
   tes_window_set_report (self, NULL);
+  if (format != self->format)
+    {
+      g_free (self->format);
+      self->format = g_strdup (format);
+    }
   self->n_files = n_files;
   g_ptr_array_set_size (self->files, 0);
   for (guint i = 0; i < n_files; i++)
@@ -401,21 +454,26 @@ tes_window_open_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
 }
 
+/* Back to the window with nothing open. */
 static void
-tes_window_cancel_action (GtkWidget  *widget,
-                          const char *action_name,
-                          GVariant   *param)
+tes_window_show_empty (TesWindow *self)
 {
-  TesWindow *self = (TesWindow *)widget;
-
-  g_assert (TES_IS_WINDOW (self));
-
   tes_window_cancel_job (self);
   tes_window_clear_sections (self);
   tes_window_set_report (self, NULL);
   self->n_files = 0;
   tes_window_set_file (self, NULL);
   tes_window_set_page (self, "empty");
+}
+
+static void
+tes_window_cancel_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *param)
+{
+  g_assert (TES_IS_WINDOW (widget));
+
+  tes_window_show_empty (TES_WINDOW (widget));
 }
 
 static void
@@ -460,6 +518,218 @@ tes_window_open_demo_action (GtkWidget  *widget,
   tes_window_open (TES_WINDOW (widget), demo, NULL);
 }
 
+/* A message over the window, for what went wrong with a command. */
+static void
+tes_window_show_message (TesWindow  *self,
+                         const char *title,
+                         const char *detail)
+{
+  GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self),
+                                              GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                              GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
+                                              "%s", title);
+
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", detail);
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+tes_window_export_response_cb (TesWindow            *self,
+                               int                   response,
+                               GtkFileChooserNative *chooser)
+{
+  g_assert (TES_IS_WINDOW (self));
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = tes_export_chooser_get_file (chooser);
+      g_autoptr(GError) error = NULL;
+
+      if (file != NULL && !tes_window_export (self, file, &error))
+        tes_window_show_message (self, _("Could Not Export the View"), error->message);
+    }
+
+  g_clear_object (&self->export_chooser);
+}
+
+static void
+tes_window_export_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *param)
+{
+  TesWindow *self = (TesWindow *)widget;
+  GtkWidget *section = gtk_stack_get_visible_child (self->section_stack);
+
+  g_assert (TES_IS_WINDOW (self));
+
+  if (self->file == NULL || !TES_IS_SECTION (section))
+    return;
+
+  if (self->export_chooser == NULL)
+    {
+      self->export_chooser = tes_export_chooser_new (GTK_WINDOW (self), self->file, TES_SECTION (section));
+      g_signal_connect_object (self->export_chooser, "response",
+                               G_CALLBACK (tes_window_export_response_cb),
+                               self, G_CONNECT_SWAPPED);
+    }
+
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->export_chooser));
+}
+
+/**
+ * tes_window_export:
+ * @file: a .png, .svg or .pdf file
+ *
+ * Draws the section shown as it is shown (its size, range, unit and view)
+ * into @file, as `tessera-cli render` would.
+ */
+gboolean
+tes_window_export (TesWindow  *self,
+                   GFile      *file,
+                   GError    **error)
+{
+  GtkWidget *section;
+
+  g_return_val_if_fail (TES_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  section = gtk_stack_get_visible_child (self->section_stack);
+  if (self->workspace == NULL || !TES_IS_SECTION (section))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("No report is shown"));
+      return FALSE;
+    }
+
+  return tes_export_section (TES_SECTION (section), self->workspace, file, error);
+}
+
+/* The report's sources, when every one is still where it was read. */
+static GPtrArray *
+present_sources (TesReport *report)
+{
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < tes_report_get_n_sources (report); i++)
+    {
+      const TesSourceInfo *source = tes_report_get_source (report, i);
+
+      if (source->path == NULL || !g_file_test (source->path, G_FILE_TEST_IS_REGULAR))
+        return NULL;
+      g_ptr_array_add (files, g_file_new_for_path (source->path));
+    }
+
+  return files->len > 0 ? g_steal_pointer (&files) : NULL;
+}
+
+static gboolean
+tes_window_remove_cache (TesWindow  *self,
+                         const char *path)
+{
+  if (g_unlink (path) != 0 && errno != ENOENT)
+    {
+      int errsv = errno;
+      g_autofree char *display = g_filename_display_name (path);
+      g_autofree char *detail = g_strdup_printf ("%s: %s", display, g_strerror (errsv));
+
+      tes_window_show_message (self, _("Could Not Delete the Cache"), detail);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static void
+tes_window_delete_orphan_response_cb (TesWindow *self,
+                                      int        response,
+                                      GtkDialog *dialog)
+{
+  g_autofree char *path = g_strdup (g_object_get_data (G_OBJECT (dialog), "cache-path"));
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+
+  if (response != GTK_RESPONSE_ACCEPT || self->report == NULL ||
+      g_strcmp0 (path, tes_report_get_cache_path (self->report)) != 0)
+    return;
+
+  if (tes_window_remove_cache (self, path))
+    tes_window_show_empty (self);
+}
+
+/* Deleting the cache imports the sources again; a cache whose sources are
+ * gone is all there is of the report, so that asks first. */
+static void
+tes_window_delete_cache_action (GtkWidget  *widget,
+                                const char *action_name,
+                                GVariant   *param)
+{
+  TesWindow *self = (TesWindow *)widget;
+  g_autoptr(GPtrArray) sources = NULL;
+  g_autofree char *path = NULL;
+  GtkWidget *dialog;
+
+  g_assert (TES_IS_WINDOW (self));
+
+  if (self->report == NULL)
+    return;
+
+  path = g_strdup (tes_report_get_cache_path (self->report));
+
+  if ((sources = present_sources (self->report)))
+    {
+      g_autofree char *format = g_strdup (self->format);
+
+      if (tes_window_remove_cache (self, path))
+        tes_window_open_files (self, (GFile **)sources->pdata, sources->len, format);
+      return;
+    }
+
+  dialog = gtk_message_dialog_new (GTK_WINDOW (self),
+                                   GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_WARNING, GTK_BUTTONS_NONE,
+                                   _("Delete the Only Copy of This Report?"));
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
+                                            _("Its source files are gone, so the report cannot be imported again."));
+  gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL);
+  gtk_widget_add_css_class (gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Delete"), GTK_RESPONSE_ACCEPT),
+                            "destructive-action");
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  g_object_set_data_full (G_OBJECT (dialog), "cache-path", g_steal_pointer (&path), g_free);
+  g_signal_connect_object (dialog, "response",
+                           G_CALLBACK (tes_window_delete_orphan_response_cb),
+                           self, G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* New windows take the size of the last one closed. */
+static void
+tes_window_restore_state (TesWindow *self)
+{
+  GSettings *settings = tes_settings_get ();
+
+  gtk_window_set_default_size (GTK_WINDOW (self),
+                               MAX (g_settings_get_int (settings, "window-width"), 360),
+                               MAX (g_settings_get_int (settings, "window-height"), 300));
+  if (g_settings_get_boolean (settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+}
+
+static void
+tes_window_save_state (TesWindow *self)
+{
+  GSettings *settings = tes_settings_get ();
+  int width, height;
+
+  /* GTK keeps the size the window had before it was maximized here */
+  gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+
+  g_settings_delay (settings);
+  g_settings_set_int (settings, "window-width", width);
+  g_settings_set_int (settings, "window-height", height);
+  g_settings_set_boolean (settings, "window-maximized", gtk_window_is_maximized (GTK_WINDOW (self)));
+  g_settings_apply (settings);
+}
+
 static gboolean
 tes_window_drop_cb (TesWindow     *self,
                     const GValue  *value,
@@ -501,6 +771,15 @@ tes_window_close_request (GtkWindow *window)
   return GTK_WINDOW_CLASS (tes_window_parent_class)->close_request (window);
 }
 
+/* Closing, destroying and quitting all pass here */
+static void
+tes_window_unrealize (GtkWidget *widget)
+{
+  tes_window_save_state (TES_WINDOW (widget));
+
+  GTK_WIDGET_CLASS (tes_window_parent_class)->unrealize (widget);
+}
+
 static void
 tes_window_dispose (GObject *object)
 {
@@ -511,6 +790,9 @@ tes_window_dispose (GObject *object)
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
+  if (self->export_chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->export_chooser));
+  g_clear_object (&self->export_chooser);
 
   /* GtkWindow unparents its child itself: take it away first, or
    * gtk_widget_dispose_template() unparents the bound main_stack behind
@@ -522,6 +804,7 @@ tes_window_dispose (GObject *object)
   g_clear_object (&self->report);
   g_clear_object (&self->file);
   g_clear_pointer (&self->files, g_ptr_array_unref);
+  g_clear_pointer (&self->format, g_free);
 
   G_OBJECT_CLASS (tes_window_parent_class)->dispose (object);
 }
@@ -563,6 +846,8 @@ tes_window_class_init (TesWindowClass *klass)
   object_class->dispose = tes_window_dispose;
   object_class->get_property = tes_window_get_property;
 
+  widget_class->unrealize = tes_window_unrealize;
+
   window_class->close_request = tes_window_close_request;
 
   properties[PROP_FILE] =
@@ -601,13 +886,21 @@ tes_window_class_init (TesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TesWindow, section_stack);
   gtk_widget_class_bind_template_child (widget_class, TesWindow, sidebar);
   gtk_widget_class_bind_template_child (widget_class, TesWindow, recent_button);
+  gtk_widget_class_bind_template_child (widget_class, TesWindow, primary_menu_button);
+  gtk_widget_class_bind_template_child (widget_class, TesWindow, recent_menu);
+  gtk_widget_class_bind_template_child (widget_class, TesWindow, compare_item);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, tes_window_open_action);
   gtk_widget_class_install_action (widget_class, "win.cancel", NULL, tes_window_cancel_action);
   gtk_widget_class_install_action (widget_class, "win.open-recent", "as", tes_window_open_recent_action);
   gtk_widget_class_install_action (widget_class, "win.open-demo", NULL, tes_window_open_demo_action);
+  gtk_widget_class_install_action (widget_class, "win.export", NULL, tes_window_export_action);
+  gtk_widget_class_install_action (widget_class, "win.delete-cache", NULL, tes_window_delete_cache_action);
 
+  /* also TesApplication's accels, which the menu shows; these serve
+   * windows without an application */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.cancel", NULL);
 }
@@ -618,6 +911,11 @@ tes_window_init (TesWindow *self)
   GtkDropTarget *target;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  gtk_window_set_icon_name (GTK_WINDOW (self), APPLICATION_ID);
+  gtk_popover_menu_add_child (GTK_POPOVER_MENU (gtk_menu_button_get_popover (self->primary_menu_button)),
+                              self->compare_item, "compare");
+  tes_window_restore_state (self);
 
   target = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect_object (target, "drop",
@@ -634,6 +932,7 @@ tes_window_init (TesWindow *self)
   tes_window_update_recent_menu (self);
 
   tes_window_set_page (self, "empty");
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.delete-cache", FALSE);
 }
 
 TesWindow *

@@ -33,6 +33,9 @@ TesProgress *tes_window_get_progress (TesWindow      *self);
 const char  *tes_window_get_page     (TesWindow      *self);
 GtkStack    *tes_window_get_sections (TesWindow      *self);
 TesWorkspace *tes_window_get_workspace (TesWindow    *self);
+gboolean     tes_window_export       (TesWindow      *self,
+                                      GFile          *file,
+                                      GError        **error);
 GFile       *tes_window_find_demo    (void);
 
 G_END_DECLS

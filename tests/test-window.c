@@ -614,10 +614,11 @@ test_window_recent (void)
   g_variant_get_child (recent, 0, "^a&s", &first);
   g_assert_cmpstr (first[0], ==, each);
 
+  /* the header bar's Open Recent button, not the main menu's submenu */
   buttons = tes_ui_test_find_widgets (window, GTK_TYPE_MENU_BUTTON);
   menu = NULL;
   for (guint i = 0; i < buttons->len; i++)
-    if (gtk_menu_button_get_menu_model (g_ptr_array_index (buttons, i)))
+    if (g_strcmp0 (gtk_menu_button_get_icon_name (g_ptr_array_index (buttons, i)), "document-open-recent-symbolic") == 0)
       menu = gtk_menu_button_get_menu_model (g_ptr_array_index (buttons, i));
   g_assert_nonnull (menu);
   g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 2);
