@@ -221,6 +221,48 @@ tes_cache_writer_add_tile_memory (TesCacheWriter *self,
   tes_cache_writer_step_done (self, s, "Storing tile memory");
 }
 
+/* One bin of a tile memory histogram as a tool printed it: ipu -1 for
+ * one over every IPU, bounds in bytes (lower inclusive, upper exclusive),
+ * histogram numbering the histograms of one source in print order. */
+void
+tes_cache_writer_add_tile_histogram_bin (TesCacheWriter *self,
+                                         gint64          source_id,
+                                         guint           histogram,
+                                         gint            ipu,
+                                         gint64          lower,
+                                         gint64          upper,
+                                         gint64          tiles)
+{
+  sqlite3_stmt *s = NULL;
+
+  g_return_if_fail (TES_IS_CACHE_WRITER (self));
+  g_return_if_fail (histogram > 0);
+  g_return_if_fail (lower <= upper);
+
+  if (tes_cache_writer_failed (self))
+    return;
+
+  /* a few rows per report: not worth a statement kept prepared */
+  if (sqlite3_prepare_v2 (self->db,
+                          "INSERT INTO tile_histogram (source_id, histogram, ipu, lower, upper, tiles) "
+                          "VALUES (?, ?, ?, ?, ?, ?)",
+                          -1, &s, NULL) != SQLITE_OK)
+    {
+      tes_cache_writer_fail (self, "Storing a tile histogram bin");
+      return;
+    }
+
+  tes_cache_writer_bind_id_or_null (s, 1, source_id);
+  sqlite3_bind_int (s, 2, (int)histogram);
+  if (ipu >= 0)
+    sqlite3_bind_int (s, 3, ipu);
+  sqlite3_bind_int64 (s, 4, lower);
+  sqlite3_bind_int64 (s, 5, upper);
+  sqlite3_bind_int64 (s, 6, tiles);
+  tes_cache_writer_step_done (self, s, "Storing a tile histogram bin");
+  sqlite3_finalize (s);
+}
+
 void
 tes_cache_writer_add_bsp_step (TesCacheWriter *self,
                                gint64          run_id,

@@ -101,6 +101,13 @@ void            tes_cache_writer_add_tile_memory   (TesCacheWriter       *self,
                                                     gint64                tile_id,
                                                     const char           *category,
                                                     gint64                bytes);
+void            tes_cache_writer_add_tile_histogram_bin (TesCacheWriter  *self,
+                                                    gint64                source_id,
+                                                    guint                 histogram,
+                                                    gint                  ipu,
+                                                    gint64                lower,
+                                                    gint64                upper,
+                                                    gint64                tiles);
 void            tes_cache_writer_add_bsp_step      (TesCacheWriter       *self,
                                                     gint64                run_id,
                                                     gint64                step,

@@ -17,7 +17,7 @@ typedef struct _TesProgress    TesProgress;
 typedef struct _TesReport      TesReport;
 
 /* Bumped whenever the cache layout changes; stored in PRAGMA user_version. */
-#define TES_CACHE_SCHEMA_VERSION 2
+#define TES_CACHE_SCHEMA_VERSION 3
 
 typedef enum
 {

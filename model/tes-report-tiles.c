@@ -11,6 +11,7 @@
 
 #include "tes-report-private.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static gboolean
@@ -26,6 +27,7 @@ read_tile_row (TesReport     *self,
     .memory_limit = sqlite3_column_int64 (stmt, 3),
     .track_id = sqlite3_column_int64 (stmt, 4),
     .total_bytes = sqlite3_column_int64 (stmt, 5),
+    .has_memory = sqlite3_column_int (stmt, 6) != 0,
   };
 
   g_array_append_val ((GArray *)out, tile);
@@ -33,7 +35,9 @@ read_tile_row (TesReport     *self,
 }
 
 /* Every tile, by IPU and tile number, with the bytes its memory rows add
- * up to (one query: the tile views draw all tiles at once). */
+ * up to (one query: the tile views draw all tiles at once). A size -A
+ * listing's sections (".text", …) and a report's data types are two views
+ * of the same bytes: a tile with both counts its sections. */
 GArray *
 tes_report_get_tiles (TesReport  *self,
                       GError    **error)
@@ -44,7 +48,10 @@ tes_report_get_tiles (TesReport  *self,
 
   if (!tes_report_read_rows (self,
                              "SELECT t.id, t.ipu, t.tile, coalesce (t.memory_limit, 0), coalesce (t.track_id, 0), "
-                             "       coalesce ((SELECT sum (bytes) FROM tile_memory m WHERE m.tile_id = t.id), 0) "
+                             "       coalesce ((SELECT sum (m.bytes) FROM tile_memory m JOIN strings s ON s.id = m.category "
+                             "                  WHERE m.tile_id = t.id AND substr (s.value, 1, 1) = '.'), "
+                             "                 (SELECT sum (bytes) FROM tile_memory m WHERE m.tile_id = t.id), 0), "
+                             "       EXISTS (SELECT 1 FROM tile_memory m WHERE m.tile_id = t.id) "
                              "FROM tiles t ORDER BY t.ipu, t.tile",
                              0, read_tile_row, tiles, error))
     return NULL;
@@ -162,4 +169,98 @@ tes_report_get_bsp_steps (TesReport  *self,
     return NULL;
 
   return g_steal_pointer (&steps);
+}
+
+static void
+activity_array_free (gpointer data)
+{
+  if (data != NULL)
+    g_array_unref (data);
+}
+
+/* Per tile, its cycles in each state summed over the BSP steps that start
+ * in [start_ns, end_ns) (ns on the report's time base), so adjacent
+ * ranges share no step. A tile waits (idle) for the part of each step it
+ * is not busy. Runs are IPUs by their names ("IPU n", as the Poplar trace
+ * importer writes them); every tile of their steps gets a row, by IPU and
+ * tile, even with no step in the range. */
+GArray *
+tes_report_get_tile_activity (TesReport  *self,
+                              gint64      start_ns,
+                              gint64      end_ns,
+                              GError    **error)
+{
+  g_autoptr(GArray) activity = g_array_new (FALSE, TRUE, sizeof (TesTileActivity));
+  g_autoptr(GPtrArray) by_ipu = g_ptr_array_new_with_free_func (activity_array_free);
+  g_autoptr(GArray) runs = NULL;
+  TesReportCounts counts;
+
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+
+  tes_report_get_counts (self, &counts);
+  if (counts.n_bsp_steps == 0)
+    return g_steal_pointer (&activity);
+
+  if (!(runs = tes_report_get_runs (self, error)))
+    return NULL;
+
+  for (guint r = 0; r < runs->len; r++)
+    {
+      const TesRun *run = &g_array_index (runs, TesRun, r);
+      g_autoptr(GPtrArray) steps = NULL;
+      GArray *tiles;
+      int ipu;
+
+      /* as many IPUs as a Poplar target may have */
+      if (run->name == NULL || sscanf (run->name, "IPU %d", &ipu) != 1 || ipu < 0 || ipu >= 4096)
+        continue;
+      if (!(steps = tes_report_get_bsp_steps (self, run->id, error)))
+        return NULL;
+
+      if ((guint)ipu >= by_ipu->len)
+        g_ptr_array_set_size (by_ipu, ipu + 1);
+      if (!(tiles = g_ptr_array_index (by_ipu, ipu)))
+        {
+          tiles = g_array_new (FALSE, TRUE, sizeof (TesTileActivity));
+          g_ptr_array_index (by_ipu, ipu) = tiles;
+        }
+
+      for (guint s = 0; s < steps->len; s++)
+        {
+          const TesBspStep *step = g_ptr_array_index (steps, s);
+          gint64 at = tes_report_convert_time (self, step->clock_id, 0, step->start);
+
+          /* a step lists its IPU's tiles in tile order */
+          for (guint t = tiles->len; t < step->n_tiles; t++)
+            {
+              TesTileActivity fresh = { .ipu = ipu, .tile = (gint)t };
+
+              g_array_append_val (tiles, fresh);
+            }
+
+          if (at < start_ns || at >= end_ns)
+            continue;
+
+          for (guint t = 0; t < step->n_tiles; t++)
+            {
+              TesTileActivity *row = &g_array_index (tiles, TesTileActivity, t);
+              guint state = MIN (step->tile_states[t], TES_TILE_STATE_SYNC);
+              gint64 busy = state == TES_TILE_STATE_IDLE ? 0 : step->tile_cycles[t];
+
+              row->n_steps++;
+              row->cycles[state] += busy;
+              row->cycles[TES_TILE_STATE_IDLE] += MAX (step->dur - busy, 0);
+            }
+        }
+    }
+
+  for (guint i = 0; i < by_ipu->len; i++)
+    {
+      GArray *tiles = g_ptr_array_index (by_ipu, i);
+
+      if (tiles != NULL)
+        g_array_append_vals (activity, tiles->data, tiles->len);
+    }
+
+  return g_steal_pointer (&activity);
 }

@@ -115,7 +115,9 @@ typedef struct
   gint   tile;
   gint64 memory_limit;   /* bytes; 0: unknown */
   gint64 track_id;       /* its lane in a trace; 0: none */
-  gint64 total_bytes;    /* sum of its tile_memory rows */
+  gint64 total_bytes;    /* its ELF sections' bytes when it has any, else
+                          * its other rows' (two views of the same bytes) */
+  gboolean has_memory;   /* it has tile_memory rows */
 } TesTile;
 
 typedef struct
@@ -124,6 +126,41 @@ typedef struct
   guint32 category;      /* string id */
   gint64  bytes;
 } TesTileMemory;
+
+/* One bin of a tile memory histogram: the tiles whose bytes are in
+ * [lower, upper). */
+typedef struct
+{
+  guint  histogram;      /* the report's Nth printed one; 0: binned by Tessera */
+  gint   ipu;            /* -1: every IPU */
+  gint64 lower;          /* bytes */
+  gint64 upper;
+  gint64 tiles;
+} TesTileHistogramBin;
+
+/* A printed bin the per-tile totals disagree with. */
+typedef struct
+{
+  guint  histogram;
+  gint64 lower;          /* -1 (and upper -1): tiles in no printed bin */
+  gint64 upper;
+  gint64 printed;        /* tiles the report prints */
+  gint64 binned;         /* tiles the per-tile totals put there */
+} TesTileHistogramMismatch;
+
+/* Poplar's bins are whole KB, a power of two wide; Tessera bins per-tile
+ * totals as narrowly as gives at most this many. */
+#define TES_TILE_HISTOGRAM_MAX_BINS 40
+
+/* A tile's cycles over a span of BSP steps, by state: what it computed,
+ * exchanged and synced, and for how much of the steps it waited. */
+typedef struct
+{
+  gint   ipu;
+  gint   tile;
+  guint  n_steps;
+  gint64 cycles[4];      /* by TesTileState */
+} TesTileActivity;
 
 /* A named program run (times in its clock's ticks). */
 typedef struct
@@ -238,7 +275,13 @@ GArray           *tes_report_get_tiles           (TesReport           *self,
 GArray           *tes_report_get_tile_memory     (TesReport           *self,
                                                   gint64               tile_id,
                                                   GError             **error);
+GArray           *tes_report_get_tile_histogram  (TesReport           *self,
+                                                  GError             **error);
 GArray           *tes_report_get_runs            (TesReport           *self,
+                                                  GError             **error);
+GArray           *tes_report_get_tile_activity   (TesReport           *self,
+                                                  gint64               start_ns,
+                                                  gint64               end_ns,
                                                   GError             **error);
 GPtrArray        *tes_report_get_bsp_steps       (TesReport           *self,
                                                   gint64               run_id,
@@ -304,6 +347,20 @@ GPtrArray        *tes_report_summarize           (TesReport           *self,
                                                   TesGroupBy           group_by,
                                                   GError             **error);
 void              tes_summary_row_free           (TesSummaryRow       *row);
+
+/* Pure: what the memory views compute from tes_report_get_tiles(). */
+GArray           *tes_tile_histogram_from_tiles  (const TesTile       *tiles,
+                                                  guint                n_tiles,
+                                                  gint                 ipu);
+GArray           *tes_tile_histogram_check       (const TesTileHistogramBin *bins,
+                                                  guint                n_bins,
+                                                  const TesTile       *tiles,
+                                                  guint                n_tiles);
+GArray           *tes_tiles_heaviest             (const TesTile       *tiles,
+                                                  guint                n_tiles,
+                                                  guint                max);
+guint             tes_tiles_count_out_of_memory  (const TesTile       *tiles,
+                                                  guint                n_tiles);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TesSummaryRow, tes_summary_row_free)
 

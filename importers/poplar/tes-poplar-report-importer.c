@@ -777,7 +777,7 @@ tes_poplar_report_importer_class_init (TesPoplarReportImporterClass *klass)
 
   importer_class->name = "poplar-report";
   importer_class->title = "Graphcore Poplar text report";
-  importer_class->version = 1;
+  importer_class->version = 2;
   importer_class->sniff = tes_poplar_report_importer_sniff;
   importer_class->import = tes_poplar_report_importer_import;
 }

@@ -229,8 +229,11 @@ tes_poplar_report_memory_line (TesPoplarReportParser  *p,
 
 /* ---- By Tile (Excluding Gaps) -------------------------------------------- */
 
+/* "<from> - <to> <bar> <count>", the range in KB. */
 static gboolean
 parse_bin_row (const char *text,
+               gint64     *from_kb,
+               gint64     *to_kb,
                gint64     *count)
 {
   g_autoptr(GString) norm = g_string_new (NULL);
@@ -238,6 +241,7 @@ parse_bin_row (const char *text,
 
   if (!tes_poplar_scan_number (s, &s, norm) || !tes_poplar_is_integer (norm->str))
     return FALSE;
+  *from_kb = g_ascii_strtoll (norm->str, NULL, 10);
   s = tes_poplar_skip_spaces (s);
   if (*s++ != '-')
     return FALSE;
@@ -245,6 +249,7 @@ parse_bin_row (const char *text,
   g_string_truncate (norm, 0);
   if (!tes_poplar_scan_number (s, &s, norm) || !tes_poplar_is_integer (norm->str))
     return FALSE;
+  *to_kb = g_ascii_strtoll (norm->str, NULL, 10);
   if (!tes_is_space (*s))
     return FALSE;
   s = tes_poplar_skip_spaces (s);
@@ -333,7 +338,7 @@ tes_poplar_report_histogram_line (TesPoplarReportParser  *p,
 {
   g_autofree char *label = NULL;
   const char *value;
-  gint64 count;
+  gint64 from_kb, to_kb, count;
 
   p->last_elided = FALSE;
 
@@ -368,13 +373,23 @@ tes_poplar_report_histogram_line (TesPoplarReportParser  *p,
       g_autofree char *row = NULL;
       guint pad = p->bin_indent != G_MAXUINT && indent > p->bin_indent ? indent - p->bin_indent : 0;
 
-      if (!parse_bin_row (text, &count))
+      if (!parse_bin_row (text, &from_kb, &to_kb, &count))
         {
           g_autofree char *got = tes_describe_text (text, strlen (text), 60);
 
           return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
                                           "expected a histogram row '<from> - <to> <bar> <count>', got '%s'", got);
         }
+      if (to_kb <= from_kb || to_kb > G_MAXINT32)
+        return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
+                                        "expected a histogram range '<from> - <to>' KB with from below to "
+                                        "(and below 2^31), got %" G_GINT64_FORMAT " - %" G_GINT64_FORMAT,
+                                        from_kb, to_kb);
+
+      /* The whole target's histogram: every IPU. KB are binary, as the
+       * Target's kB. */
+      tes_cache_writer_add_tile_histogram_bin (p->writer, p->source_id, p->n_histogram, -1,
+                                               from_kb * 1024, to_kb * 1024, count);
 
       /* Kept as printed, so the histogram can be shown as the tool did:
        * indented as far as it is beyond the header, which right-aligns the
