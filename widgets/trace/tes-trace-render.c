@@ -242,6 +242,21 @@ fill_backgrounds_raster (Raster              *raster,
   fill_rows (raster, done, raster->height, 0xff000000 | LANE_EVEN);
 }
 
+/* 2680000000 as "2.68 G": a counter's scale, short enough for a lane. */
+static char *
+format_compact (double value)
+{
+  static const struct { double scale; const char *suffix; } units[] = {
+    { 1e12, "T" }, { 1e9, "G" }, { 1e6, "M" }, { 1e3, "k" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    if (fabs (value) >= units[i].scale)
+      return g_strdup_printf ("%.3g %s", value / units[i].scale, units[i].suffix);
+
+  return g_strdup_printf ("%.3g", value);
+}
+
 /* A counter series as a small chart: the area under its value, the range
  * it takes within each column, its highest value in view written at the
  * top right. */
@@ -293,16 +308,22 @@ draw_counter (TesPainter         *p,
 
 #undef VALUE_Y
 
-  label = g_strdup_printf ("%g", hi);
+  label = format_compact (hi);
   tes_painter_text (p, label, scale->x0 + scale->width - 80, y + 1, 76, PANGO_ALIGN_RIGHT, FALSE, DIM_INK);
 }
 
-/* Flows as arrows from the end of one lane's slice to another's. */
+/* Flows as arrows from one lane to another. More than this many in view
+ * would hide the slices under their lines: zoom in to see them. */
+#define MAX_FLOWS_DRAWN 150
+
 static void
 draw_flows (cairo_t             *cr,
             const TesTraceFrame *frame)
 {
-  for (guint i = 0; frame->flows != NULL && i < frame->flows->len; i++)
+  if (frame->flows == NULL || frame->flows->len > MAX_FLOWS_DRAWN)
+    return;
+
+  for (guint i = 0; i < frame->flows->len; i++)
     {
       const TesFlow *flow = &g_array_index (frame->flows, TesFlow, i);
       guint from = GPOINTER_TO_UINT (g_hash_table_lookup (frame->lane_of_track, &flow->from_track));
