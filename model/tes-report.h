@@ -353,9 +353,9 @@ GArray           *tes_tile_histogram_from_tiles  (const TesTile       *tiles,
                                                   guint                n_tiles,
                                                   gint                 ipu);
 GArray           *tes_tile_histogram_check       (const TesTileHistogramBin *bins,
-                                                  guint                n_bins,
-                                                  const TesTile       *tiles,
-                                                  guint                n_tiles);
+                                                  guint                      n_bins,
+                                                  const TesTile             *tiles,
+                                                  guint                      n_tiles);
 GArray           *tes_tiles_heaviest             (const TesTile       *tiles,
                                                   guint                n_tiles,
                                                   guint                max);
