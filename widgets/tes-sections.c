@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "tes-sections.h"
+#include "tes-memory-section.h"
 #include "tes-summary-section.h"
 #include "tes-trace-section.h"
 
@@ -20,6 +21,7 @@ tes_sections_get_type_at (guint position)
     {
     case 0: return TES_TYPE_SUMMARY_SECTION;
     case 1: return TES_TYPE_TRACE_SECTION;
+    case 2: return TES_TYPE_MEMORY_SECTION;
     default: return G_TYPE_INVALID;
     }
 }

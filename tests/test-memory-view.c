@@ -1,0 +1,159 @@
+/* test-memory-view.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "tes-importer-registry.h"
+#include "tes-memory-render.h"
+#include "tes-test-util.h"
+#include "test-poplar-util.h"
+
+/* The Memory section's pure half, on a generated Poplar run (its report
+ * and `size -A` listing): the tiles, their stacks, the histogram as the
+ * report prints it, the tiles over the limit and the heaviest, and the
+ * page it draws. */
+
+static TesReport *
+open_generated (Generated *g)
+{
+  g_autofree char *compile = NULL;
+  g_autofree char *listing = NULL;
+  g_autoptr(GError) error = NULL;
+  TesReport *report;
+
+  generate (g, TES_TEST_OWN_DATA);
+  compile = generated_path (g, "compile_report.txt");
+  listing = generated_path (g, "archive_size.txt");
+  {
+    const char *paths[] = { compile, listing };
+    TesImporter *importers[] = { tes_importer_registry_lookup ("poplar-report"),
+                                 tes_importer_registry_lookup ("poplar-size-listing") };
+
+    report = tes_report_import_files (paths, importers, 2, 0, NULL, NULL, &error);
+  }
+  g_assert_no_error (error);
+
+  return report;
+}
+
+static void
+test_memory_model (void)
+{
+  g_auto(Generated) g = { 0 };
+  g_autoptr(TesReport) report = open_generated (&g);
+  g_autoptr(TesMemoryModel) model = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonArray *tiles = truth_tiles (&g);
+  JsonObject *histogram = json_object_get_object_member (g.truth, "histogram");
+  JsonArray *counts = json_object_get_array_member (histogram, "counts");
+  JsonArray *shown = json_object_get_array_member (histogram, "shown");
+  JsonArray *top = json_object_get_array_member (g.truth, "top_tiles");
+  gint64 width_kb = json_object_get_int_member (histogram, "width_kb");
+  gint64 start_kb = json_object_get_int_member (histogram, "start_kb");
+
+  model = tes_memory_model_new (report, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (model->tiles->len, ==, json_array_get_length (tiles));
+  g_assert_cmpint (model->limit, ==, json_object_get_int_member (g.truth, "tile_memory_bytes"));
+  g_assert_cmpuint (model->n_over, ==, json_object_get_int_member (g.truth, "out_of_memory"));
+
+  /* every tile's stack adds up to its bytes, and to the truth's */
+  for (guint t = 0; t < model->tiles->len; t++)
+    {
+      const TesTile *tile = &g_array_index (model->tiles, TesTile, t);
+      JsonObject *truth = json_array_get_object_element (tiles, tile->ipu * (guint)json_object_get_int_member (g.truth, "tiles_per_ipu") + tile->tile);
+      gint64 sum = 0;
+
+      for (guint k = 0; k < model->categories->len; k++)
+        sum += tes_memory_model_get_bytes (model, t, k);
+      g_assert_cmpint (sum, ==, tile->total_bytes);
+      g_assert_cmpint (tile->total_bytes, ==, json_object_get_int_member (truth, "total"));
+    }
+
+  /* the report's histogram, bin for bin, and the tiles agree with it */
+  g_assert_true (model->printed);
+  g_assert_cmpuint (model->mismatches->len, ==, 0);
+  g_assert_cmpuint (model->histogram->len, ==, json_array_get_length (shown));
+  for (guint i = 0; i < model->histogram->len; i++)
+    {
+      const TesTileHistogramBin *bin = &g_array_index (model->histogram, TesTileHistogramBin, i);
+      gint64 index = json_array_get_int_element (shown, i);
+      g_autoptr(GArray) in_bin = tes_memory_model_tiles_in (model, bin);
+
+      g_assert_cmpint (bin->lower, ==, (start_kb + index * width_kb) * 1024);
+      g_assert_cmpint (bin->tiles, ==, json_array_get_int_element (counts, index));
+      g_assert_cmpuint (in_bin->len, ==, bin->tiles);
+    }
+
+  /* the heaviest, as the truth ranks them */
+  g_assert_cmpuint (model->heaviest->len, ==, 5);
+  for (guint i = 0; i < json_array_get_length (top) && i < 5; i++)
+    {
+      JsonObject *truth = json_array_get_object_element (tiles, json_array_get_int_element (top, i));
+      const TesTile *tile = &g_array_index (model->heaviest, TesTile, i);
+
+      g_assert_cmpint (tile->ipu, ==, json_object_get_int_member (truth, "ipu"));
+      g_assert_cmpint (tile->tile, ==, json_object_get_int_member (truth, "tile"));
+    }
+}
+
+/* The page: a click on a bin's row finds that bin; the tiles over the
+ * limit are marked in red above their bars. */
+static void
+test_memory_render (void)
+{
+  g_auto(Generated) g = { 0 };
+  g_autoptr(TesReport) report = open_generated (&g);
+  g_autoptr(TesMemoryModel) model = tes_memory_model_new (report, NULL);
+  g_autoptr(GArray) rects = g_array_new (FALSE, FALSE, sizeof (TesMemoryBinRect));
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1200, 800);
+  cairo_t *cr = cairo_create (surface);
+  const guchar *data;
+  int stride;
+  guint red = 0;
+  double used;
+
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  used = tes_memory_render_model (cr, model, TES_MEMORY_VIEW_ALL, 1200, rects);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  g_assert_cmpfloat (used, >, 300);
+
+  g_assert_cmpuint (rects->len, ==, model->histogram->len);
+  for (guint i = 0; i < rects->len; i++)
+    {
+      const TesMemoryBinRect *rect = &g_array_index (rects, TesMemoryBinRect, i);
+
+      g_assert_cmpint (tes_memory_bin_at (rects, rect->x + rect->width / 2, rect->y + rect->height / 2), ==, (int)i);
+    }
+  g_assert_cmpint (tes_memory_bin_at (rects, -5, -5), ==, -1);
+
+  /* red (0xc01c28) is what is over the limit: some is drawn */
+  data = cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  for (int y = 0; y < 800; y++)
+    for (int x = 0; x < 1200; x++)
+      red += (*(const guint32 *)(gconstpointer)(data + y * stride + x * 4) & 0xffffff) == 0xc01c28;
+  g_assert_cmpuint (red, >, 50);
+
+  cairo_surface_destroy (surface);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/memory-view/model", test_memory_model);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/memory-view/render", test_memory_render);
+
+  return g_test_run ();
+}

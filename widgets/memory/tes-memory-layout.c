@@ -1,0 +1,247 @@
+/* tes-memory-layout.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "tes-memory-layout.h"
+#include "tes-share-chart-layout.h"
+
+#include <string.h>
+
+void
+tes_memory_model_free (TesMemoryModel *model)
+{
+  if (model == NULL)
+    return;
+
+  g_clear_pointer (&model->tiles, g_array_unref);
+  g_clear_pointer (&model->categories, g_ptr_array_unref);
+  g_clear_pointer (&model->histogram, g_array_unref);
+  g_clear_pointer (&model->mismatches, g_array_unref);
+  g_clear_pointer (&model->heaviest, g_array_unref);
+  g_free (model->bytes);
+  g_free (model->colors);
+  g_free (model);
+}
+
+gboolean
+tes_memory_report_has_data (TesReport *report)
+{
+  TesReportCounts counts;
+
+  tes_report_get_counts (report, &counts);
+
+  return counts.n_tiles > 0;
+}
+
+/* A `size -A` listing's rows are ELF sections (".text"); a report's are
+ * data types ("Variables"): two views of the same bytes. */
+static gboolean
+is_section (const char *category)
+{
+  return category != NULL && category[0] == '.';
+}
+
+typedef struct
+{
+  char   *name;
+  gint64  total;
+} Category;
+
+static int
+compare_categories (gconstpointer a,
+                    gconstpointer b)
+{
+  const Category *x = a, *y = b;
+
+  if (x->total != y->total)
+    return x->total > y->total ? -1 : 1;
+
+  return g_strcmp0 (x->name, y->name);
+}
+
+/* Every tile with memory rows, and what its bytes are made of: its data
+ * types where the report gives them, else the listing's sections. */
+TesMemoryModel *
+tes_memory_model_new (TesReport  *report,
+                      GError    **error)
+{
+  g_autoptr(TesMemoryModel) model = g_new0 (TesMemoryModel, 1);
+  g_autoptr(GArray) all = NULL;
+  g_autoptr(GArray) rows = NULL;
+  g_autoptr(GArray) categories = g_array_new (FALSE, TRUE, sizeof (Category));
+  g_autoptr(GHashTable) category_index = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) tile_index = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autofree guint8 *has_types = NULL;
+  g_autofree guint *order = NULL;
+  g_autoptr(GArray) printed = NULL;
+  guint n_categories;
+
+  g_return_val_if_fail (TES_IS_REPORT (report), NULL);
+
+  if (!(all = tes_report_get_tiles (report, error)) ||
+      !(rows = tes_report_get_tile_memory (report, 0, error)) ||
+      !(printed = tes_report_get_tile_histogram (report, error)))
+    return NULL;
+
+  model->tiles = g_array_new (FALSE, TRUE, sizeof (TesTile));
+  for (guint i = 0; i < all->len; i++)
+    {
+      const TesTile *tile = &g_array_index (all, TesTile, i);
+
+      if (!tile->has_memory)
+        continue;
+      g_array_append_val (model->tiles, *tile);
+      model->limit = MAX (model->limit, tile->memory_limit);
+      model->max_bytes = MAX (model->max_bytes, tile->total_bytes);
+    }
+  for (guint i = 0; i < model->tiles->len; i++)
+    {
+      TesTile *tile = &g_array_index (model->tiles, TesTile, i);
+
+      g_hash_table_insert (tile_index, &tile->id, GUINT_TO_POINTER (i + 1));
+      model->n_over += model->limit > 0 && tile->total_bytes > model->limit;
+    }
+
+  /* which tiles have data types, then the categories the bars stack:
+   * one set for every tile where one set covers them all (a listing gives
+   * every tile's sections, a report the heaviest tiles' data types) */
+  has_types = g_new0 (guint8, model->tiles->len + 1);
+  {
+    g_autofree guint8 *has_sections = g_new0 (guint8, model->tiles->len + 1);
+    gboolean all_sections = TRUE;
+
+    for (guint r = 0; r < rows->len; r++)
+      {
+        const TesTileMemory *row = &g_array_index (rows, TesTileMemory, r);
+        guint t = GPOINTER_TO_UINT (g_hash_table_lookup (tile_index, &row->tile_id));
+
+        if (t == 0)
+          continue;
+        if (is_section (tes_report_get_string (report, row->category)))
+          has_sections[t - 1] = TRUE;
+        else
+          has_types[t - 1] = TRUE;
+      }
+    for (guint t = 0; t < model->tiles->len; t++)
+      all_sections &= has_sections[t];
+    if (all_sections)
+      memset (has_types, 0, model->tiles->len);
+  }
+  for (guint r = 0; r < rows->len; r++)
+    {
+      const TesTileMemory *row = &g_array_index (rows, TesTileMemory, r);
+      guint t = GPOINTER_TO_UINT (g_hash_table_lookup (tile_index, &row->tile_id));
+      const char *name = tes_report_get_string (report, row->category);
+      gpointer found;
+
+      if (t == 0 || is_section (name) == has_types[t - 1])
+        continue;
+      if (!g_hash_table_lookup_extended (category_index, GUINT_TO_POINTER (row->category), NULL, &found))
+        {
+          Category category = { g_strdup (name), 0 };
+
+          found = GUINT_TO_POINTER (categories->len);
+          g_array_append_val (categories, category);
+          g_hash_table_insert (category_index, GUINT_TO_POINTER (row->category), found);
+        }
+      g_array_index (categories, Category, GPOINTER_TO_UINT (found)).total += row->bytes;
+    }
+
+  /* largest first: the bars' bottom is what weighs most */
+  order = g_new0 (guint, categories->len + 1);
+  {
+    g_autoptr(GArray) sorted = g_array_copy (categories);
+
+    g_array_sort (sorted, compare_categories);
+    model->categories = g_ptr_array_new_with_free_func (g_free);
+    for (guint i = 0; i < sorted->len; i++)
+      {
+        const Category *category = &g_array_index (sorted, Category, i);
+
+        for (guint j = 0; j < categories->len; j++)
+          if (g_array_index (categories, Category, j).name == category->name)
+            order[j] = i;
+        g_ptr_array_add (model->categories, category->name);
+      }
+
+    /* the largest categories get distinct colours */
+    {
+      g_autofree double *weights = g_new0 (double, sorted->len + 1);
+
+      for (guint i = 0; i < sorted->len; i++)
+        weights[i] = (double)g_array_index (sorted, Category, i).total;
+      model->colors = g_new0 (guint, sorted->len + 1);
+      tes_share_chart_assign_colors ((const char * const *)model->categories->pdata, weights, sorted->len,
+                                     model->colors);
+    }
+  }
+
+  n_categories = model->categories->len;
+  model->bytes = g_new0 (gint64, (gsize)model->tiles->len * MAX (n_categories, 1));
+  for (guint r = 0; r < rows->len; r++)
+    {
+      const TesTileMemory *row = &g_array_index (rows, TesTileMemory, r);
+      guint t = GPOINTER_TO_UINT (g_hash_table_lookup (tile_index, &row->tile_id));
+      gpointer found;
+
+      if (t == 0 || !g_hash_table_lookup_extended (category_index, GUINT_TO_POINTER (row->category), NULL, &found))
+        continue;
+      if (is_section (tes_report_get_string (report, row->category)) == has_types[t - 1])
+        continue;
+      model->bytes[(gsize)(t - 1) * n_categories + order[GPOINTER_TO_UINT (found)]] += row->bytes;
+    }
+
+  /* the report's own histogram, checked against the tiles; else ours */
+  model->printed = printed->len > 0;
+  if (model->printed)
+    {
+      model->histogram = g_steal_pointer (&printed);
+      model->mismatches = tes_tile_histogram_check ((const TesTileHistogramBin *)(gpointer)model->histogram->data,
+                                                    model->histogram->len,
+                                                    (const TesTile *)(gpointer)model->tiles->data, model->tiles->len);
+    }
+  else
+    {
+      model->histogram = tes_tile_histogram_from_tiles ((const TesTile *)(gpointer)model->tiles->data,
+                                                        model->tiles->len, -1);
+      model->mismatches = g_array_new (FALSE, TRUE, sizeof (TesTileHistogramMismatch));
+    }
+  model->heaviest = tes_tiles_heaviest ((const TesTile *)(gpointer)model->tiles->data, model->tiles->len, 5);
+
+  return g_steal_pointer (&model);
+}
+
+gint64
+tes_memory_model_get_bytes (const TesMemoryModel *model,
+                            guint                 tile,
+                            guint                 category)
+{
+  g_return_val_if_fail (tile < model->tiles->len && category < model->categories->len, 0);
+
+  return model->bytes[(gsize)tile * model->categories->len + category];
+}
+
+/* The tiles of a histogram bin (of its IPU, or of all): what a click on
+ * the bin lists. */
+GArray *
+tes_memory_model_tiles_in (const TesMemoryModel      *model,
+                           const TesTileHistogramBin *bin)
+{
+  GArray *tiles = g_array_new (FALSE, TRUE, sizeof (TesTile));
+
+  for (guint i = 0; i < model->tiles->len; i++)
+    {
+      const TesTile *tile = &g_array_index (model->tiles, TesTile, i);
+
+      if ((bin->ipu < 0 || tile->ipu == bin->ipu) &&
+          tile->total_bytes >= bin->lower && tile->total_bytes < bin->upper)
+        g_array_append_val (tiles, *tile);
+    }
+
+  return tiles;
+}

@@ -1,0 +1,45 @@
+/* tes-memory-layout.h
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "tes-report.h"
+
+G_BEGIN_DECLS
+
+/* The Memory section without a display: every tile's bytes by category,
+ * the by-tile histogram (the report's own when it prints one), the tiles
+ * over the per-tile limit and the heaviest ones. A "tile" is any parallel
+ * unit a vendor reports memory for. */
+typedef struct
+{
+  GArray     *tiles;        /* TesTile with memory rows, by IPU then tile */
+  GPtrArray  *categories;   /* char*: what the bars stack, largest first */
+  guint      *colors;       /* per category: a slot of tes_share_chart_palette, distinct */
+  gint64     *bytes;        /* tiles->len × categories->len */
+  gint64      limit;        /* bytes per tile; 0: unknown */
+  guint       n_over;       /* tiles over the limit */
+  GArray     *histogram;    /* TesTileHistogramBin */
+  gboolean    printed;      /* the histogram is the report's */
+  GArray     *mismatches;   /* TesTileHistogramMismatch: printed vs per-tile */
+  GArray     *heaviest;     /* TesTile, the five most subscribed */
+  gint64      max_bytes;    /* of a tile */
+} TesMemoryModel;
+
+TesMemoryModel *tes_memory_model_new        (TesReport            *report,
+                                             GError              **error);
+void            tes_memory_model_free       (TesMemoryModel       *model);
+gint64          tes_memory_model_get_bytes  (const TesMemoryModel *model,
+                                             guint                 tile,
+                                             guint                 category);
+GArray         *tes_memory_model_tiles_in   (const TesMemoryModel *model,
+                                             const TesTileHistogramBin *bin);
+gboolean        tes_memory_report_has_data  (TesReport            *report);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TesMemoryModel, tes_memory_model_free)
+
+G_END_DECLS

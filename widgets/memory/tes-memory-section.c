@@ -1,0 +1,199 @@
+/* tes-memory-section.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "tes-memory-section"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tes-memory-render.h"
+#include "tes-memory-section.h"
+
+/* Memory: the by-tile histogram, every tile's bytes stacked by category
+ * against the per-tile limit, and the most subscribed tiles; a click on a
+ * histogram bin lists its tiles below. */
+
+struct _TesMemorySection
+{
+  TesSection        parent_instance;
+
+  GtkDrawingArea   *page;
+  GtkLabel         *listing;
+
+  TesMemoryModel   *model;
+  GArray           *bin_rects;   /* TesMemoryBinRect of the last drawing */
+};
+
+G_DEFINE_FINAL_TYPE (TesMemorySection, tes_memory_section, TES_TYPE_SECTION)
+
+static const char * const memory_views[] = { "memory", "memory-histogram", "memory-tiles", NULL };
+
+static gboolean
+tes_memory_section_render (TesWorkspace  *workspace,
+                           const char    *view,
+                           cairo_t       *cr,
+                           int            width,
+                           int            height,
+                           GError       **error)
+{
+  TesMemoryView which = g_strcmp0 (view, "memory-histogram") == 0 ? TES_MEMORY_VIEW_HISTOGRAM
+                      : g_strcmp0 (view, "memory-tiles") == 0 ? TES_MEMORY_VIEW_TILES
+                      : TES_MEMORY_VIEW_ALL;
+
+  return tes_memory_render (workspace, which, cr, width, height, error);
+}
+
+static void
+draw_page (GtkDrawingArea *area,
+           cairo_t        *cr,
+           int             width,
+           int             height,
+           gpointer        user_data)
+{
+  TesMemorySection *self = user_data;
+  double used;
+
+  if (self->model == NULL)
+    return;
+
+  g_array_set_size (self->bin_rects, 0);
+  used = tes_memory_render_model (cr, self->model, TES_MEMORY_VIEW_ALL, width, self->bin_rects);
+  gtk_drawing_area_set_content_height (area, (int)used);
+}
+
+/* A click on a histogram bin lists the tiles in it. */
+gboolean
+tes_memory_section_click (TesMemorySection *self,
+                          double            x,
+                          double            y)
+{
+  const TesTileHistogramBin *bin;
+  g_autoptr(GArray) tiles = NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
+  int index;
+
+  g_return_val_if_fail (TES_IS_MEMORY_SECTION (self), FALSE);
+
+  if (self->model == NULL || (index = tes_memory_bin_at (self->bin_rects, x, y)) < 0)
+    return FALSE;
+
+  bin = &g_array_index (self->model->histogram, TesTileHistogramBin, index);
+  tiles = tes_memory_model_tiles_in (self->model, bin);
+  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%" G_GINT64_FORMAT " - %" G_GINT64_FORMAT " KB: %u tile",
+                                             "%" G_GINT64_FORMAT " - %" G_GINT64_FORMAT " KB: %u tiles", tiles->len),
+                          bin->lower / 1024, bin->upper / 1024, tiles->len);
+  for (guint i = 0; i < tiles->len; i++)
+    {
+      const TesTile *tile = &g_array_index (tiles, TesTile, i);
+
+      g_string_append_printf (text, "%s%d:%d (%" G_GINT64_FORMAT " B)", i ? ", " : "\n",
+                              tile->ipu, tile->tile, tile->total_bytes);
+    }
+  gtk_label_set_label (self->listing, text->str);
+
+  return TRUE;
+}
+
+static void
+pressed_cb (TesMemorySection *self,
+            int               n_press,
+            double            x,
+            double            y,
+            GtkGestureClick  *gesture)
+{
+  tes_memory_section_click (self, x, y);
+}
+
+static gboolean
+tes_memory_section_has_data (TesWorkspace *workspace)
+{
+  return tes_memory_report_has_data (tes_workspace_get_report (workspace));
+}
+
+static void
+tes_memory_section_workspace_changed (TesSection   *section,
+                                      TesWorkspace *old_workspace)
+{
+  TesMemorySection *self = (TesMemorySection *)section;
+  TesWorkspace *workspace = tes_section_get_workspace (section);
+  g_autoptr(GError) error = NULL;
+
+  g_clear_pointer (&self->model, tes_memory_model_free);
+  gtk_label_set_label (self->listing, _("Click a bin of the histogram to list its tiles."));
+
+  /* one query for the tiles and one for their rows: quick even for a
+   * few thousand tiles */
+  if (workspace != NULL && !(self->model = tes_memory_model_new (tes_workspace_get_report (workspace), &error)))
+    gtk_label_set_label (self->listing, error->message);
+
+  gtk_widget_queue_draw (GTK_WIDGET (self->page));
+}
+
+static void
+tes_memory_section_dispose (GObject *object)
+{
+  TesMemorySection *self = (TesMemorySection *)object;
+
+  gtk_widget_dispose_template (GTK_WIDGET (object), TES_TYPE_MEMORY_SECTION);
+  g_clear_pointer (&self->model, tes_memory_model_free);
+  g_clear_pointer (&self->bin_rects, g_array_unref);
+
+  G_OBJECT_CLASS (tes_memory_section_parent_class)->dispose (object);
+}
+
+static void
+tes_memory_section_class_init (TesMemorySectionClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  TesSectionClass *section_class = TES_SECTION_CLASS (klass);
+
+  object_class->dispose = tes_memory_section_dispose;
+
+  section_class->title = _("Memory");
+  section_class->icon_name = "drive-harddisk-symbolic";
+  section_class->views = memory_views;
+  section_class->has_data = tes_memory_section_has_data;
+  section_class->workspace_changed = tes_memory_section_workspace_changed;
+  section_class->render = tes_memory_section_render;
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/tessera/Tessera/widgets/tes-memory-section.ui");
+  gtk_widget_class_bind_template_child (widget_class, TesMemorySection, page);
+  gtk_widget_class_bind_template_child (widget_class, TesMemorySection, listing);
+}
+
+static void
+tes_memory_section_init (TesMemorySection *self)
+{
+  GtkGesture *gesture;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->bin_rects = g_array_new (FALSE, FALSE, sizeof (TesMemoryBinRect));
+  gtk_drawing_area_set_draw_func (self->page, draw_page, self, NULL);
+
+  gesture = gtk_gesture_click_new ();
+  g_signal_connect_object (gesture, "pressed", G_CALLBACK (pressed_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->page), GTK_EVENT_CONTROLLER (gesture));
+}
+
+const TesMemoryModel *
+tes_memory_section_get_model (TesMemorySection *self)
+{
+  g_return_val_if_fail (TES_IS_MEMORY_SECTION (self), NULL);
+
+  return self->model;
+}
+
+const char *
+tes_memory_section_get_listing (TesMemorySection *self)
+{
+  g_return_val_if_fail (TES_IS_MEMORY_SECTION (self), NULL);
+
+  return gtk_label_get_label (self->listing);
+}
