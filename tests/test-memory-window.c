@@ -11,6 +11,8 @@
 
 #include "tes-memory-render.h"
 #include "tes-memory-section.h"
+#include "tes-tiles-layout.h"
+#include "tes-tiles-section.h"
 #include "tes-test-util.h"
 #include "tes-ui-test-util.h"
 #include "test-poplar-util.h"
@@ -99,6 +101,53 @@ test_memory_window_click (void)
   tes_ui_test_close_window (window);
 }
 
+/* Tile Balance follows the trace's range: the whole run, then its first
+ * step only. */
+static void
+test_tiles_window_follows (void)
+{
+  g_auto(Generated) g = { 0 };
+  g_autofree char *execution = NULL;
+  TesTilesSection *section;
+  TesWorkspace *workspace;
+  TesWindow *window;
+  GPtrArray *balances;
+  JsonObject *first;
+  gint64 all = 0, start, end;
+
+  generate (&g, TES_TEST_OWN_DATA);
+  execution = generated_path (&g, "execution.json");
+  window = tes_ui_test_open_window (execution, NULL);
+  tes_ui_test_wait_for_page (window, "report");
+
+  section = TES_TILES_SECTION (gtk_stack_get_child_by_name (tes_window_get_sections (window), "TesTilesSection"));
+  g_assert_nonnull (section);
+  gtk_stack_set_visible_child (tes_window_get_sections (window), GTK_WIDGET (section));
+  balances = tes_tiles_section_get_balances (section);
+  g_assert_nonnull (balances);
+  g_assert_cmpuint (balances->len, ==, g.n_ipus);
+  for (guint s = 0; s < 4; s++)
+    all += ((TesTileBalance *)g_ptr_array_index (balances, 0))->cycles[s];
+
+  /* IPU 0's first step, alone: fewer tile-cycles */
+  first = json_array_get_object_element (json_object_get_array_member (g.truth, "steps"), 0);
+  workspace = tes_section_get_workspace (TES_SECTION (section));
+  tes_workspace_get_span (workspace, &start, &end);
+  tes_workspace_set_visible (workspace, start, start + 1000);
+  balances = tes_tiles_section_get_balances (section);
+  {
+    gint64 narrowed = 0;
+
+    for (guint s = 0; s < 4; s++)
+      narrowed += ((TesTileBalance *)g_ptr_array_index (balances, 0))->cycles[s];
+    g_assert_cmpint (narrowed, <, all);
+    g_assert_cmpint (narrowed, ==, json_object_get_int_member (first, "dur") *
+                                   json_object_get_int_member (g.truth, "tiles_per_ipu"));
+  }
+
+  tes_ui_test_close_window (window);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -106,6 +155,7 @@ main (int    argc,
   tes_ui_test_init (&argc, &argv);
 
   tes_ui_test_add ("/tes/memory-window/click", test_memory_window_click);
+  tes_ui_test_add ("/tes/tiles-window/follows", test_tiles_window_follows);
 
   return tes_ui_test_run ();
 }

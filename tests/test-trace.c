@@ -18,6 +18,7 @@
 #include "tes-trace-frame.h"
 #include "tes-trace-render.h"
 #include "tes-trace-summary.h"
+#include "tes-tiles-layout.h"
 
 /* The Execution Trace's pure half: the time axis and its navigation, the
  * ruler, lanes, merging slices per pixel column, hit-testing and the
@@ -561,6 +562,68 @@ test_trace_tile_balance (void)
   g_assert_cmpuint (checked, ==, json_array_get_length (steps));
 }
 
+/* Tile Balance over the whole run: each IPU's least and most busy tiles
+ * are the truth's, and its tile-cycles by state add up to its tiles
+ * times the steps' cycles. */
+static void
+test_tiles_balance (void)
+{
+  g_auto(Generated) g = { 0 };
+  g_autofree char *execution = NULL;
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GArray) activity = NULL;
+  g_autoptr(GPtrArray) balances = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonArray *steps;
+  gint64 tiles_per_ipu;
+
+  generate (&g, TES_TEST_OWN_DATA);
+  execution = generated_path (&g, "execution.json");
+  report = tes_report_import (execution, tes_importer_registry_lookup ("chrome-json"), 0, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  activity = tes_report_get_tile_activity (report, G_MININT64 / 2, G_MAXINT64 / 2, &error);
+  g_assert_no_error (error);
+  balances = tes_tile_balance_compute (activity, 10);
+  g_assert_cmpuint (balances->len, ==, g.n_ipus);
+
+  steps = json_object_get_array_member (g.truth, "steps");
+  tiles_per_ipu = json_object_get_int_member (g.truth, "tiles_per_ipu");
+  for (guint b = 0; b < balances->len; b++)
+    {
+      const TesTileBalance *balance = g_ptr_array_index (balances, b);
+      g_autofree gint64 *busy = g_new0 (gint64, tiles_per_ipu);
+      gint64 step_cycles = 0, all = 0;
+      gint64 most = 0, least = 0;
+
+      g_assert_cmpuint (balance->n_tiles, ==, tiles_per_ipu);
+      for (guint s = 0; s < json_array_get_length (steps); s++)
+        {
+          JsonObject *step = json_array_get_object_element (steps, s);
+          JsonArray *cycles = json_object_get_array_member (step, "cycles");
+
+          if (json_object_get_int_member (step, "ipu") != balance->ipu)
+            continue;
+          step_cycles += json_object_get_int_member (step, "dur");
+          for (guint t = 0; t < json_array_get_length (cycles); t++)
+            busy[t] += json_array_get_int_element (cycles, t);
+        }
+      for (guint t = 1; t < tiles_per_ipu; t++)
+        {
+          most = busy[t] > busy[most] ? t : most;
+          least = busy[t] < busy[least] ? t : least;
+        }
+
+      g_assert_cmpint (g_array_index (balance->most, TesTileActivity, 0).tile, ==, most);
+      g_assert_cmpint (tes_tile_activity_busy (&g_array_index (balance->most, TesTileActivity, 0)), ==, busy[most]);
+      g_assert_cmpint (g_array_index (balance->least, TesTileActivity, 0).tile, ==, least);
+      g_assert_cmpuint (balance->most->len, ==, 10);
+      for (guint s = 0; s < 4; s++)
+        all += balance->cycles[s];
+      g_assert_cmpint (all, ==, step_cycles * tiles_per_ipu);
+    }
+}
+
 static guint32
 pixel_at (cairo_surface_t *surface,
           int              x,
@@ -883,6 +946,7 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/overview", test_trace_overview);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/counters-and-flows", test_trace_counters_and_flows);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/tile-balance", test_trace_tile_balance);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/tiles/balance", test_tiles_balance);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/render", test_trace_render);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/cli-render", test_trace_cli_render);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/search", test_trace_search);

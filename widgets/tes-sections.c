@@ -10,6 +10,7 @@
 #include "tes-sections.h"
 #include "tes-memory-section.h"
 #include "tes-summary-section.h"
+#include "tes-tiles-section.h"
 #include "tes-trace-section.h"
 
 /* Every view Tessera has, in sidebar order: the window shows those its
@@ -21,7 +22,8 @@ tes_sections_get_type_at (guint position)
     {
     case 0: return TES_TYPE_SUMMARY_SECTION;
     case 1: return TES_TYPE_TRACE_SECTION;
-    case 2: return TES_TYPE_MEMORY_SECTION;
+    case 2: return TES_TYPE_TILES_SECTION;
+    case 3: return TES_TYPE_MEMORY_SECTION;
     default: return G_TYPE_INVALID;
     }
 }

@@ -1,0 +1,25 @@
+/* tes-tiles-section.h
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "tes-section.h"
+
+G_BEGIN_DECLS
+
+#define TES_TYPE_TILES_SECTION (tes_tiles_section_get_type ())
+
+G_DECLARE_FINAL_TYPE (TesTilesSection, tes_tiles_section, TES, TILES_SECTION, TesSection)
+
+GPtrArray *tes_tiles_section_get_balances (TesTilesSection *self);
+gboolean   tes_tiles_render               (TesWorkspace    *workspace,
+                                           cairo_t         *cr,
+                                           int              width,
+                                           int              height,
+                                           GError         **error);
+
+G_END_DECLS
