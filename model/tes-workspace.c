@@ -45,6 +45,7 @@ struct _TesWorkspace
 
   /* A comparison links two workspaces: their visible ranges move together. */
   TesWorkspace *linked;            /* weak */
+  gint64        link_offset;       /* linked's time = this time + link_offset */
   gboolean      in_link;
 };
 
@@ -436,7 +437,7 @@ tes_workspace_set_visible (TesWorkspace *self,
   if (self->linked != NULL && !self->in_link)
     {
       self->in_link = TRUE;
-      tes_workspace_set_visible (self->linked, start, end);
+      tes_workspace_set_visible (self->linked, start + self->link_offset, end + self->link_offset);
       self->in_link = FALSE;
     }
 }
@@ -731,7 +732,28 @@ tes_workspace_link (TesWorkspace *self,
   g_object_add_weak_pointer (G_OBJECT (other), (gpointer *)&self->linked);
   g_object_add_weak_pointer (G_OBJECT (self), (gpointer *)&other->linked);
 
-  tes_workspace_set_visible (other, self->visible_start, self->visible_end);
+  tes_workspace_align_link (self, self->span_start, other->span_start);
+}
+
+/* Two runs rarely share a clock origin: @self_time in this workspace is
+ * @other_time in the linked one (their starts, or one operator's start in
+ * each), and @other shows the same stretch from there. */
+void
+tes_workspace_align_link (TesWorkspace *self,
+                          gint64        self_time,
+                          gint64        other_time)
+{
+  g_return_if_fail (TES_IS_WORKSPACE (self));
+  g_return_if_fail (self->linked != NULL);
+
+  self->link_offset = other_time - self_time;
+  self->linked->link_offset = self_time - other_time;
+
+  self->in_link = TRUE;
+  tes_workspace_set_visible (self->linked,
+                             self->visible_start + self->link_offset,
+                             self->visible_end + self->link_offset);
+  self->in_link = FALSE;
 }
 
 void
@@ -748,6 +770,7 @@ tes_workspace_unlink (TesWorkspace *self)
   g_object_remove_weak_pointer (G_OBJECT (self), (gpointer *)&other->linked);
   self->linked = NULL;
   other->linked = NULL;
+  self->link_offset = other->link_offset = 0;
 }
 
 /* @value in @unit's base (ns for time units, cycles for cycles) as text

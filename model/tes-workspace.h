@@ -74,6 +74,9 @@ char              *tes_workspace_format_duration        (TesWorkspace       *sel
                                                          gint64              ns);
 void               tes_workspace_link                   (TesWorkspace       *self,
                                                          TesWorkspace       *other);
+void               tes_workspace_align_link             (TesWorkspace       *self,
+                                                         gint64              self_time,
+                                                         gint64              other_time);
 void               tes_workspace_unlink                 (TesWorkspace       *self);
 
 gboolean           tes_workspace_parse_range            (TesWorkspace       *self,

@@ -237,6 +237,18 @@ test_workspace_link (void)
   tes_workspace_get_visible (b, &start, &end);
   g_assert_cmpint (start, ==, FIRST_NS + 5000);
 
+  /* aligned on a point of each: B shows the same stretch from there */
+  tes_workspace_link (a, b);
+  tes_workspace_align_link (a, FIRST_NS + 1000, FIRST_NS + 3000);
+  tes_workspace_set_visible (a, FIRST_NS + 1000, FIRST_NS + 2000);
+  tes_workspace_get_visible (b, &start, &end);
+  g_assert_cmpint (start, ==, FIRST_NS + 3000);
+  g_assert_cmpint (end, ==, FIRST_NS + 4000);
+  tes_workspace_set_visible (b, FIRST_NS + 6000, FIRST_NS + 6500);
+  tes_workspace_get_visible (a, &start, &end);
+  g_assert_cmpint (start, ==, FIRST_NS + 4000);
+  g_assert_cmpint (end, ==, FIRST_NS + 4500);
+
   /* A finalized partner unlinks itself */
   tes_workspace_link (a, b);
   g_clear_object (&b);

@@ -1,0 +1,257 @@
+/* test-compare-window.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "tes-compare-view.h"
+#include "tes-importer-registry.h"
+#include "tes-row-item.h"
+#include "tes-test-util.h"
+#include "tes-ui-test-util.h"
+
+/* Two runs side by side: the trace tes_test_write_trace() writes, and the
+ * same run later on its clock with "add" 50 % slower and "dma" gone. */
+
+#define B_SHIFT_US 5000
+
+typedef struct
+{
+  GtkWindow      *window;
+  TesCompareView *view;
+  TesWorkspace   *a;
+  TesWorkspace   *b;
+} Fixture;
+
+static char *
+write_slower_run (void)
+{
+  g_autofree char *a_path = tes_test_write_trace ("compare-a.json");
+  char *b_path = tes_test_tmp_path ("compare-b.json");
+  g_autofree char *json = NULL;
+  g_autoptr(GString) b = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GRegex) ts = g_regex_new ("\"ts\":([0-9]+)", 0, 0, NULL);
+  g_autoptr(GString) shifted = g_string_new (NULL);
+  const char *p;
+  g_autoptr(GMatchInfo) match = NULL;
+
+  g_assert_true (g_file_get_contents (a_path, &json, NULL, &error));
+  g_assert_no_error (error);
+  b = g_string_new (json);
+  g_assert_cmpuint (g_string_replace (b, "\"name\":\"add\",\"cat\":\"op\",\"ph\":\"X\",\"ts\":1200,\"dur\":300",
+                                      "\"name\":\"add\",\"cat\":\"op\",\"ph\":\"X\",\"ts\":1200,\"dur\":450", 0), ==, 1);
+  g_assert_cmpuint (g_string_replace (b, "{\"name\":\"dma\",\"cat\":\"dma\",\"ph\":\"X\",\"ts\":1010,\"dur\":50,\"pid\":1,\"tid\":1},",
+                                      "", 0), ==, 1);
+
+  /* the same stretch of work B_SHIFT_US later on B's clock */
+  p = b->str;
+  g_regex_match (ts, b->str, 0, &match);
+  while (g_match_info_matches (match))
+    {
+      int start, end;
+      g_autofree char *digits = g_match_info_fetch (match, 1);
+
+      g_match_info_fetch_pos (match, 1, &start, &end);
+      g_string_append_len (shifted, p, b->str + start - p);
+      g_string_append_printf (shifted, "%" G_GINT64_FORMAT, g_ascii_strtoll (digits, NULL, 10) + B_SHIFT_US);
+      p = b->str + end;
+      g_match_info_next (match, NULL);
+    }
+  g_string_append (shifted, p);
+  tes_test_write_file (b_path, shifted->str, shifted->len);
+
+  return b_path;
+}
+
+static void
+fixture_open (Fixture *f)
+{
+  g_autofree char *a_path = tes_test_write_trace ("compare-a.json");
+  g_autofree char *b_path = write_slower_run ();
+  g_autoptr(TesReport) a = tes_test_import (a_path, tes_importer_registry_lookup ("chrome-json"));
+  g_autoptr(TesReport) b = tes_test_import (b_path, tes_importer_registry_lookup ("chrome-json"));
+
+  f->a = tes_workspace_new (a);
+  f->b = tes_workspace_new (b);
+  f->view = TES_COMPARE_VIEW (tes_compare_view_new (f->a, f->b));
+  f->window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (f->window, 1200, 800);
+  gtk_window_set_child (f->window, GTK_WIDGET (f->view));
+  gtk_window_present (f->window);
+  for (guint side = 0; side < 2; side++)
+    {
+      gtk_test_widget_wait_for_draw (GTK_WIDGET (tes_compare_view_get_trace (f->view, side)));
+      g_assert_nonnull (tes_trace_view_get_frame (tes_compare_view_get_trace (f->view, side)));
+    }
+}
+
+static void
+fixture_close (Fixture *f)
+{
+  gtk_window_destroy (f->window);
+  g_clear_object (&f->a);
+  g_clear_object (&f->b);
+}
+
+/* Zooming and panning one run moves the other over the same stretch of
+ * its own run, and both draw what they show. */
+static void
+test_compare_window_linked (void)
+{
+  Fixture f = { 0 };
+  gint64 a_start, a_end, b_start, b_end, a_span, b_span;
+
+  fixture_open (&f);
+
+  tes_workspace_get_span (f.a, &a_span, NULL);
+  tes_workspace_get_span (f.b, &b_span, NULL);
+  g_assert_cmpint (b_span - a_span, ==, B_SHIFT_US * 1000);
+
+  tes_trace_view_zoom (tes_compare_view_get_trace (f.view, 0), 4.0);
+  tes_trace_view_pan (tes_compare_view_get_trace (f.view, 0), 0.25);
+  tes_workspace_get_visible (f.a, &a_start, &a_end);
+  tes_workspace_get_visible (f.b, &b_start, &b_end);
+  g_assert_cmpint (a_end - a_start, <, (gint64)(1500 * 1000));
+  g_assert_cmpint (b_start - a_start, ==, B_SHIFT_US * 1000);
+  g_assert_cmpint (b_end - a_end, ==, B_SHIFT_US * 1000);
+
+  /* and back: B's keys move A */
+  tes_trace_view_zoom (tes_compare_view_get_trace (f.view, 1), 0.5);
+  tes_workspace_get_visible (f.a, &a_start, &a_end);
+  tes_workspace_get_visible (f.b, &b_start, &b_end);
+  g_assert_cmpint (b_start - a_start, ==, B_SHIFT_US * 1000);
+  g_assert_cmpint (b_end - b_start, ==, a_end - a_start);
+
+  for (guint side = 0; side < 2; side++)
+    {
+      TesTraceView *trace = tes_compare_view_get_trace (f.view, side);
+      const TesTraceFrame *frame;
+
+      gtk_test_widget_wait_for_draw (GTK_WIDGET (trace));
+      frame = tes_trace_view_get_frame (trace);
+      g_assert_cmpint (frame->scale.t0, ==, side == 0 ? a_start : b_start);
+      g_assert_cmpint (frame->scale.t1, ==, side == 0 ? a_end : b_end);
+    }
+
+  /* side by side instead of one above the other */
+  tes_compare_view_set_vertical (f.view, FALSE);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
+  {
+    graphene_rect_t ra, rb;
+
+    g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (tes_compare_view_get_trace (f.view, 0)),
+                                              GTK_WIDGET (f.view), &ra));
+    g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (tes_compare_view_get_trace (f.view, 1)),
+                                              GTK_WIDGET (f.view), &rb));
+    g_assert_cmpfloat (rb.origin.x, >=, ra.origin.x + ra.size.width);
+    g_assert_cmpfloat (fabsf (rb.origin.y - ra.origin.y), <, 1);
+  }
+
+  fixture_close (&f);
+}
+
+static void
+wait_for_searches (Fixture *f)
+{
+  gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
+
+  for (guint side = 0; side < 2; side++)
+    {
+      gboolean searching = TRUE;
+
+      while (searching)
+        {
+          g_object_get (tes_compare_view_get_trace (f->view, side), "searching", &searching, NULL);
+          if (g_get_monotonic_time () > deadline)
+            g_error ("Timed out waiting for the search");
+          g_main_context_iteration (NULL, FALSE);
+        }
+    }
+}
+
+/* The diff lists the slower operator first, the removed one, and a row
+ * chosen finds that operator, whole, in both traces. */
+static void
+test_compare_window_diff (void)
+{
+  Fixture f = { 0 };
+  GListModel *rows;
+  g_autoptr(TesRowItem) first = NULL;
+  const TesCompareRow *row;
+  gboolean removed_dma = FALSE;
+
+  fixture_open (&f);
+
+  rows = tes_compare_view_get_rows (f.view);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), >=, 4);
+  first = g_list_model_get_item (rows, 0);
+  row = tes_row_item_get (first);
+  g_assert_cmpstr (row->a->name, ==, "add");
+  g_assert_cmpfloat (row->a_value, ==, 300000);
+  g_assert_cmpfloat (row->b_value, ==, 450000);
+  g_assert_cmpfloat (row->delta_pct, ==, 50);
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(TesRowItem) item = g_list_model_get_item (rows, i);
+      const TesCompareRow *r = tes_row_item_get (item);
+
+      if (r->a != NULL && r->b == NULL && g_strcmp0 (r->a->name, "dma") == 0)
+        removed_dma = TRUE;
+      else if (r->a != NULL && r->b != NULL && g_strcmp0 (r->a->name, "add") != 0)
+        g_assert_cmpfloat (r->delta, ==, 0);
+    }
+  g_assert_true (removed_dma);
+
+  tes_compare_view_select_row (f.view, 0);
+  wait_for_searches (&f);
+  for (guint side = 0; side < 2; side++)
+    g_assert_cmpuint (tes_trace_view_get_n_matches (tes_compare_view_get_trace (f.view, side)), ==, 1);
+
+  /* "tiny" is 1000 slices in each, not "tiny" within other names */
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(TesRowItem) item = g_list_model_get_item (rows, i);
+      const TesCompareRow *r = tes_row_item_get (item);
+
+      if (r->a != NULL && g_strcmp0 (r->a->name, "tiny") == 0)
+        tes_compare_view_select_row (f.view, i);
+    }
+  wait_for_searches (&f);
+  for (guint side = 0; side < 2; side++)
+    g_assert_cmpuint (tes_trace_view_get_n_matches (tes_compare_view_get_trace (f.view, side)), ==, 1000);
+
+  /* the removed operator is found in A only */
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(TesRowItem) item = g_list_model_get_item (rows, i);
+      const TesCompareRow *r = tes_row_item_get (item);
+
+      if (r->b == NULL)
+        tes_compare_view_select_row (f.view, i);
+    }
+  wait_for_searches (&f);
+  g_assert_cmpuint (tes_trace_view_get_n_matches (tes_compare_view_get_trace (f.view, 0)), ==, 1);
+  g_assert_cmpuint (tes_trace_view_get_n_matches (tes_compare_view_get_trace (f.view, 1)), ==, 0);
+
+  fixture_close (&f);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  tes_ui_test_init (&argc, &argv);
+
+  tes_ui_test_add ("/tes/compare-window/linked", test_compare_window_linked);
+  tes_ui_test_add ("/tes/compare-window/diff", test_compare_window_diff);
+
+  return tes_ui_test_run ();
+}
