@@ -55,6 +55,13 @@ static const char usage_text[] =
   "Options for every command that reads files:\n"
   "  --format NAME                      use this importer instead of detecting one\n"
   "  --reimport                         ignore an existing cache and import again\n"
+  "  -h, --help                         after COMMAND: the command's options\n"
+  "\n"
+  "Other options:\n"
+  "  -h, --help                         print this help\n"
+  "  --version                          print the version\n"
+  "\n"
+  "See tessera-cli(1) for more.\n"
   "\n"
   "Exit status: 0 on success, 1 when the input cannot be read, 2 on usage errors.\n";
 
