@@ -28,6 +28,10 @@ struct _TesApplication
   char           *format;
   gboolean        in_emit;
 
+  /* --compare, likewise */
+  gboolean        local_compare;
+  gboolean        compare;
+
   /* the desktop's org.gnome.desktop.interface, NULL without that schema */
   GSettings      *interface_settings;
 };
@@ -35,10 +39,13 @@ struct _TesApplication
 G_DEFINE_FINAL_TYPE (TesApplication, tes_application, GTK_TYPE_APPLICATION)
 
 #define PLATFORM_DATA_FORMAT "tessera-format"
+#define PLATFORM_DATA_COMPARE "tessera-compare"
 
 static const GOptionEntry option_entries[] = {
   { "format", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Read the files as this format instead of detecting it (see tessera-cli formats)"), N_("NAME") },
+  { "compare", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Compare the two reports given side by side"), NULL },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Print the version and exit"), NULL },
   { NULL }
@@ -66,6 +73,7 @@ tes_application_handle_local_options (GApplication *app,
 
   g_clear_pointer (&self->local_format, g_free);
   g_variant_dict_lookup (options, "format", "s", &self->local_format);
+  self->local_compare = g_variant_dict_contains (options, "compare");
 
   return G_APPLICATION_CLASS (tes_application_parent_class)->handle_local_options (app, options);
 }
@@ -84,6 +92,8 @@ tes_application_add_platform_data (GApplication    *app,
   if (self->local_format != NULL)
     g_variant_builder_add (builder, "{sv}", PLATFORM_DATA_FORMAT,
                            g_variant_new_string (self->local_format));
+  if (self->local_compare)
+    g_variant_builder_add (builder, "{sv}", PLATFORM_DATA_COMPARE, g_variant_new_boolean (TRUE));
 }
 
 static void
@@ -98,6 +108,8 @@ tes_application_before_emit (GApplication *app,
 
   g_clear_pointer (&self->format, g_free);
   g_variant_lookup (platform_data, PLATFORM_DATA_FORMAT, "s", &self->format);
+  self->compare = FALSE;
+  g_variant_lookup (platform_data, PLATFORM_DATA_COMPARE, "b", &self->compare);
   self->in_emit = TRUE;
 }
 
@@ -146,6 +158,22 @@ tes_application_open (GApplication  *app,
   TesWindow *window;
 
   g_assert (TES_IS_APPLICATION (self));
+
+  if (self->in_emit ? self->compare : self->local_compare)
+    {
+      TesCompareWindow *compare;
+
+      if (n_files != 2)
+        {
+          g_printerr (_("--compare takes two reports, not %d\n"), n_files);
+          return;
+        }
+
+      compare = tes_compare_window_new (GTK_APPLICATION (app));
+      tes_compare_window_open (compare, NULL, files[0], files[1], tes_application_get_format (self));
+      gtk_window_present (GTK_WINDOW (compare));
+      return;
+    }
 
   active = gtk_application_get_active_window (GTK_APPLICATION (app));
 

@@ -11,6 +11,7 @@
 
 #include "tes-window.h"
 
+#include "tes-compare-window.h"
 #include "tes-export.h"
 #include "tes-recent.h"
 #include "tes-report-loader.h"
@@ -42,6 +43,7 @@ struct _TesWindow
   GCancellable         *cancellable;
   GtkFileChooserNative *chooser;
   GtkFileChooserNative *export_chooser;
+  GtkFileChooserNative *compare_chooser;
   char                 *format;       /* --format the files were opened with */
 
   /* Template widgets */
@@ -57,7 +59,6 @@ struct _TesWindow
   GtkMenuButton        *recent_button;
   GtkMenuButton        *primary_menu_button;
   GMenu                *recent_menu;
-  GtkWidget            *compare_item;
 
   TesWorkspace         *workspace;
 };
@@ -81,6 +82,7 @@ tes_window_set_page (TesWindow  *self,
   gtk_stack_set_visible_child_name (self->main_stack, page);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel", g_str_equal (page, "loading"));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export", g_str_equal (page, "report"));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.compare", g_str_equal (page, "report"));
 }
 
 static void
@@ -454,6 +456,78 @@ tes_window_open_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
 }
 
+/**
+ * tes_window_compare:
+ * @file: the other run
+ *
+ * Opens a window comparing the report shown with the run in @file.
+ *
+ * Returns: (transfer none): that window
+ */
+TesCompareWindow *
+tes_window_compare (TesWindow *self,
+                    GFile     *file)
+{
+  TesCompareWindow *window;
+
+  g_return_val_if_fail (TES_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (self->report != NULL, NULL);
+
+  window = tes_compare_window_new (gtk_window_get_application (GTK_WINDOW (self)));
+  tes_compare_window_open (window, self->report, self->file, file, self->format);
+  gtk_window_present (GTK_WINDOW (window));
+
+  return window;
+}
+
+static void
+tes_window_compare_response_cb (TesWindow            *self,
+                                int                   response,
+                                GtkFileChooserNative *chooser)
+{
+  if (response == GTK_RESPONSE_ACCEPT && self->report != NULL)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+
+      if (file != NULL)
+        tes_window_compare (self, file);
+    }
+
+  g_clear_object (&self->compare_chooser);
+}
+
+static void
+tes_window_compare_action (GtkWidget  *widget,
+                           const char *action_name,
+                           GVariant   *param)
+{
+  TesWindow *self = (TesWindow *)widget;
+
+  g_assert (TES_IS_WINDOW (self));
+
+  if (self->compare_chooser == NULL)
+    {
+      self->compare_chooser = gtk_file_chooser_native_new (_("Compare With Report"),
+                                                           GTK_WINDOW (self),
+                                                           GTK_FILE_CHOOSER_ACTION_OPEN,
+                                                           _("_Compare"),
+                                                           _("_Cancel"));
+      gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->compare_chooser), TRUE);
+      if (self->file != NULL)
+        {
+          g_autoptr(GFile) folder = g_file_get_parent (self->file);
+
+          if (folder != NULL)
+            gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (self->compare_chooser), folder, NULL);
+        }
+      g_signal_connect_object (self->compare_chooser, "response",
+                               G_CALLBACK (tes_window_compare_response_cb),
+                               self, G_CONNECT_SWAPPED);
+    }
+
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->compare_chooser));
+}
+
 /* Back to the window with nothing open. */
 static void
 tes_window_show_empty (TesWindow *self)
@@ -781,18 +855,23 @@ tes_window_unrealize (GtkWidget *widget)
 }
 
 static void
+destroy_chooser (GtkFileChooserNative **chooser)
+{
+  if (*chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (*chooser));
+  g_clear_object (chooser);
+}
+
+static void
 tes_window_dispose (GObject *object)
 {
   TesWindow *self = (TesWindow *)object;
 
   tes_window_cancel_job (self);
 
-  if (self->chooser != NULL)
-    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
-  g_clear_object (&self->chooser);
-  if (self->export_chooser != NULL)
-    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->export_chooser));
-  g_clear_object (&self->export_chooser);
+  destroy_chooser (&self->chooser);
+  destroy_chooser (&self->export_chooser);
+  destroy_chooser (&self->compare_chooser);
 
   /* GtkWindow unparents its child itself: take it away first, or
    * gtk_widget_dispose_template() unparents the bound main_stack behind
@@ -888,13 +967,13 @@ tes_window_class_init (TesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TesWindow, recent_button);
   gtk_widget_class_bind_template_child (widget_class, TesWindow, primary_menu_button);
   gtk_widget_class_bind_template_child (widget_class, TesWindow, recent_menu);
-  gtk_widget_class_bind_template_child (widget_class, TesWindow, compare_item);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, tes_window_open_action);
   gtk_widget_class_install_action (widget_class, "win.cancel", NULL, tes_window_cancel_action);
   gtk_widget_class_install_action (widget_class, "win.open-recent", "as", tes_window_open_recent_action);
   gtk_widget_class_install_action (widget_class, "win.open-demo", NULL, tes_window_open_demo_action);
   gtk_widget_class_install_action (widget_class, "win.export", NULL, tes_window_export_action);
+  gtk_widget_class_install_action (widget_class, "win.compare", NULL, tes_window_compare_action);
   gtk_widget_class_install_action (widget_class, "win.delete-cache", NULL, tes_window_delete_cache_action);
 
   /* also TesApplication's accels, which the menu shows; these serve
@@ -913,8 +992,6 @@ tes_window_init (TesWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   gtk_window_set_icon_name (GTK_WINDOW (self), APPLICATION_ID);
-  gtk_popover_menu_add_child (GTK_POPOVER_MENU (gtk_menu_button_get_popover (self->primary_menu_button)),
-                              self->compare_item, "compare");
   tes_window_restore_state (self);
 
   target = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);

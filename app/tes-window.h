@@ -9,6 +9,8 @@
 
 #include <gtk/gtk.h>
 
+#include "tes-compare-window.h"
+
 #include "tes-progress.h"
 #include "tes-report.h"
 #include "tes-workspace.h"
@@ -36,6 +38,8 @@ TesWorkspace *tes_window_get_workspace (TesWindow    *self);
 gboolean     tes_window_export       (TesWindow      *self,
                                       GFile          *file,
                                       GError        **error);
+TesCompareWindow *tes_window_compare (TesWindow     *self,
+                                      GFile          *file);
 GFile       *tes_window_find_demo    (void);
 
 G_END_DECLS

@@ -123,6 +123,64 @@ pair_by_alignment (const char * const *a_keys,
 #undef CELL
 }
 
+/* An operator that moved (or rows not in run order, such as totals sorted
+ * by time) is still the same operator: what the alignment left unpaired
+ * pairs by occurrence, at A's place. */
+static void
+pair_leftovers (const char * const *a_keys,
+                const char * const *b_keys,
+                GArray             *pairs)
+{
+  g_autoptr(GHashTable) queues = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify)g_queue_free);
+  guint out = 0;
+
+  for (guint k = 0; k < pairs->len; k++)
+    {
+      Pair *pair = &g_array_index (pairs, Pair, k);
+      GQueue *queue;
+
+      if (pair->a >= 0)
+        continue;
+      if (!(queue = g_hash_table_lookup (queues, b_keys[pair->b])))
+        g_hash_table_insert (queues, (gpointer)b_keys[pair->b], (queue = g_queue_new ()));
+      g_queue_push_tail (queue, GUINT_TO_POINTER (k));
+    }
+  if (g_hash_table_size (queues) == 0)
+    return;
+
+  for (guint k = 0; k < pairs->len; k++)
+    {
+      Pair *pair = &g_array_index (pairs, Pair, k);
+      GQueue *queue;
+
+      if (pair->b >= 0 || !(queue = g_hash_table_lookup (queues, a_keys[pair->a])) || g_queue_is_empty (queue))
+        continue;
+      pair->b = g_array_index (pairs, Pair, GPOINTER_TO_UINT (g_queue_pop_head (queue))).b;
+    }
+
+  /* drop the B-only entries that found their A */
+  {
+    g_autoptr(GHashTable) taken = g_hash_table_new (NULL, NULL);
+
+    for (guint k = 0; k < pairs->len; k++)
+      {
+        Pair *pair = &g_array_index (pairs, Pair, k);
+
+        if (pair->a >= 0 && pair->b >= 0)
+          g_hash_table_add (taken, GINT_TO_POINTER (pair->b + 1));
+      }
+    for (guint k = 0; k < pairs->len; k++)
+      {
+        Pair pair = g_array_index (pairs, Pair, k);
+
+        if (pair.a < 0 && g_hash_table_contains (taken, GINT_TO_POINTER (pair.b + 1)))
+          continue;
+        g_array_index (pairs, Pair, out++) = pair;
+      }
+    g_array_set_size (pairs, out);
+  }
+}
+
 /**
  * tes_compare_align:
  *
@@ -156,6 +214,7 @@ tes_compare_align (const char * const *a_keys,
     pair_by_alignment (a_keys, prefix, n_a - suffix, b_keys, prefix, n_b - suffix, pairs);
   else
     pair_by_occurrence (a_keys, prefix, n_a - suffix, b_keys, prefix, n_b - suffix, pairs);
+  pair_leftovers (a_keys, b_keys, pairs);
 
   for (guint k = suffix; k > 0; k--)
     {

@@ -74,6 +74,14 @@ test_compare_align (void)
 
     assert_pairs (a, b, expected, G_N_ELEMENTS (expected));
   }
+  /* moved, or totals listed by time: the same operators still meet */
+  {
+    const char *a[] = { "concat", "conv", "dma", "add", NULL };
+    const char *b[] = { "conv", "add", "concat", "dma", "pool", NULL };
+    const Pair expected[] = { { 0, 2 }, { 1, 0 }, { 2, 3 }, { -1, 4 }, { 3, 1 } };
+
+    assert_pairs (a, b, expected, G_N_ELEMENTS (expected));
+  }
   /* empty sides */
   {
     const char *none[] = { NULL };

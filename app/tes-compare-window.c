@@ -1,0 +1,224 @@
+/* tes-compare-window.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "tes-compare-window"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tes-compare-window.h"
+#include "tes-report-loader.h"
+#include "tes-workspace.h"
+
+/* A window of its own for two runs: each opens (or is handed over, when
+ * the report window already has it) off the main loop, then both show in
+ * a TesCompareView. */
+
+struct _TesCompareWindow
+{
+  GtkApplicationWindow  parent_instance;
+
+  GtkStack             *stack;
+  GtkLabel             *loading_label;
+  GtkLabel             *error_label;
+  GtkToggleButton      *side_by_side_button;
+
+  TesCompareView       *view;
+  TesReport            *reports[2];
+  GCancellable         *cancellable;
+};
+
+G_DEFINE_FINAL_TYPE (TesCompareWindow, tes_compare_window, GTK_TYPE_APPLICATION_WINDOW)
+
+typedef struct
+{
+  TesCompareWindow *self;
+  guint             side;
+} LoadData;
+
+static void
+tes_compare_window_show (TesCompareWindow *self)
+{
+  g_autoptr(TesWorkspace) a = tes_workspace_new (self->reports[0]);
+  g_autoptr(TesWorkspace) b = tes_workspace_new (self->reports[1]);
+
+  self->view = TES_COMPARE_VIEW (tes_compare_view_new (a, b));
+  tes_compare_view_set_vertical (self->view, !gtk_toggle_button_get_active (self->side_by_side_button));
+  gtk_stack_add_named (self->stack, GTK_WIDGET (self->view), "compare");
+  gtk_stack_set_visible_child_name (self->stack, "compare");
+  gtk_widget_set_sensitive (GTK_WIDGET (self->side_by_side_button), TRUE);
+}
+
+static void
+tes_compare_window_load_cb (GObject      *object,
+                            GAsyncResult *result,
+                            gpointer      user_data)
+{
+  LoadData *data = user_data;
+  g_autoptr(TesCompareWindow) self = data->self;
+  guint side = data->side;
+  g_autoptr(GError) error = NULL;
+
+  g_free (data);
+
+  if (!(self->reports[side] = tes_report_loader_load_finish (TES_REPORT_LOADER (object), result, &error)))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      /* the first error wins: the other run's load is no longer needed */
+      if (!g_cancellable_is_cancelled (self->cancellable))
+        {
+          g_cancellable_cancel (self->cancellable);
+          gtk_label_set_label (self->error_label, error->message);
+          gtk_stack_set_visible_child_name (self->stack, "error");
+        }
+      return;
+    }
+
+  if (self->reports[0] != NULL && self->reports[1] != NULL)
+    tes_compare_window_show (self);
+}
+
+static void
+tes_compare_window_load (TesCompareWindow *self,
+                         guint             side,
+                         GFile            *file,
+                         const char       *format)
+{
+  g_autoptr(TesReportLoader) loader = tes_report_loader_new ();
+  LoadData *data;
+
+  if (g_file_peek_path (file) == NULL)
+    {
+      g_autofree char *uri = g_file_get_uri (file);
+      g_autofree char *message = g_strdup_printf (_("%s is not a local file; Tessera opens local files only"), uri);
+
+      g_cancellable_cancel (self->cancellable);
+      gtk_label_set_label (self->error_label, message);
+      gtk_stack_set_visible_child_name (self->stack, "error");
+      return;
+    }
+
+  tes_report_loader_set_format (loader, format);
+  tes_report_loader_add_file (loader, g_file_peek_path (file));
+  data = g_new0 (LoadData, 1);
+  data->self = g_object_ref (self);
+  data->side = side;
+  tes_report_loader_load_async (loader, self->cancellable, tes_compare_window_load_cb, data);
+}
+
+/**
+ * tes_compare_window_open:
+ * @a: (nullable): run A when already open, else it opens from @a_file
+ *
+ * Compares run A with the run in @b_file.
+ */
+void
+tes_compare_window_open (TesCompareWindow *self,
+                         TesReport        *a,
+                         GFile            *a_file,
+                         GFile            *b_file,
+                         const char       *format)
+{
+  g_autofree char *a_name = NULL;
+  g_autofree char *b_name = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *loading = NULL;
+
+  g_return_if_fail (TES_IS_COMPARE_WINDOW (self));
+  g_return_if_fail (a != NULL || G_IS_FILE (a_file));
+  g_return_if_fail (G_IS_FILE (b_file));
+  g_return_if_fail (self->cancellable == NULL);
+
+  a_name = a ? g_path_get_basename (tes_report_get_path (a)) : g_file_get_basename (a_file);
+  b_name = g_file_get_basename (b_file);
+  /* Translators: the two reports compared */
+  title = g_strdup_printf (_("%s ↔ %s"), a_name, b_name);
+  gtk_window_set_title (GTK_WINDOW (self), title);
+  /* Translators: the two reports being opened */
+  loading = g_strdup_printf (_("Opening “%s” and “%s”…"), a_name, b_name);
+  gtk_label_set_label (self->loading_label, loading);
+  gtk_stack_set_visible_child_name (self->stack, "loading");
+
+  self->cancellable = g_cancellable_new ();
+  if (a != NULL)
+    self->reports[0] = g_object_ref (a);
+  else
+    tes_compare_window_load (self, 0, a_file, format);
+  tes_compare_window_load (self, 1, b_file, format);
+}
+
+const char *
+tes_compare_window_get_page (TesCompareWindow *self)
+{
+  g_return_val_if_fail (TES_IS_COMPARE_WINDOW (self), NULL);
+
+  return gtk_stack_get_visible_child_name (self->stack);
+}
+
+TesCompareView *
+tes_compare_window_get_view (TesCompareWindow *self)
+{
+  g_return_val_if_fail (TES_IS_COMPARE_WINDOW (self), NULL);
+
+  return self->view;
+}
+
+static void
+side_by_side_toggled_cb (TesCompareWindow *self,
+                         GtkToggleButton  *button)
+{
+  if (self->view != NULL)
+    tes_compare_view_set_vertical (self->view, !gtk_toggle_button_get_active (button));
+}
+
+static void
+tes_compare_window_dispose (GObject *object)
+{
+  TesCompareWindow *self = (TesCompareWindow *)object;
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->reports[0]);
+  g_clear_object (&self->reports[1]);
+
+  G_OBJECT_CLASS (tes_compare_window_parent_class)->dispose (object);
+}
+
+static void
+tes_compare_window_class_init (TesCompareWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tes_compare_window_dispose;
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/tessera/Tessera/tes-compare-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, TesCompareWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, TesCompareWindow, loading_label);
+  gtk_widget_class_bind_template_child (widget_class, TesCompareWindow, error_label);
+  gtk_widget_class_bind_template_child (widget_class, TesCompareWindow, side_by_side_button);
+  gtk_widget_class_bind_template_callback (widget_class, side_by_side_toggled_cb);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
+}
+
+static void
+tes_compare_window_init (TesCompareWindow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_window_set_icon_name (GTK_WINDOW (self), APPLICATION_ID);
+}
+
+TesCompareWindow *
+tes_compare_window_new (GtkApplication *application)
+{
+  return g_object_new (TES_TYPE_COMPARE_WINDOW,
+                       "application", application,
+                       NULL);
+}
