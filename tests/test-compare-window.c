@@ -177,6 +177,28 @@ wait_for_searches (Fixture *f)
     }
 }
 
+/* Chooses the diff's row of @name and waits for both traces to find it. */
+static void
+select_row_named (Fixture    *f,
+                  const char *name)
+{
+  GListModel *rows = tes_compare_view_get_rows (f->view);
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(TesRowItem) item = g_list_model_get_item (rows, i);
+      const TesCompareRow *r = tes_row_item_get (item);
+
+      if (g_strcmp0 ((r->a ? r->a : r->b)->name, name) == 0)
+        {
+          tes_compare_view_select_row (f->view, i);
+          wait_for_searches (f);
+          return;
+        }
+    }
+  g_error ("No row for %s in the diff", name);
+}
+
 /* The diff lists the slower operator first, the removed one, and a row
  * chosen finds that operator, whole, in both traces. */
 static void
@@ -222,28 +244,12 @@ test_compare_window_diff (void)
     g_assert_cmpuint (tes_trace_view_get_n_matches (tes_compare_view_get_trace (f.view, side)), ==, 1);
 
   /* "tiny" is 1000 slices in each, not "tiny" within other names */
-  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
-    {
-      g_autoptr(TesRowItem) item = g_list_model_get_item (rows, i);
-      const TesCompareRow *r = tes_row_item_get (item);
-
-      if (r->a != NULL && g_strcmp0 (r->a->name, "tiny") == 0)
-        tes_compare_view_select_row (f.view, i);
-    }
-  wait_for_searches (&f);
+  select_row_named (&f, "tiny");
   for (guint side = 0; side < 2; side++)
     g_assert_cmpuint (tes_trace_view_get_n_matches (tes_compare_view_get_trace (f.view, side)), ==, 1000);
 
   /* the removed operator is found in A only */
-  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
-    {
-      g_autoptr(TesRowItem) item = g_list_model_get_item (rows, i);
-      const TesCompareRow *r = tes_row_item_get (item);
-
-      if (r->b == NULL)
-        tes_compare_view_select_row (f.view, i);
-    }
-  wait_for_searches (&f);
+  select_row_named (&f, "dma");
   g_assert_cmpuint (tes_trace_view_get_n_matches (tes_compare_view_get_trace (f.view, 0)), ==, 1);
   g_assert_cmpuint (tes_trace_view_get_n_matches (tes_compare_view_get_trace (f.view, 1)), ==, 0);
 
