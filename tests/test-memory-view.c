@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "tes-bsp-layout.h"
 #include "tes-importer-registry.h"
 #include "tes-memory-render.h"
 #include "tes-test-util.h"
@@ -146,6 +147,65 @@ test_memory_render (void)
   cairo_surface_destroy (surface);
 }
 
+/* The BSP heatmap's cells: each the state that took most of its stretch
+ * of its tiles, steps split across columns by time, tiles merged when
+ * there are more than rows. */
+static void
+test_bsp_grid (void)
+{
+  /* two steps of 4 tiles, 100 cycles each: compute-heavy, then a sync */
+  static const guint32 cycles_a[] = { 90, 10, 0, 60 };
+  static const guint8 states_a[] = { TES_TILE_STATE_COMPUTE, TES_TILE_STATE_COMPUTE, TES_TILE_STATE_IDLE,
+                                     TES_TILE_STATE_EXCHANGE };
+  static const guint32 cycles_b[] = { 100, 100, 100, 100 };
+  static const guint8 states_b[] = { TES_TILE_STATE_SYNC, TES_TILE_STATE_SYNC, TES_TILE_STATE_SYNC,
+                                     TES_TILE_STATE_SYNC };
+  const TesBspSpan spans[] = {
+    { .start = 1000, .end = 2000, .dur_cycles = 100, .n_tiles = 4, .tile_cycles = cycles_a, .tile_states = states_a },
+    { .start = 3000, .end = 3500, .dur_cycles = 100, .n_tiles = 4, .tile_cycles = cycles_b, .tile_states = states_b },
+  };
+  g_autoptr(TesBspGrid) grid = NULL;
+
+  /* one column per 500 ns over 1000..4000: A, A, gap, gap, B, gap */
+  grid = tes_bsp_grid_build (spans, G_N_ELEMENTS (spans), 4, 1000, 4000, 6, 100);
+  g_assert_cmpuint (grid->n_rows, ==, 4);
+  for (guint c = 0; c < 2; c++)
+    {
+      g_assert_cmpuint (tes_bsp_grid_get (grid, c, 0), ==, TES_TILE_STATE_COMPUTE);
+      g_assert_cmpuint (tes_bsp_grid_get (grid, c, 1), ==, TES_TILE_STATE_IDLE);   /* 10 of 100 busy */
+      g_assert_cmpuint (tes_bsp_grid_get (grid, c, 2), ==, TES_TILE_STATE_IDLE);
+      g_assert_cmpuint (tes_bsp_grid_get (grid, c, 3), ==, TES_TILE_STATE_EXCHANGE);
+    }
+  for (guint r = 0; r < 4; r++)
+    {
+      g_assert_cmpuint (tes_bsp_grid_get (grid, 2, r), ==, TES_BSP_NO_STATE);
+      g_assert_cmpuint (tes_bsp_grid_get (grid, 3, r), ==, TES_BSP_NO_STATE);
+      g_assert_cmpuint (tes_bsp_grid_get (grid, 4, r), ==, TES_TILE_STATE_SYNC);
+      g_assert_cmpuint (tes_bsp_grid_get (grid, 5, r), ==, TES_BSP_NO_STATE);
+    }
+  g_clear_pointer (&grid, tes_bsp_grid_free);
+
+  /* two rows: tiles 2 and 3 share one, where 60 exchange cycles lose to
+   * 100 + 40 idle ones */
+  grid = tes_bsp_grid_build (spans, G_N_ELEMENTS (spans), 4, 1000, 2000, 1, 2);
+  g_assert_cmpuint (grid->n_rows, ==, 2);
+  g_assert_cmpuint (tes_bsp_grid_row_of (grid, 3), ==, 1);
+  g_assert_cmpuint (tes_bsp_grid_get (grid, 0, 1), ==, TES_TILE_STATE_IDLE);
+  g_clear_pointer (&grid, tes_bsp_grid_free);
+
+  /* a column wider than both steps: the sync's 400 tile-cycles against
+   * the first step's idle 240 and compute 100 */
+  grid = tes_bsp_grid_build (spans, G_N_ELEMENTS (spans), 4, 0, 4000, 1, 1);
+  g_assert_cmpuint (tes_bsp_grid_get (grid, 0, 0), ==, TES_TILE_STATE_SYNC);
+  g_clear_pointer (&grid, tes_bsp_grid_free);
+
+  g_assert_cmpint (tes_bsp_span_at (spans, G_N_ELEMENTS (spans), 999), ==, -1);
+  g_assert_cmpint (tes_bsp_span_at (spans, G_N_ELEMENTS (spans), 1000), ==, 0);
+  g_assert_cmpint (tes_bsp_span_at (spans, G_N_ELEMENTS (spans), 2500), ==, -1);
+  g_assert_cmpint (tes_bsp_span_at (spans, G_N_ELEMENTS (spans), 3499), ==, 1);
+  g_assert_cmpint (tes_bsp_span_at (spans, G_N_ELEMENTS (spans), 3500), ==, -1);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -154,6 +214,7 @@ main (int    argc,
 
   tes_test_add (TES_TEST_OWN_DATA, "/tes/memory-view/model", test_memory_model);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/memory-view/render", test_memory_render);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/grid", test_bsp_grid);
 
   return g_test_run ();
 }

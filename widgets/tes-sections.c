@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "tes-sections.h"
+#include "tes-bsp-section.h"
 #include "tes-memory-section.h"
 #include "tes-summary-section.h"
 #include "tes-tiles-section.h"
@@ -22,8 +23,9 @@ tes_sections_get_type_at (guint position)
     {
     case 0: return TES_TYPE_SUMMARY_SECTION;
     case 1: return TES_TYPE_TRACE_SECTION;
-    case 2: return TES_TYPE_TILES_SECTION;
-    case 3: return TES_TYPE_MEMORY_SECTION;
+    case 2: return TES_TYPE_BSP_SECTION;
+    case 3: return TES_TYPE_TILES_SECTION;
+    case 4: return TES_TYPE_MEMORY_SECTION;
     default: return G_TYPE_INVALID;
     }
 }

@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "tes-tiles-layout.h"
 
 void
@@ -81,4 +83,32 @@ tes_tile_balance_compute (GArray *activity,
     }
 
   return balances;
+}
+
+/* PopVision's state colours: compute green, exchange blue, sync orange,
+ * idle grey. */
+guint32
+tes_tile_state_color (TesTileState state)
+{
+  static const guint32 colors[4] = {
+    [TES_TILE_STATE_IDLE] = 0xc0bfbc,
+    [TES_TILE_STATE_COMPUTE] = 0x26a269,
+    [TES_TILE_STATE_EXCHANGE] = 0x3584e4,
+    [TES_TILE_STATE_SYNC] = 0xe66100,
+  };
+
+  return colors[MIN ((guint)state, TES_TILE_STATE_SYNC)];
+}
+
+const char *
+tes_tile_state_name (TesTileState state)
+{
+  switch (state)
+    {
+    case TES_TILE_STATE_COMPUTE: return _("Compute");
+    case TES_TILE_STATE_EXCHANGE: return _("Exchange");
+    case TES_TILE_STATE_SYNC: return _("Sync");
+    case TES_TILE_STATE_IDLE:
+    default: return _("Idle");
+    }
 }

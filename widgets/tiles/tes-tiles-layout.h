@@ -27,5 +27,7 @@ GPtrArray *tes_tile_balance_compute (GArray                *activity,
                                      guint                  n_extremes);
 gint64     tes_tile_activity_busy   (const TesTileActivity *activity);
 void       tes_tile_balance_free    (TesTileBalance        *balance);
+guint32    tes_tile_state_color     (TesTileState           state);
+const char *tes_tile_state_name     (TesTileState           state);
 
 G_END_DECLS

@@ -25,15 +25,6 @@
 #define INK     0x241f31
 #define DIM_INK 0x77767b
 
-/* PopVision's state colours: compute green, exchange blue, sync orange,
- * idle grey. */
-static const guint32 state_colors[4] = {
-  [TES_TILE_STATE_IDLE] = 0xc0bfbc,
-  [TES_TILE_STATE_COMPUTE] = 0x26a269,
-  [TES_TILE_STATE_EXCHANGE] = 0x3584e4,
-  [TES_TILE_STATE_SYNC] = 0xe66100,
-};
-
 struct _TesTilesSection
 {
   TesSection      parent_instance;
@@ -61,19 +52,6 @@ compute_balances (TesWorkspace  *workspace,
     return NULL;
 
   return tes_tile_balance_compute (activity, 10);
-}
-
-static const char *
-state_name (TesTileState state)
-{
-  switch (state)
-    {
-    case TES_TILE_STATE_COMPUTE: return _("Compute");
-    case TES_TILE_STATE_EXCHANGE: return _("Exchange");
-    case TES_TILE_STATE_SYNC: return _("Sync");
-    case TES_TILE_STATE_IDLE:
-    default: return _("Idle");
-    }
 }
 
 static double
@@ -135,11 +113,11 @@ draw_balances (cairo_t   *cr,
           TesTileState state = s % 4;   /* compute, exchange, sync, then idle */
           double w = bar * balance->cycles[state] / all;
 
-          tes_painter_set_rgb (cr, state_colors[state]);
+          tes_painter_set_rgb (cr, tes_tile_state_color (state));
           cairo_rectangle (cr, x, y, w, 16);
           cairo_fill (cr);
           x += w;
-          g_string_append_printf (legend, "%s%s %.1f %%", legend->len ? "  ·  " : "", state_name (state),
+          g_string_append_printf (legend, "%s%s %.1f %%", legend->len ? "  ·  " : "", tes_tile_state_name (state),
                                   100.0 * balance->cycles[state] / all);
         }
       y += 18;
