@@ -180,8 +180,10 @@ prepare_track_lod (Prepared             *prep,
   nb = (guint)(((span - 1) >> shift) + 1);
 
   level = g_new0 (TesLaneBucket, nb);
+  /* nb << shift may reach 2^63; the end itself is within TES_TIME_LIMIT
+   * plus a bucket */
   for (guint i = 0; i < n; i++)
-    tes_lane_add_slice (level, nb, prep->t_min, prep->t_min + ((gint64)nb << shift),
+    tes_lane_add_slice (level, nb, prep->t_min, (gint64)(prep->t_min + ((__int128)nb << shift)),
                         recs[i].start, recs[i].dur, recs[i].name, recs[i].depth);
 
   for (;;)

@@ -80,5 +80,8 @@ void          tes_cache_writer_bind_text_or_null  (sqlite3_stmt       *s,
 void          tes_cache_writer_bind_id_or_null    (sqlite3_stmt       *s,
                                                    int                 col,
                                                    gint64              id);
+gint64        tes_cache_writer_clamp_time         (gint64              t);
+gint64        tes_cache_writer_clamp_dur          (gint64              start,
+                                                   gint64              dur);
 
 G_END_DECLS

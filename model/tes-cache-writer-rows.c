@@ -31,7 +31,7 @@ tes_cache_writer_add_instant (TesCacheWriter  *self,
 
   s = tes_cache_writer_stmt (self, TES_CACHE_WRITER_STMT_INSTANT);
   sqlite3_bind_int64 (s, 1, track_id);
-  sqlite3_bind_int64 (s, 2, ts);
+  sqlite3_bind_int64 (s, 2, tes_cache_writer_clamp_time (ts));
   sqlite3_bind_int64 (s, 3, name);
   sqlite3_bind_int64 (s, 4, category);
   sqlite3_bind_int (s, 5, scope);
@@ -54,7 +54,7 @@ tes_cache_writer_add_counter_value (TesCacheWriter *self,
 
   s = tes_cache_writer_stmt (self, TES_CACHE_WRITER_STMT_COUNTER);
   sqlite3_bind_int64 (s, 1, track_id);
-  sqlite3_bind_int64 (s, 2, ts);
+  sqlite3_bind_int64 (s, 2, tes_cache_writer_clamp_time (ts));
   sqlite3_bind_double (s, 3, value);
   tes_cache_writer_step_done (self, s, "Storing a counter value");
 }
@@ -79,9 +79,9 @@ tes_cache_writer_add_flow (TesCacheWriter *self,
   sqlite3_bind_int64 (s, 1, name);
   sqlite3_bind_int64 (s, 2, category);
   sqlite3_bind_int64 (s, 3, from_track);
-  sqlite3_bind_int64 (s, 4, from_ts);
+  sqlite3_bind_int64 (s, 4, tes_cache_writer_clamp_time (from_ts));
   sqlite3_bind_int64 (s, 5, to_track);
-  sqlite3_bind_int64 (s, 6, to_ts);
+  sqlite3_bind_int64 (s, 6, tes_cache_writer_clamp_time (to_ts));
   tes_cache_writer_step_done (self, s, "Storing a flow");
 }
 
@@ -109,8 +109,8 @@ tes_cache_writer_add_run (TesCacheWriter *self,
 
   sqlite3_bind_text (s, 1, name, -1, SQLITE_TRANSIENT);
   tes_cache_writer_bind_id_or_null (s, 2, clock_id);
-  sqlite3_bind_int64 (s, 3, start);
-  sqlite3_bind_int64 (s, 4, end);
+  sqlite3_bind_int64 (s, 3, tes_cache_writer_clamp_time (start));
+  sqlite3_bind_int64 (s, 4, tes_cache_writer_clamp_time (end));
   tes_cache_writer_step_done (self, s, "Storing a run");
   sqlite3_finalize (s);
 
@@ -289,8 +289,9 @@ tes_cache_writer_add_bsp_step (TesCacheWriter *self,
   tes_cache_writer_bind_id_or_null (s, 1, run_id);
   sqlite3_bind_int64 (s, 2, step);
   tes_cache_writer_bind_id_or_null (s, 3, clock_id);
+  start = tes_cache_writer_clamp_time (start);
   sqlite3_bind_int64 (s, 4, start);
-  sqlite3_bind_int64 (s, 5, dur);
+  sqlite3_bind_int64 (s, 5, tes_cache_writer_clamp_dur (start, dur));
   sqlite3_bind_int64 (s, 6, name_id);
   sqlite3_bind_int (s, 7, (int)n_tiles);
   sqlite3_bind_blob (s, 8, tile_cycles, (int)(n_tiles * sizeof (guint32)), SQLITE_TRANSIENT);

@@ -386,6 +386,22 @@ tes_cache_writer_add_track (TesCacheWriter *self,
   return id;
 }
 
+/* Times within ±TES_TIME_LIMIT (tes-model-types.h), and durations that
+ * end there: a source's nonsense stays within what readers can add up. */
+gint64
+tes_cache_writer_clamp_time (gint64 t)
+{
+  return CLAMP (t, -TES_TIME_LIMIT, TES_TIME_LIMIT);
+}
+
+/* For a start already clamped. */
+gint64
+tes_cache_writer_clamp_dur (gint64 start,
+                            gint64 dur)
+{
+  return CLAMP (dur, 0, TES_TIME_LIMIT - start);
+}
+
 void
 tes_cache_writer_add_slice (TesCacheWriter *self,
                             gint64          track_id,
@@ -406,9 +422,11 @@ tes_cache_writer_add_slice (TesCacheWriter *self,
 
   ts = g_ptr_array_index (self->tracks, track_id);
 
-  if (dur < 0)
+  if (start != tes_cache_writer_clamp_time (start) ||
+      dur != tes_cache_writer_clamp_dur (tes_cache_writer_clamp_time (start), dur))
     {
-      dur = 0;
+      start = tes_cache_writer_clamp_time (start);
+      dur = tes_cache_writer_clamp_dur (start, dur);
       flags |= TES_SLICE_FLAG_CLAMPED;
     }
 

@@ -171,13 +171,23 @@ tes_cache_exec (sqlite3     *db,
   return TRUE;
 }
 
+/* "FILE: what: SQLite's message", FILE being the database's own file:
+ * every error names the file it is about. */
 void
 tes_cache_set_error (GError     **error,
                      sqlite3     *db,
                      const char  *what)
 {
-  g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SQLITE,
-               "%s: %s", what, db ? sqlite3_errmsg (db) : "out of memory");
+  const char *path = db ? sqlite3_db_filename (db, "main") : NULL;
+
+  if (db == NULL)
+    g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SQLITE, "%s: out of memory", what);
+  else if (path == NULL || *path == '\0')
+    g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SQLITE,
+                 "%s: %s", what, sqlite3_errmsg (db));
+  else
+    g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SQLITE,
+                 "%s: %s: %s", path, what, sqlite3_errmsg (db));
 }
 
 gboolean
@@ -651,7 +661,7 @@ tes_cache_is_reusable (const char            *cache_path,
                           "SELECT size, fingerprint, importer, importer_version FROM sources ORDER BY id",
                           -1, &stmt, NULL) != SQLITE_OK)
     {
-      tes_cache_set_error (error, db, cache_path);
+      tes_cache_set_error (error, db, "Reading the cache");
       goto out;
     }
 

@@ -11,7 +11,8 @@
 
 /* Pure geometry for lanes: merging slices into pixel columns so that
  * drawing costs what the pixels cost, whatever the number of slices.
- * No display needed; the core tests call these directly. */
+ * No display needed; the core tests call these directly. Spans are taken
+ * in 128 bits: a window may reach across all of gint64. */
 
 static gint64
 bucket_edge (gint64 t0,
@@ -19,7 +20,7 @@ bucket_edge (gint64 t0,
              guint  n_buckets,
              guint  b)
 {
-  return t0 + (gint64)((__int128)(t1 - t0) * b / n_buckets);
+  return t0 + (gint64)(((__int128)t1 - t0) * b / n_buckets);
 }
 
 void
@@ -49,7 +50,7 @@ bucket_of (gint64 t0,
   if (t >= t1)
     return n_buckets - 1;
 
-  b = (__int128)(t - t0) * n_buckets / (t1 - t0);
+  b = ((__int128)t - t0) * n_buckets / ((__int128)t1 - t0);
   /* bucket_edge rounds down, so t may sit just below the computed edge */
   while (b > 0 && bucket_edge (t0, t1, n_buckets, (guint)b) > t)
     b--;
@@ -125,7 +126,7 @@ tes_lane_add_bucket (TesLaneBucket       *buckets,
   if (src->count == 0 || vis_hi <= vis_lo)
     return;
 
-  visible_busy = (gint64)((__int128)src->busy * (vis_hi - vis_lo) / (hi - lo));
+  visible_busy = (gint64)((__int128)src->busy * ((__int128)vis_hi - vis_lo) / ((__int128)hi - lo));
   first = bucket_of (t0, t1, n_buckets, vis_lo);
   last = bucket_of (t0, t1, n_buckets, vis_hi - 1);
 
@@ -139,9 +140,9 @@ tes_lane_add_bucket (TesLaneBucket       *buckets,
       if (b == last)
         share = visible_busy - given;
       else
-        share = (gint64)((__int128)visible_busy * MAX (0, c_hi - c_lo) / (vis_hi - vis_lo));
+        share = (gint64)((__int128)visible_busy * MAX (0, c_hi - c_lo) / ((__int128)vis_hi - vis_lo));
       given += share;
-      dom = (gint64)((__int128)src->dominant_time * MAX (0, c_hi - c_lo) / (hi - lo));
+      dom = (gint64)((__int128)src->dominant_time * MAX (0, c_hi - c_lo) / ((__int128)hi - lo));
 
       bucket->busy += share;
       bucket->count += src->count;

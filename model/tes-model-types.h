@@ -19,6 +19,13 @@ typedef struct _TesReport      TesReport;
 /* Bumped whenever the cache layout changes; stored in PRAGMA user_version. */
 #define TES_CACHE_SCHEMA_VERSION 3
 
+/* Every time a report holds, in any clock's ticks and in ns, lies within
+ * ±TES_TIME_LIMIT (2^62 - 1; in ns, 146 years), so that the span between
+ * two times, or a time plus one, never overflows gint64. The cache writer
+ * clamps what importers give it; G_MININT64 and G_MAXINT64 stay free to
+ * mean an open window. */
+#define TES_TIME_LIMIT (G_MAXINT64 / 2)
+
 typedef enum
 {
   TES_TIME_UNIT_NS,

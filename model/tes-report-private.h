@@ -9,7 +9,7 @@
 
 #include <sqlite3.h>
 
-#include "tes-cache.h"
+#include "tes-cache-private.h"
 #include "tes-report.h"
 
 G_BEGIN_DECLS
@@ -64,6 +64,28 @@ gboolean  tes_report_read_rows  (TesReport         *self,
                                  TesReportRowFunc   read_row,
                                  gpointer           out,
                                  GError           **error);
+
+/* A cache that breaks what its writer guarantees: the error names the
+ * cache and where (printf-style: "track 3", "slice 7 of track 2"). */
+gboolean  tes_report_set_damaged  (GError              **error,
+                                   TesReport            *self,
+                                   const char           *format,
+                                   ...) G_GNUC_PRINTF (3, 4);
+/* What every reader of slice chunks checks, as their writer left them: a
+ * chunk's row (its count, the length of its data, its longest duration),
+ * then the records it read. */
+gboolean  tes_report_check_chunk  (TesReport            *self,
+                                   gint64                track_id,
+                                   gint64                n,
+                                   gint64                data_len,
+                                   gint64                max_dur,
+                                   GError              **error);
+gboolean  tes_report_check_slices (TesReport            *self,
+                                   gint64                track_id,
+                                   guint32               first,
+                                   const TesSliceRecord *records,
+                                   guint                 n,
+                                   GError              **error);
 
 /* For the loader, which opens a cache on behalf of the files it was
  * written from: where those files are now, and whether the cache was

@@ -115,6 +115,11 @@ match_args (const Pattern *pattern,
   text_len = len - (n + 1) * sizeof (guint32);
   if (offsets[n] > text_len)
     return;
+  /* in order, so that every text lies within the run (a damaged cache's
+   * may not be: then there is nothing to match) */
+  for (guint i = 0; i < n; i++)
+    if (offsets[i] > offsets[i + 1])
+      return;
 
   if (pattern->regex != NULL)
     {
@@ -213,7 +218,7 @@ foreach_chunk (TesReport     *self,
   if (!(db = tes_report_borrow_db (self, error)))
     return FALSE;
 
-  if (!tes_report_prepare (db, "SELECT rowid, track_id, first_index, n, length (data), length (args) "
+  if (!tes_report_prepare (db, "SELECT rowid, track_id, first_index, n, length (data), length (args), max_dur "
                                "FROM slice_chunks WHERE rowid % ?1 = ?2 ORDER BY track_id, first_index",
                            &stmt, error))
     goto out;
@@ -224,19 +229,18 @@ foreach_chunk (TesReport     *self,
     {
       gint64 rowid = sqlite3_column_int64 (stmt, 0);
       gint64 track_id = sqlite3_column_int64 (stmt, 1);
+      guint32 first = (guint32)sqlite3_column_int64 (stmt, 2);
       guint n = (guint)sqlite3_column_int64 (stmt, 3);
       gsize args_len = (gsize)sqlite3_column_int64 (stmt, 5);
+      const TesSliceRecord *records;
 
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         goto out;
 
-      if ((gsize)sqlite3_column_int64 (stmt, 4) != n * sizeof (TesSliceRecord))
-        {
-          g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA,
-                       "Cache %s: slice chunk of track %" G_GINT64_FORMAT " has a wrong size",
-                       self->cache_path, track_id);
-          goto out;
-        }
+      if (!tes_report_check_chunk (self, track_id, sqlite3_column_int64 (stmt, 3),
+                                   sqlite3_column_int64 (stmt, 4), sqlite3_column_int64 (stmt, 6),
+                                   error))
+        goto out;
 
       if (!read_chunk_blob (db, &data_blob, "data", rowid, n * sizeof (TesSliceRecord), data) ||
           !read_chunk_blob (db, &args_blob, "args", rowid, args_len, args))
@@ -245,9 +249,11 @@ foreach_chunk (TesReport     *self,
           goto out;
         }
 
-      if (!func (track_id, (guint32)sqlite3_column_int64 (stmt, 2), n,
-                 (const TesSliceRecord *)(gconstpointer)data->data,
-                 args_len ? args->data : NULL, args_len, user_data))
+      records = (const TesSliceRecord *)(gconstpointer)data->data;
+      if (!tes_report_check_slices (self, track_id, first, records, n, error))
+        goto out;
+
+      if (!func (track_id, first, n, records, args_len ? args->data : NULL, args_len, user_data))
         break;
     }
 

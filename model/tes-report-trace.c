@@ -58,6 +58,56 @@ lower_bound (sqlite3_blob *blob,
   return TRUE;
 }
 
+/* A chunk's row: at most TES_CACHE_CHUNK_SLICES records that exactly
+ * fill its data, and no negative longest duration. */
+gboolean
+tes_report_check_chunk (TesReport  *self,
+                        gint64      track_id,
+                        gint64      n,
+                        gint64      data_len,
+                        gint64      max_dur,
+                        GError    **error)
+{
+  if (n < 0 || n > TES_CACHE_CHUNK_SLICES || data_len != n * (gint64)sizeof (TesSliceRecord) ||
+      max_dur < 0)
+    return tes_report_set_damaged (error, self, "a slice chunk of track %" G_GINT64_FORMAT, track_id);
+
+  return TRUE;
+}
+
+/* Each record lies within ±TES_TIME_LIMIT (its start plus its duration is
+ * every query's arithmetic), its self time within its duration, its parent
+ * comes before it and its depth is within the track's. */
+gboolean
+tes_report_check_slices (TesReport             *self,
+                         gint64                 track_id,
+                         guint32                first,
+                         const TesSliceRecord  *records,
+                         guint                  n,
+                         GError               **error)
+{
+  const TesTrack *track = tes_report_get_track (self, track_id);
+
+  if (track == NULL)
+    return tes_report_set_damaged (error, self, "slices of track %" G_GINT64_FORMAT ", which is not there",
+                                   track_id);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const TesSliceRecord *r = &records[i];
+      guint32 index = first + i;
+
+      if (r->start < -TES_TIME_LIMIT || r->dur < 0 || r->start > TES_TIME_LIMIT - r->dur ||
+          r->self_dur < 0 || r->self_dur > r->dur ||
+          r->parent < -1 || (r->parent >= 0 && (guint32)r->parent >= index) ||
+          r->depth > track->max_depth)
+        return tes_report_set_damaged (error, self, "slice %u of track %" G_GINT64_FORMAT,
+                                       index, track_id);
+    }
+
+  return TRUE;
+}
+
 /* Calls func for every stored slice of the track that overlaps [t0, t1]
  * (both inclusive, in the track's ticks), in start order. Only chunks whose
  * extent meets the window are opened, and of those only the records that
@@ -96,15 +146,13 @@ foreach_slice_in_window (TesReport     *self,
       guint32 first = (guint32)sqlite3_column_int64 (stmt, 1);
       guint n = (guint)sqlite3_column_int64 (stmt, 2);
       gint64 max_dur = sqlite3_column_int64 (stmt, 3);
-      gint64 from_t = t0 < G_MININT64 + max_dur ? G_MININT64 : t0 - max_dur;
+      gint64 from_t;
       guint lo = 0, hi = n;
       TesSliceRecord *recs;
 
-      if (sqlite3_column_int64 (stmt, 4) != (gint64)(n * sizeof (TesSliceRecord)))
+      if (!tes_report_check_chunk (self, track_id, sqlite3_column_int64 (stmt, 2),
+                                   sqlite3_column_int64 (stmt, 4), max_dur, error))
         {
-          g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA,
-                       "Cache %s: slice chunk of track %" G_GINT64_FORMAT " has a wrong size",
-                       self->cache_path, track_id);
           ok = FALSE;
           break;
         }
@@ -115,6 +163,7 @@ foreach_slice_in_window (TesReport     *self,
           break;
         }
 
+      from_t = t0 < G_MININT64 + max_dur ? G_MININT64 : t0 - max_dur;
       if (blob == NULL)
         rc = sqlite3_blob_open (db, "main", "slice_chunks", "data", rowid, 0, &blob);
       else
@@ -137,6 +186,11 @@ foreach_slice_in_window (TesReport     *self,
       if (!read_records (blob, lo, hi - lo, recs))
         {
           tes_cache_set_error (error, db, "Reading slices");
+          ok = FALSE;
+          break;
+        }
+      if (!tes_report_check_slices (self, track_id, first + lo, recs, hi - lo, error))
+        {
           ok = FALSE;
           break;
         }
@@ -237,7 +291,8 @@ add_to_lane (const TesSliceRecord *rec,
  * a column; FALSE (and nothing done) when columns are finer than every
  * level, so that the slices themselves must be read. */
 static gboolean
-lane_from_summary (sqlite3        *db,
+lane_from_summary (TesReport      *self,
+                   sqlite3        *db,
                    gint64          track_id,
                    gint64          t0,
                    gint64          t1,
@@ -247,7 +302,7 @@ lane_from_summary (sqlite3        *db,
                    GError        **error)
 {
   sqlite3_stmt *stmt = NULL;
-  gint64 column = (t1 - t0) / n_buckets;
+  gint64 column = (gint64)(((__int128)t1 - t0) / n_buckets);
   int rc;
 
   *answered = FALSE;
@@ -270,16 +325,18 @@ lane_from_summary (sqlite3        *db,
       const TesLaneBucket *level = sqlite3_column_blob (stmt, 3);
       gint64 first, last;
 
-      if (sqlite3_column_bytes (stmt, 3) != (int)(n * sizeof (TesLaneBucket)))
+      /* the level's buckets fill its data and end within gint64 */
+      if (n < 0 || n > TES_CACHE_LOD_MAX_BUCKETS ||
+          sqlite3_column_bytes (stmt, 3) != n * (gint64)sizeof (TesLaneBucket) ||
+          (__int128)base + ((__int128)n << shift) > G_MAXINT64)
         {
-          g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA,
-                       "Lane summary of track %" G_GINT64_FORMAT " has a wrong size", track_id);
           sqlite3_finalize (stmt);
-          return FALSE;
+          return tes_report_set_damaged (error, self, "the lane summary of track %" G_GINT64_FORMAT,
+                                         track_id);
         }
 
-      first = t0 <= base ? 0 : (t0 - base) >> shift;
-      last = t1 <= base ? -1 : MIN (n - 1, (t1 - 1 - base) >> shift);
+      first = t0 <= base ? 0 : (gint64)(((__int128)t0 - base) >> shift);
+      last = t1 <= base ? -1 : (gint64)MIN (n - 1, ((__int128)t1 - 1 - base) >> shift);
 
       for (gint64 b = first; b <= last; b++)
         {
@@ -287,6 +344,15 @@ lane_from_summary (sqlite3        *db,
           gint64 lo = base + (b << shift);
 
           memcpy (&src, &level[b], sizeof src);
+          /* what the writer's merging keeps: the time spread over columns
+           * is within the bucket */
+          if (src.busy < 0 || src.busy > ((gint64)1 << shift) ||
+              src.dominant_time < 0 || src.dominant_time > src.busy)
+            {
+              sqlite3_finalize (stmt);
+              return tes_report_set_damaged (error, self, "bucket %" G_GINT64_FORMAT " of the lane "
+                                             "summary of track %" G_GINT64_FORMAT, b, track_id);
+            }
           tes_lane_add_bucket (buckets, n_buckets, t0, t1, lo, lo + ((gint64)1 << shift), &src);
         }
 
@@ -335,7 +401,7 @@ tes_report_get_lane (TesReport  *self,
   state.t0 = t0;
   state.t1 = t1;
 
-  ok = lane_from_summary (db, track_id, t0, t1, n_buckets, state.buckets, &answered, error);
+  ok = lane_from_summary (self, db, track_id, t0, t1, n_buckets, state.buckets, &answered, error);
   if (ok && !answered)
     ok = foreach_slice_in_window (self, db, track_id, t0, t1, add_to_lane, &state, NULL, error);
   tes_report_return_db (self, db);

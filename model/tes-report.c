@@ -214,37 +214,152 @@ meta_int (sqlite3    *db,
   return value;
 }
 
+/* A cache that breaks what the writer guarantees is damaged (or was
+ * crafted): say where, rather than let the queries trust it. */
+gboolean
+tes_report_set_damaged (GError     **error,
+                        TesReport   *self,
+                        const char  *format,
+                        ...)
+{
+  g_autofree char *what = NULL;
+  va_list args;
+
+  va_start (args, format);
+  what = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA,
+               "Cache %s is damaged: %s", self->cache_path, what);
+  return FALSE;
+}
+
+static gboolean
+read_source (TesReport     *self,
+             sqlite3_stmt  *stmt,
+             gpointer       out,
+             GError       **error)
+{
+  TesSourceInfo source = {
+    .path = tes_report_column_dup (stmt, 0),
+    .size = sqlite3_column_int64 (stmt, 1),
+    .fingerprint = tes_report_column_dup (stmt, 2),
+    .importer = tes_report_column_dup (stmt, 3),
+    .importer_version = (guint)sqlite3_column_int (stmt, 4),
+    .format = tes_report_column_dup (stmt, 5),
+    .import_us = sqlite3_column_int64 (stmt, 6),
+  };
+  GStatBuf st;
+
+  /* a shared cache may travel without its sources */
+  source.present = source.path != NULL && g_stat (source.path, &st) == 0 &&
+                   S_ISREG (st.st_mode) && st.st_size == source.size;
+  g_array_append_val (self->sources, source);
+
+  return TRUE;
+}
+
+/* Queries index clocks, tracks and strings by id and divide by a clock's
+ * rate: ids must run 1, 2, 3… in order and rates be positive. */
+static gboolean
+read_clock (TesReport     *self,
+            sqlite3_stmt  *stmt,
+            gpointer       out,
+            GError       **error)
+{
+  int unit = sqlite3_column_int (stmt, 2);
+  TesClock clock = {
+    .id = sqlite3_column_int64 (stmt, 0),
+    .name = tes_report_column_dup (stmt, 1),
+    .unit = (TesTimeUnit)unit,
+    .ticks_per_second = sqlite3_column_int64 (stmt, 3),
+    .offset_ns = sqlite3_column_int64 (stmt, 4),
+  };
+
+  /* appended first, so that the array frees its name either way */
+  g_array_append_val (self->clocks, clock);
+  if (clock.id != (gint64)self->clocks->len ||
+      unit < TES_TIME_UNIT_NS || unit > TES_TIME_UNIT_CYCLES ||
+      clock.ticks_per_second <= 0)
+    return tes_report_set_damaged (error, self, "clock %u", self->clocks->len);
+
+  return TRUE;
+}
+
+static gboolean
+read_track (TesReport     *self,
+            sqlite3_stmt  *stmt,
+            gpointer       out,
+            GError       **error)
+{
+  int kind = sqlite3_column_int (stmt, 3);
+  int max_depth = sqlite3_column_int (stmt, 7);
+  TesTrack track = {
+    .id = sqlite3_column_int64 (stmt, 0),
+    .parent_id = sqlite3_column_int64 (stmt, 1),
+    .clock_id = sqlite3_column_int64 (stmt, 2),
+    .kind = (TesTrackKind)kind,
+    .name = tes_report_column_dup (stmt, 4),
+    .sort_index = sqlite3_column_int64 (stmt, 5),
+    .n_slices = sqlite3_column_int64 (stmt, 6),
+    .max_depth = (guint)CLAMP (max_depth, 0, G_MAXUINT16),
+    .has_extent = sqlite3_column_type (stmt, 8) != SQLITE_NULL,
+    .t_min = sqlite3_column_int64 (stmt, 8),
+    .t_max = sqlite3_column_int64 (stmt, 9),
+  };
+
+  g_array_append_val (self->tracks, track);
+  /* a parent comes before its children; depths fit the records' 16 bits */
+  if (track.id != (gint64)self->tracks->len ||
+      track.parent_id < 0 || track.parent_id >= track.id ||
+      track.clock_id < 0 || track.clock_id > (gint64)self->clocks->len ||
+      kind < TES_TRACK_DEVICE || kind > TES_TRACK_COUNTER ||
+      max_depth < 0 || max_depth > G_MAXUINT16 || track.n_slices < 0 ||
+      (track.has_extent && (track.t_min < -TES_TIME_LIMIT || track.t_min > track.t_max ||
+                            track.t_max > TES_TIME_LIMIT)))
+    return tes_report_set_damaged (error, self, "track %u", self->tracks->len);
+
+  if (track.kind == TES_TRACK_COUNTER)
+    self->counts.n_counter_tracks++;
+
+  return TRUE;
+}
+
+static gboolean
+read_string (TesReport     *self,
+             sqlite3_stmt  *stmt,
+             gpointer       out,
+             GError       **error)
+{
+  /* id 0 is no string */
+  if (sqlite3_column_int64 (stmt, 0) != (gint64)self->strings->len)
+    return tes_report_set_damaged (error, self, "string %u", self->strings->len);
+
+  g_ptr_array_add (self->strings, tes_report_column_dup (stmt, 1));
+  return TRUE;
+}
+
 static gboolean
 load_tables (TesReport  *self,
-             sqlite3    *db,
              GError    **error)
 {
-  sqlite3_stmt *stmt = NULL;
+  sqlite3 *db;
 
-  if (!tes_report_prepare (db,
-                           "SELECT path, size, fingerprint, importer, importer_version, format, import_us "
-                           "FROM sources ORDER BY id",
-                           &stmt, error))
+  g_ptr_array_add (self->strings, NULL);
+  if (!tes_report_read_rows (self,
+                             "SELECT path, size, fingerprint, importer, importer_version, format, import_us "
+                             "FROM sources ORDER BY id",
+                             0, read_source, NULL, error) ||
+      !tes_report_read_rows (self,
+                             "SELECT id, name, unit, ticks_per_second, offset_ns FROM clocks ORDER BY id",
+                             0, read_clock, NULL, error) ||
+      !tes_report_read_rows (self,
+                             "SELECT id, parent_id, clock_id, kind, name, sort_index, n_slices, max_depth, "
+                             "t_min, t_max FROM tracks ORDER BY id",
+                             0, read_track, NULL, error) ||
+      !tes_report_read_rows (self, "SELECT id, value FROM strings ORDER BY id",
+                             0, read_string, NULL, error))
     return FALSE;
-  while (sqlite3_step (stmt) == SQLITE_ROW)
-    {
-      TesSourceInfo source = {
-        .path = tes_report_column_dup (stmt, 0),
-        .size = sqlite3_column_int64 (stmt, 1),
-        .fingerprint = tes_report_column_dup (stmt, 2),
-        .importer = tes_report_column_dup (stmt, 3),
-        .importer_version = (guint)sqlite3_column_int (stmt, 4),
-        .format = tes_report_column_dup (stmt, 5),
-        .import_us = sqlite3_column_int64 (stmt, 6),
-      };
-      GStatBuf st;
-
-      /* a shared cache may travel without its sources */
-      source.present = source.path != NULL && g_stat (source.path, &st) == 0 &&
-                       S_ISREG (st.st_mode) && st.st_size == source.size;
-      g_array_append_val (self->sources, source);
-    }
-  sqlite3_finalize (stmt);
 
   /* The first source names the report. */
   if (self->sources->len > 0)
@@ -256,59 +371,8 @@ load_tables (TesReport  *self,
       self->format = g_strdup (first->format);
     }
 
-  if (!tes_report_prepare (db, "SELECT id, name, unit, ticks_per_second, offset_ns FROM clocks ORDER BY id", &stmt, error))
+  if (!(db = tes_report_borrow_db (self, error)))
     return FALSE;
-  while (sqlite3_step (stmt) == SQLITE_ROW)
-    {
-      TesClock clock = {
-        .id = sqlite3_column_int64 (stmt, 0),
-        .name = tes_report_column_dup (stmt, 1),
-        .unit = sqlite3_column_int (stmt, 2),
-        .ticks_per_second = sqlite3_column_int64 (stmt, 3),
-        .offset_ns = sqlite3_column_int64 (stmt, 4),
-      };
-      g_array_append_val (self->clocks, clock);
-    }
-  sqlite3_finalize (stmt);
-
-  if (!tes_report_prepare (db,
-                           "SELECT id, parent_id, clock_id, kind, name, sort_index, n_slices, max_depth, t_min, t_max "
-                           "FROM tracks ORDER BY id",
-                           &stmt, error))
-    return FALSE;
-  while (sqlite3_step (stmt) == SQLITE_ROW)
-    {
-      TesTrack track = {
-        .id = sqlite3_column_int64 (stmt, 0),
-        .parent_id = sqlite3_column_int64 (stmt, 1),
-        .clock_id = sqlite3_column_int64 (stmt, 2),
-        .kind = sqlite3_column_int (stmt, 3),
-        .name = tes_report_column_dup (stmt, 4),
-        .sort_index = sqlite3_column_int64 (stmt, 5),
-        .n_slices = sqlite3_column_int64 (stmt, 6),
-        .max_depth = (guint)sqlite3_column_int (stmt, 7),
-        .has_extent = sqlite3_column_type (stmt, 8) != SQLITE_NULL,
-        .t_min = sqlite3_column_int64 (stmt, 8),
-        .t_max = sqlite3_column_int64 (stmt, 9),
-      };
-      g_array_append_val (self->tracks, track);
-      if (track.kind == TES_TRACK_COUNTER)
-        self->counts.n_counter_tracks++;
-    }
-  sqlite3_finalize (stmt);
-
-  g_ptr_array_add (self->strings, NULL);
-  if (!tes_report_prepare (db, "SELECT id, value FROM strings ORDER BY id", &stmt, error))
-    return FALSE;
-  while (sqlite3_step (stmt) == SQLITE_ROW)
-    {
-      guint id = (guint)sqlite3_column_int64 (stmt, 0);
-
-      if (id >= self->strings->len)
-        g_ptr_array_set_size (self->strings, id + 1);
-      g_ptr_array_index (self->strings, id) = tes_report_column_dup (stmt, 1);
-    }
-  sqlite3_finalize (stmt);
 
   self->counts.n_sources = meta_int (db, "n_sources");
   self->counts.n_clocks = self->clocks->len;
@@ -322,6 +386,7 @@ load_tables (TesReport  *self,
   self->counts.n_tiles = meta_int (db, "n_tiles");
   self->counts.n_bsp_steps = meta_int (db, "n_bsp_steps");
   self->counts.n_info = meta_int (db, "n_info");
+  tes_report_return_db (self, db);
 
   return TRUE;
 }
@@ -332,7 +397,6 @@ tes_report_open_cache (const char  *cache_path,
 {
   g_autoptr(TesReport) self = NULL;
   sqlite3 *db = NULL;
-  gboolean ok;
 
   g_return_val_if_fail (cache_path != NULL, NULL);
 
@@ -351,11 +415,13 @@ tes_report_open_cache (const char  *cache_path,
   /* opened as it is, the cache is the file the report was opened from */
   self->paths = g_new0 (char *, 2);
   self->paths[0] = g_strdup (cache_path);
-
-  ok = load_tables (self, db, error);
+  /* the pool's first connection */
   tes_report_return_db (self, db);
 
-  return ok ? g_steal_pointer (&self) : NULL;
+  if (!load_tables (self, error))
+    return NULL;
+
+  return g_steal_pointer (&self);
 }
 
 /* The loader's half of an open: where the sources are now (a reused cache
@@ -573,7 +639,10 @@ tes_report_get_span (TesReport *self,
   return found;
 }
 
-static gint64
+#define NS_PER_SECOND G_GINT64_CONSTANT (1000000000)
+#define INT128_MAX ((__int128)(((unsigned __int128)1 << 127) - 1))
+
+static __int128
 floor_div128 (__int128 a,
               __int128 b)
 {
@@ -582,7 +651,16 @@ floor_div128 (__int128 a,
   if ((a % b != 0) && ((a < 0) != (b < 0)))
     q--;
 
-  return (gint64)q;
+  return q;
+}
+
+/* A fast clock's ticks of a long span may not fit: times stay within
+ * ±TES_TIME_LIMIT (tes-model-types.h), never wrapped round and never
+ * mistaken for the open-window sentinels. */
+static gint64
+clamp_time (__int128 v)
+{
+  return (gint64)CLAMP (v, -TES_TIME_LIMIT, TES_TIME_LIMIT);
 }
 
 /* Exact integer conversion through nanoseconds on the common time base
@@ -606,17 +684,21 @@ tes_report_convert_time (TesReport *self,
   from = tes_report_get_clock (self, from_clock);
   to = tes_report_get_clock (self, to_clock);
 
-  /* 0 names the nanosecond base itself. */
-  num = (__int128)t * G_GINT64_CONSTANT (1000000000);
+  /* 0 names the nanosecond base itself. Below 2^95 from here on: */
   if (from != NULL)
-    num = (__int128)floor_div128 (num, from->ticks_per_second) + from->offset_ns;
+    num = floor_div128 ((__int128)t * NS_PER_SECOND, from->ticks_per_second) + from->offset_ns;
   else
     num = t;
 
   if (to == NULL)
-    return (gint64)num;
+    return clamp_time (num);
 
-  return floor_div128 ((num - to->offset_ns) * to->ticks_per_second, G_GINT64_CONSTANT (1000000000));
+  /* the product may not fit in 128 bits; then it is far beyond the limit */
+  num -= to->offset_ns;
+  if (num > INT128_MAX / to->ticks_per_second || num < -(INT128_MAX / to->ticks_per_second))
+    return num > 0 ? TES_TIME_LIMIT : -TES_TIME_LIMIT;
+
+  return clamp_time (floor_div128 (num * to->ticks_per_second, NS_PER_SECOND));
 }
 
 gboolean

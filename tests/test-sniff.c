@@ -36,8 +36,11 @@ static const Claim own_claims[] = {
       "chrome/qaic_opstats.json",
       "chrome/sigmastar_array.json",
       "chrome/sigmastar_object.json",
+      "bad/chrome-instants-only.json",
+      "bad/chrome-slice-end-overflow.json",
       NULL } },
   { "poplar-report", {
+      "bad/poplar-maximum-without-value.txt",
       "poplar/bare_cycles.txt",
       "poplar/compile_report_small.txt",
       "poplar/execution_programs.txt",

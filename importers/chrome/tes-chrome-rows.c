@@ -131,10 +131,18 @@ write_thread (TesChromeBuilder      *b,
     {
       TesChromePart *part = &g_array_index (mt->parts, TesChromePart, pi);
       GArray *slices = part->thread->slices;
-      TesChromeSlice *data = (TesChromeSlice *)(gpointer)slices->data;
-      guint sorted = MIN (part->thread->n_sorted, slices->len);
-      Run head = { data, data + sorted, part };
-      Run tail = { data + sorted, data + slices->len, part };
+      TesChromeSlice *data;
+      guint sorted;
+      Run head, tail;
+
+      /* A thread of instants only has no slice array to point into. */
+      if (slices->len == 0)
+        continue;
+
+      data = (TesChromeSlice *)(gpointer)slices->data;
+      sorted = MIN (part->thread->n_sorted, slices->len);
+      head = (Run) { data, data + sorted, part };
+      tail = (Run) { data + sorted, data + slices->len, part };
 
       if (slices->len > sorted)
         g_qsort_with_data (data + sorted, slices->len - sorted, sizeof (TesChromeSlice),

@@ -104,7 +104,9 @@ tes_poplar_slugify (const char *label)
 
 /* Splits "Label:  value" at the first ':' that ends the text or is
  * followed by white space (so "poplin::Conv" stays whole). The label is
- * trimmed; the value is trimmed and may be empty (a header). */
+ * trimmed; the value is trimmed and may be empty (a header). On success
+ * the label replaces what *label held, so that a parser may try one
+ * line's shapes in turn with one variable. */
 gboolean
 tes_poplar_split_kv (const char  *text,
                      char       **label,
@@ -114,11 +116,14 @@ tes_poplar_split_kv (const char  *text,
     {
       if (*s == ':' && (s[1] == '\0' || tes_is_space (s[1])))
         {
-          if (s == text)
+          g_autofree char *found = g_strstrip (g_strndup (text, s - text));
+
+          if (*found == '\0')
             return FALSE;
-          *label = g_strstrip (g_strndup (text, s - text));
+          g_free (*label);
+          *label = g_steal_pointer (&found);
           *value = tes_poplar_skip_spaces (s + 1);
-          return **label != '\0';
+          return TRUE;
         }
     }
 
