@@ -94,7 +94,6 @@ pair_by_alignment (const char * const *a_keys,
 {
   guint n = hi_a - lo_a, m = hi_b - lo_b;
   g_autofree guint32 *table = g_new0 (guint32, (gsize)(n + 1) * (m + 1));
-  g_autoptr(GArray) reversed = g_array_new (FALSE, FALSE, sizeof (Pair));
   guint i = n, j = m;
 
 #define CELL(x, y) table[(gsize)(x) * (m + 1) + (y)]
