@@ -54,6 +54,26 @@ tes_ui_test_spin (guint ms)
   g_source_remove (wake);
 }
 
+/* Waits until @widget has drawn at a size that no longer changes: a window
+ * grows to its content's minimum after its first frames. */
+void
+tes_ui_test_wait_for_stable_size (GtkWidget *widget)
+{
+  gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
+  int width = -1, height = -1;
+
+  while (width != gtk_widget_get_width (widget) || height != gtk_widget_get_height (widget))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out waiting for a %s to keep its size", G_OBJECT_TYPE_NAME (widget));
+      width = gtk_widget_get_width (widget);
+      height = gtk_widget_get_height (widget);
+      gtk_widget_queue_draw (widget);
+      gtk_test_widget_wait_for_draw (widget);
+      tes_ui_test_spin (100);
+    }
+}
+
 static void
 collect_widgets (GtkWidget *widget,
                  GType      type,

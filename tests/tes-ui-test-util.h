@@ -28,6 +28,7 @@ gboolean        tes_ui_test_wake_cb              (gpointer       data);
 void            tes_ui_test_wait_for_page        (TesWindow     *window,
                                                   const char    *page);
 void            tes_ui_test_spin                 (guint          ms);
+void            tes_ui_test_wait_for_stable_size (GtkWidget     *widget);
 GPtrArray      *tes_ui_test_find_widgets         (TesWindow     *window,
                                                   GType          type);
 const char     *tes_ui_test_find_value_for_key   (TesWindow     *window,

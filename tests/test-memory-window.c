@@ -67,7 +67,7 @@ test_memory_window_click (void)
         page = g_ptr_array_index (areas, i);
   }
   g_assert_nonnull (page);
-  gtk_test_widget_wait_for_draw (page);
+  tes_ui_test_wait_for_stable_size (page);
   width = gtk_widget_get_width (page);
   scratch = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, 10);
   cr = cairo_create (scratch);
@@ -257,7 +257,7 @@ test_bsp_window_heatmap (void)
     double w, h, x;
     graphene_rect_t shown;
 
-    gtk_test_widget_wait_for_draw (GTK_WIDGET (section));
+    tes_ui_test_wait_for_stable_size (GTK_WIDGET (section));
     while (!GTK_IS_DRAWING_AREA (area))
       area = gtk_widget_get_first_child (area);
     w = gtk_widget_get_width (area);
@@ -281,8 +281,7 @@ test_bsp_window_heatmap (void)
     g_assert_true (gtk_widget_activate_action (GTK_WIDGET (section), "bsp.magnify", "d", 2.0));
     g_assert_true (gtk_widget_activate_action (GTK_WIDGET (section), "bsp.magnify", "d", 2.0));
     g_assert_cmpfloat (tes_bsp_section_get_magnify (section), ==, 4);
-    gtk_test_widget_wait_for_draw (GTK_WIDGET (section));
-    tes_ui_test_spin (50);
+    tes_ui_test_wait_for_stable_size (area);
     g_assert_cmpfloat (gtk_widget_get_height (area), >=, 3.5 * h);
     g_assert_true (gtk_widget_activate_action (GTK_WIDGET (section), "bsp.magnify", "d", 0.0));
     g_assert_cmpfloat (tes_bsp_section_get_magnify (section), ==, 1);

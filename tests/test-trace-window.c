@@ -44,7 +44,7 @@ fixture_open (Fixture *f)
   f->view = tes_trace_section_get_view (f->section);
   f->workspace = tes_section_get_workspace (TES_SECTION (f->section));
   f->report = tes_workspace_get_report (f->workspace);
-  gtk_test_widget_wait_for_draw (GTK_WIDGET (f->view));
+  tes_ui_test_wait_for_stable_size (GTK_WIDGET (f->view));
   g_assert_nonnull (tes_trace_view_get_frame (f->view));
 }
 
