@@ -94,18 +94,18 @@ tes_fuzz_assert_names_file (const GError *error,
 }
 
 /* Errors of TES_REPORT_ERROR are answers (no such data, no such slice);
- * any other ends the walk. */
+ * any other ends the walk. Either way *local is left NULL for the next. */
 static gboolean
-keep_going (GError  *local,
+keep_going (GError **local,
             GError **error)
 {
-  if (local != NULL && local->domain != TES_REPORT_ERROR)
+  if (*local != NULL && (*local)->domain != TES_REPORT_ERROR)
     {
-      g_propagate_error (error, local);
+      g_propagate_error (error, g_steal_pointer (local));
       return FALSE;
     }
 
-  g_clear_error (&local);
+  g_clear_error (local);
   return TRUE;
 }
 
@@ -122,7 +122,7 @@ query_track (TesReport       *report,
   GError *local = NULL;
 
   slices = tes_report_get_slices (report, track->id, G_MININT64, G_MAXINT64, &local);
-  if (!keep_going (local, error))
+  if (!keep_going (&local, error))
     return FALSE;
 
   if (slices != NULL && slices->len > 0)
@@ -130,10 +130,10 @@ query_track (TesReport       *report,
       const TesSlice *last = &g_array_index (slices, TesSlice, slices->len - 1);
 
       args = tes_report_get_slice_args (report, track->id, last->index, &local);
-      if (!keep_going (local, error))
+      if (!keep_going (&local, error))
         return FALSE;
       durations = tes_report_get_durations (report, last->name, NULL, &local);
-      if (!keep_going (local, error))
+      if (!keep_going (&local, error))
         return FALSE;
     }
 
@@ -141,13 +141,13 @@ query_track (TesReport       *report,
     return TRUE;
 
   lane = tes_report_get_lane (report, track->id, track->t_min, track->t_max, N_BUCKETS, &local);
-  if (!keep_going (local, error))
+  if (!keep_going (&local, error))
     return FALSE;
   if (track->kind == TES_TRACK_COUNTER)
     counter = tes_report_get_counter (report, track->id, track->t_min, track->t_max,
                                       N_BUCKETS, &local);
 
-  return keep_going (local, error);
+  return keep_going (&local, error);
 }
 
 static gboolean
@@ -161,7 +161,7 @@ query_summaries (TesReport  *report,
         GError *local = NULL;
 
         rows = tes_report_summarize (report, mode, by, &local);
-        if (!keep_going (local, error))
+        if (!keep_going (&local, error))
           return FALSE;
       }
 
@@ -177,26 +177,26 @@ query_tiles_and_runs (TesReport  *report,
   GError *local = NULL;
 
   tiles = tes_report_get_tiles (report, &local);
-  if (!keep_going (local, error))
+  if (!keep_going (&local, error))
     return FALSE;
   if (tiles != NULL && tiles->len > 0)
     {
       g_autoptr(GArray) memory = NULL;
 
       memory = tes_report_get_tile_memory (report, g_array_index (tiles, TesTile, 0).id, &local);
-      if (!keep_going (local, error))
+      if (!keep_going (&local, error))
         return FALSE;
     }
 
   runs = tes_report_get_runs (report, &local);
-  if (!keep_going (local, error))
+  if (!keep_going (&local, error))
     return FALSE;
   for (guint i = 0; runs != NULL && i < MIN (runs->len, MAX_RUNS); i++)
     {
       g_autoptr(GPtrArray) steps = NULL;
 
       steps = tes_report_get_bsp_steps (report, g_array_index (runs, TesRun, i).id, &local);
-      if (!keep_going (local, error))
+      if (!keep_going (&local, error))
         return FALSE;
     }
 
@@ -235,21 +235,21 @@ tes_fuzz_query_report (TesReport  *report,
       /* no track ids: every track */
       aggregates = tes_report_aggregate_slices (report, NULL, 0, 0, t_min, t_max,
                                                 TES_GROUP_BY_NAME, NULL, &local);
-      if (!keep_going (local, error))
+      if (!keep_going (&local, error))
         return FALSE;
       flows = tes_report_get_flows (report, t_min, t_max, &local);
-      if (!keep_going (local, error))
+      if (!keep_going (&local, error))
         return FALSE;
     }
 
   /* the substring scan and the regex one read argument texts apart; a
    * regex that matches nothing reads all of each */
   matches = tes_report_search (report, "e", FALSE, NULL, &local);
-  if (!keep_going (local, error))
+  if (!keep_going (&local, error))
     return FALSE;
   g_clear_pointer (&matches, g_array_unref);
   matches = tes_report_search (report, "q{3}", TRUE, NULL, &local);
-  if (!keep_going (local, error))
+  if (!keep_going (&local, error))
     return FALSE;
 
   return query_summaries (report, error) && query_tiles_and_runs (report, error);
