@@ -1,0 +1,100 @@
+/* tes-cli.c: tessera-cli, the command line: one command per file (tes-cli-COMMAND.c)
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "tessera-cli"
+
+#include "config.h"
+
+#include <locale.h>
+#include <stdio.h>
+
+#include "tes-cli-private.h"
+
+static const char usage_text[] =
+  "Usage: tessera-cli COMMAND [OPTION…] FILE…\n"
+  "\n"
+  "Commands:\n"
+  "  info [--json] FILE…               what the report holds and where its cache is\n"
+  "  summary [--mode total|each] [--by category|name] [--csv] FILE…\n"
+  "                                     time share per operator type (total) or per operator (each)\n"
+  "  render [--view summary|trace|flame] [--range START:END] [--unit U]\n"
+  "         [--width W] [--height H] --out OUT.png|svg|pdf FILE…\n"
+  "                                     draw a view (default: summary) as the window does\n"
+  "  compare [--by name|type] [--csv] [--fail-if-slower PCT] A B\n"
+  "                                     two runs' operators side by side, largest change first;\n"
+  "                                     A and B may be several files of a run, comma-separated\n"
+  "  memory [--tiles] [--csv] FILE…    the tile memory histogram, tiles out of memory and the\n"
+  "                                     heaviest tiles; --tiles: every tile's bytes by category\n"
+  "  tiles [--range START:END] [--csv] FILE…\n"
+  "                                     each tile's compute, exchange, sync and idle cycles over\n"
+  "                                     the BSP steps that start in the range\n"
+  "  formats                            list the formats Tessera reads\n"
+  "\n"
+  "Several FILEs of one run open as one report, with one cache for the set.\n"
+  "\n"
+  "Options for every command that reads files:\n"
+  "  --format NAME                      use this importer instead of detecting one\n"
+  "  --reimport                         ignore an existing cache and import again\n"
+  "  -h, --help                         after COMMAND: the command's options\n"
+  "\n"
+  "Other options:\n"
+  "  -h, --help                         print this help\n"
+  "  --version                          print the version\n"
+  "\n"
+  "See tessera-cli(1) for more.\n"
+  "\n"
+  "Exit status: 0 on success, 1 when the input cannot be read, 2 on usage errors.\n";
+
+int
+main (int    argc,
+      char **argv)
+{
+  static const struct {
+    const char *name;
+    int (*run) (int, char **);
+  } commands[] = {
+    { "info", tes_cli_info },
+    { "summary", tes_cli_summary },
+    { "compare", tes_cli_compare },
+    { "memory", tes_cli_memory },
+    { "tiles", tes_cli_tiles },
+#ifdef TES_HAVE_WIDGETS
+    { "render", tes_cli_render },
+#endif
+    { "formats", tes_cli_formats },
+  };
+
+  setlocale (LC_ALL, "");
+  /* Numbers are printed as the vendors print them, whatever the locale. */
+  setlocale (LC_NUMERIC, "C");
+  g_set_prgname ("tessera-cli");
+
+  if (argc < 2)
+    return tes_cli_usage_error ("missing COMMAND");
+
+  if (g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h") || g_str_equal (argv[1], "help"))
+    {
+      fputs (usage_text, stdout);
+      return TES_CLI_EXIT_OK;
+    }
+
+  if (g_str_equal (argv[1], "--version"))
+    {
+      printf ("tessera-cli %s\n", PACKAGE_VERSION);
+      return TES_CLI_EXIT_OK;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (g_str_equal (argv[1], commands[i].name))
+      {
+        int status = commands[i].run (argc, argv);
+        fflush (stdout);
+        return status;
+      }
+
+  return tes_cli_usage_error ("unknown command '%s'", argv[1]);
+}
