@@ -11,6 +11,7 @@
 
 #include "tes-workspace.h"
 
+#include <locale.h>
 #include <math.h>
 
 #include "tes-report.h"
@@ -788,10 +789,16 @@ tes_format_duration (double      value,
         gsize len = strlen (digits);
         gsize lead = digits[0] == '-' ? 1 : 0;
 
+        /* the locale's separator in the window (German 1.234.567); the C
+         * locale, which the command line keeps for numbers, has none: ',' */
+        const char *separator = localeconv ()->thousands_sep;
+
+        if (separator == NULL || *separator == '\0')
+          separator = ",";
         for (gsize i = 0; i < len; i++)
           {
             if (i > lead && (len - i) % 3 == 0)
-              g_string_append_c (out, ',');
+              g_string_append (out, separator);
             g_string_append_c (out, digits[i]);
           }
         g_string_append (out, " cycles");

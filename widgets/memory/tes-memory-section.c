@@ -84,9 +84,15 @@ tes_memory_section_click (TesMemorySection *self,
 
   bin = &g_array_index (self->model->histogram, TesTileHistogramBin, index);
   tiles = tes_memory_model_tiles_in (self->model, bin);
-  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%" G_GINT64_FORMAT " - %" G_GINT64_FORMAT " KB: %u tile",
-                                             "%" G_GINT64_FORMAT " - %" G_GINT64_FORMAT " KB: %u tiles", tiles->len),
-                          bin->lower / 1024, bin->upper / 1024, tiles->len);
+  {
+    g_autofree char *lower = g_strdup_printf ("%'" G_GINT64_FORMAT, bin->lower / 1024);
+    g_autofree char *upper = g_strdup_printf ("%'" G_GINT64_FORMAT, bin->upper / 1024);
+
+    /* Translators: a bin of the memory histogram (its bounds in KB) and how many tiles it holds */
+    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%s - %s KB: %u tile", "%s - %s KB: %u tiles",
+                                               tiles->len),
+                            lower, upper, tiles->len);
+  }
   for (guint i = 0; i < tiles->len; i++)
     {
       const TesTile *tile = &g_array_index (tiles, TesTile, i);

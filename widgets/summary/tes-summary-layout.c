@@ -479,8 +479,13 @@ tes_summary_rows_to_csv (const TesSummaryRow * const *rows,
       g_string_append_c (out, ',');
       append_csv_field (out, row->type);
       g_string_append_c (out, ',');
+      /* a CSV's decimals are the C locale's, whatever the window speaks */
       if (!isnan (row->share))
-        g_string_append_printf (out, "%.3f", row->share);
+        {
+          char share[G_ASCII_DTOSTR_BUF_SIZE];
+
+          g_string_append (out, g_ascii_formatd (share, sizeof share, "%.3f", row->share));
+        }
       g_string_append_c (out, ',');
       if (row->total >= 0)
         g_string_append_printf (out, "%" G_GINT64_FORMAT, row->total);
