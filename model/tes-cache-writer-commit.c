@@ -18,9 +18,9 @@
 
 #include <glib/gstdio.h>
 
-static int
-compare_records (gconstpointer a,
-                 gconstpointer b)
+int
+tes_cache_writer_compare_records (gconstpointer a,
+                                  gconstpointer b)
 {
   const TesSliceRecord *ra = a;
   const TesSliceRecord *rb = b;
@@ -39,55 +39,72 @@ records_sorted (const TesSliceRecord *recs,
                 guint                 n)
 {
   for (guint i = 1; i < n; i++)
-    if (compare_records (&recs[i - 1], &recs[i]) > 0)
+    if (tes_cache_writer_compare_records (&recs[i - 1], &recs[i]) > 0)
       return FALSE;
 
   return TRUE;
 }
 
-/* Sort a track's slices, give each its depth, parent and self time by
- * walking them with a stack of open ancestors. */
-static void
-nest_slices (TesTrackSlices *ts,
-             GArray         *insertion_order,
-             guint          *max_depth)
+/* A self time to write into a record already stored. */
+typedef struct
 {
-  TesSliceRecord *recs = (TesSliceRecord *)(gpointer)ts->records->data;
-  guint n = ts->records->len;
-  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (gint32));
+  gint64 index;
+  gint64 self_dur;
+} Patch;
 
-  /* Importers that buffer a whole track often hand it over in order
-   * already; checking is linear, sorting is not. */
-  if (!records_sorted (recs, n))
-    g_array_sort (ts->records, compare_records);
-  g_array_set_size (insertion_order, n);
-  *max_depth = 0;
-
-  for (guint i = 0; i < n; i++)
+/* Gives the sorted records at positions base … base + count − 1 of a track
+ * their depth, parent and self time, walking them with the stack of open
+ * ancestors the positions before base left (empty for the first). Their
+ * args offsets move to args_src. An ancestor already stored keeps its
+ * self time in its stack entry; those that close here and changed go to
+ * patches. The entries of this range that stay open take their record's
+ * self time, as their record is stored next. */
+static void
+nest_range (TesSliceRecord *recs,
+            guint           count,
+            gint64          base,
+            GArray         *stack,
+            guint32        *args_src,
+            guint          *max_depth,
+            GArray         *patches)
+{
+  for (guint i = 0; i < count; i++)
     {
       TesSliceRecord *r = &recs[i];
       gint64 end = r->start + r->dur;
+      TesOpenSlice open = { base + i, r->start, end, 0, FALSE };
 
-      g_array_index (insertion_order, guint32, i) = (guint32)r->parent;
+      args_src[i] = (guint32)r->self_dur;
+      r->self_dur = r->dur;
 
       while (stack->len > 0)
         {
-          TesSliceRecord *top = &recs[g_array_index (stack, gint32, stack->len - 1)];
+          TesOpenSlice *top = &g_array_index (stack, TesOpenSlice, stack->len - 1);
 
-          if (r->start < top->start + top->dur || (r->dur == 0 && r->start == top->start))
+          if (r->start < top->end || (r->dur == 0 && r->start == top->start))
             break;
+          if (top->dirty && patches != NULL)
+            {
+              Patch p = { top->index, top->self_dur };
+              g_array_append_val (patches, p);
+            }
           g_array_set_size (stack, stack->len - 1);
         }
 
       if (stack->len > 0)
         {
-          gint32 p = g_array_index (stack, gint32, stack->len - 1);
-          TesSliceRecord *parent = &recs[p];
-          gint64 overlap = MIN (end, parent->start + parent->dur) - r->start;
+          TesOpenSlice *top = &g_array_index (stack, TesOpenSlice, stack->len - 1);
+          gint64 overlap = MIN (end, top->end) - r->start;
 
-          r->parent = p;
+          r->parent = (gint32)top->index;
           r->depth = (guint16)MIN (stack->len, G_MAXUINT16);
-          parent->self_dur -= overlap;
+          if (top->index >= base)
+            recs[top->index - base].self_dur -= overlap;
+          else
+            {
+              top->self_dur -= overlap;
+              top->dirty = TRUE;
+            }
         }
       else
         {
@@ -96,7 +113,15 @@ nest_slices (TesTrackSlices *ts,
         }
 
       *max_depth = MAX (*max_depth, r->depth);
-      g_array_append_val (stack, i);
+      g_array_append_val (stack, open);
+    }
+
+  for (guint k = 0; k < stack->len; k++)
+    {
+      TesOpenSlice *e = &g_array_index (stack, TesOpenSlice, k);
+
+      if (e->index >= base)
+        e->self_dur = recs[e->index - base].self_dur;
     }
 }
 
@@ -104,7 +129,9 @@ nest_slices (TesTrackSlices *ts,
  * (sorting, nesting, packing the args, the lane summaries) and the SQLite
  * inserts. Worker threads (two at most) prepare the next tracks while
  * this thread stores the current one; SQLite is only ever used from this
- * thread, and tracks are stored in id order as before. */
+ * thread, and tracks are stored in id order as before. A track that
+ * streamed (some of its chunks stored as they filled) is finished on this
+ * thread instead. */
 
 typedef struct
 {
@@ -124,6 +151,8 @@ typedef struct
 {
   guint           id;
   TesTrackSlices *ts;
+  gboolean        skip;        /* streamed or already finished: not prepared here */
+  guint           n;
   guint           max_depth;
   gint64          t_min;
   gint64          t_max;
@@ -137,6 +166,23 @@ chunk_args_free (gpointer data)
 {
   if (data != NULL)
     g_byte_array_unref (data);
+}
+
+static Prepared *
+prepared_new (guint           id,
+              TesTrackSlices *ts)
+{
+  Prepared *prep = g_new0 (Prepared, 1);
+
+  prep->id = id;
+  prep->ts = ts;
+  prep->t_min = G_MAXINT64;
+  prep->t_max = G_MININT64;
+  prep->chunks = g_array_new (FALSE, FALSE, sizeof (ChunkInfo));
+  prep->chunk_args = g_ptr_array_new_with_free_func (chunk_args_free);
+  prep->lod = g_array_new (FALSE, FALSE, sizeof (LodLevel));
+
+  return prep;
 }
 
 static void
@@ -158,40 +204,68 @@ prepared_free (Prepared *prep)
 
 /* Level 0 has about one bucket per four slices (at most 65536), in
  * power-of-two widths from the track's first tick; each further level
- * merges four buckets, down to TES_CACHE_LOD_MIN_BUCKETS. */
-static void
-prepare_track_lod (Prepared             *prep,
-                   const TesSliceRecord *recs,
-                   guint                 n)
+ * merges four buckets, down to TES_CACHE_LOD_MIN_BUCKETS. The slices come
+ * in runs (in memory, or read back chunk by chunk). */
+typedef struct
 {
   TesLaneBucket *level;
-  gint64 span = MAX (1, prep->t_max - prep->t_min);
+  guint          shift;
+  guint          nb;
+  gint64         t_min;
+  gint64         t_end;
+} LodBuilder;
+
+static gboolean
+lod_begin (LodBuilder *lb,
+           guint       n,
+           gint64      t_min,
+           gint64      t_max)
+{
+  gint64 span = MAX (1, t_max - t_min);
   guint target = TES_CACHE_LOD_MIN_BUCKETS;
-  guint shift = 0;
-  guint nb;
 
   if (n < TES_CACHE_LOD_MIN_SLICES)
-    return;
+    return FALSE;
 
   while (target < TES_CACHE_LOD_MAX_BUCKETS && target < n / 4)
     target *= 2;
-  while (shift < 62 && ((span - 1) >> shift) + 1 > target)
-    shift++;
-  nb = (guint)(((span - 1) >> shift) + 1);
-
-  level = g_new0 (TesLaneBucket, nb);
+  lb->shift = 0;
+  while (lb->shift < 62 && ((span - 1) >> lb->shift) + 1 > target)
+    lb->shift++;
+  lb->nb = (guint)(((span - 1) >> lb->shift) + 1);
+  lb->level = g_new0 (TesLaneBucket, lb->nb);
+  lb->t_min = t_min;
   /* nb << shift may reach 2^63; the end itself is within TES_TIME_LIMIT
    * plus a bucket */
+  lb->t_end = (gint64)(t_min + ((__int128)lb->nb << lb->shift));
+
+  return TRUE;
+}
+
+static void
+lod_add (LodBuilder           *lb,
+         const TesSliceRecord *recs,
+         guint                 n)
+{
   for (guint i = 0; i < n; i++)
-    tes_lane_add_slice (level, nb, prep->t_min, (gint64)(prep->t_min + ((__int128)nb << shift)),
+    tes_lane_add_slice (lb->level, lb->nb, lb->t_min, lb->t_end,
                         recs[i].start, recs[i].dur, recs[i].name, recs[i].depth);
+}
+
+static void
+lod_finish (LodBuilder *lb,
+            GArray     *lod)
+{
+  TesLaneBucket *level = lb->level;
+  guint nb = lb->nb;
+  guint shift = lb->shift;
 
   for (;;)
     {
       LodLevel stored = { shift, nb, level };
       TesLaneBucket *next;
 
-      g_array_append_val (prep->lod, stored);
+      g_array_append_val (lod, stored);
 
       if (nb <= TES_CACHE_LOD_MIN_BUCKETS)
         break;
@@ -212,160 +286,513 @@ prepare_track_lod (Prepared             *prep,
     }
 }
 
+/* One chunk's bounds and args blob (count + 1 offsets, then the NUL-free
+ * JSON texts; NULL when none of its slices has args), from nested records
+ * and their args offsets into texts. */
+static GByteArray *
+pack_chunk (const TesSliceRecord *recs,
+            guint                 count,
+            const guint32        *args_src,
+            const char           *texts,
+            ChunkInfo            *info)
+{
+  GByteArray *args = g_byte_array_sized_new ((count + 1) * sizeof (guint32));
+  gboolean any_args = FALSE;
+  guint32 offset = 0;
+
+  *info = (ChunkInfo) { G_MININT64, 0, 0 };
+  g_byte_array_set_size (args, (count + 1) * sizeof (guint32));
+  for (guint i = 0; i < count; i++)
+    {
+      const TesSliceRecord *r = &recs[i];
+
+      info->max_end = MAX (info->max_end, r->start + r->dur);
+      info->max_dur = MAX (info->max_dur, r->dur);
+      info->depth = MAX (info->depth, r->depth);
+      memcpy (args->data + i * sizeof (guint32), &offset, sizeof offset);
+
+      if (args_src[i] != TES_CACHE_WRITER_NO_ARGS)
+        {
+          const char *text = texts + args_src[i];
+          gsize len = strlen (text);
+
+          g_byte_array_append (args, (const guint8 *)text, len);
+          offset += len;
+          any_args = TRUE;
+        }
+    }
+  memcpy (args->data + count * sizeof (guint32), &offset, sizeof offset);
+
+  if (!any_args)
+    g_clear_pointer (&args, g_byte_array_unref);
+
+  return args;
+}
+
 static Prepared *
 prepare_track (guint           id,
                TesTrackSlices *ts)
 {
-  Prepared *prep = g_new0 (Prepared, 1);
-  g_autoptr(GArray) order = g_array_new (FALSE, FALSE, sizeof (guint32));
-  const TesSliceRecord *recs;
-  guint n = ts->records->len;
+  Prepared *prep = prepared_new (id, ts);
+  g_autofree guint32 *args_src = NULL;
+  g_autoptr(GArray) stack = NULL;
+  TesSliceRecord *recs;
+  LodBuilder lb;
+  guint n;
 
-  prep->id = id;
-  prep->ts = ts;
-  prep->t_min = G_MAXINT64;
-  prep->t_max = G_MININT64;
-  prep->chunks = g_array_new (FALSE, FALSE, sizeof (ChunkInfo));
-  prep->chunk_args = g_ptr_array_new_with_free_func (chunk_args_free);
-  prep->lod = g_array_new (FALSE, FALSE, sizeof (LodLevel));
+  /* streamed tracks are finished by the storing thread */
+  if (ts == NULL || ts->finished || ts->n_stored > 0)
+    {
+      prep->skip = TRUE;
+      return prep;
+    }
 
-  nest_slices (ts, order, &prep->max_depth);
-  recs = (const TesSliceRecord *)(gconstpointer)ts->records->data;
+  n = ts->records->len;
+  recs = (TesSliceRecord *)(gpointer)ts->records->data;
+  prep->n = n;
+  args_src = g_new (guint32, MAX (n, 1));
+  stack = g_array_new (FALSE, FALSE, sizeof (TesOpenSlice));
+
+  /* Importers that buffer a whole track often hand it over in order
+   * already; checking is linear, sorting is not. */
+  if (!ts->in_order && !records_sorted (recs, n))
+    g_array_sort (ts->records, tes_cache_writer_compare_records);
+  nest_range (recs, n, 0, stack, args_src, &prep->max_depth, NULL);
 
   for (guint first = 0; first < n; first += TES_CACHE_CHUNK_SLICES)
     {
       guint count = MIN (TES_CACHE_CHUNK_SLICES, n - first);
-      GByteArray *args = g_byte_array_sized_new ((count + 1) * sizeof (guint32));
-      ChunkInfo info = { G_MININT64, 0, 0 };
-      gboolean any_args = FALSE;
-      guint32 offset = 0;
-
-      /* args blob: count + 1 offsets, then the NUL-free JSON texts */
-      g_byte_array_set_size (args, (count + 1) * sizeof (guint32));
-      for (guint i = 0; i < count; i++)
-        {
-          const TesSliceRecord *r = &recs[first + i];
-          guint32 src = g_array_index (ts->arg_offsets, guint32, g_array_index (order, guint32, first + i));
-
-          info.max_end = MAX (info.max_end, r->start + r->dur);
-          info.max_dur = MAX (info.max_dur, r->dur);
-          info.depth = MAX (info.depth, r->depth);
-          memcpy (args->data + i * sizeof (guint32), &offset, sizeof offset);
-
-          if (src != TES_CACHE_WRITER_NO_ARGS)
-            {
-              const char *text = ts->args->str + src;
-              gsize len = strlen (text);
-
-              g_byte_array_append (args, (const guint8 *)text, len);
-              offset += len;
-              any_args = TRUE;
-            }
-        }
-      memcpy (args->data + count * sizeof (guint32), &offset, sizeof offset);
+      ChunkInfo info;
+      GByteArray *args = pack_chunk (&recs[first], count, &args_src[first], ts->args->str, &info);
 
       prep->t_min = MIN (prep->t_min, recs[first].start);
       prep->t_max = MAX (prep->t_max, info.max_end);
-
       g_array_append_val (prep->chunks, info);
-      if (any_args)
-        g_ptr_array_add (prep->chunk_args, args);
-      else
-        {
-          g_ptr_array_add (prep->chunk_args, NULL);
-          g_byte_array_unref (args);
-        }
+      g_ptr_array_add (prep->chunk_args, args);
     }
 
   /* the texts are packed into the chunks now */
-  g_array_set_size (ts->arg_offsets, 0);
   g_string_free (ts->args, TRUE);
   ts->args = g_string_new (NULL);
 
-  if (n > 0)
-    prepare_track_lod (prep, recs, n);
+  if (lod_begin (&lb, n, prep->t_min, prep->t_max))
+    {
+      lod_add (&lb, recs, n);
+      lod_finish (&lb, prep->lod);
+    }
 
   return prep;
 }
 
 static gboolean
-store_track (TesCacheWriter *self,
-             Prepared       *prep,
-             sqlite3_stmt   *insert_chunk,
-             sqlite3_stmt   *insert_lod,
-             sqlite3_stmt   *update_track)
+prepare_statements (TesCacheWriter *self)
 {
-  const TesSliceRecord *recs = (const TesSliceRecord *)(gconstpointer)prep->ts->records->data;
-  guint n = prep->ts->records->len;
+  if (self->insert_chunk != NULL)
+    return TRUE;
+
+  if (sqlite3_prepare_v2 (self->db,
+                          "INSERT INTO slice_chunks (track_id, first_index, n, t_min, t_max_start, t_max_end, max_depth, data, args, max_dur) "
+                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                          -1, &self->insert_chunk, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2 (self->db,
+                          "INSERT INTO slice_lod (track_id, level, shift, t_base, n, data) VALUES (?, ?, ?, ?, ?, ?)",
+                          -1, &self->insert_lod, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2 (self->db,
+                          "UPDATE tracks SET n_slices = ?, max_depth = ?, t_min = ?, t_max = ? WHERE id = ?",
+                          -1, &self->update_track, NULL) != SQLITE_OK)
+    {
+      tes_cache_writer_fail (self, "Preparing slice storage");
+      g_clear_pointer (&self->insert_chunk, sqlite3_finalize);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* Every chunk of slices goes into the file here; returns its rowid, 0 on
+ * failure. */
+static gint64
+store_chunk (TesCacheWriter       *self,
+             guint                 id,
+             guint                 first,
+             const TesSliceRecord *recs,
+             guint                 count,
+             const ChunkInfo      *info,
+             GByteArray           *args)
+{
+  sqlite3_stmt *s = self->insert_chunk;
+
+  sqlite3_reset (s);
+  sqlite3_bind_int64 (s, 1, id);
+  sqlite3_bind_int64 (s, 2, first);
+  sqlite3_bind_int64 (s, 3, count);
+  sqlite3_bind_int64 (s, 4, recs[0].start);
+  sqlite3_bind_int64 (s, 5, recs[count - 1].start);
+  sqlite3_bind_int64 (s, 6, info->max_end);
+  sqlite3_bind_int (s, 7, (int)info->depth);
+  sqlite3_bind_int64 (s, 10, info->max_dur);
+  sqlite3_bind_blob (s, 8, recs, (int)(count * sizeof (TesSliceRecord)), SQLITE_STATIC);
+  if (args != NULL)
+    sqlite3_bind_blob (s, 9, args->data, (int)args->len, SQLITE_STATIC);
+  else
+    sqlite3_bind_null (s, 9);
+
+  if (sqlite3_step (s) != SQLITE_DONE)
+    {
+      tes_cache_writer_fail (self, "Storing slices");
+      return 0;
+    }
+
+  return sqlite3_last_insert_rowid (self->db);
+}
+
+static gboolean
+store_track (TesCacheWriter *self,
+             Prepared       *prep)
+{
+  const TesSliceRecord *recs = NULL;
+
+  if (prep->chunks->len > 0)
+    recs = (const TesSliceRecord *)(gconstpointer)prep->ts->records->data;
 
   for (guint c = 0; c < prep->chunks->len; c++)
     {
       guint first = c * TES_CACHE_CHUNK_SLICES;
-      guint count = MIN (TES_CACHE_CHUNK_SLICES, n - first);
-      const ChunkInfo *info = &g_array_index (prep->chunks, ChunkInfo, c);
-      GByteArray *args = g_ptr_array_index (prep->chunk_args, c);
 
-      sqlite3_reset (insert_chunk);
-      sqlite3_bind_int64 (insert_chunk, 1, prep->id);
-      sqlite3_bind_int64 (insert_chunk, 2, first);
-      sqlite3_bind_int64 (insert_chunk, 3, count);
-      sqlite3_bind_int64 (insert_chunk, 4, recs[first].start);
-      sqlite3_bind_int64 (insert_chunk, 5, recs[first + count - 1].start);
-      sqlite3_bind_int64 (insert_chunk, 6, info->max_end);
-      sqlite3_bind_int (insert_chunk, 7, (int)info->depth);
-      sqlite3_bind_int64 (insert_chunk, 10, info->max_dur);
-      sqlite3_bind_blob (insert_chunk, 8, &recs[first], (int)(count * sizeof (TesSliceRecord)), SQLITE_STATIC);
-      if (args != NULL)
-        sqlite3_bind_blob (insert_chunk, 9, args->data, (int)args->len, SQLITE_STATIC);
-      else
-        sqlite3_bind_null (insert_chunk, 9);
-
-      if (sqlite3_step (insert_chunk) != SQLITE_DONE)
-        {
-          tes_cache_writer_fail (self, "Storing slices");
-          return FALSE;
-        }
+      if (store_chunk (self, prep->id, first, &recs[first], MIN (TES_CACHE_CHUNK_SLICES, prep->n - first),
+                       &g_array_index (prep->chunks, ChunkInfo, c),
+                       g_ptr_array_index (prep->chunk_args, c)) == 0)
+        return FALSE;
     }
 
   for (guint lvl = 0; lvl < prep->lod->len; lvl++)
     {
       const LodLevel *level = &g_array_index (prep->lod, LodLevel, lvl);
+      sqlite3_stmt *s = self->insert_lod;
 
-      sqlite3_reset (insert_lod);
-      sqlite3_bind_int64 (insert_lod, 1, prep->id);
-      sqlite3_bind_int (insert_lod, 2, (int)lvl);
-      sqlite3_bind_int (insert_lod, 3, (int)level->shift);
-      sqlite3_bind_int64 (insert_lod, 4, prep->t_min);
-      sqlite3_bind_int64 (insert_lod, 5, level->n);
-      sqlite3_bind_blob (insert_lod, 6, level->buckets, (int)(level->n * sizeof (TesLaneBucket)), SQLITE_STATIC);
-      if (sqlite3_step (insert_lod) != SQLITE_DONE)
+      sqlite3_reset (s);
+      sqlite3_bind_int64 (s, 1, prep->id);
+      sqlite3_bind_int (s, 2, (int)lvl);
+      sqlite3_bind_int (s, 3, (int)level->shift);
+      sqlite3_bind_int64 (s, 4, prep->t_min);
+      sqlite3_bind_int64 (s, 5, level->n);
+      sqlite3_bind_blob (s, 6, level->buckets, (int)(level->n * sizeof (TesLaneBucket)), SQLITE_STATIC);
+      if (sqlite3_step (s) != SQLITE_DONE)
         {
           tes_cache_writer_fail (self, "Storing lane summaries");
           return FALSE;
         }
     }
 
-  sqlite3_reset (update_track);
-  sqlite3_bind_int64 (update_track, 1, n);
-  sqlite3_bind_int (update_track, 2, (int)prep->max_depth);
-  if (n > 0)
+  sqlite3_reset (self->update_track);
+  sqlite3_bind_int64 (self->update_track, 1, prep->n);
+  sqlite3_bind_int (self->update_track, 2, (int)prep->max_depth);
+  if (prep->n > 0)
     {
-      sqlite3_bind_int64 (update_track, 3, prep->t_min);
-      sqlite3_bind_int64 (update_track, 4, prep->t_max);
+      sqlite3_bind_int64 (self->update_track, 3, prep->t_min);
+      sqlite3_bind_int64 (self->update_track, 4, prep->t_max);
     }
   else
     {
-      sqlite3_bind_null (update_track, 3);
-      sqlite3_bind_null (update_track, 4);
+      sqlite3_bind_null (self->update_track, 3);
+      sqlite3_bind_null (self->update_track, 4);
     }
-  sqlite3_bind_int64 (update_track, 5, prep->id);
-  if (sqlite3_step (update_track) != SQLITE_DONE)
+  sqlite3_bind_int64 (self->update_track, 5, prep->id);
+  if (sqlite3_step (self->update_track) != SQLITE_DONE)
     {
       tes_cache_writer_fail (self, "Updating a track");
       return FALSE;
     }
 
   return TRUE;
+}
+
+/* ---- streaming ------------------------------------------------------------ */
+
+/* Reads (or, with write, overwrites) part of a stored chunk's column. */
+static gboolean
+chunk_blob_io (TesCacheWriter *self,
+               gint64          rowid,
+               const char     *column,
+               gboolean        write,
+               gpointer        buf,
+               int             len,
+               int             offset)
+{
+  sqlite3_blob *blob = NULL;
+  int rc = sqlite3_blob_open (self->db, "main", "slice_chunks", column, rowid, write, &blob);
+
+  if (rc == SQLITE_OK)
+    rc = write ? sqlite3_blob_write (blob, buf, len, offset) : sqlite3_blob_read (blob, buf, len, offset);
+  sqlite3_blob_close (blob);
+  if (rc != SQLITE_OK)
+    tes_cache_writer_fail (self, "Reading back slices");
+
+  return rc == SQLITE_OK;
+}
+
+static void
+apply_patches (TesCacheWriter *self,
+               TesTrackSlices *ts,
+               GArray         *patches)
+{
+  for (guint i = 0; i < patches->len; i++)
+    {
+      const Patch *p = &g_array_index (patches, Patch, i);
+      gint64 rowid = g_array_index (ts->chunk_rows, gint64, p->index / TES_CACHE_CHUNK_SLICES);
+      gint64 self_dur = p->self_dur;
+
+      chunk_blob_io (self, rowid, "data", TRUE, &self_dur, sizeof self_dur,
+                     (int)((p->index % TES_CACHE_CHUNK_SLICES) * sizeof (TesSliceRecord) +
+                           G_STRUCT_OFFSET (TesSliceRecord, self_dur)));
+    }
+  g_array_set_size (patches, 0);
+}
+
+/* Stores the full chunks of a track whose slices came in order (with all,
+ * every pending slice): nested with the ancestors left open by the chunks
+ * before, packed, inserted; then only the rest stays in memory. */
+void
+tes_cache_writer_stream_track (TesCacheWriter *self,
+                               guint           id,
+                               gboolean        all)
+{
+  TesTrackSlices *ts = g_ptr_array_index (self->tracks, id);
+  g_autoptr(GArray) patches = g_array_new (FALSE, FALSE, sizeof (Patch));
+  g_autofree guint32 *args_src = NULL;
+  guint done = 0;
+  guint n = ts->records->len;
+  TesSliceRecord *recs = (TesSliceRecord *)(gpointer)ts->records->data;
+
+  if (!ts->in_order || tes_cache_writer_failed (self) || !prepare_statements (self))
+    return;
+
+  args_src = g_new (guint32, TES_CACHE_CHUNK_SLICES);
+  while (n - done >= TES_CACHE_CHUNK_SLICES || (all && done < n))
+    {
+      guint count = MIN (TES_CACHE_CHUNK_SLICES, n - done);
+      ChunkInfo info;
+      g_autoptr(GByteArray) args = NULL;
+      gint64 rowid;
+
+      nest_range (&recs[done], count, ts->n_stored, ts->stack, args_src, &ts->max_depth, patches);
+      args = pack_chunk (&recs[done], count, args_src, ts->args->str, &info);
+      ts->t_min = MIN (ts->t_min, recs[done].start);
+      ts->t_max = MAX (ts->t_max, info.max_end);
+
+      if ((rowid = store_chunk (self, id, ts->n_stored, &recs[done], count, &info, args)) == 0)
+        return;
+      g_array_append_val (ts->chunk_rows, rowid);
+      ts->n_stored += count;
+      done += count;
+      apply_patches (self, ts, patches);
+    }
+
+  if (done == 0)
+    return;
+
+  /* keep the rest, with their args texts moved to a string of their own */
+  g_array_remove_range (ts->records, 0, done);
+  self->n_pending -= done;
+  recs = (TesSliceRecord *)(gpointer)ts->records->data;
+  {
+    GString *rest = g_string_new (NULL);
+
+    for (guint i = 0; i < ts->records->len; i++)
+      if ((guint32)recs[i].self_dur != TES_CACHE_WRITER_NO_ARGS)
+        {
+          const char *text = ts->args->str + recs[i].self_dur;
+
+          recs[i].self_dur = rest->len;
+          g_string_append_len (rest, text, strlen (text) + 1);
+        }
+    g_string_free (ts->args, TRUE);
+    ts->args = rest;
+  }
+}
+
+/* Slices came out of order after chunks of the track were stored: they
+ * are read back into memory (in their order, before every pending slice),
+ * their rows deleted, and the track is sorted whole at the end. */
+void
+tes_cache_writer_unstream_track (TesCacheWriter *self,
+                                 guint           id)
+{
+  TesTrackSlices *ts = g_ptr_array_index (self->tracks, id);
+  g_autoptr(GArray) records = g_array_new (FALSE, FALSE, sizeof (TesSliceRecord));
+  GString *args = g_string_new (NULL);
+  TesSliceRecord *recs;
+  sqlite3_stmt *del = NULL;
+  guint pending;
+
+  for (guint c = 0; c < ts->chunk_rows->len && !tes_cache_writer_failed (self); c++)
+    {
+      gint64 rowid = g_array_index (ts->chunk_rows, gint64, c);
+      guint first = records->len;
+      guint count = MIN (TES_CACHE_CHUNK_SLICES, ts->n_stored - first);
+      g_autofree guint32 *offsets = g_new (guint32, count + 1);
+      sqlite3_blob *blob = NULL;
+      g_autofree char *texts = NULL;
+      int texts_len = 0;
+
+      g_array_set_size (records, first + count);
+      recs = &g_array_index (records, TesSliceRecord, first);
+      if (!chunk_blob_io (self, rowid, "data", FALSE, recs, (int)(count * sizeof (TesSliceRecord)), 0))
+        break;
+
+      /* the args column is NULL when no slice of the chunk has args */
+      if (sqlite3_blob_open (self->db, "main", "slice_chunks", "args", rowid, FALSE, &blob) == SQLITE_OK)
+        {
+          texts_len = sqlite3_blob_bytes (blob) - (int)((count + 1) * sizeof (guint32));
+          texts = g_malloc (MAX (texts_len, 1));
+          if (sqlite3_blob_read (blob, offsets, (int)((count + 1) * sizeof (guint32)), 0) != SQLITE_OK ||
+              sqlite3_blob_read (blob, texts, texts_len, (int)((count + 1) * sizeof (guint32))) != SQLITE_OK)
+            tes_cache_writer_fail (self, "Reading back slices");
+        }
+      sqlite3_blob_close (blob);
+
+      for (guint i = 0; i < count; i++)
+        {
+          TesSliceRecord *r = &recs[i];
+
+          /* sequences below every pending slice's, in stored order */
+          r->parent = G_MININT32 + (gint32)(first + i);
+          r->depth = 0;
+          r->self_dur = TES_CACHE_WRITER_NO_ARGS;
+          if (texts != NULL && offsets[i + 1] > offsets[i])
+            {
+              r->self_dur = args->len;
+              g_string_append_len (args, texts + offsets[i], offsets[i + 1] - offsets[i]);
+              g_string_append_c (args, '\0');
+            }
+        }
+    }
+
+  /* then the pending ones, their args after the recovered texts */
+  pending = ts->records->len;
+  recs = (TesSliceRecord *)(gpointer)ts->records->data;
+  for (guint i = 0; i < pending; i++)
+    if ((guint32)recs[i].self_dur != TES_CACHE_WRITER_NO_ARGS)
+      recs[i].self_dur += args->len;
+  g_string_append_len (args, ts->args->str, ts->args->len);
+  g_array_append_vals (records, recs, pending);
+
+  if (sqlite3_prepare_v2 (self->db, "DELETE FROM slice_chunks WHERE track_id = ?", -1, &del, NULL) == SQLITE_OK)
+    {
+      sqlite3_bind_int64 (del, 1, id);
+      tes_cache_writer_step_done (self, del, "Reading back slices");
+    }
+  else
+    tes_cache_writer_fail (self, "Reading back slices");
+  sqlite3_finalize (del);
+
+  self->n_pending += ts->n_stored;
+  g_array_unref (ts->records);
+  ts->records = g_steal_pointer (&records);
+  g_string_free (ts->args, TRUE);
+  ts->args = args;
+  ts->n_stored = 0;
+  g_array_set_size (ts->stack, 0);
+  g_array_set_size (ts->chunk_rows, 0);
+  ts->max_depth = 0;
+  ts->t_min = G_MAXINT64;
+  ts->t_max = G_MININT64;
+}
+
+/* The rest of a streamed track: its last chunk, the ancestors still open,
+ * the lane summaries read back from the stored chunks, its row. */
+static gboolean
+finish_streamed (TesCacheWriter *self,
+                 guint           id,
+                 TesTrackSlices *ts)
+{
+  g_autoptr(GArray) patches = g_array_new (FALSE, FALSE, sizeof (Patch));
+  Prepared *prep = prepared_new (id, ts);
+  LodBuilder lb;
+  gboolean ok;
+
+  tes_cache_writer_stream_track (self, id, TRUE);
+  for (guint k = 0; k < ts->stack->len; k++)
+    {
+      const TesOpenSlice *e = &g_array_index (ts->stack, TesOpenSlice, k);
+
+      if (e->dirty)
+        {
+          Patch p = { e->index, e->self_dur };
+          g_array_append_val (patches, p);
+        }
+    }
+  apply_patches (self, ts, patches);
+
+  prep->n = ts->n_stored;
+  prep->max_depth = ts->max_depth;
+  prep->t_min = ts->t_min;
+  prep->t_max = ts->t_max;
+
+  if (!tes_cache_writer_failed (self) && lod_begin (&lb, prep->n, prep->t_min, prep->t_max))
+    {
+      g_autofree TesSliceRecord *recs = g_new (TesSliceRecord, TES_CACHE_CHUNK_SLICES);
+
+      for (guint c = 0; c < ts->chunk_rows->len; c++)
+        {
+          guint count = MIN (TES_CACHE_CHUNK_SLICES, prep->n - c * TES_CACHE_CHUNK_SLICES);
+
+          if (!chunk_blob_io (self, g_array_index (ts->chunk_rows, gint64, c), "data", FALSE,
+                              recs, (int)(count * sizeof (TesSliceRecord)), 0))
+            break;
+          lod_add (&lb, recs, count);
+        }
+      lod_finish (&lb, prep->lod);
+    }
+
+  ok = !tes_cache_writer_failed (self) && store_track (self, prep);
+  prepared_free (prep);
+
+  return ok;
+}
+
+static gboolean
+finish_prepared (TesCacheWriter *self,
+                 Prepared       *prep)
+{
+  TesTrackSlices *ts = prep->ts;
+  gboolean ok = TRUE;
+
+  if (ts == NULL || ts->finished)
+    ok = TRUE;
+  else if (prep->skip)
+    ok = finish_streamed (self, prep->id, ts);
+  else
+    ok = store_track (self, prep);
+
+  if (ts != NULL && !ts->finished)
+    {
+      self->n_pending -= ts->records->len;
+      ts->finished = TRUE;
+      g_clear_pointer (&ts->records, g_array_unref);
+      g_string_free (ts->args, TRUE);
+      ts->args = NULL;
+      g_clear_pointer (&ts->stack, g_array_unref);
+      g_clear_pointer (&ts->chunk_rows, g_array_unref);
+    }
+
+  return ok;
+}
+
+/* Stores all of a track now (its importer closed it). */
+void
+tes_cache_writer_finish_track (TesCacheWriter *self,
+                               guint           id)
+{
+  TesTrackSlices *ts = g_ptr_array_index (self->tracks, id);
+  Prepared *prep;
+
+  if (ts == NULL || ts->finished || tes_cache_writer_failed (self) || !prepare_statements (self))
+    return;
+
+  prep = prepare_track (id, ts);
+  finish_prepared (self, prep);
+  prepared_free (prep);
 }
 
 /* Workers prepare tracks in id order, at most PREPARED_AHEAD beyond the
@@ -421,28 +848,13 @@ write_all_slices (TesCacheWriter *self,
                   GCancellable   *cancellable,
                   GError        **error)
 {
-  sqlite3_stmt *insert_chunk = NULL;
-  sqlite3_stmt *insert_lod = NULL;
-  sqlite3_stmt *update_track = NULL;
   Pipeline pl = { 0 };
   GThread *workers[MAX_WORKERS] = { NULL };
   guint n_workers = CLAMP (g_get_num_processors (), 1, MAX_WORKERS);
   gboolean ok = FALSE;
 
-  if (sqlite3_prepare_v2 (self->db,
-                          "INSERT INTO slice_chunks (track_id, first_index, n, t_min, t_max_start, t_max_end, max_depth, data, args, max_dur) "
-                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                          -1, &insert_chunk, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2 (self->db,
-                          "INSERT INTO slice_lod (track_id, level, shift, t_base, n, data) VALUES (?, ?, ?, ?, ?, ?)",
-                          -1, &insert_lod, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2 (self->db,
-                          "UPDATE tracks SET n_slices = ?, max_depth = ?, t_min = ?, t_max = ? WHERE id = ?",
-                          -1, &update_track, NULL) != SQLITE_OK)
-    {
-      tes_cache_writer_fail (self, "Preparing slice storage");
-      goto out;
-    }
+  if (!prepare_statements (self))
+    goto out;
 
   pl.tracks = self->tracks;
   g_mutex_init (&pl.lock);
@@ -464,8 +876,7 @@ write_all_slices (TesCacheWriter *self,
       prep = g_steal_pointer (&pl.ready[id]);
       g_mutex_unlock (&pl.lock);
 
-      stored = !g_cancellable_is_cancelled (cancellable) &&
-               store_track (self, prep, insert_chunk, insert_lod, update_track);
+      stored = !g_cancellable_is_cancelled (cancellable) && finish_prepared (self, prep);
 
       /* Free as we go: peak memory is a few tracks, not all of them. */
       g_ptr_array_index (self->tracks, id) = NULL;
@@ -493,17 +904,14 @@ write_all_slices (TesCacheWriter *self,
   g_mutex_clear (&pl.lock);
   g_cond_clear (&pl.cond);
 
+out:
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
-    goto out;
+    return FALSE;
 
   ok = !tes_cache_writer_failed (self);
   if (!ok)
     g_propagate_error (error, g_steal_pointer (&self->error));
 
-out:
-  sqlite3_finalize (insert_chunk);
-  sqlite3_finalize (insert_lod);
-  sqlite3_finalize (update_track);
   return ok;
 }
 
@@ -542,6 +950,7 @@ tes_cache_writer_commit (TesCacheWriter  *self,
 {
   g_autofree char *finish_sql = NULL;
   g_autofree char *dir = NULL;
+  gint64 t0, t1, t2, t3;
 
   g_return_val_if_fail (TES_IS_CACHE_WRITER (self), FALSE);
   g_return_val_if_fail (!self->committed, FALSE);
@@ -552,8 +961,10 @@ tes_cache_writer_commit (TesCacheWriter  *self,
       return FALSE;
     }
 
+  t0 = g_get_monotonic_time ();
   if (!write_all_slices (self, cancellable, error))
     return FALSE;
+  t1 = g_get_monotonic_time ();
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;
@@ -597,6 +1008,9 @@ tes_cache_writer_commit (TesCacheWriter  *self,
 
   for (guint i = 0; i < TES_CACHE_WRITER_N_STMTS; i++)
     g_clear_pointer (&self->stmts[i], sqlite3_finalize);
+  g_clear_pointer (&self->insert_chunk, sqlite3_finalize);
+  g_clear_pointer (&self->insert_lod, sqlite3_finalize);
+  g_clear_pointer (&self->update_track, sqlite3_finalize);
 
   if (sqlite3_close (self->db) != SQLITE_OK)
     {
@@ -605,8 +1019,12 @@ tes_cache_writer_commit (TesCacheWriter  *self,
     }
   self->db = NULL;
 
+  t2 = g_get_monotonic_time ();
   if (!sync_file (self->temp_path, FALSE, error))
     return FALSE;
+  t3 = g_get_monotonic_time ();
+  g_debug ("%s: committed: last slices %.3f s, indexes and counts %.3f s, fsync %.3f s",
+           self->final_path, (t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6);
 
   if (g_rename (self->temp_path, self->final_path) != 0)
     {

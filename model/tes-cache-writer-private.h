@@ -14,20 +14,49 @@ G_BEGIN_DECLS
 
 /* What the files of the cache writer share. tes-cache-writer.c holds the
  * object and what other rows refer to: sources, strings, clocks, tracks
- * and their slices, buffered; tes-cache-writer-rows.c stores the other
+ * and their pending slices; tes-cache-writer-rows.c stores the other
  * rows as they come; tes-cache-writer-commit.c nests, chunks and
- * summarises the slices and finishes the file. */
+ * summarises the slices (a chunk at a time while a track's slices come in
+ * order, the rest at commit) and finishes the file. */
 
-/* arg_offsets entry of a slice without args */
+/* args offset of a pending slice without args */
 #define TES_CACHE_WRITER_NO_ARGS G_MAXUINT32
 
-/* Slices of one track, kept in memory until commit: they must be sorted
- * and nested before they can be chunked. */
+/* Slices the writer holds before it stores them (default; tests lower it
+ * to stream every import, or raise it to stream none). */
+#define TES_CACHE_WRITER_FLUSH_THRESHOLD (4 * TES_CACHE_CHUNK_SLICES)
+
+/* An open ancestor while a track's slices are nested in start order. */
 typedef struct
 {
-  GArray  *records;      /* TesSliceRecord, parent holds insertion order */
-  GArray  *arg_offsets;  /* guint32 into args per inserted slice, or TES_CACHE_WRITER_NO_ARGS */
-  GString *args;
+  gint64   index;      /* position in the track */
+  gint64   start;
+  gint64   end;
+  gint64   self_dur;   /* authoritative once its record is stored */
+  gboolean dirty;      /* stored, and self_dur changed since */
+} TesOpenSlice;
+
+/* Slices of one track. They must be sorted and nested before they can be
+ * chunked; while they arrive in order, full chunks are stored as they
+ * fill (the track "streams") and only the open work stays here. A pending
+ * record's parent holds its insertion sequence (the last sort key) and
+ * its self_dur the offset of its args text in args (or
+ * TES_CACHE_WRITER_NO_ARGS), until it is nested. */
+typedef struct
+{
+  GArray         *records;     /* pending TesSliceRecord */
+  GString        *args;        /* args texts of the pending records, NUL-terminated */
+  gint32          n_added;     /* insertion sequence of the next slice */
+  gboolean        in_order;    /* every slice so far came in sort order */
+  gboolean        finished;    /* stored whole (closed); nothing may follow */
+  TesSliceRecord  last;        /* the latest slice given, while in order */
+  /* once streaming */
+  guint           n_stored;    /* records stored, a multiple of the chunk size */
+  GArray         *stack;       /* TesOpenSlice: ancestors of the next record */
+  GArray         *chunk_rows;  /* gint64 rowid of each stored chunk */
+  guint           max_depth;
+  gint64          t_min;
+  gint64          t_max;
 } TesTrackSlices;
 
 /* Inserts prepared once in tes_cache_writer_new(), for the rows that come
@@ -58,6 +87,11 @@ struct _TesCacheWriter
   GHashTable   *strings;        /* char* -> id */
   guint32       next_string;
   GPtrArray    *tracks;         /* TesTrackSlices*, index = track id */
+  guint         n_pending;      /* slices held in tracks, not yet stored */
+  guint         flush_threshold;
+  sqlite3_stmt *insert_chunk;   /* the slice statements, prepared when first needed */
+  sqlite3_stmt *insert_lod;
+  sqlite3_stmt *update_track;
   GPtrArray    *clock_keys;     /* "unit:ticks:name" per clock, index = id - 1 */
   guint         n_warnings;
   gint64        started_us;
@@ -83,5 +117,17 @@ void          tes_cache_writer_bind_id_or_null    (sqlite3_stmt       *s,
 gint64        tes_cache_writer_clamp_time         (gint64              t);
 gint64        tes_cache_writer_clamp_dur          (gint64              start,
                                                    gint64              dur);
+void          tes_cache_writer_set_default_flush_threshold (guint      n_slices);
+
+/* tes-cache-writer-commit.c */
+int           tes_cache_writer_compare_records    (gconstpointer       a,
+                                                   gconstpointer       b);
+void          tes_cache_writer_stream_track       (TesCacheWriter     *self,
+                                                   guint               id,
+                                                   gboolean            all);
+void          tes_cache_writer_unstream_track     (TesCacheWriter     *self,
+                                                   guint               id);
+void          tes_cache_writer_finish_track       (TesCacheWriter     *self,
+                                                   guint               id);
 
 G_END_DECLS

@@ -33,6 +33,17 @@ static const char *stmt_sql[TES_CACHE_WRITER_N_STMTS] = {
 
 G_DEFINE_FINAL_TYPE (TesCacheWriter, tes_cache_writer, G_TYPE_OBJECT)
 
+static guint default_flush_threshold = TES_CACHE_WRITER_FLUSH_THRESHOLD;
+
+/* For tests: how many slices writers created from now on hold before they
+ * store full chunks (0: every chunk as soon as it fills; G_MAXUINT: none
+ * before commit). */
+void
+tes_cache_writer_set_default_flush_threshold (guint n_slices)
+{
+  default_flush_threshold = n_slices;
+}
+
 void
 tes_cache_writer_track_slices_free (gpointer data)
 {
@@ -41,9 +52,11 @@ tes_cache_writer_track_slices_free (gpointer data)
   if (ts == NULL)
     return;
 
-  g_array_unref (ts->records);
-  g_array_unref (ts->arg_offsets);
-  g_string_free (ts->args, TRUE);
+  g_clear_pointer (&ts->records, g_array_unref);
+  if (ts->args != NULL)
+    g_string_free (ts->args, TRUE);
+  g_clear_pointer (&ts->stack, g_array_unref);
+  g_clear_pointer (&ts->chunk_rows, g_array_unref);
   g_free (ts);
 }
 
@@ -54,6 +67,9 @@ tes_cache_writer_finalize (GObject *object)
 
   for (guint i = 0; i < TES_CACHE_WRITER_N_STMTS; i++)
     g_clear_pointer (&self->stmts[i], sqlite3_finalize);
+  g_clear_pointer (&self->insert_chunk, sqlite3_finalize);
+  g_clear_pointer (&self->insert_lod, sqlite3_finalize);
+  g_clear_pointer (&self->update_track, sqlite3_finalize);
   g_clear_pointer (&self->db, sqlite3_close);
 
   /* Dropped without commit: the partial file must never be seen. */
@@ -86,6 +102,7 @@ tes_cache_writer_init (TesCacheWriter *self)
   self->tracks = g_ptr_array_new_with_free_func (tes_cache_writer_track_slices_free);
   g_ptr_array_add (self->tracks, NULL);   /* track ids start at 1 */
   self->next_string = 1;                  /* 0 means "no string" */
+  self->flush_threshold = default_flush_threshold;
   self->started_us = g_get_monotonic_time ();
 }
 
@@ -194,7 +211,7 @@ tes_cache_writer_new (const char  *cache_path,
                        "PRAGMA journal_mode = OFF;"
                        "PRAGMA synchronous = OFF;"
                        "PRAGMA locking_mode = EXCLUSIVE;"
-                       "PRAGMA cache_size = -65536;",
+                       "PRAGMA cache_size = -8192;",
                        error) ||
       !tes_cache_exec (self->db, tes_cache_schema_sql, error) ||
       !tes_cache_exec (self->db, "BEGIN", error))
@@ -379,8 +396,13 @@ tes_cache_writer_add_track (TesCacheWriter *self,
 
   ts = g_new0 (TesTrackSlices, 1);
   ts->records = g_array_new (FALSE, FALSE, sizeof (TesSliceRecord));
-  ts->arg_offsets = g_array_new (FALSE, FALSE, sizeof (guint32));
   ts->args = g_string_new (NULL);
+  ts->in_order = TRUE;
+  ts->stack = g_array_new (FALSE, FALSE, sizeof (TesOpenSlice));
+  ts->chunk_rows = g_array_new (FALSE, FALSE, sizeof (gint64));
+  ts->max_depth = 0;
+  ts->t_min = G_MAXINT64;
+  ts->t_max = G_MININT64;
   g_ptr_array_add (self->tracks, ts);
 
   return id;
@@ -402,6 +424,10 @@ tes_cache_writer_clamp_dur (gint64 start,
   return CLAMP (dur, 0, TES_TIME_LIMIT - start);
 }
 
+/* Slices that arrive in sort order (as most importers give them) are
+ * stored a chunk at a time once the writer holds more than its flush
+ * threshold, so memory follows the open work, not the file. Others are
+ * held until their track is closed or the writer commits. */
 void
 tes_cache_writer_add_slice (TesCacheWriter *self,
                             gint64          track_id,
@@ -421,6 +447,7 @@ tes_cache_writer_add_slice (TesCacheWriter *self,
   g_return_if_fail (track_id > 0 && track_id < (gint64)self->tracks->len);
 
   ts = g_ptr_array_index (self->tracks, track_id);
+  g_return_if_fail (!ts->finished);
 
   if (start != tes_cache_writer_clamp_time (start) ||
       dur != tes_cache_writer_clamp_dur (tes_cache_writer_clamp_time (start), dur))
@@ -429,15 +456,6 @@ tes_cache_writer_add_slice (TesCacheWriter *self,
       dur = tes_cache_writer_clamp_dur (start, dur);
       flags |= TES_SLICE_FLAG_CLAMPED;
     }
-
-  rec.start = start;
-  rec.dur = dur;
-  rec.self_dur = dur;
-  rec.name = name;
-  rec.category = category;
-  rec.parent = (gint32)ts->records->len;   /* insertion order until commit */
-  rec.depth = 0;
-  rec.flags = flags;
 
   if (args_json != NULL)
     {
@@ -448,6 +466,42 @@ tes_cache_writer_add_slice (TesCacheWriter *self,
       g_string_append_c (ts->args, '\0');
     }
 
+  rec.start = start;
+  rec.dur = dur;
+  rec.self_dur = offset;                   /* until nested */
+  rec.name = name;
+  rec.category = category;
+  rec.parent = ts->n_added++;              /* insertion order until nested */
+  rec.depth = 0;
+  rec.flags = flags;
+
   g_array_append_val (ts->records, rec);
-  g_array_append_val (ts->arg_offsets, offset);
+  self->n_pending++;
+
+  if (ts->in_order)
+    {
+      if (ts->n_added > 1 && tes_cache_writer_compare_records (&ts->last, &rec) > 0)
+        {
+          /* chunks already stored must be sorted again with the rest */
+          ts->in_order = FALSE;
+          if (ts->n_stored > 0)
+            tes_cache_writer_unstream_track (self, (guint)track_id);
+        }
+      ts->last = rec;
+    }
+
+  if (ts->records->len >= TES_CACHE_CHUNK_SLICES && self->n_pending > self->flush_threshold)
+    tes_cache_writer_stream_track (self, (guint)track_id, FALSE);
+}
+
+/* The importer has given all of a track's slices: they are stored now
+ * and their memory freed, whatever the threshold. */
+void
+tes_cache_writer_close_track (TesCacheWriter *self,
+                              gint64          track_id)
+{
+  g_return_if_fail (TES_IS_CACHE_WRITER (self));
+  g_return_if_fail (track_id > 0 && track_id < (gint64)self->tracks->len);
+
+  tes_cache_writer_finish_track (self, (guint)track_id);
 }

@@ -67,6 +67,8 @@ void            tes_cache_writer_add_slice         (TesCacheWriter       *self,
                                                     TesSliceFlags         flags,
                                                     const char           *args_json,
                                                     gssize                args_len);
+void            tes_cache_writer_close_track       (TesCacheWriter       *self,
+                                                    gint64                track_id);
 void            tes_cache_writer_add_instant       (TesCacheWriter       *self,
                                                     gint64                track_id,
                                                     gint64                ts,

@@ -179,6 +179,97 @@ tes_test_assert_info (TesReport  *report,
     g_error ("info %s is '%s', expected '%s'", key, got ? got : "(none)", expected ? expected : "(none)");
 }
 
+static void
+assert_same_lanes (TesReport *a,
+                   TesReport *b,
+                   gint64     track_id,
+                   gint64     t0,
+                   gint64     t1)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) la = tes_report_get_lane (a, track_id, t0, t1, 1000, &error);
+  g_autoptr(GArray) lb = NULL;
+
+  g_assert_no_error (error);
+  lb = tes_report_get_lane (b, track_id, t0, t1, 1000, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (la->len, ==, lb->len);
+  for (guint i = 0; i < la->len; i++)
+    {
+      const TesLaneBucket *x = &g_array_index (la, TesLaneBucket, i);
+      const TesLaneBucket *y = &g_array_index (lb, TesLaneBucket, i);
+
+      g_assert_cmpint (x->busy, ==, y->busy);
+      g_assert_cmpint (x->dominant_time, ==, y->dominant_time);
+      g_assert_cmpuint (x->count, ==, y->count);
+      g_assert_cmpuint (x->dominant, ==, y->dominant);
+      g_assert_cmpuint (x->max_depth, ==, y->max_depth);
+    }
+}
+
+void
+tes_test_assert_same_slices (TesReport *a,
+                             TesReport *b,
+                             guint      args_step)
+{
+  g_assert_cmpuint (tes_report_get_n_tracks (a), ==, tes_report_get_n_tracks (b));
+
+  for (gint64 id = 1; id <= (gint64)tes_report_get_n_tracks (a); id++)
+    {
+      const TesTrack *ta = tes_report_get_track (a, id);
+      const TesTrack *tb = tes_report_get_track (b, id);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GArray) sa = NULL;
+      g_autoptr(GArray) sb = NULL;
+
+      g_assert_cmpint (ta->n_slices, ==, tb->n_slices);
+      g_assert_cmpuint (ta->max_depth, ==, tb->max_depth);
+      g_assert_cmpint (ta->has_extent, ==, tb->has_extent);
+      g_assert_cmpint (ta->t_min, ==, tb->t_min);
+      g_assert_cmpint (ta->t_max, ==, tb->t_max);
+      if (ta->n_slices == 0)
+        continue;
+
+      sa = tes_report_get_slices (a, id, G_MININT64, G_MAXINT64, &error);
+      g_assert_no_error (error);
+      sb = tes_report_get_slices (b, id, G_MININT64, G_MAXINT64, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (sa->len, ==, (guint)ta->n_slices);
+      g_assert_cmpuint (sa->len, ==, sb->len);
+      for (guint i = 0; i < sa->len; i++)
+        {
+          const TesSlice *x = &g_array_index (sa, TesSlice, i);
+          const TesSlice *y = &g_array_index (sb, TesSlice, i);
+
+          g_assert_cmpint (x->start, ==, y->start);
+          g_assert_cmpint (x->dur, ==, y->dur);
+          g_assert_cmpint (x->self_dur, ==, y->self_dur);
+          g_assert_cmpuint (x->name, ==, y->name);
+          g_assert_cmpuint (x->category, ==, y->category);
+          g_assert_cmpint (x->parent, ==, y->parent);
+          g_assert_cmpuint (x->index, ==, y->index);
+          g_assert_cmpuint (x->depth, ==, y->depth);
+          g_assert_cmpuint (x->flags, ==, y->flags);
+
+          if (i % args_step == 0)
+            {
+              g_autofree char *xa = tes_report_get_slice_args (a, id, i, &error);
+              g_autofree char *ya = NULL;
+
+              g_assert_no_error (error);
+              ya = tes_report_get_slice_args (b, id, i, &error);
+              g_assert_no_error (error);
+              g_assert_cmpstr (xa, ==, ya);
+            }
+        }
+
+      /* zoomed out (the summaries) and into a thousandth */
+      assert_same_lanes (a, b, id, ta->t_min, ta->t_max + 1);
+      assert_same_lanes (a, b, id, ta->t_min + (ta->t_max - ta->t_min) / 2,
+                         ta->t_min + (ta->t_max - ta->t_min) / 2 + (ta->t_max - ta->t_min) / 1000 + 1);
+    }
+}
+
 void
 tes_test_assert_info_rows (TesReport         *report,
                            const TesTestInfo *rows,

@@ -71,6 +71,13 @@ void      tes_test_assert_info_rows (TesReport         *report,
 void      tes_test_assert_cli_info  (TesReport         *report,
                                      const char        *path);
 
+/* Two reports hold the same slices: every track's extent, each slice as
+ * tes_report_get_slices() gives it, their args (every step-th) and the
+ * lane summaries, field by field. */
+void      tes_test_assert_same_slices (TesReport *a,
+                                       TesReport *b,
+                                       guint      args_step);
+
 /* The trace tes_test_write_trace() writes starts here (1 ms). */
 #define TES_TEST_TRACE_ORIGIN_NS 1000000
 

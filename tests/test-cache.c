@@ -16,7 +16,8 @@
 
 #include <glib/gstdio.h>
 
-#include "tes-cache-writer.h"
+#include "tes-cache-private.h"
+#include "tes-cache-writer-private.h"
 #include "tes-report.h"
 #include "tes-test-util.h"
 
@@ -524,6 +525,260 @@ test_reject_incomplete (void)
   g_assert_nonnull (error);
 }
 
+/* ---- slices stored as they fill ----------------------------------------- */
+
+#define STREAM_CHUNK TES_CACHE_CHUNK_SLICES
+
+/* A span and its nested children, in start order (the parent, maybe an
+ * instant at its start, then the children after it). */
+static void
+add_tree (TesCacheWriter *w,
+          gint64          track,
+          GRand          *rnd,
+          const guint32  *names,
+          gint64          start,
+          gint64          dur,
+          guint           depth,
+          guint          *n)
+{
+  g_autofree char *args = g_strdup_printf ("{\"n\":%u}", *n);
+  gint64 t = start + 1;
+
+  tes_cache_writer_add_slice (w, track, start, dur, names[*n % 5], names[5], (*n % 97 == 0) ? TES_SLICE_FLAG_UNCLOSED : 0,
+                              (*n % 3 == 0) ? args : NULL, -1);
+  (*n)++;
+  if (depth >= 3 || dur < 40)
+    return;
+  if (g_rand_boolean (rnd))
+    {
+      tes_cache_writer_add_slice (w, track, start, 0, names[0], names[5], 0, NULL, 0);
+      (*n)++;
+    }
+  while (t + 20 < start + dur && g_rand_int_range (rnd, 0, 4) > 0)
+    {
+      gint64 d = g_rand_int_range (rnd, 1, (gint32)MIN (start + dur - t, 1 << 20));
+
+      add_tree (w, track, rnd, names, t, d, depth + 1, n);
+      t += d + g_rand_int_range (rnd, 0, 3);
+    }
+}
+
+/* Tracks for every path through the writer: one under a root span
+ * enclosing all of it (its self time changes long after its chunk is
+ * stored), one that turns out of order after chunks were stored, one
+ * closed by its importer, a small unsorted one. */
+static char *
+write_streamable (const char *name,
+                  guint       threshold,
+                  guint       n_per_track)
+{
+  g_autofree char *src = tes_test_tmp_path ("stream.src");
+  char *cache = tes_test_tmp_path (name);
+  g_autoptr(TesCacheWriter) w = NULL;
+  g_autoptr(TesSourceStamp) stamp = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GRand) rnd = g_rand_new_with_seed (7);
+  guint32 names[6];
+  gint64 clock, rooted, late, closed, small;
+  gint64 t_late = 1000, t_closed = 0;
+  guint n = 0;
+
+  tes_test_write_file (src, "stream", -1);
+  stamp = tes_source_stamp_new (src, NULL, &error);
+  g_assert_no_error (error);
+
+  tes_cache_writer_set_default_flush_threshold (threshold);
+  w = tes_cache_writer_new (cache, &error);
+  tes_cache_writer_set_default_flush_threshold (TES_CACHE_WRITER_FLUSH_THRESHOLD);
+  g_assert_no_error (error);
+
+  tes_cache_writer_add_source (w, stamp, "test", 1, "x");
+  clock = tes_cache_writer_add_clock (w, "c", TES_TIME_UNIT_NS, 1000000000);
+  rooted = tes_cache_writer_add_track (w, 0, 0, clock, TES_TRACK_THREAD, "rooted", 0, NULL);
+  late = tes_cache_writer_add_track (w, 0, 0, clock, TES_TRACK_THREAD, "late", 1, NULL);
+  closed = tes_cache_writer_add_track (w, 0, 0, clock, TES_TRACK_THREAD, "closed", 2, NULL);
+  small = tes_cache_writer_add_track (w, 0, 0, clock, TES_TRACK_THREAD, "small", 3, NULL);
+  for (guint i = 0; i < 5; i++)
+    {
+      g_autofree char *op = g_strdup_printf ("op%u", i);
+      names[i] = tes_cache_writer_intern (w, op);
+    }
+  names[5] = tes_cache_writer_intern (w, "cat");
+
+  /* the root, then trees inside it, interleaved with the other tracks */
+  tes_cache_writer_add_slice (w, rooted, 0, G_GINT64_CONSTANT (1) << 50, names[4], names[5], 0, "{\"root\":1}", -1);
+  for (gint64 t = 10; n < n_per_track; )
+    {
+      gint64 d = g_rand_int_range (rnd, 100, 1 << 22);
+      guint before = n;
+
+      add_tree (w, rooted, rnd, names, t, d, 1, &n);
+      t += d + g_rand_int_range (rnd, 0, 1000);
+
+      for (guint k = before; k < n; k++)
+        {
+          tes_cache_writer_add_slice (w, late, t_late, 7, names[1], names[5], 0, (k % 2) ? "{\"l\":1}" : NULL, -1);
+          t_late += 10;
+          tes_cache_writer_add_slice (w, closed, t_closed, 5, names[2], names[5], 0, NULL, 0);
+          tes_cache_writer_add_slice (w, closed, t_closed + 1, 2, names[3], names[5], 0, "{\"c\":2}", -1);
+          t_closed += 6;
+        }
+    }
+  tes_cache_writer_close_track (w, closed);
+
+  /* out of order once chunks of it may be stored: all of it is sorted again */
+  tes_cache_writer_add_slice (w, late, 5, 1 << 20, names[0], names[5], 0, "{\"early\":1}", -1);
+  for (guint i = 0; i < 100; i++, t_late += 10)
+    tes_cache_writer_add_slice (w, late, t_late, 7, names[1], names[5], 0, NULL, 0);
+
+  for (guint i = 0; i < 50; i++)
+    tes_cache_writer_add_slice (w, small, (i * 37) % 50, 3, names[i % 5], names[5], 0, NULL, 0);
+
+  tes_cache_writer_commit (w, NULL, &error);
+  g_assert_no_error (error);
+
+  return cache;
+}
+
+/* Checks a track's nesting against the definition: each slice inside its
+ * parent, one deeper, its self time its duration less its children's. */
+static void
+assert_nesting (TesReport *report,
+                gint64     track)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) slices = tes_report_get_slices (report, track, G_MININT64, G_MAXINT64, &error);
+  g_autofree gint64 *covered = NULL;
+  const TesSlice *s;
+
+  g_assert_no_error (error);
+  s = (const TesSlice *)(gpointer)slices->data;
+  covered = g_new0 (gint64, slices->len);
+  for (guint i = 0; i < slices->len; i++)
+    {
+      g_assert_cmpuint (s[i].index, ==, i);
+      if (i > 0)
+        g_assert_true (s[i - 1].start < s[i].start ||
+                       (s[i - 1].start == s[i].start && s[i - 1].dur >= s[i].dur));
+      if (s[i].parent < 0)
+        {
+          g_assert_cmpuint (s[i].depth, ==, 0);
+          continue;
+        }
+      g_assert_cmpint (s[i].parent, <, (gint32)i);
+      g_assert_cmpuint (s[i].depth, ==, s[s[i].parent].depth + 1u);
+      g_assert_cmpint (s[i].start, >=, s[s[i].parent].start);
+      g_assert_cmpint (s[i].start, <=, s[s[i].parent].start + s[s[i].parent].dur);
+      covered[s[i].parent] += MIN (s[i].start + s[i].dur, s[s[i].parent].start + s[s[i].parent].dur) - s[i].start;
+    }
+  for (guint i = 0; i < slices->len; i++)
+    g_assert_cmpint (s[i].self_dur, ==, s[i].dur - covered[i]);
+}
+
+/* Blobs of one table, row by row, in a fixed order. */
+static void
+assert_same_rows (const char *cache_a,
+                  const char *cache_b,
+                  const char *sql)
+{
+  sqlite3 *a = NULL, *b = NULL;
+  sqlite3_stmt *sa = NULL, *sb = NULL;
+  guint rows = 0;
+
+  g_assert_cmpint (sqlite3_open_v2 (cache_a, &a, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_open_v2 (cache_b, &b, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (a, sql, -1, &sa, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (b, sql, -1, &sb, NULL), ==, SQLITE_OK);
+  for (;;)
+    {
+      int ra = sqlite3_step (sa);
+
+      g_assert_cmpint (ra, ==, sqlite3_step (sb));
+      if (ra != SQLITE_ROW)
+        break;
+      rows++;
+      for (int c = 0; c < sqlite3_column_count (sa); c++)
+        g_assert_cmpmem (sqlite3_column_blob (sa, c), sqlite3_column_bytes (sa, c),
+                         sqlite3_column_blob (sb, c), sqlite3_column_bytes (sb, c));
+    }
+  g_assert_cmpuint (rows, >, 0);
+  sqlite3_finalize (sa);
+  sqlite3_finalize (sb);
+  sqlite3_close (a);
+  sqlite3_close (b);
+}
+
+/* A writer that stores chunks as they fill writes the same bytes, and the
+ * report answers the same, as one that holds every slice until commit. */
+static void
+test_streamed_same_answers (void)
+{
+  guint n = 3 * STREAM_CHUNK + 1234;
+  g_autofree char *streamed = write_streamable ("streamed.tessera", 0, n);
+  g_autofree char *held = write_streamable ("held.tessera", G_MAXUINT, n);
+  g_autoptr(TesReport) a = NULL;
+  g_autoptr(TesReport) b = NULL;
+  g_autoptr(GError) error = NULL;
+
+  a = tes_report_open_cache (streamed, &error);
+  g_assert_no_error (error);
+  b = tes_report_open_cache (held, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpint (tes_report_get_track (a, 1)->n_slices, >=, n);
+  g_assert_cmpint (tes_report_get_track (a, 2)->n_slices, >, 2 * STREAM_CHUNK);
+  g_assert_cmpint (tes_report_get_track (a, 3)->n_slices, >, 2 * STREAM_CHUNK);
+  for (gint64 id = 1; id <= 4; id++)
+    assert_nesting (a, id);
+  tes_test_assert_same_slices (a, b, 13);
+
+  assert_same_rows (streamed, held,
+                    "SELECT track_id, first_index, n, t_min, t_max_start, t_max_end, max_depth, max_dur, data, args "
+                    "FROM slice_chunks ORDER BY track_id, first_index");
+  assert_same_rows (streamed, held, "SELECT * FROM slice_lod ORDER BY track_id, level");
+  assert_same_rows (streamed, held, "SELECT * FROM tracks ORDER BY id");
+}
+
+/* An import that fails after chunks were stored leaves no cache, and the
+ * cache an earlier import wrote stays as it was. */
+static void
+test_streamed_failure (void)
+{
+  g_autofree char *cache = tes_test_tmp_path ("failed.tessera");
+  g_autoptr(TesCacheWriter) w = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *temp = NULL;
+  g_autofree char *kept = NULL;
+  GStatBuf st;
+  gint64 clock, track;
+
+  tes_test_write_file (cache, "an earlier cache", -1);
+
+  tes_cache_writer_set_default_flush_threshold (0);
+  w = tes_cache_writer_new (cache, &error);
+  tes_cache_writer_set_default_flush_threshold (TES_CACHE_WRITER_FLUSH_THRESHOLD);
+  g_assert_no_error (error);
+  temp = g_strdup (tes_cache_writer_get_temp_path (w));
+  clock = tes_cache_writer_add_clock (w, "c", TES_TIME_UNIT_NS, 1000000000);
+  track = tes_cache_writer_add_track (w, 0, 0, clock, TES_TRACK_THREAD, "t", 0, NULL);
+  for (gint64 i = 0; i < 3 * STREAM_CHUNK; i++)
+    tes_cache_writer_add_slice (w, track, i * 10, 5, 0, 0, 0, "{\"a\":\"bcdefghijklmnopqrstuvwxyz\"}", -1);
+
+  /* the chunks are in the temp file already (40 bytes a record) */
+  g_assert_cmpint (g_stat (temp, &st), ==, 0);
+  g_assert_cmpint (st.st_size, >, 2 * STREAM_CHUNK * 40);
+
+  g_cancellable_cancel (cancellable);
+  g_assert_false (tes_cache_writer_commit (w, cancellable, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_object (&w);
+
+  g_assert_false (g_file_test (temp, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_get_contents (cache, &kept, NULL, NULL));
+  g_assert_cmpstr (kept, ==, "an earlier cache");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -537,6 +792,8 @@ main (int   argc,
   g_test_add_func ("/tes/cache/abandoned-writer", test_abandoned_writer);
   g_test_add_func ("/tes/cache/killed-import", test_killed_import);
   g_test_add_func ("/tes/cache/reject-incomplete", test_reject_incomplete);
+  g_test_add_func ("/tes/cache/streamed-same-answers", test_streamed_same_answers);
+  g_test_add_func ("/tes/cache/streamed-failure", test_streamed_failure);
 
   return g_test_run ();
 }

@@ -14,6 +14,7 @@
 
 #include "tes-cache.h"
 #include "tes-chrome-private.h"
+#include "tes-cache-writer-private.h"
 #include "tes-importer-registry.h"
 #include "tes-report.h"
 #include "tes-test-util.h"
@@ -830,6 +831,40 @@ test_parallel_bad_cut (void)
   check_big (TRUE);
 }
 
+/* Imported with the writer storing chunks as they fill, a trace gives the
+ * same answers as with every slice held until commit. */
+static void
+test_streamed (void)
+{
+  g_autofree char *streamed = tes_test_tmp_path ("streamed.json");
+  g_autofree char *held = tes_test_tmp_path ("held.json");
+  g_autofree char *text = NULL;
+  g_autoptr(TesReport) a = NULL;
+  g_autoptr(TesReport) b = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize len;
+
+  write_big_trace (streamed, FALSE);
+  g_assert_true (g_file_get_contents (streamed, &text, &len, NULL));
+  tes_test_write_file (held, text, len);
+
+  tes_cache_writer_set_default_flush_threshold (0);
+  a = import (streamed, &error);
+  tes_cache_writer_set_default_flush_threshold (G_MAXUINT);
+  g_assert_no_error (error);
+  b = import (held, &error);
+  tes_cache_writer_set_default_flush_threshold (TES_CACHE_WRITER_FLUSH_THRESHOLD);
+  g_assert_no_error (error);
+
+  /* tracks of several chunks each */
+  for (gint64 id = 1; id <= (gint64)tes_report_get_n_tracks (a); id++)
+    if (tes_report_get_track (a, id)->kind == TES_TRACK_THREAD)
+      g_assert_cmpint (tes_report_get_track (a, id)->n_slices, >, 2 * TES_CACHE_CHUNK_SLICES);
+  for (guint f = 0; f < G_N_ELEMENTS (figures); f++)
+    g_assert_cmpint (report_figure (a, figures[f]), ==, report_figure (b, figures[f]));
+  tes_test_assert_same_slices (a, b, 101);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -847,6 +882,7 @@ main (int   argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/sniff", test_sniff);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/parallel", test_parallel);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/parallel-bad-cut", test_parallel_bad_cut);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/streamed", test_streamed);
 
   tes_test_add (TES_TEST_SHARED_DATA, "/tes/chrome/conformance", test_conformance);
   tes_test_add (TES_TEST_SHARED_DATA, "/tes/chrome/nanoseconds", test_nanoseconds_shared);

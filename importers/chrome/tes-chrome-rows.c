@@ -178,10 +178,23 @@ tes_chrome_builder_write_rows (TesChromeBuilder *b)
 {
   g_autoptr(GPtrArray) threads = tes_chrome_list_threads (b);
   g_autoptr(GString) buf = g_string_new (NULL);
+  g_autoptr(GHashTable) left = g_hash_table_new (g_int64_hash, g_int64_equal);
+
+  /* how many threads still write into each track (a flavour may put
+   * several on one): the writer stores a track whole once it is closed */
+  for (guint i = 0; i < threads->len; i++)
+    {
+      TesChromeMergedThread *mt = g_ptr_array_index (threads, i);
+
+      if (mt->track_id != 0)
+        g_hash_table_insert (left, &mt->track_id,
+                             GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (left, &mt->track_id)) + 1));
+    }
 
   for (guint i = 0; i < threads->len; i++)
     {
       TesChromeMergedThread *mt = g_ptr_array_index (threads, i);
+      guint n_left;
 
       if (mt->track_id == 0)
         continue;
@@ -191,6 +204,11 @@ tes_chrome_builder_write_rows (TesChromeBuilder *b)
       else
         write_thread (b, mt);
       release_thread (mt);
+
+      n_left = GPOINTER_TO_UINT (g_hash_table_lookup (left, &mt->track_id)) - 1;
+      g_hash_table_insert (left, &mt->track_id, GUINT_TO_POINTER (n_left));
+      if (n_left == 0)
+        tes_cache_writer_close_track (b->writer, mt->track_id);
     }
 
   if (b->flavour->threads_written != NULL)
@@ -209,6 +227,7 @@ tes_chrome_builder_write_rows (TesChromeBuilder *b)
                                       tes_chrome_wid (b, sl->name), tes_chrome_wid (b, sl->cat), sl->flags,
                                       sl->args_len ? t->args->str + sl->args_off : NULL, sl->args_len);
         }
+      tes_cache_writer_close_track (b->writer, t->track_id);
       for (guint s = 0; s < t->instants->len; s++)
         {
           TesChromeInstant *inst = &g_array_index (t->instants, TesChromeInstant, s);
