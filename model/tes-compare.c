@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tes-compare.h"
+#include "tes-workspace.h"
 
 /* Above this many cells the alignment's table would not fit in memory
  * worth spending: operators then pair by occurrence (the k-th of a key in
@@ -235,15 +236,60 @@ all_have_totals (GPtrArray *rows)
   return rows->len > 0;
 }
 
+/* The rate every timed row of @rows counts cycles at; 0 when one counts
+ * time, or cycles at another rate. */
+static gint64
+rows_cycles_rate (TesReport *report,
+                  GPtrArray *rows)
+{
+  gint64 rate = 0;
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const TesSummaryRow *row = g_ptr_array_index (rows, i);
+      const TesClock *clock;
+
+      if (row->total < 0)
+        continue;
+      clock = row->clock_id != 0 ? tes_report_get_clock (report, row->clock_id) : NULL;
+      if (clock == NULL || clock->unit != TES_TIME_UNIT_CYCLES || clock->ticks_per_second <= 0 ||
+          (rate != 0 && clock->ticks_per_second != rate))
+        return 0;
+      rate = clock->ticks_per_second;
+    }
+
+  return rate;
+}
+
+/* Runs of different vendors or clocks compare on the common time base,
+ * ns; in cycles when both count cycles at the same rate. */
+static TesTimeUnit
+common_unit (TesReport *a_report,
+             GPtrArray *a_rows,
+             TesReport *b_report,
+             GPtrArray *b_rows,
+             gint64    *rate)
+{
+  gint64 a_rate = rows_cycles_rate (a_report, a_rows);
+
+  *rate = a_rate > 0 && a_rate == rows_cycles_rate (b_report, b_rows) ? a_rate : 0;
+
+  return *rate > 0 ? TES_TIME_UNIT_CYCLES : TES_TIME_UNIT_NS;
+}
+
 static double
 row_value (TesReport           *report,
            const TesSummaryRow *row,
-           gboolean             in_percent)
+           gboolean             in_percent,
+           TesTimeUnit          unit)
 {
   if (row == NULL)
     return 0;
   if (in_percent)
     return row->share;
+  /* cycles of one rate: the same whichever clock of that rate */
+  if (unit == TES_TIME_UNIT_CYCLES)
+    return (double)row->total;
 
   /* totals count in their clock: compare in ns */
   return (double)(tes_report_convert_time (report, row->clock_id, 0, row->total) -
@@ -281,8 +327,9 @@ tes_compare_rows (TesReport     *a_report,
 
   pairs = tes_compare_align (a_keys, a_rows->len, b_keys, b_rows->len);
 
-  /* in ns when both runs give times, else in their printed shares */
+  /* in time (or cycles) when both runs give it, else in their printed shares */
   comparison->in_percent = !all_have_totals (a_rows) || !all_have_totals (b_rows);
+  comparison->unit = common_unit (a_report, a_rows, b_report, b_rows, &comparison->cycles_rate);
   comparison->rows = g_array_sized_new (FALSE, TRUE, sizeof (TesCompareRow), pairs->len);
 
   for (guint k = 0; k < pairs->len; k++)
@@ -292,8 +339,8 @@ tes_compare_rows (TesReport     *a_report,
 
       row.a = pair->a >= 0 ? g_ptr_array_index (a_rows, pair->a) : NULL;
       row.b = pair->b >= 0 ? g_ptr_array_index (b_rows, pair->b) : NULL;
-      row.a_value = row_value (a_report, row.a, comparison->in_percent);
-      row.b_value = row_value (b_report, row.b, comparison->in_percent);
+      row.a_value = row_value (a_report, row.a, comparison->in_percent, comparison->unit);
+      row.b_value = row_value (b_report, row.b, comparison->in_percent, comparison->unit);
       row.delta = row.b_value - row.a_value;
       row.delta_pct = row.a != NULL && row.a_value != 0 ? 100 * row.delta / row.a_value : NAN;
       row.position = k;
@@ -367,4 +414,418 @@ tes_comparison_free (TesComparison *comparison)
 
   g_clear_pointer (&comparison->rows, g_array_unref);
   g_free (comparison);
+}
+
+/* ns in @time_unit, unless that is cycles: a time compared across clocks
+ * is then written in the time unit that keeps it readable. */
+static char *
+format_value (gboolean    in_percent,
+              TesTimeUnit unit,
+              double      value,
+              TesTimeUnit time_unit)
+{
+  if (in_percent)
+    return g_strdup_printf ("%.3f %%", value);
+  if (unit == TES_TIME_UNIT_CYCLES)
+    return tes_format_duration (value, TES_TIME_UNIT_CYCLES);
+  if (time_unit == TES_TIME_UNIT_CYCLES)
+    time_unit = fabs (value) >= 1e7 ? TES_TIME_UNIT_MS : fabs (value) >= 1e4 ? TES_TIME_UNIT_US : TES_TIME_UNIT_NS;
+
+  return tes_format_duration (round (value), time_unit);
+}
+
+/* @value of @comparison as text: a share, cycles, or ns written in
+ * @time_unit (the one the user chose for run A). */
+char *
+tes_comparison_format (const TesComparison *comparison,
+                       double               value,
+                       TesTimeUnit          time_unit)
+{
+  g_return_val_if_fail (comparison != NULL, NULL);
+
+  return format_value (comparison->in_percent, comparison->unit, value, time_unit);
+}
+
+char *
+tes_compare_summary_format (const TesCompareSummary *summary,
+                            double                   value,
+                            TesTimeUnit              time_unit)
+{
+  g_return_val_if_fail (summary != NULL, NULL);
+
+  return format_value (FALSE, summary->unit, value, time_unit);
+}
+
+/* How much @b differs from @a, in percent of @a; NAN when @a is 0 or
+ * unknown. */
+double
+tes_compare_percent (double a,
+                     double b)
+{
+  if (a == 0 || !isfinite (a) || !isfinite (b))
+    return NAN;
+
+  return 100 * (b - a) / a;
+}
+
+/* Per type: a report without operators or slices (a compile report,
+ * say) has none, which is no error here. */
+static GPtrArray *
+summary_rows (TesReport  *report,
+              GError    **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  GPtrArray *rows = tes_report_summarize (report, TES_SUMMARY_TOTAL, TES_GROUP_BY_CATEGORY, &local_error);
+
+  if (rows != NULL)
+    return rows;
+  if (g_error_matches (local_error, TES_REPORT_ERROR, TES_REPORT_ERROR_NO_DATA))
+    return g_ptr_array_new_with_free_func ((GDestroyNotify)tes_summary_row_free);
+
+  g_propagate_error (error, g_steal_pointer (&local_error));
+  return NULL;
+}
+
+static double
+rows_total (TesReport   *report,
+            GPtrArray   *rows,
+            TesTimeUnit  unit)
+{
+  double total = 0;
+
+  if (!all_have_totals (rows))
+    return NAN;
+  for (guint i = 0; i < rows->len; i++)
+    total += row_value (report, g_ptr_array_index (rows, i), FALSE, unit);
+
+  return total;
+}
+
+/* From the first event to the last: in the rows' clock when comparing
+ * cycles, else in ns over every clock. */
+static double
+report_span (TesReport   *report,
+             GPtrArray   *rows,
+             TesTimeUnit  unit)
+{
+  gint64 clock_id = 0, lo, hi;
+
+  if (unit == TES_TIME_UNIT_CYCLES)
+    for (guint i = 0; i < rows->len && clock_id == 0; i++)
+      if (((TesSummaryRow *)g_ptr_array_index (rows, i))->total >= 0)
+        clock_id = ((TesSummaryRow *)g_ptr_array_index (rows, i))->clock_id;
+
+  if (!tes_report_get_span (report, clock_id, &lo, &hi))
+    return NAN;
+
+  return (double)(hi - lo);
+}
+
+static void
+clear_share (TesCompareShare *share)
+{
+  g_free (share->type);
+}
+
+static int
+compare_shares (gconstpointer x,
+                gconstpointer y)
+{
+  const TesCompareShare *a = x, *b = y;
+  double ma = MAX (a->a_share, a->b_share), mb = MAX (b->a_share, b->b_share);
+
+  if (ma != mb)
+    return ma < mb ? 1 : -1;
+
+  return g_strcmp0 (a->type, b->type);
+}
+
+/* Each type's share of its run, paired by type (a type is one row per
+ * run: no alignment needed). */
+static GArray *
+pair_shares (GPtrArray *a_rows,
+             GPtrArray *b_rows)
+{
+  GArray *shares = g_array_new (FALSE, TRUE, sizeof (TesCompareShare));
+  g_autoptr(GHashTable) index = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *rows[2] = { a_rows, b_rows };
+
+  g_array_set_clear_func (shares, (GDestroyNotify)clear_share);
+
+  for (guint side = 0; side < 2; side++)
+    for (guint i = 0; i < rows[side]->len; i++)
+      {
+        const TesSummaryRow *row = g_ptr_array_index (rows[side], i);
+        const char *type = row->name ? row->name : (row->type ? row->type : "");
+        gpointer found;
+        TesCompareShare *share;
+
+        if (g_hash_table_lookup_extended (index, type, NULL, &found))
+          share = &g_array_index (shares, TesCompareShare, GPOINTER_TO_UINT (found));
+        else
+          {
+            g_array_set_size (shares, shares->len + 1);
+            share = &g_array_index (shares, TesCompareShare, shares->len - 1);
+            share->type = g_strdup (type);
+            g_hash_table_insert (index, share->type, GUINT_TO_POINTER (shares->len - 1));
+          }
+        if (side == 0)
+          {
+            share->a_share += isnan (row->share) ? 0 : row->share;
+            share->in_a = TRUE;
+          }
+        else
+          {
+            share->b_share += isnan (row->share) ? 0 : row->share;
+            share->in_b = TRUE;
+          }
+      }
+
+  /* the index points into the array: sort only once it is done */
+  g_hash_table_remove_all (index);
+  g_array_sort (shares, compare_shares);
+
+  return shares;
+}
+
+static void
+clear_memory (TesCompareMemory *memory)
+{
+  g_free (memory->category);
+}
+
+static int
+compare_memory (gconstpointer x,
+                gconstpointer y)
+{
+  const TesCompareMemory *a = x, *b = y;
+  gboolean a_section = a->category[0] == '.', b_section = b->category[0] == '.';
+  gint64 ma = MAX (a->a_bytes, a->b_bytes), mb = MAX (b->a_bytes, b->b_bytes);
+
+  /* ELF sections, then the compile report's data types: two views of
+   * the same bytes, kept apart */
+  if (a_section != b_section)
+    return a_section ? -1 : 1;
+  if (ma != mb)
+    return ma < mb ? 1 : -1;
+
+  return strcmp (a->category, b->category);
+}
+
+static gboolean
+sum_categories (TesReport   *report,
+                guint        side,
+                GHashTable  *index,
+                GArray      *memory,
+                GError     **error)
+{
+  g_autoptr(GArray) rows = tes_report_get_tile_memory (report, 0, error);
+
+  if (rows == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const TesTileMemory *row = &g_array_index (rows, TesTileMemory, i);
+      const char *category = tes_report_get_string (report, row->category);
+      TesCompareMemory *entry;
+      gpointer found;
+
+      if (category == NULL)
+        continue;
+      if (g_hash_table_lookup_extended (index, category, NULL, &found))
+        entry = &g_array_index (memory, TesCompareMemory, GPOINTER_TO_UINT (found));
+      else
+        {
+          g_array_set_size (memory, memory->len + 1);
+          entry = &g_array_index (memory, TesCompareMemory, memory->len - 1);
+          entry->category = g_strdup (category);
+          g_hash_table_insert (index, entry->category, GUINT_TO_POINTER (memory->len - 1));
+        }
+      if (side == 0)
+        entry->a_bytes += row->bytes;
+      else
+        entry->b_bytes += row->bytes;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+tile_over (gint64 bytes,
+           gint64 limit)
+{
+  return bytes >= 0 && limit > 0 && bytes > limit;
+}
+
+static int
+compare_tile_numbers (gconstpointer x,
+                      gconstpointer y)
+{
+  const TesCompareTile *a = x, *b = y;
+
+  if (a->ipu != b->ipu)
+    return a->ipu < b->ipu ? -1 : 1;
+
+  return (a->tile > b->tile) - (a->tile < b->tile);
+}
+
+static int
+compare_growth (gconstpointer x,
+                gconstpointer y)
+{
+  const TesCompareTile *a = x, *b = y;
+  gint64 ga = a->b_bytes - a->a_bytes, gb = b->b_bytes - b->a_bytes;
+
+  if (ga != gb)
+    return ga < gb ? 1 : -1;
+
+  return compare_tile_numbers (a, b);
+}
+
+/* Tiles meet by IPU and tile number: which went over their limit, which
+ * came back under it, and which grew most. */
+static void
+compare_tiles (TesCompareSummary *summary,
+               GArray            *a_tiles,
+               GArray            *b_tiles)
+{
+  g_autoptr(GHashTable) index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autoptr(GArray) all = g_array_new (FALSE, TRUE, sizeof (TesCompareTile));
+  GArray *tiles[2] = { a_tiles, b_tiles };
+
+  for (guint side = 0; side < 2; side++)
+    for (guint i = 0; i < tiles[side]->len; i++)
+      {
+        const TesTile *tile = &g_array_index (tiles[side], TesTile, i);
+        gint64 key = ((gint64)tile->ipu << 32) | (guint32)tile->tile;
+        TesCompareTile *entry;
+        gpointer found;
+
+        if (g_hash_table_lookup_extended (index, &key, NULL, &found))
+          entry = &g_array_index (all, TesCompareTile, GPOINTER_TO_UINT (found));
+        else
+          {
+            TesCompareTile fresh = { tile->ipu, tile->tile, -1, -1, 0, 0 };
+
+            g_array_append_val (all, fresh);
+            entry = &g_array_index (all, TesCompareTile, all->len - 1);
+            g_hash_table_insert (index, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (all->len - 1));
+          }
+        if (side == 0)
+          {
+            entry->a_bytes = tile->has_memory ? tile->total_bytes : -1;
+            entry->a_limit = tile->memory_limit;
+            summary->a_bytes += tile->has_memory ? tile->total_bytes : 0;
+          }
+        else
+          {
+            entry->b_bytes = tile->has_memory ? tile->total_bytes : -1;
+            entry->b_limit = tile->memory_limit;
+            summary->b_bytes += tile->has_memory ? tile->total_bytes : 0;
+          }
+      }
+
+  for (guint i = 0; i < all->len; i++)
+    {
+      const TesCompareTile *tile = &g_array_index (all, TesCompareTile, i);
+      gboolean a_over = tile_over (tile->a_bytes, tile->a_limit);
+      gboolean b_over = tile_over (tile->b_bytes, tile->b_limit);
+
+      if (b_over && !a_over)
+        g_array_append_val (summary->newly_out, *tile);
+      else if (a_over && !b_over)
+        g_array_append_val (summary->no_longer_out, *tile);
+      if (tile->a_bytes >= 0 && tile->b_bytes > tile->a_bytes)
+        g_array_append_val (summary->growths, *tile);
+    }
+  g_array_sort (summary->newly_out, compare_tile_numbers);
+  g_array_sort (summary->no_longer_out, compare_tile_numbers);
+  g_array_sort (summary->growths, compare_growth);
+  if (summary->growths->len > TES_COMPARE_MAX_GROWTHS)
+    g_array_set_size (summary->growths, TES_COMPARE_MAX_GROWTHS);
+
+  summary->a_out_of_memory = tes_tiles_count_out_of_memory ((const TesTile *)(gpointer)a_tiles->data, a_tiles->len);
+  summary->b_out_of_memory = tes_tiles_count_out_of_memory ((const TesTile *)(gpointer)b_tiles->data, b_tiles->len);
+}
+
+static gboolean
+any_tile_memory (GArray *tiles)
+{
+  for (guint i = 0; i < tiles->len; i++)
+    if (g_array_index (tiles, TesTile, i).has_memory)
+      return TRUE;
+
+  return FALSE;
+}
+
+/**
+ * tes_compare_summarize:
+ *
+ * Two runs as a whole: total time (or cycles, when both count cycles at
+ * one rate) and span, each operator type's share of its run, and where
+ * both have per-tile memory, its totals by category, the tiles that went
+ * over their limit or back under it, and the tiles that grew most.
+ *
+ * Returns: (transfer full): the summary, or %NULL with @error set
+ */
+TesCompareSummary *
+tes_compare_summarize (TesReport  *a,
+                       TesReport  *b,
+                       GError    **error)
+{
+  g_autoptr(TesCompareSummary) summary = g_new0 (TesCompareSummary, 1);
+  g_autoptr(GPtrArray) a_rows = NULL;
+  g_autoptr(GPtrArray) b_rows = NULL;
+  g_autoptr(GArray) a_tiles = NULL;
+  g_autoptr(GArray) b_tiles = NULL;
+
+  g_return_val_if_fail (TES_IS_REPORT (a) && TES_IS_REPORT (b), NULL);
+
+  summary->memory = g_array_new (FALSE, TRUE, sizeof (TesCompareMemory));
+  g_array_set_clear_func (summary->memory, (GDestroyNotify)clear_memory);
+  summary->newly_out = g_array_new (FALSE, TRUE, sizeof (TesCompareTile));
+  summary->no_longer_out = g_array_new (FALSE, TRUE, sizeof (TesCompareTile));
+  summary->growths = g_array_new (FALSE, TRUE, sizeof (TesCompareTile));
+
+  if (!(a_rows = summary_rows (a, error)) || !(b_rows = summary_rows (b, error)))
+    return NULL;
+
+  summary->unit = common_unit (a, a_rows, b, b_rows, &summary->cycles_rate);
+  summary->a_total = rows_total (a, a_rows, summary->unit);
+  summary->b_total = rows_total (b, b_rows, summary->unit);
+  summary->a_span = report_span (a, a_rows, summary->unit);
+  summary->b_span = report_span (b, b_rows, summary->unit);
+  summary->shares = pair_shares (a_rows, b_rows);
+
+  if (!(a_tiles = tes_report_get_tiles (a, error)) || !(b_tiles = tes_report_get_tiles (b, error)))
+    return NULL;
+  summary->has_memory = any_tile_memory (a_tiles) && any_tile_memory (b_tiles);
+  if (summary->has_memory)
+    {
+      g_autoptr(GHashTable) index = g_hash_table_new (g_str_hash, g_str_equal);
+
+      if (!sum_categories (a, 0, index, summary->memory, error) ||
+          !sum_categories (b, 1, index, summary->memory, error))
+        return NULL;
+      g_hash_table_remove_all (index);
+      g_array_sort (summary->memory, compare_memory);
+      compare_tiles (summary, a_tiles, b_tiles);
+    }
+
+  return g_steal_pointer (&summary);
+}
+
+void
+tes_compare_summary_free (TesCompareSummary *summary)
+{
+  if (summary == NULL)
+    return;
+
+  g_clear_pointer (&summary->shares, g_array_unref);
+  g_clear_pointer (&summary->memory, g_array_unref);
+  g_clear_pointer (&summary->newly_out, g_array_unref);
+  g_clear_pointer (&summary->no_longer_out, g_array_unref);
+  g_clear_pointer (&summary->growths, g_array_unref);
+  g_free (summary);
 }

@@ -34,11 +34,69 @@ typedef struct
 
 typedef struct
 {
-  GArray   *rows;          /* TesCompareRow, in the runs' order */
-  gboolean  in_percent;    /* values are shares (the runs give no times) */
-  double    a_total;       /* ns, or 100 */
-  double    b_total;
+  GArray      *rows;        /* TesCompareRow, in the runs' order */
+  gboolean     in_percent;  /* values are shares (the runs give no times) */
+  TesTimeUnit  unit;        /* else NS, or CYCLES when both count cycles at one rate */
+  gint64       cycles_rate; /* ticks per second, in cycles */
+  double       a_total;     /* in the unit, or 100 */
+  double       b_total;
 } TesComparison;
+
+/* What two runs spend their time on, by operator type. */
+typedef struct
+{
+  char     *type;
+  double    a_share;       /* percent of its run; 0 where the run has none */
+  double    b_share;
+  gboolean  in_a;
+  gboolean  in_b;
+} TesCompareShare;
+
+/* One memory category (an ELF section such as ".text", or a data type
+ * the compile report details), summed over a run's tiles. */
+typedef struct
+{
+  char   *category;
+  gint64  a_bytes;         /* 0 where the run has none */
+  gint64  b_bytes;
+} TesCompareMemory;
+
+/* One tile in both runs, by IPU and tile number. */
+typedef struct
+{
+  gint   ipu;
+  gint   tile;
+  gint64 a_bytes;          /* -1: the run has no bytes for it */
+  gint64 b_bytes;
+  gint64 a_limit;          /* 0: unknown */
+  gint64 b_limit;
+} TesCompareTile;
+
+/* The most tiles listed as having grown. */
+#define TES_COMPARE_MAX_GROWTHS 10
+
+/* Two runs as a whole: their totals, what share each operator type takes,
+ * and, when both have per-tile memory, how that changed. */
+typedef struct
+{
+  TesTimeUnit  unit;             /* NS, or CYCLES at cycles_rate */
+  gint64       cycles_rate;
+  double       a_total;          /* the operators' time; NAN: the run gives shares only */
+  double       b_total;
+  double       a_span;           /* first event to last; NAN: no timed events */
+  double       b_span;
+  GArray      *shares;           /* TesCompareShare, the larger share first */
+
+  gboolean     has_memory;       /* both runs have per-tile memory */
+  gint64       a_bytes;          /* every tile's */
+  gint64       b_bytes;
+  guint        a_out_of_memory;  /* tiles over their limit */
+  guint        b_out_of_memory;
+  GArray      *memory;           /* TesCompareMemory: sections, then data types */
+  GArray      *newly_out;        /* TesCompareTile over the limit in B only */
+  GArray      *no_longer_out;    /* over it in A only */
+  GArray      *growths;          /* TesCompareTile, the most grown first */
+} TesCompareSummary;
 
 GArray        *tes_compare_align       (const char * const *a_keys,
                                         guint               n_a,
@@ -55,7 +113,21 @@ GPtrArray     *tes_compare_regressions (const TesComparison *comparison,
                                         double               min_share,
                                         gboolean            *total_slower);
 void           tes_comparison_free     (TesComparison      *comparison);
+char          *tes_comparison_format   (const TesComparison *comparison,
+                                        double               value,
+                                        TesTimeUnit          time_unit);
+
+TesCompareSummary *tes_compare_summarize (TesReport        *a,
+                                          TesReport        *b,
+                                          GError          **error);
+char          *tes_compare_summary_format (const TesCompareSummary *summary,
+                                           double                   value,
+                                           TesTimeUnit              time_unit);
+double         tes_compare_percent     (double               a,
+                                        double               b);
+void           tes_compare_summary_free (TesCompareSummary *summary);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TesComparison, tes_comparison_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TesCompareSummary, tes_compare_summary_free)
 
 G_END_DECLS

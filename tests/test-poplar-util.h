@@ -70,6 +70,9 @@ void       assert_cli_info      (TesTestData          data,
 void       generated_clear      (Generated           *g);
 void       generate             (Generated           *g,
                                  TesTestData          data);
+void       generate_seeded      (Generated           *g,
+                                 TesTestData          data,
+                                 guint                seed);
 char      *generated_path       (Generated           *g,
                                  const char          *name);
 JsonArray *truth_tiles          (Generated           *g);

@@ -39,10 +39,220 @@ compare_value (const TesComparison *comparison,
                TesWorkspace        *workspace,
                double               value)
 {
-  if (comparison->in_percent)
-    return g_strdup_printf ("%.3f %%", value);
+  return tes_comparison_format (comparison, value, tes_workspace_get_time_unit (workspace));
+}
 
-  return tes_workspace_format_duration (workspace, (gint64)llround (value));
+/* "+" before what grew: a Δ reads as a change */
+static char *
+signed_text (double  value,
+             char   *text)
+{
+  char *out = value > 0 ? g_strconcat ("+", text, NULL) : g_strdup (text);
+
+  g_free (text);
+  return out;
+}
+
+static char *
+percent_text (double a,
+              double b)
+{
+  double pct = tes_compare_percent (a, b);
+
+  return isnan (pct) ? g_strdup ("") : g_strdup_printf ("%+.1f", pct);
+}
+
+/* bytes as the memory command prints them: whole, ungrouped */
+static char *
+bytes_text (gint64 bytes)
+{
+  return bytes < 0 ? g_strdup ("—") : g_strdup_printf ("%" G_GINT64_FORMAT, bytes);
+}
+
+static char *
+bytes_delta_text (gint64 a,
+                  gint64 b)
+{
+  return a < 0 || b < 0 ? g_strdup ("") : g_strdup_printf ("%+" G_GINT64_FORMAT, b - a);
+}
+
+/* One line of a summary table: a name, A, B, Δ and Δ %. */
+static void
+print_summary_line (const char *name,
+                    char       *a,
+                    char       *b,
+                    char       *delta,
+                    char       *pct)
+{
+  printf ("%-32s %18s %18s %18s %9s\n", name, a, b, delta, pct);
+  g_free (a);
+  g_free (b);
+  g_free (delta);
+  g_free (pct);
+}
+
+static void
+print_summary_time (const TesCompareSummary *summary,
+                    TesTimeUnit              time_unit,
+                    const char              *name,
+                    double                   a,
+                    double                   b)
+{
+  if (isnan (a) && isnan (b))
+    return;
+  print_summary_line (name,
+                      isnan (a) ? g_strdup ("—") : tes_compare_summary_format (summary, a, time_unit),
+                      isnan (b) ? g_strdup ("—") : tes_compare_summary_format (summary, b, time_unit),
+                      isnan (a) || isnan (b) ? g_strdup ("") : signed_text (b - a, tes_compare_summary_format (summary, b - a, time_unit)),
+                      percent_text (a, b));
+}
+
+static void
+print_summary_tiles (const char *heading,
+                     GArray     *tiles)
+{
+  if (tiles->len == 0)
+    return;
+  printf ("%s\n", heading);
+  for (guint i = 0; i < tiles->len; i++)
+    {
+      const TesCompareTile *t = &g_array_index (tiles, TesCompareTile, i);
+      g_autofree char *name = g_strdup_printf ("  IPU %d tile %d", t->ipu, t->tile);
+
+      print_summary_line (name, bytes_text (t->a_bytes), bytes_text (t->b_bytes),
+                          bytes_delta_text (t->a_bytes, t->b_bytes),
+                          percent_text ((double)t->a_bytes, (double)t->b_bytes));
+    }
+}
+
+/* compare --summary: the runs as a whole, between the header and the
+ * operators. */
+static void
+print_summary (const TesCompareSummary *summary,
+               TesTimeUnit              time_unit)
+{
+  gboolean timed = !(isnan (summary->a_total) && isnan (summary->b_total) &&
+                     isnan (summary->a_span) && isnan (summary->b_span));
+
+  if (timed)
+    {
+      if (summary->unit == TES_TIME_UNIT_CYCLES)
+        printf ("In cycles at %g MHz (both runs' clock)\n", summary->cycles_rate / 1e6);
+      else
+        printf ("In time (ns base)\n");
+      printf ("%-32s %18s %18s %19s %10s\n", "Total", "A", "B", "Δ", "Δ %");
+      print_summary_time (summary, time_unit, "Operators' time", summary->a_total, summary->b_total);
+      print_summary_time (summary, time_unit, "Span", summary->a_span, summary->b_span);
+      putchar ('\n');
+    }
+
+  if (summary->shares->len > 0)
+    printf ("%-32s %18s %18s %19s\n", "Share by type", "A", "B", "Δ points");
+  for (guint i = 0; i < summary->shares->len; i++)
+    {
+      const TesCompareShare *s = &g_array_index (summary->shares, TesCompareShare, i);
+
+      print_summary_line (s->type,
+                          s->in_a ? g_strdup_printf ("%.3f %%", s->a_share) : g_strdup ("—"),
+                          s->in_b ? g_strdup_printf ("%.3f %%", s->b_share) : g_strdup ("—"),
+                          g_strdup_printf ("%+.3f", s->b_share - s->a_share),
+                          g_strdup (!s->in_b ? "removed" : !s->in_a ? "added" : ""));
+    }
+
+  if (!summary->has_memory)
+    return;
+
+  if (summary->shares->len > 0)
+    putchar ('\n');
+  printf ("%-32s %18s %18s %19s %10s\n", "Tile memory (bytes)", "A", "B", "Δ", "Δ %");
+  print_summary_line ("All tiles", bytes_text (summary->a_bytes), bytes_text (summary->b_bytes),
+                      bytes_delta_text (summary->a_bytes, summary->b_bytes),
+                      percent_text ((double)summary->a_bytes, (double)summary->b_bytes));
+  for (guint i = 0; i < summary->memory->len; i++)
+    {
+      const TesCompareMemory *m = &g_array_index (summary->memory, TesCompareMemory, i);
+
+      print_summary_line (m->category, bytes_text (m->a_bytes), bytes_text (m->b_bytes),
+                          bytes_delta_text (m->a_bytes, m->b_bytes),
+                          percent_text ((double)m->a_bytes, (double)m->b_bytes));
+    }
+  print_summary_line ("Tiles out of memory", g_strdup_printf ("%u", summary->a_out_of_memory),
+                      g_strdup_printf ("%u", summary->b_out_of_memory),
+                      g_strdup_printf ("%+d", (int)summary->b_out_of_memory - (int)summary->a_out_of_memory), g_strdup (""));
+  print_summary_tiles ("Newly out of memory:", summary->newly_out);
+  print_summary_tiles ("No longer out of memory:", summary->no_longer_out);
+  print_summary_tiles ("Grown most:", summary->growths);
+}
+
+static void
+print_summary_csv_row (const char *record,
+                       const char *name,
+                       const char *unit,
+                       double      a,
+                       double      b)
+{
+  /* a share's Δ is in points: a percent of a percent would mislead */
+  double pct = g_str_equal (unit, "percent") ? NAN : tes_compare_percent (a, b);
+
+  printf ("%s,", record);
+  tes_cli_print_csv_field (name);
+  printf (",%s,", unit);
+  if (!isnan (a))
+    printf ("%.3f", a);
+  putchar (',');
+  if (!isnan (b))
+    printf ("%.3f", b);
+  putchar (',');
+  if (!isnan (a) && !isnan (b))
+    printf ("%.3f", b - a);
+  putchar (',');
+  if (!isnan (pct))
+    printf ("%.2f", pct);
+  putchar ('\n');
+}
+
+static void
+print_summary_csv_tiles (const char *record,
+                         GArray     *tiles)
+{
+  for (guint i = 0; i < tiles->len; i++)
+    {
+      const TesCompareTile *t = &g_array_index (tiles, TesCompareTile, i);
+      g_autofree char *name = g_strdup_printf ("%d:%d", t->ipu, t->tile);
+
+      print_summary_csv_row (record, name, "bytes", t->a_bytes < 0 ? NAN : (double)t->a_bytes,
+                             t->b_bytes < 0 ? NAN : (double)t->b_bytes);
+    }
+}
+
+/* compare --summary --csv: the summary's rows instead of the operators'. */
+static void
+print_summary_csv (const TesCompareSummary *summary)
+{
+  const char *unit = summary->unit == TES_TIME_UNIT_CYCLES ? "cycles" : "ns";
+
+  printf ("record,name,unit,a,b,delta,delta_percent\n");
+  print_summary_csv_row ("total", NULL, unit, summary->a_total, summary->b_total);
+  print_summary_csv_row ("span", NULL, unit, summary->a_span, summary->b_span);
+  for (guint i = 0; i < summary->shares->len; i++)
+    {
+      const TesCompareShare *s = &g_array_index (summary->shares, TesCompareShare, i);
+
+      print_summary_csv_row ("share", s->type, "percent", s->in_a ? s->a_share : NAN, s->in_b ? s->b_share : NAN);
+    }
+  if (!summary->has_memory)
+    return;
+  print_summary_csv_row ("memory", NULL, "bytes", (double)summary->a_bytes, (double)summary->b_bytes);
+  for (guint i = 0; i < summary->memory->len; i++)
+    {
+      const TesCompareMemory *m = &g_array_index (summary->memory, TesCompareMemory, i);
+
+      print_summary_csv_row ("memory", m->category, "bytes", (double)m->a_bytes, (double)m->b_bytes);
+    }
+  print_summary_csv_row ("out_of_memory", NULL, "tiles", summary->a_out_of_memory, summary->b_out_of_memory);
+  print_summary_csv_tiles ("newly_out", summary->newly_out);
+  print_summary_csv_tiles ("no_longer_out", summary->no_longer_out);
+  print_summary_csv_tiles ("grown", summary->growths);
 }
 
 /* tessera-cli compare A B: two runs' operators side by side, largest
@@ -56,10 +266,13 @@ tes_cli_compare (int    argc,
   g_auto(TesCliOptions) options = { 0 };
   g_autoptr(GError) error = NULL;
   double fail_pct = -1;
+  gboolean summary_wanted = FALSE;
+  g_autoptr(TesCompareSummary) summary = NULL;
   GOptionEntry entries[] = {
     { "by", 0, 0, G_OPTION_ARG_STRING, &options.by, "Match operators by name (default) or by type", "name|type" },
     { "csv", 0, 0, G_OPTION_ARG_NONE, &options.csv, "Print CSV", NULL },
     { "fail-if-slower", 0, 0, G_OPTION_ARG_DOUBLE, &fail_pct, "Exit 1 when B is slower by more than PCT percent", "PCT" },
+    { "summary", 0, 0, G_OPTION_ARG_NONE, &summary_wanted, "Also compare the runs as a whole (with --csv: only that)", NULL },
     { NULL }
   };
   const char * const *runs = NULL;
@@ -76,6 +289,7 @@ tes_cli_compare (int    argc,
   g_autoptr(GPtrArray) regressions = NULL;
   TesCompareKey key = TES_COMPARE_BY_NAME;
   gboolean total_slower = FALSE;
+  const char *unit_name;
 
   if ((status = tes_cli_parse_command_line ("compare", "A B", &argc, &argv, &options, entries, &runs, &n_runs)) != TES_CLI_EXIT_OK)
     return status;
@@ -92,8 +306,15 @@ tes_cli_compare (int    argc,
     {
       g_auto(GStrv) paths = g_strsplit (runs[side], ",", -1);
 
-      if (!(*reports[side] = tes_cli_open_report ((const char * const *)paths, g_strv_length (paths), &options, &error)) ||
-          !(*rows[side] = compare_side_rows (*reports[side], key, &error)))
+      if ((*reports[side] = tes_cli_open_report ((const char * const *)paths, g_strv_length (paths), &options, &error)) &&
+          !(*rows[side] = compare_side_rows (*reports[side], key, &error)) &&
+          summary_wanted && g_error_matches (error, TES_REPORT_ERROR, TES_REPORT_ERROR_NO_DATA))
+        {
+          /* a compile report has no operators, but its memory compares */
+          *rows[side] = g_ptr_array_new_with_free_func ((GDestroyNotify)tes_summary_row_free);
+          g_clear_error (&error);
+        }
+      if (*rows[side] == NULL)
         {
           fprintf (stderr, "tessera-cli: %s\n", error->message);
           return TES_CLI_EXIT_USAGE;
@@ -103,21 +324,32 @@ tes_cli_compare (int    argc,
   comparison = tes_compare_rows (a_report, a_rows, b_report, b_rows, key);
   tes_compare_sort_by_impact (comparison);
   workspace = tes_workspace_new (a_report);
+  unit_name = comparison->unit == TES_TIME_UNIT_CYCLES ? "cycles" : "ns";
+  if (summary_wanted && !(summary = tes_compare_summarize (a_report, b_report, &error)))
+    return tes_cli_input_error (error);
 
-  if (options.csv)
+  if (summary != NULL && options.csv)
+    print_summary_csv (summary);
+  else if (options.csv)
     printf ("a_name,a_type,b_name,b_type,a_%s,b_%s,delta,delta_percent\n",
-            comparison->in_percent ? "share" : "ns", comparison->in_percent ? "share" : "ns");
+            comparison->in_percent ? "share" : unit_name, comparison->in_percent ? "share" : unit_name);
   else
     {
-      g_autofree char *a_total = compare_value (comparison, workspace, comparison->a_total);
-      g_autofree char *b_total = compare_value (comparison, workspace, comparison->b_total);
+      /* runs without operators (compile reports) compare by --summary only */
+      g_autofree char *a_total = a_rows->len ? compare_value (comparison, workspace, comparison->a_total) : g_strdup ("—");
+      g_autofree char *b_total = b_rows->len ? compare_value (comparison, workspace, comparison->b_total) : g_strdup ("—");
 
       printf ("A: %s  total %s\nB: %s  total %s\n\n", runs[0], a_total, runs[1], b_total);
+      if (summary != NULL)
+        {
+          print_summary (summary, tes_workspace_get_time_unit (workspace));
+          putchar ('\n');
+        }
       /* "Δ" takes two bytes and one column: one more byte of width */
       printf ("%-32s %14s %14s %15s %10s\n", "Operator", "A", "B", "Δ", "Δ %");
     }
 
-  for (guint i = 0; i < comparison->rows->len; i++)
+  for (guint i = 0; i < comparison->rows->len && !(summary != NULL && options.csv); i++)
     {
       const TesCompareRow *row = &g_array_index (comparison->rows, TesCompareRow, i);
       const TesSummaryRow *either = row->a ? row->a : row->b;

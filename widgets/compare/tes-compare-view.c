@@ -72,10 +72,7 @@ static char *
 format_value (TesCompareView *self,
               double          value)
 {
-  if (self->comparison->in_percent)
-    return g_strdup_printf ("%.3f %%", value);
-
-  return tes_workspace_format_duration (self->workspaces[0], (gint64)llround (value));
+  return tes_comparison_format (self->comparison, value, tes_workspace_get_time_unit (self->workspaces[0]));
 }
 
 static char *
