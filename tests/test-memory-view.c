@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "tes-bsp-layout.h"
+#include "tes-bsp-section.h"
 #include "tes-importer-registry.h"
 #include "tes-memory-render.h"
 #include "tes-test-util.h"
@@ -167,7 +167,7 @@ test_bsp_grid (void)
   g_autoptr(TesBspGrid) grid = NULL;
 
   /* one column per 500 ns over 1000..4000: A, A, gap, gap, B, gap */
-  grid = tes_bsp_grid_build (spans, G_N_ELEMENTS (spans), 4, 1000, 4000, 6, 100);
+  grid = tes_bsp_grid_build (spans, G_N_ELEMENTS (spans), 4, 1000, 4000, 6, 100, 0);
   g_assert_cmpuint (grid->n_rows, ==, 4);
   for (guint c = 0; c < 2; c++)
     {
@@ -187,7 +187,7 @@ test_bsp_grid (void)
 
   /* two rows: tiles 2 and 3 share one, where 60 exchange cycles lose to
    * 100 + 40 idle ones */
-  grid = tes_bsp_grid_build (spans, G_N_ELEMENTS (spans), 4, 1000, 2000, 1, 2);
+  grid = tes_bsp_grid_build (spans, G_N_ELEMENTS (spans), 4, 1000, 2000, 1, 2, 0);
   g_assert_cmpuint (grid->n_rows, ==, 2);
   g_assert_cmpuint (tes_bsp_grid_row_of (grid, 3), ==, 1);
   g_assert_cmpuint (tes_bsp_grid_get (grid, 0, 1), ==, TES_TILE_STATE_IDLE);
@@ -195,7 +195,7 @@ test_bsp_grid (void)
 
   /* a column wider than both steps: the sync's 400 tile-cycles against
    * the first step's idle 240 and compute 100 */
-  grid = tes_bsp_grid_build (spans, G_N_ELEMENTS (spans), 4, 0, 4000, 1, 1);
+  grid = tes_bsp_grid_build (spans, G_N_ELEMENTS (spans), 4, 0, 4000, 1, 1, 0);
   g_assert_cmpuint (tes_bsp_grid_get (grid, 0, 0), ==, TES_TILE_STATE_SYNC);
   g_clear_pointer (&grid, tes_bsp_grid_free);
 
@@ -204,6 +204,106 @@ test_bsp_grid (void)
   g_assert_cmpint (tes_bsp_span_at (spans, G_N_ELEMENTS (spans), 2500), ==, -1);
   g_assert_cmpint (tes_bsp_span_at (spans, G_N_ELEMENTS (spans), 3499), ==, 1);
   g_assert_cmpint (tes_bsp_span_at (spans, G_N_ELEMENTS (spans), 3500), ==, -1);
+}
+
+/* The pyramid gives the cells the steps give, on a generated run long
+ * enough for several levels: at zooms from the whole run to a few steps,
+ * ranges off any group's edge, rows for every tile and rows merging
+ * tiles; and the coarse frames do read the coarse levels. */
+static void
+test_bsp_pyramid (void)
+{
+  g_autofree char *own = g_test_build_filename (G_TEST_DIST, "gen-poplar-tiles.py", NULL);
+  g_autofree char *dir = tes_test_tmp_path ("gen-poplar-long");
+  g_autofree char *execution = g_build_filename (dir, "execution.json", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  const char *argv[] = { g_getenv ("PYTHON3"), own, "--seed", "11", "--ipus", "2", "--tiles", "20",
+                         "--steps", "700", "--outdir", dir, NULL };
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GPtrArray) ipus = NULL;
+  g_autoptr(GError) error = NULL;
+  static const double zooms[] = { 1, 1.7, 6, 31, 150 };
+  static const guint widths[] = { 1, 97, 640, 1900 };
+  guint max_level = 0, checked = 0;
+  int status;
+
+  g_assert_nonnull (argv[0]);
+  if (!tes_test_run (argv, &out, &err, &status))
+    g_error ("gen-poplar-tiles.py failed (%d): %s", status, err);
+  {
+    const char *paths[] = { execution };
+    TesImporter *importers[] = { tes_importer_registry_lookup ("chrome-json") };
+
+    report = tes_report_import_files (paths, importers, 1, 0, NULL, NULL, &error);
+  }
+  g_assert_no_error (error);
+  ipus = tes_bsp_load_ipus (report, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ipus->len, ==, 2);
+
+  for (guint i = 0; i < ipus->len; i++)
+    {
+      const TesBspIpu *ipu = g_ptr_array_index (ipus, i);
+      const TesBspSpan *spans = (const TesBspSpan *)(gpointer)ipu->spans->data;
+      gint64 first = spans[0].start, last = spans[ipu->spans->len - 1].end;
+
+      g_assert_cmpuint (ipu->spans->len, ==, 700);
+      g_assert_cmpuint (ipu->n_tiles, ==, 20);
+      /* 700 steps: groups of 4, 16, 64, 256 and the whole */
+      g_assert_cmpuint (tes_bsp_pyramid_get_n_levels (ipu->pyramid), ==, 6);
+
+      for (guint z = 0; z < G_N_ELEMENTS (zooms); z++)
+        for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+          for (guint height = 7; height <= 40; height += 33)
+            {
+              /* a window of 1/zoom of the run, a third of the way in */
+              gint64 span = (gint64)((last - first) / zooms[z]);
+              gint64 t0 = first + (gint64)((last - first - span) / 3.0) - 1;
+              g_autoptr(TesBspGrid) fast = tes_bsp_pyramid_grid (ipu->pyramid, t0, t0 + span, widths[w], height);
+              g_autoptr(TesBspGrid) direct = tes_bsp_grid_build (spans, ipu->spans->len, ipu->n_tiles, t0, t0 + span,
+                                                                 widths[w], height, fast->level);
+              guint painted = 0;
+
+              g_assert_cmpuint (fast->n_rows, ==, MIN (height, 20));
+              g_assert_cmpuint (fast->width, ==, direct->width);
+              for (guint r = 0; r < fast->n_rows; r++)
+                for (guint c = 0; c < fast->width; c++)
+                  {
+                    g_assert_cmpuint (tes_bsp_grid_get (fast, c, r), ==, tes_bsp_grid_get (direct, c, r));
+                    g_assert_cmpfloat (tes_bsp_grid_get_cycles (fast, c, r), ==, tes_bsp_grid_get_cycles (direct, c, r));
+                    painted += tes_bsp_grid_get (fast, c, r) != TES_BSP_NO_STATE;
+                  }
+              /* steps cover most of a run: most cells are painted */
+              g_assert_cmpuint (painted * 2, >, fast->n_rows * fast->width);
+              max_level = MAX (max_level, fast->level);
+              checked++;
+            }
+    }
+  g_assert_cmpuint (checked, ==, 2 * G_N_ELEMENTS (zooms) * G_N_ELEMENTS (widths) * 2);
+  g_assert_cmpuint (max_level, >=, 3);
+}
+
+/* Colouring by cycles: from the scale's dark end to its light end, each
+ * step lighter than the last; nothing and too much clamp to the ends. */
+static void
+test_bsp_cycles_color (void)
+{
+  double last = -1;
+
+  g_assert_cmphex (tes_bsp_cycles_color (0, 1000), ==, 0x440154);
+  g_assert_cmphex (tes_bsp_cycles_color (1000, 1000), ==, 0xfde725);
+  g_assert_cmphex (tes_bsp_cycles_color (5000, 1000), ==, 0xfde725);
+  g_assert_cmphex (tes_bsp_cycles_color (-3, 1000), ==, 0x440154);
+  g_assert_cmphex (tes_bsp_cycles_color (10, 0), ==, 0x440154);
+  g_assert_cmphex (tes_bsp_cycles_color (NAN, 1000), ==, 0x440154);
+  for (int i = 0; i <= 100; i++)
+    {
+      guint32 rgb = tes_bsp_cycles_color (i * 10, 1000);
+      double luma = 0.2126 * (rgb >> 16) + 0.7152 * ((rgb >> 8) & 0xff) + 0.0722 * (rgb & 0xff);
+
+      g_assert_cmpfloat (luma, >, last);
+      last = luma;
+    }
 }
 
 int
@@ -215,6 +315,8 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/memory-view/model", test_memory_model);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/memory-view/render", test_memory_render);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/grid", test_bsp_grid);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/pyramid", test_bsp_pyramid);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/cycles-color", test_bsp_cycles_color);
 
   return g_test_run ();
 }

@@ -18,6 +18,151 @@
 #include "tes-ui-test-util.h"
 #include "test-poplar-util.h"
 
+static int
+compare_first (gconstpointer a,
+               gconstpointer b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* IPU @ipu's @n-th step in the generator's truth. */
+static JsonObject *
+truth_step (JsonArray *steps,
+            gint64     ipu,
+            guint      n)
+{
+  for (guint i = 0, k = 0; i < json_array_get_length (steps); i++)
+    {
+      JsonObject *step = json_array_get_object_element (steps, i);
+
+      if (json_object_get_int_member (step, "ipu") == ipu && k++ == n)
+        return step;
+    }
+  g_assert_not_reached ();
+}
+
+/* What the heatmap's description says of a selected cell, from the truth. */
+static char *
+expected_cell (JsonObject *step,
+               guint       tile)
+{
+  gint64 busy = json_array_get_int_element (json_object_get_array_member (step, "cycles"), tile);
+  const char *state = json_object_get_string_member (step, "state");
+  TesTileState s = busy == 0 ? TES_TILE_STATE_IDLE :
+                   g_str_equal (state, "compute") ? TES_TILE_STATE_COMPUTE :
+                   g_str_equal (state, "exchange") ? TES_TILE_STATE_EXCHANGE : TES_TILE_STATE_SYNC;
+
+  return g_strdup_printf ("Selected: IPU %d, tile %u, step %d: %s, %d of %d cycles",
+                          (int)json_object_get_int_member (step, "ipu"), tile,
+                          (int)json_object_get_int_member (step, "step"), tes_tile_state_name (s), (int)busy,
+                          (int)json_object_get_int_member (step, "dur"));
+}
+
+/* The first widget of @type in @widget's tree (@widget itself included). */
+static GtkWidget *
+find_widget (GtkWidget *widget,
+             GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* An accessible property's value as a string ("" when unset): GTK 4.8
+ * reads them only through its test API, which returns the value when it
+ * differs from the one asked. */
+static char *
+accessible_property (GtkWidget             *widget,
+                     GtkAccessibleProperty  property)
+{
+  char *value;
+
+  if (!gtk_test_accessible_has_property (GTK_ACCESSIBLE (widget), property))
+    return g_strdup ("");
+  value = gtk_test_accessible_check_property (GTK_ACCESSIBLE (widget), property, "\x01");
+
+  return value != NULL ? value : g_strdup ("\x01");
+}
+
+/* The accessible pictures in @section's tree (role IMG), each labelled,
+ * described and focusable. */
+static GPtrArray *
+assert_accessible_pictures (GtkWidget *section)
+{
+  GPtrArray *found = g_ptr_array_new ();
+  GPtrArray *queue = g_ptr_array_new ();
+
+  g_ptr_array_add (queue, section);
+  for (guint i = 0; i < queue->len; i++)
+    {
+      GtkWidget *widget = g_ptr_array_index (queue, i);
+
+      if (gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (widget)) == GTK_ACCESSIBLE_ROLE_IMG)
+        {
+          g_autofree char *label = accessible_property (widget, GTK_ACCESSIBLE_PROPERTY_LABEL);
+          g_autofree char *description = accessible_property (widget, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+
+          g_assert_cmpuint (strlen (label), >, 0);
+          g_assert_cmpuint (strlen (description), >, 0);
+          g_assert_true (gtk_widget_get_focusable (widget));
+          g_ptr_array_add (found, widget);
+        }
+      for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+        g_ptr_array_add (queue, child);
+    }
+  g_ptr_array_unref (queue);
+
+  return found;
+}
+
+/* @keyval typed on @widget, given the focus: the first binding of it
+ * on the widget or an ancestor runs, as a key press bubbles up (GTK 4.8
+ * has no public way to synthesize the event itself). */
+static void
+press_key (GtkWidget *widget,
+           guint      keyval)
+{
+  g_assert_true (gtk_widget_grab_focus (widget));
+  g_assert_true (gtk_widget_has_focus (widget));
+  {
+    g_autoptr(GtkShortcutTrigger) trigger = gtk_keyval_trigger_new (keyval, 0);
+    gboolean done = FALSE;
+
+    for (GtkWidget *w = widget; w != NULL && !done; w = gtk_widget_get_parent (w))
+      {
+        g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (w);
+
+        for (guint i = 0; i < g_list_model_get_n_items (controllers) && !done; i++)
+          {
+            g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+            if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+              continue;
+            for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)) && !done; j++)
+              {
+                g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+
+                if (gtk_shortcut_trigger_equal (gtk_shortcut_get_trigger (shortcut), trigger) &&
+                    GTK_IS_NAMED_ACTION (gtk_shortcut_get_action (shortcut)))
+                  done = gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, w,
+                                                       gtk_shortcut_get_arguments (shortcut));
+              }
+          }
+      }
+    g_assert_true (done);
+  }
+}
+
 /* The Memory section in the window, on a generated Poplar run: a click
  * on a histogram bin lists exactly its tiles; `tessera-cli render` draws
  * the same page. */
@@ -167,7 +312,8 @@ test_bsp_window_heatmap (void)
   guint tiles_per_ipu, n_steps_ipu0 = 0, checked = 0;
   gint64 deadline, t0, t1, sel0, sel1;
   int width = 1400, height;
-  cairo_surface_t *surface;
+  cairo_surface_t *surface, *by_cycles;
+  g_autoptr(GArray) shades = g_array_new (FALSE, FALSE, 2 * sizeof (double));
   cairo_t *cr;
   graphene_rect_t rect;
   guchar *data;
@@ -206,12 +352,18 @@ test_bsp_window_heatmap (void)
   workspace = tes_section_get_workspace (TES_SECTION (section));
   surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
   cr = cairo_create (surface);
-  g_assert_true (tes_bsp_render (workspace, ipus, cr, width, height));
+  g_assert_true (tes_bsp_render (workspace, ipus, TES_BSP_COLOR_STATE, cr, width, height));
   cairo_destroy (cr);
   cairo_surface_flush (surface);
   data = cairo_image_surface_get_data (surface);
   stride = cairo_image_surface_get_stride (surface);
   rect = tes_bsp_heat_rect (0, ipus->len, width, height);
+  /* the same, coloured by cycles */
+  by_cycles = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
+  cr = cairo_create (by_cycles);
+  g_assert_true (tes_bsp_render (workspace, ipus, TES_BSP_COLOR_CYCLES, cr, width, height));
+  cairo_destroy (cr);
+  cairo_surface_flush (by_cycles);
   tes_workspace_get_visible (workspace, &t0, &t1);
 
   for (guint i = 0, s = 0; i < json_array_get_length (steps); i++)
@@ -245,21 +397,37 @@ test_bsp_window_heatmap (void)
             continue;
           g_assert_cmphex (pixel, ==, tes_tile_state_color (expected));
           checked++;
+
+          /* by cycles: the scale's dark end for none, lighter for more */
+          {
+            guint32 c = *(guint32 *)(gpointer)(cairo_image_surface_get_data (by_cycles) + (gsize)y * stride +
+                                               4 * (int)((x0 + x1) / 2)) & 0xffffff;
+            double luma = 0.2126 * (c >> 16) + 0.7152 * ((c >> 8) & 0xff) + 0.0722 * (c & 0xff);
+            double pair[2] = { (double)busy, luma };
+
+            if (busy == 0)
+              g_assert_cmphex (c, ==, tes_bsp_cycles_color (0, 1));
+            g_array_append_vals (shades, pair, 1);
+          }
         }
     }
   cairo_surface_destroy (surface);
+  cairo_surface_destroy (by_cycles);
+  /* more cycles never darker, and the busiest far lighter than idle */
+  g_array_sort (shades, compare_first);
+  for (guint i = 1; i < shades->len; i++)
+    g_assert_cmpfloat (g_array_index (shades, double, 2 * i + 1), >=, g_array_index (shades, double, 2 * i - 1) - 1);
+  g_assert_cmpfloat (g_array_index (shades, double, 2 * shades->len - 1), >, g_array_index (shades, double, 1) + 100);
   g_assert_cmpuint (checked, >, tiles_per_ipu * 10);
 
   /* a click on IPU 0's fourth step selects it */
   {
-    GtkWidget *area = gtk_widget_get_first_child (gtk_widget_get_first_child (GTK_WIDGET (section)));
+    GtkWidget *area = find_widget (GTK_WIDGET (section), GTK_TYPE_DRAWING_AREA);
     const TesBspSpan *span = &g_array_index (ipu0->spans, TesBspSpan, 3);
     double w, h, x;
     graphene_rect_t shown;
 
     tes_ui_test_wait_for_stable_size (GTK_WIDGET (section));
-    while (!GTK_IS_DRAWING_AREA (area))
-      area = gtk_widget_get_first_child (area);
     w = gtk_widget_get_width (area);
     h = gtk_widget_get_height (area);
     shown = tes_bsp_heat_rect (0, ipus->len, w, h);
@@ -276,6 +444,62 @@ test_bsp_window_heatmap (void)
           g_assert_cmpint (tes_workspace_get_step (workspace), ==, json_object_get_int_member (step, "step"));
       }
     g_assert_false (tes_bsp_section_click (section, 2, 2));
+
+    /* to assistive technologies: one picture, labelled, describing the
+     * steps in view and the cell the click selected (tile 0, step 3) */
+    {
+      g_autoptr(GPtrArray) pictures = assert_accessible_pictures (GTK_WIDGET (section));
+      g_autofree char *label = accessible_property (area, GTK_ACCESSIBLE_PROPERTY_LABEL);
+      g_autofree char *description = accessible_property (area, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+      g_autofree char *in_view = g_strdup_printf ("IPU 0: %u tiles, %u of %u steps in view", tiles_per_ipu,
+                                                  n_steps_ipu0, n_steps_ipu0);
+      g_autofree char *cell = expected_cell (truth_step (steps, 0, 3), 0);
+
+      g_assert_cmpuint (pictures->len, ==, 1);
+      g_assert_true (g_ptr_array_index (pictures, 0) == area);
+      g_assert_cmpstr (label, ==, "BSP heatmap");
+      tes_test_assert_contains (description, in_view);
+      tes_test_assert_contains (description, cell);
+    }
+
+    /* the keys: → the next step, ↓ the next tile, Enter selects it */
+    press_key (area, GDK_KEY_Right);
+    press_key (area, GDK_KEY_Down);
+    press_key (area, GDK_KEY_Down);
+    press_key (area, GDK_KEY_Up);
+    press_key (area, GDK_KEY_Return);
+    {
+      const TesBspSpan *next = &g_array_index (ipu0->spans, TesBspSpan, 4);
+      g_autofree char *description = accessible_property (area, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+      g_autofree char *cell = expected_cell (truth_step (steps, 0, 4), 1);
+
+      g_assert_true (tes_workspace_get_selection (workspace, &sel0, &sel1));
+      g_assert_cmpint (sel0, ==, next->start);
+      g_assert_cmpint (sel1, ==, next->end);
+      g_assert_cmpint (tes_workspace_get_step (workspace), ==,
+                       json_object_get_int_member (truth_step (steps, 0, 4), "step"));
+      g_assert_cmpint (tes_workspace_get_tile (workspace), ==, 1);
+      tes_test_assert_contains (description, cell);
+    }
+    /* down past IPU 0's last tile: IPU 1's first */
+    for (guint i = 0; i < tiles_per_ipu - 1; i++)
+      press_key (area, GDK_KEY_Down);
+    press_key (area, GDK_KEY_Return);
+    g_assert_cmpint (tes_workspace_get_ipu (workspace), ==, 1);
+    g_assert_cmpint (tes_workspace_get_tile (workspace), ==, 0);
+
+    /* the toggle colours by cycles */
+    {
+      GtkWidget *button = find_widget (GTK_WIDGET (section), GTK_TYPE_TOGGLE_BUTTON);
+
+      g_assert_cmpint (tes_bsp_section_get_coloring (section), ==, TES_BSP_COLOR_STATE);
+      button = gtk_widget_get_next_sibling (button);
+      g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (button)), ==, "Cycles");
+      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), TRUE);
+      g_assert_cmpint (tes_bsp_section_get_coloring (section), ==, TES_BSP_COLOR_CYCLES);
+      tes_bsp_section_set_coloring (section, TES_BSP_COLOR_STATE);
+      g_assert_false (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (button)));
+    }
 
     /* + twice: rows four times as tall, the view scrolls; 0 resets */
     g_assert_true (gtk_widget_activate_action (GTK_WIDGET (section), "bsp.magnify", "d", 2.0));

@@ -20,9 +20,448 @@ tes_bsp_grid_row_of (const TesBspGrid *grid,
   return (guint)((guint64)tile * grid->n_rows / MAX (grid->n_tiles, 1));
 }
 
-/* @spans in time order, times in ns; columns split [t0, t1) evenly. Each
- * cell weighs every state by cycles × the share of the step in the column:
- * a tile's busy cycles go to its state, the rest of the step to idle. */
+/* Each level of the pyramid merges this many of the finer. */
+#define FANOUT     4
+#define MAX_LEVELS 16
+
+/* A run of aligned groups of steps (level 0: the steps themselves), in
+ * time order. busy holds, per group and tile, the cycles the tile spent
+ * computing, exchanging and syncing (NULL: read the steps). */
+typedef struct
+{
+  guint    n;
+  guint    group;          /* steps per group: FANOUT^level */
+  gint64  *start;          /* ns: the group's first step's start */
+  gint64  *end;            /* ns: its latest end */
+  guint64 *dur;            /* cycles, the steps' summed */
+  guint32 *busy;           /* n × n_tiles × 3, or NULL */
+  double   mean_span;      /* ns: a group's, on average */
+} Level;
+
+struct _TesBspPyramid
+{
+  const TesBspSpan *spans;
+  guint             n_spans;
+  guint             n_tiles;
+  guint             n_levels;
+  Level             levels[MAX_LEVELS];
+};
+
+static void
+level_clear (Level *level)
+{
+  g_clear_pointer (&level->start, g_free);
+  g_clear_pointer (&level->end, g_free);
+  g_clear_pointer (&level->dur, g_free);
+  g_clear_pointer (&level->busy, g_free);
+}
+
+/* A tile's busy cycles in a step: no more than the step lasts, so that
+ * the idle rest (dur − busy) adds up over groups. */
+static inline guint64
+span_busy (const TesBspSpan *span,
+           guint             tile,
+           guint            *state)
+{
+  guint s = span->tile_states[tile];
+
+  if (s == TES_TILE_STATE_IDLE || s > TES_TILE_STATE_SYNC)
+    return 0;
+  *state = s - 1;
+  return MIN ((guint64)span->tile_cycles[tile], (guint64)MAX (span->dur_cycles, 0));
+}
+
+/* The groups of @group steps, without their sums (level 0 and the direct
+ * computation read the steps). */
+static void
+level_init_groups (Level            *level,
+                   const TesBspSpan *spans,
+                   guint             n_spans,
+                   guint             group)
+{
+  level->group = group;
+  level->n = (n_spans + group - 1) / group;
+  level->start = g_new (gint64, MAX (level->n, 1));
+  level->end = g_new (gint64, MAX (level->n, 1));
+  level->dur = g_new0 (guint64, MAX (level->n, 1));
+  level->mean_span = 0;
+  for (guint g = 0; g < level->n; g++)
+    {
+      guint last = MIN ((g + 1) * (guint64)group, n_spans);
+
+      level->start[g] = spans[g * (gsize)group].start;
+      level->end[g] = spans[g * (gsize)group].end;
+      for (guint s = g * group; s < last; s++)
+        {
+          level->end[g] = MAX (level->end[g], spans[s].end);
+          level->dur[g] += (guint64)MAX (spans[s].dur_cycles, 0);
+        }
+      level->mean_span += (double)(level->end[g] - level->start[g]) / level->n;
+    }
+}
+
+/* Level @l from level @l − 1 (or the steps): FALSE when a sum would not
+ * fit 32 bits, where the pyramid stops (coarser frames read more groups). */
+static gboolean
+level_build (TesBspPyramid *self,
+             guint          l)
+{
+  Level *level = &self->levels[l];
+  const Level *finer = &self->levels[l - 1];
+  gsize row = (gsize)self->n_tiles * 3;
+  g_autofree guint64 *sums = g_new (guint64, MAX (row, 1));
+
+  level_init_groups (level, self->spans, self->n_spans, finer->group * FANOUT);
+  level->busy = g_try_malloc ((gsize)level->n * row * sizeof (guint32) + 1);
+  if (level->busy == NULL)
+    return FALSE;
+
+  for (guint g = 0; g < level->n; g++)
+    {
+      memset (sums, 0, row * sizeof (guint64));
+      if (finer->busy == NULL)
+        {
+          guint last = MIN ((g + 1) * (guint64)level->group, self->n_spans);
+
+          for (guint s = g * level->group; s < last; s++)
+            {
+              const TesBspSpan *span = &self->spans[s];
+
+              for (guint t = 0; t < MIN (span->n_tiles, self->n_tiles); t++)
+                {
+                  guint state = 0;
+                  guint64 busy = span_busy (span, t, &state);
+
+                  sums[t * 3 + state] += busy;
+                }
+            }
+        }
+      else
+        {
+          guint last = MIN ((g + 1) * FANOUT, finer->n);
+
+          for (guint f = g * FANOUT; f < last; f++)
+            {
+              const guint32 *from = finer->busy + (gsize)f * row;
+
+              for (gsize i = 0; i < row; i++)
+                sums[i] += from[i];
+            }
+        }
+
+      for (gsize i = 0; i < row; i++)
+        {
+          if (sums[i] > G_MAXUINT32)
+            {
+              level_clear (level);
+              return FALSE;
+            }
+          level->busy[(gsize)g * row + i] = (guint32)sums[i];
+        }
+    }
+
+  return TRUE;
+}
+
+/**
+ * tes_bsp_pyramid_new:
+ * @spans: (array length=n_spans): one IPU's steps in time order; they
+ *   must outlive the pyramid
+ *
+ * Sums the steps per tile in groups of 4, 16, 64… steps, once: slow on
+ * big runs (it reads every tile of every step), so build it where the
+ * steps load, off the main loop.
+ */
+TesBspPyramid *
+tes_bsp_pyramid_new (const TesBspSpan *spans,
+                     guint             n_spans,
+                     guint             n_tiles)
+{
+  TesBspPyramid *self = g_new0 (TesBspPyramid, 1);
+
+  self->spans = spans;
+  self->n_spans = n_spans;
+  self->n_tiles = n_tiles;
+  level_init_groups (&self->levels[0], spans, n_spans, 1);
+  self->n_levels = 1;
+
+  while (self->n_levels < MAX_LEVELS && self->levels[self->n_levels - 1].n > 1 && n_tiles > 0 &&
+         level_build (self, self->n_levels))
+    self->n_levels++;
+
+  return self;
+}
+
+guint
+tes_bsp_pyramid_get_n_levels (const TesBspPyramid *pyramid)
+{
+  return pyramid->n_levels;
+}
+
+/* The bytes the sums take (the steps not counted). */
+gsize
+tes_bsp_pyramid_get_size (const TesBspPyramid *pyramid)
+{
+  gsize size = sizeof *pyramid;
+
+  for (guint l = 0; l < pyramid->n_levels; l++)
+    size += pyramid->levels[l].n * (3 * sizeof (gint64) +
+                                    (l > 0 ? (gsize)pyramid->n_tiles * 3 * sizeof (guint32) : 0));
+
+  return size;
+}
+
+void
+tes_bsp_pyramid_free (TesBspPyramid *pyramid)
+{
+  if (pyramid == NULL)
+    return;
+
+  for (guint l = 0; l < pyramid->n_levels; l++)
+    level_clear (&pyramid->levels[l]);
+  g_free (pyramid);
+}
+
+/* The coarsest level whose groups are no wider than a column on average
+ * (by the widest, one long group would hold every frame to the steps). */
+static guint
+level_for (const Level *levels,
+           guint        n_levels,
+           double       ns_per_column)
+{
+  guint l = 0;
+
+  while (l + 1 < n_levels && levels[l + 1].mean_span <= ns_per_column)
+    l++;
+
+  return l;
+}
+
+guint
+tes_bsp_pyramid_level_for (const TesBspPyramid *pyramid,
+                           double               ns_per_column)
+{
+  return level_for (pyramid->levels, pyramid->n_levels, ns_per_column);
+}
+
+/* The first group starting at or after @t, from @from on. */
+static guint
+level_first_from (const Level *level,
+                  guint        from,
+                  gint64       t)
+{
+  guint lo = from, hi = level->n;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (level->start[mid] < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  return lo;
+}
+
+/* Adds group @g's busy cycles to @acc (per row, by state: idle's slot
+ * unused, idle being the rest), rows holding the tiles from @first_tile[row] on, and returns
+ * its cycles: the stored sums, or the steps' own. */
+static guint64
+level_add (const Level      *level,
+           guint             g,
+           const TesBspSpan *spans,
+           guint             n_spans,
+           guint             n_tiles,
+           const guint      *first_tile,
+           guint             n_rows,
+           guint64          *acc)
+{
+  if (level->busy != NULL)
+    {
+      const guint32 *from = level->busy + (gsize)g * n_tiles * 3;
+
+      for (guint r = 0; r < n_rows; r++)
+        {
+          guint64 a0 = 0, a1 = 0, a2 = 0;
+
+          for (guint t = first_tile[r]; t < first_tile[r + 1]; t++)
+            {
+              a0 += from[t * 3];
+              a1 += from[t * 3 + 1];
+              a2 += from[t * 3 + 2];
+            }
+          acc[r * 4 + 1] += a0;
+          acc[r * 4 + 2] += a1;
+          acc[r * 4 + 3] += a2;
+        }
+    }
+  else
+    {
+      guint last = MIN ((g + 1) * (guint64)level->group, n_spans);
+
+      for (guint s = g * level->group; s < last; s++)
+        {
+          const TesBspSpan *span = &spans[s];
+          guint listed = MIN (span->n_tiles, n_tiles);
+          guint64 dur = (guint64)MAX (span->dur_cycles, 0);
+
+          /* a sum per state in registers, without a branch per tile */
+          for (guint r = 0; r < n_rows && first_tile[r] < listed; r++)
+            {
+              guint64 a1 = 0, a2 = 0, a3 = 0;
+
+              for (guint t = first_tile[r]; t < MIN (first_tile[r + 1], listed); t++)
+                {
+                  guint state = span->tile_states[t];
+                  guint64 busy = MIN ((guint64)span->tile_cycles[t], dur);
+
+                  a1 += state == TES_TILE_STATE_COMPUTE ? busy : 0;
+                  a2 += state == TES_TILE_STATE_EXCHANGE ? busy : 0;
+                  a3 += state == TES_TILE_STATE_SYNC ? busy : 0;
+                }
+              acc[r * 4 + 1] += a1;
+              acc[r * 4 + 2] += a2;
+              acc[r * 4 + 3] += a3;
+            }
+        }
+    }
+
+  return level->dur[g];
+}
+
+static TesBspGrid *
+grid_new (guint n_tiles,
+          guint width,
+          guint height)
+{
+  TesBspGrid *grid = g_new0 (TesBspGrid, 1);
+  gsize n;
+
+  grid->width = MAX (width, 1);
+  grid->n_tiles = n_tiles;
+  grid->n_rows = MAX (MIN (height, n_tiles), 1);
+  n = (gsize)grid->width * grid->n_rows;
+  grid->states = g_malloc (n);
+  memset (grid->states, TES_BSP_NO_STATE, n);
+  grid->cycles = g_new0 (float, n);
+
+  return grid;
+}
+
+/* The cells from @level's groups: each column takes the groups that start
+ * in it, or else the one in progress there. A tile is idle for the part
+ * of a step it is not busy (also a tile the step does not list); a row
+ * sums its tiles; the state of most cycles wins, idle on a tie. */
+static void
+grid_fill (TesBspGrid       *grid,
+           const Level      *level,
+           const TesBspSpan *spans,
+           guint             n_spans,
+           gint64            t0,
+           gint64            t1)
+{
+  guint n_tiles = grid->n_tiles, n_rows = grid->n_rows;
+  g_autofree guint64 *acc = g_new (guint64, (gsize)n_rows * 4);
+  g_autofree guint *first_tile = g_new (guint, n_rows + 1);
+  /* per column, the column whose cells it repeats (itself: its own) */
+  g_autofree guint *source = g_new (guint, grid->width);
+  /* the groups the last filled column took: [last_from, last_to) */
+  guint g, last_from = G_MAXUINT, last_to = G_MAXUINT, last_column = 0;
+  float max_cycles = 0;
+
+  if (t1 <= t0 || n_tiles == 0 || level->n == 0)
+    return;
+
+  /* rows hold runs of tiles: the first of each */
+  for (guint r = 0, t = 0; r <= n_rows; r++)
+    {
+      while (t < n_tiles && tes_bsp_grid_row_of (grid, t) < r)
+        t++;
+      first_tile[r] = r == n_rows ? n_tiles : t;
+    }
+
+  g = level_first_from (level, 0, t0);
+  for (guint c = 0; c < grid->width; c++)
+    {
+      gint64 from = t0 + (gint64)((double)(t1 - t0) * c / grid->width);
+      gint64 to = c + 1 == grid->width ? t1 : t0 + (gint64)((double)(t1 - t0) * (c + 1) / grid->width);
+      guint64 dur = 0;
+      guint take_from = g, take_to;
+
+      source[c] = c;
+      if (from >= to)
+        continue;
+      while (g < level->n && level->start[g] < to)
+        g++;
+      take_to = g;
+      if (take_from == take_to)
+        {
+          /* none starts here: the one in progress, if any */
+          if (g == 0 || level->end[g - 1] <= from)
+            continue;
+          take_from = g - 1;
+        }
+
+      /* zoomed in, a step fills many columns: the same cells again */
+      if (take_from == last_from && take_to == last_to)
+        {
+          source[c] = last_column;
+          continue;
+        }
+
+      memset (acc, 0, (gsize)n_rows * 4 * sizeof (guint64));
+      for (guint u = take_from; u < take_to; u++)
+        dur += level_add (level, u, spans, n_spans, n_tiles, first_tile, n_rows, acc);
+      last_from = take_from;
+      last_to = take_to;
+      last_column = c;
+
+      for (guint r = 0; r < n_rows; r++)
+        {
+          guint64 w[4], busy;
+          guint tiles = first_tile[r + 1] - first_tile[r];
+          guint best = TES_TILE_STATE_IDLE;
+
+          w[1] = acc[r * 4 + 1];
+          w[2] = acc[r * 4 + 2];
+          w[3] = acc[r * 4 + 3];
+          busy = w[1] + w[2] + w[3];
+          w[0] = (guint64)tiles * dur - MIN (busy, (guint64)tiles * dur);
+          for (guint state = 1; state < 4; state++)
+            if (w[state] > w[best])
+              best = state;
+          grid->states[(gsize)r * grid->width + c] = (guint8)best;
+          grid->cycles[(gsize)r * grid->width + c] = tiles > 0 ? (float)busy / tiles : 0;
+          max_cycles = MAX (max_cycles, grid->cycles[(gsize)r * grid->width + c]);
+        }
+    }
+
+  /* the repeated columns, row by row */
+  for (guint r = 0; r < n_rows; r++)
+    {
+      guint8 *states = grid->states + (gsize)r * grid->width;
+      float *cycles = grid->cycles + (gsize)r * grid->width;
+
+      for (guint c = 0; c < grid->width; c++)
+        {
+          states[c] = states[source[c]];
+          cycles[c] = cycles[source[c]];
+        }
+    }
+  grid->max_cycles = max_cycles;
+}
+
+/**
+ * tes_bsp_grid_build:
+ * @spans: (array length=n_spans): one IPU's steps in time order, times in ns
+ * @level: merge the steps in aligned groups of 4^@level (0: each alone)
+ *
+ * The cells of [@t0, @t1) in @width columns straight from the steps: the
+ * cost follows the steps in view (tes_bsp_pyramid_grid() gives the same
+ * cells from the sums).
+ */
 TesBspGrid *
 tes_bsp_grid_build (const TesBspSpan *spans,
                     guint             n_spans,
@@ -30,74 +469,51 @@ tes_bsp_grid_build (const TesBspSpan *spans,
                     gint64            t0,
                     gint64            t1,
                     guint             width,
-                    guint             height)
+                    guint             height,
+                    guint             level)
 {
-  TesBspGrid *grid = g_new0 (TesBspGrid, 1);
-  g_autofree double *weights = NULL;
-  double ns_per_column;
+  TesBspGrid *grid = grid_new (n_tiles, width, height);
+  Level groups = { 0 };
+  guint group = 1;
 
-  grid->width = MAX (width, 1);
-  grid->n_tiles = n_tiles;
-  grid->n_rows = MAX (MIN (height, n_tiles), 1);
-  grid->states = g_malloc ((gsize)grid->width * grid->n_rows);
-  memset (grid->states, TES_BSP_NO_STATE, (gsize)grid->width * grid->n_rows);
-  if (t1 <= t0 || n_tiles == 0)
+  for (guint l = 0; l < level && group <= G_MAXUINT / FANOUT; l++)
+    group *= FANOUT;
+  grid->level = level;
+  if (n_spans == 0)
     return grid;
 
-  weights = g_new0 (double, (gsize)grid->width * grid->n_rows * 4);
-  ns_per_column = (double)(t1 - t0) / grid->width;
-
-  for (guint s = 0; s < n_spans; s++)
-    {
-      const TesBspSpan *span = &spans[s];
-      double first, last;
-      guint c0, c1;
-
-      if (span->end <= t0 || span->start >= t1 || span->end <= span->start)
-        continue;
-      first = (MAX (span->start, t0) - t0) / ns_per_column;
-      last = (MIN (span->end, t1) - t0) / ns_per_column;
-      c0 = (guint)first;
-      c1 = MIN ((guint)last, grid->width - 1);
-
-      for (guint c = c0; c <= c1; c++)
-        {
-          /* the share of the step in this column */
-          double share = (MIN (last, c + 1.0) - MAX (first, (double)c)) * ns_per_column /
-                         (double)(span->end - span->start);
-
-          if (share <= 0)
-            continue;
-          for (guint t = 0; t < MIN (span->n_tiles, n_tiles); t++)
-            {
-              double *cell = &weights[((gsize)tes_bsp_grid_row_of (grid, t) * grid->width + c) * 4];
-              guint state = MIN (span->tile_states[t], TES_TILE_STATE_SYNC);
-              gint64 busy = state == TES_TILE_STATE_IDLE ? 0 : span->tile_cycles[t];
-
-              cell[state] += share * busy;
-              cell[TES_TILE_STATE_IDLE] += share * MAX (span->dur_cycles - busy, 0);
-              /* a step of no length still marks its column */
-              cell[TES_TILE_STATE_IDLE] += 1e-9;
-            }
-        }
-    }
-
-  for (gsize i = 0; i < (gsize)grid->width * grid->n_rows; i++)
-    {
-      const double *cell = &weights[i * 4];
-      guint best = TES_BSP_NO_STATE;
-      double best_weight = 0;
-
-      for (guint state = 0; state < 4; state++)
-        if (cell[state] > best_weight)
-          {
-            best = state;
-            best_weight = cell[state];
-          }
-      grid->states[i] = (guint8)best;
-    }
+  level_init_groups (&groups, spans, n_spans, group);
+  grid_fill (grid, &groups, spans, n_spans, t0, t1);
+  level_clear (&groups);
 
   return grid;
+}
+
+/* The cells of [@t0, @t1) in @width columns from the level whose groups
+ * are no wider than a column. */
+TesBspGrid *
+tes_bsp_pyramid_grid (const TesBspPyramid *pyramid,
+                      gint64               t0,
+                      gint64               t1,
+                      guint                width,
+                      guint                height)
+{
+  TesBspGrid *grid = grid_new (pyramid->n_tiles, width, height);
+
+  grid->level = level_for (pyramid->levels, pyramid->n_levels, (double)(t1 - t0) / grid->width);
+  grid_fill (grid, &pyramid->levels[grid->level], pyramid->spans, pyramid->n_spans, t0, t1);
+
+  return grid;
+}
+
+float
+tes_bsp_grid_get_cycles (const TesBspGrid *grid,
+                         guint             column,
+                         guint             row)
+{
+  g_return_val_if_fail (column < grid->width && row < grid->n_rows, 0);
+
+  return grid->cycles[(gsize)row * grid->width + column];
 }
 
 guint8
@@ -138,7 +554,30 @@ tes_bsp_grid_free (TesBspGrid *grid)
     return;
 
   g_free (grid->states);
+  g_free (grid->cycles);
   g_free (grid);
+}
+
+/* Viridis at five stops, linear between them: lightness rises all the way,
+ * so the scale reads in grey too and for the colour-blind. */
+guint32
+tes_bsp_cycles_color (double cycles,
+                      double max)
+{
+  static const guint32 stops[] = { 0x440154, 0x3b528b, 0x21918c, 0x5ec962, 0xfde725 };
+  double x = max > 0 && cycles > 0 ? MIN (cycles / max, 1.0) * (G_N_ELEMENTS (stops) - 1) : 0;
+  guint i = MIN ((guint)x, G_N_ELEMENTS (stops) - 2);
+  double f = x - i;
+  guint32 color = 0;
+
+  for (int shift = 16; shift >= 0; shift -= 8)
+    {
+      double a = (stops[i] >> shift) & 0xff, b = (stops[i + 1] >> shift) & 0xff;
+
+      color |= (guint32)(a + (b - a) * f + 0.5) << shift;
+    }
+
+  return color;
 }
 
 /* Where the @ipu_index-th IPU's cells go in a picture of @width × @height. */

@@ -15,8 +15,17 @@ G_BEGIN_DECLS
 
 /* The BSP heatmap without a display: one IPU's tiles (rows) over time
  * (columns), each cell the state that took most of that stretch of those
- * tiles. A cell is one device pixel: what falls in it is merged, so the
- * cost follows the pixels and the steps in view, not the run. */
+ * tiles. A cell is one device pixel: what falls in it is merged.
+ *
+ * A column holds the steps that start in it (a column no step starts in
+ * shows the step in progress there, so a step wider than a column fills
+ * every column it covers). Zoomed out, steps are taken in aligned groups
+ * of 4^level, groups no wider than a column on average, each group in the
+ * column where it starts: a step moves by about a column at most. The
+ * pyramid keeps those groups' sums per tile, built once, so that a frame
+ * reads about one group per tile and column: its cost follows the pixels,
+ * not the steps. tes_bsp_grid_build() computes the same cells from the
+ * steps themselves. */
 
 #define TES_BSP_NO_STATE 0xff
 
@@ -44,8 +53,13 @@ typedef struct
   guint   width;              /* columns */
   guint   n_rows;             /* min (height, tiles) */
   guint   n_tiles;
+  guint   level;              /* steps merged in groups of 4^level */
   guint8 *states;             /* n_rows × width, row-major; TES_BSP_NO_STATE where no step */
+  float  *cycles;             /* n_rows × width: busy cycles per tile of the row */
+  float   max_cycles;         /* the largest of them */
 } TesBspGrid;
+
+typedef struct _TesBspPyramid TesBspPyramid;
 
 TesBspGrid *tes_bsp_grid_build    (const TesBspSpan *spans,
                                    guint             n_spans,
@@ -53,7 +67,30 @@ TesBspGrid *tes_bsp_grid_build    (const TesBspSpan *spans,
                                    gint64            t0,
                                    gint64            t1,
                                    guint             width,
-                                   guint             height);
+                                   guint             height,
+                                   guint             level);
+float       tes_bsp_grid_get_cycles (const TesBspGrid *grid,
+                                   guint             column,
+                                   guint             row);
+
+TesBspPyramid *tes_bsp_pyramid_new       (const TesBspSpan    *spans,
+                                          guint                n_spans,
+                                          guint                n_tiles);
+guint          tes_bsp_pyramid_get_n_levels (const TesBspPyramid *pyramid);
+guint          tes_bsp_pyramid_level_for (const TesBspPyramid *pyramid,
+                                          double               ns_per_column);
+TesBspGrid    *tes_bsp_pyramid_grid      (const TesBspPyramid *pyramid,
+                                          gint64               t0,
+                                          gint64               t1,
+                                          guint                width,
+                                          guint                height);
+gsize          tes_bsp_pyramid_get_size  (const TesBspPyramid *pyramid);
+void           tes_bsp_pyramid_free      (TesBspPyramid       *pyramid);
+
+/* Colouring by cycles: viridis, dark violet (none) to yellow (@max), its
+ * lightness rising all the way. */
+guint32     tes_bsp_cycles_color  (double            cycles,
+                                   double            max);
 guint8      tes_bsp_grid_get      (const TesBspGrid *grid,
                                    guint             column,
                                    guint             row);
@@ -69,5 +106,6 @@ graphene_rect_t tes_bsp_heat_rect (guint             ipu_index,
                                    double            height);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TesBspGrid, tes_bsp_grid_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TesBspPyramid, tes_bsp_pyramid_free)
 
 G_END_DECLS

@@ -17,9 +17,11 @@
 #include "tes-tiles-layout.h"
 
 /* BSP: each IPU's tiles (rows) over the trace's visible range (columns),
- * coloured by what they did: compute, exchange, sync or idle. It follows
- * the workspace, so zooming the trace zooms it; + and − magnify the rows,
- * 0 resets; a click selects the step under it, in the trace too. */
+ * coloured by what they did (compute, exchange, sync or idle) or by their
+ * busy cycles. It follows the workspace, so zooming the trace zooms it;
+ * + and − magnify the rows, 0 resets; a click, or the arrows and Enter,
+ * select a tile's step, in the trace too. Screen readers get what is in
+ * view and the cell selected. */
 
 #define FONT        "Sans 9"
 #define INK         0x241f31
@@ -31,11 +33,22 @@ struct _TesBspSection
 {
   TesSection      parent_instance;
 
-  GtkWidget      *scrolled;
+  GtkWidget      *box;
+  GtkToggleButton *by_state;
+  GtkToggleButton *by_cycles;
+  GtkWidget      *scrolled;   /* in box */
   GtkDrawingArea *area;       /* in scrolled */
   GPtrArray      *ipus;       /* TesBspIpu, NULL until loaded */
   GCancellable   *cancellable;
   double          magnify;
+  TesBspColoring  coloring;
+
+  /* the cell the keys move: an IPU (index in ipus), a tile, a step (index
+   * in the IPU's spans) */
+  gboolean        has_cursor;
+  guint           cursor_ipu;
+  guint           cursor_tile;
+  guint           cursor_step;
 };
 
 G_DEFINE_FINAL_TYPE (TesBspSection, tes_bsp_section, TES_TYPE_SECTION)
@@ -45,6 +58,7 @@ static const char * const bsp_views[] = { "bsp", NULL };
 static void
 tes_bsp_ipu_free (TesBspIpu *ipu)
 {
+  g_clear_pointer (&ipu->pyramid, tes_bsp_pyramid_free);
   g_clear_pointer (&ipu->steps, g_ptr_array_unref);
   g_clear_pointer (&ipu->spans, g_array_unref);
   g_free (ipu);
@@ -53,8 +67,8 @@ tes_bsp_ipu_free (TesBspIpu *ipu)
 /**
  * tes_bsp_load_ipus:
  *
- * Every IPU's BSP steps (runs named "IPU n"), in IPU order. Slow on big
- * runs: call it off the main loop.
+ * Every IPU's BSP steps (runs named "IPU n"), in IPU order, with the
+ * sums a frame reads. Slow on big runs: call it off the main loop.
  *
  * Returns: (transfer full): TesBspIpu
  */
@@ -99,9 +113,43 @@ tes_bsp_load_ipus (TesReport  *report,
           ipu->n_tiles = MAX (ipu->n_tiles, step->n_tiles);
           g_array_append_val (ipu->spans, span);
         }
+      ipu->pyramid = tes_bsp_pyramid_new ((const TesBspSpan *)(gpointer)ipu->spans->data, ipu->spans->len,
+                                          ipu->n_tiles);
     }
 
   return g_steal_pointer (&ipus);
+}
+
+/* Colouring by cycles: the scale from none to the most of a cell. */
+static void
+draw_cycles_legend (TesPainter *p,
+                    double      max_cycles)
+{
+  g_autofree char *top = g_strdup_printf (_("%.0f cycles"), max_cycles);
+  double x = TES_BSP_LABEL_WIDTH;
+  const char *label = _("Busy cycles per tile:");
+  cairo_pattern_t *ramp = cairo_pattern_create_linear (0, 0, 1, 0);
+
+  tes_painter_text (p, label, x, 8, 300, PANGO_ALIGN_LEFT, FALSE, INK);
+  x += tes_painter_text_width (p, label) + 8;
+  tes_painter_text (p, "0", x, 8, 40, PANGO_ALIGN_LEFT, FALSE, INK);
+  x += tes_painter_text_width (p, "0") + 6;
+  for (int i = 0; i <= 16; i++)
+    {
+      guint32 rgb = tes_bsp_cycles_color (i / 16.0, 1.0);
+
+      cairo_pattern_add_color_stop_rgb (ramp, i / 16.0, ((rgb >> 16) & 0xff) / 255.0, ((rgb >> 8) & 0xff) / 255.0,
+                                        (rgb & 0xff) / 255.0);
+    }
+  cairo_save (p->cr);
+  cairo_translate (p->cr, x, 10);
+  cairo_scale (p->cr, 160, 12);
+  cairo_rectangle (p->cr, 0, 0, 1, 1);
+  cairo_set_source (p->cr, ramp);
+  cairo_fill (p->cr);
+  cairo_restore (p->cr);
+  cairo_pattern_destroy (ramp);
+  tes_painter_text (p, top, x + 166, 8, 300, PANGO_ALIGN_LEFT, FALSE, INK);
 }
 
 static void
@@ -124,31 +172,44 @@ draw_legend (TesPainter *p)
     }
 }
 
-/* The cells, one per device pixel, scaled without smoothing. */
+/* The cells, one per device pixel, scaled without smoothing; from the
+ * pyramid, so a frame costs its pixels. */
 static void
 draw_heat (cairo_t               *cr,
-           const TesBspIpu       *ipu,
-           gint64                 t0,
-           gint64                 t1,
+           const TesBspGrid      *grid,
+           TesBspColoring         coloring,
+           double                 max_cycles,
            const graphene_rect_t *rect)
 {
-  g_autoptr(TesBspGrid) grid = tes_bsp_grid_build ((const TesBspSpan *)(gpointer)ipu->spans->data, ipu->spans->len,
-                                                   ipu->n_tiles, t0, t1,
-                                                   (guint)rect->size.width, (guint)rect->size.height);
   cairo_surface_t *cells = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int)grid->width, (int)grid->n_rows);
   guchar *data = cairo_image_surface_get_data (cells);
   int stride = cairo_image_surface_get_stride (cells);
+  guint32 palette[256];
+
+  /* a colour per state, or 256 steps of the cycles' scale: a lookup per
+   * pixel */
+  if (coloring == TES_BSP_COLOR_CYCLES)
+    for (guint i = 0; i < 256; i++)
+      palette[i] = tes_bsp_cycles_color (i / 255.0, 1.0);
+  else
+    for (guint i = 0; i < 256; i++)
+      palette[i] = i <= TES_TILE_STATE_SYNC ? tes_tile_state_color (i) : NO_STEP_RGB;
 
   cairo_surface_flush (cells);
   for (guint row = 0; row < grid->n_rows; row++)
     {
       guint32 *line = (guint32 *)(gpointer)(data + (gsize)row * stride);
+      const guint8 *states = grid->states + (gsize)row * grid->width;
+      const float *cycles = grid->cycles + (gsize)row * grid->width;
 
       for (guint column = 0; column < grid->width; column++)
         {
-          guint8 state = tes_bsp_grid_get (grid, column, row);
-
-          line[column] = state == TES_BSP_NO_STATE ? NO_STEP_RGB : tes_tile_state_color (state);
+          if (states[column] == TES_BSP_NO_STATE)
+            line[column] = NO_STEP_RGB;
+          else if (coloring == TES_BSP_COLOR_CYCLES)
+            line[column] = palette[max_cycles > 0 ? (guint)MIN (cycles[column] / max_cycles * 255.0 + 0.5, 255.0) : 0];
+          else
+            line[column] = palette[states[column]];
         }
     }
   cairo_surface_mark_dirty (cells);
@@ -168,23 +229,40 @@ draw_heat (cairo_t               *cr,
 /* @ipus as tes_bsp_load_ipus() gives them, over the workspace's visible
  * range. */
 gboolean
-tes_bsp_render (TesWorkspace *workspace,
-                GPtrArray    *ipus,
-                cairo_t      *cr,
-                int           width,
-                int           height)
+tes_bsp_render (TesWorkspace   *workspace,
+                GPtrArray      *ipus,
+                TesBspColoring  coloring,
+                cairo_t        *cr,
+                int             width,
+                int             height)
 {
+  g_autoptr(GPtrArray) grids = g_ptr_array_new_with_free_func ((GDestroyNotify)tes_bsp_grid_free);
+  double max_cycles = 0;
   TesPainter p;
   gint64 t0, t1, origin = 0;
 
   tes_workspace_get_visible (workspace, &t0, &t1);
   tes_workspace_get_span (workspace, &origin, NULL);
 
+  /* every IPU's cells first: one scale of cycles for all */
+  for (guint i = 0; ipus != NULL && i < ipus->len; i++)
+    {
+      const TesBspIpu *ipu = g_ptr_array_index (ipus, i);
+      graphene_rect_t rect = tes_bsp_heat_rect (i, ipus->len, width, height);
+      TesBspGrid *grid = tes_bsp_pyramid_grid (ipu->pyramid, t0, t1, (guint)rect.size.width, (guint)rect.size.height);
+
+      max_cycles = MAX (max_cycles, grid->max_cycles);
+      g_ptr_array_add (grids, grid);
+    }
+
   cairo_save (cr);
   cairo_set_source_rgb (cr, 1, 1, 1);
   cairo_paint (cr);
   tes_painter_init (&p, cr, FONT);
-  draw_legend (&p);
+  if (coloring == TES_BSP_COLOR_CYCLES)
+    draw_cycles_legend (&p, max_cycles);
+  else
+    draw_legend (&p);
 
   if (ipus == NULL || ipus->len == 0)
     tes_painter_text (&p, _("No BSP steps in this report"), TES_BSP_LABEL_WIDTH, TES_BSP_LEGEND_HEIGHT, width - TES_BSP_LABEL_WIDTH,
@@ -204,7 +282,7 @@ tes_bsp_render (TesWorkspace *workspace,
       tes_painter_text (&p, _("tile 0"), 4, rect.origin.y, TES_BSP_LABEL_WIDTH - 10, PANGO_ALIGN_RIGHT, FALSE, DIM_INK);
       tes_painter_text (&p, last, 4, rect.origin.y + rect.size.height - 14, TES_BSP_LABEL_WIDTH - 10,
                         PANGO_ALIGN_RIGHT, FALSE, DIM_INK);
-      draw_heat (cr, ipu, t0, t1, &rect);
+      draw_heat (cr, g_ptr_array_index (grids, i), coloring, max_cycles, &rect);
     }
 
   /* the range shown, since the run's start */
@@ -236,7 +314,64 @@ tes_bsp_section_render (TesWorkspace  *workspace,
   if (!(ipus = tes_bsp_load_ipus (tes_workspace_get_report (workspace), error)))
     return FALSE;
 
-  return tes_bsp_render (workspace, ipus, cr, width, height);
+  return tes_bsp_render (workspace, ipus, TES_BSP_COLOR_STATE, cr, width, height);
+}
+
+/* The first span ending after @t (spans in time order). */
+static guint
+span_after (GArray *spans,
+            gint64  t)
+{
+  guint lo = 0, hi = spans->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (g_array_index (spans, TesBspSpan, mid).end <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  return lo;
+}
+
+/* Where the cursor's cell is drawn: its step's stretch of its tile's row. */
+static gboolean
+cursor_rect (TesBspSection   *self,
+             double           width,
+             double           height,
+             graphene_rect_t *out)
+{
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+  const TesBspIpu *ipu;
+  const TesBspSpan *span;
+  graphene_rect_t rect;
+  double x0, x1, row;
+  guint rows;
+  gint64 t0, t1;
+
+  if (workspace == NULL || self->ipus == NULL || !self->has_cursor)
+    return FALSE;
+
+  ipu = g_ptr_array_index (self->ipus, self->cursor_ipu);
+  span = &g_array_index (ipu->spans, TesBspSpan, self->cursor_step);
+  rect = tes_bsp_heat_rect (self->cursor_ipu, self->ipus->len, width, height);
+  tes_workspace_get_visible (workspace, &t0, &t1);
+  if (t1 <= t0 || span->end <= t0 || span->start >= t1)
+    return FALSE;
+
+  x0 = rect.origin.x + (double)(MAX (span->start, t0) - t0) / (t1 - t0) * rect.size.width;
+  x1 = rect.origin.x + (double)(MIN (span->end, t1) - t0) / (t1 - t0) * rect.size.width;
+  /* rows as the grid makes them: tiles share one when more than pixels */
+  rows = MAX (MIN (ipu->n_tiles, (guint)rect.size.height), 1);
+  row = rect.size.height / rows;
+  graphene_rect_init (out, x0 - 1,
+                      rect.origin.y + (double)((guint64)self->cursor_tile * rows / MAX (ipu->n_tiles, 1)) * row - 1,
+                      MAX (x1 - x0, 1) + 2, row + 2);
+
+  return TRUE;
 }
 
 static void
@@ -248,9 +383,100 @@ draw_cb (GtkDrawingArea *area,
 {
   TesBspSection *self = user_data;
   TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+  graphene_rect_t cell;
 
-  if (workspace != NULL && self->ipus != NULL)
-    tes_bsp_render (workspace, self->ipus, cr, width, height);
+  if (workspace == NULL || self->ipus == NULL)
+    return;
+
+  tes_bsp_render (workspace, self->ipus, self->coloring, cr, width, height);
+  if (cursor_rect (self, width, height, &cell))
+    {
+      cairo_set_line_width (cr, 2);
+      cairo_set_source_rgb (cr, 0, 0, 0);
+      cairo_rectangle (cr, cell.origin.x, cell.origin.y, cell.size.width, cell.size.height);
+      cairo_stroke (cr);
+      cairo_set_line_width (cr, 1);
+      cairo_set_source_rgb (cr, 1, 1, 1);
+      cairo_rectangle (cr, cell.origin.x + 1.5, cell.origin.y + 1.5, MAX (cell.size.width - 3, 0),
+                       MAX (cell.size.height - 3, 0));
+      cairo_stroke (cr);
+    }
+}
+
+/**
+ * tes_bsp_section_describe:
+ *
+ * What the heatmap shows, in words: per IPU its tiles and the steps in
+ * view, then the selected cell. Screen readers read it as the
+ * heatmap's description.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+tes_bsp_section_describe (TesBspSection *self)
+{
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+  g_autoptr(GString) text = g_string_new (NULL);
+  gint64 t0, t1;
+
+  g_return_val_if_fail (TES_IS_BSP_SECTION (self), NULL);
+
+  if (workspace == NULL || self->ipus == NULL)
+    return g_strdup (_("Loading the BSP steps…"));
+  if (self->ipus->len == 0)
+    return g_strdup (_("No BSP steps in this report"));
+
+  tes_workspace_get_visible (workspace, &t0, &t1);
+  for (guint i = 0; i < self->ipus->len; i++)
+    {
+      const TesBspIpu *ipu = g_ptr_array_index (self->ipus, i);
+      guint first = span_after (ipu->spans, t0), last = first;
+
+      while (last < ipu->spans->len && g_array_index (ipu->spans, TesBspSpan, last).start < t1)
+        last++;
+      if (text->len > 0)
+        g_string_append (text, "; ");
+      /* Translators: an IPU of the BSP heatmap: its number, its tiles, then the steps in view of all it has */
+      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "IPU %d: %u tiles, %u of %u step in view",
+                                                 "IPU %d: %u tiles, %u of %u steps in view", ipu->spans->len),
+                              ipu->ipu, ipu->n_tiles, last - first, ipu->spans->len);
+    }
+
+  if (self->has_cursor)
+    {
+      const TesBspIpu *ipu = g_ptr_array_index (self->ipus, self->cursor_ipu);
+      const TesBspStep *step = g_ptr_array_index (ipu->steps, self->cursor_step);
+      const TesBspSpan *span = &g_array_index (ipu->spans, TesBspSpan, self->cursor_step);
+      TesTileState state = self->cursor_tile < span->n_tiles ? MIN (span->tile_states[self->cursor_tile],
+                                                                     TES_TILE_STATE_SYNC)
+                                                             : TES_TILE_STATE_IDLE;
+      guint32 cycles = self->cursor_tile < span->n_tiles && state != TES_TILE_STATE_IDLE
+                       ? span->tile_cycles[self->cursor_tile] : 0;
+
+      /* Translators: the selected cell: IPU, tile, BSP step, the tile's state, its busy cycles and the step's */
+      g_string_append_printf (text, _(". Selected: IPU %d, tile %u, step %" G_GINT64_FORMAT ": %s, %u of %"
+                                      G_GINT64_FORMAT " cycles"),
+                              ipu->ipu, self->cursor_tile, step->step, tes_tile_state_name (state), cycles,
+                              span->dur_cycles);
+    }
+  g_string_append_c (text, '.');
+
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+static void
+update_description (TesBspSection *self)
+{
+  g_autofree char *text = tes_bsp_section_describe (self);
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->area), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
+}
+
+static void
+visible_changed (TesBspSection *self)
+{
+  update_description (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self->area));
 }
 
 /* + and − make the rows taller than the view: it scrolls. */
@@ -281,7 +507,8 @@ load_cb (GObject      *object,
 
   g_clear_pointer (&self->ipus, g_ptr_array_unref);
   self->ipus = ipus;
-  gtk_widget_queue_draw (GTK_WIDGET (self->area));
+  self->has_cursor = FALSE;
+  visible_changed (self);
 }
 
 static void
@@ -327,10 +554,10 @@ tes_bsp_section_workspace_changed (TesSection   *section,
     {
       g_autoptr(GTask) task = NULL;
 
-      g_signal_connect_object (workspace, "notify::visible-start", G_CALLBACK (gtk_widget_queue_draw),
-                               self->area, G_CONNECT_SWAPPED);
-      g_signal_connect_object (workspace, "notify::visible-end", G_CALLBACK (gtk_widget_queue_draw),
-                               self->area, G_CONNECT_SWAPPED);
+      g_signal_connect_object (workspace, "notify::visible-start", G_CALLBACK (visible_changed),
+                               self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (workspace, "notify::visible-end", G_CALLBACK (visible_changed),
+                               self, G_CONNECT_SWAPPED);
       self->cancellable = g_cancellable_new ();
       task = g_task_new (self, self->cancellable, load_cb, NULL);
       g_task_set_source_tag (task, tes_bsp_section_workspace_changed);
@@ -338,14 +565,135 @@ tes_bsp_section_workspace_changed (TesSection   *section,
       g_task_run_in_thread (task, load_thread);
     }
 
+  self->has_cursor = FALSE;
+  visible_changed (self);
+}
+
+/* The cursor's step, selected in the workspace (so the trace shows it):
+ * its span, number, IPU and tile. */
+static void
+activate_cursor (TesBspSection *self)
+{
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+  const TesBspIpu *ipu;
+  const TesBspSpan *span;
+
+  if (workspace == NULL || self->ipus == NULL || !self->has_cursor)
+    return;
+
+  ipu = g_ptr_array_index (self->ipus, self->cursor_ipu);
+  span = &g_array_index (ipu->spans, TesBspSpan, self->cursor_step);
+  tes_workspace_set_selection (workspace, span->start, span->end);
+  tes_workspace_set_step (workspace, ((const TesBspStep *)g_ptr_array_index (ipu->steps, self->cursor_step))->step);
+  tes_workspace_set_ipu (workspace, ipu->ipu);
+  tes_workspace_set_tile (workspace, (int)self->cursor_tile);
+}
+
+static void
+set_cursor (TesBspSection *self,
+            guint          ipu,
+            guint          tile,
+            guint          step)
+{
+  self->has_cursor = TRUE;
+  self->cursor_ipu = ipu;
+  self->cursor_tile = tile;
+  self->cursor_step = step;
+  update_description (self);
   gtk_widget_queue_draw (GTK_WIDGET (self->area));
+}
+
+/**
+ * tes_bsp_section_move_cursor:
+ * @steps: steps later (negative: earlier)
+ * @tiles: tiles down (negative: up); past an IPU's last tile, the next IPU
+ *
+ * Moves the selected cell (the first tile and step in view when none is),
+ * the view panning to keep it in sight.
+ *
+ * Returns: whether there is a cell to select
+ */
+gboolean
+tes_bsp_section_move_cursor (TesBspSection *self,
+                             int            steps,
+                             int            tiles)
+{
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+  const TesBspIpu *ipu;
+  const TesBspSpan *span;
+  gint64 t0, t1, start, tile;
+  guint ipu_index, step;
+
+  g_return_val_if_fail (TES_IS_BSP_SECTION (self), FALSE);
+
+  if (workspace == NULL || self->ipus == NULL || self->ipus->len == 0)
+    return FALSE;
+
+  tes_workspace_get_visible (workspace, &t0, &t1);
+  if (!self->has_cursor)
+    {
+      ipu = g_ptr_array_index (self->ipus, 0);
+      if (ipu->spans->len == 0)
+        return FALSE;
+      set_cursor (self, 0, 0, MIN (span_after (ipu->spans, t0), ipu->spans->len - 1));
+      return TRUE;
+    }
+
+  /* tiles run on from one IPU into the next */
+  ipu_index = self->cursor_ipu;
+  tile = (gint64)self->cursor_tile + tiles;
+  while (tile < 0 && ipu_index > 0)
+    tile += ((const TesBspIpu *)g_ptr_array_index (self->ipus, --ipu_index))->n_tiles;
+  while (ipu_index + 1 < self->ipus->len &&
+         tile >= ((const TesBspIpu *)g_ptr_array_index (self->ipus, ipu_index))->n_tiles)
+    tile -= ((const TesBspIpu *)g_ptr_array_index (self->ipus, ipu_index++))->n_tiles;
+  ipu = g_ptr_array_index (self->ipus, ipu_index);
+  if (ipu->spans->len == 0)
+    return FALSE;
+  tile = CLAMP (tile, 0, (gint64)MAX (ipu->n_tiles, 1) - 1);
+
+  /* the step at the same time in another IPU */
+  start = g_array_index (((const TesBspIpu *)g_ptr_array_index (self->ipus, self->cursor_ipu))->spans, TesBspSpan,
+                         self->cursor_step).start;
+  step = ipu_index == self->cursor_ipu ? self->cursor_step : MIN (span_after (ipu->spans, start), ipu->spans->len - 1);
+  step = (guint)CLAMP ((gint64)step + steps, 0, (gint64)ipu->spans->len - 1);
+  set_cursor (self, ipu_index, (guint)tile, step);
+
+  /* keep it in view */
+  span = &g_array_index (ipu->spans, TesBspSpan, step);
+  if (span->start >= t1 || span->end <= t0)
+    {
+      gint64 width = t1 - t0;
+
+      tes_workspace_set_visible (workspace, span->start - width / 2, span->start - width / 2 + width);
+    }
+
+  return TRUE;
+}
+
+/**
+ * tes_bsp_section_activate:
+ *
+ * Selects the selected cell's step in the workspace, as a click on it
+ * does (Enter).
+ *
+ * Returns: whether a cell is selected
+ */
+gboolean
+tes_bsp_section_activate (TesBspSection *self)
+{
+  g_return_val_if_fail (TES_IS_BSP_SECTION (self), FALSE);
+
+  activate_cursor (self);
+
+  return self->has_cursor;
 }
 
 /**
  * tes_bsp_section_click:
  *
- * Selects the BSP step under (@x, @y) of the heatmap: its span in the
- * workspace (so the trace shows it) and its number.
+ * Selects the BSP step under (@x, @y) of the heatmap, and its tile: its
+ * span in the workspace (so the trace shows it) and its number.
  *
  * Returns: whether a step was there
  */
@@ -379,10 +727,15 @@ tes_bsp_section_click (TesBspSection *self,
       if ((span = tes_bsp_span_at ((const TesBspSpan *)(gpointer)ipu->spans->data, ipu->spans->len, t)) < 0)
         return FALSE;
 
-      tes_workspace_set_selection (workspace, g_array_index (ipu->spans, TesBspSpan, span).start,
-                                   g_array_index (ipu->spans, TesBspSpan, span).end);
-      tes_workspace_set_step (workspace, ((const TesBspStep *)g_ptr_array_index (ipu->steps, span))->step);
-      tes_workspace_set_ipu (workspace, ipu->ipu);
+      /* the row's first tile */
+      {
+        guint rows = MAX (MIN (ipu->n_tiles, (guint)rect.size.height), 1);
+        guint row = MIN ((guint)((y - rect.origin.y) / rect.size.height * rows), rows - 1);
+        guint tile = (guint)(((guint64)row * ipu->n_tiles + rows - 1) / rows);
+
+        set_cursor (self, i, MIN (tile, MAX (ipu->n_tiles, 1) - 1), (guint)span);
+      }
+      activate_cursor (self);
       return TRUE;
     }
 
@@ -410,6 +763,33 @@ magnify_action (GtkWidget  *widget,
   tes_bsp_section_set_magnify (self, factor == 0 ? 1 : self->magnify * factor);
 }
 
+/* bsp.move((steps, tiles)): the arrows */
+static void
+move_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  int steps, tiles;
+
+  g_variant_get (param, "(ii)", &steps, &tiles);
+  tes_bsp_section_move_cursor (TES_BSP_SECTION (widget), steps, tiles);
+}
+
+static void
+activate_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *param)
+{
+  tes_bsp_section_activate (TES_BSP_SECTION (widget));
+}
+
+static void
+coloring_toggled (TesBspSection *self)
+{
+  tes_bsp_section_set_coloring (self, gtk_toggle_button_get_active (self->by_cycles) ? TES_BSP_COLOR_CYCLES
+                                                                                    : TES_BSP_COLOR_STATE);
+}
+
 static void
 tes_bsp_section_dispose (GObject *object)
 {
@@ -419,7 +799,8 @@ tes_bsp_section_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->ipus, g_ptr_array_unref);
   self->area = NULL;
-  g_clear_pointer (&self->scrolled, gtk_widget_unparent);
+  self->scrolled = NULL;
+  g_clear_pointer (&self->box, gtk_widget_unparent);
 
   G_OBJECT_CLASS (tes_bsp_section_parent_class)->dispose (object);
 }
@@ -446,17 +827,52 @@ tes_bsp_section_class_init (TesBspSectionClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, 0, "bsp.magnify", "d", 0.5);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, 0, "bsp.magnify", "d", 0.5);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, 0, "bsp.magnify", "d", 0.0);
+
+  gtk_widget_class_install_action (widget_class, "bsp.move", "(ii)", move_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, 0, "bsp.move", "(ii)", -1, 0);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0, "bsp.move", "(ii)", 1, 0);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, 0, "bsp.move", "(ii)", 0, -1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, 0, "bsp.move", "(ii)", 0, 1);
+  gtk_widget_class_install_action (widget_class, "bsp.activate", NULL, activate_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, 0, "bsp.activate", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, 0, "bsp.activate", NULL);
 }
 
 static void
 tes_bsp_section_init (TesBspSection *self)
 {
   GtkGesture *click = gtk_gesture_click_new ();
+  GtkWidget *toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *linked = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
 
   self->magnify = 1;
-  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+
+  /* the colouring: by state or by cycles */
+  gtk_widget_set_margin_start (toolbar, 6);
+  gtk_widget_set_margin_top (toolbar, 6);
+  gtk_widget_set_margin_bottom (toolbar, 6);
+  gtk_box_append (GTK_BOX (toolbar), gtk_label_new (_("Colour by")));
+  gtk_widget_add_css_class (linked, "linked");
+  self->by_state = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_label (_("State")));
+  self->by_cycles = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_label (_("Cycles")));
+  gtk_toggle_button_set_group (self->by_cycles, self->by_state);
+  gtk_toggle_button_set_active (self->by_state, TRUE);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->by_state), _("Compute, exchange, sync or idle"));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->by_cycles), _("Busy cycles per tile, on a scale"));
+  g_signal_connect_object (self->by_cycles, "toggled", G_CALLBACK (coloring_toggled), self, G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (linked), GTK_WIDGET (self->by_state));
+  gtk_box_append (GTK_BOX (linked), GTK_WIDGET (self->by_cycles));
+  gtk_box_append (GTK_BOX (toolbar), linked);
+  gtk_box_append (GTK_BOX (self->box), toolbar);
+
   self->scrolled = gtk_scrolled_window_new ();
-  self->area = GTK_DRAWING_AREA (gtk_drawing_area_new ());
+  /* a picture to assistive technologies, described in words */
+  self->area = g_object_new (GTK_TYPE_DRAWING_AREA, "accessible-role", GTK_ACCESSIBLE_ROLE_IMG, NULL);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->area), GTK_ACCESSIBLE_PROPERTY_LABEL, _("BSP heatmap"), -1);
+  gtk_widget_set_focusable (GTK_WIDGET (self->area), TRUE);
+  gtk_widget_set_focus_on_click (GTK_WIDGET (self->area), TRUE);
   gtk_widget_set_hexpand (GTK_WIDGET (self->area), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (self->area), TRUE);
   gtk_drawing_area_set_draw_func (self->area, draw_cb, self, NULL);
@@ -464,7 +880,9 @@ tes_bsp_section_init (TesBspSection *self)
   gtk_widget_add_controller (GTK_WIDGET (self->area), GTK_EVENT_CONTROLLER (click));
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), GTK_WIDGET (self->area));
-  gtk_widget_set_parent (self->scrolled, GTK_WIDGET (self));
+  gtk_widget_set_vexpand (self->scrolled, TRUE);
+  gtk_box_append (GTK_BOX (self->box), self->scrolled);
+  update_description (self);
 }
 
 /* The IPUs' steps, once loaded (NULL before). */
@@ -482,6 +900,27 @@ tes_bsp_section_get_magnify (TesBspSection *self)
   g_return_val_if_fail (TES_IS_BSP_SECTION (self), 1);
 
   return self->magnify;
+}
+
+TesBspColoring
+tes_bsp_section_get_coloring (TesBspSection *self)
+{
+  g_return_val_if_fail (TES_IS_BSP_SECTION (self), TES_BSP_COLOR_STATE);
+
+  return self->coloring;
+}
+
+/* Colour the cells by state or by busy cycles. */
+void
+tes_bsp_section_set_coloring (TesBspSection  *self,
+                              TesBspColoring  coloring)
+{
+  g_return_if_fail (TES_IS_BSP_SECTION (self));
+
+  self->coloring = coloring;
+  if (gtk_toggle_button_get_active (self->by_cycles) != (coloring == TES_BSP_COLOR_CYCLES))
+    gtk_toggle_button_set_active (coloring == TES_BSP_COLOR_CYCLES ? self->by_cycles : self->by_state, TRUE);
+  gtk_widget_queue_draw (GTK_WIDGET (self->area));
 }
 
 /* Rows @magnify times as tall as the view fits (1: all tiles in view). */

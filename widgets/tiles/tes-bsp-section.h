@@ -19,25 +19,42 @@ G_DECLARE_FINAL_TYPE (TesBspSection, tes_bsp_section, TES, BSP_SECTION, TesSecti
 /* One IPU's BSP steps, as the heatmap reads them. */
 typedef struct
 {
-  int        ipu;
-  guint      n_tiles;
-  GPtrArray *steps;   /* TesBspStep */
-  GArray    *spans;   /* TesBspSpan over steps, times in ns */
+  int            ipu;
+  guint          n_tiles;
+  GPtrArray     *steps;     /* TesBspStep */
+  GArray        *spans;     /* TesBspSpan over steps, times in ns */
+  TesBspPyramid *pyramid;   /* over spans */
 } TesBspIpu;
+
+/* What the cells' colour says. */
+typedef enum
+{
+  TES_BSP_COLOR_STATE,      /* compute, exchange, sync, idle */
+  TES_BSP_COLOR_CYCLES,     /* busy cycles per tile, on a scale */
+} TesBspColoring;
 
 GPtrArray *tes_bsp_load_ipus              (TesReport      *report,
                                            GError        **error);
 gboolean   tes_bsp_render                 (TesWorkspace   *workspace,
                                            GPtrArray      *ipus,
+                                           TesBspColoring  coloring,
                                            cairo_t        *cr,
                                            int             width,
                                            int             height);
 GPtrArray *tes_bsp_section_get_ipus       (TesBspSection  *self);
+TesBspColoring tes_bsp_section_get_coloring (TesBspSection *self);
+void       tes_bsp_section_set_coloring   (TesBspSection  *self,
+                                           TesBspColoring  coloring);
 double     tes_bsp_section_get_magnify    (TesBspSection  *self);
 void       tes_bsp_section_set_magnify    (TesBspSection  *self,
                                            double          magnify);
 gboolean   tes_bsp_section_click          (TesBspSection  *self,
                                            double          x,
                                            double          y);
+gboolean   tes_bsp_section_move_cursor    (TesBspSection  *self,
+                                           int             steps,
+                                           int             tiles);
+gboolean   tes_bsp_section_activate       (TesBspSection  *self);
+char      *tes_bsp_section_describe       (TesBspSection  *self);
 
 G_END_DECLS
