@@ -16,6 +16,7 @@
 #include "tes-poplar-size-importer.h"
 #include "tes-qaic-runner-importer.h"
 #include "tes-qaic-stats-importer.h"
+#include "tes-source-file.h"
 #include "tes-sigmastar-img-info-importer.h"
 #include "tes-sigmastar-op-time-importer.h"
 #include "tes-torq-annotated-importer.h"
@@ -144,16 +145,11 @@ read_head (const char  *path,
            gsize       *len,
            GError     **error)
 {
-  int fd = g_open (path, O_RDONLY, 0);
+  int fd = tes_source_file_open (path, error);
   gsize got = 0;
 
   if (fd < 0)
-    {
-      int errsv = errno;
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   "%s: %s", path, g_strerror (errsv));
-      return FALSE;
-    }
+    return FALSE;
 
   while (got < TES_SNIFF_SIZE)
     {

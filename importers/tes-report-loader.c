@@ -9,15 +9,14 @@
 
 #include "config.h"
 
-#include <errno.h>
 #include <glib/gstdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "tes-cache-writer.h"
 #include "tes-importer-registry.h"
 #include "tes-report-loader.h"
 #include "tes-report-private.h"
+#include "tes-source-file.h"
 
 /* TesReportLoader turns the files a user gives into one TesReport: it
  * refuses what is not a regular file (a FIFO would block a reader for
@@ -252,35 +251,6 @@ tes_report_loader_is_cache_file (const char *path)
          tes_importer_registry_choose (path, NULL, &error) == NULL;
 }
 
-/* Only regular files are read: a FIFO or a device would block the reader
- * (or never end), and a folder is not a report. */
-static gboolean
-check_regular_file (const char  *path,
-                    GError     **error)
-{
-  GStatBuf st;
-
-  if (g_stat (path, &st) != 0)
-    {
-      int errsv = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   "%s: %s", path, g_strerror (errsv));
-      return FALSE;
-    }
-
-  if (!S_ISREG (st.st_mode))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
-                   "%s: not a regular file (%s)", path,
-                   S_ISDIR (st.st_mode) ? "a folder" :
-                   S_ISFIFO (st.st_mode) ? "a FIFO" : "a device or socket");
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
 static gboolean
 import_to_cache (const char * const  *paths,
                  TesImporter * const *importers,
@@ -381,7 +351,8 @@ tes_report_import_files (const char * const  *paths,
     {
       g_return_val_if_fail (TES_IS_IMPORTER (importers[i]), NULL);
 
-      if (!(stamps[i] = tes_source_stamp_new (paths[i], cancellable, error)))
+      if (!tes_source_file_check (paths[i], error) ||
+          !(stamps[i] = tes_source_stamp_new (paths[i], cancellable, error)))
         goto fail;
 
       for (guint j = 0; j < i; j++)
@@ -469,7 +440,7 @@ load (TesReportLoader  *self,
       tes_progress_update (self->progress, 0.0, message);
 
       if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
-          !check_regular_file (path, error))
+          !tes_source_file_check (path, error))
         return NULL;
 
       if (importer == NULL && self->format == NULL && tes_report_loader_is_cache_file (path))

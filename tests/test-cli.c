@@ -252,7 +252,7 @@ test_info_cache_cycle (void)
 
   tes_test_run_cli (&r, "info", each, NULL);
   g_assert_cmpint (r.status, ==, 0);
-  tes_test_assert_contains (r.out, "Importer:       sigmastar-op-time (version 1)\n");
+  tes_test_assert_contains (r.out, "Importer:       sigmastar-op-time (version 2)\n");
   tes_test_assert_contains (r.out, "Operators:      96\n");
   tes_test_assert_contains (r.out, "(written now)");
   g_assert_true (g_file_test (cache, G_FILE_TEST_IS_REGULAR));
@@ -320,7 +320,7 @@ test_several_files (void)
   g_assert_cmpint (r.status, ==, 0);
   tes_test_assert_contains (r.out, "Operators:      108\n");
   tes_test_assert_contains (r.out, "(reused)");
-  source_line = g_strdup_printf ("Source:         %s: SigmaStar get_op_time_cost.py (sigmastar-op-time, version 1)\n", each);
+  source_line = g_strdup_printf ("Source:         %s: SigmaStar get_op_time_cost.py (sigmastar-op-time, version 2)\n", each);
   tes_test_assert_contains (r.out, source_line);
 
   /* the two listings are two views of one run: each view comes from its

@@ -176,7 +176,7 @@ test_report_adder (void)
     { "memory.by_tile.tiles_out_of_memory", "0" },
   };
   static const char * const cli[] = {
-    "Importer:       poplar-report (version 2)",
+    "Importer:       poplar-report (version 3)",
     "Tiles:          1216",
     "Info:           target.clock = 1600.0 MHz",
     "Info:           memory.data_type.Stack = 3852288",
@@ -390,7 +390,7 @@ test_report_small (void)
     { "tile.5.memory.including_gaps", NULL },
   };
   static const char * const cli[] = {
-    "Importer:       poplar-report (version 2)",
+    "Importer:       poplar-report (version 3)",
     "Tiles:          8",
     "Info:           target.clock = 1330.0 MHz",
     "Info:           memory.data_type.Stack = 4096",
@@ -648,9 +648,9 @@ test_bad_input (void)
     { "poplar-report", "badunit.txt", "Target:\n  Memory Per-Tile:        256.0 furlongs\n", -1,
       TES_IMPORT_ERROR_INVALID, ":2: 'Memory Per-Tile' expects a size" },
     { "poplar-report", "truncated.txt", "Target:\n  Tiles per IPU: 1,216\n\nMemory Usage:\n    Including Gaps:         23,878,3", -1,
-      TES_IMPORT_ERROR_INVALID, ":5: expected a size in bytes ('<number> B') for 'Including Gaps'" },
+      TES_IMPORT_ERROR_TRUNCATED, ":5: the file is cut short inside its last line: expected a size in bytes ('<number> B') for 'Including Gaps'" },
     { "poplar-report", "truncated_exec.txt", "Execution:\n  Total cycles: 6,681,766 (approx 5,023", -1,
-      TES_IMPORT_ERROR_INVALID, ":2: unbalanced parentheses" },
+      TES_IMPORT_ERROR_TRUNCATED, ":2: the file is cut short inside its last line: unbalanced parentheses" },
     { "poplar-report", "total_text.txt", "Execution:\n  Total cycles: lots\n", -1,
       TES_IMPORT_ERROR_INVALID, ":2: 'Total cycles' expects a whole number of cycles" },
     { "poplar-report", "columns.txt",

@@ -609,7 +609,7 @@ test_stats_bad_input (void)
     { "truncated.txt", cut_after_line (summary_text, 8), -1, TES_IMPORT_ERROR_TRUNCATED,
       ":8: the file ends without a 'c0 total:' line for the operator rows from line 5" },
     { "cut-row.txt", g_strndup (summary_text, strstr (summary_text, "      72.00%") + 12 - summary_text), -1,
-      TES_IMPORT_ERROR_INVALID, ":6: operator row has 2 of the 9 columns of the header on line 4, and no opdetails" },
+      TES_IMPORT_ERROR_TRUNCATED, ":6: the file is cut short inside its last line: operator row has 2 of the 9 columns of the header on line 4, and no opdetails" },
     { "extra-cell.txt", replace (summary_text, "      1         N/A", "      1   7     N/A"), -1,
       TES_IMPORT_ERROR_INVALID, ":8: operator row has more cells than the 9 columns of the header on line 4" },
     { "non-numeric.txt", replace (summary_text, "     30     1000.00", "    abc     1000.00"), -1,

@@ -189,7 +189,7 @@ test_bad_input (void)
     { "empty.txt", "", 0, TES_IMPORT_ERROR_EMPTY, ": no operator rows" },
     { "blank.txt", "\n  \n", -1, TES_IMPORT_ERROR_EMPTY, ": no operator rows" },
     { "nonnumeric.txt", "0 CONV_2D 1.000%\n1 ADD 2.000%\n2 ADD abc%\n", -1, TES_IMPORT_ERROR_INVALID, ":3: expected" },
-    { "truncated.txt", "0 CONV_2D 1.000%\n1 ADD 2.0", -1, TES_IMPORT_ERROR_INVALID, ":2: expected" },
+    { "truncated.txt", "0 CONV_2D 1.000%\n1 ADD 2.0", -1, TES_IMPORT_ERROR_TRUNCATED, ":2: the file is cut short inside its last line: expected" },
     { "columns.txt", "0 CONV_2D 1.000% extra\n", -1, TES_IMPORT_ERROR_INVALID, ":1: expected" },
     { "mixed.txt", "0 CONV_2D 1.000%\nADD 2.000%\n", -1, TES_IMPORT_ERROR_INVALID, ":2: per-type row in a listing whose line 1" },
     { "duplicate.txt", "0 CONV_2D 1.000%\n0 ADD 2.000%\n", -1, TES_IMPORT_ERROR_INVALID, ":2: operator index 0 already listed on line 1" },

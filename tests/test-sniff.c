@@ -313,6 +313,10 @@ test_own_files (void)
           continue;
         }
 
+      /* the bad-input corpus is damaged on purpose (test-bad-input) */
+      if (g_str_has_prefix (rel, "bad" G_DIR_SEPARATOR_S))
+        continue;
+
       /* another engineer's file: its folder names the vendor */
       got = sniff_claimant (path, rel);
       g_test_message ("%s: %s", rel, got ? got : "no importer");

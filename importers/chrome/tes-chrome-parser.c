@@ -85,9 +85,11 @@ struct _TesChromeParser
   GString          *other_prefix;
   GString          *other_key;
   guint64           last_event_end;
+  guint64           last_token;   /* where the last value or key ended */
   guint             saw_top : 1;
   guint             object_form : 1;
   guint             saw_events : 1;
+  guint             fed : 1;
   GError           *error;
 };
 
@@ -389,6 +391,7 @@ on_scalar (TesChromeParser *p,
 {
   Frame *f;
 
+  p->last_token = offset_now (p);
   if (p->n_frames == 0)
     return fail (p, TES_IMPORT_ERROR, TES_IMPORT_ERROR_INVALID,
                  "not a Chrome trace: the document is a single value, not an array or object");
@@ -501,6 +504,7 @@ on_start (TesChromeParser *p,
 {
   Frame *f;
 
+  p->last_token = offset_now (p);
   if (++p->depth > TES_CHROME_MAX_DEPTH)
     {
       g_autofree char *msg = g_strdup_printf ("containers nested deeper than %d levels",
@@ -602,6 +606,7 @@ on_end (TesChromeParser *p,
 {
   Frame *f = top (p);
 
+  p->last_token = offset_now (p);
   p->depth--;
 
   switch (f->kind)
@@ -675,6 +680,8 @@ cb_map_key (void                *ctx,
   TesChromeParser *p = ctx;
   const char *key = (const char *)k;
   Frame *f = top (p);
+
+  p->last_token = offset_now (p);
 
   /* by far the most frequent case first */
   if (G_LIKELY (f->kind == F_EVENT))
@@ -793,6 +800,8 @@ describe_bad_token (const guint8 *buf,
       (left >= 8 && memcmp (rest, "Infinity", 8) == 0) ||
       (left >= 9 && memcmp (rest, "-Infinity", 9) == 0))
     return " (NaN and Infinity are not JSON numbers)";
+  if (at == 0 && left >= 2 && ((buf[0] == 0xff && buf[1] == 0xfe) || (buf[0] == 0xfe && buf[1] == 0xff)))
+    return " (UTF-16 text: Tessera reads JSON in UTF-8; convert it: iconv -f UTF-16 -t UTF-8)";
 
   return "";
 }
@@ -810,8 +819,21 @@ tes_chrome_parser_feed (TesChromeParser  *p,
   gsize at;
 
   p->base = offset;
+  if (!p->fed)
+    p->last_token = offset;
+  p->fed = TRUE;
   if (yajl_parse (p->yajl, data, len) == yajl_status_ok)
-    return TRUE;
+    {
+      if (offset + len - p->last_token <= TES_CHROME_MAX_TOKEN)
+        return TRUE;
+
+      if (error_offset != NULL)
+        *error_offset = p->last_token;
+      g_set_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_INVALID,
+                   "no JSON value or key ends within %d MiB (a string or number that long "
+                   "is no trace event: a damaged or hostile file?)", TES_CHROME_MAX_TOKEN >> 20);
+      return FALSE;
+    }
 
   /* yajl stops just past the byte it rejects */
   at = yajl_get_bytes_consumed (p->yajl);

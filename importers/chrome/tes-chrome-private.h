@@ -23,6 +23,12 @@ G_BEGIN_DECLS
  * UI uses json-glib, a recursive parser) must not be handed a bomb. */
 #define TES_CHROME_MAX_DEPTH 1000
 
+/* No value or key of a trace is longer than this. yajl holds a token that
+ * spans the buffers it is fed whole, and lexes it again from its start
+ * with each buffer: a longer one (a gzip bomb of one string) would cost
+ * memory and time without bound. */
+#define TES_CHROME_MAX_TOKEN (16 * 1024 * 1024)
+
 /* Files smaller than this are parsed by one thread. */
 #define TES_CHROME_SPLIT_MIN_SIZE (16 * 1024 * 1024)
 

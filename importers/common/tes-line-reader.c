@@ -147,6 +147,94 @@ tes_line_reader_in_cut_line (TesLineReader *reader)
   return reader->pos >= reader->len && reader->len > 0 && reader->data[reader->len - 1] != '\n';
 }
 
+/* A row the parser cannot read: "PATH:LINE: message", and when the file
+ * stops inside that line (no line end), it says that the file is cut
+ * short (TES_IMPORT_ERROR_TRUNCATED), which is then the likelier cause. */
+gboolean
+tes_line_reader_fail_row (TesLineReader  *reader,
+                          const char     *path,
+                          GError        **error,
+                          const char     *format,
+                          ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  if (tes_line_reader_in_cut_line (reader))
+    return tes_import_fail_at_line (error, TES_IMPORT_ERROR_TRUNCATED, path, reader->line_no,
+                                    "the file is cut short inside its last line: %s", message);
+
+  return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, path, reader->line_no, "%s", message);
+}
+
+/* The same for an error a parser set on the current line without the
+ * reader at hand ("PATH:LINE: message"): when the file stops inside that
+ * line, the message says so first. */
+void
+tes_line_reader_note_cut (TesLineReader  *reader,
+                          const char     *path,
+                          GError        **error)
+{
+  g_autofree char *where = NULL;
+  char *message;
+
+  if (error == NULL || *error == NULL || (*error)->domain != TES_IMPORT_ERROR ||
+      !tes_line_reader_in_cut_line (reader))
+    return;
+
+  where = g_strdup_printf ("%s:%u: ", path, reader->line_no);
+  if (!g_str_has_prefix ((*error)->message, where))
+    return;
+
+  message = g_strdup_printf ("%sthe file is cut short inside its last line: %s",
+                             where, (*error)->message + strlen (where));
+  g_free ((*error)->message);
+  (*error)->message = message;
+  (*error)->code = TES_IMPORT_ERROR_TRUNCATED;
+}
+
+/* No vendor prints a line this long: a longer one (a damaged file, or a
+ * hostile one) would cost its length again in every copy a parser makes of
+ * a field. */
+#define TES_LINE_MAX (1024 * 1024)
+
+static gboolean
+check_length (TesLineReader  *reader,
+              const char     *path,
+              gsize           len,
+              GError        **error)
+{
+  if (len <= TES_LINE_MAX)
+    return TRUE;
+
+  return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, path, reader->line_no,
+                                  "a line of %" G_GSIZE_FORMAT " bytes (from byte %" G_GSIZE_FORMAT
+                                  "); no listing has lines longer than %d MiB",
+                                  len, reader->line_offset, TES_LINE_MAX >> 20);
+}
+
+/* A UTF-16 file (Windows tools write them) starts with its byte order mark:
+ * say so rather than "invalid UTF-8". */
+static gboolean
+check_utf16 (TesLineReader  *reader,
+             const char     *path,
+             const char     *line,
+             gsize           len,
+             GError        **error)
+{
+  if (reader->line_offset != 0 || len < 2 ||
+      !((line[0] == '\xff' && line[1] == '\xfe') || (line[0] == '\xfe' && line[1] == '\xff')))
+    return TRUE;
+
+  return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, path, reader->line_no,
+                                  "UTF-16 text (byte order mark at byte 0); Tessera reads UTF-8 "
+                                  "(convert it: iconv -f UTF-16 -t UTF-8)");
+}
+
 gboolean
 tes_line_reader_check_text (TesLineReader  *reader,
                             const char     *path,
@@ -154,6 +242,10 @@ tes_line_reader_check_text (TesLineReader  *reader,
                             gsize           len,
                             GError        **error)
 {
+  if (!check_length (reader, path, len, error) ||
+      !check_utf16 (reader, path, line, len, error))
+    return FALSE;
+
   if (tes_line_is_text (line, len))
     return TRUE;
 
@@ -172,6 +264,10 @@ tes_line_reader_check_utf8 (TesLineReader  *reader,
                             const char     *not_what,
                             GError        **error)
 {
+  if (!check_length (reader, path, len, error) ||
+      !check_utf16 (reader, path, line, len, error))
+    return FALSE;
+
   if (not_what != NULL && memchr (line, '\0', len) != NULL)
     return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, path, reader->line_no,
                                     "binary data (NUL byte), not %s", not_what);

@@ -45,6 +45,14 @@ gboolean  tes_line_reader_next_text     (TesLineReader     *reader,
                                          gboolean          *not_text);
 double    tes_line_reader_get_fraction  (TesLineReader     *reader);
 gboolean  tes_line_reader_in_cut_line   (TesLineReader     *reader);
+gboolean  tes_line_reader_fail_row      (TesLineReader     *reader,
+                                         const char        *path,
+                                         GError           **error,
+                                         const char        *format,
+                                         ...) G_GNUC_PRINTF (4, 5);
+void      tes_line_reader_note_cut      (TesLineReader     *reader,
+                                         const char        *path,
+                                         GError           **error);
 
 gboolean  tes_line_reader_check_text    (TesLineReader     *reader,
                                          const char        *path,

@@ -251,6 +251,8 @@ begin_histogram (TesPoplarReportParser  *p,
 
   p->memory_prefix = g_steal_pointer (&memory_prefix);
   p->n_bins = 0;
+  p->saw_maximum = FALSE;
+  p->histogram_line = p->line_no;
   p->n_bin_rows = 0;
   p->bin_tiles = 0;
   p->bin_indent = G_MAXUINT;
@@ -729,10 +731,29 @@ tes_poplar_report_importer_import (TesImporter       *importer,
             return FALSE;
         }
       else if (!handle_line (&p, text, indent, error))
-        return FALSE;
+        {
+          tes_line_reader_note_cut (&reader, context->path, error);
+          return FALSE;
+        }
 
       if (!tes_line_reader_tick (&reader, context, 0.9, error))
         return FALSE;
+    }
+
+  /* A report cut short says so: a text tool ends its last line, and
+   * Poplar ends each By Tile histogram with its Maximum lines. */
+  if (p.section == TES_POPLAR_SECTION_HISTOGRAM && !p.saw_maximum)
+    {
+      g_autofree char *text = g_strdup_printf ("the file ends inside the By Tile histogram of line %u, "
+                                               "before its Maximum lines: it is cut short",
+                                               p.histogram_line);
+      add_warning (&p, text);
+    }
+  else if (tes_line_reader_in_cut_line (&reader))
+    {
+      g_autofree char *text = g_strdup_printf ("the file ends inside line %u (no line end): "
+                                               "it may be cut short", reader.line_no);
+      add_warning (&p, text);
     }
 
   p.line_no = reader.line_no;
@@ -777,7 +798,7 @@ tes_poplar_report_importer_class_init (TesPoplarReportImporterClass *klass)
 
   importer_class->name = "poplar-report";
   importer_class->title = "Graphcore Poplar text report";
-  importer_class->version = 2;
+  importer_class->version = 3;
   importer_class->sniff = tes_poplar_report_importer_sniff;
   importer_class->import = tes_poplar_report_importer_import;
 }

@@ -365,7 +365,10 @@ tes_poplar_report_histogram_line (TesPoplarReportParser  *p,
     }
 
   if (g_str_has_prefix (text, "Maximum") && tes_poplar_split_kv (text, &label, &value) && *value != '\0')
-    return handle_maximum (p, label, value, error);
+    {
+      p->saw_maximum = TRUE;
+      return handle_maximum (p, label, value, error);
+    }
 
   if (g_ascii_isdigit (*text))
     {

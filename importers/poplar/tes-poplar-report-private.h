@@ -97,6 +97,8 @@ typedef struct
   guint               n_bin_rows;     /* bins and elision marks */
   gint64              bin_tiles;
   guint               bin_indent;     /* of the "Range (KB)" header */
+  guint               histogram_line;
+  gboolean            saw_maximum;    /* the lines that end a whole histogram */
   gboolean            last_elided;
 
   /* Execution */

@@ -705,7 +705,10 @@ tes_qaic_runner_importer_import (TesImporter       *importer,
         tes_line_note_add (&p.first, reader.line_no, text, strlen (text));
 
       if (!parse_text_line (&p, reader.line_no, text, error))
-        return FALSE;
+        {
+          tes_line_reader_note_cut (&reader, context->path, error);
+          return FALSE;
+        }
 
       if (g_cancellable_set_error_if_cancelled (context->cancellable, error))
         return FALSE;

@@ -248,13 +248,13 @@ tes_qaic_stats_importer_import (TesImporter       *importer,
         }
 
       p.n_known++;
-      if (kind == TES_QAIC_LINE_OP)
+      if (kind == TES_QAIC_LINE_OP
+          ? !tes_qaic_stats_parse_op_row (&p, reader.line_no, line, len, text, error)
+          : !tes_qaic_stats_parse_line (&p, reader.line_no, kind, text, error))
         {
-          if (!tes_qaic_stats_parse_op_row (&p, reader.line_no, line, len, text, error))
-            return FALSE;
+          tes_line_reader_note_cut (&reader, context->path, error);
+          return FALSE;
         }
-      else if (!tes_qaic_stats_parse_line (&p, reader.line_no, kind, text, error))
-        return FALSE;
 
       if (!tes_line_reader_tick (&reader, context, 0.9, error))
         return FALSE;

@@ -406,7 +406,10 @@ tes_sigmastar_img_info_importer_import (TesImporter       *importer,
 
       raw = g_strndup (line, tlen);
       if (!parse_line (&p, reader.line_no, raw, error))
-        return FALSE;
+        {
+          tes_line_reader_note_cut (&reader, context->path, error);
+          return FALSE;
+        }
     }
 
   if (!end_tensor (&p, reader.line_no, error))

@@ -199,6 +199,28 @@ row_clear (gpointer data)
   g_free (row->type);
 }
 
+/* A whole listing's shares add up to 100 %, each rounded to 0.001 %; a
+ * listing cut short at a line end (the last row complete) is short of
+ * that, which is all there is to tell it by. */
+static void
+warn_if_cut_short (TesImportContext *context,
+                   GArray           *rows,
+                   guint             last_line)
+{
+  double sum = 0.0;
+
+  for (guint i = 0; i < rows->len; i++)
+    sum += g_array_index (rows, Row, i).percent;
+
+  if (sum < 100.0 - 0.0005 * rows->len - 0.001)
+    {
+      g_autofree char *text = g_strdup_printf ("the shares add up to %.3f%%, not 100%%: the listing may be "
+                                               "cut short (its last row is line %u)", sum, last_line);
+
+      tes_cache_writer_set_info (context->writer, context->source_id, "warning.cut_short", text);
+    }
+}
+
 static gboolean
 tes_sigmastar_op_time_importer_import (TesImporter       *importer,
                                        TesImportContext  *context,
@@ -234,9 +256,9 @@ tes_sigmastar_op_time_importer_import (TesImporter       *importer,
         {
           g_autofree char *got = tes_describe_text (line, len, 60);
 
-          return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, context->path, reader.line_no,
-                                          "expected '<index> <op type> <percent>%%' or '<op type> <percent>%%', "
-                                          "got '%s'", got);
+          return tes_line_reader_fail_row (&reader, context->path, error,
+                                           "expected '<index> <op type> <percent>%%' or '<op type> <percent>%%', "
+                                           "got '%s'", got);
         }
 
       if (mode == ROW_INVALID)
@@ -287,6 +309,7 @@ tes_sigmastar_op_time_importer_import (TesImporter       *importer,
 
   tes_cache_writer_set_info (context->writer, context->source_id, "format", "SigmaStar get_op_time_cost.py");
   tes_cache_writer_set_info (context->writer, context->source_id, "mode", mode == ROW_EACH ? "each" : "total");
+  warn_if_cut_short (context, rows, g_array_index (lines, guint, lines->len - 1));
 
   for (guint i = 0; i < rows->len; i++)
     {
@@ -315,7 +338,7 @@ tes_sigmastar_op_time_importer_class_init (TesSigmastarOpTimeImporterClass *klas
 
   importer_class->name = "sigmastar-op-time";
   importer_class->title = "SigmaStar get_op_time_cost.py";
-  importer_class->version = 1;
+  importer_class->version = 2;
   importer_class->sniff = tes_sigmastar_op_time_importer_sniff;
   importer_class->import = tes_sigmastar_op_time_importer_import;
 }

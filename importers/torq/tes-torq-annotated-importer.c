@@ -451,6 +451,14 @@ tes_torq_annotated_importer_import (TesImporter       *importer,
                                       "timestamp_end;location', got '%s'", got);
     }
 
+  /* a column named twice: which one holds the value is anyone's guess */
+  for (guint i = 1; i < header->len; i++)
+    for (guint j = 0; j < i; j++)
+      if (g_str_equal (g_ptr_array_index (header, i), g_ptr_array_index (header, j)))
+        return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, context->path, 1,
+                                        "column %u of the header repeats column %u, '%s'",
+                                        i + 1, j + 1, (const char *)g_ptr_array_index (header, i));
+
   for (guint c = 0; c < N_COLS; c++)
     {
       cols[c] = -1;
@@ -494,10 +502,11 @@ tes_torq_annotated_importer_import (TesImporter       *importer,
 
       if (fields->len != header->len)
         {
-          return tes_import_fail_at_line (error,
-                                          reader.pos >= reader.len && reader.data[reader.len - 1] != '\n'
-                                          ? TES_IMPORT_ERROR_TRUNCATED : TES_IMPORT_ERROR_INVALID,
-                                          context->path, reader.line_no, "%u columns, the header has %u",
+          gboolean cut = reader.pos >= reader.len && reader.data[reader.len - 1] != '\n';
+
+          return tes_import_fail_at_line (error, cut ? TES_IMPORT_ERROR_TRUNCATED : TES_IMPORT_ERROR_INVALID,
+                                          context->path, reader.line_no, "%s%u columns, the header has %u",
+                                          cut ? "the file is cut short inside its last line: " : "",
                                           fields->len, header->len);
         }
 

@@ -306,12 +306,9 @@ tes_torq_host_overview_importer_import (TesImporter       *importer,
           {
             g_autofree char *got = tes_describe_text (line, len, 80);
 
-            return tes_import_fail_at_line (error,
-                                            tes_line_reader_in_cut_line (&reader)
-                                            ? TES_IMPORT_ERROR_TRUNCATED : TES_IMPORT_ERROR_INVALID,
-                                            context->path, reader.line_no,
-                                            "expected '<metric> <duration>' or '<metric> <duration> "
-                                            "(<percent>%%)', got '%s'", got);
+            return tes_line_reader_fail_row (&reader, context->path, error,
+                                             "expected '<metric> <duration>' or '<metric> <duration> "
+                                             "(<percent>%%)', got '%s'", got);
           }
 
         if (!isnan (metric.percent) && metric.percent > 100.005)

@@ -583,10 +583,7 @@ tes_torq_runtime_importer_import (TesImporter       *importer,
         {
           g_autofree char *got = tes_describe_text (line, len, 80);
 
-          return tes_import_fail_at_line (error,
-                                          tes_line_reader_in_cut_line (&reader)
-                                          ? TES_IMPORT_ERROR_TRUNCATED : TES_IMPORT_ERROR_INVALID,
-                                          context->path, reader.line_no, "%s: '%s'", problem, got);
+          return tes_line_reader_fail_row (&reader, context->path, error, "%s: '%s'", problem, got);
         }
 
       imp.last_ts = MAX (imp.last_ts, ts);

@@ -460,10 +460,10 @@ tes_torq_timeline_importer_import (TesImporter       *importer,
         {
           g_autofree char *got = tes_describe_text (line, len, 80);
 
-          return tes_import_fail_at_line (error,
-                                          layout != LAYOUT_NONE && tes_line_reader_in_cut_line (&reader)
-                                          ? TES_IMPORT_ERROR_TRUNCATED : TES_IMPORT_ERROR_INVALID,
-                                          context->path, reader.line_no, "%s: '%s'", problem, got);
+          if (layout == LAYOUT_NONE)
+            return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, context->path, reader.line_no,
+                                            "%s: '%s'", problem, got);
+          return tes_line_reader_fail_row (&reader, context->path, error, "%s: '%s'", problem, got);
         }
 
       if (!tes_line_reader_tick (&reader, context, 0.8, error))
