@@ -111,12 +111,25 @@ tes_section_set_property (GObject      *object,
     }
 }
 
+/* Named by its title, which is the subclass's: known once constructed. */
+static void
+tes_section_constructed (GObject *object)
+{
+  const char *title = TES_SECTION_GET_CLASS (object)->title;
+
+  G_OBJECT_CLASS (tes_section_parent_class)->constructed (object);
+
+  if (title != NULL)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (object), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
+}
+
 static void
 tes_section_class_init (TesSectionClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  object_class->constructed = tes_section_constructed;
   object_class->dispose = tes_section_dispose;
   object_class->get_property = tes_section_get_property;
   object_class->set_property = tes_section_set_property;
@@ -139,6 +152,8 @@ tes_section_class_init (TesSectionClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  /* a section is a region of the window, named by its title */
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 
   tes_widgets_init ();
 }

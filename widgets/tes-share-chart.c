@@ -18,7 +18,9 @@
 /* A horizontal bar chart of time shares: one row per TesSummaryRow, with
  * its label, a bar scaled to the largest share and the share in percent.
  * Text is shaped once per data or style change; the geometry comes from
- * tes_share_chart_layout_new() on allocation; snapshot() only appends. */
+ * tes_share_chart_layout_new() on allocation; snapshot() only appends.
+ * The keyboard selects a row (Up, Down, Home, End) and activates it
+ * (Enter); screen readers read the rows and the selected one. */
 
 #define NATURAL_BAR_AREA   320
 #define MIN_LABEL_WIDTH    96
@@ -50,18 +52,29 @@ struct _TesShareChart
   GdkRGBA               fg;
   GdkRGBA               dim_fg;
   GdkRGBA               hover_bg;
+  GdkRGBA               selected_bg;
   int                   hover;
+  int                   selected;    /* -1: none */
 };
 
 enum {
   PROP_0,
   PROP_ROWS,
+  PROP_SELECTED,
   N_PROPS
+};
+
+enum {
+  ROW_ACTIVATED,
+  N_SIGNALS
 };
 
 G_DEFINE_FINAL_TYPE (TesShareChart, tes_share_chart, GTK_TYPE_WIDGET)
 
 static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static void tes_share_chart_update_description (TesShareChart *self);
 
 static GdkRGBA
 palette_color (guint slot)
@@ -275,7 +288,10 @@ tes_share_chart_snapshot (GtkWidget   *widget,
       const RowText *text = &g_array_index (self->texts, RowText, i);
       double text_y = row->y + floor ((row->height - self->text_height) / 2);
 
-      if ((int)i == self->hover)
+      if ((int)i == self->selected)
+        gtk_snapshot_append_color (snapshot, &self->selected_bg,
+                                   &GRAPHENE_RECT_INIT (0, row->y, width, row->height));
+      else if ((int)i == self->hover)
         gtk_snapshot_append_color (snapshot, &self->hover_bg,
                                    &GRAPHENE_RECT_INIT (0, row->y, width, row->height));
 
@@ -309,6 +325,8 @@ tes_share_chart_css_changed (GtkWidget         *widget,
   self->dim_fg.alpha *= 0.72f;
   self->hover_bg = self->fg;
   self->hover_bg.alpha *= 0.07f;
+  self->selected_bg = self->fg;
+  self->selected_bg.alpha *= 0.16f;
 
   /* State changes (hover, backdrop) come here too: shape the text again
    * only when the font changed. */
@@ -408,6 +426,62 @@ tes_share_chart_query_tooltip (GtkWidget  *widget,
   return TRUE;
 }
 
+/* Up, Down, Home, End select a row; Enter (or Space) activates it. */
+static gboolean
+tes_share_chart_key_pressed_cb (TesShareChart         *self,
+                                guint                  keyval,
+                                guint                  keycode,
+                                GdkModifierType        state,
+                                GtkEventControllerKey *controller)
+{
+  int n_rows = self->rows ? (int)self->rows->len : 0;
+
+  if (n_rows == 0 || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SHIFT_MASK)) != 0)
+    return FALSE;
+
+  switch (keyval)
+    {
+    case GDK_KEY_Down: case GDK_KEY_KP_Down:
+      tes_share_chart_set_selected (self, MIN (self->selected + 1, n_rows - 1));
+      return TRUE;
+    case GDK_KEY_Up: case GDK_KEY_KP_Up:
+      tes_share_chart_set_selected (self, MAX (self->selected - 1, 0));
+      return TRUE;
+    case GDK_KEY_Home: case GDK_KEY_KP_Home:
+      tes_share_chart_set_selected (self, 0);
+      return TRUE;
+    case GDK_KEY_End: case GDK_KEY_KP_End:
+      tes_share_chart_set_selected (self, n_rows - 1);
+      return TRUE;
+    case GDK_KEY_Return: case GDK_KEY_KP_Enter: case GDK_KEY_ISO_Enter: case GDK_KEY_space:
+      if (self->selected < 0)
+        return FALSE;
+      g_signal_emit (self, signals[ROW_ACTIVATED], 0, (guint)self->selected);
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+/* A click selects the row under the pointer, as the keyboard does. */
+static void
+tes_share_chart_pressed_cb (TesShareChart   *self,
+                            int              n_press,
+                            double           x,
+                            double           y,
+                            GtkGestureClick *gesture)
+{
+  int index;
+
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+  if (self->layout != NULL && (index = tes_share_chart_layout_hit_test (self->layout, y)) >= 0)
+    {
+      tes_share_chart_set_selected (self, index);
+      if (n_press == 2)
+        g_signal_emit (self, signals[ROW_ACTIVATED], 0, (guint)index);
+    }
+}
+
 static void
 tes_share_chart_dispose (GObject *object)
 {
@@ -434,6 +508,10 @@ tes_share_chart_get_property (GObject    *object,
       g_value_set_boxed (value, self->rows);
       break;
 
+    case PROP_SELECTED:
+      g_value_set_int (value, self->selected);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -451,6 +529,10 @@ tes_share_chart_set_property (GObject      *object,
     {
     case PROP_ROWS:
       tes_share_chart_set_rows (self, g_value_get_boxed (value));
+      break;
+
+    case PROP_SELECTED:
+      tes_share_chart_set_selected (self, g_value_get_int (value));
       break;
 
     default:
@@ -485,18 +567,41 @@ tes_share_chart_class_init (TesShareChartClass *klass)
                         G_TYPE_PTR_ARRAY,
                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * TesShareChart:selected:
+   *
+   * The row the keyboard or a click selected; -1 for none.
+   */
+  properties[PROP_SELECTED] =
+    g_param_spec_int ("selected", NULL, NULL, -1, G_MAXINT, -1,
+                      (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  /**
+   * TesShareChart::row-activated:
+   * @index: the row
+   *
+   * Enter on the selected row, or a double-click on a row.
+   */
+  signals[ROW_ACTIVATED] =
+    g_signal_new ("row-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+
   gtk_widget_class_set_css_name (widget_class, "sharechart");
-  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+  /* rows the keyboard moves through, not a still picture */
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static void
 tes_share_chart_init (TesShareChart *self)
 {
   GtkEventController *motion;
+  GtkEventController *keys;
+  GtkGesture *click;
 
   self->hover = -1;
+  self->selected = -1;
   self->fg = (GdkRGBA) { 0, 0, 0, 1 };
   self->dim_fg = self->fg;
   self->hover_bg = (GdkRGBA) { 0, 0, 0, 0.08f };
@@ -510,7 +615,21 @@ tes_share_chart_init (TesShareChart *self)
                            self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self), motion);
 
+  keys = gtk_event_controller_key_new ();
+  g_signal_connect_object (keys, "key-pressed", G_CALLBACK (tes_share_chart_key_pressed_cb),
+                           self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self), keys);
+
+  click = gtk_gesture_click_new ();
+  g_signal_connect_object (click, "pressed", G_CALLBACK (tes_share_chart_pressed_cb),
+                           self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Time shares"),
+                                  -1);
 }
 
 GtkWidget *
@@ -532,11 +651,22 @@ tes_share_chart_get_rows (TesShareChart *self)
   return self->rows;
 }
 
-/* Screen readers get the first rows in words. */
+/* Screen readers get the selected row and the first rows in words. */
 static void
 tes_share_chart_update_description (TesShareChart *self)
 {
   g_autoptr(GString) description = g_string_new (NULL);
+
+  if (self->rows != NULL && self->selected >= 0)
+    {
+      const TesSummaryRow *row = g_ptr_array_index (self->rows, self->selected);
+      g_autofree char *share = format_share (row->share);
+
+      /* Translators: the chart's selected row for screen readers: its label,
+       * its share, its place among the rows */
+      g_string_append_printf (description, _("Selected: %s %s, %d of %u. "),
+                              row->label, share, self->selected + 1, self->rows->len);
+    }
 
   for (guint i = 0; self->rows != NULL && i < MIN (self->rows->len, 5); i++)
     {
@@ -570,6 +700,11 @@ tes_share_chart_set_rows (TesShareChart *self,
   g_clear_pointer (&self->rows, g_ptr_array_unref);
   self->rows = rows;
   self->hover = -1;
+  if (self->selected != -1)
+    {
+      self->selected = -1;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED]);
+    }
 
   tes_share_chart_drop_text (self);
 
@@ -610,4 +745,31 @@ tes_share_chart_get_layout (TesShareChart *self)
   g_return_val_if_fail (TES_IS_SHARE_CHART (self), NULL);
 
   return self->layout;
+}
+
+int
+tes_share_chart_get_selected (TesShareChart *self)
+{
+  g_return_val_if_fail (TES_IS_SHARE_CHART (self), -1);
+
+  return self->selected;
+}
+
+/* Selects row @index (-1: none). */
+void
+tes_share_chart_set_selected (TesShareChart *self,
+                              int            index)
+{
+  g_return_if_fail (TES_IS_SHARE_CHART (self));
+  g_return_if_fail (index >= -1);
+
+  if (index >= (int)(self->rows ? self->rows->len : 0))
+    index = -1;
+  if (self->selected == index)
+    return;
+
+  self->selected = index;
+  tes_share_chart_update_description (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED]);
 }

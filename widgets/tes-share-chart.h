@@ -26,5 +26,8 @@ const TesShareChartLayout *tes_share_chart_get_layout     (TesShareChart *self);
 void                       tes_share_chart_get_row_color  (TesShareChart *self,
                                                            guint          row,
                                                            GdkRGBA       *color);
+int                        tes_share_chart_get_selected   (TesShareChart *self);
+void                       tes_share_chart_set_selected   (TesShareChart *self,
+                                                           int            index);
 
 G_END_DECLS

@@ -334,6 +334,19 @@ tes_summary_section_filter_changed_cb (TesSummarySection *self,
   tes_summary_section_update_match_label (self);
 }
 
+/* Enter on a bar of the chart: the table lists that type's operators. */
+static void
+tes_summary_section_chart_activated_cb (TesSummarySection *self,
+                                        guint              index,
+                                        TesShareChart     *chart)
+{
+  const TesSummaryRow *row = g_ptr_array_index (tes_share_chart_get_rows (chart), index);
+  g_autofree char *escaped = g_regex_escape_string (row->type ? row->type : row->label, -1);
+  g_autofree char *filter = g_strdup_printf ("/^%s$/", escaped);
+
+  tes_summary_section_set_filter (self, filter);
+}
+
 static gboolean
 filter_func (gpointer item,
              gpointer user_data)
@@ -588,6 +601,9 @@ tes_summary_section_init (TesSummarySection *self)
   self->selection = gtk_multi_selection_new (G_LIST_MODEL (self->sorted));
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
 
+  g_signal_connect_object (self->share_chart, "row-activated",
+                           G_CALLBACK (tes_summary_section_chart_activated_cb),
+                           self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->filtered, "items-changed",
                            G_CALLBACK (tes_summary_section_update_match_label),
                            self, G_CONNECT_SWAPPED);

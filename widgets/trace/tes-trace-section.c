@@ -329,6 +329,71 @@ summary_worker (GTask        *task,
   g_task_return_boolean (task, TRUE);
 }
 
+/* The pictures in words, for screen readers: each device's three largest
+ * categories. */
+static void
+describe_proportions (TesTraceSection *self)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint i = 0; self->proportions != NULL && i < self->proportions->len; i++)
+    {
+      const TesTraceProportion *proportion = g_ptr_array_index (self->proportions, i);
+
+      g_string_append_printf (text, "%s%s:", i ? "; " : "", proportion->device);
+      for (guint j = 0; j < MIN (proportion->shares->len, 3); j++)
+        {
+          const TesTraceShare *share = &g_array_index (proportion->shares, TesTraceShare, j);
+
+          g_string_append_printf (text, "%s %s %.1f %%", j ? "," : "", share->category, share->share);
+        }
+    }
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->proportions_area),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text->str,
+                                  -1);
+}
+
+/* The histogram's slices, shortest and longest bin, and where most are. */
+static void
+describe_histogram (TesTraceSection *self)
+{
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+  g_autofree char *text = NULL;
+  g_autofree char *lo = NULL;
+  g_autofree char *hi = NULL;
+  g_autofree char *mode_lo = NULL;
+  g_autofree char *mode_hi = NULL;
+  const TesTraceBin *mode = NULL;
+  guint n = 0;
+
+  if (workspace == NULL || self->histogram == NULL || self->histogram->len == 0)
+    return;
+
+  for (guint i = 0; i < self->histogram->len; i++)
+    {
+      const TesTraceBin *bin = &g_array_index (self->histogram, TesTraceBin, i);
+
+      n += bin->count;
+      if (mode == NULL || bin->count > mode->count)
+        mode = bin;
+    }
+  lo = tes_workspace_format_duration (workspace, g_array_index (self->histogram, TesTraceBin, 0).lo);
+  hi = tes_workspace_format_duration (workspace,
+                                      g_array_index (self->histogram, TesTraceBin, self->histogram->len - 1).hi);
+  mode_lo = tes_workspace_format_duration (workspace, mode->lo);
+  mode_hi = tes_workspace_format_duration (workspace, mode->hi);
+  /* Translators: the durations histogram for screen readers: the slices'
+   * name, how many, the shortest and longest, the fullest bin */
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "%s: %u slice from %s to %s, most between %s and %s",
+                                       "%s: %u slices from %s to %s, most between %s and %s", n),
+                          self->histogram_name, n, lo, hi, mode_lo, mode_hi);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->histogram_area),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text,
+                                  -1);
+}
+
 static void
 summary_done_cb (GObject      *object,
                  GAsyncResult *result,
@@ -358,6 +423,7 @@ summary_done_cb (GObject      *object,
 
   g_clear_pointer (&self->proportions, g_ptr_array_unref);
   self->proportions = g_steal_pointer (&job->proportions);
+  describe_proportions (self);
   gtk_widget_queue_draw (GTK_WIDGET (self->proportions_area));
   gtk_widget_queue_resize (GTK_WIDGET (self->proportions_area));
 }
@@ -445,6 +511,7 @@ histogram_done_cb (GObject      *object,
 
   g_clear_pointer (&self->histogram, g_array_unref);
   self->histogram = bins;
+  describe_histogram (self);
   gtk_widget_queue_draw (GTK_WIDGET (self->histogram_area));
 }
 
@@ -660,6 +727,16 @@ tes_trace_section_workspace_changed (TesSection   *section,
   tes_trace_section_schedule_summary (self);
 }
 
+/* Enter on the selected slice: the Details tab, focused, so that its text
+ * is read and can be copied. */
+static void
+tes_trace_section_activate_slice_cb (TesTraceSection *self,
+                                     TesTraceView    *view)
+{
+  gtk_stack_set_visible_child_name (self->bottom_stack, "details");
+  gtk_widget_grab_focus (GTK_WIDGET (self->details_label));
+}
+
 static void
 tes_trace_section_shortcuts_action (GtkWidget  *widget,
                                     const char *action_name,
@@ -821,6 +898,8 @@ tes_trace_section_init (TesTraceSection *self)
                                self, G_CONNECT_SWAPPED);
     }
   tes_trace_section_update_matches (self);
+  g_signal_connect_object (self->view, "activate-slice", G_CALLBACK (tes_trace_section_activate_slice_cb),
+                           self, G_CONNECT_SWAPPED);
 
   gtk_label_set_markup (self->shortcuts_label,
                         _("<b>W</b> / <b>S</b>\tzoom in / out around the pointer\n"
@@ -828,6 +907,9 @@ tes_trace_section_init (TesTraceSection *self)
                           "<b>Home</b>, <b>0</b>\tshow the whole run\n"
                           "<b>F</b>\tzoom to the selection\n"
                           "<b>Esc</b>\tclear the selection\n"
+                          "<b>←</b> / <b>→</b>\tprevious / next slice of the lane (none selected: pan)\n"
+                          "<b>↑</b> / <b>↓</b>\tthe slice in the row above / below\n"
+                          "<b>Enter</b>\tthe selected slice’s details\n"
                           "<b>Ctrl+F</b>\tfind; <b>Enter</b> / <b>Shift+Enter</b> next / previous match\n"
                           "Drag\tpan\n"
                           "Shift+drag\tselect a time span\n"

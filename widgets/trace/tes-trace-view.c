@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "tes-trace-nav.h"
 #include "tes-trace-render.h"
 #include "tes-trace-search.h"
 #include "tes-trace-view.h"
@@ -19,7 +20,10 @@
 /* The trace's canvas: draws frames of the workspace's visible range and
  * moves that range with chrome://tracing's keys (W/S zoom around the
  * pointer, A/D pan), the wheel (Ctrl: zoom) and drags. What it shows is
- * the workspace's: every other view follows the same range and slice. */
+ * the workspace's: every other view follows the same range and slice.
+ * With the focus, arrows move the selection from slice to slice and lane
+ * to lane and Enter opens the slice's details; screen readers read the
+ * range, the lanes and the selected slice in its description. */
 
 #define ZOOM_STEP  1.25
 #define PAN_STEP   0.1
@@ -69,6 +73,9 @@ struct _TesTraceView
   gboolean        drag_minimap;
   double          drag_x;
   gint64          drag_anchor;
+
+  guint           accessible_idle;
+  char           *description;    /* the accessible description set last */
 };
 
 enum {
@@ -89,9 +96,15 @@ enum {
   N_PROPS
 };
 
+enum {
+  ACTIVATE_SLICE,
+  N_SIGNALS
+};
+
 G_DEFINE_FINAL_TYPE (TesTraceView, tes_trace_view, GTK_TYPE_WIDGET)
 
 static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
 
 /* The View menu's options: what the lanes show besides slices. */
 static const struct
@@ -128,11 +141,23 @@ static void set_search_state (TesTraceView    *self,
                               TesTraceMatches *matches,
                               const char      *error_message);
 
+static gboolean update_accessible_cb (gpointer data);
+
+/* The description follows the range, the lanes and the selection; one
+ * update when several of them move together. */
+static void
+queue_accessible_update (TesTraceView *self)
+{
+  if (self->accessible_idle == 0)
+    self->accessible_idle = g_idle_add_full (G_PRIORITY_LOW, update_accessible_cb, self, NULL);
+}
+
 static void
 tes_trace_view_invalidate (TesTraceView *self)
 {
   self->frame_valid = FALSE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
+  queue_accessible_update (self);
 }
 
 static void
@@ -504,6 +529,265 @@ zoom_to_selection (TesTraceView *self)
     zoom_to (self, start, end);
   else if (self->selected_track != 0)
     zoom_to (self, self->selected_box.start, self->selected_box.start + self->selected_box.dur);
+}
+
+/* A slice is selected, and it is the one this view last selected (another
+ * view may select others: only their count is known here). */
+static gboolean
+has_selected_slice (TesTraceView *self)
+{
+  guint n_selected = 0;
+
+  tes_workspace_get_selected_slices (self->workspace, &n_selected);
+
+  return self->selected_track != 0 && n_selected > 0;
+}
+
+/* What a screen reader says of the view: the range shown, how many lanes,
+ * the selected slice. */
+static char *
+dup_description (TesTraceView *self)
+{
+  TesReport *report = tes_workspace_get_report (self->workspace);
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *from = NULL;
+  g_autofree char *width = NULL;
+  gint64 t0, t1, origin = 0;
+
+  tes_workspace_get_visible (self->workspace, &t0, &t1);
+  tes_workspace_get_span (self->workspace, &origin, NULL);
+  from = tes_workspace_format_duration (self->workspace, t0 - origin);
+  width = tes_workspace_format_duration (self->workspace, t1 - t0);
+  /* Translators: the visible range: its start since the run's start, and its width */
+  g_string_append_printf (text, _("From %s, %s shown"), from, width);
+
+  if (self->frame != NULL)
+    {
+      guint n_lanes = self->frame->lanes->len;
+
+      g_string_append (text, ". ");
+      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%u lane", "%u lanes", n_lanes), n_lanes);
+    }
+
+  g_string_append (text, ". ");
+  if (has_selected_slice (self))
+    {
+      const char *name = tes_report_get_string (report, self->selected_box.name);
+      g_autofree char *start = tes_workspace_format_duration (self->workspace, self->selected_box.start - origin);
+      g_autofree char *duration = tes_workspace_format_duration (self->workspace, self->selected_box.dur);
+
+      /* Translators: the selected slice's name, start and duration, for screen readers */
+      g_string_append_printf (text, _("Selected: %s, at %s, lasting %s"), name ? name : "", start, duration);
+    }
+  else
+    g_string_append (text, _("No slice selected"));
+
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+static gboolean
+update_accessible_cb (gpointer data)
+{
+  TesTraceView *self = data;
+  g_autofree char *description = NULL;
+
+  self->accessible_idle = 0;
+  if (self->workspace == NULL)
+    return G_SOURCE_REMOVE;
+
+  /* the lanes are the frame's */
+  tes_trace_view_ensure_frame (self);
+  description = dup_description (self);
+  if (g_strcmp0 (description, self->description) != 0)
+    {
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
+      g_free (self->description);
+      self->description = g_steal_pointer (&description);
+    }
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Selects a slice the keyboard or the search went to and brings it into
+ * view: shown whole when wider than the view, else centred when
+ * @centre or when not all of it is in view; its lane opened and
+ * scrolled to. */
+static void unfold_to (TesTraceView *self,
+                       gint64        track_id);
+
+static void
+select_slice (TesTraceView   *self,
+              gint64          track_id,
+              const TesSlice *slice,
+              gboolean        centre)
+{
+  TesReport *report = tes_workspace_get_report (self->workspace);
+  gint64 start = tes_trace_nav_start (report, track_id, slice);
+  gint64 end = tes_trace_nav_end (report, track_id, slice);
+  const TesTraceFrame *frame;
+  gint64 t0, t1;
+
+  self->selected_box = (TesTraceBox) {
+    .name = slice->name,
+    .category = slice->category,
+    .index = slice->index,
+    .n_slices = 1,
+    .row = slice->depth,
+    .flags = slice->flags,
+    .start = start,
+    .dur = end - start,
+  };
+  self->selected_track = track_id;
+
+  tes_workspace_get_visible (self->workspace, &t0, &t1);
+  if (end - start > (t1 - t0) * 8 / 10)
+    zoom_to (self, start, end);
+  else if (centre || start < t0 || end > t1)
+    centre_on (self, start + (end - start) / 2);
+
+  /* its lane on screen */
+  unfold_to (self, track_id);
+  if ((frame = tes_trace_view_ensure_frame (self)))
+    for (guint i = 0; i < frame->lanes->len; i++)
+      {
+        const TesTraceLane *lane = &g_array_index (frame->lanes, TesTraceLane, i);
+        double top = gtk_adjustment_get_value (self->vadjustment);
+        double page = gtk_adjustment_get_page_size (self->vadjustment);
+
+        if (lane->track_id != track_id)
+          continue;
+        if (lane->y < top || lane->y + lane->height > top + page)
+          gtk_adjustment_set_value (self->vadjustment, MAX (lane->y - page / 3, 0));
+        break;
+      }
+
+  {
+    TesSliceRef ref = { track_id, slice->index };
+
+    tes_workspace_set_selected_slices (self->workspace, &ref, 1);
+  }
+}
+
+/* Left and Right: the lane's previous or next slice (in the flame view,
+ * at the same depth). FALSE without a selected slice. */
+static gboolean
+step_slice (TesTraceView *self,
+            int           direction)
+{
+  TesReport *report = tes_workspace_get_report (self->workspace);
+  TesSlice from, found;
+  int depth;
+
+  if (!has_selected_slice (self))
+    return FALSE;
+
+  if (!tes_trace_nav_get (report, self->selected_track, self->selected_box.index, self->selected_box.start, &from))
+    return FALSE;
+
+  depth = effective_mode (self) == TES_TRACE_FLAME ? from.depth : -1;
+  if (tes_trace_nav_step (report, self->selected_track, &from, direction, depth, &found))
+    select_slice (self, self->selected_track, &found, FALSE);
+  else
+    gtk_widget_error_bell (GTK_WIDGET (self));
+
+  return TRUE;
+}
+
+/* Up and Down: the slice at the same moment in the row above or below
+ * (rows are lanes, and depths in the flame view), skipping rows with
+ * nothing in the visible range. Without a selection, the first row's
+ * slice nearest the middle of the view. */
+typedef struct
+{
+  gint64 track_id;
+  int    depth;    /* -1: any (the flat view) */
+} Row;
+
+static void
+step_row (TesTraceView *self,
+          int           direction)
+{
+  TesReport *report = tes_workspace_get_report (self->workspace);
+  const TesTraceFrame *frame = tes_trace_view_ensure_frame (self);
+  gboolean flame = effective_mode (self) == TES_TRACE_FLAME;
+  gboolean selected = has_selected_slice (self);
+  g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (Row));
+  gint64 t0, t1, moment;
+  int at = -1;
+
+  if (frame == NULL)
+    return;
+
+  /* (track, depth) of every row shown, top to bottom */
+  for (guint i = 0; i < frame->lanes->len; i++)
+    {
+      const TesTraceLane *lane = &g_array_index (frame->lanes, TesTraceLane, i);
+      guint n_rows = flame ? MAX (lane->n_rows, 1) : 1;
+
+      if (!lane->has_slices || lane->is_counter)
+        continue;
+      for (guint row = 0; row < n_rows; row++)
+        {
+          Row pair = { lane->track_id, flame ? (int)row : -1 };
+
+          if (selected && lane->track_id == self->selected_track &&
+              (!flame || row == self->selected_box.row))
+            at = (int)rows->len;
+          g_array_append_val (rows, pair);
+        }
+    }
+
+  tes_workspace_get_visible (self->workspace, &t0, &t1);
+  moment = selected ? self->selected_box.start + self->selected_box.dur / 2 : t0 + (t1 - t0) / 2;
+  if (at < 0)
+    at = direction > 0 ? -1 : (int)rows->len;
+
+  for (int i = at + direction; i >= 0 && i < (int)rows->len; i += direction)
+    {
+      const Row *pair = &g_array_index (rows, Row, (guint)i);
+      TesSlice found;
+
+      if (tes_trace_nav_at (report, pair->track_id, pair->depth, moment, t0, t1, &found))
+        {
+          select_slice (self, pair->track_id, &found, FALSE);
+          return;
+        }
+    }
+
+  gtk_widget_error_bell (GTK_WIDGET (self));
+}
+
+static gboolean
+tes_trace_view_key_pressed_cb (TesTraceView          *self,
+                               guint                  keyval,
+                               guint                  keycode,
+                               GdkModifierType        state,
+                               GtkEventControllerKey *controller)
+{
+  if (self->workspace == NULL || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SHIFT_MASK)) != 0)
+    return FALSE;
+
+  switch (keyval)
+    {
+    /* without a selected slice, Left and Right pan as A and D do */
+    case GDK_KEY_Left: case GDK_KEY_KP_Left:
+      return step_slice (self, -1);
+    case GDK_KEY_Right: case GDK_KEY_KP_Right:
+      return step_slice (self, 1);
+    case GDK_KEY_Up: case GDK_KEY_KP_Up:
+      step_row (self, -1);
+      return TRUE;
+    case GDK_KEY_Down: case GDK_KEY_KP_Down:
+      step_row (self, 1);
+      return TRUE;
+    case GDK_KEY_Return: case GDK_KEY_KP_Enter: case GDK_KEY_ISO_Enter: case GDK_KEY_space:
+      if (!has_selected_slice (self))
+        return FALSE;
+      g_signal_emit (self, signals[ACTIVATE_SLICE], 0);
+      return TRUE;
+    default:
+      return FALSE;
+    }
 }
 
 typedef enum
@@ -885,6 +1169,8 @@ tes_trace_view_dispose (GObject *object)
   TesTraceView *self = (TesTraceView *)object;
 
   tes_trace_view_set_workspace (self, NULL);
+  g_clear_handle_id (&self->accessible_idle, g_source_remove);
+  g_clear_pointer (&self->description, g_free);
   g_cancellable_cancel (self->search_cancellable);
   g_clear_object (&self->search_cancellable);
   g_clear_pointer (&self->matches, tes_trace_matches_free);
@@ -1064,7 +1350,17 @@ tes_trace_view_class_init (TesTraceViewClass *klass)
   gtk_widget_class_install_action (widget_class, "lane.pin", NULL, lane_pin_action);
   gtk_widget_class_install_action (widget_class, "lane.hide", NULL, lane_hide_action);
   gtk_widget_class_install_action (widget_class, "lane.show-all", NULL, lane_show_all_action);
-  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+  /**
+   * TesTraceView::activate-slice:
+   *
+   * Enter on a selected slice: show its details.
+   */
+  signals[ACTIVATE_SLICE] =
+    g_signal_new ("activate-slice", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  /* a canvas of lanes the keyboard moves through, not a still picture */
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static void
@@ -1087,8 +1383,17 @@ tes_trace_view_init (TesTraceView *self)
 
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Execution trace"),
+                                  -1);
 
   gtk_widget_add_controller (GTK_WIDGET (self), key_controller_new ());
+
+  /* the focused view's own keys come before the window-wide ones */
+  controller = gtk_event_controller_key_new ();
+  g_signal_connect_object (controller, "key-pressed", G_CALLBACK (tes_trace_view_key_pressed_cb),
+                           self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
 
   controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
   g_signal_connect_object (controller, "scroll", G_CALLBACK (tes_trace_view_scroll_cb),
@@ -1166,7 +1471,9 @@ tes_trace_view_set_workspace (TesTraceView *self,
       g_signal_connect_swapped (workspace, "notify::visible-start", G_CALLBACK (tes_trace_view_invalidate), self);
       g_signal_connect_swapped (workspace, "notify::visible-end", G_CALLBACK (tes_trace_view_invalidate), self);
       g_signal_connect_swapped (workspace, "notify::time-unit", G_CALLBACK (gtk_widget_queue_draw), self);
+      g_signal_connect_swapped (workspace, "notify::time-unit", G_CALLBACK (queue_accessible_update), self);
       g_signal_connect_swapped (workspace, "notify::selected-slices", G_CALLBACK (gtk_widget_queue_draw), self);
+      g_signal_connect_swapped (workspace, "notify::selected-slices", G_CALLBACK (queue_accessible_update), self);
       g_signal_connect_swapped (workspace, "notify::selection-start", G_CALLBACK (gtk_widget_queue_draw), self);
       g_signal_connect_swapped (workspace, "notify::selection-end", G_CALLBACK (gtk_widget_queue_draw), self);
       g_signal_connect_swapped (workspace, "notify::has-selection", G_CALLBACK (gtk_widget_queue_draw), self);
@@ -1419,10 +1726,7 @@ tes_trace_view_step_match (TesTraceView *self,
 {
   TesReport *report;
   const TesTraceMatch *match;
-  const TesTrack *track;
-  g_autoptr(GArray) slices = NULL;
-  const TesTraceFrame *frame;
-  gint64 t0, t1, start_ticks, span_t0, span_t1;
+  TesSlice slice;
 
   g_return_if_fail (TES_IS_TRACE_VIEW (self));
 
@@ -1432,60 +1736,11 @@ tes_trace_view_step_match (TesTraceView *self,
   report = tes_workspace_get_report (self->workspace);
   self->current_match = (int)tes_trace_matches_step (self->matches, self->current_match, delta);
   match = tes_trace_matches_get (self->matches, (guint)self->current_match);
-  track = tes_report_get_track (report, match->track_id);
 
-  /* the slice itself, for its name and length */
-  start_ticks = tes_report_convert_time (report, 0, track->clock_id, match->start);
-  if ((slices = tes_report_get_slices (report, track->id, start_ticks, start_ticks, NULL)))
-    for (guint i = 0; i < slices->len; i++)
-      {
-        const TesSlice *slice = &g_array_index (slices, TesSlice, i);
-
-        if (slice->index != match->index)
-          continue;
-
-        self->selected_box = (TesTraceBox) {
-          .name = slice->name,
-          .category = slice->category,
-          .index = slice->index,
-          .n_slices = 1,
-          .row = slice->depth,
-          .flags = slice->flags,
-          .matched = TRUE,
-          .start = match->start,
-          .dur = tes_report_convert_time (report, track->clock_id, 0, slice->start + slice->dur) - match->start,
-        };
-        self->selected_track = track->id;
-        break;
-      }
-
-  get_span (self, &span_t0, &span_t1);
-  tes_workspace_get_visible (self->workspace, &t0, &t1);
-  if (self->selected_box.dur > (t1 - t0) * 8 / 10)
-    zoom_to (self, match->start, match->start + self->selected_box.dur);
-  else
-    centre_on (self, match->start + self->selected_box.dur / 2);
-
-  /* its lane on screen */
-  unfold_to (self, track->id);
-  if ((frame = tes_trace_view_ensure_frame (self)))
-    for (guint i = 0; i < frame->lanes->len; i++)
-      {
-        const TesTraceLane *lane = &g_array_index (frame->lanes, TesTraceLane, i);
-        double top = gtk_adjustment_get_value (self->vadjustment);
-        double page = gtk_adjustment_get_page_size (self->vadjustment);
-
-        if (lane->track_id != track->id)
-          continue;
-        if (lane->y < top || lane->y + lane->height > top + page)
-          gtk_adjustment_set_value (self->vadjustment, MAX (lane->y - page / 3, 0));
-        break;
-      }
-
-  {
-    TesSliceRef ref = { track->id, match->index };
-
-    tes_workspace_set_selected_slices (self->workspace, &ref, 1);
-  }
+  if (tes_trace_nav_get (report, match->track_id, match->index, match->start, &slice))
+    {
+      select_slice (self, match->track_id, &slice, TRUE);
+      self->selected_box.matched = TRUE;
+    }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CURRENT_MATCH]);
 }
