@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "tes-compare-summary.h"
 #include "tes-compare-view.h"
 #include "tes-compare-window.h"
 #include "tes-importer-registry.h"
@@ -71,11 +72,13 @@ write_slower_run (void)
   return b_path;
 }
 
+/* Run A against @b_path, or against write_slower_run()'s B. */
 static void
-fixture_open (Fixture *f)
+fixture_open_with (Fixture    *f,
+                   const char *b_run)
 {
   g_autofree char *a_path = tes_test_write_trace ("compare-a.json");
-  g_autofree char *b_path = write_slower_run ();
+  g_autofree char *b_path = b_run ? g_strdup (b_run) : write_slower_run ();
   g_autoptr(TesReport) a = tes_test_import (a_path, tes_importer_registry_lookup ("chrome-json"));
   g_autoptr(TesReport) b = tes_test_import (b_path, tes_importer_registry_lookup ("chrome-json"));
 
@@ -91,6 +94,12 @@ fixture_open (Fixture *f)
       gtk_test_widget_wait_for_draw (GTK_WIDGET (tes_compare_view_get_trace (f->view, side)));
       g_assert_nonnull (tes_trace_view_get_frame (tes_compare_view_get_trace (f->view, side)));
     }
+}
+
+static void
+fixture_open (Fixture *f)
+{
+  fixture_open_with (f, NULL);
 }
 
 static void
@@ -256,6 +265,132 @@ test_compare_window_diff (void)
   fixture_close (&f);
 }
 
+/* The summary tab: loaded off the main loop, B's total is A's plus what
+ * "add" lost (the dma B dropped is conv's own time there), on the common
+ * time base, and the tab shows it. */
+static void
+test_compare_window_summary (void)
+{
+  Fixture f = { 0 };
+  gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
+  const TesCompareSummary *summary;
+  const TesComparison *comparison;
+  const TesCompareRow *add = NULL;
+  g_autoptr(GPtrArray) labels = NULL;
+  g_autofree char *delta = NULL;
+  gboolean shown = FALSE;
+
+  fixture_open (&f);
+  while ((summary = tes_compare_view_get_summary (f.view)) == NULL)
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out waiting for the summary");
+      g_main_context_iteration (NULL, FALSE);
+    }
+
+  comparison = tes_compare_view_get_comparison (f.view);
+  for (guint i = 0; i < comparison->rows->len; i++)
+    {
+      const TesCompareRow *row = &g_array_index (comparison->rows, TesCompareRow, i);
+
+      if (row->a && g_strcmp0 (row->a->name, "add") == 0)
+        add = row;
+    }
+  g_assert_nonnull (add);
+  g_assert_cmpint (summary->unit, ==, TES_TIME_UNIT_NS);
+  g_assert_cmpfloat (summary->b_total - summary->a_total, ==, add->delta);
+  g_assert_cmpfloat (summary->a_total, ==, comparison->a_total);
+  g_assert_false (summary->has_memory);
+
+  tes_compare_view_set_page (f.view, "summary");
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
+  delta = tes_compare_summary_format (summary, summary->b_total - summary->a_total,
+                                      tes_workspace_get_time_unit (f.a));
+  labels = tes_ui_test_find_widgets ((TesWindow *)f.window, GTK_TYPE_LABEL);
+  for (guint i = 0; i < labels->len; i++)
+    {
+      GtkWidget *label = g_ptr_array_index (labels, i);
+
+      /* the Δ of the total, signed and red: B is slower */
+      if (g_str_has_prefix (gtk_label_get_label (GTK_LABEL (label)), "+") &&
+          g_str_equal (gtk_label_get_label (GTK_LABEL (label)) + 1, delta))
+        {
+          g_assert_true (gtk_widget_has_css_class (label, "error"));
+          g_assert_true (gtk_widget_is_drawable (label));
+          shown = TRUE;
+        }
+    }
+  g_assert_true (shown);
+
+  fixture_close (&f);
+}
+
+#define ADD_MOVED_US 100
+
+/* x of @t (ns) in the trace of @side as last drawn. */
+static double
+trace_x (Fixture *f,
+         guint    side,
+         gint64   t)
+{
+  TesTraceView *trace = tes_compare_view_get_trace (f->view, side);
+
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (trace));
+  return tes_trace_scale_x (&tes_trace_view_get_frame (trace)->scale, t);
+}
+
+/* Aligned on "add", which B runs ADD_MOVED_US later into its run, the
+ * operator's start is at one x in both traces (and in view); aligned on
+ * the runs' starts again, those are. */
+static void
+test_compare_window_align (void)
+{
+  g_autofree char *b_path = write_slower_run ();
+  g_autofree char *json = NULL;
+  g_autofree char *moved_from = g_strdup_printf ("\"name\":\"add\",\"cat\":\"op\",\"ph\":\"X\",\"ts\":%d,", 1200 + B_SHIFT_US);
+  g_autofree char *moved_to = g_strdup_printf ("\"name\":\"add\",\"cat\":\"op\",\"ph\":\"X\",\"ts\":%d,",
+                                               1200 + B_SHIFT_US + ADD_MOVED_US);
+  g_autoptr(GString) moved = NULL;
+  gint64 a_add = 1200 * 1000, b_add = (1200 + B_SHIFT_US + ADD_MOVED_US) * 1000;
+  gint64 a_start, b_start;
+  gint64 deadline;
+  Fixture f = { 0 };
+  double width;
+
+  g_assert_true (g_file_get_contents (b_path, &json, NULL, NULL));
+  moved = g_string_new (json);
+  g_assert_cmpuint (g_string_replace (moved, moved_from, moved_to, 0), ==, 1);
+  tes_test_write_file (b_path, moved->str, moved->len);
+  fixture_open_with (&f, b_path);
+  tes_workspace_get_span (f.a, &a_start, NULL);
+  tes_workspace_get_span (f.b, &b_start, NULL);
+  width = tes_trace_view_get_frame (tes_compare_view_get_trace (f.view, 0))->scale.width;
+
+  /* zoomed in, so that 100 µs are many pixels */
+  tes_trace_view_zoom (tes_compare_view_get_trace (f.view, 0), 8.0);
+  g_assert_cmpfloat (fabs (trace_x (&f, 0, a_add) - trace_x (&f, 1, b_add)), >, 20);
+
+  select_row_named (&f, "add");
+  tes_compare_view_align_on_selected (f.view);
+  deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
+  while (tes_compare_view_get_aligning (f.view))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out aligning");
+      g_main_context_iteration (NULL, FALSE);
+    }
+  g_assert_cmpfloat (fabs (trace_x (&f, 0, a_add) - trace_x (&f, 1, b_add)), <, 1);
+  g_assert_cmpfloat (trace_x (&f, 0, a_add), >, 0);
+  g_assert_cmpfloat (trace_x (&f, 0, a_add), <, width);
+
+  /* and the runs' starts meet again */
+  tes_compare_view_align_on_start (f.view);
+  g_assert_cmpfloat (fabs (trace_x (&f, 0, a_start) - trace_x (&f, 1, b_start)), <, 1);
+  g_assert_cmpfloat (fabs (trace_x (&f, 0, a_add) - trace_x (&f, 1, b_add)), >, 20);
+
+  fixture_close (&f);
+}
+
 static void
 wait_for_compare_page (TesCompareWindow *window,
                        const char       *page)
@@ -321,6 +456,8 @@ main (int    argc,
 
   tes_ui_test_add ("/tes/compare-window/linked", test_compare_window_linked);
   tes_ui_test_add ("/tes/compare-window/diff", test_compare_window_diff);
+  tes_ui_test_add ("/tes/compare-window/summary", test_compare_window_summary);
+  tes_ui_test_add ("/tes/compare-window/align", test_compare_window_align);
   tes_ui_test_add ("/tes/compare-window/from-report", test_compare_window_from_report);
 
   return tes_ui_test_run ();
