@@ -11,22 +11,40 @@
 
 #include "tes-bsp-layout.h"
 
-/* Which row of the grid shows @tile: tiles share a row when there are
- * more of them than rows. */
+/* Which row of the grid shows @tile: runs of tiles_per_row tiles share
+ * one when there are more tiles than rows. */
 guint
 tes_bsp_grid_row_of (const TesBspGrid *grid,
                      guint             tile)
 {
-  return (guint)((guint64)tile * grid->n_rows / MAX (grid->n_tiles, 1));
+  return tile / MAX (grid->tiles_per_row, 1);
+}
+
+/* How many tiles share a row when @n_tiles are drawn in @height pixels: a
+ * power of two, so that rows hold the pyramid's blocks of tiles. */
+guint
+tes_bsp_tiles_per_row (guint n_tiles,
+                       guint height)
+{
+  guint k = 1;
+
+  while (k < n_tiles && (n_tiles + k - 1) / k > MAX (height, 1))
+    k *= 2;
+
+  return k;
 }
 
 /* Each level of the pyramid merges this many of the finer. */
 #define FANOUT     4
 #define MAX_LEVELS 16
+/* Sums are also kept per block of 2, 4… tiles, up to this many */
+#define MAX_BLOCKS 9
 
 /* A run of aligned groups of steps (level 0: the steps themselves), in
- * time order. busy holds, per group and tile, the cycles the tile spent
- * computing, exchanging and syncing (NULL: read the steps). */
+ * time order. busy[j] holds, per group and block of 2^j tiles, the cycles
+ * the block spent computing, exchanging and syncing (busy[0] NULL: read
+ * the steps): a frame whose rows hold 2^j tiles reads a row's sums in
+ * one. */
 typedef struct
 {
   guint    n;
@@ -34,7 +52,8 @@ typedef struct
   gint64  *start;          /* ns: the group's first step's start */
   gint64  *end;            /* ns: its latest end */
   guint64 *dur;            /* cycles, the steps' summed */
-  guint32 *busy;           /* n × n_tiles × 3, or NULL */
+  guint32 *busy[MAX_BLOCKS];  /* n × ceil (n_tiles / 2^j) × 3, or NULL */
+  guint    n_blocks;       /* of busy[] */
   double   mean_span;      /* ns: a group's, on average */
 } Level;
 
@@ -53,7 +72,52 @@ level_clear (Level *level)
   g_clear_pointer (&level->start, g_free);
   g_clear_pointer (&level->end, g_free);
   g_clear_pointer (&level->dur, g_free);
-  g_clear_pointer (&level->busy, g_free);
+  for (guint j = 0; j < MAX_BLOCKS; j++)
+    g_clear_pointer (&level->busy[j], g_free);
+  level->n_blocks = 0;
+}
+
+static inline gsize
+blocks_of (guint n_tiles,
+           guint j)
+{
+  return (n_tiles + (1u << j) - 1) >> j;
+}
+
+/* busy[j] from busy[j − 1]: pairs of blocks summed; FALSE when a sum
+ * would not fit 32 bits (frames then sum smaller blocks). */
+static gboolean
+level_build_blocks (Level *level,
+                    guint  n_tiles,
+                    guint  j)
+{
+  gsize finer = blocks_of (n_tiles, j - 1), coarser = blocks_of (n_tiles, j);
+  const guint32 *from = level->busy[j - 1];
+  guint32 *to = g_try_malloc ((gsize)level->n * coarser * 3 * sizeof (guint32) + 1);
+
+  if (to == NULL)
+    return FALSE;
+
+  for (gsize g = 0; g < level->n; g++)
+    for (gsize b = 0; b < coarser; b++)
+      for (guint k = 0; k < 3; k++)
+        {
+          guint64 sum = from[(g * finer + 2 * b) * 3 + k];
+
+          if (2 * b + 1 < finer)
+            sum += from[(g * finer + 2 * b + 1) * 3 + k];
+          if (sum > G_MAXUINT32)
+            {
+              g_free (to);
+              return FALSE;
+            }
+          to[(g * coarser + b) * 3 + k] = (guint32)sum;
+        }
+
+  level->busy[j] = to;
+  level->n_blocks = j + 1;
+
+  return TRUE;
 }
 
 /* A tile's busy cycles in a step: no more than the step lasts, so that
@@ -112,14 +176,15 @@ level_build (TesBspPyramid *self,
   g_autofree guint64 *sums = g_new (guint64, MAX (row, 1));
 
   level_init_groups (level, self->spans, self->n_spans, finer->group * FANOUT);
-  level->busy = g_try_malloc ((gsize)level->n * row * sizeof (guint32) + 1);
-  if (level->busy == NULL)
+  level->busy[0] = g_try_malloc ((gsize)level->n * row * sizeof (guint32) + 1);
+  if (level->busy[0] == NULL)
     return FALSE;
+  level->n_blocks = 1;
 
   for (guint g = 0; g < level->n; g++)
     {
       memset (sums, 0, row * sizeof (guint64));
-      if (finer->busy == NULL)
+      if (finer->busy[0] == NULL)
         {
           guint last = MIN ((g + 1) * (guint64)level->group, self->n_spans);
 
@@ -142,7 +207,7 @@ level_build (TesBspPyramid *self,
 
           for (guint f = g * FANOUT; f < last; f++)
             {
-              const guint32 *from = finer->busy + (gsize)f * row;
+              const guint32 *from = finer->busy[0] + (gsize)f * row;
 
               for (gsize i = 0; i < row; i++)
                 sums[i] += from[i];
@@ -156,9 +221,13 @@ level_build (TesBspPyramid *self,
               level_clear (level);
               return FALSE;
             }
-          level->busy[(gsize)g * row + i] = (guint32)sums[i];
+          level->busy[0][(gsize)g * row + i] = (guint32)sums[i];
         }
     }
+
+  for (guint j = 1; j < MAX_BLOCKS && (1u << (j - 1)) < self->n_tiles; j++)
+    if (!level_build_blocks (level, self->n_tiles, j))
+      break;
 
   return TRUE;
 }
@@ -205,8 +274,11 @@ tes_bsp_pyramid_get_size (const TesBspPyramid *pyramid)
   gsize size = sizeof *pyramid;
 
   for (guint l = 0; l < pyramid->n_levels; l++)
-    size += pyramid->levels[l].n * (3 * sizeof (gint64) +
-                                    (l > 0 ? (gsize)pyramid->n_tiles * 3 * sizeof (guint32) : 0));
+    {
+      size += pyramid->levels[l].n * 3 * sizeof (gint64);
+      for (guint j = 0; j < pyramid->levels[l].n_blocks; j++)
+        size += pyramid->levels[l].n * blocks_of (pyramid->n_tiles, j) * 3 * sizeof (guint32);
+    }
 
   return size;
 }
@@ -274,28 +346,45 @@ level_add (const Level      *level,
            const TesBspSpan *spans,
            guint             n_spans,
            guint             n_tiles,
+           guint             tiles_per_row,
            const guint      *first_tile,
            guint             n_rows,
            guint64          *acc)
 {
-  if (level->busy != NULL)
+  if (level->n_blocks > 0)
     {
-      const guint32 *from = level->busy + (gsize)g * n_tiles * 3;
+      /* the largest blocks that fit a row: rows hold 2^j tiles */
+      guint j = 0;
+      gsize n_blocks, per_row;
+      const guint32 *from;
 
-      for (guint r = 0; r < n_rows; r++)
-        {
-          guint64 a0 = 0, a1 = 0, a2 = 0;
+      while (j + 1 < level->n_blocks && tiles_per_row >= (2u << j))
+        j++;
+      n_blocks = blocks_of (n_tiles, j);
+      per_row = MAX (tiles_per_row >> j, 1);
+      from = level->busy[j] + (gsize)g * n_blocks * 3;
+      if (per_row == 1)
+        for (guint r = 0; r < n_rows; r++)
+          {
+            acc[r * 4 + 1] += from[r * 3];
+            acc[r * 4 + 2] += from[r * 3 + 1];
+            acc[r * 4 + 3] += from[r * 3 + 2];
+          }
+      else
+        for (guint r = 0; r < n_rows; r++)
+          {
+            guint64 a0 = 0, a1 = 0, a2 = 0;
 
-          for (guint t = first_tile[r]; t < first_tile[r + 1]; t++)
-            {
-              a0 += from[t * 3];
-              a1 += from[t * 3 + 1];
-              a2 += from[t * 3 + 2];
-            }
-          acc[r * 4 + 1] += a0;
-          acc[r * 4 + 2] += a1;
-          acc[r * 4 + 3] += a2;
-        }
+            for (gsize b = r * per_row; b < MIN ((r + 1) * per_row, n_blocks); b++)
+              {
+                a0 += from[b * 3];
+                a1 += from[b * 3 + 1];
+                a2 += from[b * 3 + 2];
+              }
+            acc[r * 4 + 1] += a0;
+            acc[r * 4 + 2] += a1;
+            acc[r * 4 + 3] += a2;
+          }
     }
   else
     {
@@ -341,7 +430,8 @@ grid_new (guint n_tiles,
 
   grid->width = MAX (width, 1);
   grid->n_tiles = n_tiles;
-  grid->n_rows = MAX (MIN (height, n_tiles), 1);
+  grid->tiles_per_row = tes_bsp_tiles_per_row (n_tiles, height);
+  grid->n_rows = MAX ((n_tiles + grid->tiles_per_row - 1) / grid->tiles_per_row, 1);
   n = (gsize)grid->width * grid->n_rows;
   grid->states = g_malloc (n);
   memset (grid->states, TES_BSP_NO_STATE, n);
@@ -354,6 +444,33 @@ grid_new (guint n_tiles,
  * in it, or else the one in progress there. A tile is idle for the part
  * of a step it is not busy (also a tile the step does not list); a row
  * sums its tiles; the state of most cycles wins, idle on a tie. */
+#define COLUMN_BLOCK 64
+
+/* The columns computed of the block from @first on, into the rows. */
+static void
+store_block (TesBspGrid   *grid,
+             guint         first,
+             gboolean     *computed,
+             const guint8 *states,
+             const float  *cycles)
+{
+  guint n = MIN (COLUMN_BLOCK, grid->width - first);
+
+  for (guint r = 0; r < grid->n_rows; r++)
+    {
+      guint8 *row_states = grid->states + (gsize)r * grid->width + first;
+      float *row_cycles = grid->cycles + (gsize)r * grid->width + first;
+
+      for (guint i = 0; i < n; i++)
+        if (computed[i])
+          {
+            row_states[i] = states[(gsize)i * grid->n_rows + r];
+            row_cycles[i] = cycles[(gsize)i * grid->n_rows + r];
+          }
+    }
+  memset (computed, 0, COLUMN_BLOCK * sizeof (gboolean));
+}
+
 static void
 grid_fill (TesBspGrid       *grid,
            const Level      *level,
@@ -367,6 +484,14 @@ grid_fill (TesBspGrid       *grid,
   g_autofree guint *first_tile = g_new (guint, n_rows + 1);
   /* per column, the column whose cells it repeats (itself: its own) */
   g_autofree guint *source = g_new (guint, grid->width);
+  /* cells are worked out a column at a time but stored a row at a time:
+   * a block of columns waits here, column by column, to be stored row by
+   * row (a column straight into the rows would touch a cache line per
+   * row) */
+  g_autofree guint8 *block_states = g_malloc0 ((gsize)COLUMN_BLOCK * n_rows);
+  g_autofree float *block_cycles = g_new0 (float, (gsize)COLUMN_BLOCK * n_rows);
+  g_autofree float *per_tile = g_new (float, n_rows);
+  gboolean computed[COLUMN_BLOCK] = { FALSE };
   /* the groups the last filled column took: [last_from, last_to) */
   guint g, last_from = G_MAXUINT, last_to = G_MAXUINT, last_column = 0;
   float max_cycles = 0;
@@ -381,6 +506,8 @@ grid_fill (TesBspGrid       *grid,
         t++;
       first_tile[r] = r == n_rows ? n_tiles : t;
     }
+  for (guint r = 0; r < n_rows; r++)
+    per_tile[r] = first_tile[r + 1] > first_tile[r] ? 1.0f / (first_tile[r + 1] - first_tile[r]) : 0;
 
   g = level_first_from (level, 0, t0);
   for (guint c = 0; c < grid->width; c++)
@@ -390,6 +517,8 @@ grid_fill (TesBspGrid       *grid,
       guint64 dur = 0;
       guint take_from = g, take_to;
 
+      if (c % COLUMN_BLOCK == 0 && c > 0)
+        store_block (grid, c - COLUMN_BLOCK, computed, block_states, block_cycles);
       source[c] = c;
       if (from >= to)
         continue;
@@ -413,30 +542,38 @@ grid_fill (TesBspGrid       *grid,
 
       memset (acc, 0, (gsize)n_rows * 4 * sizeof (guint64));
       for (guint u = take_from; u < take_to; u++)
-        dur += level_add (level, u, spans, n_spans, n_tiles, first_tile, n_rows, acc);
+        dur += level_add (level, u, spans, n_spans, n_tiles, grid->tiles_per_row, first_tile, n_rows, acc);
       last_from = take_from;
       last_to = take_to;
       last_column = c;
 
-      for (guint r = 0; r < n_rows; r++)
-        {
-          guint64 w[4], busy;
-          guint tiles = first_tile[r + 1] - first_tile[r];
-          guint best = TES_TILE_STATE_IDLE;
+      {
+        guint8 *column_states = block_states + (gsize)(c % COLUMN_BLOCK) * n_rows;
+        float *column_cycles = block_cycles + (gsize)(c % COLUMN_BLOCK) * n_rows;
 
-          w[1] = acc[r * 4 + 1];
-          w[2] = acc[r * 4 + 2];
-          w[3] = acc[r * 4 + 3];
-          busy = w[1] + w[2] + w[3];
-          w[0] = (guint64)tiles * dur - MIN (busy, (guint64)tiles * dur);
-          for (guint state = 1; state < 4; state++)
-            if (w[state] > w[best])
-              best = state;
-          grid->states[(gsize)r * grid->width + c] = (guint8)best;
-          grid->cycles[(gsize)r * grid->width + c] = tiles > 0 ? (float)busy / tiles : 0;
-          max_cycles = MAX (max_cycles, grid->cycles[(gsize)r * grid->width + c]);
-        }
+        for (guint r = 0; r < n_rows; r++)
+          {
+            guint64 compute = acc[r * 4 + 1], exchange = acc[r * 4 + 2], sync = acc[r * 4 + 3];
+            guint64 busy = compute + exchange + sync, all = (guint64)(first_tile[r + 1] - first_tile[r]) * dur;
+            guint64 best_weight = all - MIN (busy, all);   /* idle */
+            guint best = TES_TILE_STATE_IDLE;
+            float cycles = (float)busy * per_tile[r];
+
+            /* the most cycles win, idle on a tie; without branches, as
+             * the states of neighbouring cells follow no pattern */
+            best = compute > best_weight ? TES_TILE_STATE_COMPUTE : best;
+            best_weight = MAX (compute, best_weight);
+            best = exchange > best_weight ? TES_TILE_STATE_EXCHANGE : best;
+            best_weight = MAX (exchange, best_weight);
+            best = sync > best_weight ? TES_TILE_STATE_SYNC : best;
+            column_states[r] = (guint8)best;
+            column_cycles[r] = cycles;
+            max_cycles = MAX (max_cycles, cycles);
+          }
+      }
+      computed[c % COLUMN_BLOCK] = TRUE;
     }
+  store_block (grid, (grid->width - 1) / COLUMN_BLOCK * COLUMN_BLOCK, computed, block_states, block_cycles);
 
   /* the repeated columns, row by row */
   for (guint r = 0; r < n_rows; r++)

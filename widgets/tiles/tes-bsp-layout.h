@@ -51,8 +51,9 @@ typedef struct
 typedef struct
 {
   guint   width;              /* columns */
-  guint   n_rows;             /* min (height, tiles) */
+  guint   n_rows;             /* ceil (tiles / tiles_per_row): no more than the height */
   guint   n_tiles;
+  guint   tiles_per_row;      /* a power of two */
   guint   level;              /* steps merged in groups of 4^level */
   guint8 *states;             /* n_rows × width, row-major; TES_BSP_NO_STATE where no step */
   float  *cycles;             /* n_rows × width: busy cycles per tile of the row */
@@ -96,6 +97,8 @@ guint8      tes_bsp_grid_get      (const TesBspGrid *grid,
                                    guint             row);
 guint       tes_bsp_grid_row_of   (const TesBspGrid *grid,
                                    guint             tile);
+guint       tes_bsp_tiles_per_row (guint             n_tiles,
+                                   guint             height);
 int         tes_bsp_span_at       (const TesBspSpan *spans,
                                    guint             n_spans,
                                    gint64            t);

@@ -349,7 +349,7 @@ cursor_rect (TesBspSection   *self,
   const TesBspSpan *span;
   graphene_rect_t rect;
   double x0, x1, row;
-  guint rows;
+  guint rows, per_row;
   gint64 t0, t1;
 
   if (workspace == NULL || self->ipus == NULL || !self->has_cursor)
@@ -365,10 +365,10 @@ cursor_rect (TesBspSection   *self,
   x0 = rect.origin.x + (double)(MAX (span->start, t0) - t0) / (t1 - t0) * rect.size.width;
   x1 = rect.origin.x + (double)(MIN (span->end, t1) - t0) / (t1 - t0) * rect.size.width;
   /* rows as the grid makes them: tiles share one when more than pixels */
-  rows = MAX (MIN (ipu->n_tiles, (guint)rect.size.height), 1);
+  per_row = tes_bsp_tiles_per_row (ipu->n_tiles, (guint)rect.size.height);
+  rows = MAX ((ipu->n_tiles + per_row - 1) / per_row, 1);
   row = rect.size.height / rows;
-  graphene_rect_init (out, x0 - 1,
-                      rect.origin.y + (double)((guint64)self->cursor_tile * rows / MAX (ipu->n_tiles, 1)) * row - 1,
+  graphene_rect_init (out, x0 - 1, rect.origin.y + (double)(self->cursor_tile / per_row) * row - 1,
                       MAX (x1 - x0, 1) + 2, row + 2);
 
   return TRUE;
@@ -729,9 +729,10 @@ tes_bsp_section_click (TesBspSection *self,
 
       /* the row's first tile */
       {
-        guint rows = MAX (MIN (ipu->n_tiles, (guint)rect.size.height), 1);
+        guint per_row = tes_bsp_tiles_per_row (ipu->n_tiles, (guint)rect.size.height);
+        guint rows = MAX ((ipu->n_tiles + per_row - 1) / per_row, 1);
         guint row = MIN ((guint)((y - rect.origin.y) / rect.size.height * rows), rows - 1);
-        guint tile = (guint)(((guint64)row * ipu->n_tiles + rows - 1) / rows);
+        guint tile = row * per_row;
 
         set_cursor (self, i, MIN (tile, MAX (ipu->n_tiles, 1) - 1), (guint)span);
       }
