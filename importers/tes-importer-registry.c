@@ -9,8 +9,6 @@
 
 #include "config.h"
 
-#include <glib/gi18n-lib.h>
-
 #include "tes-chrome-importer.h"
 #include "tes-importer-registry.h"
 #include "tes-poplar-pop-importer.h"
@@ -198,7 +196,7 @@ tes_importer_registry_choose (const char  *path,
           g_autofree char *known = tes_importer_registry_describe ();
 
           g_set_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_UNKNOWN_FORMAT,
-                       _("Unknown format '%s'; known formats:\n%s"), format, known);
+                       "Unknown format '%s'; known formats:\n%s", format, known);
           return NULL;
         }
 
@@ -212,7 +210,7 @@ tes_importer_registry_choose (const char  *path,
   if (len == 0)
     {
       g_set_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_EMPTY,
-                   _("%s: empty file"), path);
+                   "%s: empty file", path);
       return NULL;
     }
 
@@ -220,7 +218,7 @@ tes_importer_registry_choose (const char  *path,
   if (!(importer = tes_importer_registry_sniff (head, len, basename, NULL)))
     {
       g_set_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_UNKNOWN_FORMAT,
-                   _("%s: not a format Tessera recognises (use --format to name one)"), path);
+                   "%s: not a format Tessera recognises (use --format to name one)", path);
       return NULL;
     }
 

@@ -9,8 +9,6 @@
 
 #include "config.h"
 
-#include <glib/gi18n-lib.h>
-
 #include <glib/gstdio.h>
 #include <string.h>
 
@@ -286,7 +284,7 @@ import_to_cache (const char * const  *paths,
 
       if (progress != NULL)
         {
-          g_autofree char *message = g_strdup_printf (_("Importing %s"), paths[i]);
+          g_autofree char *message = g_strdup_printf ("Importing %s", paths[i]);
 
           tes_progress_set_range (progress, 0.0, 1.0);
           tes_progress_update (progress, 0.95 * i / n, message);
@@ -300,14 +298,14 @@ import_to_cache (const char * const  *paths,
   if (progress != NULL)
     {
       tes_progress_set_range (progress, 0.0, 1.0);
-      tes_progress_update (progress, 0.95, _("Writing the cache"));
+      tes_progress_update (progress, 0.95, "Writing the cache");
     }
 
   if (!tes_cache_writer_commit (writer, cancellable, error))
     return FALSE;
 
   if (progress != NULL)
-    tes_progress_update (progress, 1.0, _("Done"));
+    tes_progress_update (progress, 1.0, "Done");
 
   return TRUE;
 }
@@ -361,7 +359,7 @@ tes_report_import_files (const char * const  *paths,
         if (g_str_equal (stamps[i]->path, stamps[j]->path))
           {
             g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                         _("%s is given twice"), paths[i]);
+                         "%s is given twice", paths[i]);
             goto fail;
           }
 
@@ -427,7 +425,7 @@ load (TesReportLoader  *self,
 
   if (n_files == 0)
     {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _("No file to open"));
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "No file to open");
       return NULL;
     }
 
@@ -437,7 +435,7 @@ load (TesReportLoader  *self,
     {
       const char *path = g_ptr_array_index (self->paths, i);
       TesImporter *importer = g_ptr_array_index (self->importers, i);
-      g_autofree char *message = g_strdup_printf (_("Reading %s"), path);
+      g_autofree char *message = g_strdup_printf ("Reading %s", path);
 
       tes_progress_update (self->progress, 0.0, message);
 
@@ -451,7 +449,7 @@ load (TesReportLoader  *self,
           if (n_files > 1)
             {
               g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                           _("%s is a Tessera cache: open it alone, it holds its whole report"), path);
+                           "%s is a Tessera cache: open it alone, it holds its whole report", path);
               return NULL;
             }
 

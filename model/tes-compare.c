@@ -417,21 +417,36 @@ tes_comparison_free (TesComparison *comparison)
 }
 
 /* ns in @time_unit, unless that is cycles: a time compared across clocks
- * is then written in the time unit that keeps it readable. */
+ * is then written in the time unit that keeps @largest (the largest value
+ * it is shown with) readable, as a run's own unit is chosen. */
 static char *
 format_value (gboolean    in_percent,
               TesTimeUnit unit,
               double      value,
-              TesTimeUnit time_unit)
+              TesTimeUnit time_unit,
+              double      largest)
 {
   if (in_percent)
     return g_strdup_printf ("%.3f %%", value);
   if (unit == TES_TIME_UNIT_CYCLES)
     return tes_format_duration (value, TES_TIME_UNIT_CYCLES);
   if (time_unit == TES_TIME_UNIT_CYCLES)
-    time_unit = fabs (value) >= 1e7 ? TES_TIME_UNIT_MS : fabs (value) >= 1e4 ? TES_TIME_UNIT_US : TES_TIME_UNIT_NS;
+    time_unit = largest >= 1e7 ? TES_TIME_UNIT_MS : largest >= 1e4 ? TES_TIME_UNIT_US : TES_TIME_UNIT_NS;
 
   return tes_format_duration (round (value), time_unit);
+}
+
+static double
+largest_of (const double *values,
+            guint         n)
+{
+  double largest = 0;
+
+  for (guint i = 0; i < n; i++)
+    if (!isnan (values[i]))
+      largest = MAX (largest, fabs (values[i]));
+
+  return largest;
 }
 
 /* @value of @comparison as text: a share, cycles, or ns written in
@@ -441,9 +456,12 @@ tes_comparison_format (const TesComparison *comparison,
                        double               value,
                        TesTimeUnit          time_unit)
 {
+  double totals[] = { comparison->a_total, comparison->b_total };
+
   g_return_val_if_fail (comparison != NULL, NULL);
 
-  return format_value (comparison->in_percent, comparison->unit, value, time_unit);
+  return format_value (comparison->in_percent, comparison->unit, value, time_unit,
+                       largest_of (totals, G_N_ELEMENTS (totals)));
 }
 
 char *
@@ -451,9 +469,11 @@ tes_compare_summary_format (const TesCompareSummary *summary,
                             double                   value,
                             TesTimeUnit              time_unit)
 {
+  double times[] = { summary->a_total, summary->b_total, summary->a_span, summary->b_span };
+
   g_return_val_if_fail (summary != NULL, NULL);
 
-  return format_value (FALSE, summary->unit, value, time_unit);
+  return format_value (FALSE, summary->unit, value, time_unit, largest_of (times, G_N_ELEMENTS (times)));
 }
 
 /* How much @b differs from @a, in percent of @a; NAN when @a is 0 or

@@ -9,8 +9,6 @@
 
 #include "config.h"
 
-#include <glib/gi18n-lib.h>
-
 #include "tes-chrome-parser.h"
 #include "tes-json.h"
 
@@ -832,8 +830,8 @@ tes_chrome_parser_feed (TesChromeParser  *p,
       if (error_offset != NULL)
         *error_offset = p->last_token;
       g_set_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_INVALID,
-                   _("no JSON value or key ends within %d MiB (a string or number that long "
-                     "is no trace event: a damaged or hostile file?)"), TES_CHROME_MAX_TOKEN >> 20);
+                   "no JSON value or key ends within %d MiB (a string or number that long "
+                   "is no trace event: a damaged or hostile file?)", TES_CHROME_MAX_TOKEN >> 20);
       return FALSE;
     }
 
@@ -857,7 +855,7 @@ tes_chrome_parser_feed (TesChromeParser  *p,
 
     /* yajl says "lexical error: invalid char in json text." */
     g_set_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_INVALID,
-                 _("invalid JSON: %s%s"), colon ? colon + 2 : text,
+                 "invalid JSON: %s%s", colon ? colon + 2 : text,
                  describe_bad_token (data, len, at));
   }
 
@@ -896,14 +894,14 @@ tes_chrome_parser_finish (TesChromeParser  *p,
   if (!p->saw_top)
     {
       *error_offset = G_MAXUINT64;
-      g_set_error_literal (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_EMPTY, _("no JSON in the file"));
+      g_set_error_literal (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_EMPTY, "no JSON in the file");
       return FALSE;
     }
 
   if (!p->saw_events)
     {
       g_set_error_literal (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_TRUNCATED,
-                           _("the file ends before any trace event"));
+                           "the file ends before any trace event");
       return FALSE;
     }
 

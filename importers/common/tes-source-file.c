@@ -9,8 +9,6 @@
 
 #include "config.h"
 
-#include <glib/gi18n-lib.h>
-
 #include "tes-source-file.h"
 
 #include <errno.h>
@@ -26,7 +24,7 @@ fail_not_regular (const char  *path,
                   GError     **error)
 {
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
-               _("%s: not a regular file (%s); Tessera reads only files"), path,
+               "%s: not a regular file (%s); Tessera reads only files", path,
                S_ISDIR (mode) ? "a folder" :
                S_ISFIFO (mode) ? "a FIFO" :
                S_ISSOCK (mode) ? "a socket" :

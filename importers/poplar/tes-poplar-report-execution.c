@@ -9,8 +9,6 @@
 
 #include "config.h"
 
-#include <glib/gi18n-lib.h>
-
 #include "tes-poplar-report-private.h"
 #include "tes-text.h"
 
@@ -41,7 +39,7 @@ check_balanced (TesPoplarReportParser  *p,
       g_autofree char *got = tes_describe_text (text, strlen (text), 60);
 
       return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
-                                      _("unbalanced parentheses in '%s' (line cut short?)"), got);
+                                      "unbalanced parentheses in '%s' (line cut short?)", got);
     }
 
   return TRUE;
@@ -139,7 +137,7 @@ bad:
     g_autofree char *got = tes_describe_text (value, strlen (value), 60);
 
     return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
-                                    _("'%s' expects a whole number of cycles, got '%s'"), label, got);
+                                    "'%s' expects a whole number of cycles, got '%s'", label, got);
   }
 }
 
@@ -205,7 +203,7 @@ bad:
     g_autofree char *got_label = tes_describe_text (label, strlen (label), 60);
 
     return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
-                                    _("expected '<vertex type> (<N> instances): <cycles>', got '%s: %s'"), got_label, got);
+                                    "expected '<vertex type> (<N> instances): <cycles>', got '%s: %s'", got_label, got);
   }
 }
 

@@ -9,9 +9,6 @@
 
 #include "config.h"
 
-#include <glib/gi18n-lib.h>
-#include <inttypes.h>
-
 #include "tes-import-error.h"
 #include "tes-info.h"
 #include "tes-json.h"
@@ -334,18 +331,18 @@ add_v1_row (Import       *imp,
 
       if (stream->open->len == 0)
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, imp->context->path, imp->reader->line_no,
-                                        _("%s of action %" PRId64 " was not started"), event, row->action);
+                                        "%s of action %" G_GINT64_FORMAT " was not started", event, row->action);
 
       /* <TYPE>_START ... <TYPE>_END, or <TYPE> ... <TYPE>_END (NSS_START
        * ... NSS_START_END); the pair is named <TYPE> */
       span = &g_array_index (imp->spans, Span, g_array_index (stream->open, guint, stream->open->len - 1));
       if (strcmp (span->type, type) != 0 && strcmp (span->type, with_start) != 0)
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, imp->context->path, imp->reader->line_no,
-                                        _("%s does not end %s of action %" PRId64 " (line %u)"),
+                                        "%s does not end %s of action %" G_GINT64_FORMAT " (line %u)",
                                         event, span->type, row->action, span->line);
       if (row->ts < span->start)
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, imp->context->path, imp->reader->line_no,
-                                        _("%s at %" PRId64 " µs is before its start at %" PRId64 " µs"),
+                                        "%s at %" G_GINT64_FORMAT " µs is before its start at %" G_GINT64_FORMAT " µs",
                                         event, row->ts, span->start);
 
       g_free (span->name);
@@ -364,7 +361,7 @@ add_v1_row (Import       *imp,
           Span *other = &g_array_index (imp->spans, Span, g_array_index (stream->open, guint, 0));
 
           return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, imp->context->path, imp->reader->line_no,
-                                          _("%s of action %" PRId64 " while its %s from line %u is still open"),
+                                          "%s of action %" G_GINT64_FORMAT " while its %s from line %u is still open",
                                           event, row->action, other->type, other->line);
         }
 
@@ -435,18 +432,18 @@ add_v2_row (Import       *imp,
 
       if (stream->open->len == 0)
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, imp->context->path, imp->reader->line_no,
-                                        _("%s_END of invocation %" PRId64 " (%s) was not begun"),
+                                        "%s_END of invocation %" G_GINT64_FORMAT " (%s) was not begun",
                                         type, row->invocation, dispatch);
 
       span = &g_array_index (imp->spans, Span, g_array_index (stream->open, guint, stream->open->len - 1));
       if (strcmp (span->type, type) != 0 || span->action != row->action)
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, imp->context->path, imp->reader->line_no,
-                                        _("%s_END (action %" PRId64 ") does not end %s_BEGIN "
-                                          "(action %" PRId64 ", line %u), the innermost open event of invocation %" PRId64),
+                                        "%s_END (action %" G_GINT64_FORMAT ") does not end %s_BEGIN "
+                                        "(action %" G_GINT64_FORMAT ", line %u), the innermost open event of invocation %" G_GINT64_FORMAT,
                                         type, row->action, span->type, span->action, span->line, row->invocation);
       if (row->ts < span->start)
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, imp->context->path, imp->reader->line_no,
-                                        _("%s_END at %" PRId64 " µs is before its begin at %" PRId64 " µs"),
+                                        "%s_END at %" G_GINT64_FORMAT " µs is before its begin at %" G_GINT64_FORMAT " µs",
                                         type, row->ts, span->start);
 
       span->end = row->ts;
@@ -552,9 +549,9 @@ tes_torq_runtime_importer_import (TesImporter       *importer,
               g_autofree char *got = tes_describe_text (line, len, 80);
 
               return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, context->path, reader.line_no,
-                                              _("expected the header 'actionIndex, elapsed_time(us), timestamp(us), "
-                                                "event, location' or 'dispatch_name,invocation_id,action_id,"
-                                                "timestamp_us,event', got '%s'"), got);
+                                              "expected the header 'actionIndex, elapsed_time(us), timestamp(us), "
+                                              "event, location' or 'dispatch_name,invocation_id,action_id,"
+                                              "timestamp_us,event', got '%s'", got);
             }
           continue;
         }
@@ -597,9 +594,9 @@ tes_torq_runtime_importer_import (TesImporter       *importer,
     }
 
   if (layout == LAYOUT_NONE)
-    return tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, context->path, _("no header and no events (empty file?)"));
+    return tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, context->path, "no header and no events (empty file?)");
   if (spans->len == 0)
-    return tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, context->path, _("a header but no events"));
+    return tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, context->path, "a header but no events");
 
   /* Begun but never ended (the run stopped): closed at the last event. */
   for (guint i = 0; i < spans->len; i++)

@@ -9,8 +9,6 @@
 
 #include "config.h"
 
-#include <glib/gi18n-lib.h>
-
 #include "tes-import-error.h"
 #include "tes-info.h"
 #include "tes-json.h"
@@ -473,7 +471,7 @@ tes_torq_timeline_importer_import (TesImporter       *importer,
     }
 
   if (rows->len == 0)
-    return tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, context->path, _("no timeline rows (empty file?)"));
+    return tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, context->path, "no timeline rows (empty file?)");
 
   process = tes_torq_add_process (context, TES_TORQ_CLOCK_COMPILE_CYCLES, "Compile-time timeline", &clock);
 

@@ -60,9 +60,10 @@ cell (const char *text,
 static GtkGrid *
 add_table (GtkBox     *page,
            const char *heading,
-           const char *delta_title)
+           const char *delta_title,
+           const char *pct_title)
 {
-  const char *titles[] = { heading, "A", "B", delta_title, "Δ %" };
+  const char *titles[] = { heading, "A", "B", delta_title, pct_title };
   GtkWidget *grid = gtk_grid_new ();
 
   gtk_grid_set_column_spacing (GTK_GRID (grid), 24);
@@ -208,7 +209,7 @@ build (TesCompareSummaryView *self)
 
   if (timed)
     {
-      GtkGrid *grid = add_table (GTK_BOX (page), _("Time"), "Δ");
+      GtkGrid *grid = add_table (GTK_BOX (page), _("Time"), "Δ", "Δ %");
       g_autofree char *basis = s->unit == TES_TIME_UNIT_CYCLES
                                  /* Translators: %g is the clock rate both runs count cycles at */
                                  ? g_strdup_printf (_("In cycles: both runs count them at %g MHz."), s->cycles_rate / 1e6)
@@ -226,7 +227,7 @@ build (TesCompareSummaryView *self)
   if (s->shares->len > 0)
     {
       /* Translators: Δ in percentage points */
-      GtkGrid *grid = add_table (GTK_BOX (page), _("Share by operator type"), _("Δ points"));
+      GtkGrid *grid = add_table (GTK_BOX (page), _("Share by operator type"), _("Δ points"), "");
 
       for (guint i = 0; i < s->shares->len; i++)
         {
@@ -242,7 +243,7 @@ build (TesCompareSummaryView *self)
 
   if (s->has_memory)
     {
-      GtkGrid *grid = add_table (GTK_BOX (page), _("Tile memory (bytes)"), "Δ");
+      GtkGrid *grid = add_table (GTK_BOX (page), _("Tile memory (bytes)"), "Δ", "Δ %");
 
       add_row (grid, _("All tiles"), bytes_text (s->a_bytes, FALSE), bytes_text (s->b_bytes, FALSE),
                bytes_text (s->b_bytes - s->a_bytes, TRUE), percent_text ((double)s->a_bytes, (double)s->b_bytes),

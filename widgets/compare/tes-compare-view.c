@@ -100,7 +100,13 @@ cell_text (gconstpointer row_data,
     case COLUMN_OPERATOR: return g_strdup (row_name (row));
     case COLUMN_A: return row->a ? format_value (self, row->a_value) : g_strdup ("—");
     case COLUMN_B: return row->b ? format_value (self, row->b_value) : g_strdup ("—");
-    case COLUMN_DELTA: return format_value (self, row->delta);
+    case COLUMN_DELTA:
+      {
+        g_autofree char *text = format_value (self, row->delta);
+
+        /* signed, as Δ % is */
+        return row->delta > 0 ? g_strconcat ("+", text, NULL) : g_steal_pointer (&text);
+      }
     case COLUMN_DELTA_PCT:
     default:
       if (row->b == NULL)
