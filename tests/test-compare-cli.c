@@ -9,11 +9,15 @@
 
 #include <string.h>
 
+#include <cairo.h>
+
+#include "tes-compare-render.h"
 #include "tes-test-util.h"
 #include "test-poplar-util.h"
 
 /* tessera-cli compare --summary: two runs as a whole, as text between the
- * header and the operators, or as CSV records. */
+ * header and the operators, or as CSV records; tessera-cli render
+ * --compare: two runs drawn one above the other. */
 
 /* The line of @text that starts with @prefix. */
 static char *
@@ -143,6 +147,191 @@ test_compare_cli_memory (void)
   g_assert_null (strstr (r.out, "Share by type"));
 }
 
+/* Pixels of @surface in [y0, y1) that differ from @rgb by more than a
+ * little in any channel. */
+static guint
+count_unlike (cairo_surface_t *surface,
+              int              y0,
+              int              y1,
+              guint32          rgb)
+{
+  const guint8 *data = cairo_image_surface_get_data (surface);
+  int stride = cairo_image_surface_get_stride (surface);
+  int width = cairo_image_surface_get_width (surface);
+  guint n = 0;
+
+  for (int y = y0; y < y1; y++)
+    for (int x = 0; x < width; x++)
+      {
+        guint32 px = *(const guint32 *)(gconstpointer)(data + y * stride + 4 * x) & 0xffffff;
+        int dr = (int)(px >> 16) - (int)(rgb >> 16);
+        int dg = (int)((px >> 8) & 0xff) - (int)((rgb >> 8) & 0xff);
+        int db = (int)(px & 0xff) - (int)(rgb & 0xff);
+
+        n += MAX (MAX (ABS (dr), ABS (dg)), ABS (db)) > 48;
+      }
+
+  return n;
+}
+
+/* Pixels of a strong colour (a drawn slice or bar, not text or grid). */
+static guint
+count_coloured (cairo_surface_t *surface,
+                int              y0,
+                int              y1)
+{
+  const guint8 *data = cairo_image_surface_get_data (surface);
+  int stride = cairo_image_surface_get_stride (surface);
+  int width = cairo_image_surface_get_width (surface);
+  guint n = 0;
+
+  for (int y = y0; y < y1; y++)
+    for (int x = 0; x < width; x++)
+      {
+        guint32 px = *(const guint32 *)(gconstpointer)(data + y * stride + 4 * x);
+        int r = (px >> 16) & 0xff, g = (px >> 8) & 0xff, b = px & 0xff;
+
+        n += MAX (MAX (r, g), b) - MIN (MIN (r, g), b) > 80;
+      }
+
+  return n;
+}
+
+static gboolean
+same_rows (cairo_surface_t *a,
+           int              a_y,
+           cairo_surface_t *b,
+           int              b_y,
+           int              rows)
+{
+  int width = cairo_image_surface_get_width (a);
+
+  g_assert_cmpint (cairo_image_surface_get_width (b), ==, width);
+  for (int y = 0; y < rows; y++)
+    if (memcmp (cairo_image_surface_get_data (a) + (a_y + y) * cairo_image_surface_get_stride (a),
+                cairo_image_surface_get_data (b) + (b_y + y) * cairo_image_surface_get_stride (b), 4 * width) != 0)
+      return FALSE;
+
+  return TRUE;
+}
+
+static cairo_surface_t *
+render_png (const char *name,
+            ...)
+{
+  g_autofree char *out = tes_test_tmp_path (name);
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_auto(TesCliResult) r = { 0 };
+  const char *arg;
+  cairo_surface_t *surface;
+  va_list ap;
+
+  g_ptr_array_add (args, (gpointer)g_getenv ("TESSERA_CLI"));
+  va_start (ap, name);
+  while ((arg = va_arg (ap, const char *)) != NULL)
+    g_ptr_array_add (args, (gpointer)arg);
+  va_end (ap);
+  g_ptr_array_add (args, (gpointer)"--out");
+  g_ptr_array_add (args, out);
+  g_ptr_array_add (args, NULL);
+
+  tes_test_run ((const char * const *)args->pdata, &r.out, &r.err, &r.status);
+  if (r.status != 0)
+    g_error ("render failed (%d): %s", r.status, r.err);
+  surface = cairo_image_surface_create_from_png (out);
+  g_assert_cmpint (cairo_surface_status (surface), ==, CAIRO_STATUS_SUCCESS);
+
+  return surface;
+}
+
+/* Two generated runs' traces one above the other: each half under a strip
+ * with its name, A's half the very pixels of A drawn alone at that size,
+ * B's with slices of its own; SVG and PDF too. The same for the memory
+ * of two compile reports with their listings. */
+static void
+test_compare_cli_render (void)
+{
+  g_auto(Generated) ga = { 0 };
+  g_auto(Generated) gb = { 0 };
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
+  g_autofree char *b_memory = NULL;
+  g_autofree char *svg = tes_test_tmp_path ("compare.svg");
+  g_autofree char *pdf = tes_test_tmp_path ("compare.pdf");
+  g_autofree char *text = NULL;
+  g_autofree char *half_text = NULL;
+  gsize len = 0;
+  g_auto(TesCliResult) r = { 0 };
+  const int width = 900, height = 700, half = height / 2, body = half - TES_COMPARE_RENDER_LABEL_HEIGHT;
+  cairo_surface_t *both, *alone, *memory;
+
+  generate_seeded (&ga, TES_TEST_OWN_DATA, 7);
+  generate_seeded (&gb, TES_TEST_OWN_DATA, 8);
+  a = generated_path (&ga, "execution.json");
+  b = generated_path (&gb, "execution.json");
+  half_text = g_strdup_printf ("%d", body);
+
+  both = render_png ("compare.png", "render", "--view", "trace", "--width", "900", "--height", "700",
+                     a, "--compare", b, NULL);
+  g_assert_cmpint (cairo_image_surface_get_height (both), ==, height);
+  alone = render_png ("alone.png", "render", "--view", "trace", "--width", "900", "--height", half_text, a, NULL);
+
+  /* the strips hold their names' text */
+  for (int top = 0; top <= half; top += half)
+    {
+      g_assert_cmpuint (count_unlike (both, top + 2, top + TES_COMPARE_RENDER_LABEL_HEIGHT - 2, 0xe8e8e8), >, 100);
+      g_assert_cmpuint (count_coloured (both, top + TES_COMPARE_RENDER_LABEL_HEIGHT, top + half), >,
+                        (guint)(width * body / 20));
+    }
+  g_assert_true (same_rows (both, TES_COMPARE_RENDER_LABEL_HEIGHT, alone, 0, body));
+  /* and B is not A again */
+  g_assert_false (same_rows (both, half + TES_COMPARE_RENDER_LABEL_HEIGHT, alone, 0, body));
+  cairo_surface_destroy (both);
+  cairo_surface_destroy (alone);
+
+  tes_test_run_cli (&r, "render", "--view", "trace", "--out", svg, a, "--compare", b, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_file_get_contents (svg, &text, &len, NULL));
+  g_assert_true (g_str_has_prefix (text, "<?xml"));
+  tes_test_assert_contains (text, "<svg");
+  g_clear_pointer (&text, g_free);
+  tes_test_run_cli (&r, "render", "--view", "trace", "--out", pdf, a, "--compare", b, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_file_get_contents (pdf, &text, &len, NULL));
+  g_assert_cmpuint (len, >, 1000);
+  g_assert_true (g_str_has_prefix (text, "%PDF-"));
+  g_assert_nonnull (g_strrstr_len (text + len - MIN (len, 32), MIN (len, 32), "%%EOF"));
+
+  /* memory: both runs' tiles drawn */
+  b_memory = g_strdup_printf ("%s/compile_report.txt,%s/archive_size.txt", gb.dir, gb.dir);
+  {
+    g_autofree char *report = generated_path (&ga, "compile_report.txt");
+    g_autofree char *listing = generated_path (&ga, "archive_size.txt");
+
+    memory = render_png ("memory.png", "render", "--view", "memory-tiles", "--width", "900", "--height", "700",
+                         report, listing, "--compare", b_memory, NULL);
+  }
+  for (int top = 0; top <= half; top += half)
+    {
+      g_assert_cmpuint (count_unlike (memory, top + 2, top + TES_COMPARE_RENDER_LABEL_HEIGHT - 2, 0xe8e8e8), >, 100);
+      g_assert_cmpuint (count_coloured (memory, top + TES_COMPARE_RENDER_LABEL_HEIGHT, top + half), >,
+                        (guint)(width * body / 20));
+    }
+  cairo_surface_destroy (memory);
+
+  /* a run without the view's data, or that cannot be read, says which */
+  {
+    g_autofree char *report = generated_path (&ga, "compile_report.txt");
+
+    tes_test_run_cli (&r, "render", "--view", "trace", "--out", svg, a, "--compare", report, NULL);
+    g_assert_cmpint (r.status, ==, 1);
+    tes_test_assert_contains (r.err, report);
+    tes_test_run_cli (&r, "render", "--view", "trace", "--out", svg, a, "--compare", "/nonexistent/b.json", NULL);
+    g_assert_cmpint (r.status, ==, 1);
+    tes_test_assert_contains (r.err, "/nonexistent/b.json");
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -151,6 +340,7 @@ main (int    argc,
 
   tes_test_add (TES_TEST_OWN_DATA, "/tes/compare-cli/summary", test_compare_cli_summary);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/compare-cli/memory", test_compare_cli_memory);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/compare-cli/render", test_compare_cli_render);
 
   return g_test_run ();
 }

@@ -15,16 +15,54 @@
 #include <cairo-svg.h>
 
 #include "tes-cli-private.h"
+#include "tes-compare-render.h"
 #include "tes-sections.h"
 #include "tes-workspace.h"
 
+/* The run to compare with (--compare B1,B2…): its workspace in @a's
+ * unit where it has it, linked to @a from each run's start. */
+static int
+open_compare_run (const char           *run,
+                  const TesCliOptions  *options,
+                  GType                 section,
+                  TesWorkspace         *a,
+                  TesReport           **report,
+                  TesWorkspace        **workspace)
+{
+  g_auto(GStrv) paths = g_strsplit (run, ",", -1);
+  g_autoptr(GError) error = NULL;
+
+  if (!(*report = tes_cli_open_report ((const char * const *)paths, g_strv_length (paths), options, &error)))
+    return tes_cli_report_error (error);
+
+  *workspace = tes_workspace_new (*report);
+  if (tes_workspace_time_unit_available (*workspace, tes_workspace_get_time_unit (a), NULL))
+    tes_workspace_set_time_unit (*workspace, tes_workspace_get_time_unit (a));
+  else if (options->unit != NULL)
+    {
+      fprintf (stderr, "tessera-cli: %s: cannot show %s\n", paths[0], options->unit);
+      return TES_CLI_EXIT_BAD_INPUT;
+    }
+  if (!tes_section_type_has_data (section, *workspace))
+    {
+      fprintf (stderr, "tessera-cli: %s has no data for the %s section\n",
+               paths[0], tes_section_type_get_title (section));
+      return TES_CLI_EXIT_BAD_INPUT;
+    }
+  tes_workspace_link (a, *workspace);
+
+  return TES_CLI_EXIT_OK;
+}
+
 /* The same drawing code as the window's section, on a surface of the
- * output's kind: pixels for PNG, vectors for SVG and PDF. */
+ * output's kind: pixels for PNG, vectors for SVG and PDF; with --compare,
+ * two runs one above the other. */
 int
 tes_cli_render (int    argc,
                 char **argv)
 {
   g_auto(TesCliOptions) options = { .width = 1200, .height = 900 };
+  g_autofree char *compare = NULL;
   GOptionEntry entries[] = {
     { "view", 0, 0, G_OPTION_ARG_STRING, &options.section, "The view to draw (default: summary)", "NAME" },
     { "width", 0, 0, G_OPTION_ARG_INT, &options.width, "Width in pixels or points (default: 1200)", "W" },
@@ -32,8 +70,11 @@ tes_cli_render (int    argc,
     { "out", 'o', 0, G_OPTION_ARG_FILENAME, &options.output, "The file to write: .png, .svg or .pdf", "OUT" },
     { "range", 0, 0, G_OPTION_ARG_STRING, &options.range, "The time shown, since the run's start (e.g. 1ms:2.5ms)", "START:END" },
     { "unit", 0, 0, G_OPTION_ARG_STRING, &options.unit, "Time unit: ns, us, ms or cycles", "U" },
+    { "compare", 0, 0, G_OPTION_ARG_FILENAME, &compare, "Draw this run (files comma-separated) below the first", "B" },
     { NULL }
   };
+  g_autoptr(TesReport) b_report = NULL;
+  g_autoptr(TesWorkspace) b_workspace = NULL;
   g_autoptr(TesReport) report = NULL;
   g_autoptr(TesWorkspace) workspace = NULL;
   g_autoptr(GError) error = NULL;
@@ -104,6 +145,10 @@ tes_cli_render (int    argc,
       return TES_CLI_EXIT_BAD_INPUT;
     }
 
+  if (compare != NULL &&
+      (status = open_compare_run (compare, &options, section, workspace, &b_report, &b_workspace)) != TES_CLI_EXIT_OK)
+    return status;
+
   if (png)
     surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, options.width, options.height);
   else if (g_str_has_suffix (options.output, ".svg"))
@@ -112,7 +157,9 @@ tes_cli_render (int    argc,
     surface = cairo_pdf_surface_create (options.output, options.width, options.height);
 
   cr = cairo_create (surface);
-  if (!tes_section_type_render (section, workspace, view, cr, options.width, options.height, &error))
+  if (b_workspace != NULL
+      ? !tes_compare_render (section, view, workspace, b_workspace, cr, options.width, options.height, &error)
+      : !tes_section_type_render (section, workspace, view, cr, options.width, options.height, &error))
     {
       cairo_destroy (cr);
       cairo_surface_destroy (surface);

@@ -1,0 +1,30 @@
+/* tes-compare-render.h
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <cairo.h>
+
+#include "tes-workspace.h"
+
+G_BEGIN_DECLS
+
+/* The strip above each run that names it. */
+#define TES_COMPARE_RENDER_LABEL_HEIGHT 24
+
+char     *tes_compare_render_title (TesWorkspace  *workspace,
+                                    guint          side);
+gboolean  tes_compare_render       (GType          section_type,
+                                    const char    *view,
+                                    TesWorkspace  *a,
+                                    TesWorkspace  *b,
+                                    cairo_t       *cr,
+                                    int            width,
+                                    int            height,
+                                    GError       **error);
+
+G_END_DECLS
