@@ -377,8 +377,11 @@ tes_report_import_files (const char * const  *paths,
       if ((report = tes_report_open_cache (cache_path, &open_error)))
         reused = TRUE;
       else
-        g_debug ("Rebuilding %s: %s", cache_path, open_error->message);
+        g_message ("Rebuilding %s: %s", cache_path, open_error->message);
     }
+  else if (g_error_matches (reuse_error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA) ||
+           g_error_matches (reuse_error, TES_CACHE_ERROR, TES_CACHE_ERROR_INCOMPLETE))
+    g_message ("Rebuilding %s: %s", cache_path, reuse_error->message);
   else if (reuse_error != NULL)
     g_debug ("Importing into %s: %s", cache_path, reuse_error->message);
 

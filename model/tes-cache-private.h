@@ -62,5 +62,45 @@ gboolean tes_cache_open_db     (const char  *path,
 gboolean tes_cache_check_db    (sqlite3     *db,
                                 const char  *path,
                                 GError     **error);
+gboolean tes_cache_make_dir    (const char  *dir,
+                                GError     **error);
+guint64  tes_cache_hash64      (const guint8 *p,
+                                gsize         len,
+                                guint64       seed);
+
+/* tes-cache-check.c: checksums per table (the checksums table) and per
+ * slice chunk and lane summary (their checksum column). The writer calls
+ * tes_cache_chunk_checksum() for each blob it stores and
+ * tes_cache_finish() instead of COMMIT. */
+typedef struct _TesCacheCheck TesCacheCheck;
+
+gint64         tes_cache_chunk_checksum (const void     *data,
+                                         gsize           data_len,
+                                         const void     *args,
+                                         gsize           args_len);
+gboolean       tes_cache_seal           (sqlite3        *db,
+                                         GError        **error);
+gboolean       tes_cache_finish         (sqlite3        *db,
+                                         GError        **error);
+gboolean       tes_cache_reseal         (sqlite3        *db,
+                                         GError        **error);
+TesCacheCheck *tes_cache_check_new      (sqlite3        *db,
+                                         const char     *path,
+                                         gboolean        full,
+                                         GError        **error);
+void           tes_cache_check_free     (TesCacheCheck  *check);
+gboolean       tes_cache_check_table    (TesCacheCheck  *check,
+                                         sqlite3        *db,
+                                         const char     *table,
+                                         GError        **error);
+gboolean       tes_cache_check_chunk    (TesCacheCheck  *check,
+                                         sqlite3        *db,
+                                         gint64          chunk_id,
+                                         GError        **error);
+gboolean       tes_cache_check_lod      (TesCacheCheck  *check,
+                                         sqlite3        *db,
+                                         gint64          track_id,
+                                         int             level,
+                                         GError        **error);
 
 G_END_DECLS

@@ -391,11 +391,11 @@ prepare_statements (TesCacheWriter *self)
     return TRUE;
 
   if (sqlite3_prepare_v2 (self->db,
-                          "INSERT INTO slice_chunks (track_id, first_index, n, t_min, t_max_start, t_max_end, max_depth, data, args, max_dur) "
-                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                          "INSERT INTO slice_chunks (track_id, first_index, n, t_min, t_max_start, t_max_end, max_depth, data, args, max_dur, checksum) "
+                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                           -1, &self->insert_chunk, NULL) != SQLITE_OK ||
       sqlite3_prepare_v2 (self->db,
-                          "INSERT INTO slice_lod (track_id, level, shift, t_base, n, data) VALUES (?, ?, ?, ?, ?, ?)",
+                          "INSERT INTO slice_lod (track_id, level, shift, t_base, n, data, checksum) VALUES (?, ?, ?, ?, ?, ?, ?)",
                           -1, &self->insert_lod, NULL) != SQLITE_OK ||
       sqlite3_prepare_v2 (self->db,
                           "UPDATE tracks SET n_slices = ?, max_depth = ?, t_min = ?, t_max = ? WHERE id = ?",
@@ -436,6 +436,8 @@ store_chunk (TesCacheWriter       *self,
     sqlite3_bind_blob (s, 9, args->data, (int)args->len, SQLITE_STATIC);
   else
     sqlite3_bind_null (s, 9);
+  sqlite3_bind_int64 (s, 11, tes_cache_chunk_checksum (recs, count * sizeof (TesSliceRecord),
+                                                     args ? args->data : NULL, args ? args->len : 0));
 
   if (sqlite3_step (s) != SQLITE_DONE)
     {
@@ -477,6 +479,7 @@ store_track (TesCacheWriter *self,
       sqlite3_bind_int64 (s, 4, prep->t_min);
       sqlite3_bind_int64 (s, 5, level->n);
       sqlite3_bind_blob (s, 6, level->buckets, (int)(level->n * sizeof (TesLaneBucket)), SQLITE_STATIC);
+      sqlite3_bind_int64 (s, 7, tes_cache_chunk_checksum (level->buckets, level->n * sizeof (TesLaneBucket), NULL, 0));
       if (sqlite3_step (s) != SQLITE_DONE)
         {
           tes_cache_writer_fail (self, "Storing lane summaries");
@@ -531,21 +534,57 @@ chunk_blob_io (TesCacheWriter *self,
   return rc == SQLITE_OK;
 }
 
+/* A chunk whose bytes changed after it was stored gets its checksum again. */
+static void
+rechecksum_chunk (TesCacheWriter *self,
+                  gint64          rowid)
+{
+  sqlite3_stmt *s = NULL;
+  gint64 sum = 0;
+
+  if (sqlite3_prepare_v2 (self->db, "SELECT data, args FROM slice_chunks WHERE rowid = ?", -1, &s, NULL) == SQLITE_OK)
+    {
+      sqlite3_bind_int64 (s, 1, rowid);
+      if (sqlite3_step (s) == SQLITE_ROW)
+        sum = tes_cache_chunk_checksum (sqlite3_column_blob (s, 0), sqlite3_column_bytes (s, 0),
+                                        sqlite3_column_blob (s, 1), sqlite3_column_bytes (s, 1));
+    }
+  sqlite3_finalize (s);
+
+  if (sqlite3_prepare_v2 (self->db, "UPDATE slice_chunks SET checksum = ? WHERE rowid = ?", -1, &s, NULL) == SQLITE_OK)
+    {
+      sqlite3_bind_int64 (s, 1, sum);
+      sqlite3_bind_int64 (s, 2, rowid);
+      tes_cache_writer_step_done (self, s, "Storing slices");
+    }
+  else
+    tes_cache_writer_fail (self, "Storing slices");
+  sqlite3_finalize (s);
+}
+
 static void
 apply_patches (TesCacheWriter *self,
                TesTrackSlices *ts,
                GArray         *patches)
 {
+  g_autoptr(GHashTable) patched = g_hash_table_new (g_int64_hash, g_int64_equal);
+  GHashTableIter iter;
+  gpointer key;
+
   for (guint i = 0; i < patches->len; i++)
     {
       const Patch *p = &g_array_index (patches, Patch, i);
-      gint64 rowid = g_array_index (ts->chunk_rows, gint64, p->index / TES_CACHE_CHUNK_SLICES);
+      gint64 *rowid = &g_array_index (ts->chunk_rows, gint64, p->index / TES_CACHE_CHUNK_SLICES);
       gint64 self_dur = p->self_dur;
 
-      chunk_blob_io (self, rowid, "data", TRUE, &self_dur, sizeof self_dur,
-                     (int)((p->index % TES_CACHE_CHUNK_SLICES) * sizeof (TesSliceRecord) +
-                           G_STRUCT_OFFSET (TesSliceRecord, self_dur)));
+      if (chunk_blob_io (self, *rowid, "data", TRUE, &self_dur, sizeof self_dur,
+                         (int)((p->index % TES_CACHE_CHUNK_SLICES) * sizeof (TesSliceRecord) +
+                               G_STRUCT_OFFSET (TesSliceRecord, self_dur))))
+        g_hash_table_add (patched, rowid);
     }
+  g_hash_table_iter_init (&iter, patched);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    rechecksum_chunk (self, *(gint64 *)key);
   g_array_set_size (patches, 0);
 }
 
@@ -997,13 +1036,13 @@ tes_cache_writer_commit (TesCacheWriter  *self,
                                 "UPDATE sources SET import_us = %" G_GINT64_FORMAT ";"
                                 "INSERT INTO meta (key, value) VALUES ('generator', '%s');"
                                 "INSERT INTO meta (key, value) VALUES ('complete', '1');"
-                                "PRAGMA user_version = %d;"
-                                "COMMIT;",
+                                "PRAGMA user_version = %d;",
                                 g_get_monotonic_time () - self->started_us,
                                 PACKAGE_NAME " " PACKAGE_VERSION,
                                 TES_CACHE_SCHEMA_VERSION);
 
-  if (!tes_cache_exec (self->db, finish_sql, error))
+  if (!tes_cache_exec (self->db, finish_sql, error) ||
+      !tes_cache_finish (self->db, error))
     return FALSE;
 
   for (guint i = 0; i < TES_CACHE_WRITER_N_STMTS; i++)

@@ -176,13 +176,8 @@ tes_cache_writer_new (const char  *cache_path,
   g_return_val_if_fail (cache_path != NULL, NULL);
 
   dir = g_path_get_dirname (cache_path);
-  if (g_mkdir_with_parents (dir, 0755) != 0)
-    {
-      int errsv = errno;
-      g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_IO,
-                   "Cannot create cache folder %s: %s", dir, g_strerror (errsv));
-      return NULL;
-    }
+  if (!tes_cache_make_dir (dir, error))
+    return NULL;
 
   tes_cache_remove_stale_temps (cache_path);
 

@@ -13,7 +13,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -69,7 +71,8 @@ const char tes_cache_schema_sql[] =
   "  max_depth INTEGER NOT NULL,\n"
   "  data BLOB NOT NULL,\n"
   "  args BLOB,\n"
-  "  max_dur INTEGER NOT NULL);\n"
+  "  max_dur INTEGER NOT NULL,\n"
+  "  checksum INTEGER NOT NULL DEFAULT 0);\n"
   "CREATE INDEX slice_chunks_track ON slice_chunks (track_id, t_min);\n"
   "CREATE TABLE slice_lod (\n"
   "  track_id INTEGER NOT NULL REFERENCES tracks(id),\n"
@@ -78,6 +81,7 @@ const char tes_cache_schema_sql[] =
   "  t_base INTEGER NOT NULL,\n"
   "  n INTEGER NOT NULL,\n"
   "  data BLOB NOT NULL,\n"
+  "  checksum INTEGER NOT NULL DEFAULT 0,\n"
   "  PRIMARY KEY (track_id, level)) WITHOUT ROWID;\n"
   "CREATE TABLE instants (\n"
   "  id INTEGER PRIMARY KEY,\n"
@@ -151,7 +155,11 @@ const char tes_cache_schema_sql[] =
   "CREATE TABLE info (\n"
   "  source_id INTEGER REFERENCES sources(id),\n"
   "  key TEXT NOT NULL,\n"
-  "  value TEXT NOT NULL);\n";
+  "  value TEXT NOT NULL);\n"
+  "CREATE TABLE checksums (\n"
+  "  name TEXT PRIMARY KEY,\n"
+  "  n_rows INTEGER NOT NULL,\n"
+  "  hash INTEGER NOT NULL) WITHOUT ROWID;\n";
 
 gboolean
 tes_cache_exec (sqlite3     *db,
@@ -214,6 +222,34 @@ tes_cache_open_db (const char  *path,
   return TRUE;
 }
 
+/* The file holds exactly the pages its header counts: a cache cut short
+ * (a full disk, a copy interrupted) or with bytes appended is damaged. */
+static gboolean
+check_file_size (sqlite3     *db,
+                 const char  *path,
+                 GError     **error)
+{
+  sqlite3_stmt *stmt = NULL;
+  gint64 expected = -1;
+  GStatBuf st;
+
+  if (sqlite3_prepare_v2 (db, "SELECT page_count * page_size FROM pragma_page_count (), pragma_page_size ()",
+                          -1, &stmt, NULL) == SQLITE_OK &&
+      sqlite3_step (stmt) == SQLITE_ROW)
+    expected = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+
+  if (g_stat (path, &st) != 0 || expected < 0 || (gint64)st.st_size != expected)
+    {
+      g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA,
+                   "Cache %s is damaged: it has %" G_GINT64_FORMAT " bytes, its header says %" G_GINT64_FORMAT,
+                   path, (gint64)st.st_size, expected);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 /* A cache is usable only if it has our schema version and its writer got
  * as far as marking it complete; anything else is rebuilt. */
 gboolean
@@ -225,11 +261,20 @@ tes_cache_check_db (sqlite3     *db,
   int version = -1;
   gboolean complete = FALSE;
 
-  if (sqlite3_prepare_v2 (db, "PRAGMA user_version", -1, &stmt, NULL) == SQLITE_OK &&
-      sqlite3_step (stmt) == SQLITE_ROW)
-    version = sqlite3_column_int (stmt, 0);
+  if (sqlite3_prepare_v2 (db, "PRAGMA user_version", -1, &stmt, NULL) != SQLITE_OK ||
+      sqlite3_step (stmt) != SQLITE_ROW)
+    {
+      g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA,
+                   "Cache %s is damaged: not a cache (%s)", path, sqlite3_errmsg (db));
+      sqlite3_finalize (stmt);
+      return FALSE;
+    }
+  version = sqlite3_column_int (stmt, 0);
   sqlite3_finalize (stmt);
   stmt = NULL;
+
+  if (!check_file_size (db, path, error))
+    return FALSE;
 
   if (version != TES_CACHE_SCHEMA_VERSION)
     {
@@ -254,14 +299,77 @@ tes_cache_check_db (sqlite3     *db,
   return TRUE;
 }
 
+char *
+tes_cache_get_user_dir (void)
+{
+  return g_build_filename (g_get_user_cache_dir (), "tessera", NULL);
+}
+
+/* Caches tell what was read from which file: the user cache folder is the
+ * user's alone, as XDG asks (an older Tessera made it 0755). */
+gboolean
+tes_cache_make_dir (const char  *dir,
+                    GError     **error)
+{
+  g_autofree char *user_dir = tes_cache_get_user_dir ();
+  gboolean own = g_str_equal (dir, user_dir);
+
+  if (g_mkdir_with_parents (dir, own ? 0700 : 0755) != 0)
+    {
+      int errsv = errno;
+      g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_IO,
+                   "Cannot create cache folder %s: %s", dir, g_strerror (errsv));
+      return FALSE;
+    }
+
+  if (own)
+    g_chmod (dir, 0700);
+
+  return TRUE;
+}
+
 static char *
 cache_dir_fallback_path (const char *abs_path)
 {
   g_autofree char *digest = g_compute_checksum_for_string (G_CHECKSUM_SHA256, abs_path, -1);
   g_autofree char *base = g_path_get_basename (abs_path);
   g_autofree char *name = g_strdup_printf ("%.16s-%s.tessera", digest, base);
+  g_autofree char *dir = tes_cache_get_user_dir ();
 
-  return g_build_filename (g_get_user_cache_dir (), "tessera", name, NULL);
+  return g_build_filename (dir, name, NULL);
+}
+
+/* The file a path names after every symbolic link: a link's cache goes
+ * beside its target (the link's folder may be anywhere, a target's is
+ * where the report lives). */
+static char *
+resolve_path (const char *path)
+{
+  g_autofree char *abs = g_canonicalize_filename (path, NULL);
+  char *real = realpath (abs, NULL);
+
+  if (real == NULL)
+    return g_steal_pointer (&abs);
+
+  {
+    char *copy = g_strdup (real);
+    free (real);
+    return copy;
+  }
+}
+
+/* Somewhere a cache can be written: nothing is there yet, or a regular
+ * file we may replace. A folder, a device or a file of someone else's
+ * in our way sends the cache to the user cache folder. */
+static gboolean
+cache_path_is_usable (const char *path)
+{
+  GStatBuf st;
+
+  if (g_lstat (path, &st) != 0)
+    return errno == ENOENT;
+
+  return S_ISREG (st.st_mode) && g_access (path, W_OK) == 0;
 }
 
 /* access() says yes to root for any folder; a folder without any write
@@ -300,12 +408,21 @@ tes_cache_path_for_sources (const char * const *source_paths,
   g_autofree char *base = NULL;
   g_autofree char *name = NULL;
   const char *first;
+  gboolean all_regular = TRUE;
 
   g_return_val_if_fail (source_paths != NULL, NULL);
   g_return_val_if_fail (n_paths > 0, NULL);
 
   for (guint i = 0; i < n_paths; i++)
-    g_ptr_array_add (abs_paths, g_canonicalize_filename (source_paths[i], NULL));
+    {
+      GStatBuf st;
+      char *real = resolve_path (source_paths[i]);
+
+      /* never beside a device node, a FIFO or a socket */
+      if (g_stat (real, &st) == 0 && !S_ISREG (st.st_mode))
+        all_regular = FALSE;
+      g_ptr_array_add (abs_paths, real);
+    }
   g_ptr_array_sort (abs_paths, compare_strings);
 
   first = g_ptr_array_index (abs_paths, 0);
@@ -328,12 +445,21 @@ tes_cache_path_for_sources (const char * const *source_paths,
       name = g_strdup_printf ("%s+%u-%.16s.tessera", base, n_paths - 1, digest);
     }
 
-  if (dir_is_writable (dir))
-    return g_build_filename (dir, name, NULL);
+  if (all_regular && dir_is_writable (dir))
+    {
+      g_autofree char *beside = g_build_filename (dir, name, NULL);
+
+      if (cache_path_is_usable (beside))
+        return g_steal_pointer (&beside);
+    }
 
   /* the group's name already carries a hash of all its paths */
   if (n_paths > 1)
-    return g_build_filename (g_get_user_cache_dir (), "tessera", name, NULL);
+    {
+      g_autofree char *user_dir = tes_cache_get_user_dir ();
+
+      return g_build_filename (user_dir, name, NULL);
+    }
 
   return cache_dir_fallback_path (first);
 }
@@ -476,10 +602,10 @@ hash64_finish (Hash64       *st,
   return h;
 }
 
-static guint64
-hash64 (const guint8 *p,
-        gsize         len,
-        guint64       seed)
+guint64
+tes_cache_hash64 (const guint8 *p,
+                  gsize         len,
+                  guint64       seed)
 {
   Hash64 st;
   gsize done;
@@ -494,7 +620,7 @@ char *
 tes_cache_fingerprint_bytes (const guint8 *data,
                              gsize         len)
 {
-  return g_strdup_printf ("%016" G_GINT64_MODIFIER "x", hash64 (data, len, 0));
+  return g_strdup_printf ("%016" G_GINT64_MODIFIER "x", tes_cache_hash64 (data, len, 0));
 }
 
 #define HASH_BLOCK (4 * 1024 * 1024)   /* a multiple of 32 */
@@ -645,6 +771,10 @@ tes_cache_is_reusable (const char            *cache_path,
   g_return_val_if_fail (cache_path != NULL, FALSE);
   g_return_val_if_fail (n_sources > 0, FALSE);
 
+  /* an import killed before it could rename its file leaves it behind;
+   * whether this open imports or not, it goes now */
+  tes_cache_remove_stale_temps (cache_path);
+
   if (!g_file_test (cache_path, G_FILE_TEST_IS_REGULAR))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "No cache at %s", cache_path);
@@ -761,4 +891,128 @@ tes_cache_remove_stale_temps (const char *cache_path)
         g_unlink (full);
       }
     }
+}
+
+/* Every cache in the user cache folder, sorted by name. */
+GPtrArray *
+tes_cache_list_user_caches (void)
+{
+  g_autofree char *dir = tes_cache_get_user_dir ();
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  GPtrArray *paths = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)))
+    if (g_str_has_suffix (name, ".tessera"))
+      g_ptr_array_add (paths, g_build_filename (dir, name, NULL));
+  g_ptr_array_sort (paths, compare_strings);
+
+  return paths;
+}
+
+/* Where a source's cache may be: beside it, or in the user cache folder
+ * (where it went while its folder was read-only). */
+char **
+tes_cache_candidates_for_source (const char *source_path)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_autofree char *chosen = tes_cache_path_for_source (source_path);
+  g_autofree char *real = resolve_path (source_path);
+  g_autofree char *fallback = cache_dir_fallback_path (real);
+
+  g_strv_builder_add (builder, chosen);
+  if (!g_str_equal (chosen, fallback))
+    g_strv_builder_add (builder, fallback);
+
+  return g_strv_builder_end (builder);
+}
+
+const char *
+tes_cache_state_to_string (TesCacheState state)
+{
+  switch (state)
+    {
+    case TES_CACHE_STATE_OK:
+      return "ok";
+    case TES_CACHE_STATE_STALE:
+      return "stale";
+    case TES_CACHE_STATE_DAMAGED:
+    default:
+      return "damaged";
+    }
+}
+
+/* Damaged when any check fails (every byte is read); stale when it has an
+ * older schema or a source at its recorded path no longer has the bytes it
+ * was imported from; else ok (sources that are gone do not make a cache
+ * stale: it is all there is of the report). @sources gets the recorded
+ * paths, when they can be read. */
+TesCacheState
+tes_cache_get_state (const char   *cache_path,
+                     char       ***sources,
+                     GError      **error)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  TesCacheState state = TES_CACHE_STATE_OK;
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  int version = -1;
+
+  g_return_val_if_fail (cache_path != NULL, TES_CACHE_STATE_DAMAGED);
+
+  if (sources != NULL)
+    *sources = NULL;
+
+  if (!tes_cache_open_db (cache_path, SQLITE_OPEN_READONLY, &db, error))
+    return TES_CACHE_STATE_DAMAGED;
+
+  if (sqlite3_prepare_v2 (db, "PRAGMA user_version", -1, &stmt, NULL) == SQLITE_OK &&
+      sqlite3_step (stmt) == SQLITE_ROW)
+    version = sqlite3_column_int (stmt, 0);
+  sqlite3_finalize (stmt);
+  stmt = NULL;
+
+  if (version > 0 && version < TES_CACHE_SCHEMA_VERSION)
+    {
+      g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_STALE,
+                   "Cache %s has schema version %d, expected %d", cache_path, version, TES_CACHE_SCHEMA_VERSION);
+      state = TES_CACHE_STATE_STALE;
+    }
+  else if (!tes_cache_verify (cache_path, error))
+    {
+      sqlite3_close (db);
+      return TES_CACHE_STATE_DAMAGED;
+    }
+
+  if (sqlite3_prepare_v2 (db, "SELECT path, size, fingerprint FROM sources ORDER BY id", -1, &stmt, NULL) == SQLITE_OK)
+    while (sqlite3_step (stmt) == SQLITE_ROW)
+      {
+        const char *path = (const char *)sqlite3_column_text (stmt, 0);
+        const char *fingerprint = (const char *)sqlite3_column_text (stmt, 2);
+        g_autofree char *now = NULL;
+        GStatBuf st;
+
+        if (path == NULL)
+          continue;
+        g_strv_builder_add (builder, path);
+
+        if (state != TES_CACHE_STATE_OK || g_stat (path, &st) != 0 || !S_ISREG (st.st_mode))
+          continue;
+
+        if (st.st_size != sqlite3_column_int64 (stmt, 1) ||
+            !(now = tes_cache_fingerprint_file (path, NULL, NULL)) ||
+            g_strcmp0 (now, fingerprint) != 0)
+          {
+            g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_STALE,
+                         "%s changed since the cache was written", path);
+            state = TES_CACHE_STATE_STALE;
+          }
+      }
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+
+  if (sources != NULL)
+    *sources = g_strv_builder_end (builder);
+
+  return state;
 }

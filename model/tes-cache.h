@@ -24,6 +24,14 @@ typedef enum
   TES_CACHE_ERROR_IO,
 } TesCacheError;
 
+/* What tessera-cli cache --list says of a cache. */
+typedef enum
+{
+  TES_CACHE_STATE_OK,        /* complete, intact, its sources unchanged or gone */
+  TES_CACHE_STATE_STALE,     /* a source changed, or an older schema: reimported on open */
+  TES_CACHE_STATE_DAMAGED,   /* corrupt, cut short or tampered with */
+} TesCacheState;
+
 /* What identifies the imported content of one source file. */
 typedef struct
 {
@@ -53,6 +61,15 @@ gboolean        tes_cache_is_reusable        (const char       *cache_path,
                                               guint             n_sources,
                                               GError          **error);
 void            tes_cache_remove_stale_temps (const char       *cache_path);
+gboolean        tes_cache_verify             (const char       *cache_path,
+                                              GError          **error);
+char           *tes_cache_get_user_dir       (void);
+GPtrArray      *tes_cache_list_user_caches   (void);
+char          **tes_cache_candidates_for_source (const char    *source_path);
+TesCacheState   tes_cache_get_state          (const char       *cache_path,
+                                              char           ***sources,
+                                              GError          **error);
+const char     *tes_cache_state_to_string    (TesCacheState     state);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TesSourceStamp, tes_source_stamp_free)
 

@@ -35,6 +35,7 @@ struct _TesReport
   GArray          *tracks;        /* TesTrack, index = id - 1 */
   GPtrArray       *strings;       /* char*, index = id */
   TesReportCounts  counts;
+  TesCacheCheck   *check;         /* what is left to verify on first read */
 };
 
 /* For the query files (tes-report-*.c): connections from the pool, and the
@@ -75,6 +76,8 @@ gboolean  tes_report_set_damaged  (GError              **error,
  * chunk's row (its count, the length of its data, its longest duration),
  * then the records it read. */
 gboolean  tes_report_check_chunk  (TesReport            *self,
+                                   sqlite3              *db,
+                                   gint64                chunk_id,
                                    gint64                track_id,
                                    gint64                n,
                                    gint64                data_len,
@@ -85,6 +88,18 @@ gboolean  tes_report_check_slices (TesReport            *self,
                                    guint32               first,
                                    const TesSliceRecord *records,
                                    guint                 n,
+                                   GError              **error);
+
+/* Verifies a table, or a lane summary, against its checksum the first
+ * time a query reads it (small tables were verified at open). */
+gboolean  tes_report_check_table  (TesReport            *self,
+                                   sqlite3              *db,
+                                   const char           *table,
+                                   GError              **error);
+gboolean  tes_report_check_lod    (TesReport            *self,
+                                   sqlite3              *db,
+                                   gint64                track_id,
+                                   int                   level,
                                    GError              **error);
 
 /* For the loader, which opens a cache on behalf of the files it was

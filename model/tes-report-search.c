@@ -237,7 +237,7 @@ foreach_chunk (TesReport     *self,
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         goto out;
 
-      if (!tes_report_check_chunk (self, track_id, sqlite3_column_int64 (stmt, 3),
+      if (!tes_report_check_chunk (self, db, rowid, track_id, sqlite3_column_int64 (stmt, 3),
                                    sqlite3_column_int64 (stmt, 4), sqlite3_column_int64 (stmt, 6),
                                    error))
         goto out;

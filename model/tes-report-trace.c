@@ -58,23 +58,6 @@ lower_bound (sqlite3_blob *blob,
   return TRUE;
 }
 
-/* A chunk's row: at most TES_CACHE_CHUNK_SLICES records that exactly
- * fill its data, and no negative longest duration. */
-gboolean
-tes_report_check_chunk (TesReport  *self,
-                        gint64      track_id,
-                        gint64      n,
-                        gint64      data_len,
-                        gint64      max_dur,
-                        GError    **error)
-{
-  if (n < 0 || n > TES_CACHE_CHUNK_SLICES || data_len != n * (gint64)sizeof (TesSliceRecord) ||
-      max_dur < 0)
-    return tes_report_set_damaged (error, self, "a slice chunk of track %" G_GINT64_FORMAT, track_id);
-
-  return TRUE;
-}
-
 /* Each record lies within ±TES_TIME_LIMIT (its start plus its duration is
  * every query's arithmetic), its self time within its duration, its parent
  * comes before it and its depth is within the track's. */
@@ -150,7 +133,7 @@ foreach_slice_in_window (TesReport     *self,
       guint lo = 0, hi = n;
       TesSliceRecord *recs;
 
-      if (!tes_report_check_chunk (self, track_id, sqlite3_column_int64 (stmt, 2),
+      if (!tes_report_check_chunk (self, db, rowid, track_id, sqlite3_column_int64 (stmt, 2),
                                    sqlite3_column_int64 (stmt, 4), max_dur, error))
         {
           ok = FALSE;
@@ -308,7 +291,7 @@ lane_from_summary (TesReport      *self,
   *answered = FALSE;
 
   if (!tes_report_prepare (db,
-                           "SELECT shift, t_base, n, data FROM slice_lod "
+                           "SELECT shift, t_base, n, data, level FROM slice_lod "
                            "WHERE track_id = ? AND shift < 62 AND (1 << shift) <= ? "
                            "ORDER BY level DESC LIMIT 1",
                            &stmt, error))
@@ -324,6 +307,12 @@ lane_from_summary (TesReport      *self,
       gint64 n = sqlite3_column_int64 (stmt, 2);
       const TesLaneBucket *level = sqlite3_column_blob (stmt, 3);
       gint64 first, last;
+
+      if (!tes_report_check_lod (self, db, track_id, sqlite3_column_int (stmt, 4), error))
+        {
+          sqlite3_finalize (stmt);
+          return FALSE;
+        }
 
       /* the level's buckets fill its data and end within gint64 */
       if (n < 0 || n > TES_CACHE_LOD_MAX_BUCKETS ||
@@ -425,14 +414,27 @@ tes_report_get_slice_args (TesReport  *self,
     return NULL;
 
   if (tes_report_prepare (db,
-                          "SELECT first_index, n, args FROM slice_chunks WHERE track_id = ? AND first_index <= ? "
-                          "ORDER BY first_index DESC LIMIT 1",
+                          "SELECT first_index, n, args, id, length (data), max_dur FROM slice_chunks "
+                          "WHERE track_id = ? AND first_index <= ? ORDER BY first_index DESC LIMIT 1",
                           &stmt, error))
     {
+      gboolean found;
+
       sqlite3_bind_int64 (stmt, 1, track_id);
       sqlite3_bind_int64 (stmt, 2, index);
+      found = sqlite3_step (stmt) == SQLITE_ROW;
 
-      if (sqlite3_step (stmt) == SQLITE_ROW &&
+      if (found &&
+          !tes_report_check_chunk (self, db, sqlite3_column_int64 (stmt, 3), track_id,
+                                   sqlite3_column_int64 (stmt, 1), sqlite3_column_int64 (stmt, 4),
+                                   sqlite3_column_int64 (stmt, 5), error))
+        {
+          sqlite3_finalize (stmt);
+          tes_report_return_db (self, db);
+          return NULL;
+        }
+
+      if (found &&
           index - sqlite3_column_int64 (stmt, 0) < sqlite3_column_int64 (stmt, 1))
         {
           guint i = (guint)(index - sqlite3_column_int64 (stmt, 0));

@@ -68,6 +68,7 @@ tes_report_finalize (GObject *object)
       g_clear_pointer (&self->pool, g_async_queue_unref);
     }
 
+  g_clear_pointer (&self->check, tes_cache_check_free);
   g_clear_pointer (&self->sources, g_array_unref);
   g_clear_pointer (&self->clocks, g_array_unref);
   g_clear_pointer (&self->tracks, g_array_unref);
@@ -388,7 +389,74 @@ load_tables (TesReport  *self,
   self->counts.n_info = meta_int (db, "n_info");
   tes_report_return_db (self, db);
 
+  {
+    gint64 n_slices = 0;
+
+    for (guint i = 0; i < self->tracks->len; i++)
+      n_slices += g_array_index (self->tracks, TesTrack, i).n_slices;
+    if (n_slices != self->counts.n_slices)
+      return tes_report_set_damaged (error, self, "its tracks hold %" G_GINT64_FORMAT " slices, its chunks %"
+                                     G_GINT64_FORMAT, n_slices, self->counts.n_slices);
+  }
+
   return TRUE;
+}
+
+/* Damage found after the open (in what is verified on first read): a cache
+ * written from sources that are here goes, so that the next open imports
+ * them again; a cache opened on its own is all there is and stays. */
+static gboolean
+damaged_after_open (TesReport  *self,
+                    GError    **error)
+{
+  gboolean from_sources = self->paths != NULL && g_strcmp0 (self->paths[0], self->cache_path) != 0;
+
+  if (from_sources && error != NULL && *error != NULL && g_unlink (self->cache_path) == 0)
+    {
+      g_message ("Removed %s, to be rebuilt on the next open: %s", self->cache_path, (*error)->message);
+      g_prefix_error (error, "Reopen the report to import it again. ");
+    }
+
+  return FALSE;
+}
+
+gboolean
+tes_report_check_table (TesReport   *self,
+                        sqlite3     *db,
+                        const char  *table,
+                        GError     **error)
+{
+  return tes_cache_check_table (self->check, db, table, error) || damaged_after_open (self, error);
+}
+
+gboolean
+tes_report_check_lod (TesReport   *self,
+                      sqlite3     *db,
+                      gint64       track_id,
+                      int          level,
+                      GError     **error)
+{
+  return tes_cache_check_lod (self->check, db, track_id, level, error) || damaged_after_open (self, error);
+}
+
+/* A chunk's row, as a query reads it (at most TES_CACHE_CHUNK_SLICES
+ * records that exactly fill its data, and no negative longest duration),
+ * and on its first read its bytes against its checksum. */
+gboolean
+tes_report_check_chunk (TesReport  *self,
+                        sqlite3    *db,
+                        gint64      chunk_id,
+                        gint64      track_id,
+                        gint64      n,
+                        gint64      data_len,
+                        gint64      max_dur,
+                        GError    **error)
+{
+  if (n < 0 || n > TES_CACHE_CHUNK_SLICES || data_len != n * (gint64)sizeof (TesSliceRecord) ||
+      max_dur < 0)
+    return tes_report_set_damaged (error, self, "a slice chunk of track %" G_GINT64_FORMAT, track_id);
+
+  return tes_cache_check_chunk (self->check, db, chunk_id, error) || damaged_after_open (self, error);
 }
 
 TesReport *
@@ -396,6 +464,7 @@ tes_report_open_cache (const char  *cache_path,
                        GError     **error)
 {
   g_autoptr(TesReport) self = NULL;
+  TesCacheCheck *check = NULL;
   sqlite3 *db = NULL;
 
   g_return_val_if_fail (cache_path != NULL, NULL);
@@ -409,9 +478,18 @@ tes_report_open_cache (const char  *cache_path,
       return NULL;
     }
 
+  /* every checksum is there and what is small matches before one number
+   * is read; the rest on first read */
+  if (!(check = tes_cache_check_new (db, cache_path, FALSE, error)))
+    {
+      sqlite3_close (db);
+      return NULL;
+    }
+
   self = g_object_new (TES_TYPE_REPORT, NULL);
   self->cache_path = g_strdup (cache_path);
   self->cache_reused = TRUE;
+  self->check = check;
   /* opened as it is, the cache is the file the report was opened from */
   self->paths = g_new0 (char *, 2);
   self->paths[0] = g_strdup (cache_path);

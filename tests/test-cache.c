@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
@@ -449,10 +450,6 @@ test_killed_import (void)
   g_assert_true (WIFSIGNALED (status));
 
   g_assert_false (g_file_test (cache, G_FILE_TEST_EXISTS));
-  g_assert_false (is_reusable (cache, stamp, "test", 1, &error));
-  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
-  g_clear_error (&error);
-
   {
     g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
     const char *name;
@@ -461,7 +458,11 @@ test_killed_import (void)
   }
   g_assert_cmpuint (temps, ==, 1);
 
-  /* The next import sweeps the dead writer's temp file away. */
+  /* The next open sweeps the dead writer's temp file away, whether it
+   * imports or not. */
+  g_assert_false (is_reusable (cache, stamp, "test", 1, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_clear_error (&error);
   writer = tes_cache_writer_new (cache, &error);
   g_assert_no_error (error);
   temps = 0;
@@ -779,6 +780,474 @@ test_streamed_failure (void)
   g_assert_cmpstr (kept, ==, "an earlier cache");
 }
 
+/* Opens the file as the window does. */
+static TesReport *
+load_file (const char  *path,
+           GError     **error)
+{
+  g_autoptr(TesReportLoader) loader = tes_report_loader_new ();
+
+  tes_report_loader_add_file (loader, path);
+  return tes_report_loader_load (loader, NULL, error);
+}
+
+static gint64
+file_size (const char *path)
+{
+  GStatBuf st;
+
+  g_assert_no_errno (g_stat (path, &st));
+  return st.st_size;
+}
+
+static void
+exec_sql (const char *cache,
+          const char *sql)
+{
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open_v2 (cache, &db, SQLITE_OPEN_READWRITE, NULL), ==, SQLITE_OK);
+  if (sqlite3_exec (db, sql, NULL, NULL, NULL) != SQLITE_OK)
+    g_error ("%s: %s", sql, sqlite3_errmsg (db));
+  sqlite3_close (db);
+}
+
+/* One byte of chunk 1's records flipped in the file itself, as a bad disk
+ * sector would: found by its bytes, not through SQLite. */
+static void
+flip_chunk_byte (const char *cache)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree guint8 *head = NULL;
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gsize len;
+  char *at;
+
+  g_assert_cmpint (sqlite3_open_v2 (cache, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT data FROM slice_chunks WHERE id = 1", -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  g_assert_cmpint (sqlite3_column_bytes (stmt, 0), >=, 2 * (int)sizeof (TesSliceRecord));
+  head = g_memdup2 (sqlite3_column_blob (stmt, 0), 2 * sizeof (TesSliceRecord));
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+
+  g_file_get_contents (cache, &contents, &len, &error);
+  g_assert_no_error (error);
+  at = memmem (contents, len, head, 2 * sizeof (TesSliceRecord));
+  g_assert_nonnull (at);
+  at[sizeof (TesSliceRecord) + 9] ^= 0x10;   /* the second slice's duration */
+  tes_test_write_file (cache, contents, len);
+}
+
+static void
+truncate_cache (const char *cache)
+{
+  g_assert_no_errno (truncate (cache, file_size (cache) / 2));
+}
+
+static void
+drop_table (const char *cache)
+{
+  exec_sql (cache, "DROP TABLE flows");
+}
+
+static void
+alter_row (const char *cache)
+{
+  exec_sql (cache, "UPDATE strings SET value = 'tampered' WHERE id = 1");
+}
+
+static void
+alter_chunk_row (const char *cache)
+{
+  exec_sql (cache, "UPDATE slice_chunks SET t_max_end = t_max_end + 1 WHERE id = 1");
+}
+
+static const struct
+{
+  const char *name;
+  void (*damage) (const char *cache);
+} damages[] = {
+  { "flipped-byte", flip_chunk_byte },
+  { "truncated", truncate_cache },
+  { "dropped-table", drop_table },
+  { "altered-row", alter_row },
+  { "altered-chunk-row", alter_chunk_row },
+};
+
+/* Each kind of damage is found before a number is shown: the cache opened
+ * on its own fails with an error naming it (never SQLite's own words);
+ * opened for its source it is rebuilt, with a message, to the same
+ * report. */
+static void
+test_damage_detected (void)
+{
+  g_autofree char *fixture = tes_test_data_path ("chrome/phases_array.json");
+
+  for (guint i = 0; i < G_N_ELEMENTS (damages); i++)
+    {
+      g_autofree char *name = g_strconcat (damages[i].name, ".json", NULL);
+      g_autofree char *src = tes_test_copy_to_tmp (fixture, name);
+      g_autofree char *cache = tes_cache_path_for_source (src);
+      g_autofree char *expected = g_strdup_printf ("Cache %s is damaged: ", cache);
+      g_autofree char *pattern = g_strdup_printf ("Rebuilding %s: *", cache);
+      g_autoptr(TesReport) report = NULL;
+      g_autoptr(GError) error = NULL;
+      TesReportCounts before, after;
+
+      report = load_file (src, &error);
+      g_assert_no_error (error);
+      g_assert_false (tes_report_get_cache_reused (report));
+      tes_report_get_counts (report, &before);
+      g_assert_cmpint (before.n_slices, >, 1);
+      g_clear_object (&report);
+      g_assert_true (tes_cache_verify (cache, &error));
+      g_assert_no_error (error);
+
+      damages[i].damage (cache);
+
+      g_assert_false (tes_cache_verify (cache, &error));
+      tes_test_assert_contains (error->message, expected);
+      g_clear_error (&error);
+
+      report = load_file (cache, &error);
+      g_assert_null (report);
+      g_assert_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA);
+      tes_test_assert_contains (error->message, expected);
+      g_assert_null (strstr (error->message, "SQL"));
+      g_assert_null (strstr (error->message, "no such"));
+      g_clear_error (&error);
+
+      g_test_expect_message ("tes-report-loader", G_LOG_LEVEL_MESSAGE, pattern);
+      report = load_file (src, &error);
+      g_test_assert_expected_messages ();
+      g_assert_no_error (error);
+      g_assert_false (tes_report_get_cache_reused (report));
+      tes_report_get_counts (report, &after);
+      g_assert_cmpint (after.n_slices, ==, before.n_slices);
+      g_assert_cmpint (after.n_instants, ==, before.n_instants);
+      g_assert_cmpint (after.n_flows, ==, before.n_flows);
+      g_assert_true (tes_cache_verify (cache, &error));
+      g_assert_no_error (error);
+    }
+}
+
+/* A cache too big to verify whole at open (chunks over 4 MiB) verifies
+ * each chunk on its first read: the damaged one fails, naming it, the
+ * others answer. Such a cache keeps its 64 KiB pages. */
+static void
+test_damage_found_on_read (void)
+{
+  g_autofree char *cache = tes_test_tmp_path ("big.tessera");
+  g_autoptr(TesCacheWriter) writer = NULL;
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GArray) slices = NULL;
+  g_autoptr(GError) error = NULL;
+  const gint64 n = 8 * TES_CACHE_CHUNK_SLICES;
+  sqlite3 *db = NULL;
+  sqlite3_blob *blob = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gint64 clock, track;
+  guint8 byte;
+
+  writer = tes_cache_writer_new (cache, &error);
+  g_assert_no_error (error);
+  clock = tes_cache_writer_add_clock (writer, "c", TES_TIME_UNIT_NS, 1000000000);
+  track = tes_cache_writer_add_track (writer, 0, 0, clock, TES_TRACK_THREAD, "t", 0, NULL);
+  for (gint64 i = 0; i < n; i++)
+    tes_cache_writer_add_slice (writer, track, 10 * i, 5, 0, 0, 0, NULL, 0);
+  tes_cache_writer_commit (writer, NULL, &error);
+  g_assert_no_error (error);
+
+  /* chunk 3, slices 2×16384 …, its first slice's duration */
+  g_assert_cmpint (sqlite3_open_v2 (cache, &db, SQLITE_OPEN_READWRITE, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "PRAGMA page_size", -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  g_assert_cmpint (sqlite3_column_int (stmt, 0), ==, 65536);
+  sqlite3_finalize (stmt);
+  g_assert_cmpint (sqlite3_blob_open (db, "main", "slice_chunks", "data", 3, 1, &blob), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_blob_read (blob, &byte, 1, 8), ==, SQLITE_OK);
+  byte ^= 1;
+  g_assert_cmpint (sqlite3_blob_write (blob, &byte, 1, 8), ==, SQLITE_OK);
+  sqlite3_blob_close (blob);
+  sqlite3_close (db);
+
+  report = tes_report_open_cache (cache, &error);
+  g_assert_no_error (error);
+
+  slices = tes_report_get_slices (report, track, 0, 10 * TES_CACHE_CHUNK_SLICES - 1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (slices->len, ==, TES_CACHE_CHUNK_SLICES);
+  g_clear_pointer (&slices, g_array_unref);
+
+  slices = tes_report_get_slices (report, track, 0, 10 * n, &error);
+  g_assert_null (slices);
+  g_assert_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA);
+  tes_test_assert_contains (error->message, "is damaged: slice chunk 3 of track 1 does not match its checksum");
+  g_clear_error (&error);
+
+  g_assert_false (tes_cache_verify (cache, &error));
+  tes_test_assert_contains (error->message, "slice chunk 3 of track 1");
+}
+
+/* Crafted: rows changed and the checksums recomputed to match. The value
+ * checks behind them still refuse counts that disagree with the tables. */
+static void
+test_crafted_counts (void)
+{
+  g_autofree char *fixture = tes_test_data_path ("chrome/phases_array.json");
+  g_autofree char *src = tes_test_copy_to_tmp (fixture, "crafted.json");
+  g_autofree char *cache = tes_cache_path_for_source (src);
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  sqlite3 *db = NULL;
+
+  report = load_file (src, &error);
+  g_assert_no_error (error);
+  g_clear_object (&report);
+
+  g_assert_cmpint (sqlite3_open_v2 (cache, &db, SQLITE_OPEN_READWRITE, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "UPDATE meta SET value = -3 WHERE key = 'n_flows'", NULL, NULL, NULL), ==, SQLITE_OK);
+  tes_cache_reseal (db, &error);
+  g_assert_no_error (error);
+  sqlite3_close (db);
+
+  report = load_file (cache, &error);
+  g_assert_null (report);
+  tes_test_assert_contains (error->message, "is damaged: its count n_flows does not match its table");
+  g_clear_error (&error);
+
+  g_assert_cmpint (sqlite3_open_v2 (cache, &db, SQLITE_OPEN_READWRITE, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "UPDATE meta SET value = (SELECT count(*) FROM flows) WHERE key = 'n_flows';"
+                                     "UPDATE tracks SET n_slices = n_slices + 1 WHERE id = (SELECT max (track_id) FROM slice_chunks)",
+                                     NULL, NULL, NULL), ==, SQLITE_OK);
+  tes_cache_reseal (db, &error);
+  g_assert_no_error (error);
+  sqlite3_close (db);
+
+  report = load_file (cache, &error);
+  g_assert_null (report);
+  tes_test_assert_contains (error->message, "is damaged: its tracks hold");
+}
+
+/* A tiny report's cache is small: no page per table and index of 64 KiB. */
+static void
+test_small_cache (void)
+{
+  g_autofree char *fixture = tes_test_data_path ("yolov8s_op_time_total.txt");
+  g_autofree char *src = tes_test_copy_to_tmp (fixture, "small.txt");
+  g_autofree char *cache = tes_cache_path_for_source (src);
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  TesReportCounts counts;
+
+  report = load_file (src, &error);
+  g_assert_no_error (error);
+  g_clear_object (&report);
+  g_assert_cmpint (file_size (cache), <, 64 * 1024);
+
+  report = load_file (src, &error);
+  g_assert_no_error (error);
+  g_assert_true (tes_report_get_cache_reused (report));
+  tes_report_get_counts (report, &counts);
+  g_assert_cmpint (counts.n_operators, >, 0);
+}
+
+static guint
+count_temps (const char *dir,
+             const char *prefix)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while ((name = g_dir_read_name (d)))
+    n += g_str_has_prefix (name, prefix) && strstr (name, ".tmp-") != NULL;
+
+  return n;
+}
+
+/* A trace big enough that `tessera-cli info` takes a while to import. */
+static char *
+write_big_trace (const char *name,
+                 guint       n)
+{
+  g_autofree char *path = tes_test_tmp_path (name);
+  g_autoptr(GString) json = g_string_new ("[");
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (json, "%s{\"name\":\"op%u\",\"cat\":\"op\",\"ph\":\"X\",\"ts\":%u,\"dur\":3,"
+                            "\"pid\":1,\"tid\":%u,\"args\":{\"i\":%u}}",
+                            i ? "," : "", i % 13, 4 * i, i % 4, i);
+  g_string_append (json, "]");
+  tes_test_write_file (path, json->str, json->len);
+
+  return g_steal_pointer (&path);
+}
+
+#define KILLED_SLICES 100000
+#define KILL_MOMENTS 10
+
+/* `tessera-cli info` (and info --reimport) killed with SIGKILL at moments
+ * spread over its import (a whole run is timed first): the next open never
+ * reuses a partial cache, leaves no temp file behind, and gives the whole
+ * report. */
+static void
+test_killed_cli (void)
+{
+  g_autofree char *src = write_big_trace ("killed-cli.json", KILLED_SLICES);
+  g_autofree char *cache = tes_cache_path_for_source (src);
+  g_autofree char *dir = g_path_get_dirname (cache);
+  g_autofree char *base = g_path_get_basename (cache);
+  const char *cli = g_getenv ("TESSERA_CLI");
+  g_autoptr(GError) error = NULL;
+  gint64 whole_us;
+
+  g_assert_nonnull (cli);
+
+  {
+    const char *argv[] = { cli, "info", "--reimport", src, NULL };
+    g_autoptr(GSubprocess) proc = NULL;
+
+    whole_us = g_get_monotonic_time ();
+    proc = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error);
+    g_assert_no_error (error);
+    g_subprocess_wait_check (proc, NULL, &error);
+    g_assert_no_error (error);
+    whole_us = g_get_monotonic_time () - whole_us;
+    g_unlink (cache);
+  }
+
+  for (guint i = 0; i < KILL_MOMENTS; i++)
+    {
+      gboolean reimport = i % 2 == 1;
+      const char *argv[] = { cli, "info", reimport ? "--reimport" : src, reimport ? src : NULL, NULL };
+      g_autoptr(GSubprocess) proc = NULL;
+      g_autoptr(TesReport) report = NULL;
+      TesReportCounts counts;
+
+      proc = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_SILENCE, &error);
+      g_assert_no_error (error);
+      g_usleep (whole_us * i / KILL_MOMENTS);
+      g_subprocess_force_exit (proc);
+      g_subprocess_wait (proc, NULL, &error);
+      g_assert_no_error (error);
+
+      /* whatever is there is complete and intact, or not there */
+      if (g_file_test (cache, G_FILE_TEST_EXISTS))
+        {
+          g_assert_true (tes_cache_verify (cache, &error));
+          g_assert_no_error (error);
+        }
+
+      report = load_file (src, &error);
+      g_assert_no_error (error);
+      tes_report_get_counts (report, &counts);
+      g_assert_cmpint (counts.n_slices, ==, KILLED_SLICES);
+      g_assert_cmpuint (count_temps (dir, base), ==, 0);
+    }
+}
+
+/* Two processes opening a report that has no cache yet both succeed, and
+ * leave one intact cache. */
+static void
+test_concurrent_opens (void)
+{
+  g_autofree char *src = write_big_trace ("concurrent.json", 20000);
+  g_autofree char *cache = tes_cache_path_for_source (src);
+  g_autofree char *dir = g_path_get_dirname (cache);
+  g_autofree char *base = g_path_get_basename (cache);
+  const char *cli = g_getenv ("TESSERA_CLI");
+  const char *argv[] = { cli, "info", src, NULL };
+  GSubprocess *procs[2];
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < 2; i++)
+    {
+      procs[i] = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_MERGE, &error);
+      g_assert_no_error (error);
+    }
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *out = NULL;
+
+      g_subprocess_communicate_utf8 (procs[i], NULL, NULL, &out, NULL, &error);
+      g_assert_no_error (error);
+      if (!g_subprocess_get_successful (procs[i]))
+        g_error ("process %u failed: %s", i, out);
+      tes_test_assert_contains (out, "Slices:         20000");
+      g_object_unref (procs[i]);
+    }
+
+  g_assert_true (tes_cache_verify (cache, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_temps (dir, base), ==, 0);
+}
+
+/* Where caches go when beside the source will not do. */
+static void
+test_cache_placement (void)
+{
+  g_autofree char *target_dir = tes_test_tmp_path ("target");
+  g_autofree char *link_dir = tes_test_tmp_path ("links");
+  g_autofree char *target = g_build_filename (target_dir, "report.txt", NULL);
+  g_autofree char *link = g_build_filename (link_dir, "link.txt", NULL);
+  g_autofree char *expected = g_strconcat (target, ".tessera", NULL);
+  g_autofree char *blocked = tes_test_tmp_path ("blocked.txt");
+  g_autofree char *blocked_cache = g_strconcat (blocked, ".tessera", NULL);
+  g_autofree char *user_dir = tes_cache_get_user_dir ();
+  g_autofree char *cache = NULL;
+  g_autofree char *ro_dir = tes_test_tmp_path ("ro");
+  g_autofree char *ro_src = g_build_filename (ro_dir, "small.txt", NULL);
+  g_autofree char *fixture = tes_test_data_path ("yolov8s_op_time_total.txt");
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  GStatBuf st;
+
+  g_assert_no_errno (g_mkdir_with_parents (target_dir, 0755));
+  g_assert_no_errno (g_mkdir_with_parents (link_dir, 0755));
+  tes_test_write_file (target, "x", -1);
+  g_unlink (link);
+  g_assert_no_errno (symlink (target, link));
+
+  /* a symbolic link's cache goes beside its target */
+  cache = tes_cache_path_for_source (link);
+  g_assert_cmpstr (cache, ==, expected);
+  g_clear_pointer (&cache, g_free);
+
+  /* never beside a device node */
+  cache = tes_cache_path_for_source ("/dev/null");
+  g_assert_true (g_str_has_prefix (cache, user_dir));
+  g_clear_pointer (&cache, g_free);
+
+  /* a folder where the cache would go */
+  tes_test_write_file (blocked, "x", -1);
+  g_assert_no_errno (g_mkdir_with_parents (blocked_cache, 0755));
+  cache = tes_cache_path_for_source (blocked);
+  g_assert_true (g_str_has_prefix (cache, user_dir));
+  g_assert_true (g_str_has_suffix (cache, "-blocked.txt.tessera"));
+  g_clear_pointer (&cache, g_free);
+
+  /* the user cache folder is the user's alone */
+  g_assert_no_errno (g_mkdir_with_parents (ro_dir, 0755));
+  {
+    g_autofree char *contents = NULL;
+    gsize len;
+
+    g_assert_true (g_file_get_contents (fixture, &contents, &len, NULL));
+    tes_test_write_file (ro_src, contents, len);
+  }
+  g_assert_no_errno (g_chmod (ro_dir, 0555));
+  report = load_file (ro_src, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (tes_report_get_cache_path (report), user_dir));
+  g_assert_no_errno (g_stat (user_dir, &st));
+  g_assert_cmpint (st.st_mode & 0777, ==, 0700);
+  g_assert_no_errno (g_chmod (ro_dir, 0755));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -792,6 +1261,13 @@ main (int   argc,
   g_test_add_func ("/tes/cache/abandoned-writer", test_abandoned_writer);
   g_test_add_func ("/tes/cache/killed-import", test_killed_import);
   g_test_add_func ("/tes/cache/reject-incomplete", test_reject_incomplete);
+  g_test_add_func ("/tes/cache/damage-detected", test_damage_detected);
+  g_test_add_func ("/tes/cache/damage-found-on-read", test_damage_found_on_read);
+  g_test_add_func ("/tes/cache/crafted-counts", test_crafted_counts);
+  g_test_add_func ("/tes/cache/small-cache", test_small_cache);
+  g_test_add_func ("/tes/cache/killed-cli", test_killed_cli);
+  g_test_add_func ("/tes/cache/concurrent-opens", test_concurrent_opens);
+  g_test_add_func ("/tes/cache/placement", test_cache_placement);
   g_test_add_func ("/tes/cache/streamed-same-answers", test_streamed_same_answers);
   g_test_add_func ("/tes/cache/streamed-failure", test_streamed_failure);
 
