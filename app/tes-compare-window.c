@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "tes-compare-window.h"
 #include "tes-report-loader.h"
@@ -84,28 +85,85 @@ tes_compare_window_load_cb (GObject      *object,
     tes_compare_window_show (self);
 }
 
+/* A run given as "report.txt,listing.txt" (as tessera-cli takes it): its
+ * files, the later ones relative to the first one's folder. A file that
+ * exists is itself, commas in its name or not. */
+static GPtrArray *
+run_files (GFile *file)
+{
+  GPtrArray *files = g_ptr_array_new_with_free_func (g_object_unref);
+  const char *path = g_file_peek_path (file);
+  g_auto(GStrv) parts = NULL;
+  g_autoptr(GFile) folder = NULL;
+
+  if (path == NULL || strchr (path, ',') == NULL || g_file_query_exists (file, NULL))
+    {
+      g_ptr_array_add (files, g_object_ref (file));
+      return files;
+    }
+
+  parts = g_strsplit (path, ",", -1);
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      if (*parts[i] == '\0')
+        continue;
+      if (folder == NULL)
+        {
+          g_ptr_array_add (files, g_file_new_for_path (parts[i]));
+          folder = g_file_get_parent (g_ptr_array_index (files, 0));
+        }
+      else
+        g_ptr_array_add (files, g_file_resolve_relative_path (folder, parts[i]));
+    }
+
+  return files;
+}
+
+/* "a.txt, b.txt" */
+static char *
+run_name (GPtrArray *files)
+{
+  g_autoptr(GString) name = g_string_new (NULL);
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      g_autofree char *base = g_file_get_basename (g_ptr_array_index (files, i));
+
+      if (i > 0)
+        g_string_append (name, ", ");
+      g_string_append (name, base);
+    }
+
+  return g_string_free (g_steal_pointer (&name), FALSE);
+}
+
 static void
 tes_compare_window_load (TesCompareWindow *self,
                          guint             side,
-                         GFile            *file,
+                         GPtrArray        *files,
                          const char       *format)
 {
   g_autoptr(TesReportLoader) loader = tes_report_loader_new ();
   LoadData *data;
 
-  if (g_file_peek_path (file) == NULL)
+  tes_report_loader_set_format (loader, format);
+  for (guint i = 0; i < files->len; i++)
     {
-      g_autofree char *uri = g_file_get_uri (file);
-      g_autofree char *message = g_strdup_printf (_("%s is not a local file; Tessera opens local files only"), uri);
+      GFile *file = g_ptr_array_index (files, i);
 
-      g_cancellable_cancel (self->cancellable);
-      gtk_label_set_label (self->error_label, message);
-      gtk_stack_set_visible_child_name (self->stack, "error");
-      return;
+      if (g_file_peek_path (file) == NULL)
+        {
+          g_autofree char *uri = g_file_get_uri (file);
+          g_autofree char *message = g_strdup_printf (_("%s is not a local file; Tessera opens local files only"), uri);
+
+          g_cancellable_cancel (self->cancellable);
+          gtk_label_set_label (self->error_label, message);
+          gtk_stack_set_visible_child_name (self->stack, "error");
+          return;
+        }
+      tes_report_loader_add_file (loader, g_file_peek_path (file));
     }
 
-  tes_report_loader_set_format (loader, format);
-  tes_report_loader_add_file (loader, g_file_peek_path (file));
   data = g_new0 (LoadData, 1);
   data->self = g_object_ref (self);
   data->side = side;
@@ -115,8 +173,11 @@ tes_compare_window_load (TesCompareWindow *self,
 /**
  * tes_compare_window_open:
  * @a: (nullable): run A when already open, else it opens from @a_file
+ * @a_file: (nullable): run A's file, or its files as "first,second,…"
+ *   (the later ones relative to the first one's folder)
+ * @b_file: run B's file, or its files likewise
  *
- * Compares run A with the run in @b_file.
+ * Compares run A with run B.
  */
 void
 tes_compare_window_open (TesCompareWindow *self,
@@ -125,6 +186,8 @@ tes_compare_window_open (TesCompareWindow *self,
                          GFile            *b_file,
                          const char       *format)
 {
+  g_autoptr(GPtrArray) a_files = NULL;
+  g_autoptr(GPtrArray) b_files = NULL;
   g_autofree char *a_name = NULL;
   g_autofree char *b_name = NULL;
   g_autofree char *title = NULL;
@@ -135,8 +198,10 @@ tes_compare_window_open (TesCompareWindow *self,
   g_return_if_fail (G_IS_FILE (b_file));
   g_return_if_fail (self->cancellable == NULL);
 
-  a_name = a ? g_path_get_basename (tes_report_get_path (a)) : g_file_get_basename (a_file);
-  b_name = g_file_get_basename (b_file);
+  a_files = a ? NULL : run_files (a_file);
+  b_files = run_files (b_file);
+  a_name = a ? g_path_get_basename (tes_report_get_path (a)) : run_name (a_files);
+  b_name = run_name (b_files);
   /* Translators: the two reports compared */
   title = g_strdup_printf (_("%s ↔ %s"), a_name, b_name);
   gtk_window_set_title (GTK_WINDOW (self), title);
@@ -149,8 +214,8 @@ tes_compare_window_open (TesCompareWindow *self,
   if (a != NULL)
     self->reports[0] = g_object_ref (a);
   else
-    tes_compare_window_load (self, 0, a_file, format);
-  tes_compare_window_load (self, 1, b_file, format);
+    tes_compare_window_load (self, 0, a_files, format);
+  tes_compare_window_load (self, 1, b_files, format);
 }
 
 const char *

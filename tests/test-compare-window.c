@@ -17,6 +17,7 @@
 #include "tes-row-item.h"
 #include "tes-test-util.h"
 #include "tes-ui-test-util.h"
+#include "test-poplar-util.h"
 
 /* Two runs side by side: the trace tes_test_write_trace() writes, and the
  * same run later on its clock with "add" 50 % slower and "dma" gone. */
@@ -449,6 +450,57 @@ test_compare_window_from_report (void)
   tes_ui_test_close_window (window);
 }
 
+/* Each run several files, "report,listing" as on the command line: both
+ * files of each open as one run, so the summary has the listing's
+ * sections and the report's data types, and the tiles gone over. */
+static void
+test_compare_window_sets (void)
+{
+  g_auto(Generated) ga = { 0 };
+  g_auto(Generated) gb = { 0 };
+  g_autofree char *a_run = NULL;
+  g_autofree char *b_run = NULL;
+  g_autoptr(GFile) a_file = NULL;
+  g_autoptr(GFile) b_file = NULL;
+  TesCompareWindow *window = tes_compare_window_new (NULL);
+  const TesCompareSummary *summary;
+  gint64 deadline;
+  gboolean section = FALSE, data_type = FALSE;
+
+  generate_seeded (&ga, TES_TEST_OWN_DATA, 7);
+  generate_seeded (&gb, TES_TEST_OWN_DATA, 8);
+  a_run = g_strdup_printf ("%s/compile_report.txt,archive_size.txt", ga.dir);
+  b_run = g_strdup_printf ("%s/compile_report.txt,%s/archive_size.txt", gb.dir, gb.dir);
+  a_file = g_file_new_for_path (a_run);
+  b_file = g_file_new_for_path (b_run);
+
+  tes_compare_window_open (window, NULL, a_file, b_file, NULL);
+  tes_test_assert_contains (gtk_window_get_title (GTK_WINDOW (window)), "compile_report.txt, archive_size.txt ↔ ");
+  gtk_window_present (GTK_WINDOW (window));
+  wait_for_compare_page (window, "compare");
+
+  deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
+  while ((summary = tes_compare_view_get_summary (tes_compare_window_get_view (window))) == NULL)
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out waiting for the summary");
+      g_main_context_iteration (NULL, FALSE);
+    }
+  g_assert_true (summary->has_memory);
+  for (guint i = 0; i < summary->memory->len; i++)
+    {
+      const TesCompareMemory *m = &g_array_index (summary->memory, TesCompareMemory, i);
+
+      section |= g_str_equal (m->category, ".data") && m->a_bytes > 0 && m->b_bytes > 0;
+      data_type |= g_str_equal (m->category, "Variables") && m->a_bytes > 0 && m->b_bytes > 0;
+    }
+  g_assert_true (section && data_type);
+  g_assert_cmpuint (summary->newly_out->len, >, 0);
+  g_assert_cmpuint (summary->a_out_of_memory, ==, json_object_get_int_member (ga.truth, "out_of_memory"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -459,6 +511,7 @@ main (int    argc,
   tes_ui_test_add ("/tes/compare-window/diff", test_compare_window_diff);
   tes_ui_test_add ("/tes/compare-window/summary", test_compare_window_summary);
   tes_ui_test_add ("/tes/compare-window/align", test_compare_window_align);
+  tes_ui_test_add ("/tes/compare-window/sets", test_compare_window_sets);
   tes_ui_test_add ("/tes/compare-window/from-report", test_compare_window_from_report);
 
   return tes_ui_test_run ();

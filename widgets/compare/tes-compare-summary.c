@@ -162,6 +162,22 @@ add_time_row (TesCompareSummaryView *self,
            both ? time_text (self, b - a, TRUE) : NULL, percent_text (a, b), both ? cost_of (b - a) : 0);
 }
 
+/* A heading across the table, under its rows so far. */
+static void
+add_heading (GtkGrid    *grid,
+             const char *heading,
+             gboolean    minor)
+{
+  GtkWidget *title = cell (heading, FALSE);
+  int row = 1;
+
+  while (gtk_grid_get_child_at (grid, 0, row) != NULL)
+    row++;
+  gtk_widget_add_css_class (title, minor ? "dim-label" : "heading");
+  gtk_widget_set_margin_top (title, 6);
+  gtk_grid_attach (grid, title, COLUMN_NAME, row, 5, 1);
+}
+
 static void
 add_tile_rows (GtkGrid    *grid,
                const char *heading,
@@ -170,16 +186,7 @@ add_tile_rows (GtkGrid    *grid,
   if (tiles->len == 0)
     return;
 
-  {
-    GtkWidget *title = cell (heading, FALSE);
-    int row = 1;
-
-    while (gtk_grid_get_child_at (grid, 0, row) != NULL)
-      row++;
-    gtk_widget_add_css_class (title, "heading");
-    gtk_widget_set_margin_top (title, 6);
-    gtk_grid_attach (grid, title, COLUMN_NAME, row, 5, 1);
-  }
+  add_heading (grid, heading, FALSE);
 
   for (guint i = 0; i < tiles->len; i++)
     {
@@ -251,6 +258,13 @@ build (TesCompareSummaryView *self)
       for (guint i = 0; i < s->memory->len; i++)
         {
           const TesCompareMemory *m = &g_array_index (s->memory, TesCompareMemory, i);
+          gboolean section = m->category[0] == '.';
+
+          /* sections, then data types: two views of the same bytes */
+          if (i == 0 && section)
+            add_heading (grid, _("By ELF section (the size -A listing)"), TRUE);
+          if ((i == 0 || g_array_index (s->memory, TesCompareMemory, i - 1).category[0] == '.') && !section)
+            add_heading (grid, _("By data type (the tiles the compile report details)"), TRUE);
 
           add_row (grid, m->category, bytes_text (m->a_bytes, FALSE), bytes_text (m->b_bytes, FALSE),
                    bytes_text (m->b_bytes - m->a_bytes, TRUE), percent_text ((double)m->a_bytes, (double)m->b_bytes),

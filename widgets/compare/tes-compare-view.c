@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "tes-compare-render.h"
 #include "tes-compare-summary.h"
 #include "tes-compare-view.h"
 #include "tes-row-item.h"
@@ -403,13 +404,12 @@ static GtkWidget *
 labelled_trace (TesCompareView *self,
                 guint           side)
 {
-  TesReport *report = tes_workspace_get_report (self->workspaces[side]);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  g_autofree char *base = g_path_get_basename (tes_report_get_path (report));
-  g_autofree char *title = g_strdup_printf ("%s: %s", side == 0 ? "A" : "B", base);
+  g_autofree char *title = tes_compare_render_title (self->workspaces[side], side);
   GtkWidget *label = gtk_label_new (title);
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
   gtk_widget_set_margin_start (label, 8);
   gtk_widget_add_css_class (label, "heading");
   gtk_box_append (GTK_BOX (box), label);
@@ -421,6 +421,18 @@ labelled_trace (TesCompareView *self,
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->views[side]));
 
   return box;
+}
+
+/* The summary is a page of tables: shown, it gets at least half the
+ * height, which the traces give up. */
+static void
+page_changed_cb (TesCompareView *self)
+{
+  int height = gtk_widget_get_height (self->paned);
+
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->pages), "summary") == 0 &&
+      height > 0 && gtk_paned_get_position (GTK_PANED (self->paned)) > height / 2)
+    gtk_paned_set_position (GTK_PANED (self->paned), height / 2);
 }
 
 /* Below the traces: the operators or the summary, and the alignment. */
@@ -441,6 +453,7 @@ lower_pane (TesCompareView *self,
   self->summary_page = spinner;
   gtk_stack_add_titled (self->pages, spinner, "summary", _("Summary"));
   gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), self->pages);
+  g_signal_connect_swapped (self->pages, "notify::visible-child", G_CALLBACK (page_changed_cb), self);
 
   self->align_operator_button = gtk_button_new_with_mnemonic (_("Align on _Operator"));
   gtk_widget_set_tooltip_text (self->align_operator_button,
