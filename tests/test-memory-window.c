@@ -181,7 +181,7 @@ test_memory_window_click (void)
   GtkWidget *page;
   cairo_surface_t *scratch;
   cairo_t *cr;
-  int width;
+  int width, last_bin = -1;
 
   generate (&g, TES_TEST_OWN_DATA);
   compile = generated_path (&g, "compile_report.txt");
@@ -231,6 +231,7 @@ test_memory_window_click (void)
       if (bin->tiles == 0)
         continue;
       g_assert_true (tes_memory_section_click (section, rect->x + 10, rect->y + rect->height / 2));
+      last_bin = (int)rect->bin;
       text = tes_memory_section_get_listing (section);
       tes_test_assert_contains (text, expected);
       /* one "ipu:tile (bytes)" per tile */
@@ -243,6 +244,43 @@ test_memory_window_click (void)
       }
     }
   g_assert_false (tes_memory_section_click (section, 2, 2));
+
+  /* to assistive technologies: the page, labelled and described from
+   * the truth's figures; ← and Enter list the bin before the last one
+   * clicked */
+  {
+    g_autoptr(GPtrArray) pictures = assert_accessible_pictures (GTK_WIDGET (section));
+    g_autofree char *label = accessible_property (page, GTK_ACCESSIBLE_PROPERTY_LABEL);
+    g_autofree char *description = accessible_property (page, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+    JsonObject *top = json_array_get_object_element (truth_tiles (&g), (guint)json_array_get_int_element (
+                                                       json_object_get_array_member (g.truth, "top_tiles"), 0));
+    g_autofree char *counts = g_strdup_printf ("%u tiles, %d out of memory", json_array_get_length (truth_tiles (&g)),
+                                               (int)json_object_get_int_member (g.truth, "out_of_memory"));
+    g_autofree char *heaviest = g_strdup_printf ("most used tile %d:%d: %d KB", (int)json_object_get_int_member (top, "ipu"),
+                                                 (int)json_object_get_int_member (top, "tile"),
+                                                 (int)(json_object_get_int_member (top, "total") / 1024));
+    const TesTileHistogramBin *bin;
+    g_autoptr(GArray) tiles = NULL;
+    g_autofree char *expected = NULL;
+
+    g_assert_cmpuint (pictures->len, ==, 1);
+    g_assert_true (g_ptr_array_index (pictures, 0) == page);
+    g_assert_cmpstr (label, ==, "Memory by tile");
+    tes_test_assert_contains (description, counts);
+    tes_test_assert_contains (description, heaviest);
+
+    g_assert_cmpint (last_bin, >, 0);
+    press_key (page, GDK_KEY_Left);
+    press_key (page, GDK_KEY_Return);
+    bin = &g_array_index (model->histogram, TesTileHistogramBin, last_bin - 1);
+    tiles = tes_memory_model_tiles_in (model, bin);
+    expected = g_strdup_printf ("%" G_GINT64_FORMAT " - %" G_GINT64_FORMAT " KB: %u tile", bin->lower / 1024,
+                                bin->upper / 1024, tiles->len);
+    tes_test_assert_contains (tes_memory_section_get_listing (section), expected);
+    g_clear_pointer (&description, g_free);
+    description = accessible_property (page, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+    tes_test_assert_contains (description, expected);
+  }
 
   tes_ui_test_close_window (window);
 }
@@ -289,6 +327,68 @@ test_tiles_window_follows (void)
     g_assert_cmpint (narrowed, <, all);
     g_assert_cmpint (narrowed, ==, json_object_get_int_member (first, "dur") *
                                    json_object_get_int_member (g.truth, "tiles_per_ipu"));
+  }
+
+  /* the whole run again, to assistive technologies: IPU 0's shares and
+   * its least and most busy tiles as the truth gives them; ↓ ↓ ↑ and
+   * Enter select its least busy tile */
+  tes_workspace_set_visible (workspace, start, end);
+  balances = tes_tiles_section_get_balances (section);
+  {
+    GtkWidget *area = find_widget (GTK_WIDGET (section), GTK_TYPE_DRAWING_AREA);
+    g_autoptr(GPtrArray) pictures = assert_accessible_pictures (GTK_WIDGET (section));
+    g_autofree char *label = accessible_property (area, GTK_ACCESSIBLE_PROPERTY_LABEL);
+    g_autofree char *description = accessible_property (area, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+    guint tiles_per_ipu = (guint)json_object_get_int_member (g.truth, "tiles_per_ipu");
+    g_autofree gint64 *busy = g_new0 (gint64, tiles_per_ipu);
+    JsonArray *steps = json_object_get_array_member (g.truth, "steps");
+    const TesTileBalance *ipu0 = g_ptr_array_index (balances, 0);
+    gint64 compute = 0, total = 0, least = G_MAXINT64, most = 0;
+    g_autofree char *share = NULL, *extremes = NULL, *selected = NULL;
+    int least_tile = g_array_index (ipu0->least, TesTileActivity, 0).tile;
+
+    for (guint i = 0; i < json_array_get_length (steps); i++)
+      {
+        JsonObject *step = json_array_get_object_element (steps, i);
+        JsonArray *cycles = json_object_get_array_member (step, "cycles");
+
+        if (json_object_get_int_member (step, "ipu") != 0)
+          continue;
+        total += json_object_get_int_member (step, "dur") * tiles_per_ipu;
+        for (guint t = 0; t < tiles_per_ipu; t++)
+          {
+            busy[t] += json_array_get_int_element (cycles, t);
+            if (g_str_equal (json_object_get_string_member (step, "state"), "compute"))
+              compute += json_array_get_int_element (cycles, t);
+          }
+      }
+    for (guint t = 0; t < tiles_per_ipu; t++)
+      {
+        least = MIN (least, busy[t]);
+        most = MAX (most, busy[t]);
+      }
+    share = g_strdup_printf ("IPU 0, %u tiles: Compute %.1f %%", tiles_per_ipu, 100.0 * compute / total);
+    extremes = g_strdup_printf ("least busy tile %d, most busy tile %d", least_tile,
+                                g_array_index (ipu0->most, TesTileActivity, 0).tile);
+
+    g_assert_cmpuint (pictures->len, ==, 1);
+    g_assert_true (g_ptr_array_index (pictures, 0) == area);
+    g_assert_cmpstr (label, ==, "Tile balance");
+    tes_test_assert_contains (description, share);
+    tes_test_assert_contains (description, extremes);
+    g_assert_cmpint (busy[least_tile], ==, least);
+    g_assert_cmpint (busy[g_array_index (ipu0->most, TesTileActivity, 0).tile], ==, most);
+
+    press_key (area, GDK_KEY_Down);
+    press_key (area, GDK_KEY_Down);
+    press_key (area, GDK_KEY_Up);
+    press_key (area, GDK_KEY_Return);
+    g_assert_cmpint (tes_workspace_get_ipu (workspace), ==, 0);
+    g_assert_cmpint (tes_workspace_get_tile (workspace), ==, least_tile);
+    g_clear_pointer (&description, g_free);
+    description = accessible_property (area, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+    selected = g_strdup_printf ("Selected: IPU 0, tile %d,", least_tile);
+    tes_test_assert_contains (description, selected);
   }
 
   tes_ui_test_close_window (window);

@@ -16,7 +16,8 @@
 
 /* Memory: the by-tile histogram, every tile's bytes stacked by category
  * against the per-tile limit, and the most subscribed tiles; a click on a
- * histogram bin lists its tiles below. */
+ * histogram bin, or the arrows and Enter, list its tiles below. Screen
+ * readers get the figures in words. */
 
 struct _TesMemorySection
 {
@@ -27,6 +28,7 @@ struct _TesMemorySection
 
   TesMemoryModel   *model;
   GArray           *bin_rects;   /* TesMemoryBinRect of the last drawing */
+  int               selected;    /* histogram bin, or -1 */
 };
 
 G_DEFINE_FINAL_TYPE (TesMemorySection, tes_memory_section, TES_TYPE_SECTION)
@@ -64,34 +66,120 @@ draw_page (GtkDrawingArea *area,
   g_array_set_size (self->bin_rects, 0);
   used = tes_memory_render_model (cr, self->model, TES_MEMORY_VIEW_ALL, width, self->bin_rects);
   gtk_drawing_area_set_content_height (area, (int)used);
+
+  /* the selected bin, outlined */
+  for (guint i = 0; i < self->bin_rects->len; i++)
+    {
+      const TesMemoryBinRect *rect = &g_array_index (self->bin_rects, TesMemoryBinRect, i);
+
+      if ((int)rect->bin != self->selected)
+        continue;
+      cairo_set_source_rgb (cr, 0, 0, 0);
+      cairo_set_line_width (cr, 2);
+      cairo_rectangle (cr, rect->x - 1, rect->y - 1, rect->width + 2, rect->height + 2);
+      cairo_stroke (cr);
+    }
 }
 
-/* A click on a histogram bin lists the tiles in it. */
+/* A bin's bounds in KB, as the report prints them. */
+static char *
+bin_text (const TesTileHistogramBin *bin,
+          guint                      n_tiles)
+{
+  g_autofree char *lower = g_strdup_printf ("%'" G_GINT64_FORMAT, bin->lower / 1024);
+  g_autofree char *upper = g_strdup_printf ("%'" G_GINT64_FORMAT, bin->upper / 1024);
+
+  /* Translators: a bin of the memory histogram (its bounds in KB) and how many tiles it holds */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s - %s KB: %u tile", "%s - %s KB: %u tiles", n_tiles),
+                          lower, upper, n_tiles);
+}
+
+/**
+ * tes_memory_section_describe:
+ *
+ * The page in words, for screen readers: the tiles, how many are out of
+ * memory, the most used, the histogram and its selected bin.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+tes_memory_section_describe (TesMemorySection *self)
+{
+  const TesMemoryModel *model;
+  GString *text;
+
+  g_return_val_if_fail (TES_IS_MEMORY_SECTION (self), NULL);
+
+  if ((model = self->model) == NULL)
+    return g_strdup (_("No tile memory in this report"));
+
+  text = g_string_new (NULL);
+  /* Translators: the Memory page in words: tiles, then those over the per-tile limit */
+  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%u tile, %u out of memory",
+                                             "%u tiles, %u out of memory", model->tiles->len),
+                          model->tiles->len, model->n_over);
+  if (model->heaviest->len > 0)
+    {
+      const TesTile *top = &g_array_index (model->heaviest, TesTile, 0);
+
+      /* Translators: the most used tile: IPU:tile and its bytes in KB */
+      g_string_append_printf (text, _("; most used tile %d:%d: %" G_GINT64_FORMAT " KB"), top->ipu, top->tile,
+                              top->total_bytes / 1024);
+    }
+  /* Translators: how many bins the memory histogram has */
+  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "; histogram of %u bin", "; histogram of %u bins",
+                                             model->histogram->len),
+                          model->histogram->len);
+  if (self->selected >= 0)
+    {
+      const TesTileHistogramBin *bin = &g_array_index (model->histogram, TesTileHistogramBin, self->selected);
+      g_autoptr(GArray) tiles = tes_memory_model_tiles_in (model, bin);
+      g_autofree char *selected = bin_text (bin, tiles->len);
+
+      /* Translators: the histogram bin selected, as "lower - upper KB: N tiles" */
+      g_string_append_printf (text, _("; selected %s"), selected);
+    }
+  g_string_append_c (text, '.');
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+update_description (TesMemorySection *self)
+{
+  g_autofree char *text = tes_memory_section_describe (self);
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->page), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
+}
+
+/**
+ * tes_memory_section_select_bin:
+ * @index: a bin of the histogram
+ *
+ * Selects the bin and lists its tiles below, as a click on it does.
+ *
+ * Returns: whether there is such a bin
+ */
 gboolean
-tes_memory_section_click (TesMemorySection *self,
-                          double            x,
-                          double            y)
+tes_memory_section_select_bin (TesMemorySection *self,
+                               int               index)
 {
   const TesTileHistogramBin *bin;
   g_autoptr(GArray) tiles = NULL;
   g_autoptr(GString) text = g_string_new (NULL);
-  int index;
 
   g_return_val_if_fail (TES_IS_MEMORY_SECTION (self), FALSE);
 
-  if (self->model == NULL || (index = tes_memory_bin_at (self->bin_rects, x, y)) < 0)
+  if (self->model == NULL || index < 0 || index >= (int)self->model->histogram->len)
     return FALSE;
 
+  self->selected = index;
   bin = &g_array_index (self->model->histogram, TesTileHistogramBin, index);
   tiles = tes_memory_model_tiles_in (self->model, bin);
   {
-    g_autofree char *lower = g_strdup_printf ("%'" G_GINT64_FORMAT, bin->lower / 1024);
-    g_autofree char *upper = g_strdup_printf ("%'" G_GINT64_FORMAT, bin->upper / 1024);
+    g_autofree char *head = bin_text (bin, tiles->len);
 
-    /* Translators: a bin of the memory histogram (its bounds in KB) and how many tiles it holds */
-    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%s - %s KB: %u tile", "%s - %s KB: %u tiles",
-                                               tiles->len),
-                            lower, upper, tiles->len);
+    g_string_append (text, head);
   }
   for (guint i = 0; i < tiles->len; i++)
     {
@@ -101,8 +189,48 @@ tes_memory_section_click (TesMemorySection *self,
                               tile->ipu, tile->tile, tile->total_bytes);
     }
   gtk_label_set_label (self->listing, text->str);
+  update_description (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self->page));
 
   return TRUE;
+}
+
+/* A click on a histogram bin lists the tiles in it. */
+gboolean
+tes_memory_section_click (TesMemorySection *self,
+                          double            x,
+                          double            y)
+{
+  g_return_val_if_fail (TES_IS_MEMORY_SECTION (self), FALSE);
+
+  return self->model != NULL && tes_memory_section_select_bin (self, tes_memory_bin_at (self->bin_rects, x, y));
+}
+
+/* memory.move(bins): the arrows, from the selected bin (none: the first) */
+static void
+move_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  TesMemorySection *self = TES_MEMORY_SECTION (widget);
+  int by = g_variant_get_int32 (param);
+
+  if (self->model == NULL || self->model->histogram->len == 0)
+    return;
+  self->selected = self->selected < 0 ? 0 : CLAMP (self->selected + by, 0, (int)self->model->histogram->len - 1);
+  update_description (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self->page));
+}
+
+/* memory.activate: Enter lists the selected bin's tiles */
+static void
+activate_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *param)
+{
+  TesMemorySection *self = TES_MEMORY_SECTION (widget);
+
+  tes_memory_section_select_bin (self, self->selected);
 }
 
 static void
@@ -130,6 +258,7 @@ tes_memory_section_workspace_changed (TesSection   *section,
   g_autoptr(GError) error = NULL;
 
   g_clear_pointer (&self->model, tes_memory_model_free);
+  self->selected = -1;
   gtk_label_set_label (self->listing, _("Click a bin of the histogram to list its tiles."));
 
   /* one query for the tiles and one for their rows: quick even for a
@@ -137,6 +266,7 @@ tes_memory_section_workspace_changed (TesSection   *section,
   if (workspace != NULL && !(self->model = tes_memory_model_new (tes_workspace_get_report (workspace), &error)))
     gtk_label_set_label (self->listing, error->message);
 
+  update_description (self);
   gtk_widget_queue_draw (GTK_WIDGET (self->page));
 }
 
@@ -171,6 +301,13 @@ tes_memory_section_class_init (TesMemorySectionClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tessera/Tessera/widgets/tes-memory-section.ui");
   gtk_widget_class_bind_template_child (widget_class, TesMemorySection, page);
   gtk_widget_class_bind_template_child (widget_class, TesMemorySection, listing);
+
+  gtk_widget_class_install_action (widget_class, "memory.move", "i", move_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, 0, "memory.move", "i", -1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0, "memory.move", "i", 1);
+  gtk_widget_class_install_action (widget_class, "memory.activate", NULL, activate_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, 0, "memory.activate", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, 0, "memory.activate", NULL);
 }
 
 static void
@@ -181,6 +318,8 @@ tes_memory_section_init (TesMemorySection *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->bin_rects = g_array_new (FALSE, FALSE, sizeof (TesMemoryBinRect));
+  self->selected = -1;
+  update_description (self);
   gtk_drawing_area_set_draw_func (self->page, draw_page, self, NULL);
 
   gesture = gtk_gesture_click_new ();

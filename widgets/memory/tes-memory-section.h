@@ -21,5 +21,8 @@ gboolean              tes_memory_section_click       (TesMemorySection *self,
                                                       double            x,
                                                       double            y);
 const char           *tes_memory_section_get_listing (TesMemorySection *self);
+gboolean              tes_memory_section_select_bin  (TesMemorySection *self,
+                                                      int               index);
+char                 *tes_memory_section_describe    (TesMemorySection *self);
 
 G_END_DECLS

@@ -32,6 +32,7 @@ struct _TesTilesSection
   GtkWidget      *scrolled;
   GtkDrawingArea *area;       /* in scrolled */
   GPtrArray      *balances;   /* TesTileBalance */
+  int             selected;   /* a tile of the lists, counted across them all; -1: none */
 };
 
 G_DEFINE_FINAL_TYPE (TesTilesSection, tes_tiles_section, TES_TYPE_SECTION)
@@ -54,13 +55,15 @@ compute_balances (TesWorkspace  *workspace,
   return tes_tile_balance_compute (activity, 10);
 }
 
+/* @selected: the line to mark, or -1 */
 static double
 draw_tile_list (TesPainter *p,
                 GArray     *tiles,
                 const char *title,
                 double      x,
                 double      y,
-                double      width)
+                double      width,
+                int         selected)
 {
   y += tes_painter_text (p, title, x, y, width, PANGO_ALIGN_LEFT, TRUE, INK) + 2;
   for (guint i = 0; i < tiles->len; i++)
@@ -73,6 +76,17 @@ draw_tile_list (TesPainter *p,
       g_autofree char *line = g_strdup_printf (_("tile %d: %s busy (%.0f %%)"), tile->tile, cycles,
                                                all > 0 ? 100.0 * busy / all : 0);
 
+      if ((int)i == selected)
+        {
+          /* the keys' selection, behind the line */
+          int line_height;
+
+          pango_layout_set_text (p->layout, line, -1);
+          pango_layout_get_pixel_size (p->layout, NULL, &line_height);
+          tes_painter_set_rgb (p->cr, 0x99c1f1);
+          cairo_rectangle (p->cr, x - 4, y, width, line_height);
+          cairo_fill (p->cr);
+        }
       y += tes_painter_text (p, line, x, y, width, PANGO_ALIGN_LEFT, FALSE, INK);
     }
 
@@ -80,10 +94,12 @@ draw_tile_list (TesPainter *p,
 }
 
 /* Returns the height drawn. */
+/* @selected: a tile of the lists to mark (counted across them all), or -1 */
 static double
 draw_balances (cairo_t   *cr,
                GPtrArray *balances,
-               double     width)
+               double     width,
+               int        selected)
 {
   TesPainter p;
   double y = MARGIN;
@@ -125,10 +141,12 @@ draw_balances (cairo_t   *cr,
 
       {
         double half = (width - 3 * MARGIN) / 2;
-        double left = draw_tile_list (&p, balance->least, _("Least busy"), MARGIN, y, half);
-        double right = draw_tile_list (&p, balance->most, _("Most busy"), 2 * MARGIN + half, y, half);
+        double left = draw_tile_list (&p, balance->least, _("Least busy"), MARGIN, y, half, selected);
+        double right = draw_tile_list (&p, balance->most, _("Most busy"), 2 * MARGIN + half, y, half,
+                                       selected - (int)balance->least->len);
 
         y = MAX (left, right) + 16;
+        selected -= balance->least->len + balance->most->len;
       }
     }
 
@@ -152,7 +170,7 @@ tes_tiles_render (TesWorkspace  *workspace,
   cairo_save (cr);
   cairo_set_source_rgb (cr, 1, 1, 1);
   cairo_paint (cr);
-  draw_balances (cr, balances, width);
+  draw_balances (cr, balances, width, -1);
   cairo_restore (cr);
 
   return cairo_status (cr) == CAIRO_STATUS_SUCCESS;
@@ -178,7 +196,142 @@ draw_cb (GtkDrawingArea *area,
 {
   TesTilesSection *self = user_data;
 
-  gtk_drawing_area_set_content_height (area, (int)draw_balances (cr, self->balances, width));
+  gtk_drawing_area_set_content_height (area, (int)draw_balances (cr, self->balances, width, self->selected));
+}
+
+/* The listed tile @index (counted across every IPU's lists), and the list
+ * it is in. */
+static const TesTileActivity *
+listed_tile (GPtrArray  *balances,
+             int         index,
+             gboolean   *most)
+{
+  for (guint i = 0; balances != NULL && index >= 0 && i < balances->len; i++)
+    {
+      const TesTileBalance *balance = g_ptr_array_index (balances, i);
+
+      if (index < (int)balance->least->len)
+        {
+          *most = FALSE;
+          return &g_array_index (balance->least, TesTileActivity, index);
+        }
+      index -= balance->least->len;
+      if (index < (int)balance->most->len)
+        {
+          *most = TRUE;
+          return &g_array_index (balance->most, TesTileActivity, index);
+        }
+      index -= balance->most->len;
+    }
+
+  return NULL;
+}
+
+static guint
+n_listed (GPtrArray *balances)
+{
+  guint n = 0;
+
+  for (guint i = 0; balances != NULL && i < balances->len; i++)
+    n += ((TesTileBalance *)g_ptr_array_index (balances, i))->least->len +
+         ((TesTileBalance *)g_ptr_array_index (balances, i))->most->len;
+
+  return n;
+}
+
+/**
+ * tes_tiles_section_describe:
+ *
+ * The balances in words, for screen readers: per IPU the share of each
+ * state, its least and most busy tile, then the tile selected.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+tes_tiles_section_describe (TesTilesSection *self)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  const TesTileActivity *tile;
+  gboolean most = FALSE;
+
+  g_return_val_if_fail (TES_IS_TILES_SECTION (self), NULL);
+
+  if (self->balances == NULL || self->balances->len == 0)
+    return g_strdup (_("No BSP steps in this range"));
+
+  for (guint i = 0; i < self->balances->len; i++)
+    {
+      const TesTileBalance *balance = g_ptr_array_index (self->balances, i);
+      gint64 all = 0;
+
+      for (guint s = 0; s < 4; s++)
+        all += balance->cycles[s];
+      if (text->len > 0)
+        g_string_append (text, "; ");
+      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "IPU %d, %u tile:", "IPU %d, %u tiles:",
+                                                 balance->n_tiles),
+                              balance->ipu, balance->n_tiles);
+      for (guint s = TES_TILE_STATE_COMPUTE; s <= TES_TILE_STATE_SYNC + 1; s++)
+        g_string_append_printf (text, "%s %s %.1f %%", s > TES_TILE_STATE_COMPUTE ? "," : "",
+                                tes_tile_state_name (s % 4), all > 0 ? 100.0 * balance->cycles[s % 4] / all : 0);
+      if (balance->least->len > 0 && balance->most->len > 0)
+        /* Translators: the least and the most busy tile of an IPU */
+        g_string_append_printf (text, _(", least busy tile %d, most busy tile %d"),
+                                g_array_index (balance->least, TesTileActivity, 0).tile,
+                                g_array_index (balance->most, TesTileActivity, 0).tile);
+    }
+
+  if ((tile = listed_tile (self->balances, self->selected, &most)) != NULL)
+    {
+      g_autofree char *cycles = tes_format_duration ((double)tes_tile_activity_busy (tile), TES_TIME_UNIT_CYCLES);
+
+      /* Translators: the tile the keys selected: IPU, tile and its busy cycles */
+      g_string_append_printf (text, _(". Selected: IPU %d, tile %d, %s busy"), tile->ipu, tile->tile, cycles);
+    }
+  g_string_append_c (text, '.');
+
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+static void
+update_description (TesTilesSection *self)
+{
+  g_autofree char *text = tes_tiles_section_describe (self);
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->area), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
+}
+
+/* tiles.move(by): Up and Down through the listed tiles */
+static void
+move_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  TesTilesSection *self = TES_TILES_SECTION (widget);
+  guint n = n_listed (self->balances);
+
+  if (n == 0)
+    return;
+  self->selected = self->selected < 0 ? 0 : CLAMP (self->selected + g_variant_get_int32 (param), 0, (int)n - 1);
+  update_description (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self->area));
+}
+
+/* tiles.activate: Enter makes the selected tile the workspace's */
+static void
+activate_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *param)
+{
+  TesTilesSection *self = TES_TILES_SECTION (widget);
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+  const TesTileActivity *tile;
+  gboolean most;
+
+  if (workspace == NULL || (tile = listed_tile (self->balances, self->selected, &most)) == NULL)
+    return;
+  tes_workspace_set_ipu (workspace, tile->ipu);
+  tes_workspace_set_tile (workspace, tile->tile);
 }
 
 static void
@@ -190,8 +343,12 @@ tes_tiles_section_update (TesTilesSection *self)
   g_clear_pointer (&self->balances, g_ptr_array_unref);
   if (workspace != NULL && !(self->balances = compute_balances (workspace, &error)))
     g_warning ("Cannot read the tiles' steps: %s", error->message);
+  self->selected = MIN (self->selected, (int)n_listed (self->balances) - 1);
   if (self->area != NULL)
-    gtk_widget_queue_draw (GTK_WIDGET (self->area));
+    {
+      update_description (self);
+      gtk_widget_queue_draw (GTK_WIDGET (self->area));
+    }
 }
 
 static gboolean
@@ -244,6 +401,7 @@ static void
 tes_tiles_section_class_init (TesTilesSectionClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   TesSectionClass *section_class = TES_SECTION_CLASS (klass);
 
   object_class->dispose = tes_tiles_section_dispose;
@@ -254,18 +412,31 @@ tes_tiles_section_class_init (TesTilesSectionClass *klass)
   section_class->has_data = tes_tiles_section_has_data;
   section_class->workspace_changed = tes_tiles_section_workspace_changed;
   section_class->render = tes_tiles_section_render;
+
+  gtk_widget_class_install_action (widget_class, "tiles.move", "i", move_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, 0, "tiles.move", "i", -1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, 0, "tiles.move", "i", 1);
+  gtk_widget_class_install_action (widget_class, "tiles.activate", NULL, activate_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, 0, "tiles.activate", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, 0, "tiles.activate", NULL);
 }
 
 static void
 tes_tiles_section_init (TesTilesSection *self)
 {
+  self->selected = -1;
   self->scrolled = gtk_scrolled_window_new ();
-  self->area = GTK_DRAWING_AREA (gtk_drawing_area_new ());
+  /* a picture to assistive technologies, described in words */
+  self->area = g_object_new (GTK_TYPE_DRAWING_AREA, "accessible-role", GTK_ACCESSIBLE_ROLE_IMG, NULL);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->area), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Tile balance"), -1);
+  gtk_widget_set_focusable (GTK_WIDGET (self->area), TRUE);
+  gtk_widget_set_focus_on_click (GTK_WIDGET (self->area), TRUE);
   gtk_widget_set_hexpand (GTK_WIDGET (self->area), TRUE);
   gtk_drawing_area_set_draw_func (self->area, draw_cb, self, NULL);
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), GTK_WIDGET (self->area));
   gtk_widget_set_parent (self->scrolled, GTK_WIDGET (self));
+  update_description (self);
 }
 
 /* The balances shown, per IPU. */
