@@ -9,6 +9,7 @@
 
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 
@@ -359,6 +360,93 @@ test_formats (void)
   tes_test_assert_contains (r.out, "sigmastar-op-time");
 }
 
+/* cache --list names every cache of the user cache folder and the given
+ * files' caches with their state; --clear FILE removes a file's cache,
+ * --clear alone every cache in the user cache folder. */
+static void
+test_cache_command (void)
+{
+  g_autofree char *total = fixture_copy ("yolov8s_op_time_total.txt");
+  g_autofree char *total_cache = g_strconcat (total, ".tessera", NULL);
+  g_autofree char *ro_dir = tes_test_tmp_path ("cache-ro");
+  g_autofree char *each = g_build_filename (ro_dir, "yolov8s_op_time_each.txt", NULL);
+  g_autofree char *each_src = tes_test_data_path ("yolov8s_op_time_each.txt");
+  g_autofree char *user_dir = g_build_filename (g_get_user_cache_dir (), "tessera", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *line = NULL;
+  g_auto(TesCliResult) r = { 0 };
+  gsize len;
+
+  /* GLib isolates this case's folders in this process only */
+  g_setenv ("XDG_CACHE_HOME", g_get_user_cache_dir (), TRUE);
+  g_assert_true (g_file_get_contents (each_src, &contents, &len, NULL));
+  g_assert_no_errno (g_mkdir_with_parents (ro_dir, 0755));
+  tes_test_write_file (each, contents, len);
+  g_assert_no_errno (g_chmod (ro_dir, 0555));
+
+  tes_test_run_cli (&r, "info", total, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  tes_test_run_cli (&r, "info", each, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+
+  /* the read-only folder's cache is in the user cache folder, the other
+   * beside its file, both ok */
+  tes_test_run_cli (&r, "cache", "--list", total, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  line = g_strdup_printf ("  %s  %s\n", total_cache, total);
+  tes_test_assert_contains (r.out, line);
+  g_assert_true (g_str_has_prefix (strstr (r.out, "\nok ") + 1, "ok "));
+  tes_test_assert_contains (r.out, user_dir);
+  tes_test_assert_contains (r.out, "op_time_each.txt.tessera  ");
+  g_assert_null (strstr (r.out, "damaged"));
+  g_assert_null (strstr (r.out, "stale"));
+
+  /* a changed source makes its cache stale, a cut one is damaged */
+  {
+    g_autofree char *total_text = NULL;
+
+    g_assert_true (g_file_get_contents (total, &total_text, NULL, NULL));
+    g_clear_pointer (&line, g_free);
+    line = g_strconcat (total_text, "\n", NULL);
+    tes_test_write_file (total, line, -1);
+  }
+  tes_test_run_cli (&r, "cache", "--list", total, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  tes_test_assert_contains (r.out, "stale ");
+  tes_test_assert_contains (r.out, "changed since the cache was written");
+  g_assert_no_errno (truncate (total_cache, 4096));
+  tes_test_run_cli (&r, "cache", "--list", total, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  tes_test_assert_contains (r.out, "damaged ");
+  tes_test_assert_contains (r.out, "is damaged: ");
+
+  /* --clear FILE: that file's cache only */
+  tes_test_run_cli (&r, "cache", "--clear", total, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_clear_pointer (&line, g_free);
+  line = g_strdup_printf ("Removed %s\n", total_cache);
+  tes_test_assert_contains (r.out, line);
+  g_assert_false (g_file_test (total_cache, G_FILE_TEST_EXISTS));
+  tes_test_run_cli (&r, "cache", "--list", NULL);
+  tes_test_assert_contains (r.out, "op_time_each.txt.tessera  ");
+
+  /* a .tessera itself is not cleared: it may be all there is */
+  tes_test_run_cli (&r, "cache", "--clear", total_cache, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+
+  /* --clear: the whole user cache folder */
+  tes_test_run_cli (&r, "cache", "--clear", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  tes_test_assert_contains (r.out, "Removed ");
+  tes_test_run_cli (&r, "cache", "--list", NULL);
+  g_assert_null (strstr (r.out, ".tessera"));
+
+  tes_test_run_cli (&r, "cache", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  tes_test_assert_contains (r.err, "give --list or --clear");
+  g_assert_no_errno (g_chmod (ro_dir, 0755));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -373,6 +461,7 @@ main (int   argc,
   g_test_add_func ("/tes/cli/cache-alone", test_cache_alone);
   g_test_add_func ("/tes/cli/compare", test_compare);
   g_test_add_func ("/tes/cli/formats", test_formats);
+  g_test_add_func ("/tes/cli/cache-command", test_cache_command);
 
   return g_test_run ();
 }

@@ -75,5 +75,7 @@ int        tes_cli_tiles              (int                  argc,
                                        char               **argv);
 int        tes_cli_formats            (int                  argc,
                                        char               **argv);
+int        tes_cli_cache              (int                  argc,
+                                       char               **argv);
 
 G_END_DECLS

@@ -32,6 +32,9 @@ static const char usage_text[] =
   "  tiles [--range START:END] [--csv] FILE…\n"
   "                                     each tile's compute, exchange, sync and idle cycles over\n"
   "                                     the BSP steps that start in the range\n"
+  "  cache --list [FILE…]              the report caches in the user cache folder and the\n"
+  "                                     FILEs' caches: size, sources, state (ok, stale, damaged)\n"
+  "  cache --clear [FILE…]             remove the FILEs' caches, or all in the user cache folder\n"
   "  formats                            list the formats Tessera reads\n"
   "\n"
   "Several FILEs of one run open as one report, with one cache for the set.\n"
@@ -66,6 +69,7 @@ main (int    argc,
     { "render", tes_cli_render },
 #endif
     { "formats", tes_cli_formats },
+    { "cache", tes_cli_cache },
   };
 
   setlocale (LC_ALL, "");
