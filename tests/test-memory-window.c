@@ -512,6 +512,34 @@ test_bsp_window_heatmap (void)
         }
     }
   cairo_surface_destroy (surface);
+
+  /* tessera-cli render --view bsp-cycles: the same cells */
+  {
+    g_auto(TesCliResult) cli = { 0 };
+    g_autofree char *png = tes_test_tmp_path ("bsp-cycles.png");
+    g_autofree char *w = g_strdup_printf ("%d", width), *h = g_strdup_printf ("%d", height);
+    cairo_surface_t *drawn;
+    guint differ = 0;
+
+    tes_test_run_cli (&cli, "render", "--view", "bsp-cycles", "--width", w, "--height", h, "--out", png, execution,
+                      NULL);
+    g_assert_cmpint (cli.status, ==, 0);
+    drawn = cairo_image_surface_create_from_png (png);
+    g_assert_cmpint (cairo_surface_status (drawn), ==, CAIRO_STATUS_SUCCESS);
+    for (guint i = 0; i < ipus->len; i++)
+      {
+        graphene_rect_t heat = tes_bsp_heat_rect (i, ipus->len, width, height);
+
+        for (int y = (int)heat.origin.y; y < (int)(heat.origin.y + heat.size.height); y++)
+          for (int x = (int)heat.origin.x; x < (int)(heat.origin.x + heat.size.width); x++)
+            differ += (*(guint32 *)(gpointer)(cairo_image_surface_get_data (drawn) + (gsize)y *
+                                              cairo_image_surface_get_stride (drawn) + 4 * x) & 0xffffff) !=
+                      (*(guint32 *)(gpointer)(cairo_image_surface_get_data (by_cycles) + (gsize)y * stride + 4 * x) &
+                       0xffffff);
+      }
+    g_assert_cmpuint (differ, ==, 0);
+    cairo_surface_destroy (drawn);
+  }
   cairo_surface_destroy (by_cycles);
   /* more cycles never darker, and the busiest far lighter than idle */
   g_array_sort (shades, compare_first);

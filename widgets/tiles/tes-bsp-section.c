@@ -53,7 +53,7 @@ struct _TesBspSection
 
 G_DEFINE_FINAL_TYPE (TesBspSection, tes_bsp_section, TES_TYPE_SECTION)
 
-static const char * const bsp_views[] = { "bsp", NULL };
+static const char * const bsp_views[] = { "bsp", "bsp-cycles", NULL };
 
 static void
 tes_bsp_ipu_free (TesBspIpu *ipu)
@@ -314,7 +314,8 @@ tes_bsp_section_render (TesWorkspace  *workspace,
   if (!(ipus = tes_bsp_load_ipus (tes_workspace_get_report (workspace), error)))
     return FALSE;
 
-  return tes_bsp_render (workspace, ipus, TES_BSP_COLOR_STATE, cr, width, height);
+  return tes_bsp_render (workspace, ipus, g_strcmp0 (view, "bsp-cycles") == 0 ? TES_BSP_COLOR_CYCLES : TES_BSP_COLOR_STATE,
+                         cr, width, height);
 }
 
 /* The first span ending after @t (spans in time order). */
