@@ -329,6 +329,20 @@ test_compare_window_summary (void)
 
 #define ADD_MOVED_US 100
 
+/* The view's button of that label, mnemonic and all. */
+static GtkWidget *
+find_button (Fixture    *f,
+             const char *label)
+{
+  g_autoptr(GPtrArray) buttons = tes_ui_test_find_widgets ((TesWindow *)f->window, GTK_TYPE_BUTTON);
+
+  for (guint i = 0; i < buttons->len; i++)
+    if (g_strcmp0 (gtk_button_get_label (g_ptr_array_index (buttons, i)), label) == 0)
+      return g_ptr_array_index (buttons, i);
+
+  g_error ("No button %s", label);
+}
+
 /* x of @t (ns) in the trace of @side as last drawn. */
 static double
 trace_x (Fixture *f,
@@ -357,6 +371,7 @@ test_compare_window_align (void)
   gint64 a_start, b_start;
   gint64 deadline;
   Fixture f = { 0 };
+  GtkWidget *align_operator, *align_start;
   double width;
 
   g_assert_true (g_file_get_contents (b_path, &json, NULL, NULL));
@@ -372,8 +387,14 @@ test_compare_window_align (void)
   tes_trace_view_zoom (tes_compare_view_get_trace (f.view, 0), 8.0);
   g_assert_cmpfloat (fabs (trace_x (&f, 0, a_add) - trace_x (&f, 1, b_add)), >, 20);
 
+  /* nothing chosen, nothing to align on; aligned on the starts already */
+  align_operator = find_button (&f, "Align on _Operator");
+  align_start = find_button (&f, "Align on _Start");
+  g_assert_false (gtk_widget_get_sensitive (align_operator));
+  g_assert_false (gtk_widget_get_sensitive (align_start));
   select_row_named (&f, "add");
-  tes_compare_view_align_on_selected (f.view);
+  g_assert_true (gtk_widget_get_sensitive (align_operator));
+  g_signal_emit_by_name (align_operator, "clicked");
   deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
   while (tes_compare_view_get_aligning (f.view))
     {
@@ -386,7 +407,9 @@ test_compare_window_align (void)
   g_assert_cmpfloat (trace_x (&f, 0, a_add), <, width);
 
   /* and the runs' starts meet again */
-  tes_compare_view_align_on_start (f.view);
+  g_assert_true (gtk_widget_get_sensitive (align_start));
+  g_signal_emit_by_name (align_start, "clicked");
+  g_assert_false (gtk_widget_get_sensitive (align_start));
   g_assert_cmpfloat (fabs (trace_x (&f, 0, a_start) - trace_x (&f, 1, b_start)), <, 1);
   g_assert_cmpfloat (fabs (trace_x (&f, 0, a_add) - trace_x (&f, 1, b_add)), >, 20);
 

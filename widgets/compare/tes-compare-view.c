@@ -643,24 +643,6 @@ tes_compare_view_align (TesCompareView *self,
   update_align_buttons (self);
 }
 
-/* Aligns on the chosen row's operator, as its button does. */
-void
-tes_compare_view_align_on_selected (TesCompareView *self)
-{
-  g_return_if_fail (TES_IS_COMPARE_VIEW (self));
-
-  align_operator_clicked_cb (self);
-}
-
-/* Aligns on the runs' starts, as its button does. */
-void
-tes_compare_view_align_on_start (TesCompareView *self)
-{
-  g_return_if_fail (TES_IS_COMPARE_VIEW (self));
-
-  align_start_clicked_cb (self);
-}
-
 gboolean
 tes_compare_view_get_aligning (TesCompareView *self)
 {

@@ -32,8 +32,6 @@ void                 tes_compare_view_select_row     (TesCompareView *self,
 void                 tes_compare_view_align          (TesCompareView *self,
                                                       gint64          a_time,
                                                       gint64          b_time);
-void                 tes_compare_view_align_on_selected (TesCompareView *self);
-void                 tes_compare_view_align_on_start (TesCompareView *self);
 gboolean             tes_compare_view_get_aligning   (TesCompareView *self);
 const TesCompareSummary *tes_compare_view_get_summary (TesCompareView *self);
 void                 tes_compare_view_set_page       (TesCompareView *self,
