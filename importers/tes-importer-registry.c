@@ -9,6 +9,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "tes-chrome-importer.h"
 #include "tes-importer-registry.h"
 #include "tes-poplar-pop-importer.h"
@@ -196,7 +198,7 @@ tes_importer_registry_choose (const char  *path,
           g_autofree char *known = tes_importer_registry_describe ();
 
           g_set_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_UNKNOWN_FORMAT,
-                       "Unknown format '%s'; known formats:\n%s", format, known);
+                       _("Unknown format '%s'; known formats:\n%s"), format, known);
           return NULL;
         }
 
@@ -210,7 +212,7 @@ tes_importer_registry_choose (const char  *path,
   if (len == 0)
     {
       g_set_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_EMPTY,
-                   "%s: empty file", path);
+                   _("%s: empty file"), path);
       return NULL;
     }
 
@@ -218,7 +220,7 @@ tes_importer_registry_choose (const char  *path,
   if (!(importer = tes_importer_registry_sniff (head, len, basename, NULL)))
     {
       g_set_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_UNKNOWN_FORMAT,
-                   "%s: not a format Tessera recognises (use --format to name one)", path);
+                   _("%s: not a format Tessera recognises (use --format to name one)"), path);
       return NULL;
     }
 

@@ -9,6 +9,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <glib/gstdio.h>
 #include <string.h>
 
@@ -284,7 +286,7 @@ import_to_cache (const char * const  *paths,
 
       if (progress != NULL)
         {
-          g_autofree char *message = g_strdup_printf ("Importing %s", paths[i]);
+          g_autofree char *message = g_strdup_printf (_("Importing %s"), paths[i]);
 
           tes_progress_set_range (progress, 0.0, 1.0);
           tes_progress_update (progress, 0.95 * i / n, message);
@@ -298,14 +300,14 @@ import_to_cache (const char * const  *paths,
   if (progress != NULL)
     {
       tes_progress_set_range (progress, 0.0, 1.0);
-      tes_progress_update (progress, 0.95, "Writing the cache");
+      tes_progress_update (progress, 0.95, _("Writing the cache"));
     }
 
   if (!tes_cache_writer_commit (writer, cancellable, error))
     return FALSE;
 
   if (progress != NULL)
-    tes_progress_update (progress, 1.0, "Done");
+    tes_progress_update (progress, 1.0, _("Done"));
 
   return TRUE;
 }
@@ -359,7 +361,7 @@ tes_report_import_files (const char * const  *paths,
         if (g_str_equal (stamps[i]->path, stamps[j]->path))
           {
             g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                         "%s is given twice", paths[i]);
+                         _("%s is given twice"), paths[i]);
             goto fail;
           }
 
@@ -428,7 +430,7 @@ load (TesReportLoader  *self,
 
   if (n_files == 0)
     {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "No file to open");
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _("No file to open"));
       return NULL;
     }
 
@@ -438,7 +440,7 @@ load (TesReportLoader  *self,
     {
       const char *path = g_ptr_array_index (self->paths, i);
       TesImporter *importer = g_ptr_array_index (self->importers, i);
-      g_autofree char *message = g_strdup_printf ("Reading %s", path);
+      g_autofree char *message = g_strdup_printf (_("Reading %s"), path);
 
       tes_progress_update (self->progress, 0.0, message);
 
@@ -452,7 +454,7 @@ load (TesReportLoader  *self,
           if (n_files > 1)
             {
               g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                           "%s is a Tessera cache: open it alone, it holds its whole report", path);
+                           _("%s is a Tessera cache: open it alone, it holds its whole report"), path);
               return NULL;
             }
 

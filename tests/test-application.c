@@ -848,6 +848,24 @@ test_app_german (void)
     g_assert_cmpstr (c_cycles, ==, "1,234,567 cycles");
   }
 
+  /* an importer's error in German, naming the file */
+  {
+    g_autofree char *empty = tes_test_tmp_path ("leer.txt");
+    g_autoptr(GFile) file = NULL;
+    g_autofree char *expected = NULL;
+
+    tes_test_write_file (empty, "", 0);
+    file = g_file_new_for_path (empty);
+    expected = g_strdup_printf ("%s: leere Datei", empty);
+    /* the window logs it too */
+    g_test_expect_message ("tes-window", G_LOG_LEVEL_WARNING, "*: leere Datei");
+    g_application_open (G_APPLICATION (app), &file, 1, "");
+    window = TES_WINDOW (gtk_application_get_windows (GTK_APPLICATION (app))->data);
+    tes_ui_test_wait_for_page (window, "error");
+    g_test_assert_expected_messages ();
+    g_assert_true (tes_ui_test_has_label_containing (window, expected));
+  }
+
   app_stop (app);
   setlocale (LC_ALL, "C.UTF-8");
   remove_tree (locales);

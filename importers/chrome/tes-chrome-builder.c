@@ -9,6 +9,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "tes-chrome-builder-private.h"
 #include "tes-chrome-flavour.h"
 #include "tes-import-error.h"
@@ -338,12 +340,12 @@ tes_chrome_build (TesImportContext  *context,
   if (n_events == 0)
     {
       tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, context->path,
-                       "no trace events (expected an array of events or {\"traceEvents\": [...]})");
+                       _("no trace events (expected an array of events or {\"traceEvents\": [...]})"));
       goto out;
     }
 
   if (context->progress != NULL)
-    tes_progress_update (context->progress, 0.86, "Matching events");
+    tes_progress_update (context->progress, 0.86, _("Matching events"));
 
   tes_chrome_builder_merge (b);
   tes_chrome_builder_match_async (b);
@@ -364,7 +366,7 @@ tes_chrome_build (TesImportContext  *context,
     goto out;
 
   if (context->progress != NULL)
-    tes_progress_update (context->progress, 0.9, "Writing rows");
+    tes_progress_update (context->progress, 0.9, _("Writing rows"));
 
   tes_chrome_builder_add_tracks (b);
   tes_chrome_builder_write_rows (b);

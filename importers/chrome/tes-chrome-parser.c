@@ -9,6 +9,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "tes-chrome-parser.h"
 #include "tes-json.h"
 
@@ -394,7 +396,7 @@ on_scalar (TesChromeParser *p,
   p->last_token = offset_now (p);
   if (p->n_frames == 0)
     return fail (p, TES_IMPORT_ERROR, TES_IMPORT_ERROR_INVALID,
-                 "not a Chrome trace: the document is a single value, not an array or object");
+                 _("not a Chrome trace: the document is a single value, not an array or object"));
 
   f = top (p);
 
@@ -507,7 +509,7 @@ on_start (TesChromeParser *p,
   p->last_token = offset_now (p);
   if (++p->depth > TES_CHROME_MAX_DEPTH)
     {
-      g_autofree char *msg = g_strdup_printf ("containers nested deeper than %d levels",
+      g_autofree char *msg = g_strdup_printf (_("containers nested deeper than %d levels"),
                                               TES_CHROME_MAX_DEPTH);
       return fail (p, TES_IMPORT_ERROR, TES_IMPORT_ERROR_INVALID, msg);
     }
@@ -799,9 +801,9 @@ describe_bad_token (const guint8 *buf,
   if ((left >= 3 && memcmp (rest, "NaN", 3) == 0) ||
       (left >= 8 && memcmp (rest, "Infinity", 8) == 0) ||
       (left >= 9 && memcmp (rest, "-Infinity", 9) == 0))
-    return " (NaN and Infinity are not JSON numbers)";
+    return _(" (NaN and Infinity are not JSON numbers)");
   if (at == 0 && left >= 2 && ((buf[0] == 0xff && buf[1] == 0xfe) || (buf[0] == 0xfe && buf[1] == 0xff)))
-    return " (UTF-16 text: Tessera reads JSON in UTF-8; convert it: iconv -f UTF-16 -t UTF-8)";
+    return _(" (UTF-16 text: Tessera reads JSON in UTF-8; convert it: iconv -f UTF-16 -t UTF-8)");
 
   return "";
 }
@@ -830,8 +832,8 @@ tes_chrome_parser_feed (TesChromeParser  *p,
       if (error_offset != NULL)
         *error_offset = p->last_token;
       g_set_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_INVALID,
-                   "no JSON value or key ends within %d MiB (a string or number that long "
-                   "is no trace event: a damaged or hostile file?)", TES_CHROME_MAX_TOKEN >> 20);
+                   _("no JSON value or key ends within %d MiB (a string or number that long "
+                     "is no trace event: a damaged or hostile file?)"), TES_CHROME_MAX_TOKEN >> 20);
       return FALSE;
     }
 
@@ -855,7 +857,7 @@ tes_chrome_parser_feed (TesChromeParser  *p,
 
     /* yajl says "lexical error: invalid char in json text." */
     g_set_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_INVALID,
-                 "invalid JSON: %s%s", colon ? colon + 2 : text,
+                 _("invalid JSON: %s%s"), colon ? colon + 2 : text,
                  describe_bad_token (data, len, at));
   }
 
@@ -894,14 +896,14 @@ tes_chrome_parser_finish (TesChromeParser  *p,
   if (!p->saw_top)
     {
       *error_offset = G_MAXUINT64;
-      g_set_error_literal (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_EMPTY, "no JSON in the file");
+      g_set_error_literal (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_EMPTY, _("no JSON in the file"));
       return FALSE;
     }
 
   if (!p->saw_events)
     {
       g_set_error_literal (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_TRUNCATED,
-                           "the file ends before any trace event");
+                           _("the file ends before any trace event"));
       return FALSE;
     }
 

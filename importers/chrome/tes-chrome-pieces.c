@@ -9,6 +9,9 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
+
 #include "tes-chrome-parser.h"
 
 #include <errno.h>
@@ -79,7 +82,7 @@ read_chunk (Job      *job,
         {
           int errsv = errno;
           g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                       "read error at byte %" G_GUINT64_FORMAT ": %s", pos, g_strerror (errsv));
+                       _("read error at byte %" PRIu64 ": %s"), pos, g_strerror (errsv));
         }
       return n;
     }
@@ -462,7 +465,7 @@ prefix_error (GError     **error,
   if (offset == G_MAXUINT64)
     g_prefix_error (error, "%s: ", path);
   else
-    g_prefix_error (error, "%s: byte %" G_GUINT64_FORMAT " (line %" G_GUINT64_FORMAT "): ",
+    g_prefix_error (error, _("%s: byte %" PRIu64 " (line %" PRIu64 "): "),
                     path, offset, tes_chrome_line_of_offset (path, offset));
 }
 

@@ -9,6 +9,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "tes-import-error.h"
 #include "tes-text.h"
 
@@ -105,7 +107,7 @@ tes_import_fail_nothing (GError            **error,
                          const char         *found)
 {
   if (first->line == 0)
-    return tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, path, "no %s (empty file?)", what);
+    return tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, path, _("no %s (empty file?)"), what);
 
   return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, path, first->line,
                                   "%s '%s'", found, first->text);

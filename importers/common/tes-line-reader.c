@@ -9,6 +9,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "tes-import-error.h"
 #include "tes-line-reader.h"
 #include "tes-text.h"
@@ -166,7 +168,7 @@ tes_line_reader_fail_row (TesLineReader  *reader,
 
   if (tes_line_reader_in_cut_line (reader))
     return tes_import_fail_at_line (error, TES_IMPORT_ERROR_TRUNCATED, path, reader->line_no,
-                                    "the file is cut short inside its last line: %s", message);
+                                    _("the file is cut short inside its last line: %s"), message);
 
   return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, path, reader->line_no, "%s", message);
 }
@@ -212,8 +214,8 @@ check_length (TesLineReader  *reader,
     return TRUE;
 
   return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, path, reader->line_no,
-                                  "a line of %" G_GSIZE_FORMAT " bytes (from byte %" G_GSIZE_FORMAT
-                                  "); no listing has lines longer than %d MiB",
+                                  _("a line of %" "zu" " bytes (from byte %" "zu"
+                                    "); no listing has lines longer than %d MiB"),
                                   len, reader->line_offset, TES_LINE_MAX >> 20);
 }
 
@@ -231,8 +233,8 @@ check_utf16 (TesLineReader  *reader,
     return TRUE;
 
   return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, path, reader->line_no,
-                                  "UTF-16 text (byte order mark at byte 0); Tessera reads UTF-8 "
-                                  "(convert it: iconv -f UTF-16 -t UTF-8)");
+                                  _("UTF-16 text (byte order mark at byte 0); Tessera reads UTF-8 "
+                                    "(convert it: iconv -f UTF-16 -t UTF-8)"));
 }
 
 gboolean
@@ -250,7 +252,7 @@ tes_line_reader_check_text (TesLineReader  *reader,
     return TRUE;
 
   return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, path, reader->line_no,
-                                  "not text (invalid UTF-8 or control characters; byte %" G_GSIZE_FORMAT ")",
+                                  _("not text (invalid UTF-8 or control characters; byte %" "zu" ")"),
                                   reader->line_offset);
 }
 
@@ -270,11 +272,11 @@ tes_line_reader_check_utf8 (TesLineReader  *reader,
 
   if (not_what != NULL && memchr (line, '\0', len) != NULL)
     return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, path, reader->line_no,
-                                    "binary data (NUL byte), not %s", not_what);
+                                    _("binary data (NUL byte), not %s"), not_what);
 
   if (!g_utf8_validate_len (line, len, NULL))
     return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, path, reader->line_no,
-                                    "invalid UTF-8 (byte %" G_GSIZE_FORMAT ")", reader->line_offset);
+                                    _("invalid UTF-8 (byte %" "zu" ")"), reader->line_offset);
 
   return TRUE;
 }

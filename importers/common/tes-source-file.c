@@ -9,6 +9,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "tes-source-file.h"
 
 #include <errno.h>
@@ -24,7 +26,7 @@ fail_not_regular (const char  *path,
                   GError     **error)
 {
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
-               "%s: not a regular file (%s); Tessera reads only files", path,
+               _("%s: not a regular file (%s); Tessera reads only files"), path,
                S_ISDIR (mode) ? "a folder" :
                S_ISFIFO (mode) ? "a FIFO" :
                S_ISSOCK (mode) ? "a socket" :

@@ -9,6 +9,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "tes-poplar-pop-importer.h"
 
 #include <string.h>
@@ -107,8 +109,8 @@ tes_poplar_pop_importer_import (TesImporter       *importer,
   if (rc != SQLITE_DONE)
     {
       g_set_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_INVALID,
-                   "%s: not a readable SQLite database (%s); a PopVision profile.pop "
-                   "may be cut short or damaged",
+                   _("%s: not a readable SQLite database (%s); a PopVision profile.pop "
+                     "may be cut short or damaged"),
                    context->path, db ? sqlite3_errmsg (db) : sqlite3_errstr (rc));
       sqlite3_finalize (stmt);
       sqlite3_close (db);
@@ -121,9 +123,9 @@ tes_poplar_pop_importer_import (TesImporter       *importer,
   if (tables->len == 0)
     {
       g_set_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_UNSUPPORTED,
-                   "%s: a PopVision profile.pop (SQLite) database; this version of Tessera "
-                   "cannot read the profile.pop schema, and this one has no tables. "
-                   "Use Poplar's text report (printProfileSummary) instead",
+                   _("%s: a PopVision profile.pop (SQLite) database; this version of Tessera "
+                     "cannot read the profile.pop schema, and this one has no tables. "
+                     "Use Poplar's text report (printProfileSummary) instead"),
                    context->path);
       return FALSE;
     }
@@ -133,9 +135,9 @@ tes_poplar_pop_importer_import (TesImporter       *importer,
     g_autofree char *list = g_strjoinv (", ", (char **)tables->pdata);
 
     g_set_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_UNSUPPORTED,
-                 "%s: a PopVision profile.pop (SQLite) database; this version of Tessera "
-                 "cannot read the profile.pop schema, which Graphcore does not document. "
-                 "Its %u tables: %s. Use Poplar's text report (printProfileSummary) instead",
+                 _("%s: a PopVision profile.pop (SQLite) database; this version of Tessera "
+                   "cannot read the profile.pop schema, which Graphcore does not document. "
+                   "Its %u tables: %s. Use Poplar's text report (printProfileSummary) instead"),
                  context->path, tables->len - 1, list);
   }
 

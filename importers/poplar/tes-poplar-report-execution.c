@@ -9,6 +9,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "tes-poplar-report-private.h"
 #include "tes-text.h"
 
@@ -39,7 +41,7 @@ check_balanced (TesPoplarReportParser  *p,
       g_autofree char *got = tes_describe_text (text, strlen (text), 60);
 
       return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
-                                      "unbalanced parentheses in '%s' (line cut short?)", got);
+                                      _("unbalanced parentheses in '%s' (line cut short?)"), got);
     }
 
   return TRUE;
@@ -137,7 +139,7 @@ bad:
     g_autofree char *got = tes_describe_text (value, strlen (value), 60);
 
     return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
-                                    "'%s' expects a whole number of cycles, got '%s'", label, got);
+                                    _("'%s' expects a whole number of cycles, got '%s'"), label, got);
   }
 }
 
@@ -203,7 +205,7 @@ bad:
     g_autofree char *got_label = tes_describe_text (label, strlen (label), 60);
 
     return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
-                                    "expected '<vertex type> (<N> instances): <cycles>', got '%s: %s'", got_label, got);
+                                    _("expected '<vertex type> (<N> instances): <cycles>', got '%s: %s'"), got_label, got);
   }
 }
 

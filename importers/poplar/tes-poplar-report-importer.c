@@ -9,6 +9,9 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
+
 #include "tes-info.h"
 #include "tes-line-reader.h"
 #include "tes-poplar-report-importer.h"
@@ -212,7 +215,7 @@ begin_memory (TesPoplarReportParser  *p,
 
     if (first != NULL)
       return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
-                                      "memory usage of tile %" G_GINT64_FORMAT " is printed twice (first on line %u)",
+                                      _("memory usage of tile %" PRId64 " is printed twice (first on line %u)"),
                                       tile, GPOINTER_TO_UINT (first));
 
     if (!begin_section (p, TES_POPLAR_SECTION_MEMORY,
@@ -392,7 +395,7 @@ handle_line (TesPoplarReportParser  *p,
     {
       if (p->tiles_per_ipu > 0 && p->ipus > 0 && tile >= p->ipus * p->tiles_per_ipu)
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
-                                        "tile %" G_GINT64_FORMAT " is beyond the %" G_GINT64_FORMAT " tiles of the target",
+                                        _("tile %" PRId64 " is beyond the %" PRId64 " tiles of the target"),
                                         tile, p->ipus * p->tiles_per_ipu);
       return begin_memory (p, tile, error);
     }
@@ -498,8 +501,8 @@ write_tiles (TesPoplarReportParser  *p,
 
   if (n_ipus > MAX_IPUS || per_ipu > MAX_TILES_PER_IPU || n_ipus * per_ipu > MAX_TILES)
     return tes_import_fail (error, TES_IMPORT_ERROR_INVALID, p->path,
-                            "a target of %" G_GINT64_FORMAT " IPUs with %" G_GINT64_FORMAT
-                            " tiles each is beyond what Tessera accepts (%d IPUs, %d tiles per IPU)",
+                            _("a target of %" PRId64 " IPUs with %" PRId64
+                              " tiles each is beyond what Tessera accepts (%d IPUs, %d tiles per IPU)"),
                             n_ipus, per_ipu, MAX_IPUS, MAX_TILES_PER_IPU);
 
   for (gint64 ipu = 0; ipu < n_ipus && per_ipu > 0; ipu++)
@@ -515,7 +518,7 @@ write_tiles (TesPoplarReportParser  *p,
 
       if (tile > G_MAXINT || ipu > G_MAXINT)
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, block->line,
-                                        "tile number %" G_GINT64_FORMAT " is out of range", block->tile);
+                                        _("tile number %" PRId64 " is out of range"), block->tile);
 
       tile_id = tes_cache_writer_add_tile (p->writer, (int)ipu, (int)tile, p->memory_limit, 0);
       for (guint j = 0; j < block->categories->len; j++)
@@ -765,11 +768,11 @@ tes_poplar_report_importer_import (TesImporter       *importer,
     {
       if (reader.len == 0 || p.n_skipped == 0)
         return tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, context->path,
-                                "empty file (no Poplar report sections)");
+                                _("empty file (no Poplar report sections)"));
 
       return tes_import_fail (error, TES_IMPORT_ERROR_INVALID, context->path,
-                              "no Poplar report sections (Target:, Graph:, Memory Usage:, "
-                              "Tile # N memory usage:, Execution: or Total cycles:) in %u lines", reader.line_no);
+                              _("no Poplar report sections (Target:, Graph:, Memory Usage:, "
+                                "Tile # N memory usage:, Execution: or Total cycles:) in %u lines"), reader.line_no);
     }
 
   if (p.n_skipped > 0)

@@ -9,6 +9,9 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
+
 #include "tes-poplar-report-private.h"
 #include "tes-text.h"
 
@@ -34,7 +37,7 @@ parse_bytes (TesPoplarReportParser  *p,
       g_autofree char *got = tes_describe_text (value, strlen (value), 60);
 
       return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
-                                      "expected a size in bytes ('<number> B') for '%s', got '%s'", label, got);
+                                      _("expected a size in bytes ('<number> B') for '%s', got '%s'"), label, got);
     }
 
   *bytes = g_ascii_strtoll (norm->str, NULL, 10);
@@ -89,7 +92,7 @@ add_memory_entry (TesPoplarReportParser  *p,
           {
             g_free (cat.name);
             return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
-                                            "data type '%s' is printed twice for tile %" G_GINT64_FORMAT,
+                                            _("data type '%s' is printed twice for tile %" PRId64),
                                             name, p->tile->tile);
           }
 
@@ -138,7 +141,7 @@ set_subsection (TesPoplarReportParser  *p,
               g_autofree char *got = tes_describe_text (header, strlen (header), 60);
 
               return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
-                                              "expected 'Vertex Data (<bytes>B):', got '%s:'", got);
+                                              _("expected 'Vertex Data (<bytes>B):', got '%s:'"), got);
             }
           key = g_strdup_printf ("%s.vertex_data", p->prefix);
           if (!tes_poplar_report_put_info (p, key, norm->str, error))
@@ -223,7 +226,7 @@ tes_poplar_report_memory_line (TesPoplarReportParser  *p,
     g_autofree char *got = tes_describe_text (text, strlen (text), 60);
 
     return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
-                                    "expected '<label>: <bytes> B' or '<name> <bytes> B' in Memory Usage, got '%s'", got);
+                                    _("expected '<label>: <bytes> B' or '<name> <bytes> B' in Memory Usage, got '%s'"), got);
   }
 }
 
@@ -326,7 +329,7 @@ bad:
     g_autofree char *got = tes_describe_text (value, strlen (value), 60);
 
     return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
-                                    "expected '<bytes> (<KB> K) on tile <N>' after '%s:', got '%s'", label, got);
+                                    _("expected '<bytes> (<KB> K) on tile <N>' after '%s:', got '%s'"), label, got);
   }
 }
 
@@ -359,7 +362,7 @@ tes_poplar_report_histogram_line (TesPoplarReportParser  *p,
       if (!tes_poplar_scan_number (text, &end, norm) || !tes_poplar_is_integer (norm->str) ||
           !g_str_equal (tes_poplar_skip_spaces (end), "tile(s) out of memory"))
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
-                                        "expected '<N> tile(s) out of memory'");
+                                        _("expected '<N> tile(s) out of memory'"));
 
       return tes_poplar_report_put_info (p, key, norm->str, error);
     }
@@ -381,12 +384,12 @@ tes_poplar_report_histogram_line (TesPoplarReportParser  *p,
           g_autofree char *got = tes_describe_text (text, strlen (text), 60);
 
           return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
-                                          "expected a histogram row '<from> - <to> <bar> <count>', got '%s'", got);
+                                          _("expected a histogram row '<from> - <to> <bar> <count>', got '%s'"), got);
         }
       if (to_kb <= from_kb || to_kb > G_MAXINT32)
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
-                                        "expected a histogram range '<from> - <to>' KB with from below to "
-                                        "(and below 2^31), got %" G_GINT64_FORMAT " - %" G_GINT64_FORMAT,
+                                        _("expected a histogram range '<from> - <to>' KB with from below to "
+                                          "(and below 2^31), got %" PRId64 " - %" PRId64),
                                         from_kb, to_kb);
 
       /* The whole target's histogram: every IPU. KB are binary, as the
@@ -421,7 +424,7 @@ tes_poplar_report_histogram_line (TesPoplarReportParser  *p,
     g_autofree char *got = tes_describe_text (text, strlen (text), 60);
 
     return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
-                                    "unexpected line in By Tile (Excluding Gaps): '%s'", got);
+                                    _("unexpected line in By Tile (Excluding Gaps): '%s'"), got);
   }
 }
 

@@ -9,6 +9,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "tes-poplar-report-private.h"
 #include "tes-text.h"
 
@@ -108,7 +110,7 @@ normalize_value (TesPoplarReportParser  *p,
       g_autofree char *got = tes_describe_text (value, strlen (value), 60);
 
       return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
-                                      "malformed number for '%s': '%s'", label, got);
+                                      _("malformed number for '%s': '%s'"), label, got);
     }
 
   if (*end != '\0')
@@ -202,7 +204,7 @@ bad:
                            "a frequency such as '1,600.0 MHz'";
 
     return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
-                                    "'%s' expects %s, got '%s'", label, expected, got);
+                                    _("'%s' expects %s, got '%s'"), label, expected, got);
   }
 }
 
@@ -219,7 +221,7 @@ tes_poplar_report_key_value_line (TesPoplarReportParser  *p,
       g_autofree char *got = tes_describe_text (text, strlen (text), 60);
 
       return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
-                                      "expected '<label>: <value>' in the %s section, got '%s'",
+                                      _("expected '<label>: <value>' in the %s section, got '%s'"),
                                       p->section == TES_POPLAR_SECTION_TARGET ? "Target" : "Graph", got);
     }
 

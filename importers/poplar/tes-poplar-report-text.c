@@ -9,6 +9,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "tes-info.h"
 #include "tes-poplar-report-private.h"
 #include "tes-text.h"
@@ -140,7 +142,7 @@ tes_poplar_report_put_info (TesPoplarReportParser  *p,
 
   if (first != NULL)
     return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
-                                    "'%s' is printed twice in one section (first on line %u)",
+                                    _("'%s' is printed twice in one section (first on line %u)"),
                                     key, GPOINTER_TO_UINT (first));
 
   g_hash_table_insert (p->keys, g_strdup (key), GUINT_TO_POINTER (p->line_no));

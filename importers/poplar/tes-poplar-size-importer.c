@@ -9,6 +9,9 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
+
 #include "tes-import-error.h"
 #include "tes-info.h"
 #include "tes-line-reader.h"
@@ -282,7 +285,7 @@ tes_poplar_size_importer_import (TesImporter       *importer,
           if (state != STATE_MEMBER)
             {
               tes_import_fail_at_line (error, TES_IMPORT_ERROR_TRUNCATED, context->path, reader.line_no,
-                                       "member '%s' (line %u) ends without its Total line",
+                                       _("member '%s' (line %u) ends without its Total line"),
                                        member.name, member.line);
               goto fail;
             }
@@ -300,7 +303,7 @@ tes_poplar_size_importer_import (TesImporter       *importer,
               g_autofree char *got = tes_describe_text (text, strlen (text), 60);
 
               tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, context->path, reader.line_no,
-                                       "expected an archive member line '<member>  (ex <archive>):', got '%s'",
+                                       _("expected an archive member line '<member>  (ex <archive>):', got '%s'"),
                                        got);
               goto fail;
             }
@@ -313,8 +316,8 @@ tes_poplar_size_importer_import (TesImporter       *importer,
           if (!find_number_after (member.name, "tile", &member.tile))
             {
               tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, context->path, reader.line_no,
-                                       "archive member '%s' names no tile "
-                                       "(expected tile<N>.elf or ipu<I>_tile<T>.elf)",
+                                       _("archive member '%s' names no tile "
+                                         "(expected tile<N>.elf or ipu<I>_tile<T>.elf)"),
                                        member.name);
               goto fail;
             }
@@ -328,8 +331,8 @@ tes_poplar_size_importer_import (TesImporter       *importer,
             if ((first = g_hash_table_lookup (seen, id)) != NULL)
               {
                 tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, context->path, reader.line_no,
-                                         "member '%s' is IPU %" G_GINT64_FORMAT " tile %" G_GINT64_FORMAT
-                                         ", already listed on line %u",
+                                         _("member '%s' is IPU %" PRId64 " tile %" PRId64
+                                           ", already listed on line %u"),
                                          member.name, member.ipu, member.tile, GPOINTER_TO_UINT (first));
                 goto fail;
               }
@@ -356,7 +359,7 @@ tes_poplar_size_importer_import (TesImporter       *importer,
               g_autofree char *got = tes_describe_text (text, strlen (text), 60);
 
               tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, context->path, reader.line_no,
-                                       "expected the header 'section size addr', got '%s'",
+                                       _("expected the header 'section size addr', got '%s'"),
                                        got);
               goto fail;
             }
@@ -375,7 +378,7 @@ tes_poplar_size_importer_import (TesImporter       *importer,
 
               free_fields (fields, MIN (n, 3));
               tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, context->path, reader.line_no,
-                                       "expected 'Total <size>', got '%s'",
+                                       _("expected 'Total <size>', got '%s'"),
                                        got);
               goto fail;
             }
@@ -384,8 +387,8 @@ tes_poplar_size_importer_import (TesImporter       *importer,
           if (total != member.sum)
             {
               tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, context->path, reader.line_no,
-                                       "Total %" G_GINT64_FORMAT " of member '%s' is not the sum of "
-                                       "its %u sections (%" G_GINT64_FORMAT ")",
+                                       _("Total %" PRId64 " of member '%s' is not the sum of "
+                                         "its %u sections (%" PRId64 ")"),
                                        total, member.name, member.n_sections, member.sum);
               goto fail;
             }
@@ -406,7 +409,7 @@ tes_poplar_size_importer_import (TesImporter       *importer,
 
             free_fields (fields, MIN (n, 3));
             tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, context->path, reader.line_no,
-                                     "expected '<section> <size> <addr>' (3 columns), got %u columns: '%s'",
+                                     _("expected '<section> <size> <addr>' (3 columns), got %u columns: '%s'"),
                                      n, got);
             goto fail;
           }
@@ -417,7 +420,7 @@ tes_poplar_size_importer_import (TesImporter       *importer,
 
             free_fields (fields, 3);
             tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, context->path, reader.line_no,
-                                     "size and addr must be numbers, got '%s'",
+                                     _("size and addr must be numbers, got '%s'"),
                                      got);
             goto fail;
           }
@@ -426,7 +429,7 @@ tes_poplar_size_importer_import (TesImporter       *importer,
           {
             free_fields (fields, 3);
             tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, context->path, reader.line_no,
-                                     "section sizes of member '%s' overflow",
+                                     _("section sizes of member '%s' overflow"),
                                      member.name);
             goto fail;
           }
@@ -444,14 +447,14 @@ tes_poplar_size_importer_import (TesImporter       *importer,
   if (state != STATE_MEMBER)
     {
       tes_import_fail_at_line (error, TES_IMPORT_ERROR_TRUNCATED, context->path, reader.line_no,
-                               "the file ends inside member '%s' (line %u), before its Total line",
+                               _("the file ends inside member '%s' (line %u), before its Total line"),
                                member.name, member.line);
       goto fail;
     }
 
   if (n_members == 0)
     {
-      tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, context->path, "no archive members (empty file?)");
+      tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, context->path, _("no archive members (empty file?)"));
       goto fail;
     }
 

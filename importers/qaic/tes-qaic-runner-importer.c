@@ -9,6 +9,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "tes-import-error.h"
 #include "tes-info.h"
 #include "tes-line-reader.h"
@@ -227,8 +229,8 @@ parse_stats_head (Parser      *p,
 
   if (n % 2 != 0)
     return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                    "expected 'Name value' pairs like 'InferenceCnt 10 TotalDuration 2242274us', "
-                                    "got %u words", n);
+                                    _("expected 'Name value' pairs like 'InferenceCnt 10 TotalDuration 2242274us', "
+                                      "got %u words"), n);
 
   for (guint i = 0; i < n; i += 2)
     {
@@ -246,7 +248,7 @@ parse_stats_head (Parser      *p,
       unit = g_strdup (value + digits);
       if (!is_number (number) || (unit[0] != '\0' && !g_regex_match_simple ("^[A-Za-z]+$", unit, 0, 0)))
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                        "%s is '%s', not a number", name, value);
+                                        _("%s is '%s', not a number"), name, value);
 
       if (unit[0] != '\0')
         tes_info_list_add (p->info, g_strdup_printf ("%s.%s_%s", p->block, key ? key : name, unit), number);
@@ -282,7 +284,7 @@ parse_perf_header (Parser      *p,
       g_autofree char *got = tes_describe_text (text, strlen (text), 60);
 
       return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                      "expected the 'Metric, Avg, Min, Max, Std' header of the table on line %u, got '%s'",
+                                      _("expected the 'Metric, Avg, Min, Max, Std' header of the table on line %u, got '%s'"),
                                       p->state_line, got);
     }
 
@@ -292,7 +294,7 @@ parse_perf_header (Parser      *p,
     {
       if (cells[i][0] == '\0')
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                        "column %u of the header has no name", i + 1);
+                                        _("column %u of the header has no name"), i + 1);
       g_ptr_array_add (p->columns, g_ascii_strdown (cells[i], -1));
     }
 
@@ -317,7 +319,7 @@ add_row_values (Parser      *p,
           g_autofree char *got = tes_describe_text (cells[i], strlen (cells[i]), 40);
 
           return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                          "%s %s is '%s', not a number", cells[0], column, got);
+                                          _("%s %s is '%s', not a number"), cells[0], column, got);
         }
       tes_info_list_add (p->info, g_strdup_printf ("%s.%s.%s", p->table, cells[0], column), cells[i]);
     }
@@ -337,10 +339,10 @@ parse_perf_row (Parser      *p,
 
   if (n != p->columns->len + 1)
     return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                    "row has %u cells; the header has %u", n, p->columns->len + 1);
+                                    _("row has %u cells; the header has %u"), n, p->columns->len + 1);
   if (cells[0][0] == '\0')
     return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                    "row has no metric name");
+                                    _("row has no metric name"));
 
   return add_row_values (p, line, cells, error);
 }
@@ -355,7 +357,7 @@ parse_latency_row (Parser      *p,
 
   if (n != p->columns->len + 1)
     return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                    "row has %u cells; the header has %u columns and the row name",
+                                    _("row has %u cells; the header has %u columns and the row name"),
                                     n, p->columns->len);
 
   p->n_latency++;
@@ -425,7 +427,7 @@ parse_top (Parser      *p,
         path++;
       if (*path == '\0')
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                        "'Writing file:' names no file");
+                                        _("'Writing file:' names no file"));
       if (!g_hash_table_contains (p->outputs, path))
         {
           g_hash_table_add (p->outputs, g_strdup (path));
@@ -496,8 +498,8 @@ parse_text_line (Parser      *p,
           g_autofree char *got = tes_describe_text (text, strlen (text), 60);
 
           return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                          "expected 'InferenceCnt N TotalDuration Nus BatchSize N Inf/Sec X' after "
-                                          "the Stats marker on line %u, got '%s'", p->state_line, got);
+                                          _("expected 'InferenceCnt N TotalDuration Nus BatchSize N Inf/Sec X' after "
+                                            "the Stats marker on line %u, got '%s'"), p->state_line, got);
         }
       p->state = STATE_STATS;
       return parse_stats_head (p, line, text, error);
@@ -529,7 +531,7 @@ parse_text_line (Parser      *p,
         return parse_perf_row (p, line, text, error);
       if (p->n_rows == 0)
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                        "the table on line %u has no rows", p->state_line);
+                                        _("the table on line %u has no rows"), p->state_line);
       p->state = STATE_STATS;
       return parse_text_line (p, line, text, error);
 
@@ -560,7 +562,7 @@ parse_text_line (Parser      *p,
           return parse_latency_row (p, line, words, error);
         if (p->n_rows == 0)
           return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                          "the table on line %u has no rows", p->state_line);
+                                          _("the table on line %u has no rows"), p->state_line);
         p->state = STATE_TOP;
         return parse_top (p, line, text, error);
       }
@@ -586,7 +588,7 @@ end_block (Parser      *p,
       if (!at_eof && p->state == STATE_STATS_HEAD)
         return TRUE;   /* blank lines may sit between the marker and its line */
       return tes_import_fail_at_line (error, TES_IMPORT_ERROR_TRUNCATED, p->context->path, line,
-                                      "the %s begun on line %u ends before its %s",
+                                      _("the %s begun on line %u ends before its %s"),
                                       p->state == STATE_STATS_HEAD ? "Stats block" : "table",
                                       p->state_line,
                                       p->state == STATE_STATS_HEAD ? "InferenceCnt line" : "header");
@@ -595,7 +597,7 @@ end_block (Parser      *p,
     case STATE_LATENCY_ROWS:
       if (p->n_rows == 0)
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_TRUNCATED, p->context->path, line,
-                                        "the table begun on line %u ends before its first row", p->state_line);
+                                        _("the table begun on line %u ends before its first row"), p->state_line);
       p->state = p->state == STATE_PERF_ROWS ? STATE_STATS : STATE_TOP;
       return TRUE;
 
@@ -718,7 +720,7 @@ tes_qaic_runner_importer_import (TesImporter       *importer,
     return FALSE;
 
   if (p.n_blocks == 0 && p.n_latency == 0 && g_hash_table_size (p.outputs) == 0)
-    return tes_import_fail_nothing (error, context->path, "qaic-runner output", &p.first,
+    return tes_import_fail_nothing (error, context->path, _("qaic-runner output"), &p.first,
                                     "no qaic-runner ' ---- Stats ----' block, latency table or 'Writing file:' line; "
                                     "the file starts with");
 

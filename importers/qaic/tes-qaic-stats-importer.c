@@ -9,6 +9,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "tes-info.h"
 #include "tes-line-reader.h"
 #include "tes-qaic-stats-importer.h"
@@ -261,7 +263,7 @@ tes_qaic_stats_importer_import (TesImporter       *importer,
     }
 
   if (g_hash_table_size (p.cores) == 0)
-    return tes_import_fail_nothing (error, context->path, "qaic per-core statistics", &p.unknown,
+    return tes_import_fail_nothing (error, context->path, _("qaic per-core statistics"), &p.unknown,
                                     "no qaic per-core statistics in the file; the first line that is not is");
 
   cores = g_ptr_array_new ();

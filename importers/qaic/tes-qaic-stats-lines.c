@@ -9,6 +9,9 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
+
 #include "tes-info.h"
 #include "tes-qaic-stats-private.h"
 #include "tes-text.h"
@@ -155,7 +158,7 @@ fetch_core (TesQaicStatsParser  *p,
 
   if (!g_ascii_string_to_unsigned (text, 10, 0, G_MAXUINT16, &v, NULL))
     return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                    "number '%s' is out of range", text);
+                                    _("number '%s' is out of range"), text);
 
   *out = (guint)v;
   return TRUE;
@@ -176,7 +179,7 @@ parse_span (TesQaicStatsParser  *p,
 
   if (*end < *start)
     return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                    "span [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "] ends before it starts",
+                                    _("span [%" PRId64 ", %" PRId64 "] ends before it starts"),
                                     *start, *end);
 
   return TRUE;
@@ -198,7 +201,7 @@ tes_qaic_stats_parse_line (TesQaicStatsParser  *p,
       g_autofree char *got = tes_describe_text (text, strlen (text), 80);
 
       return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                      "expected '%s', got '%s'",
+                                      _("expected '%s', got '%s'"),
                                       line_shapes[kind].shape, got);
     }
 
@@ -210,7 +213,7 @@ tes_qaic_stats_parse_line (TesQaicStatsParser  *p,
 
         if (p->specialization != NULL)
           return tes_import_fail_at_line (error, TES_IMPORT_ERROR_UNSUPPORTED, p->context->path, line,
-                                          "a second specialization ('%s' after '%s'); one per file is supported",
+                                          _("a second specialization ('%s' after '%s'); one per file is supported"),
                                           name, p->specialization);
         p->specialization = g_steal_pointer (&name);
         return TRUE;
@@ -229,7 +232,7 @@ tes_qaic_stats_parse_line (TesQaicStatsParser  *p,
         core = tes_qaic_stats_get_core (p, core_no);
         if (core->total_line != 0)
           return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                          "a second total line for c%u (the first is on line %u)",
+                                          _("a second total line for c%u (the first is on line %u)"),
                                           core_no, core->total_line);
         if (!fetch_count (p, line, match, 2, &core->total_ucycles, error) ||
             !fetch_count (p, line, match, 3, &core->total_pcycles, error))
@@ -254,7 +257,7 @@ tes_qaic_stats_parse_line (TesQaicStatsParser  *p,
         for (guint i = 0; i < core->threads->len; i++)
           if (g_array_index (core->threads, TesQaicThreadRow, i).number == thread_no)
             return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                            "c%u t%u is listed twice (first on line %u)", core_no, thread_no,
+                                            _("c%u t%u is listed twice (first on line %u)"), core_no, thread_no,
                                             g_array_index (core->threads, TesQaicThreadRow, i).line);
 
         row.number = thread_no;
@@ -349,7 +352,7 @@ tes_qaic_stats_parse_line (TesQaicStatsParser  *p,
 
         if (p->has_total_batch)
           return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                          "a second 'total batch' line");
+                                          _("a second 'total batch' line"));
         if (!tes_qaic_stats_parse_count (p, line, ucycles, &p->batch_ucycles, error) ||
             !parse_span (p, line, match, 2, &p->batch_start, &p->batch_end, error))
           return FALSE;

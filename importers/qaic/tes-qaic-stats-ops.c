@@ -9,6 +9,9 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
+
 #include "tes-info.h"
 #include "tes-json.h"
 #include "tes-qaic-stats-private.h"
@@ -115,7 +118,7 @@ tes_qaic_stats_parse_count (TesQaicStatsParser  *p,
 
   if (!g_ascii_string_to_unsigned (text, 10, 0, G_MAXINT64, &v, NULL))
     return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                    "number '%s' is out of range", text);
+                                    _("number '%s' is out of range"), text);
 
   *out = (gint64)v;
   return TRUE;
@@ -182,7 +185,7 @@ tes_qaic_stats_parse_header (TesQaicStatsParser  *p,
       for (guint j = 0; j < columns->len; j++)
         if (g_str_equal (((TesQaicColumn *)g_ptr_array_index (columns, j))->name, words[i]))
           return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                          "column '%s' appears twice in the header", words[i]);
+                                          _("column '%s' appears twice in the header"), words[i]);
 
       column = g_new0 (TesQaicColumn, 1);
       column->name = g_strdup (words[i]);
@@ -206,7 +209,7 @@ tes_qaic_stats_parse_header (TesQaicStatsParser  *p,
         found |= g_str_equal (((TesQaicColumn *)g_ptr_array_index (columns, j))->name, required[r]);
       if (!found)
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_UNSUPPORTED, p->context->path, line,
-                                        "the column header has no '%s' column", required[r]);
+                                        _("the column header has no '%s' column"), required[r]);
     }
 
   g_clear_pointer (&p->columns, g_ptr_array_unref);
@@ -241,7 +244,7 @@ parse_details (TesQaicStatsParser  *p,
 
       if (tail[tail_len - 1] != ')' || strchr (tail + 1, '(') != NULL)
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                        "operator details '%s' do not end with one '(…)' list of data types", details);
+                                        _("operator details '%s' do not end with one '(…)' list of data types"), details);
 
       inner = g_strndup (tail + 1, tail_len - 2);
       dtypes = g_strsplit (inner, ",", -1);
@@ -261,7 +264,7 @@ parse_details (TesQaicStatsParser  *p,
 
   if (parts->len == 0)
     return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                    "operator row has no op kind");
+                                    _("operator row has no op kind"));
 
   g_string_append (args, ",\"kind\":");
   tes_qaic_stats_append_json_string (args, g_ptr_array_index (parts, 0));
@@ -327,7 +330,7 @@ tes_qaic_stats_parse_op_row (TesQaicStatsParser  *p,
 
   if (p->columns == NULL)
     return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                    "operator row before any 'core  ucycles  …  opdetails' column header");
+                                    _("operator row before any 'core  ucycles  …  opdetails' column header"));
 
   /* the core: "c<N>" */
   while (i < len && !tes_is_space (s[i]))
@@ -337,7 +340,7 @@ tes_qaic_stats_parse_op_row (TesQaicStatsParser  *p,
 
     if (!g_ascii_string_to_unsigned (digits, 10, 0, G_MAXUINT16, &number, NULL))
       return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                      "core number '%s' is out of range", digits);
+                                      _("core number '%s' is out of range"), digits);
   }
 
   for (guint c = 0; c < p->columns->len; c++)
@@ -346,7 +349,7 @@ tes_qaic_stats_parse_op_row (TesQaicStatsParser  *p,
         i++;
       if (i >= len)
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                        "operator row has %u of the %u columns of the header on line %u, and no opdetails",
+                                        _("operator row has %u of the %u columns of the header on line %u, and no opdetails"),
                                         c, p->columns->len, p->header_line);
       begin = i;
       while (i < len && !tes_is_space (s[i]))
@@ -358,7 +361,7 @@ tes_qaic_stats_parse_op_row (TesQaicStatsParser  *p,
     i++;
   if (i >= len)
     return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                    "operator row has the %u columns of the header on line %u but no opdetails",
+                                    _("operator row has the %u columns of the header on line %u but no opdetails"),
                                     p->columns->len, p->header_line);
 
   /* opdetails as printed (with its trailing spaces, from the raw line) */
@@ -370,14 +373,14 @@ tes_qaic_stats_parse_op_row (TesQaicStatsParser  *p,
       dl++;
     if (g_ascii_isdigit (s[i]) || (dl == 3 && strncmp (s + i, "N/A", 3) == 0))
       return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                      "operator row has more cells than the %u columns of the header on line %u",
+                                      _("operator row has more cells than the %u columns of the header on line %u"),
                                       p->columns->len, p->header_line);
   }
 
   core = tes_qaic_stats_get_core (p, (guint)number);
   if (core->total_line != 0)
     return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                    "operator row for c%u after c%u's total line (line %u): is core c%u listed twice?",
+                                    _("operator row for c%u after c%u's total line (line %u): is core c%u listed twice?"),
                                     core->number, core->number, core->total_line, core->number);
 
   row = g_new0 (TesQaicOpRow, 1);
@@ -407,7 +410,7 @@ tes_qaic_stats_parse_op_row (TesQaicStatsParser  *p,
         {
           if (column->required)
             return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                            "column '%s' is N/A; it must be a number", column->name);
+                                            _("column '%s' is N/A; it must be a number"), column->name);
           g_string_append (args, "null");
           continue;
         }
@@ -437,7 +440,7 @@ tes_qaic_stats_parse_op_row (TesQaicStatsParser  *p,
           g_autofree char *got = tes_describe_text (cell, cl, 40);
 
           return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                          "column '%s' holds '%s', not %s or N/A", column->name, got,
+                                          _("column '%s' holds '%s', not %s or N/A"), column->name, got,
                                           column->kind == TES_QAIC_CELL_PERCENT ? "a percentage" :
                                           column->kind == TES_QAIC_CELL_INTEGER ? "a whole number" : "a number");
         }
@@ -488,7 +491,7 @@ tes_qaic_stats_check_core (TesQaicStatsParser  *p,
 {
   if (core->ops->len > 0 && core->total_line == 0)
     return tes_import_fail_at_line (error, TES_IMPORT_ERROR_TRUNCATED, p->context->path, last_line,
-                                    "the file ends without a 'c%u total:' line for the operator rows from line %u (truncated?)",
+                                    _("the file ends without a 'c%u total:' line for the operator rows from line %u (truncated?)"),
                                     core->number, core->first_op_line);
 
   for (guint i = 0; i < core->ops->len; i++)
@@ -501,8 +504,8 @@ tes_qaic_stats_check_core (TesQaicStatsParser  *p,
 
           if (fabs (expect - row->ucycles_pct) > 0.005 + 1e-6)
             return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, row->line,
-                                            "ucycles(%%) is %s%%, but %" G_GINT64_FORMAT " of c%u's total %" G_GINT64_FORMAT
-                                            " ucycles (line %u) is %.2f%%",
+                                            _("ucycles(%%) is %s%%, but %" PRId64 " of c%u's total %" PRId64
+                                              " ucycles (line %u) is %.2f%%"),
                                             row->ucycles_pct_text, row->ucycles, core->number, core->total_ucycles,
                                             core->total_line, expect);
         }
@@ -513,8 +516,8 @@ tes_qaic_stats_check_core (TesQaicStatsParser  *p,
 
           if (fabs (expect - row->pcycles_pct) > 0.005 + 1e-6)
             return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, row->line,
-                                            "pcycles(%%) is %s%%, but %" G_GINT64_FORMAT " of c%u's total %" G_GINT64_FORMAT
-                                            " pcycles (line %u) is %.2f%%",
+                                            _("pcycles(%%) is %s%%, but %" PRId64 " of c%u's total %" PRId64
+                                              " pcycles (line %u) is %.2f%%"),
                                             row->pcycles_pct_text, row->pcycles, core->number, core->total_pcycles,
                                             core->total_line, expect);
         }

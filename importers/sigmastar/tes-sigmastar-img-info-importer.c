@@ -9,6 +9,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "tes-import-error.h"
 #include "tes-info.h"
 #include "tes-line-reader.h"
@@ -110,7 +112,7 @@ set_key (Parser      *p,
   if (prev != 0)
     {
       gboolean ok = tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                             "%s is already given on line %u", key, prev);
+                                             _("%s is already given on line %u"), key, prev);
       g_free (key);
       return ok;
     }
@@ -196,7 +198,7 @@ end_tensor (Parser      *p,
 {
   if (p->in_tensor && p->tensor_keys == 0)
     return tes_import_fail_at_line (error, TES_IMPORT_ERROR_TRUNCATED, p->context->path, line,
-                                    "the %s(%u) block of line %u has no 'key: value' lines",
+                                    _("the %s(%u) block of line %u has no 'key: value' lines"),
                                     p->tensor_kind == TENSOR_INPUT ? "Input" : "Output", p->tensor_index, p->tensor_line);
 
   p->in_tensor = FALSE;
@@ -228,14 +230,14 @@ parse_line (Parser      *p,
           g_autofree char *got = tes_describe_text (text, strlen (text), 60);
 
           return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                          "indented line '%s' outside an Input(i): or Output(i): block", got);
+                                          _("indented line '%s' outside an Input(i): or Output(i): block"), got);
         }
       if (!split_label (text, &label, &value) || strchr (label, ' ') != NULL)
         {
           g_autofree char *got = tes_describe_text (text, strlen (text), 60);
 
           return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                          "expected '    key:<TAB>value' in the %s(%u) block of line %u, got '%s'",
+                                          _("expected '    key:<TAB>value' in the %s(%u) block of line %u, got '%s'"),
                                           p->tensor_kind == TENSOR_INPUT ? "Input" : "Output", p->tensor_index,
                                           p->tensor_line, got);
         }
@@ -257,7 +259,7 @@ parse_line (Parser      *p,
       key = g_strdup_printf ("model.%s.%u", kind == TENSOR_INPUT ? "input" : "output", index);
       if (g_hash_table_contains (p->keys, key))
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                        "%s(%u) is already given on line %u",
+                                        _("%s(%u) is already given on line %u"),
                                         kind == TENSOR_INPUT ? "Input" : "Output", index,
                                         GPOINTER_TO_UINT (g_hash_table_lookup (p->keys, key)));
       g_hash_table_insert (p->keys, g_steal_pointer (&key), GUINT_TO_POINTER (line));
@@ -290,7 +292,7 @@ parse_line (Parser      *p,
     {
       if (p->open_line != 0)
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                        "'%s' inside the '(' opened on line %u", text, p->open_line);
+                                        _("'%s' inside the '(' opened on line %u"), text, p->open_line);
       p->open_line = line;
       p->n_known++;
       return TRUE;
@@ -300,7 +302,7 @@ parse_line (Parser      *p,
     {
       if (p->open_line == 0)
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                        "')' without 'offline_model ('");
+                                        _("')' without 'offline_model ('"));
       p->open_line = 0;
       p->n_known++;
       return TRUE;
@@ -313,7 +315,7 @@ parse_line (Parser      *p,
 
       if (value[0] == '\0')
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->context->path, line,
-                                        "'%s:' has no value", label);
+                                        _("'%s:' has no value"), label);
 
       /* An unknown "Label: value" line (a newer SDK's) is kept under its
        * own name; it does not make a file show_img_info output. */
@@ -417,10 +419,10 @@ tes_sigmastar_img_info_importer_import (TesImporter       *importer,
 
   if (p.open_line != 0)
     return tes_import_fail_at_line (error, TES_IMPORT_ERROR_TRUNCATED, p.context->path, reader.line_no,
-                                    "the file ends inside the 'offline_model (' of line %u (no ')')", p.open_line);
+                                    _("the file ends inside the 'offline_model (' of line %u (no ')')"), p.open_line);
 
   if (p.n_known == 0)
-    return tes_import_fail_nothing (error, context->path, "show_img_info.py output", &p.first,
+    return tes_import_fail_nothing (error, context->path, _("show_img_info.py output"), &p.first,
                                     "no show_img_info.py model lines ('Offline Model Size: …', 'Input(0):' …); "
                                     "the file starts with");
 

@@ -9,6 +9,9 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
+
 #include "tes-decimal.h"
 #include "tes-import-error.h"
 #include "tes-line-reader.h"
@@ -257,8 +260,8 @@ tes_sigmastar_op_time_importer_import (TesImporter       *importer,
           g_autofree char *got = tes_describe_text (line, len, 60);
 
           return tes_line_reader_fail_row (&reader, context->path, error,
-                                           "expected '<index> <op type> <percent>%%' or '<op type> <percent>%%', "
-                                           "got '%s'", got);
+                                           _("expected '<index> <op type> <percent>%%' or '<op type> <percent>%%', "
+                                             "got '%s'"), got);
         }
 
       if (mode == ROW_INVALID)
@@ -270,7 +273,7 @@ tes_sigmastar_op_time_importer_import (TesImporter       *importer,
         {
           g_free (row.type);
           return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, context->path, reader.line_no,
-                                          "%s row in a listing whose line %u is a %s row",
+                                          _("%s row in a listing whose line %u is a %s row"),
                                           kind == ROW_EACH ? "per-operator" : "per-type", first_line,
                                           mode == ROW_EACH ? "per-operator" : "per-type");
         }
@@ -279,7 +282,7 @@ tes_sigmastar_op_time_importer_import (TesImporter       *importer,
         {
           g_free (row.type);
           return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, context->path, reader.line_no,
-                                          "share %.3f%% is above 100%%", row.percent);
+                                          _("share %.3f%% is above 100%%"), row.percent);
         }
 
       if (kind == ROW_EACH)
@@ -290,7 +293,7 @@ tes_sigmastar_op_time_importer_import (TesImporter       *importer,
             {
               g_free (row.type);
               return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, context->path, reader.line_no,
-                                              "operator index %" G_GINT64_FORMAT " already listed on line %u",
+                                              _("operator index %" PRId64 " already listed on line %u"),
                                               row.index, GPOINTER_TO_UINT (prev));
             }
         }
@@ -305,7 +308,7 @@ tes_sigmastar_op_time_importer_import (TesImporter       *importer,
     }
 
   if (rows->len == 0)
-    return tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, context->path, "no operator rows (empty file?)");
+    return tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, context->path, _("no operator rows (empty file?)"));
 
   tes_cache_writer_set_info (context->writer, context->source_id, "format", "SigmaStar get_op_time_cost.py");
   tes_cache_writer_set_info (context->writer, context->source_id, "mode", mode == ROW_EACH ? "each" : "total");

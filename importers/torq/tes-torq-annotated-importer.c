@@ -9,6 +9,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "tes-import-error.h"
 #include "tes-info.h"
 #include "tes-json.h"
@@ -391,7 +393,7 @@ bad_row (TesImportContext  *context,
   g_autofree char *got = tes_describe_text (value, strlen (value), 60);
 
   return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, context->path, reader->line_no,
-                                  "column %s: %s, got '%s'", column, what, got);
+                                  _("column %s: %s, got '%s'"), column, what, got);
 }
 
 static gboolean
@@ -425,7 +427,7 @@ tes_torq_annotated_importer_import (TesImporter       *importer,
   reader.len = g_mapped_file_get_length (mapped);
 
   if (reader.len == 0)
-    return tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, context->path, "empty file");
+    return tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, context->path, _("empty file"));
   if (!g_utf8_validate_len (reader.data, reader.len, NULL))
     {
       const char *end = NULL;
@@ -435,7 +437,7 @@ tes_torq_annotated_importer_import (TesImporter       *importer,
       for (const char *p = reader.data; p < end; p++)
         line += *p == '\n';
       return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, context->path, line,
-                                      "not UTF-8 text (byte %" G_GSIZE_FORMAT ")", (gsize)(end - reader.data));
+                                      _("not UTF-8 text (byte %" "zu" ")"), (gsize)(end - reader.data));
     }
 
   /* the header */
@@ -447,8 +449,8 @@ tes_torq_annotated_importer_import (TesImporter       *importer,
       g_autofree char *got = tes_describe_text (reader.data, n, 80);
 
       return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, context->path, 1,
-                                      "expected the header 'action_id;job_id;operation;...;timestamp_start;"
-                                      "timestamp_end;location', got '%s'", got);
+                                      _("expected the header 'action_id;job_id;operation;...;timestamp_start;"
+                                        "timestamp_end;location', got '%s'"), got);
     }
 
   /* a column named twice: which one holds the value is anyone's guess */
@@ -456,7 +458,7 @@ tes_torq_annotated_importer_import (TesImporter       *importer,
     for (guint j = 0; j < i; j++)
       if (g_str_equal (g_ptr_array_index (header, i), g_ptr_array_index (header, j)))
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, context->path, 1,
-                                        "column %u of the header repeats column %u, '%s'",
+                                        _("column %u of the header repeats column %u, '%s'"),
                                         i + 1, j + 1, (const char *)g_ptr_array_index (header, i));
 
   for (guint c = 0; c < N_COLS; c++)
@@ -491,10 +493,10 @@ tes_torq_annotated_importer_import (TesImporter       *importer,
 
       if (res == CSV_OPEN_QUOTE)
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_TRUNCATED, context->path, reader.line_no,
-                                        "the file ends inside a quoted field");
+                                        _("the file ends inside a quoted field"));
       if (res == CSV_BAD_QUOTE)
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, context->path, reader.line_no,
-                                        "text after the closing quote of a field");
+                                        _("text after the closing quote of a field"));
 
       /* a blank line */
       if (fields->len == 1 && *(char *)g_ptr_array_index (fields, 0) == '\0')
@@ -505,7 +507,7 @@ tes_torq_annotated_importer_import (TesImporter       *importer,
           gboolean cut = reader.pos >= reader.len && reader.data[reader.len - 1] != '\n';
 
           return tes_import_fail_at_line (error, cut ? TES_IMPORT_ERROR_TRUNCATED : TES_IMPORT_ERROR_INVALID,
-                                          context->path, reader.line_no, "%s%u columns, the header has %u",
+                                          context->path, reader.line_no, _("%s%u columns, the header has %u"),
                                           cut ? "the file is cut short inside its last line: " : "",
                                           fields->len, header->len);
         }
@@ -655,7 +657,7 @@ tes_torq_annotated_importer_import (TesImporter       *importer,
     }
 
   if (n_rows == 0)
-    return tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, context->path, "a header but no rows");
+    return tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, context->path, _("a header but no rows"));
 
   process = tes_torq_add_process (context, TES_TORQ_CLOCK_HOST_US, "Annotated runtime", &clock);
   tes_torq_write_lanes (context, process, clock, lanes, rows);

@@ -9,6 +9,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "tes-import-error.h"
 #include "tes-info.h"
 #include "tes-json.h"
@@ -268,7 +270,7 @@ tes_torq_host_overview_importer_import (TesImporter       *importer,
 
       if (!g_utf8_validate_len (line, len, NULL))
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, context->path, reader.line_no,
-                                        "not UTF-8 text");
+                                        _("not UTF-8 text"));
 
       if (is_banner (line, len, &other))
         {
@@ -307,14 +309,14 @@ tes_torq_host_overview_importer_import (TesImporter       *importer,
             g_autofree char *got = tes_describe_text (line, len, 80);
 
             return tes_line_reader_fail_row (&reader, context->path, error,
-                                             "expected '<metric> <duration>' or '<metric> <duration> "
-                                             "(<percent>%%)', got '%s'", got);
+                                             _("expected '<metric> <duration>' or '<metric> <duration> "
+                                               "(<percent>%%)', got '%s'"), got);
           }
 
         if (!isnan (metric.percent) && metric.percent > 100.005)
           {
             tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, context->path, reader.line_no,
-                                     "%s is %.2f%%, above 100%%", metric.metric, metric.percent);
+                                     _("%s is %.2f%%, above 100%%"), metric.metric, metric.percent);
             metric_clear (&metric);
             return FALSE;
           }
@@ -333,7 +335,7 @@ tes_torq_host_overview_importer_import (TesImporter       *importer,
     }
 
   if (sections->len == 0)
-    return tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, context->path, "no '" TITLE "' block with metrics");
+    return tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, context->path, _("no 'Host Profile Overview' block with metrics"));
 
   for (guint s = 0; s < sections->len; s++)
     {

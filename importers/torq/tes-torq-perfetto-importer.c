@@ -9,6 +9,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "tes-import-error.h"
 #include "tes-info.h"
 #include "tes-torq-perfetto-importer.h"
@@ -177,7 +179,7 @@ tes_torq_perfetto_importer_import (TesImporter       *importer,
   len = g_mapped_file_get_length (mapped);
 
   if (len == 0)
-    return tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, context->path, "empty file");
+    return tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, context->path, _("empty file"));
 
   tes_torq_perfetto_trace_init (&imp, context);
 
@@ -196,15 +198,15 @@ tes_torq_perfetto_importer_import (TesImporter       *importer,
 
       if (res == FRAME_TRUNCATED)
         return tes_import_fail (error, TES_IMPORT_ERROR_TRUNCATED, context->path,
-                                "packet %u (byte %" G_GSIZE_FORMAT "): the file ends inside it", imp.packet_no, at);
+                                _("packet %u (byte %" "zu" "): the file ends inside it"), imp.packet_no, at);
       if (res == FRAME_NOT_A_PACKET)
         return tes_import_fail (error, TES_IMPORT_ERROR_INVALID, context->path,
-                                "byte %" G_GSIZE_FORMAT ": not a Perfetto trace (expected a TracePacket, field 1)",
+                                _("byte %" "zu" ": not a Perfetto trace (expected a TracePacket, field 1)"),
                                 at);
       if (!(packet = perfetto__protos__trace_packet__unpack (NULL, n, bytes)))
         return tes_import_fail (error, TES_IMPORT_ERROR_INVALID, context->path,
-                                "packet %u (byte %" G_GSIZE_FORMAT ", %" G_GSIZE_FORMAT " bytes): not a valid "
-                                "TracePacket", imp.packet_no, at, n);
+                                _("packet %u (byte %" "zu" ", %" "zu" " bytes): not a valid "
+                                  "TracePacket"), imp.packet_no, at, n);
 
       if (!tes_torq_perfetto_trace_add_packet (&imp, packet, error))
         return FALSE;
@@ -217,7 +219,7 @@ tes_torq_perfetto_importer_import (TesImporter       *importer,
 
   if (imp.n_descriptors == 0 && imp.n_events == 0)
     return tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, context->path,
-                            "%u packet(s), but no tracks and no track events", imp.packet_no);
+                            _("%u packet(s), but no tracks and no track events"), imp.packet_no);
 
   tes_torq_perfetto_trace_finish (&imp);
 

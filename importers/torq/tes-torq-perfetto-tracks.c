@@ -9,6 +9,9 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
+
 #include "tes-import-error.h"
 #include "tes-info.h"
 #include "tes-json.h"
@@ -524,12 +527,12 @@ add_event (TesTorqPerfettoTrace  *imp,
     }
   if (packet->has_timestamp_clock_id && packet->timestamp_clock_id >= 64)
     return tes_import_fail (error, TES_IMPORT_ERROR_UNSUPPORTED, imp->context->path,
-                            "packet %u (byte %" G_GSIZE_FORMAT "): timestamps in sequence clock %u "
-                            "(incremental timestamps) are not supported",
+                            _("packet %u (byte %" "zu" "): timestamps in sequence clock %u "
+                              "(incremental timestamps) are not supported"),
                             imp->packet_no, imp->packet_offset, packet->timestamp_clock_id);
   if (packet->timestamp > (guint64)G_MAXINT64)
     return tes_import_fail (error, TES_IMPORT_ERROR_INVALID, imp->context->path,
-                            "packet %u (byte %" G_GSIZE_FORMAT "): timestamp %" G_GUINT64_FORMAT " out of range",
+                            _("packet %u (byte %" "zu" "): timestamp %" PRIu64 " out of range"),
                             imp->packet_no, imp->packet_offset, (guint64)packet->timestamp);
 
   event.ts = (gint64)packet->timestamp;

@@ -9,6 +9,9 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
+
 #include "tes-import-error.h"
 #include "tes-info.h"
 #include "tes-json.h"
@@ -108,21 +111,21 @@ parse_v1 (const char *line,
       const char *comma = pos < len ? memchr (line + pos, ',', len - pos) : NULL;
 
       if (comma == NULL)
-        return "expected 5 columns (actionIndex, elapsed_time, timestamp, event, location)";
+        return N_("expected 5 columns (actionIndex, elapsed_time, timestamp, event, location)");
       f[i] = line + pos;
       fl[i] = (gsize)(comma - f[i]);
       pos += fl[i] + 1;
     }
 
   if (!tes_torq_parse_int (f[0], fl[0], &row->action) || row->action < 0)
-    return "actionIndex is not a number";
+    return N_("actionIndex is not a number");
   if (!tes_torq_parse_int (f[1], fl[1], &elapsed) || elapsed < 0)
-    return "elapsed_time is not a number of µs";
+    return N_("elapsed_time is not a number of µs");
   if (!tes_torq_parse_int (f[2], fl[2], &row->ts) || row->ts < 0)
-    return "timestamp is not a number of µs";
+    return N_("timestamp is not a number of µs");
   tes_strip (&f[3], &fl[3]);
   if (!valid_event (f[3], fl[3]))
-    return "event is not an event name";
+    return N_("event is not an event name");
   row->event = f[3];
   row->event_len = fl[3];
 
@@ -130,9 +133,9 @@ parse_v1 (const char *line,
   row->loc_len = len - pos;
   tes_strip (&row->loc, &row->loc_len);
   if (tes_torq_loc_extent (row->loc, row->loc_len) != row->loc_len)
-    return "location is not an MLIR location loc(...)";
+    return N_("location is not an MLIR location loc(...)");
   if (!g_utf8_validate_len (row->loc, row->loc_len, NULL))
-    return "location is not UTF-8 text";
+    return N_("location is not UTF-8 text");
 
   return NULL;
 }
@@ -158,20 +161,20 @@ parse_v2 (const char *line,
   gsize fl[5];
 
   if (tes_split_fields (line, len, ',', f, fl, 5) != 5)
-    return "expected 5 columns (dispatch_name, invocation_id, action_id, timestamp_us, event)";
+    return N_("expected 5 columns (dispatch_name, invocation_id, action_id, timestamp_us, event)");
 
   if (fl[0] == 0 || !g_utf8_validate_len (f[0], fl[0], NULL))
-    return "dispatch_name is empty or not UTF-8 text";
+    return N_("dispatch_name is empty or not UTF-8 text");
   row->dispatch = f[0];
   row->dispatch_len = fl[0];
   if (!tes_torq_parse_int (f[1], fl[1], &row->invocation) || row->invocation < 0)
-    return "invocation_id is not a number";
+    return N_("invocation_id is not a number");
   if (!tes_torq_parse_int (f[2], fl[2], &row->action) || row->action < -1)
-    return "action_id is not a number (or -1)";
+    return N_("action_id is not a number (or -1)");
   if (!tes_torq_parse_int (f[3], fl[3], &row->ts) || row->ts < 0)
-    return "timestamp_us is not a number of µs";
+    return N_("timestamp_us is not a number of µs");
   if (!valid_event (f[4], fl[4]))
-    return "event is not an event name";
+    return N_("event is not an event name");
 
   if (fl[4] > 6 && memcmp (f[4] + fl[4] - 6, "_BEGIN", 6) == 0)
     {
@@ -184,7 +187,7 @@ parse_v2 (const char *line,
       row->type_len = fl[4] - 4;
     }
   else
-    return "event is neither <TYPE>_BEGIN nor <TYPE>_END";
+    return N_("event is neither <TYPE>_BEGIN nor <TYPE>_END");
   row->type = f[4];
 
   return NULL;
@@ -331,18 +334,18 @@ add_v1_row (Import       *imp,
 
       if (stream->open->len == 0)
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, imp->context->path, imp->reader->line_no,
-                                        "%s of action %" G_GINT64_FORMAT " was not started", event, row->action);
+                                        _("%s of action %" PRId64 " was not started"), event, row->action);
 
       /* <TYPE>_START ... <TYPE>_END, or <TYPE> ... <TYPE>_END (NSS_START
        * ... NSS_START_END); the pair is named <TYPE> */
       span = &g_array_index (imp->spans, Span, g_array_index (stream->open, guint, stream->open->len - 1));
       if (strcmp (span->type, type) != 0 && strcmp (span->type, with_start) != 0)
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, imp->context->path, imp->reader->line_no,
-                                        "%s does not end %s of action %" G_GINT64_FORMAT " (line %u)",
+                                        _("%s does not end %s of action %" PRId64 " (line %u)"),
                                         event, span->type, row->action, span->line);
       if (row->ts < span->start)
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, imp->context->path, imp->reader->line_no,
-                                        "%s at %" G_GINT64_FORMAT " µs is before its start at %" G_GINT64_FORMAT " µs",
+                                        _("%s at %" PRId64 " µs is before its start at %" PRId64 " µs"),
                                         event, row->ts, span->start);
 
       g_free (span->name);
@@ -361,7 +364,7 @@ add_v1_row (Import       *imp,
           Span *other = &g_array_index (imp->spans, Span, g_array_index (stream->open, guint, 0));
 
           return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, imp->context->path, imp->reader->line_no,
-                                          "%s of action %" G_GINT64_FORMAT " while its %s from line %u is still open",
+                                          _("%s of action %" PRId64 " while its %s from line %u is still open"),
                                           event, row->action, other->type, other->line);
         }
 
@@ -432,18 +435,18 @@ add_v2_row (Import       *imp,
 
       if (stream->open->len == 0)
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, imp->context->path, imp->reader->line_no,
-                                        "%s_END of invocation %" G_GINT64_FORMAT " (%s) was not begun",
+                                        _("%s_END of invocation %" PRId64 " (%s) was not begun"),
                                         type, row->invocation, dispatch);
 
       span = &g_array_index (imp->spans, Span, g_array_index (stream->open, guint, stream->open->len - 1));
       if (strcmp (span->type, type) != 0 || span->action != row->action)
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, imp->context->path, imp->reader->line_no,
-                                        "%s_END (action %" G_GINT64_FORMAT ") does not end %s_BEGIN "
-                                        "(action %" G_GINT64_FORMAT ", line %u), the innermost open event of invocation %" G_GINT64_FORMAT,
+                                        _("%s_END (action %" PRId64 ") does not end %s_BEGIN "
+                                          "(action %" PRId64 ", line %u), the innermost open event of invocation %" PRId64),
                                         type, row->action, span->type, span->action, span->line, row->invocation);
       if (row->ts < span->start)
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, imp->context->path, imp->reader->line_no,
-                                        "%s_END at %" G_GINT64_FORMAT " µs is before its begin at %" G_GINT64_FORMAT " µs",
+                                        _("%s_END at %" PRId64 " µs is before its begin at %" PRId64 " µs"),
                                         type, row->ts, span->start);
 
       span->end = row->ts;
@@ -549,9 +552,9 @@ tes_torq_runtime_importer_import (TesImporter       *importer,
               g_autofree char *got = tes_describe_text (line, len, 80);
 
               return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, context->path, reader.line_no,
-                                              "expected the header 'actionIndex, elapsed_time(us), timestamp(us), "
-                                              "event, location' or 'dispatch_name,invocation_id,action_id,"
-                                              "timestamp_us,event', got '%s'", got);
+                                              _("expected the header 'actionIndex, elapsed_time(us), timestamp(us), "
+                                                "event, location' or 'dispatch_name,invocation_id,action_id,"
+                                                "timestamp_us,event', got '%s'"), got);
             }
           continue;
         }
@@ -583,7 +586,7 @@ tes_torq_runtime_importer_import (TesImporter       *importer,
         {
           g_autofree char *got = tes_describe_text (line, len, 80);
 
-          return tes_line_reader_fail_row (&reader, context->path, error, "%s: '%s'", problem, got);
+          return tes_line_reader_fail_row (&reader, context->path, error, "%s: '%s'", _(problem), got);
         }
 
       imp.last_ts = MAX (imp.last_ts, ts);
@@ -594,9 +597,9 @@ tes_torq_runtime_importer_import (TesImporter       *importer,
     }
 
   if (layout == LAYOUT_NONE)
-    return tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, context->path, "no header and no events (empty file?)");
+    return tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, context->path, _("no header and no events (empty file?)"));
   if (spans->len == 0)
-    return tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, context->path, "a header but no events");
+    return tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, context->path, _("a header but no events"));
 
   /* Begun but never ended (the run stopped): closed at the last event. */
   for (guint i = 0; i < spans->len; i++)

@@ -9,6 +9,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "tes-import-error.h"
 #include "tes-info.h"
 #include "tes-json.h"
@@ -101,50 +103,50 @@ parse_v1 (const char *line,
 
   row->kind = 0;
   if (!next_field (line, len, &pos, &f, &fl))
-    return "expected 5 columns (ID, Start, End, Location, Op Type)";
+    return N_("expected 5 columns (ID, Start, End, Location, Op Type)");
   tes_strip (&f, &fl);
   if (fl >= 3 && f[0] == 'D' && (f[1] == 'I' || f[1] == 'O') && tes_torq_parse_int (f + 2, fl - 2, &index) && index >= 0)
     row->kind = f[1];
   else if (fl >= 2 && f[0] == 'S' && tes_torq_parse_int (f + 1, fl - 1, &index) && index >= 0)
     row->kind = 'S';
   else
-    return "ID is not DI<n>, DO<n> or S<n>";
+    return N_("ID is not DI<n>, DO<n> or S<n>");
   if (fl >= sizeof row->id)
-    return "ID is too long";
+    return N_("ID is too long");
   memcpy (row->id, f, fl);
   row->id[fl] = '\0';
 
   if (!next_field (line, len, &pos, &f, &fl))
-    return "expected 5 columns (ID, Start, End, Location, Op Type)";
+    return N_("expected 5 columns (ID, Start, End, Location, Op Type)");
   if (!tes_torq_parse_int (f, fl, &row->start) || row->start < 0)
-    return "Start is not a cycle count";
+    return N_("Start is not a cycle count");
   if (!next_field (line, len, &pos, &f, &fl))
-    return "expected 5 columns (ID, Start, End, Location, Op Type)";
+    return N_("expected 5 columns (ID, Start, End, Location, Op Type)");
   if (!tes_torq_parse_int (f, fl, &row->end) || row->end < 0)
-    return "End is not a cycle count";
+    return N_("End is not a cycle count");
   if (row->end < row->start)
-    return "End is before Start";
+    return N_("End is before Start");
 
   row->loc = line + pos;
   row->loc_len = pos <= len ? tes_torq_loc_extent (row->loc, len - pos) : 0;
   if (row->loc_len == 0)
-    return "Location is not an MLIR location loc(...)";
+    return N_("Location is not an MLIR location loc(...)");
   if (!g_utf8_validate_len (row->loc, row->loc_len, NULL))
-    return "Location is not UTF-8 text";
+    return N_("Location is not UTF-8 text");
   pos += row->loc_len;
   if (pos >= len || line[pos] != ',')
-    return "expected 5 columns (ID, Start, End, Location, Op Type)";
+    return N_("expected 5 columns (ID, Start, End, Location, Op Type)");
   pos++;
 
   row->op = line + pos;
   row->op_len = len - pos;
   tes_strip (&row->op, &row->op_len);
   if (row->op_len == 0)
-    return "Op Type is empty";
+    return N_("Op Type is empty");
   if (memchr (row->op, ',', row->op_len) != NULL)
-    return "expected 5 columns (ID, Start, End, Location, Op Type)";
+    return N_("expected 5 columns (ID, Start, End, Location, Op Type)");
   if (!g_utf8_validate_len (row->op, row->op_len, NULL))
-    return "Op Type is not UTF-8 text";
+    return N_("Op Type is not UTF-8 text");
 
   return NULL;
 }
@@ -171,38 +173,38 @@ parse_v2 (const char *line,
   gsize pos = 0;
 
   if (!next_field (line, len, &pos, &f, &fl))
-    return "expected 6 columns (taskId, elapsed_time, timestamp, event, location, bytes)";
+    return N_("expected 6 columns (taskId, elapsed_time, timestamp, event, location, bytes)");
   if (!tes_torq_parse_int (f, fl, &row->task) || row->task < 0)
-    return "taskId is not a number";
+    return N_("taskId is not a number");
   if (!next_field (line, len, &pos, &f, &fl))
-    return "expected 6 columns (taskId, elapsed_time, timestamp, event, location, bytes)";
+    return N_("expected 6 columns (taskId, elapsed_time, timestamp, event, location, bytes)");
   if (!tes_torq_parse_int (f, fl, &row->dur) || row->dur < 0)
-    return "elapsed_time is not a cycle count";
+    return N_("elapsed_time is not a cycle count");
   if (!next_field (line, len, &pos, &f, &fl))
-    return "expected 6 columns (taskId, elapsed_time, timestamp, event, location, bytes)";
+    return N_("expected 6 columns (taskId, elapsed_time, timestamp, event, location, bytes)");
   if (!tes_torq_parse_int (f, fl, &row->start) || row->start < 0)
-    return "timestamp is not a cycle count";
+    return N_("timestamp is not a cycle count");
   if (row->start > G_MAXINT64 - row->dur)
-    return "timestamp plus elapsed_time overflows";
+    return N_("timestamp plus elapsed_time overflows");
   if (!next_field (line, len, &pos, &f, &fl))
-    return "expected 6 columns (taskId, elapsed_time, timestamp, event, location, bytes)";
+    return N_("expected 6 columns (taskId, elapsed_time, timestamp, event, location, bytes)");
   tes_strip (&f, &fl);
   if (fl == 0)
-    return "event is empty";
+    return N_("event is empty");
   if (!g_utf8_validate_len (f, fl, NULL))
-    return "event is not UTF-8 text";
+    return N_("event is not UTF-8 text");
   row->event = f;
   row->event_len = fl;
 
   row->loc = line + pos;
   row->loc_len = pos <= len ? tes_torq_loc_extent (row->loc, len - pos) : 0;
   if (row->loc_len == 0)
-    return "location is not an MLIR location loc(...)";
+    return N_("location is not an MLIR location loc(...)");
   if (!g_utf8_validate_len (row->loc, row->loc_len, NULL))
-    return "location is not UTF-8 text";
+    return N_("location is not UTF-8 text");
   pos += row->loc_len;
   if (pos >= len || line[pos] != ',')
-    return "expected 6 columns (taskId, elapsed_time, timestamp, event, location, bytes)";
+    return N_("expected 6 columns (taskId, elapsed_time, timestamp, event, location, bytes)");
   pos++;
 
   f = line + pos;
@@ -211,9 +213,9 @@ parse_v2 (const char *line,
   if (fl == 0)
     row->bytes = -1;
   else if (memchr (f, ',', fl) != NULL)
-    return "expected 6 columns (taskId, elapsed_time, timestamp, event, location, bytes)";
+    return N_("expected 6 columns (taskId, elapsed_time, timestamp, event, location, bytes)");
   else if (!tes_torq_parse_int (f, fl, &row->bytes) || row->bytes < 0)
-    return "bytes is not a byte count";
+    return N_("bytes is not a byte count");
 
   return NULL;
 }
@@ -452,8 +454,8 @@ tes_torq_timeline_importer_import (TesImporter       *importer,
               add_v1_row (&imp, &v1);
             }
           else if (layout == LAYOUT_NONE && v1.kind == 0)
-            problem = "neither the header 'taskId, elapsed_time(us), timestamp(us), event, location, bytes' "
-                      "nor a row 'ID,Start,End,Location,Op Type'";
+            problem = N_("neither the header 'taskId, elapsed_time(us), timestamp(us), event, location, bytes' "
+                      "nor a row 'ID,Start,End,Location,Op Type'");
         }
 
       if (problem != NULL)
@@ -462,8 +464,8 @@ tes_torq_timeline_importer_import (TesImporter       *importer,
 
           if (layout == LAYOUT_NONE)
             return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, context->path, reader.line_no,
-                                            "%s: '%s'", problem, got);
-          return tes_line_reader_fail_row (&reader, context->path, error, "%s: '%s'", problem, got);
+                                            "%s: '%s'", _(problem), got);
+          return tes_line_reader_fail_row (&reader, context->path, error, "%s: '%s'", _(problem), got);
         }
 
       if (!tes_line_reader_tick (&reader, context, 0.8, error))
@@ -471,7 +473,7 @@ tes_torq_timeline_importer_import (TesImporter       *importer,
     }
 
   if (rows->len == 0)
-    return tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, context->path, "no timeline rows (empty file?)");
+    return tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, context->path, _("no timeline rows (empty file?)"));
 
   process = tes_torq_add_process (context, TES_TORQ_CLOCK_COMPILE_CYCLES, "Compile-time timeline", &clock);
 
