@@ -512,6 +512,8 @@ store_track (TesCacheWriter *self,
 
 /* ---- streaming ------------------------------------------------------------ */
 
+#define WRITEBACK_BYTES (32 * 1024 * 1024)
+
 /* Reads (or, with write, overwrites) part of a stored chunk's column. */
 static gboolean
 chunk_blob_io (TesCacheWriter *self,
@@ -625,7 +627,18 @@ tes_cache_writer_stream_track (TesCacheWriter *self,
       ts->n_stored += count;
       done += count;
       apply_patches (self, ts, patches);
+      self->unsynced += count * sizeof (TesSliceRecord) + (args ? args->len : 0);
     }
+
+#ifdef SYNC_FILE_RANGE_WRITE
+  /* Start writing what SQLite has handed the kernel so far, in the
+   * background: the fsync at commit then has little left to wait for. */
+  if (self->unsynced >= WRITEBACK_BYTES && self->sync_fd >= 0)
+    {
+      sync_file_range (self->sync_fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+      self->unsynced = 0;
+    }
+#endif
 
   if (done == 0)
     return;

@@ -92,6 +92,8 @@ struct _TesCacheWriter
   sqlite3_stmt *insert_chunk;   /* the slice statements, prepared when first needed */
   sqlite3_stmt *insert_lod;
   sqlite3_stmt *update_track;
+  int           sync_fd;        /* the temp file, to start its writeback early; -1: none */
+  gint64        unsynced;       /* bytes stored since writeback was last started */
   GPtrArray    *clock_keys;     /* "unit:ticks:name" per clock, index = id - 1 */
   guint         n_warnings;
   gint64        started_us;

@@ -71,6 +71,8 @@ tes_cache_writer_finalize (GObject *object)
   g_clear_pointer (&self->insert_lod, sqlite3_finalize);
   g_clear_pointer (&self->update_track, sqlite3_finalize);
   g_clear_pointer (&self->db, sqlite3_close);
+  if (self->sync_fd >= 0)
+    close (self->sync_fd);
 
   /* Dropped without commit: the partial file must never be seen. */
   if (!self->committed && self->temp_path != NULL)
@@ -103,6 +105,7 @@ tes_cache_writer_init (TesCacheWriter *self)
   g_ptr_array_add (self->tracks, NULL);   /* track ids start at 1 */
   self->next_string = 1;                  /* 0 means "no string" */
   self->flush_threshold = default_flush_threshold;
+  self->sync_fd = -1;
   self->started_us = g_get_monotonic_time ();
 }
 
@@ -190,9 +193,9 @@ tes_cache_writer_new (const char  *cache_path,
                    "Cannot create cache %s: %s", templ, g_strerror (errsv));
       return NULL;
     }
-  close (fd);
 
   self = g_object_new (TES_TYPE_CACHE_WRITER, NULL);
+  self->sync_fd = fd;
   self->final_path = g_strdup (cache_path);
   self->temp_path = g_steal_pointer (&templ);
 

@@ -13,6 +13,7 @@
 #include <json-glib/json-glib.h>
 
 #include "tes-cache.h"
+#include "tes-chrome-model.h"
 #include "tes-chrome-private.h"
 #include "tes-cache-writer-private.h"
 #include "tes-importer-registry.h"
@@ -831,8 +832,9 @@ test_parallel_bad_cut (void)
   check_big (TRUE);
 }
 
-/* Imported with the writer storing chunks as they fill, a trace gives the
- * same answers as with every slice held until commit. */
+/* Imported with the parsed pieces spilled to disk and the writer storing
+ * chunks as they fill, a trace gives the same answers as with everything
+ * held in memory until commit. */
 static void
 test_streamed (void)
 {
@@ -849,11 +851,14 @@ test_streamed (void)
   tes_test_write_file (held, text, len);
 
   tes_cache_writer_set_default_flush_threshold (0);
+  tes_chrome_set_spill_min_size (0);
   a = import (streamed, &error);
   tes_cache_writer_set_default_flush_threshold (G_MAXUINT);
+  tes_chrome_set_spill_min_size (G_MAXUINT64);
   g_assert_no_error (error);
   b = import (held, &error);
   tes_cache_writer_set_default_flush_threshold (TES_CACHE_WRITER_FLUSH_THRESHOLD);
+  tes_chrome_set_spill_min_size (TES_CHROME_SPLIT_MIN_SIZE);
   g_assert_no_error (error);
 
   /* tracks of several chunks each */

@@ -172,7 +172,7 @@ gboolean
 tes_chrome_thread_has_slices (TesChromeMergedThread *mt)
 {
   for (guint i = 0; i < mt->parts->len; i++)
-    if (g_array_index (mt->parts, TesChromePart, i).thread->slices->len > 0)
+    if (tes_chrome_thread_n_slices (g_array_index (mt->parts, TesChromePart, i).thread) > 0)
       return TRUE;
 
   return FALSE;
@@ -188,6 +188,7 @@ decide_flavour (TesChromeBuilder *b)
 {
   guint claimed[G_N_ELEMENTS (flavours)] = { 0 };
   guint sampled = 0;
+  g_autoptr(GString) buf = g_string_new (NULL);
 
   for (guint k = 0; k < b->n_segs; k++)
     {
@@ -196,11 +197,12 @@ decide_flavour (TesChromeBuilder *b)
       for (guint i = 0; i < samples->len; i++)
         {
           const TesChromeSample *sample = &g_array_index (samples, TesChromeSample, i);
-          const char *args = sample->thread->args->str + sample->args_off;
+          const char *args;
 
           sampled++;
           if (sample->args_len == 0)
             continue;
+          args = tes_chrome_thread_args (sample->thread, sample->args_off, sample->args_len, buf);
           for (guint f = 0; f < G_N_ELEMENTS (flavours); f++)
             if (flavours[f]->claims_args != NULL && flavours[f]->claims_args (args, sample->args_len))
               {
@@ -373,6 +375,12 @@ tes_chrome_build (TesImportContext  *context,
   if (b->flavour->rows_written != NULL)
     b->flavour->rows_written (b);
   write_info (b, trace);
+
+  if (!tes_chrome_spill_check (trace->spill, error))
+    {
+      g_prefix_error (error, "%s: ", context->path);
+      goto out;
+    }
 
   ok = TRUE;
 

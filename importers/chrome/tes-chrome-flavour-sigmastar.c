@@ -42,6 +42,7 @@ frequency (TesChromeBuilder *b)
         {
           TesChromeThread *t = g_array_index (mt->parts, TesChromePart, pi).thread;
 
+          tes_chrome_thread_load (t);
           for (guint s = 0; s < t->slices->len; s++)
             {
               TesChromeSlice *sl = &g_array_index (t->slices, TesChromeSlice, s);

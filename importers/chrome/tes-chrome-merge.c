@@ -106,6 +106,8 @@ close_across (TesChromeBuilder      *b,
   TesChromeThread *t = part->thread;
   TesChromeSlice slice = { 0 };
   gint64 dur = e->ts - ob->open.ts;
+  g_autoptr(GString) b_buf = g_string_new (NULL);
+  g_autoptr(GString) e_buf = g_string_new (NULL);
 
   slice.start = ob->open.ts;
   if (dur < 0)
@@ -136,18 +138,22 @@ close_across (TesChromeBuilder      *b,
     }
   else
     {
-      gsize start = t->args->len;
-
+      /* either thread may wait in the spill file (tes-chrome-model.c) */
+      gsize start = tes_chrome_thread_args_end (t);
+      /* (a text in t's own string moves as it grows: looked up each time) */
       if (ob->open.args_len > 0)
         {
-          g_string_append_len (t->args, t->args->str + ob->open.args_off, ob->open.args_len - 1);
+          g_string_append_len (t->args, tes_chrome_thread_args (t, ob->open.args_off, ob->open.args_len, b_buf),
+                               ob->open.args_len - 1);
           g_string_append_c (t->args, ',');
-          g_string_append_len (t->args, e_thread->args->str + e->args_off + 1, e->args_len - 1);
+          g_string_append_len (t->args, tes_chrome_thread_args (e_thread, e->args_off, e->args_len, e_buf) + 1,
+                               e->args_len - 1);
         }
       else
-        g_string_append_len (t->args, e_thread->args->str + e->args_off, e->args_len);
+        g_string_append_len (t->args, tes_chrome_thread_args (e_thread, e->args_off, e->args_len, e_buf),
+                             e->args_len);
       slice.args_off = start;
-      slice.args_len = (guint32)(t->args->len - start);
+      slice.args_len = (guint32)(tes_chrome_thread_args_end (t) - start);
     }
 
   g_array_append_val (t->slices, slice);

@@ -12,7 +12,14 @@
 #include "tes-chrome-model.h"
 #include "tes-info.h"
 
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+#include <glib/gstdio.h>
 
 /* The segments the parser fills and the builder reads: their string
  * tables, their life cycle and the order their slices are kept in. */
@@ -276,6 +283,237 @@ tes_chrome_segment_sort (TesChromeSegment *seg)
     }
 }
 
+/* ---- spilling ------------------------------------------------------------- */
+
+struct _TesChromeSpill
+{
+  int      fd;
+  char    *path;
+  GMutex   lock;
+  guint64  end;
+  GError  *error;       /* the first failure to read back */
+};
+
+static guint64 spill_min_size = TES_CHROME_SPLIT_MIN_SIZE;
+
+/* Files from this size on (and cut for several threads) spill; tests
+ * change it to compare both ways. */
+guint64
+tes_chrome_spill_min_size (void)
+{
+  return spill_min_size;
+}
+
+void
+tes_chrome_set_spill_min_size (guint64 bytes)
+{
+  spill_min_size = bytes;
+}
+
+/* glibc keeps big freed arrays in its arenas (its mmap threshold grows
+ * with what was freed): hands them back to the system, or the peak would
+ * not drop as the arrays are spilled or written. */
+void
+tes_chrome_give_back_memory (void)
+{
+#ifdef __GLIBC__
+  malloc_trim (0);
+#endif
+}
+
+/* NULL when no file can be made there: the slices then stay in memory. */
+TesChromeSpill *
+tes_chrome_spill_new (const char *near)
+{
+  TesChromeSpill *spill;
+  char *path = g_strdup_printf ("%s.spill-XXXXXX", near);
+  int fd = g_mkstemp (path);
+
+  if (fd < 0)
+    {
+      g_free (path);
+      return NULL;
+    }
+  /* nobody else ever needs it, and it goes with the process */
+  g_unlink (path);
+
+  spill = g_new0 (TesChromeSpill, 1);
+  spill->fd = fd;
+  spill->path = path;
+  g_mutex_init (&spill->lock);
+
+  return spill;
+}
+
+void
+tes_chrome_spill_free (TesChromeSpill *spill)
+{
+  if (spill == NULL)
+    return;
+
+  close (spill->fd);
+  g_free (spill->path);
+  g_mutex_clear (&spill->lock);
+  g_clear_error (&spill->error);
+  g_free (spill);
+}
+
+static gboolean
+spill_io (int      fd,
+          gboolean write,
+          gpointer buf,
+          gsize    len,
+          guint64  at)
+{
+  while (len > 0)
+    {
+      gssize n = write ? pwrite (fd, buf, len, (off_t)at) : pread (fd, buf, len, (off_t)at);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return FALSE;
+      buf = (guint8 *)buf + n;
+      len -= n;
+      at += n;
+    }
+
+  return TRUE;
+}
+
+/* Run by the parsing thread once its piece is parsed and sorted. A thread
+ * that cannot be written (a full disk) simply stays in memory. */
+void
+tes_chrome_spill_segment (TesChromeSpill   *spill,
+                          TesChromeSegment *seg)
+{
+  for (guint i = 0; i < seg->thread_list->len; i++)
+    {
+      TesChromeThread *t = g_ptr_array_index (seg->thread_list, i);
+      gsize bytes = (gsize)t->slices->len * sizeof (TesChromeSlice);
+      guint64 at;
+
+      if (t->slices->len == 0)
+        continue;
+
+      g_mutex_lock (&spill->lock);
+      at = spill->end;
+      spill->end += bytes + t->args->len;
+      g_mutex_unlock (&spill->lock);
+
+      if (!spill_io (spill->fd, TRUE, t->slices->data, bytes, at) ||
+          !spill_io (spill->fd, TRUE, t->args->str, t->args->len, at + bytes))
+        continue;
+
+      t->spill = spill;
+      t->spill_at = at;
+      t->spill_n = t->slices->len;
+      t->spill_args = t->args->len;
+      g_array_unref (t->slices);
+      t->slices = g_array_new (FALSE, FALSE, sizeof (TesChromeSlice));
+      g_string_free (t->args, TRUE);
+      t->args = g_string_new (NULL);
+    }
+
+  tes_chrome_give_back_memory ();
+}
+
+static void
+spill_failed (TesChromeSpill *spill)
+{
+  int errsv = errno;
+
+  if (spill->error == NULL)
+    g_set_error (&spill->error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                 "cannot read back the parsed events from %s: %s", spill->path, g_strerror (errsv));
+}
+
+/* Brings a thread's slices and args back before anything reads them all
+ * (only the builder's thread does). Slices added while it was spilled (by
+ * the merge of the pieces) follow the spilled ones, and args offsets count
+ * the spilled texts first, so both keep their meaning. */
+void
+tes_chrome_thread_load (TesChromeThread *t)
+{
+  TesChromeSpill *spill = t->spill;
+  GArray *slices;
+  GString *args;
+  gsize bytes;
+
+  if (spill == NULL)
+    return;
+
+  bytes = (gsize)t->spill_n * sizeof (TesChromeSlice);
+  slices = g_array_sized_new (FALSE, FALSE, sizeof (TesChromeSlice), t->spill_n + t->slices->len);
+  args = g_string_sized_new (t->spill_args + t->args->len);
+  g_array_set_size (slices, t->spill_n);
+  g_string_set_size (args, t->spill_args);
+  if (!spill_io (spill->fd, FALSE, slices->data, bytes, t->spill_at) ||
+      !spill_io (spill->fd, FALSE, args->str, t->spill_args, t->spill_at + bytes))
+    {
+      spill_failed (spill);
+      memset (slices->data, 0, bytes);
+      memset (args->str, ' ', t->spill_args);
+    }
+  g_array_append_vals (slices, t->slices->data, t->slices->len);
+  g_string_append_len (args, t->args->str, t->args->len);
+
+  g_array_unref (t->slices);
+  t->slices = slices;
+  g_string_free (t->args, TRUE);
+  t->args = args;
+  t->spill = NULL;
+}
+
+guint
+tes_chrome_thread_n_slices (const TesChromeThread *t)
+{
+  return t->slices->len + (t->spill != NULL ? t->spill_n : 0);
+}
+
+/* Where the next args text added to a thread starts (spilled or not). */
+gsize
+tes_chrome_thread_args_end (const TesChromeThread *t)
+{
+  return t->args->len + (t->spill != NULL ? t->spill_args : 0);
+}
+
+/* One event's args text, read from the spill file when its thread waits
+ * there (into buf), so that a look at a few events loads nothing. */
+const char *
+tes_chrome_thread_args (TesChromeThread *t,
+                        guint64          args_off,
+                        guint32          args_len,
+                        GString         *buf)
+{
+  gsize spilled = t->spill != NULL ? t->spill_args : 0;
+
+  if (args_off >= spilled)
+    return t->args->str + (args_off - spilled);
+
+  g_string_set_size (buf, args_len);
+  if (!spill_io (t->spill->fd, FALSE, buf->str,
+                 args_len, t->spill_at + (guint64)t->spill_n * sizeof (TesChromeSlice) + args_off))
+    {
+      spill_failed (t->spill);
+      g_string_truncate (buf, 0);
+    }
+
+  return buf->str;
+}
+
+/* Whether every read back worked. */
+gboolean
+tes_chrome_spill_check (TesChromeSpill  *spill,
+                        GError         **error)
+{
+  if (spill == NULL || spill->error == NULL)
+    return TRUE;
+
+  g_propagate_error (error, g_error_copy (spill->error));
+  return FALSE;
+}
+
 /* ---- the whole file ---------------------------------------------------- */
 
 TesChromeTrace *
@@ -294,5 +532,6 @@ tes_chrome_trace_free (TesChromeTrace *trace)
     return;
 
   g_ptr_array_unref (trace->segments);
+  tes_chrome_spill_free (trace->spill);
   g_free (trace);
 }

@@ -85,6 +85,12 @@ typedef struct
 
 typedef struct _TesChromeThread TesChromeThread;
 
+/* Where the segments' slices and args wait, on disk, between the end of
+ * their piece's parse and the builder's use of their thread: an unlinked
+ * file beside the cache. The peak then holds the pieces being parsed and
+ * the thread being written, not the whole file. */
+typedef struct _TesChromeSpill TesChromeSpill;
+
 struct _TesChromeThread
 {
   gint64    pid;
@@ -100,6 +106,11 @@ struct _TesChromeThread
   GArray   *open;          /* TesChromeOpen, the B stack */
   GArray   *orphans;       /* TesChromeOpen: E events that found no B here */
   gpointer  merged;        /* set by the builder */
+  /* while slices and args are spilled (both empty here until loaded) */
+  TesChromeSpill *spill;
+  guint64   spill_at;
+  guint     spill_n;
+  gsize     spill_args;
 };
 
 typedef struct
@@ -220,6 +231,7 @@ typedef struct
   guint      n_planned;     /* how many pieces the file was cut into */
   gboolean   gzip;
   gboolean   object_form;   /* {"traceEvents": […]}, not […] */
+  TesChromeSpill *spill;    /* NULL: everything stays in memory */
 } TesChromeTrace;
 
 void              tes_chrome_strings_init   (TesChromeStrings  *strings);
@@ -243,6 +255,23 @@ void              tes_chrome_segment_warn   (TesChromeSegment  *segment,
 void              tes_chrome_segment_sort   (TesChromeSegment  *segment);
 int               tes_chrome_slice_compare  (gconstpointer      a,
                                              gconstpointer      b);
+
+TesChromeSpill   *tes_chrome_spill_new      (const char        *near);
+void              tes_chrome_spill_free     (TesChromeSpill    *spill);
+void              tes_chrome_spill_segment  (TesChromeSpill    *spill,
+                                             TesChromeSegment  *segment);
+gboolean          tes_chrome_spill_check    (TesChromeSpill    *spill,
+                                             GError           **error);
+guint64           tes_chrome_spill_min_size (void);
+void              tes_chrome_give_back_memory (void);
+void              tes_chrome_set_spill_min_size (guint64      bytes);
+void              tes_chrome_thread_load    (TesChromeThread   *thread);
+guint             tes_chrome_thread_n_slices (const TesChromeThread *thread);
+gsize             tes_chrome_thread_args_end (const TesChromeThread *thread);
+const char       *tes_chrome_thread_args    (TesChromeThread   *thread,
+                                             guint64            args_off,
+                                             guint32            args_len,
+                                             GString           *buf);
 
 TesChromeTrace   *tes_chrome_trace_new      (void);
 void              tes_chrome_trace_free     (TesChromeTrace    *trace);

@@ -58,6 +58,7 @@ typedef struct
   gsize            *consumed;
   TesProgress      *progress;
   guint64           total;
+  TesChromeSpill   *spill;        /* NULL: the slices stay in memory */
 
   gboolean          object_form;
   gboolean          verified_end;
@@ -325,7 +326,11 @@ run_job (gpointer user_data)
   job->object_form = tes_chrome_parser_object_form (p);
 
   if (job->error == NULL && (gint)job->seg->index <= g_atomic_int_get (job->abandon))
-    tes_chrome_segment_sort (job->seg);
+    {
+      tes_chrome_segment_sort (job->seg);
+      if (job->spill != NULL)
+        tes_chrome_spill_segment (job->spill, job->seg);
+    }
 
   g_debug ("segment %u: bytes %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT " in %.3f s",
            job->seg->index, job->start, pos, (g_get_monotonic_time () - t0) / 1e6);
@@ -544,6 +549,10 @@ tes_chrome_parse_file (TesImportContext  *context,
     }
   n_threads = MIN (n_threads, n_segments);
 
+  /* the pieces' slices wait on disk until the builder writes them */
+  if (n_segments > 1 && (guint64)st.st_size >= tes_chrome_spill_min_size () && context->writer != NULL)
+    trace->spill = tes_chrome_spill_new (tes_cache_writer_get_temp_path (context->writer));
+
   for (guint k = 0; k < n_segments; k++)
     {
       Job *job = &jobs[k];
@@ -561,6 +570,7 @@ tes_chrome_parse_file (TesImportContext  *context,
       job->abandon = &abandon;
       job->consumed = &consumed;
       job->total = st.st_size;
+      job->spill = trace->spill;
     }
 
   pool.jobs = jobs;

@@ -171,6 +171,7 @@ release_thread (TesChromeMergedThread *mt)
       g_string_free (t->args, TRUE);
       t->args = g_string_new (NULL);
     }
+  tes_chrome_give_back_memory ();
 }
 
 void
@@ -199,6 +200,8 @@ tes_chrome_builder_write_rows (TesChromeBuilder *b)
       if (mt->track_id == 0)
         continue;
 
+      for (guint pi = 0; pi < mt->parts->len; pi++)
+        tes_chrome_thread_load (g_array_index (mt->parts, TesChromePart, pi).thread);
       if (b->flavour->write_thread != NULL)
         b->flavour->write_thread (b, mt);
       else
