@@ -754,7 +754,14 @@ tes_window_delete_cache_action (GtkWidget  *widget,
       g_autofree char *format = g_strdup (self->format);
 
       if (tes_window_remove_cache (self, path))
-        tes_window_open_files (self, (GFile **)sources->pdata, sources->len, format);
+        {
+          g_autofree char *name = display_basename (g_ptr_array_index (sources, 0));
+          /* Translators: %s is the name of a file */
+          g_autofree char *status = g_strdup_printf (_("Cache deleted: importing “%s” again…"), name);
+
+          tes_window_open_files (self, (GFile **)sources->pdata, sources->len, format);
+          gtk_label_set_label (self->loading_label, status);
+        }
       return;
     }
 

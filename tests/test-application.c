@@ -732,6 +732,7 @@ test_app_delete_cache (void)
 
   gtk_widget_activate_action (GTK_WIDGET (window), "win.delete-cache", NULL);
   g_assert_cmpstr (tes_window_get_page (window), ==, "loading");
+  g_assert_true (tes_ui_test_has_label_containing (window, "Cache deleted: importing"));
   tes_ui_test_wait_for_page (window, "report");
   g_assert_false (tes_report_get_cache_reused (tes_window_get_report (window)));
   g_assert_true (g_file_test (cache, G_FILE_TEST_IS_REGULAR));
