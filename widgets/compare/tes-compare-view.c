@@ -315,7 +315,11 @@ summarize_cb (GObject      *object,
     return;
 
   if (summary != NULL)
-    page = tes_compare_summary_new (summary, tes_workspace_get_time_unit (self->workspaces[0]));
+    {
+      page = tes_compare_summary_new (summary, tes_workspace_get_time_unit (self->workspaces[0]));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (page), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      _("Both runs as a whole"), -1);
+    }
   else
     {
       page = gtk_label_new (error->message);
@@ -392,12 +396,14 @@ tes_compare_view_class_init (TesCompareViewClass *klass)
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "comparison");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static void
 tes_compare_view_init (TesCompareView *self)
 {
   self->cancellable = g_cancellable_new ();
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Two runs compared"), -1);
 }
 
 static GtkWidget *
@@ -418,6 +424,13 @@ labelled_trace (TesCompareView *self,
   gtk_widget_set_hexpand (GTK_WIDGET (self->views[side]), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (self->views[side]), TRUE);
   tes_trace_view_set_workspace (self->views[side], self->workspaces[side]);
+  {
+    /* two views: a screen reader tells them apart by their runs */
+    /* Translators: the trace view of one run of a comparison, named by its title */
+    g_autofree char *name = g_strdup_printf (_("Execution trace of %s"), title);
+
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self->views[side]), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+  }
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->views[side]));
 
   return box;
@@ -522,6 +535,8 @@ tes_compare_view_new (TesWorkspace *a,
 
   self->table = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
   gtk_widget_add_css_class (GTK_WIDGET (self->table), "data-table");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->table), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Operators of both runs"), -1);
   for (guint c = 0; c < N_COLUMNS; c++)
     translated[c] = (TesTableColumn) { _(columns[c].title), columns[c].numeric, columns[c].expand };
   tes_table_add_columns (self->table, translated, N_COLUMNS, cell_text, compare_cells, self, NULL);
