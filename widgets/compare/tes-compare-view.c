@@ -224,20 +224,15 @@ find_starts_cb (GObject      *object,
   AlignData *data = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
 
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_warning ("Cannot find the operator to align on: %s", error->message);
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        {
-          self->aligning = FALSE;
-          update_align_buttons (self);
-        }
-      return;
-    }
+  /* cancelled: the view is going */
+  if (!g_task_propagate_boolean (G_TASK (result), &error) &&
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
 
   self->aligning = FALSE;
-  if (data->starts[0] != G_MAXINT64 && data->starts[1] != G_MAXINT64)
+  if (error != NULL)
+    g_warning ("Cannot find the operator to align on: %s", error->message);
+  else if (data->starts[0] != G_MAXINT64 && data->starts[1] != G_MAXINT64)
     tes_compare_view_align (self, data->starts[0], data->starts[1]);
   update_align_buttons (self);
 }
@@ -310,6 +305,7 @@ summarize_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   TesCompareSummary *summary = g_task_propagate_pointer (G_TASK (result), &error);
   GtkWidget *page;
+  gboolean shown;
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
@@ -326,9 +322,12 @@ summarize_cb (GObject      *object,
       gtk_label_set_wrap (GTK_LABEL (page), TRUE);
       gtk_label_set_selectable (GTK_LABEL (page), TRUE);
     }
+  shown = gtk_stack_get_visible_child (self->pages) == self->summary_page;
   gtk_stack_remove (self->pages, self->summary_page);
   self->summary_page = page;
   gtk_stack_add_titled (self->pages, page, "summary", _("Summary"));
+  if (shown)
+    gtk_stack_set_visible_child (self->pages, page);
 }
 
 /* The runs as a whole, off the main loop: a spinner until then. */
