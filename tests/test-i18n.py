@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # The translations: po/POTFILES.in lists every file that marks strings
-# (so that `meson compile tessera-pot` sees them all), LINGUAS names
-# po/de.po, which is valid and complete, and the build compiled it.
+# (so that `meson compile tessera-pot` sees them all), the importers'
+# errors and progress are marked, LINGUAS names po/de.po, which is valid
+# and complete, and the build compiled it.
 # Usage: test-i18n.py SOURCE_ROOT BUILD_ROOT   (TAP output)
 
 import os
@@ -44,7 +45,58 @@ def marked_sources():
     return sorted(found)
 
 
+# Calls whose text reaches the user: an importer's errors and progress.
+USER_TEXT = re.compile(r'(?<![A-Za-z0-9_])(tes_import_fail_at_line|tes_import_fail_nothing|tes_import_fail|'
+                       r'tes_line_reader_fail_row|g_set_error_literal|g_set_error|g_prefix_error|'
+                       r'tes_progress_update)\s*\(')
+FORMAT_SPEC = re.compile(r'%[-+ #0-9.*$]*(?:hh|h|ll|l|z|j|t|L)?[a-zA-Z%]')
+
+
+def unmarked_user_text(path):
+    """(line, text) of each call above whose text is a bare literal with words."""
+    with open(path, encoding='utf-8', errors='replace') as f:
+        src = f.read()
+    found = []
+    for m in USER_TEXT.finditer(src):
+        depth, i, arg_start = 1, m.end(), m.end()
+        while i < len(src) and depth > 0:
+            c = src[i]
+            if c == '"':
+                j = i + 1
+                while src[j] != '"':
+                    j += 2 if src[j] == '\\' else 1
+                if depth == 1 and src[arg_start:i].strip() == '':
+                    words = SPEC_FREE(src[i + 1:j])
+                    if re.search(r'[A-Za-z]{2,}', words):
+                        found.append((src.count('\n', 0, i) + 1, src[i:j + 1]))
+                    break
+                i = j + 1
+                continue
+            if c in '([{':
+                depth += 1
+            elif c in ')]}':
+                depth -= 1
+            elif c == ',' and depth == 1:
+                arg_start = i + 1
+            i += 1
+    return found
+
+
+def SPEC_FREE(text):
+    return FORMAT_SPEC.sub('', text)
+
+
 potfiles = read_potfiles()
+
+unmarked = []
+for folder, _dirs, names in os.walk(os.path.join(source_root, 'importers')):
+    for name in sorted(names):
+        if name.endswith('.c'):
+            path = os.path.join(folder, name)
+            unmarked += ['%s:%d: %s' % (os.path.relpath(path, source_root), line, text)
+                         for line, text in unmarked_user_text(path)]
+check('every error and progress text of the importers is marked for translation', not unmarked,
+      'not marked (wrap in _(); for 64-bit numbers use PRId64, which xgettext reads):\n' + '\n'.join(unmarked))
 
 missing = [p for p in marked_sources() if p not in potfiles]
 check('every source file under %s that marks strings is in po/POTFILES.in' % ', '.join(SCANNED),

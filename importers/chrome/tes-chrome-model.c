@@ -9,6 +9,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "tes-chrome-model.h"
 #include "tes-info.h"
 
@@ -425,7 +427,7 @@ spill_failed (TesChromeSpill *spill)
 
   if (spill->error == NULL)
     g_set_error (&spill->error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                 "cannot read back the parsed events from %s: %s", spill->path, g_strerror (errsv));
+                 _("cannot read back the parsed events from %s: %s"), spill->path, g_strerror (errsv));
 }
 
 /* Brings a thread's slices and args back before anything reads them all

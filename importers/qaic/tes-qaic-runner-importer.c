@@ -721,8 +721,8 @@ tes_qaic_runner_importer_import (TesImporter       *importer,
 
   if (p.n_blocks == 0 && p.n_latency == 0 && g_hash_table_size (p.outputs) == 0)
     return tes_import_fail_nothing (error, context->path, _("qaic-runner output"), &p.first,
-                                    "no qaic-runner ' ---- Stats ----' block, latency table or 'Writing file:' line; "
-                                    "the file starts with");
+                                    _("no qaic-runner ' ---- Stats ----' block, latency table or 'Writing file:' line; "
+                                      "the file starts with"));
 
   tes_info_list_write (p.info, w, context->source_id);
 

@@ -264,7 +264,7 @@ tes_qaic_stats_importer_import (TesImporter       *importer,
 
   if (g_hash_table_size (p.cores) == 0)
     return tes_import_fail_nothing (error, context->path, _("qaic per-core statistics"), &p.unknown,
-                                    "no qaic per-core statistics in the file; the first line that is not is");
+                                    _("no qaic per-core statistics in the file; the first line that is not is"));
 
   cores = g_ptr_array_new ();
   g_hash_table_iter_init (&iter, p.cores);

@@ -423,8 +423,8 @@ tes_sigmastar_img_info_importer_import (TesImporter       *importer,
 
   if (p.n_known == 0)
     return tes_import_fail_nothing (error, context->path, _("show_img_info.py output"), &p.first,
-                                    "no show_img_info.py model lines ('Offline Model Size: …', 'Input(0):' …); "
-                                    "the file starts with");
+                                    _("no show_img_info.py model lines ('Offline Model Size: …', 'Input(0):' …); "
+                                      "the file starts with"));
 
   tes_info_set_int (w, context->source_id, "model.inputs", p.n_inputs);
   tes_info_set_int (w, context->source_id, "model.outputs", p.n_outputs);
