@@ -720,11 +720,33 @@ check_counts (TesCacheCheck  *check,
  * chunks and summaries match them, the counts agree, and when the chunks
  * and summaries are small (or @full) their bytes are verified too. What is
  * left is verified on first read through the returned state. */
+static TesCacheCheck *check_new (sqlite3     *db,
+                                 const char  *path,
+                                 gboolean     full,
+                                 GError     **error);
+
 TesCacheCheck *
 tes_cache_check_new (sqlite3     *db,
                      const char  *path,
                      gboolean     full,
                      GError     **error)
+{
+  TesCacheCheck *check = NULL;
+  gboolean ok;
+
+  /* one read transaction: one lock for every query below, not one each */
+  sqlite3_exec (db, "BEGIN", NULL, NULL, NULL);
+  ok = (check = check_new (db, path, full, error)) != NULL;
+  sqlite3_exec (db, "COMMIT", NULL, NULL, NULL);
+
+  return ok ? check : NULL;
+}
+
+static TesCacheCheck *
+check_new (sqlite3     *db,
+           const char  *path,
+           gboolean     full,
+           GError     **error)
 {
   TesCacheCheck *check = g_new0 (TesCacheCheck, 1);
   g_autoptr(GHashTable) next_index = g_hash_table_new (NULL, NULL);

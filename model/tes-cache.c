@@ -265,7 +265,7 @@ tes_cache_check_db (sqlite3     *db,
       sqlite3_step (stmt) != SQLITE_ROW)
     {
       g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA,
-                   "Cache %s is damaged: not a cache (%s)", path, sqlite3_errmsg (db));
+                   "Cache %s is damaged: its header cannot be read (%s)", path, sqlite3_errmsg (db));
       sqlite3_finalize (stmt);
       return FALSE;
     }
