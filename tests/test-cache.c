@@ -1150,6 +1150,67 @@ test_killed_cli (void)
     }
 }
 
+/* A source's cache too big to verify whole at open, found damaged on a
+ * later read: the query fails saying so, and the cache goes, so that the
+ * next open imports the source again. */
+static void
+test_damage_found_on_read_removes (void)
+{
+  g_autofree char *src = write_big_trace ("lazy.json", 120000);
+  g_autofree char *cache = tes_cache_path_for_source (src);
+  g_autofree char *pattern = g_strdup_printf ("Removed %s, to be rebuilt on the next open: *", cache);
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GArray) slices = NULL;
+  g_autoptr(GError) error = NULL;
+  sqlite3 *db = NULL;
+  sqlite3_blob *blob = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gint64 track = 0;
+  gint64 t_min = 0, t_max = 0;
+  guint8 byte;
+
+  report = load_file (src, &error);
+  g_assert_no_error (error);
+  g_clear_object (&report);
+
+  /* the last chunk's first record: not read at open */
+  g_assert_cmpint (sqlite3_open_v2 (cache, &db, SQLITE_OPEN_READWRITE, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT id, track_id, t_min, t_max_end FROM slice_chunks ORDER BY id DESC LIMIT 1",
+                                       -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  g_assert_cmpint (sqlite3_blob_open (db, "main", "slice_chunks", "data", sqlite3_column_int64 (stmt, 0), 1, &blob), ==, SQLITE_OK);
+  track = sqlite3_column_int64 (stmt, 1);
+  t_min = sqlite3_column_int64 (stmt, 2);
+  t_max = sqlite3_column_int64 (stmt, 3);
+  sqlite3_finalize (stmt);
+  g_assert_cmpint (sqlite3_blob_read (blob, &byte, 1, 20), ==, SQLITE_OK);
+  byte ^= 4;
+  g_assert_cmpint (sqlite3_blob_write (blob, &byte, 1, 20), ==, SQLITE_OK);
+  sqlite3_blob_close (blob);
+  sqlite3_close (db);
+
+  report = load_file (src, &error);
+  g_assert_no_error (error);
+  g_assert_true (tes_report_get_cache_reused (report));
+
+  g_test_expect_message ("tes-report", G_LOG_LEVEL_MESSAGE, pattern);
+  slices = tes_report_get_slices (report, track, t_min, t_max, &error);
+  g_test_assert_expected_messages ();
+  g_assert_null (slices);
+  tes_test_assert_contains (error->message, "does not match its checksum");
+  tes_test_assert_contains (error->message, "Reopen the report to import it again.");
+  g_clear_error (&error);
+  g_assert_false (g_file_test (cache, G_FILE_TEST_EXISTS));
+  g_clear_object (&report);
+
+  report = load_file (src, &error);
+  g_assert_no_error (error);
+  g_assert_false (tes_report_get_cache_reused (report));
+  slices = tes_report_get_slices (report, track, t_min, t_max, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (slices->len, >, 0);
+}
+
 /* Two processes opening a report that has no cache yet both succeed, and
  * leave one intact cache. */
 static void
@@ -1266,6 +1327,7 @@ main (int   argc,
   g_test_add_func ("/tes/cache/crafted-counts", test_crafted_counts);
   g_test_add_func ("/tes/cache/small-cache", test_small_cache);
   g_test_add_func ("/tes/cache/killed-cli", test_killed_cli);
+  g_test_add_func ("/tes/cache/damage-found-on-read-removes", test_damage_found_on_read_removes);
   g_test_add_func ("/tes/cache/concurrent-opens", test_concurrent_opens);
   g_test_add_func ("/tes/cache/placement", test_cache_placement);
   g_test_add_func ("/tes/cache/streamed-same-answers", test_streamed_same_answers);
