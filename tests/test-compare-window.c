@@ -344,6 +344,19 @@ find_button (Fixture    *f,
   g_error ("No button %s", label);
 }
 
+static void
+wait_for_alignment (Fixture *f)
+{
+  gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
+
+  while (tes_compare_view_get_aligning (f->view))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out aligning");
+      g_main_context_iteration (NULL, FALSE);
+    }
+}
+
 /* x of @t (ns) in the trace of @side as last drawn. */
 static double
 trace_x (Fixture *f,
@@ -370,7 +383,6 @@ test_compare_window_align (void)
   g_autoptr(GString) moved = NULL;
   gint64 a_add = 1200 * 1000, b_add = (1200 + B_SHIFT_US + ADD_MOVED_US) * 1000;
   gint64 a_start, b_start;
-  gint64 deadline;
   Fixture f = { 0 };
   GtkWidget *align_operator, *align_start;
   double width;
@@ -396,13 +408,7 @@ test_compare_window_align (void)
   select_row_named (&f, "add");
   g_assert_true (gtk_widget_get_sensitive (align_operator));
   g_signal_emit_by_name (align_operator, "clicked");
-  deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
-  while (tes_compare_view_get_aligning (f.view))
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("Timed out aligning");
-      g_main_context_iteration (NULL, FALSE);
-    }
+  wait_for_alignment (&f);
   g_assert_cmpfloat (fabs (trace_x (&f, 0, a_add) - trace_x (&f, 1, b_add)), <, 1);
   g_assert_cmpfloat (trace_x (&f, 0, a_add), >, 0);
   g_assert_cmpfloat (trace_x (&f, 0, a_add), <, width);
@@ -413,6 +419,26 @@ test_compare_window_align (void)
   g_assert_false (gtk_widget_get_sensitive (align_start));
   g_assert_cmpfloat (fabs (trace_x (&f, 0, a_start) - trace_x (&f, 1, b_start)), <, 1);
   g_assert_cmpfloat (fabs (trace_x (&f, 0, a_add) - trace_x (&f, 1, b_add)), >, 20);
+
+  /* a row double-clicked aligns on its operator too */
+  {
+    g_autoptr(GPtrArray) tables = tes_ui_test_find_widgets ((TesWindow *)f.window, GTK_TYPE_COLUMN_VIEW);
+    GListModel *rows = tes_compare_view_get_rows (f.view);
+    guint add = GTK_INVALID_LIST_POSITION;
+
+    for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+      {
+        g_autoptr(TesRowItem) item = g_list_model_get_item (rows, i);
+
+        if (g_strcmp0 (((const TesCompareRow *)tes_row_item_get (item))->a->name, "add") == 0)
+          add = i;
+      }
+    g_assert_cmpuint (tables->len, ==, 1);
+    g_signal_emit_by_name (g_ptr_array_index (tables, 0), "activate", add);
+    wait_for_alignment (&f);
+    g_assert_true (gtk_widget_get_sensitive (align_start));
+    g_assert_cmpfloat (fabs (trace_x (&f, 0, a_add) - trace_x (&f, 1, b_add)), <, 1);
+  }
 
   fixture_close (&f);
 }

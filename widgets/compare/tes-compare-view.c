@@ -260,6 +260,16 @@ align_operator_clicked_cb (TesCompareView *self)
   g_task_run_in_thread (task, find_starts_thread);
 }
 
+/* A row double-clicked (or Enter on it): align on its operator. */
+static void
+row_activated_cb (TesCompareView *self,
+                  guint           position)
+{
+  gtk_single_selection_set_selected (self->selection, position);
+  if (gtk_widget_get_sensitive (self->align_operator_button))
+    align_operator_clicked_cb (self);
+}
+
 static void
 align_start_clicked_cb (TesCompareView *self)
 {
@@ -469,7 +479,8 @@ lower_pane (TesCompareView *self,
 
   self->align_operator_button = gtk_button_new_with_mnemonic (_("Align on _Operator"));
   gtk_widget_set_tooltip_text (self->align_operator_button,
-                               _("Line both traces up on the chosen operator’s first start in each run"));
+                               _("Line both traces up on the chosen operator’s first start in each run "
+                                 "(or double-click its row)"));
   g_signal_connect_swapped (self->align_operator_button, "clicked", G_CALLBACK (align_operator_clicked_cb), self);
   self->align_start_button = gtk_button_new_with_mnemonic (_("Align on _Start"));
   gtk_widget_set_tooltip_text (self->align_start_button, _("Line both traces up on each run’s start"));
@@ -548,6 +559,7 @@ tes_compare_view_new (TesWorkspace *a,
   gtk_column_view_set_model (self->table, GTK_SELECTION_MODEL (self->selection));
   g_signal_connect_object (self->selection, "notify::selected", G_CALLBACK (selection_changed_cb),
                            self, G_CONNECT_SWAPPED);
+  g_signal_connect_swapped (self->table, "activate", G_CALLBACK (row_activated_cb), self);
 
   self->traces = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   gtk_box_set_homogeneous (GTK_BOX (self->traces), TRUE);
