@@ -304,6 +304,19 @@ tes_share_chart_snapshot (GtkWidget   *widget,
 
       append_text (snapshot, text->value, row->value_x, text_y, &self->dim_fg);
     }
+
+  /* the keyboard's place: the selected row, or the first before any */
+  if ((gtk_widget_get_state_flags (widget) & GTK_STATE_FLAG_FOCUS_VISIBLE) && self->layout->n_rows > 0)
+    {
+      const TesShareChartRow *row = &self->layout->rows[MAX (self->selected, 0)];
+      GskRoundedRect outline;
+      GdkRGBA color = self->fg;
+      const float widths[4] = { 1, 1, 1, 1 };
+
+      color.alpha *= 0.6f;
+      gsk_rounded_rect_init_from_rect (&outline, &GRAPHENE_RECT_INIT (0, row->y, width, row->height), 0);
+      gtk_snapshot_append_border (snapshot, &outline, widths, (const GdkRGBA[4]) { color, color, color, color });
+    }
 }
 
 static void
@@ -627,6 +640,8 @@ tes_share_chart_init (TesShareChart *self)
 
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  /* the focus outline comes and goes with the focus */
+  g_signal_connect (self, "notify::has-focus", G_CALLBACK (gtk_widget_queue_draw), NULL);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Time shares"),
                                   -1);
@@ -771,5 +786,19 @@ tes_share_chart_set_selected (TesShareChart *self,
   self->selected = index;
   tes_share_chart_update_description (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+
+  /* in a scrolled window, the selected row in view */
+  if (index >= 0 && self->layout != NULL && index < (int)self->layout->n_rows)
+    {
+      GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (self), GTK_TYPE_SCROLLED_WINDOW);
+      const TesShareChartRow *row = &self->layout->rows[index];
+      graphene_point_t top;
+
+      if (scrolled != NULL &&
+          gtk_widget_compute_point (GTK_WIDGET (self), gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scrolled)),
+                                    &GRAPHENE_POINT_INIT (0, (float)row->y), &top))
+        gtk_adjustment_clamp_page (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled)),
+                                   top.y, top.y + row->height);
+    }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED]);
 }

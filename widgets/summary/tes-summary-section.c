@@ -601,6 +601,10 @@ tes_summary_section_init (TesSummarySection *self)
   self->selection = gtk_multi_selection_new (G_LIST_MODEL (self->sorted));
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
 
+  /* the chart is taller than its pane: focused, it keeps its place (its
+   * selected row is what it scrolls into view) */
+  if (GTK_IS_VIEWPORT (gtk_widget_get_parent (GTK_WIDGET (self->share_chart))))
+    gtk_viewport_set_scroll_to_focus (GTK_VIEWPORT (gtk_widget_get_parent (GTK_WIDGET (self->share_chart))), FALSE);
   g_signal_connect_object (self->share_chart, "row-activated",
                            G_CALLBACK (tes_summary_section_chart_activated_cb),
                            self, G_CONNECT_SWAPPED);
