@@ -11,6 +11,7 @@
 
 #include <glib/gi18n.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "tes-bsp-section.h"
 #include "tes-painter.h"
@@ -181,10 +182,14 @@ draw_heat (cairo_t               *cr,
            double                 max_cycles,
            const graphene_rect_t *rect)
 {
-  cairo_surface_t *cells = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int)grid->width, (int)grid->n_rows);
+  /* the cells at the picture's size, rows repeated to fill it: drawn
+   * unscaled, a copy rather than a resampling */
+  int height = MAX ((int)rect->size.height, 1);
+  cairo_surface_t *cells = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int)grid->width, height);
   guchar *data = cairo_image_surface_get_data (cells);
   int stride = cairo_image_surface_get_stride (cells);
   guint32 palette[256];
+  guint last_row = G_MAXUINT;
 
   /* a colour per state, or 256 steps of the cycles' scale: a lookup per
    * pixel */
@@ -196,12 +201,19 @@ draw_heat (cairo_t               *cr,
       palette[i] = i <= TES_TILE_STATE_SYNC ? tes_tile_state_color (i) : NO_STEP_RGB;
 
   cairo_surface_flush (cells);
-  for (guint row = 0; row < grid->n_rows; row++)
+  for (int y = 0; y < height; y++)
     {
-      guint32 *line = (guint32 *)(gpointer)(data + (gsize)row * stride);
+      guint row = (guint)((guint64)y * grid->n_rows / height);
+      guint32 *line = (guint32 *)(gpointer)(data + (gsize)y * stride);
       const guint8 *states = grid->states + (gsize)row * grid->width;
       const float *cycles = grid->cycles + (gsize)row * grid->width;
 
+      if (row == last_row)
+        {
+          memcpy (line, data + (gsize)(y - 1) * stride, grid->width * sizeof (guint32));
+          continue;
+        }
+      last_row = row;
       for (guint column = 0; column < grid->width; column++)
         {
           if (states[column] == TES_BSP_NO_STATE)
@@ -218,7 +230,7 @@ draw_heat (cairo_t               *cr,
   cairo_rectangle (cr, rect->origin.x, rect->origin.y, rect->size.width, rect->size.height);
   cairo_clip (cr);
   cairo_translate (cr, rect->origin.x, rect->origin.y);
-  cairo_scale (cr, rect->size.width / grid->width, rect->size.height / grid->n_rows);
+  cairo_scale (cr, rect->size.width / grid->width, rect->size.height / height);
   cairo_set_source_surface (cr, cells, 0, 0);
   cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
   cairo_paint (cr);
