@@ -274,6 +274,9 @@ test_a11y_tree (void)
 
   fixture_open (&f);
 
+  /* the header bar's controls: Open, Open Recent, the main menu */
+  assert_tree_named (gtk_window_get_titlebar (GTK_WINDOW (f.window)), 2);
+
   summary = fixture_show (&f, "TesSummarySection");
   gtk_test_accessible_assert_role (summary, GTK_ACCESSIBLE_ROLE_GROUP);
   gtk_test_accessible_assert_property (summary, GTK_ACCESSIBLE_PROPERTY_LABEL, "Summary");
