@@ -16,11 +16,40 @@
 
 #include <glib/gi18n.h>
 
+/* "--" ends the options, so that a file may start with '-'. GApplication
+ * would open the "--" itself as a file (GOption keeps it when an argument
+ * after it starts with '-'), so it is dropped here and the files after it
+ * are passed on as paths no option parser takes for an option ("./-x"). */
+static char **
+end_options_at_double_dash (int    argc,
+                            char **argv,
+                            int   *n_args)
+{
+  GPtrArray *args = g_ptr_array_new ();
+  gboolean files_only = FALSE;
+
+  for (int i = 0; i < argc; i++)
+    {
+      if (i > 0 && !files_only && g_str_equal (argv[i], "--"))
+        files_only = TRUE;
+      else if (files_only && argv[i][0] == '-')
+        g_ptr_array_add (args, g_strconcat ("./", argv[i], NULL));
+      else
+        g_ptr_array_add (args, g_strdup (argv[i]));
+    }
+  *n_args = (int)args->len;
+  g_ptr_array_add (args, NULL);
+
+  return (char **)g_ptr_array_free (args, FALSE);
+}
+
 int
 main (int    argc,
       char **argv)
 {
   g_autoptr(TesApplication) app = NULL;
+  g_auto(GStrv) args = NULL;
+  int n_args;
 
   setlocale (LC_ALL, "");
   /* run from the build folder, the translations it compiled */
@@ -32,5 +61,7 @@ main (int    argc,
 
   app = tes_application_new ();
 
-  return g_application_run (G_APPLICATION (app), argc, argv);
+  args = end_options_at_double_dash (argc, argv, &n_args);
+
+  return g_application_run (G_APPLICATION (app), n_args, args);
 }

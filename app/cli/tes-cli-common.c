@@ -97,6 +97,17 @@ tes_cli_parse_command_line (const char          *command,
   if (!g_option_context_parse (context, argc, argv, &error))
     return tes_cli_usage_error ("%s", error->message);
 
+  /* "--" ends the options, so that a FILE may start with '-': GOption
+   * stops there, but keeps the "--" when an argument after it starts with
+   * '-' */
+  for (int i = 2; i < *argc; i++)
+    if (g_str_equal ((*argv)[i], "--"))
+      {
+        memmove (&(*argv)[i], &(*argv)[i + 1], (gsize)(*argc - i) * sizeof (char *));
+        (*argc)--;
+        break;
+      }
+
   /* argv[0] is the program, argv[1] the command */
   if (*argc < 3)
     return tes_cli_usage_error ("%s: missing FILE", command);

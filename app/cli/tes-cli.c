@@ -21,9 +21,11 @@ static const char usage_text[] =
   "  info [--json] FILE…               what the report holds and where its cache is\n"
   "  summary [--mode total|each] [--by category|name] [--csv] FILE…\n"
   "                                     time share per operator type (total) or per operator (each)\n"
+#ifdef TES_HAVE_WIDGETS
   "  render [--view summary|trace|flame] [--range START:END] [--unit U]\n"
   "         [--width W] [--height H] --out OUT.png|svg|pdf FILE…\n"
   "                                     draw a view (default: summary) as the window does\n"
+#endif
   "  compare [--by name|type] [--csv] [--fail-if-slower PCT] A B\n"
   "                                     two runs' operators side by side, largest change first;\n"
   "                                     A and B may be several files of a run, comma-separated\n"
@@ -100,5 +102,11 @@ main (int    argc,
         return status;
       }
 
-  return tes_cli_usage_error ("unknown command '%s'", argv[1]);
+  {
+    g_autoptr(GString) names = g_string_new (NULL);
+
+    for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+      g_string_append_printf (names, "%s%s", i ? ", " : "", commands[i].name);
+    return tes_cli_usage_error ("unknown command '%s'; the commands: %s", argv[1], names->str);
+  }
 }
