@@ -371,6 +371,32 @@ test_a11y_trace_keys (void)
   g_clear_pointer (&description, g_free);
   description = wait_for_description (view, "Selected: sync, at 500.000 µs, lasting 500.000 µs");
 
+  /* in the Flame view rows are depths: from conv, Down is dma inside it,
+   * Right at that depth has nothing further in the lane */
+  tes_trace_view_set_mode (view, TES_TRACE_FLAME);
+  tes_ui_test_wait_for_stable_size (GTK_WIDGET (view));
+  g_assert_true (press (view, GDK_KEY_Up));
+  g_assert_true (press (view, GDK_KEY_Up));
+  /* core 0's lower row holds dma alone */
+  g_assert_cmpstr (selected_name (&f, &track), ==, "dma");
+  g_assert_cmpstr (track_path (&f, track), ==, "Device A/core 0");
+  g_assert_true (press (view, GDK_KEY_Up));
+  g_assert_cmpstr (selected_name (&f, &track), ==, "conv");
+  g_assert_true (press (view, GDK_KEY_Down));
+  g_assert_cmpstr (selected_name (&f, &track), ==, "dma");
+  g_assert_cmpstr (track_path (&f, track), ==, "Device A/core 0");
+  g_assert_true (press (view, GDK_KEY_Right));
+  g_assert_cmpstr (selected_name (&f, &track), ==, "dma");
+  g_assert_true (press (view, GDK_KEY_Up));
+  g_assert_cmpstr (selected_name (&f, &track), ==, "conv");
+  g_assert_true (press (view, GDK_KEY_Right));
+  g_assert_cmpstr (selected_name (&f, &track), ==, "add");
+  tes_trace_view_set_mode (view, TES_TRACE_FLAT);
+  while (g_strcmp0 (selected_name (&f, &track), "sync") != 0)
+    g_assert_true (press (view, GDK_KEY_Down));
+  g_clear_pointer (&description, g_free);
+  description = wait_for_description (view, "Selected: sync");
+
   /* zooming: the range in the description follows, as the toolbar says it */
   {
     g_autofree char *before = g_strndup (description, strstr (description, ". ") - description);
