@@ -595,8 +595,9 @@ update_accessible_cb (gpointer data)
   if (self->workspace == NULL)
     return G_SOURCE_REMOVE;
 
-  /* the lanes are the frame's */
-  tes_trace_view_ensure_frame (self);
+  /* the lanes are the frame's; a hidden view builds none for this */
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    tes_trace_view_ensure_frame (self);
   description = dup_description (self);
   if (g_strcmp0 (description, self->description) != 0)
     {
