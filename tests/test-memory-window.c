@@ -391,6 +391,35 @@ test_tiles_window_follows (void)
     tes_test_assert_contains (description, selected);
   }
 
+  /* hidden, it reads no steps while the range moves; shown, it catches up */
+  {
+    GtkWidget *summary = gtk_stack_get_child_by_name (tes_window_get_sections (window), "TesSummarySection");
+    gint64 before = 0, after = 0;
+
+    g_assert_nonnull (summary);
+    gtk_stack_set_visible_child (tes_window_get_sections (window), summary);
+    /* once the stack's transition is over */
+    {
+      gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
+
+      while (gtk_widget_get_mapped (GTK_WIDGET (section)) && g_get_monotonic_time () < deadline)
+        g_main_context_iteration (NULL, FALSE);
+    }
+    g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (section)));
+    balances = tes_tiles_section_get_balances (section);
+    tes_workspace_set_visible (workspace, start, start + 1000);
+    g_assert_true (tes_tiles_section_get_balances (section) == balances);
+    for (guint s = 0; s < 4; s++)
+      before += ((TesTileBalance *)g_ptr_array_index (balances, 0))->cycles[s];
+    gtk_stack_set_visible_child (tes_window_get_sections (window), GTK_WIDGET (section));
+    balances = tes_tiles_section_get_balances (section);
+    for (guint s = 0; s < 4; s++)
+      after += ((TesTileBalance *)g_ptr_array_index (balances, 0))->cycles[s];
+    g_assert_cmpint (before, ==, all);
+    g_assert_cmpint (after, ==, json_object_get_int_member (first, "dur") *
+                                json_object_get_int_member (g.truth, "tiles_per_ipu"));
+  }
+
   tes_ui_test_close_window (window);
 }
 

@@ -33,6 +33,7 @@ struct _TesTilesSection
   GtkDrawingArea *area;       /* in scrolled */
   GPtrArray      *balances;   /* TesTileBalance */
   int             selected;   /* a tile of the lists, counted across them all; -1: none */
+  gboolean        stale;      /* the range changed while the section was hidden */
 };
 
 G_DEFINE_FINAL_TYPE (TesTilesSection, tes_tiles_section, TES_TYPE_SECTION)
@@ -340,6 +341,14 @@ tes_tiles_section_update (TesTilesSection *self)
   TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
   g_autoptr(GError) error = NULL;
 
+  /* every step of the run is read: not while the trace zooms with this
+   * section hidden, but when it shows */
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      self->stale = TRUE;
+      return;
+    }
+  self->stale = FALSE;
   g_clear_pointer (&self->balances, g_ptr_array_unref);
   if (workspace != NULL && !(self->balances = compute_balances (workspace, &error)))
     g_warning ("Cannot read the tiles' steps: %s", error->message);
@@ -349,6 +358,16 @@ tes_tiles_section_update (TesTilesSection *self)
       update_description (self);
       gtk_widget_queue_draw (GTK_WIDGET (self->area));
     }
+}
+
+static void
+tes_tiles_section_map (GtkWidget *widget)
+{
+  TesTilesSection *self = TES_TILES_SECTION (widget);
+
+  GTK_WIDGET_CLASS (tes_tiles_section_parent_class)->map (widget);
+  if (self->stale)
+    tes_tiles_section_update (self);
 }
 
 static gboolean
@@ -405,6 +424,7 @@ tes_tiles_section_class_init (TesTilesSectionClass *klass)
   TesSectionClass *section_class = TES_SECTION_CLASS (klass);
 
   object_class->dispose = tes_tiles_section_dispose;
+  widget_class->map = tes_tiles_section_map;
 
   section_class->title = _("Tile Balance");
   section_class->icon_name = "view-grid-symbolic";
@@ -439,7 +459,8 @@ tes_tiles_section_init (TesTilesSection *self)
   update_description (self);
 }
 
-/* The balances shown, per IPU. */
+/* The balances shown, per IPU (NULL while the section has not shown the
+ * range). */
 GPtrArray *
 tes_tiles_section_get_balances (TesTilesSection *self)
 {
