@@ -264,3 +264,126 @@ tes_report_get_tile_activity (TesReport  *self,
 
   return g_steal_pointer (&activity);
 }
+
+static int
+compare_intervals (gconstpointer a,
+                   gconstpointer b)
+{
+  const gint64 *x = a, *y = b;
+
+  return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+static int
+compare_units (gconstpointer a,
+               gconstpointer b)
+{
+  const TesTileActivity *x = a, *y = b;
+
+  if (x->ipu != y->ipu)
+    return x->ipu < y->ipu ? -1 : 1;
+
+  return x->tile < y->tile ? -1 : x->tile > y->tile;
+}
+
+static gboolean
+track_is_below (TesReport      *self,
+                const TesTrack *track,
+                gint64          ancestor_id)
+{
+  for (gint64 id = track->id; id != 0; id = tes_report_get_track (self, id)->parent_id)
+    if (id == ancestor_id)
+      return TRUE;
+
+  return FALSE;
+}
+
+/**
+ * tes_report_get_unit_activity:
+ *
+ * Per parallel unit of a device that is not a Poplar IPU (a qaic core:
+ * a core track, its HVX, HMX and DMA threads below it), the time in
+ * [start_ns, end_ns) in which any of its tracks runs a slice (as
+ * "compute", in ns) and the rest of the range (idle). Devices (a unit's
+ * parent track) and units are numbered in track order from 0, as ipu and
+ * tile; track_id names the unit's track. n_steps counts its busy stretches.
+ */
+GArray *
+tes_report_get_unit_activity (TesReport  *self,
+                              gint64      start_ns,
+                              gint64      end_ns,
+                              GError    **error)
+{
+  g_autoptr(GArray) activity = g_array_new (FALSE, TRUE, sizeof (TesTileActivity));
+  g_autoptr(GArray) devices = g_array_new (FALSE, FALSE, sizeof (gint64));
+  TesReportCounts counts;
+
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+
+  tes_report_get_counts (self, &counts);
+  for (gint64 id = 1; id <= counts.n_tracks && end_ns > start_ns; id++)
+    {
+      const TesTrack *unit = tes_report_get_track (self, id);
+      g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, 2 * sizeof (gint64));
+      TesTileActivity row = { .track_id = id };
+      gint64 busy = 0, reach = G_MININT64;
+      guint device;
+
+      if (unit == NULL || unit->kind != TES_TRACK_CORE)
+        continue;
+
+      for (device = 0; device < devices->len && g_array_index (devices, gint64, device) != unit->parent_id; device++);
+      if (device == devices->len)
+        g_array_append_val (devices, unit->parent_id);
+      row.ipu = (gint)device;
+      for (guint i = 0; i < activity->len; i++)
+        row.tile += g_array_index (activity, TesTileActivity, i).ipu == row.ipu;
+
+      /* the slices of the unit and of every track below it */
+      for (gint64 other = id; other <= counts.n_tracks; other++)
+        {
+          const TesTrack *track = tes_report_get_track (self, other);
+          g_autoptr(GArray) slices = NULL;
+
+          if (track->n_slices == 0 || !track_is_below (self, track, id))
+            continue;
+          if (!(slices = tes_report_get_slices (self, other, tes_report_convert_time (self, 0, track->clock_id, start_ns),
+                                                tes_report_convert_time (self, 0, track->clock_id, end_ns), error)))
+            return NULL;
+          for (guint i = 0; i < slices->len; i++)
+            {
+              const TesSlice *slice = &g_array_index (slices, TesSlice, i);
+              gint64 span[2] = {
+                MAX (tes_report_convert_time (self, track->clock_id, 0, slice->start), start_ns),
+                MIN (tes_report_convert_time (self, track->clock_id, 0, slice->start + slice->dur), end_ns),
+              };
+
+              if (slice->depth == 0 && span[1] > span[0])
+                g_array_append_vals (spans, span, 1);
+            }
+        }
+
+      /* the union of the stretches */
+      g_array_sort (spans, compare_intervals);
+      for (guint i = 0; i < spans->len; i++)
+        {
+          const gint64 *span = &g_array_index (spans, gint64, 2 * i);
+
+          if (span[0] >= reach)
+            row.n_steps++;
+          if (span[1] > reach)
+            {
+              busy += span[1] - MAX (span[0], reach);
+              reach = span[1];
+            }
+        }
+      row.cycles[TES_TILE_STATE_COMPUTE] = busy;
+      row.cycles[TES_TILE_STATE_IDLE] = end_ns - start_ns - busy;
+      g_array_append_val (activity, row);
+    }
+
+  /* by device, then unit */
+  g_array_sort (activity, compare_units);
+
+  return g_steal_pointer (&activity);
+}

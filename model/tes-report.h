@@ -160,6 +160,7 @@ typedef struct
   gint   tile;
   guint  n_steps;
   gint64 cycles[4];      /* by TesTileState */
+  gint64 track_id;       /* a unit's (tes_report_get_unit_activity), else 0 */
 } TesTileActivity;
 
 /* A named program run (times in its clock's ticks). */
@@ -280,6 +281,10 @@ GArray           *tes_report_get_tile_histogram  (TesReport           *self,
 GArray           *tes_report_get_runs            (TesReport           *self,
                                                   GError             **error);
 GArray           *tes_report_get_tile_activity   (TesReport           *self,
+                                                  gint64               start_ns,
+                                                  gint64               end_ns,
+                                                  GError             **error);
+GArray           *tes_report_get_unit_activity   (TesReport           *self,
                                                   gint64               start_ns,
                                                   gint64               end_ns,
                                                   GError             **error);

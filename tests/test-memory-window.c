@@ -367,7 +367,7 @@ test_tiles_window_follows (void)
         least = MIN (least, busy[t]);
         most = MAX (most, busy[t]);
       }
-    share = g_strdup_printf ("IPU 0, %u tiles: Compute %.1f %%", tiles_per_ipu, 100.0 * compute / total);
+    share = g_strdup_printf ("IPU 0 · %u tiles: Compute %.1f %%", tiles_per_ipu, 100.0 * compute / total);
     extremes = g_strdup_printf ("least busy tile %d, most busy tile %d", least_tile,
                                 g_array_index (ipu0->most, TesTileActivity, 0).tile);
 
@@ -418,6 +418,92 @@ test_tiles_window_follows (void)
     g_assert_cmpint (before, ==, all);
     g_assert_cmpint (after, ==, json_object_get_int_member (first, "dur") *
                                 json_object_get_int_member (g.truth, "tiles_per_ipu"));
+  }
+
+  tes_ui_test_close_window (window);
+}
+
+/* Tile Balance of a run that is not Poplar's: a qaic opstats trace's
+ * cores, each busy while it or one of its HVX, HMX or DMA threads runs
+ * (the union of their events, from the file itself), named as the trace
+ * names them. */
+static void
+test_tiles_window_units (void)
+{
+  g_autofree char *trace = tes_test_copy_fixture (TES_TEST_OWN_DATA, "qaic/opstats_trace_mini.json");
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  TesTilesSection *section;
+  GPtrArray *balances;
+  JsonArray *events;
+  TesWindow *window;
+  gint64 expected[2] = { 0, 0 };
+
+  /* per device (pid), the union of its core's events (tid 64 is the
+   * device's P2P thread, not a core's) in ns */
+  json_parser_load_from_file (parser, trace, &error);
+  g_assert_no_error (error);
+  events = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "traceEvents");
+  for (gint64 pid = 0; pid < 2; pid++)
+    {
+      gint64 reach = G_MININT64;
+      g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, 2 * sizeof (gint64));
+
+      for (guint i = 0; i < json_array_get_length (events); i++)
+        {
+          JsonObject *e = json_array_get_object_element (events, i);
+          gint64 span[2];
+
+          if (!g_str_equal (json_object_get_string_member (e, "ph"), "X") ||
+              json_object_get_int_member (e, "pid") != pid || json_object_get_int_member (e, "tid") == 64)
+            continue;
+          span[0] = (gint64)(json_object_get_double_member (e, "ts") * 1000);
+          span[1] = span[0] + (gint64)(json_object_get_double_member (e, "dur") * 1000);
+          g_array_append_vals (spans, span, 1);
+        }
+      g_array_sort (spans, compare_first);
+      for (guint i = 0; i < spans->len; i++)
+        {
+          const gint64 *span = &g_array_index (spans, gint64, 2 * i);
+
+          if (span[1] > reach)
+            {
+              expected[pid] += span[1] - MAX (span[0], reach);
+              reach = span[1];
+            }
+        }
+    }
+  g_assert_cmpint (expected[0], >, 0);
+
+  window = tes_ui_test_open_window (trace, NULL);
+  tes_ui_test_wait_for_page (window, "report");
+  section = TES_TILES_SECTION (gtk_stack_get_child_by_name (tes_window_get_sections (window), "TesTilesSection"));
+  g_assert_nonnull (section);
+  gtk_stack_set_visible_child (tes_window_get_sections (window), GTK_WIDGET (section));
+  balances = tes_tiles_section_get_balances (section);
+  g_assert_nonnull (balances);
+  g_assert_cmpuint (balances->len, ==, 2);
+  for (guint d = 0; d < 2; d++)
+    {
+      const TesTileBalance *balance = g_ptr_array_index (balances, d);
+      const TesTileActivity *core = &g_array_index (balance->least, TesTileActivity, 0);
+
+      g_assert_cmpuint (balance->n_tiles, ==, 1);
+      g_assert_cmpint (tes_tile_activity_busy (core), ==, expected[d]);
+      g_assert_cmpint (balance->cycles[TES_TILE_STATE_COMPUTE], ==, expected[d]);
+      g_assert_cmpint (balance->cycles[TES_TILE_STATE_IDLE], >, 0);
+    }
+  {
+    GtkWidget *area = find_widget (GTK_WIDGET (section), GTK_TYPE_DRAWING_AREA);
+    g_autofree char *description = accessible_property (area, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+
+    tes_test_assert_contains (description, "QAic device 0 · 1 core: Compute");
+    tes_test_assert_contains (description, "QAic device 1 · 1 core: Compute");
+    tes_test_assert_contains (description, "least busy Core 0, most busy Core 0");
+    press_key (area, GDK_KEY_Down);
+    g_clear_pointer (&description, g_free);
+    description = accessible_property (area, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+    tes_test_assert_contains (description, "Selected: QAic device 0, Core 0, ");
   }
 
   tes_ui_test_close_window (window);
@@ -679,6 +765,7 @@ main (int    argc,
 
   tes_ui_test_add ("/tes/memory-window/click", test_memory_window_click);
   tes_ui_test_add ("/tes/tiles-window/follows", test_tiles_window_follows);
+  tes_ui_test_add ("/tes/tiles-window/units", test_tiles_window_units);
   tes_ui_test_add ("/tes/bsp-window/heatmap", test_bsp_window_heatmap);
 
   return tes_ui_test_run ();

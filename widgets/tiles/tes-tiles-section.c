@@ -45,20 +45,68 @@ compute_balances (TesWorkspace  *workspace,
                   GError       **error)
 {
   g_autoptr(GArray) activity = NULL;
+  TesReportCounts counts;
   gint64 t0, t1;
 
   if (!tes_workspace_get_selection (workspace, &t0, &t1))
     tes_workspace_get_visible (workspace, &t0, &t1);
 
-  if (!(activity = tes_report_get_tile_activity (tes_workspace_get_report (workspace), t0, t1 + 1, error)))
+  tes_report_get_counts (tes_workspace_get_report (workspace), &counts);
+  /* a Poplar run's tiles over its BSP steps, else any vendor's units */
+  if (counts.n_bsp_steps > 0)
+    activity = tes_report_get_tile_activity (tes_workspace_get_report (workspace), t0, t1 + 1, error);
+  else
+    activity = tes_report_get_unit_activity (tes_workspace_get_report (workspace), t0, t1 + 1, error);
+  if (activity == NULL)
     return NULL;
 
   return tes_tile_balance_compute (activity, 10);
 }
 
+/* A tile of an IPU, or a vendor's unit by its track's name ("Core 3"). */
+static char *
+unit_name (TesReport             *report,
+           const TesTileActivity *tile)
+{
+  const TesTrack *track = tile->track_id != 0 ? tes_report_get_track (report, tile->track_id) : NULL;
+
+  if (track != NULL && track->name != NULL)
+    return g_strdup (track->name);
+
+  return g_strdup_printf (_("tile %d"), tile->tile);
+}
+
+/* An IPU and its tiles, or a device (the units' parent track) and its
+ * cores. */
+static char *
+balance_title (TesReport            *report,
+               const TesTileBalance *balance)
+{
+  const TesTileActivity *any = balance->least->len > 0 ? &g_array_index (balance->least, TesTileActivity, 0) : NULL;
+  const TesTrack *unit = any != NULL && any->track_id != 0 ? tes_report_get_track (report, any->track_id) : NULL;
+  const TesTrack *device = unit != NULL && unit->parent_id != 0 ? tes_report_get_track (report, unit->parent_id) : NULL;
+
+  if (unit != NULL)
+    /* Translators: a device (by its name) and its cores */
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %u core", "%s · %u cores", balance->n_tiles),
+                            device != NULL && device->name != NULL ? device->name : "", balance->n_tiles);
+
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "IPU %d · %u tile", "IPU %d · %u tiles", balance->n_tiles),
+                          balance->ipu, balance->n_tiles);
+}
+
+/* A unit's busy time: a tile's in cycles, a vendor's unit's in ns. */
+static char *
+busy_text (const TesTileActivity *tile)
+{
+  return tes_format_duration ((double)tes_tile_activity_busy (tile),
+                              tile->track_id != 0 ? TES_TIME_UNIT_NS : TES_TIME_UNIT_CYCLES);
+}
+
 /* @selected: the line to mark, or -1 */
 static double
 draw_tile_list (TesPainter *p,
+                TesReport  *report,
                 GArray     *tiles,
                 const char *title,
                 double      x,
@@ -72,9 +120,10 @@ draw_tile_list (TesPainter *p,
       const TesTileActivity *tile = &g_array_index (tiles, TesTileActivity, i);
       gint64 busy = tes_tile_activity_busy (tile);
       gint64 all = busy + tile->cycles[TES_TILE_STATE_IDLE];
-      g_autofree char *cycles = tes_format_duration ((double)busy, TES_TIME_UNIT_CYCLES);
-      /* Translators: a tile, the cycles it worked, and their share of its time */
-      g_autofree char *line = g_strdup_printf (_("tile %d: %s busy (%.0f %%)"), tile->tile, cycles,
+      g_autofree char *cycles = busy_text (tile);
+      g_autofree char *name = unit_name (report, tile);
+      /* Translators: a tile (or a core), the time it worked, and its share of the range */
+      g_autofree char *line = g_strdup_printf (_("%s: %s busy (%.0f %%)"), name, cycles,
                                                all > 0 ? 100.0 * busy / all : 0);
 
       if ((int)i == selected)
@@ -98,6 +147,7 @@ draw_tile_list (TesPainter *p,
 /* @selected: a tile of the lists to mark (counted across them all), or -1 */
 static double
 draw_balances (cairo_t   *cr,
+               TesReport *report,
                GPtrArray *balances,
                double     width,
                int        selected)
@@ -116,9 +166,7 @@ draw_balances (cairo_t   *cr,
       const TesTileBalance *balance = g_ptr_array_index (balances, i);
       gint64 all = 0;
       double x = MARGIN, bar = width - 2 * MARGIN;
-      g_autofree char *title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "IPU %d · %u tile", "IPU %d · %u tiles",
-                                                             balance->n_tiles),
-                                                balance->ipu, balance->n_tiles);
+      g_autofree char *title = balance_title (report, balance);
       g_autoptr(GString) legend = g_string_new (NULL);
 
       for (guint s = 0; s < 4; s++)
@@ -142,8 +190,8 @@ draw_balances (cairo_t   *cr,
 
       {
         double half = (width - 3 * MARGIN) / 2;
-        double left = draw_tile_list (&p, balance->least, _("Least busy"), MARGIN, y, half, selected);
-        double right = draw_tile_list (&p, balance->most, _("Most busy"), 2 * MARGIN + half, y, half,
+        double left = draw_tile_list (&p, report, balance->least, _("Least busy"), MARGIN, y, half, selected);
+        double right = draw_tile_list (&p, report, balance->most, _("Most busy"), 2 * MARGIN + half, y, half,
                                        selected - (int)balance->least->len);
 
         y = MAX (left, right) + 16;
@@ -171,7 +219,7 @@ tes_tiles_render (TesWorkspace  *workspace,
   cairo_save (cr);
   cairo_set_source_rgb (cr, 1, 1, 1);
   cairo_paint (cr);
-  draw_balances (cr, balances, width, -1);
+  draw_balances (cr, tes_workspace_get_report (workspace), balances, width, -1);
   cairo_restore (cr);
 
   return cairo_status (cr) == CAIRO_STATUS_SUCCESS;
@@ -197,7 +245,12 @@ draw_cb (GtkDrawingArea *area,
 {
   TesTilesSection *self = user_data;
 
-  gtk_drawing_area_set_content_height (area, (int)draw_balances (cr, self->balances, width, self->selected));
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+
+  if (workspace == NULL)
+    return;
+  gtk_drawing_area_set_content_height (area, (int)draw_balances (cr, tes_workspace_get_report (workspace),
+                                                                 self->balances, width, self->selected));
 }
 
 /* The listed tile @index (counted across every IPU's lists), and the list
@@ -251,14 +304,17 @@ n_listed (GPtrArray *balances)
 char *
 tes_tiles_section_describe (TesTilesSection *self)
 {
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
   g_autoptr(GString) text = g_string_new (NULL);
   const TesTileActivity *tile;
   gboolean most = FALSE;
+  TesReport *report;
 
   g_return_val_if_fail (TES_IS_TILES_SECTION (self), NULL);
 
-  if (self->balances == NULL || self->balances->len == 0)
+  if (workspace == NULL || self->balances == NULL || self->balances->len == 0)
     return g_strdup (_("No BSP steps in this range"));
+  report = tes_workspace_get_report (workspace);
 
   for (guint i = 0; i < self->balances->len; i++)
     {
@@ -269,25 +325,35 @@ tes_tiles_section_describe (TesTilesSection *self)
         all += balance->cycles[s];
       if (text->len > 0)
         g_string_append (text, "; ");
-      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "IPU %d, %u tile:", "IPU %d, %u tiles:",
-                                                 balance->n_tiles),
-                              balance->ipu, balance->n_tiles);
+      {
+        g_autofree char *title = balance_title (report, balance);
+
+        g_string_append_printf (text, "%s:", title);
+      }
       for (guint s = TES_TILE_STATE_COMPUTE; s <= TES_TILE_STATE_SYNC + 1; s++)
         g_string_append_printf (text, "%s %s %.1f %%", s > TES_TILE_STATE_COMPUTE ? "," : "",
                                 tes_tile_state_name (s % 4), all > 0 ? 100.0 * balance->cycles[s % 4] / all : 0);
       if (balance->least->len > 0 && balance->most->len > 0)
-        /* Translators: the least and the most busy tile of an IPU */
-        g_string_append_printf (text, _(", least busy tile %d, most busy tile %d"),
-                                g_array_index (balance->least, TesTileActivity, 0).tile,
-                                g_array_index (balance->most, TesTileActivity, 0).tile);
+        {
+          g_autofree char *least = unit_name (report, &g_array_index (balance->least, TesTileActivity, 0));
+          g_autofree char *busiest = unit_name (report, &g_array_index (balance->most, TesTileActivity, 0));
+
+          /* Translators: the least and the most busy tile (or core) of an IPU (or device) */
+          g_string_append_printf (text, _(", least busy %s, most busy %s"), least, busiest);
+        }
     }
 
   if ((tile = listed_tile (self->balances, self->selected, &most)) != NULL)
     {
-      g_autofree char *cycles = tes_format_duration ((double)tes_tile_activity_busy (tile), TES_TIME_UNIT_CYCLES);
+      g_autofree char *busy = busy_text (tile);
+      g_autofree char *name = unit_name (report, tile);
+      const TesTrack *unit = tile->track_id != 0 ? tes_report_get_track (report, tile->track_id) : NULL;
+      const TesTrack *device = unit != NULL && unit->parent_id != 0 ? tes_report_get_track (report, unit->parent_id)
+                                                                    : NULL;
+      g_autofree char *group = device != NULL ? g_strdup (device->name) : g_strdup_printf (_("IPU %d"), tile->ipu);
 
-      /* Translators: the tile the keys selected: IPU, tile and its busy cycles */
-      g_string_append_printf (text, _(". Selected: IPU %d, tile %d, %s busy"), tile->ipu, tile->tile, cycles);
+      /* Translators: the tile the keys selected: its IPU (or device), the tile (or core) and its busy time */
+      g_string_append_printf (text, _(". Selected: %s, %s, %s busy"), group, name, busy);
     }
   g_string_append_c (text, '.');
 
@@ -373,11 +439,25 @@ tes_tiles_section_map (GtkWidget *widget)
 static gboolean
 tes_tiles_section_has_data (TesWorkspace *workspace)
 {
+  TesReport *report = tes_workspace_get_report (workspace);
   TesReportCounts counts;
 
-  tes_report_get_counts (tes_workspace_get_report (workspace), &counts);
+  tes_report_get_counts (report, &counts);
+  if (counts.n_bsp_steps > 0)
+    return TRUE;
 
-  return counts.n_bsp_steps > 0;
+  /* a vendor's cores with slices on them or their threads */
+  for (gint64 id = 1; id <= counts.n_tracks; id++)
+    {
+      const TesTrack *track = tes_report_get_track (report, id);
+
+      for (const TesTrack *up = track; up != NULL && track->n_slices > 0;
+           up = up->parent_id != 0 ? tes_report_get_track (report, up->parent_id) : NULL)
+        if (up->kind == TES_TRACK_CORE)
+          return TRUE;
+    }
+
+  return FALSE;
 }
 
 static void
