@@ -86,7 +86,35 @@ def SPEC_FREE(text):
     return FORMAT_SPEC.sub('', text)
 
 
+# A msgid is its literals up to the first macro: "%" G_GINT64_FORMAT cuts it
+# short (untranslatable, and the rest of the text never reaches gettext).
+CUT_MSGID = re.compile(r'(?<![A-Za-z0-9_])(?:_|N_|C_|NC_|ngettext|g_dngettext|g_dpgettext2)\s*\('
+                       r'(?:\s*[A-Z_]+\s*,)?(?:\s*"(?:[^"\\]|\\.)*"\s*,)?'
+                       r'(?:\s*"(?:[^"\\]|\\.)*")+\s*(G_G[A-Z0-9]*_FORMAT)')
+
+
+def cut_msgids():
+    found = []
+    for top in SCANNED:
+        for folder, _dirs, names in os.walk(os.path.join(source_root, top)):
+            for name in sorted(names):
+                if not name.endswith(('.c', '.h')):
+                    continue
+                path = os.path.join(folder, name)
+                with open(path, encoding='utf-8', errors='replace') as f:
+                    src = f.read()
+                for m in CUT_MSGID.finditer(src):
+                    found.append('%s:%d: %s' % (os.path.relpath(path, source_root),
+                                                src.count('\n', 0, m.start()) + 1, m.group(1)))
+    return found
+
+
 potfiles = read_potfiles()
+
+cut = cut_msgids()
+check('no translatable text is cut short by a GLib format macro', not cut,
+      'use PRId64/PRIu64 (<inttypes.h>), which xgettext reads, or format the number apart:\n' +
+      '\n'.join(cut))
 
 unmarked = []
 for folder, _dirs, names in os.walk(os.path.join(source_root, 'importers')):

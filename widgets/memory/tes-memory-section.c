@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 
 #include "tes-memory-render.h"
 #include "tes-memory-section.h"
@@ -123,7 +124,7 @@ tes_memory_section_describe (TesMemorySection *self)
       const TesTile *top = &g_array_index (model->heaviest, TesTile, 0);
 
       /* Translators: the most used tile: IPU:tile and its bytes in KB */
-      g_string_append_printf (text, _("; most used tile %d:%d: %" G_GINT64_FORMAT " KB"), top->ipu, top->tile,
+      g_string_append_printf (text, _("; most used tile %d:%d: %" PRId64 " KB"), top->ipu, top->tile,
                               top->total_bytes / 1024);
     }
   /* Translators: how many bins the memory histogram has */

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -467,8 +468,8 @@ tes_bsp_section_describe (TesBspSection *self)
                        ? span->tile_cycles[self->cursor_tile] : 0;
 
       /* Translators: the selected cell: IPU, tile, BSP step, the tile's state, its busy cycles and the step's */
-      g_string_append_printf (text, _(". Selected: IPU %d, tile %u, step %" G_GINT64_FORMAT ": %s, %u of %"
-                                      G_GINT64_FORMAT " cycles"),
+      g_string_append_printf (text, _(". Selected: IPU %d, tile %u, step %" PRId64 ": %s, %u of %"
+                                      PRId64 " cycles"),
                               ipu->ipu, self->cursor_tile, step->step, tes_tile_state_name (state), cycles,
                               span->dur_cycles);
     }
