@@ -374,6 +374,65 @@ test_content_over_name (void)
   g_assert_true (strstr (error->message, "sigmastar-op-time") != NULL);
 }
 
+/* Bytes this process has read so far (Linux /proc/self/io), or -1. */
+static gint64
+bytes_read (void)
+{
+  g_autofree char *io = NULL;
+  const char *rchar;
+
+  if (!g_file_get_contents ("/proc/self/io", &io, NULL, NULL) || !(rchar = strstr (io, "rchar: ")))
+    return -1;
+
+  return g_ascii_strtoll (rchar + 7, NULL, 10);
+}
+
+/* Choosing the importer of a file reads its head only (TES_SNIFF_SIZE
+ * bytes), however big the file: a trace of several GB is recognised at
+ * the cost of 64 KiB. */
+static void
+test_reads_head_only (void)
+{
+  g_autofree char *json = tes_test_tmp_path ("big-trace.json");
+  g_autofree char *text = tes_test_tmp_path ("big-listing.txt");
+  g_autoptr(GString) s = g_string_new ("[");
+  const char *paths[] = { json, text };
+
+  if (bytes_read () < 0)
+    {
+      g_test_skip ("no /proc/self/io");
+      return;
+    }
+
+  for (guint i = 0; s->len < 8 * 1024 * 1024; i++)
+    g_string_append_printf (s, "%s{\"ph\":\"X\",\"name\":\"op%u\",\"pid\":1,\"tid\":1,\"ts\":%u,\"dur\":1}",
+                            i ? ",\n" : "", i % 7, i);
+  g_string_append (s, "]\n");
+  tes_test_write_file (json, s->str, s->len);
+  g_string_truncate (s, 0);
+  while (s->len < 8 * 1024 * 1024)
+    g_string_append (s, "a line of some text listing that no importer claims\n");
+  tes_test_write_file (text, s->str, s->len);
+
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      gint64 before = bytes_read ();
+      gint64 itself = bytes_read () - before;   /* reading /proc/self/io counts too */
+      TesImporter *importer = tes_importer_registry_choose (paths[i], NULL, &error);
+      gint64 read = bytes_read () - before - 2 * itself;
+
+      g_test_message ("%s: %" G_GINT64_FORMAT " bytes read to choose %s", paths[i], read,
+                      importer ? tes_importer_get_name (importer) : "none");
+      if (i == 0)
+        g_assert_cmpstr (tes_importer_get_name (importer), ==, "chrome-json");
+      else
+        g_assert_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_UNKNOWN_FORMAT);
+      g_assert_cmpint (read, >, 0);
+      g_assert_cmpint (read, <=, TES_SNIFF_SIZE);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -383,6 +442,7 @@ main (int   argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/sniff/every-importer-declares-claims", test_every_importer_declares_claims);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/sniff/own-files", test_own_files);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/sniff/content-over-name", test_content_over_name);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/sniff/reads-head-only", test_reads_head_only);
   tes_test_add (TES_TEST_SHARED_DATA, "/tes/sniff/fixtures", test_fixtures);
 
   return g_test_run ();
