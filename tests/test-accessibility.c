@@ -432,6 +432,17 @@ test_a11y_trace_keys (void)
     g_assert_true (gtk_widget_get_mapped (focus));
   }
 
+  /* a slice another view selected: the view says no more than how many,
+   * and the arrows start afresh (Left pans again) */
+  {
+    TesSliceRef other = { first_track, 0 };
+
+    tes_workspace_set_selected_slices (f.workspace, &other, 1);
+    g_clear_pointer (&description, g_free);
+    description = wait_for_description (view, "1 slice selected");
+    g_assert_false (press (view, GDK_KEY_Left));
+  }
+
   tes_ui_test_close_window (f.window);
 }
 

@@ -531,16 +531,16 @@ zoom_to_selection (TesTraceView *self)
     zoom_to (self, self->selected_box.start, self->selected_box.start + self->selected_box.dur);
 }
 
-/* A slice is selected, and it is the one this view last selected (another
- * view may select others: only their count is known here). */
+/* The workspace's selection is the one slice this view last selected
+ * (another view may select others: only their count is known here). */
 static gboolean
 has_selected_slice (TesTraceView *self)
 {
   guint n_selected = 0;
+  const TesSliceRef *refs = tes_workspace_get_selected_slices (self->workspace, &n_selected);
 
-  tes_workspace_get_selected_slices (self->workspace, &n_selected);
-
-  return self->selected_track != 0 && n_selected > 0;
+  return self->selected_track != 0 && n_selected == 1 &&
+         refs[0].track_id == self->selected_track && refs[0].index == self->selected_box.index;
 }
 
 /* What a screen reader says of the view: the range shown, how many lanes,
@@ -580,7 +580,16 @@ dup_description (TesTraceView *self)
       g_string_append_printf (text, _("Selected: %s, at %s, lasting %s"), name ? name : "", start, duration);
     }
   else
-    g_string_append (text, _("No slice selected"));
+    {
+      guint n_selected = 0;
+
+      tes_workspace_get_selected_slices (self->workspace, &n_selected);
+      if (n_selected == 0)
+        g_string_append (text, _("No slice selected"));
+      else
+        g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%u slice selected", "%u slices selected",
+                                                   n_selected), n_selected);
+    }
 
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
