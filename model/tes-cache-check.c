@@ -716,6 +716,81 @@ check_counts (TesCacheCheck  *check,
   return TRUE;
 }
 
+/* The sum of a hash of each (id, track_id, t_min) the query lists, in
+ * whatever order: one query reads the chunks' rows, the other the index
+ * the window queries go through. */
+static gboolean
+sum_chunk_keys (sqlite3     *db,
+                const char  *sql,
+                guint64     *sum)
+{
+  sqlite3_stmt *stmt = NULL;
+  int rc;
+
+  *sum = 0;
+  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) != SQLITE_OK)
+    {
+      sqlite3_finalize (stmt);
+      return FALSE;
+    }
+
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      gint64 key[3] = {
+        GINT64_TO_LE (sqlite3_column_int64 (stmt, 0)),
+        GINT64_TO_LE (sqlite3_column_int64 (stmt, 1)),
+        GINT64_TO_LE (sqlite3_column_int64 (stmt, 2)),
+      };
+
+      *sum += tes_cache_hash64 ((const guint8 *)key, sizeof key, ROW_SEED);
+    }
+  sqlite3_finalize (stmt);
+
+  return rc == SQLITE_DONE;
+}
+
+/* The index of chunks by track and start time must list exactly the
+ * chunks: a chunk missing from it, or under another time, would drop its
+ * slices from every window without an error. One entry per 16 384
+ * slices, so cheap whatever the cache's size. */
+static gboolean
+check_chunk_index (sqlite3     *db,
+                   const char  *path,
+                   GError     **error)
+{
+  guint64 table, index;
+
+  if (!sum_chunk_keys (db, "SELECT id, track_id, t_min FROM slice_chunks NOT INDEXED", &table) ||
+      !sum_chunk_keys (db, "SELECT id, track_id, t_min FROM slice_chunks INDEXED BY slice_chunks_track "
+                           "WHERE track_id IS NOT NULL", &index) ||
+      table != index)
+    return set_damaged (error, path, "the index of its slice chunks does not match them");
+
+  return TRUE;
+}
+
+/* A small cache is checked whole by SQLite too: every index against its
+ * table, every page's structure (a few milliseconds for 4 MiB). */
+static gboolean
+check_integrity (sqlite3     *db,
+                 const char  *path,
+                 GError     **error)
+{
+  sqlite3_stmt *stmt = NULL;
+  g_autofree char *first = NULL;
+
+  if (sqlite3_prepare_v2 (db, "PRAGMA integrity_check (1)", -1, &stmt, NULL) == SQLITE_OK &&
+      sqlite3_step (stmt) == SQLITE_ROW)
+    first = g_strdup ((const char *)sqlite3_column_text (stmt, 0));
+  sqlite3_finalize (stmt);
+
+  if (g_strcmp0 (first, "ok") != 0)
+    return set_damaged (error, path, "its pages or indexes are inconsistent (%s)",
+                        first ? first : sqlite3_errmsg (db));
+
+  return TRUE;
+}
+
 /* At open: the checksums are all there, the small tables and the rows of
  * chunks and summaries match them, the counts agree, and when the chunks
  * and summaries are small (or @full) their bytes are verified too. What is
@@ -775,11 +850,15 @@ check_new (sqlite3     *db,
         goto fail;
     }
 
-  if (!check_counts (check, db, scan.n_slices, error))
+  if (!check_counts (check, db, scan.n_slices, error) ||
+      !check_chunk_index (db, path, error))
     goto fail;
 
   if (!full && scan.bytes + lod_bytes > OPEN_BYTES)
     return check;
+
+  if (!check_integrity (db, path, error))
+    goto fail;
 
   {
     g_autoptr(GList) ids = g_hash_table_get_keys (check->chunks);

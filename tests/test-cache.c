@@ -865,11 +865,40 @@ alter_chunk_row (const char *cache)
   exec_sql (cache, "UPDATE slice_chunks SET t_max_end = t_max_end + 1 WHERE id = 1");
 }
 
+/* A byte of an index's page flipped: the table is intact, a lookup
+ * through the index is not. */
+static void
+corrupt_index (const char *cache)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gint64 root, page_size;
+  gsize len;
+
+  g_assert_cmpint (sqlite3_open_v2 (cache, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT rootpage, page_size FROM sqlite_schema, pragma_page_size () "
+                                           "WHERE name = 'slice_chunks_track'", -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  root = sqlite3_column_int64 (stmt, 0);
+  page_size = sqlite3_column_int64 (stmt, 1);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+
+  g_file_get_contents (cache, &contents, &len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint ((gint64)len, >=, root * page_size);
+  contents[root * page_size - 1] ^= 0x01;   /* the last cell's last byte: a chunk's id */
+  tes_test_write_file (cache, contents, len);
+}
+
 static const struct
 {
   const char *name;
   void (*damage) (const char *cache);
 } damages[] = {
+  { "corrupt-index", corrupt_index },
   { "flipped-byte", flip_chunk_byte },
   { "truncated", truncate_cache },
   { "dropped-table", drop_table },
