@@ -239,6 +239,43 @@ draw_heat (cairo_t               *cr,
   cairo_surface_destroy (cells);
 }
 
+/* Every other IPU's cells, from @first on: a frame's two halves. */
+typedef struct
+{
+  GPtrArray *ipus;
+  gint64     t0;
+  gint64     t1;
+  int        width;
+  int        height;
+  guint      first;
+} GridJob;
+
+static void
+grid_job_fill (const GridJob *job,
+               GPtrArray     *grids)
+{
+  for (guint i = job->first; i < job->ipus->len; i += 2)
+    {
+      const TesBspIpu *ipu = g_ptr_array_index (job->ipus, i);
+      graphene_rect_t rect = tes_bsp_heat_rect (i, job->ipus->len, job->width, job->height);
+
+      g_ptr_array_index (grids, i) = tes_bsp_pyramid_grid (ipu->pyramid, job->t0, job->t1, (guint)rect.size.width,
+                                                           (guint)rect.size.height);
+    }
+}
+
+static gpointer
+grid_job_run (gpointer data)
+{
+  const GridJob *job = data;
+  GPtrArray *grids = g_ptr_array_new_with_free_func ((GDestroyNotify)tes_bsp_grid_free);
+
+  g_ptr_array_set_size (grids, job->ipus->len);
+  grid_job_fill (job, grids);
+
+  return grids;
+}
+
 /* @ipus as tes_bsp_load_ipus() gives them, over the workspace's visible
  * range. */
 gboolean
@@ -257,15 +294,28 @@ tes_bsp_render (TesWorkspace   *workspace,
   tes_workspace_get_visible (workspace, &t0, &t1);
   tes_workspace_get_span (workspace, &origin, NULL);
 
-  /* every IPU's cells first: one scale of cycles for all */
-  for (guint i = 0; ipus != NULL && i < ipus->len; i++)
+  /* every IPU's cells first (one scale of cycles for all), the IPUs
+   * shared between this thread and another */
+  if (ipus != NULL && ipus->len > 0)
     {
-      const TesBspIpu *ipu = g_ptr_array_index (ipus, i);
-      graphene_rect_t rect = tes_bsp_heat_rect (i, ipus->len, width, height);
-      TesBspGrid *grid = tes_bsp_pyramid_grid (ipu->pyramid, t0, t1, (guint)rect.size.width, (guint)rect.size.height);
+      GridJob mine = { ipus, t0, t1, width, height, 0 };
+      GridJob theirs = { ipus, t0, t1, width, height, 1 };
+      GThread *helper = NULL;
 
-      max_cycles = MAX (max_cycles, grid->max_cycles);
-      g_ptr_array_add (grids, grid);
+      g_ptr_array_set_size (grids, ipus->len);
+      if (ipus->len > 1)
+        helper = g_thread_new ("tes-bsp-cells", grid_job_run, &theirs);
+      grid_job_fill (&mine, grids);
+      if (helper != NULL)
+        {
+          GPtrArray *others = g_thread_join (helper);
+
+          for (guint i = 1; i < ipus->len; i += 2)
+            g_ptr_array_index (grids, i) = g_steal_pointer (&g_ptr_array_index (others, i));
+          g_ptr_array_unref (others);
+        }
+      for (guint i = 0; i < grids->len; i++)
+        max_cycles = MAX (max_cycles, ((TesBspGrid *)g_ptr_array_index (grids, i))->max_cycles);
     }
 
   cairo_save (cr);
