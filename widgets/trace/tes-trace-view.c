@@ -618,13 +618,13 @@ update_accessible_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+static void unfold_to (TesTraceView *self,
+                       gint64        track_id);
+
 /* Selects a slice the keyboard or the search went to and brings it into
  * view: shown whole when wider than the view, else centred when
  * @centre or when not all of it is in view; its lane opened and
  * scrolled to. */
-static void unfold_to (TesTraceView *self,
-                       gint64        track_id);
-
 static void
 select_slice (TesTraceView   *self,
               gint64          track_id,
