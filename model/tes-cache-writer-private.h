@@ -24,7 +24,7 @@ G_BEGIN_DECLS
 
 /* Slices the writer holds before it stores them (default; tests lower it
  * to stream every import, or raise it to stream none). */
-#define TES_CACHE_WRITER_FLUSH_THRESHOLD (4 * TES_CACHE_CHUNK_SLICES)
+#define TES_CACHE_WRITER_FLUSH_THRESHOLD (2 * TES_CACHE_CHUNK_SLICES)
 
 /* An open ancestor while a track's slices are nested in start order. */
 typedef struct

@@ -209,7 +209,7 @@ tes_cache_writer_new (const char  *cache_path,
                        "PRAGMA journal_mode = OFF;"
                        "PRAGMA synchronous = OFF;"
                        "PRAGMA locking_mode = EXCLUSIVE;"
-                       "PRAGMA cache_size = -8192;",
+                       "PRAGMA cache_size = -4096;",
                        error) ||
       !tes_cache_exec (self->db, tes_cache_schema_sql, error) ||
       !tes_cache_exec (self->db, "BEGIN", error))
