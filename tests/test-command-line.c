@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <glib/gstdio.h>
@@ -17,7 +18,9 @@
 /* Both programs' command lines: "--" ends the options (of every command
  * of tessera-cli, and of tessera), so that a file may start with '-', and
  * tessera-cli --help lists every command it runs (the list its
- * unknown-command error gives, taken from the commands it dispatches). */
+ * unknown-command error gives, taken from the commands it dispatches);
+ * and tessera refuses a FIFO at once, as tessera-cli does
+ * (test-bad-input). */
 
 /* tessera-cli ARGS… run in dir (a file named "--x" is only given as such
  * relative to it). */
@@ -183,51 +186,92 @@ test_double_dash_ends_options (void)
     }
 }
 
+/* What tessera ARGS… printed on stderr, run in dir for 10 s (the window
+ * stays open, so it is stopped then), on its own: no session bus to find
+ * another instance on, warnings not fatal. NULL without tessera (a build
+ * without GTK) or a display. */
+static char *
+run_app_in (const char *dir,
+            ...)
+{
+  const char *app = g_getenv ("TESSERA_APP");
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_auto(GStrv) env = g_get_environ ();
+  g_autoptr(GError) error = NULL;
+  char *err = NULL;
+  const char *arg;
+  int wait_status;
+  va_list args;
+
+  if (app == NULL || g_getenv ("DISPLAY") == NULL)
+    return NULL;
+
+  g_ptr_array_add (argv, (gpointer)"timeout");
+  g_ptr_array_add (argv, (gpointer)"10");
+  g_ptr_array_add (argv, (gpointer)app);
+  va_start (args, dir);
+  while ((arg = va_arg (args, const char *)))
+    g_ptr_array_add (argv, (gpointer)arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  env = g_environ_unsetenv (env, "G_DEBUG");
+  env = g_environ_setenv (env, "DBUS_SESSION_BUS_ADDRESS", "disabled:", TRUE);
+  g_spawn_sync (dir, (char **)argv->pdata, env, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
+                NULL, NULL, NULL, &err, &wait_status, &error);
+  g_assert_no_error (error);
+
+  return err;
+}
+
+static char *
+tmp_dir (void)
+{
+  g_autofree char *probe = tes_test_tmp_path ("probe");
+
+  return g_path_get_dirname (probe);
+}
+
 /* tessera -- --missing.txt: the window says it cannot open
- * DIR/--missing.txt, and no file named "--" is tried. The window stays
- * open, so the program is stopped after a while; it runs on its own (no
- * session bus to find another instance on, warnings not fatal). */
+ * DIR/--missing.txt, and no file named "--" is tried. */
 static void
 test_app_double_dash (void)
 {
-  const char *app = g_getenv ("TESSERA_APP");
-  g_autofree char *dir = NULL;
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-  g_autofree char *missing = NULL;
-  g_autofree char *dash = NULL;
-  g_auto(GStrv) env = g_get_environ ();
-  g_autoptr(GError) error = NULL;
-  int wait_status;
+  g_autofree char *dir = tmp_dir ();
+  g_autofree char *missing = g_build_filename (dir, "--missing.txt", NULL);
+  /* as the window names a file it cannot open: "PATH: …" */
+  g_autofree char *dash = g_strconcat (dir, G_DIR_SEPARATOR_S "--:", NULL);
+  g_autofree char *err = run_app_in (dir, "--", "--missing.txt", NULL);
 
-  if (app == NULL || g_getenv ("DISPLAY") == NULL)
+  if (err == NULL)
     {
       g_test_skip ("no tessera (built without GTK) or no display");
       return;
     }
 
-  {
-    g_autofree char *probe = tes_test_tmp_path ("probe");
-
-    dir = g_path_get_dirname (probe);
-  }
-  missing = g_build_filename (dir, "--missing.txt", NULL);
-  /* as the window names a file it cannot open: "PATH: …" */
-  dash = g_strconcat (dir, G_DIR_SEPARATOR_S "--:", NULL);
-  env = g_environ_unsetenv (env, "G_DEBUG");
-  env = g_environ_setenv (env, "DBUS_SESSION_BUS_ADDRESS", "disabled:", TRUE);
-
-  {
-    const char *argv[] = { "timeout", "10", app, "--", "--missing.txt", NULL };
-
-    g_spawn_sync (dir, (char **)argv, env, G_SPAWN_SEARCH_PATH, NULL, NULL,
-                  &out, &err, &wait_status, &error);
-    g_assert_no_error (error);
-  }
-
   tes_test_assert_contains (err, missing);
   if (strstr (err, dash) != NULL)
     g_error ("tessera took \"--\" for a file: %s", err);
+}
+
+/* tessera FIFO: the window refuses it at once, rather than waiting for a
+ * writer that never comes. */
+static void
+test_app_not_a_file (void)
+{
+  g_autofree char *dir = tmp_dir ();
+  g_autofree char *fifo = g_build_filename (dir, "fifo", NULL);
+  g_autofree char *expected = g_strdup_printf ("%s: not a regular file (a FIFO)", fifo);
+  g_autofree char *err = NULL;
+
+  g_assert_no_errno (mkfifo (fifo, 0600));
+  if ((err = run_app_in (dir, fifo, NULL)) == NULL)
+    {
+      g_test_skip ("no tessera (built without GTK) or no display");
+      return;
+    }
+
+  tes_test_assert_contains (err, expected);
 }
 
 int
@@ -239,6 +283,7 @@ main (int   argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/command-line/help-lists-every-command", test_help_lists_every_command);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/command-line/double-dash-ends-options", test_double_dash_ends_options);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/command-line/app-double-dash", test_app_double_dash);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/command-line/app-not-a-file", test_app_not_a_file);
 
   return g_test_run ();
 }
