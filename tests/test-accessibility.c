@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "tes-compare-summary.h"
 #include "tes-compare-view.h"
 #include "tes-importer-registry.h"
 #include "tes-row-item.h"
@@ -523,6 +524,8 @@ test_a11y_compare (void)
   GtkWindow *window = GTK_WINDOW (gtk_window_new ());
   g_autofree char *label_a = NULL;
   g_autofree char *label_b = NULL;
+  g_autofree char *summary_label = NULL;
+  GtkWidget *summary = NULL;
 
   gtk_window_set_default_size (window, 1200, 800);
   gtk_window_set_child (window, view);
@@ -536,6 +539,14 @@ test_a11y_compare (void)
   label_b = dup_property (tes_compare_view_get_trace (TES_COMPARE_VIEW (view), 1), GTK_ACCESSIBLE_PROPERTY_LABEL);
   g_assert_true (g_str_has_prefix (label_a, "Execution trace of "));
   g_assert_cmpstr (label_a, !=, label_b);
+
+  /* the Summary tab, once both runs are summed up off the main loop */
+  for (guint i = 0; i < 500 && (summary = find_first (view, TES_TYPE_COMPARE_SUMMARY)) == NULL; i++)
+    tes_ui_test_spin (20);
+  g_assert_nonnull (summary);
+  gtk_test_accessible_assert_role (summary, GTK_ACCESSIBLE_ROLE_GROUP);
+  summary_label = dup_property (summary, GTK_ACCESSIBLE_PROPERTY_LABEL);
+  g_assert_cmpstr (summary_label, ==, "Both runs as a whole");
 
   gtk_window_destroy (window);
 }

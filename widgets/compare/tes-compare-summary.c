@@ -311,6 +311,8 @@ tes_compare_summary_class_init (TesCompareSummaryViewClass *klass)
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "comparesummary");
+  /* its tables are read as one named part of the comparison */
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static void
