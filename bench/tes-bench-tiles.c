@@ -72,23 +72,6 @@ cpu_ms (void)
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static int
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-
-  return x < y ? -1 : x > y;
-}
-
-static double
-median (GArray *values)
-{
-  g_array_sort (values, compare_doubles);
-
-  return g_array_index (values, double, values->len / 2);
-}
-
 /* The steps of every IPU, as make_steps() draws them: a step's tiles start
  * together; the next step starts after the slowest IPU and a gap. */
 static gboolean
@@ -279,8 +262,8 @@ bench_frames (TesWorkspace    *workspace,
   note = g_strdup_printf ("zoom: %s (%.3g of the run's steps in view, groups of %u steps); median of 15 frames "
                           "(cells + drawing, %d×%d; its CPU time %.3g ms, the cells alone %.3g ms); baseline computes the same cells from every step and tile "
                           "in view, without drawing, median of %u",
-                          zoom, fraction, 1u << (2 * level), WIDTH, HEIGHT, median (cpu), median (cells), direct->len);
-  tes_bench_emit ("bsp frame", median (frames), "ms", median (direct), "cells from every step in view", n, note);
+                          zoom, fraction, 1u << (2 * level), WIDTH, HEIGHT, tes_bench_median (cpu), tes_bench_median (cells), direct->len);
+  tes_bench_emit ("bsp frame", tes_bench_median (frames), "ms", tes_bench_median (direct), "cells from every step in view", n, note);
 }
 
 static gboolean
@@ -433,7 +416,7 @@ bench_memory (const char  *dir,
   note = g_strdup_printf ("%u tiles of a generated compile report and size -A listing; the memory model and the "
                           "page's first drawing (%d wide), median of 5; baseline steps the %" G_GUINT64_FORMAT
                           " tile memory rows, median of 5", n_tiles, WIDTH, n_rows);
-  tes_bench_emit ("memory open", median (opens), "ms", median (plain), "SQL: every tile memory row", n_tiles, note);
+  tes_bench_emit ("memory open", tes_bench_median (opens), "ms", tes_bench_median (plain), "SQL: every tile memory row", n_tiles, note);
 
   return TRUE;
 }

@@ -27,23 +27,6 @@
 #define WIDTH  1920
 #define HEIGHT 1080
 
-static int
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-
-  return x < y ? -1 : x > y;
-}
-
-static double
-median (GArray *values)
-{
-  g_array_sort (values, compare_doubles);
-
-  return g_array_index (values, double, values->len / 2);
-}
-
 /* One frame as the section draws it: build, then paint. */
 /* @overview: the run's miniature of an earlier frame, or NULL to compute
  * it (the first frame of a view); the frame's is kept there. */
@@ -197,7 +180,7 @@ bench_zoom (TesWorkspace    *workspace,
                           "%d×%d); baseline draws the %" G_GUINT64_FORMAT " slices of the range one by one, "
                           "median of %u", zoom, width / 1e6, (span_t1 - span_t0) / 1e6, WIDTH, HEIGHT,
                           n_drawn, naive->len);
-  tes_bench_emit ("trace frame", median (frames), "ms", median (naive), "every slice its own rectangle", n, note);
+  tes_bench_emit ("trace frame", tes_bench_median (frames), "ms", tes_bench_median (naive), "every slice its own rectangle", n, note);
 
   return TRUE;
 }
@@ -255,7 +238,7 @@ bench_search (TesReport   *report,
   note = g_strdup_printf ("\"softmax\" in names, categories and argument texts, any case: %u slices%s; median of 3",
                           found, sql_found < 0 ? ", no SQL baseline (no plain rows)"
                                                : sql_found == found ? ", as SQL finds" : ", SQL finds a DIFFERENT count");
-  tes_bench_emit ("trace search", median (times), "ms", sql_times->len ? median (sql_times) : 0,
+  tes_bench_emit ("trace search", tes_bench_median (times), "ms", sql_times->len ? tes_bench_median (sql_times) : 0,
                   "SQL LIKE on name and args", n, note);
 
   return TRUE;
@@ -294,7 +277,7 @@ run (const char  *cache_path,
       ms = tes_bench_ms_since (start);
       g_array_append_val (naive ? naive_firsts : firsts, ms);
     }
-  tes_bench_emit ("trace first frame", median (firsts), "ms", median (naive_firsts),
+  tes_bench_emit ("trace first frame", tes_bench_median (firsts), "ms", tes_bench_median (naive_firsts),
                   "open + every slice its own rectangle", n,
                   "open the cache, lay out the lanes, build and draw the whole run (flame, 1920×1080); median of 3");
 

@@ -76,3 +76,20 @@ tes_bench_emit (const char *name,
   fflush (stdout);
 }
 
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The middle of an array of doubles, which it sorts. */
+double
+tes_bench_median (GArray *values)
+{
+  g_array_sort (values, compare_doubles);
+
+  return g_array_index (values, double, values->len / 2);
+}

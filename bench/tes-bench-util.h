@@ -14,6 +14,7 @@ G_BEGIN_DECLS
 /* What the benchmarks print: one JSON object a line, which run-bench
  * collects into build/bench/results.json and docs/benchmarks.md. */
 double  tes_bench_ms_since (gint64      start_us);
+double  tes_bench_median   (GArray     *values);
 void    tes_bench_emit     (const char *name,
                             double      value,
                             const char *unit,

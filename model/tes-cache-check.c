@@ -113,6 +113,21 @@ struct _TesCacheCheck
   GHashTable *lod_checked;   /* track_id * 256 + level */
 };
 
+/* A cache that breaks what the writer guarantees is damaged (or was
+ * crafted): say where, rather than let the queries trust it. */
+gboolean
+tes_cache_set_damaged_valist (GError     **error,
+                              const char  *path,
+                              const char  *format,
+                              va_list      args)
+{
+  g_autofree char *what = g_strdup_vprintf (format, args);
+
+  g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA,
+               "Cache %s is damaged: %s", path, what);
+  return FALSE;
+}
+
 static gboolean
 set_damaged (GError     **error,
              const char  *path,
@@ -125,15 +140,11 @@ set_damaged (GError     **error,
              const char  *format,
              ...)
 {
-  g_autofree char *what = NULL;
   va_list args;
 
   va_start (args, format);
-  what = g_strdup_vprintf (format, args);
+  tes_cache_set_damaged_valist (error, path, format, args);
   va_end (args);
-
-  g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA,
-               "Cache %s is damaged: %s", path, what);
   return FALSE;
 }
 

@@ -52,6 +52,10 @@ extern const char tes_cache_schema_sql[];
 gboolean tes_cache_exec        (sqlite3     *db,
                                 const char  *sql,
                                 GError     **error);
+gboolean tes_cache_set_damaged_valist (GError     **error,
+                                       const char  *path,
+                                       const char  *format,
+                                       va_list      args) G_GNUC_PRINTF (3, 0);
 void     tes_cache_set_error   (GError     **error,
                                 sqlite3     *db,
                                 const char  *what);

@@ -215,23 +215,17 @@ meta_int (sqlite3    *db,
   return value;
 }
 
-/* A cache that breaks what the writer guarantees is damaged (or was
- * crafted): say where, rather than let the queries trust it. */
 gboolean
 tes_report_set_damaged (GError     **error,
                         TesReport   *self,
                         const char  *format,
                         ...)
 {
-  g_autofree char *what = NULL;
   va_list args;
 
   va_start (args, format);
-  what = g_strdup_vprintf (format, args);
+  tes_cache_set_damaged_valist (error, self->cache_path, format, args);
   va_end (args);
-
-  g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA,
-               "Cache %s is damaged: %s", self->cache_path, what);
   return FALSE;
 }
 
