@@ -163,6 +163,59 @@ press_key (GtkWidget *widget,
   }
 }
 
+/* A Poplar compile report lists vertex types as keys hundreds of pixels
+ * long: the Summary shows them shortened, so that they do not make the
+ * window wider than the screen (it took 1,561 px for this run). */
+static void
+test_memory_window_summary_width (void)
+{
+  g_auto(Generated) g = { 0 };
+  g_autofree char *compile = NULL;
+  g_autofree char *listing = NULL;
+  g_autoptr(GFile) a = NULL;
+  g_autoptr(GFile) b = NULL;
+  GtkWidget *summary;
+  TesWindow *window;
+  int minimum, natural, longest = 0;
+
+  generate (&g, TES_TEST_OWN_DATA);
+  compile = generated_path (&g, "compile_report.txt");
+  listing = generated_path (&g, "archive_size.txt");
+  a = g_file_new_for_path (compile);
+  b = g_file_new_for_path (listing);
+
+  window = g_object_ref (tes_window_new (NULL));
+  gtk_window_present (GTK_WINDOW (window));
+  tes_window_open_files (window, (GFile *[]) { a, b }, 2, NULL);
+  tes_ui_test_wait_for_page (window, "report");
+
+  summary = gtk_stack_get_child_by_name (tes_window_get_sections (window), "TesSummarySection");
+  g_assert_nonnull (summary);
+  /* the report does hold such keys */
+  {
+    g_autoptr(GPtrArray) labels = tes_ui_test_find_widgets (window, GTK_TYPE_LABEL);
+
+    for (guint i = 0; i < labels->len; i++)
+      if (gtk_widget_is_ancestor (g_ptr_array_index (labels, i), summary) &&
+          strstr (gtk_label_get_text (g_ptr_array_index (labels, i)), "vertex data.type.") != NULL)
+        {
+          PangoLayout *layout = gtk_widget_create_pango_layout (g_ptr_array_index (labels, i),
+                                                                gtk_label_get_text (g_ptr_array_index (labels, i)));
+          int text_width;
+
+          pango_layout_get_pixel_size (layout, &text_width, NULL);
+          longest = MAX (longest, text_width);
+          g_object_unref (layout);
+        }
+  }
+  g_assert_cmpint (longest, >, 400);
+
+  gtk_widget_measure (summary, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, NULL, NULL);
+  g_assert_cmpint (minimum, <, 800);
+
+  tes_ui_test_close_window (window);
+}
+
 /* The Memory section in the window, on a generated Poplar run: a click
  * on a histogram bin lists exactly its tiles; `tessera-cli render` draws
  * the same page. */
@@ -764,6 +817,7 @@ main (int    argc,
   tes_ui_test_init (&argc, &argv);
 
   tes_ui_test_add ("/tes/memory-window/click", test_memory_window_click);
+  tes_ui_test_add ("/tes/memory-window/summary-width", test_memory_window_summary_width);
   tes_ui_test_add ("/tes/tiles-window/follows", test_tiles_window_follows);
   tes_ui_test_add ("/tes/tiles-window/units", test_tiles_window_units);
   tes_ui_test_add ("/tes/bsp-window/heatmap", test_bsp_window_heatmap);

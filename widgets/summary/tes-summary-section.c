@@ -107,6 +107,7 @@ tes_summary_section_fill_facts (TesSummarySection *self,
 
           heading = fact->heading;
           gtk_label_set_xalign (GTK_LABEL (label), 0);
+          gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
           gtk_widget_add_css_class (label, "heading");
           gtk_widget_set_margin_top (label, row > 0 ? 12 : 0);
           gtk_grid_attach (self->facts_grid, label, 0, row++, 2, 1);
@@ -114,6 +115,12 @@ tes_summary_section_fill_facts (TesSummarySection *self,
 
       key = gtk_label_new (fact->key);
       gtk_label_set_xalign (GTK_LABEL (key), 1);
+      /* a report's own keys can be long (Poplar's vertex types): shortened
+       * in the middle, whole in the tooltip, they never widen the window */
+      gtk_label_set_ellipsize (GTK_LABEL (key), PANGO_ELLIPSIZE_MIDDLE);
+      gtk_label_set_width_chars (GTK_LABEL (key), 12);
+      gtk_label_set_max_width_chars (GTK_LABEL (key), 32);
+      gtk_widget_set_tooltip_text (key, fact->key);
       gtk_widget_set_valign (key, GTK_ALIGN_START);
       gtk_widget_add_css_class (key, "dim-label");
 
