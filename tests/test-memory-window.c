@@ -163,6 +163,29 @@ press_key (GtkWidget *widget,
   }
 }
 
+/* A window on a generated Poplar run's compile report and size -A
+ * listing, its report shown; @width, @height: its default size, or 0 for
+ * the one it keeps in its settings. */
+static TesWindow *
+open_compile_and_listing (Generated *g,
+                          int        width,
+                          int        height)
+{
+  g_autofree char *compile = generated_path (g, "compile_report.txt");
+  g_autofree char *listing = generated_path (g, "archive_size.txt");
+  g_autoptr(GFile) a = g_file_new_for_path (compile);
+  g_autoptr(GFile) b = g_file_new_for_path (listing);
+  TesWindow *window = g_object_ref (tes_window_new (NULL));
+
+  if (width > 0)
+    gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  gtk_window_present (GTK_WINDOW (window));
+  tes_window_open_files (window, (GFile *[]) { a, b }, 2, NULL);
+  tes_ui_test_wait_for_page (window, "report");
+
+  return window;
+}
+
 /* A Poplar compile report lists vertex types as keys hundreds of pixels
  * long: the Summary shows them shortened, so that they do not make the
  * window wider than the screen (it took 1,561 px for this run). */
@@ -170,24 +193,12 @@ static void
 test_memory_window_summary_width (void)
 {
   g_auto(Generated) g = { 0 };
-  g_autofree char *compile = NULL;
-  g_autofree char *listing = NULL;
-  g_autoptr(GFile) a = NULL;
-  g_autoptr(GFile) b = NULL;
   GtkWidget *summary;
   TesWindow *window;
   int minimum, natural, longest = 0;
 
   generate (&g, TES_TEST_OWN_DATA);
-  compile = generated_path (&g, "compile_report.txt");
-  listing = generated_path (&g, "archive_size.txt");
-  a = g_file_new_for_path (compile);
-  b = g_file_new_for_path (listing);
-
-  window = g_object_ref (tes_window_new (NULL));
-  gtk_window_present (GTK_WINDOW (window));
-  tes_window_open_files (window, (GFile *[]) { a, b }, 2, NULL);
-  tes_ui_test_wait_for_page (window, "report");
+  window = open_compile_and_listing (&g, 0, 0);
 
   summary = gtk_stack_get_child_by_name (tes_window_get_sections (window), "TesSummarySection");
   g_assert_nonnull (summary);
@@ -223,10 +234,6 @@ static void
 test_memory_window_click (void)
 {
   g_auto(Generated) g = { 0 };
-  g_autofree char *compile = NULL;
-  g_autofree char *listing = NULL;
-  g_autoptr(GFile) a = NULL;
-  g_autoptr(GFile) b = NULL;
   g_autoptr(GArray) rects = g_array_new (FALSE, FALSE, sizeof (TesMemoryBinRect));
   const TesMemoryModel *model;
   TesMemorySection *section;
@@ -237,16 +244,7 @@ test_memory_window_click (void)
   int width, last_bin = -1;
 
   generate (&g, TES_TEST_OWN_DATA);
-  compile = generated_path (&g, "compile_report.txt");
-  listing = generated_path (&g, "archive_size.txt");
-  a = g_file_new_for_path (compile);
-  b = g_file_new_for_path (listing);
-
-  window = g_object_ref (tes_window_new (NULL));
-  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
-  gtk_window_present (GTK_WINDOW (window));
-  tes_window_open_files (window, (GFile *[]) { a, b }, 2, NULL);
-  tes_ui_test_wait_for_page (window, "report");
+  window = open_compile_and_listing (&g, 1200, 800);
 
   section = TES_MEMORY_SECTION (gtk_stack_get_child_by_name (tes_window_get_sections (window), "TesMemorySection"));
   g_assert_nonnull (section);
