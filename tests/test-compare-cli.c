@@ -12,6 +12,7 @@
 #include <cairo.h>
 
 #include "tes-compare-render.h"
+#include "tes-test-pixels.h"
 #include "tes-test-util.h"
 #include "test-poplar-util.h"
 
@@ -147,74 +148,6 @@ test_compare_cli_memory (void)
   g_assert_null (strstr (r.out, "Share by type"));
 }
 
-/* Pixels of @surface in [y0, y1) that differ from @rgb by more than a
- * little in any channel. */
-static guint
-count_unlike (cairo_surface_t *surface,
-              int              y0,
-              int              y1,
-              guint32          rgb)
-{
-  const guint8 *data = cairo_image_surface_get_data (surface);
-  int stride = cairo_image_surface_get_stride (surface);
-  int width = cairo_image_surface_get_width (surface);
-  guint n = 0;
-
-  for (int y = y0; y < y1; y++)
-    for (int x = 0; x < width; x++)
-      {
-        guint32 px = *(const guint32 *)(gconstpointer)(data + y * stride + 4 * x) & 0xffffff;
-        int dr = (int)(px >> 16) - (int)(rgb >> 16);
-        int dg = (int)((px >> 8) & 0xff) - (int)((rgb >> 8) & 0xff);
-        int db = (int)(px & 0xff) - (int)(rgb & 0xff);
-
-        n += MAX (MAX (ABS (dr), ABS (dg)), ABS (db)) > 48;
-      }
-
-  return n;
-}
-
-/* Pixels of a strong colour (a drawn slice or bar, not text or grid). */
-static guint
-count_coloured (cairo_surface_t *surface,
-                int              y0,
-                int              y1)
-{
-  const guint8 *data = cairo_image_surface_get_data (surface);
-  int stride = cairo_image_surface_get_stride (surface);
-  int width = cairo_image_surface_get_width (surface);
-  guint n = 0;
-
-  for (int y = y0; y < y1; y++)
-    for (int x = 0; x < width; x++)
-      {
-        guint32 px = *(const guint32 *)(gconstpointer)(data + y * stride + 4 * x);
-        int r = (px >> 16) & 0xff, g = (px >> 8) & 0xff, b = px & 0xff;
-
-        n += MAX (MAX (r, g), b) - MIN (MIN (r, g), b) > 80;
-      }
-
-  return n;
-}
-
-static gboolean
-same_rows (cairo_surface_t *a,
-           int              a_y,
-           cairo_surface_t *b,
-           int              b_y,
-           int              rows)
-{
-  int width = cairo_image_surface_get_width (a);
-
-  g_assert_cmpint (cairo_image_surface_get_width (b), ==, width);
-  for (int y = 0; y < rows; y++)
-    if (memcmp (cairo_image_surface_get_data (a) + (a_y + y) * cairo_image_surface_get_stride (a),
-                cairo_image_surface_get_data (b) + (b_y + y) * cairo_image_surface_get_stride (b), 4 * width) != 0)
-      return FALSE;
-
-  return TRUE;
-}
-
 static cairo_surface_t *
 render_png (const char *name,
             ...)
@@ -279,13 +212,15 @@ test_compare_cli_render (void)
   /* the strips hold their names' text */
   for (int top = 0; top <= half; top += half)
     {
-      g_assert_cmpuint (count_unlike (both, top + 2, top + TES_COMPARE_RENDER_LABEL_HEIGHT - 2, 0xe8e8e8), >, 100);
-      g_assert_cmpuint (count_coloured (both, top + TES_COMPARE_RENDER_LABEL_HEIGHT, top + half), >,
+      g_assert_cmpuint (tes_test_count_pixels (both, top + 2, top + TES_COMPARE_RENDER_LABEL_HEIGHT - 2,
+                                               TES_TEST_PIXEL_UNLIKE, 0xe8e8e8), >, 100);
+      g_assert_cmpuint (tes_test_count_pixels (both, top + TES_COMPARE_RENDER_LABEL_HEIGHT, top + half,
+                                               TES_TEST_PIXEL_COLOURED, 0), >,
                         (guint)(width * body / 20));
     }
-  g_assert_true (same_rows (both, TES_COMPARE_RENDER_LABEL_HEIGHT, alone, 0, body));
+  g_assert_true (tes_test_same_rows (both, TES_COMPARE_RENDER_LABEL_HEIGHT, alone, 0, body));
   /* and B is not A again */
-  g_assert_false (same_rows (both, half + TES_COMPARE_RENDER_LABEL_HEIGHT, alone, 0, body));
+  g_assert_false (tes_test_same_rows (both, half + TES_COMPARE_RENDER_LABEL_HEIGHT, alone, 0, body));
   cairo_surface_destroy (both);
   cairo_surface_destroy (alone);
 
@@ -313,8 +248,10 @@ test_compare_cli_render (void)
   }
   for (int top = 0; top <= half; top += half)
     {
-      g_assert_cmpuint (count_unlike (memory, top + 2, top + TES_COMPARE_RENDER_LABEL_HEIGHT - 2, 0xe8e8e8), >, 100);
-      g_assert_cmpuint (count_coloured (memory, top + TES_COMPARE_RENDER_LABEL_HEIGHT, top + half), >,
+      g_assert_cmpuint (tes_test_count_pixels (memory, top + 2, top + TES_COMPARE_RENDER_LABEL_HEIGHT - 2,
+                                               TES_TEST_PIXEL_UNLIKE, 0xe8e8e8), >, 100);
+      g_assert_cmpuint (tes_test_count_pixels (memory, top + TES_COMPARE_RENDER_LABEL_HEIGHT, top + half,
+                                               TES_TEST_PIXEL_COLOURED, 0), >,
                         (guint)(width * body / 20));
     }
   cairo_surface_destroy (memory);

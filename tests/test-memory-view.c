@@ -12,6 +12,7 @@
 #include "tes-bsp-section.h"
 #include "tes-importer-registry.h"
 #include "tes-memory-render.h"
+#include "tes-test-pixels.h"
 #include "tes-test-util.h"
 #include "test-poplar-util.h"
 
@@ -115,9 +116,6 @@ test_memory_render (void)
   g_autoptr(GArray) rects = g_array_new (FALSE, FALSE, sizeof (TesMemoryBinRect));
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1200, 800);
   cairo_t *cr = cairo_create (surface);
-  const guchar *data;
-  int stride;
-  guint red = 0;
   double used;
 
   cairo_set_source_rgb (cr, 1, 1, 1);
@@ -137,12 +135,7 @@ test_memory_render (void)
   g_assert_cmpint (tes_memory_bin_at (rects, -5, -5), ==, -1);
 
   /* red (0xc01c28) is what is over the limit: some is drawn */
-  data = cairo_image_surface_get_data (surface);
-  stride = cairo_image_surface_get_stride (surface);
-  for (int y = 0; y < 800; y++)
-    for (int x = 0; x < 1200; x++)
-      red += (*(const guint32 *)(gconstpointer)(data + y * stride + x * 4) & 0xffffff) == 0xc01c28;
-  g_assert_cmpuint (red, >, 50);
+  g_assert_cmpuint (tes_test_count_pixels (surface, 0, 800, TES_TEST_PIXEL_EQUAL, 0xc01c28), >, 50);
 
   cairo_surface_destroy (surface);
 }

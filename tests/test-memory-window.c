@@ -14,6 +14,7 @@
 #include "tes-memory-section.h"
 #include "tes-tiles-layout.h"
 #include "tes-tiles-section.h"
+#include "tes-test-pixels.h"
 #include "tes-test-util.h"
 #include "tes-ui-test-util.h"
 #include "test-poplar-util.h"
@@ -582,8 +583,6 @@ test_bsp_window_heatmap (void)
   g_autoptr(GArray) shades = g_array_new (FALSE, FALSE, 2 * sizeof (double));
   cairo_t *cr;
   graphene_rect_t rect;
-  guchar *data;
-  int stride;
 
   generate (&g, TES_TEST_OWN_DATA);
   execution = generated_path (&g, "execution.json");
@@ -621,8 +620,6 @@ test_bsp_window_heatmap (void)
   g_assert_true (tes_bsp_render (workspace, ipus, TES_BSP_COLOR_STATE, cr, width, height));
   cairo_destroy (cr);
   cairo_surface_flush (surface);
-  data = cairo_image_surface_get_data (surface);
-  stride = cairo_image_surface_get_stride (surface);
   rect = tes_bsp_heat_rect (0, ipus->len, width, height);
   /* the same, coloured by cycles */
   by_cycles = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
@@ -654,7 +651,7 @@ test_bsp_window_heatmap (void)
           gint64 busy = json_array_get_int_element (cycles, t);
           TesTileState expected = TES_TILE_STATE_IDLE;
           int y = (int)(rect.origin.y + (t + 0.5) * rect.size.height / tiles_per_ipu);
-          guint32 pixel = *(guint32 *)(gpointer)(data + (gsize)y * stride + 4 * (int)((x0 + x1) / 2)) & 0xffffff;
+          guint32 pixel = tes_test_pixel (surface, (int)((x0 + x1) / 2), y);
 
           if (busy * 2 > dur)
             expected = g_str_equal (state, "compute") ? TES_TILE_STATE_COMPUTE :
@@ -666,8 +663,7 @@ test_bsp_window_heatmap (void)
 
           /* by cycles: the scale's dark end for none, lighter for more */
           {
-            guint32 c = *(guint32 *)(gpointer)(cairo_image_surface_get_data (by_cycles) + (gsize)y * stride +
-                                               4 * (int)((x0 + x1) / 2)) & 0xffffff;
+            guint32 c = tes_test_pixel (by_cycles, (int)((x0 + x1) / 2), y);
             double luma = 0.2126 * (c >> 16) + 0.7152 * ((c >> 8) & 0xff) + 0.0722 * (c & 0xff);
             double pair[2] = { (double)busy, luma };
 
@@ -696,12 +692,9 @@ test_bsp_window_heatmap (void)
       {
         graphene_rect_t heat = tes_bsp_heat_rect (i, ipus->len, width, height);
 
-        for (int y = (int)heat.origin.y; y < (int)(heat.origin.y + heat.size.height); y++)
-          for (int x = (int)heat.origin.x; x < (int)(heat.origin.x + heat.size.width); x++)
-            differ += (*(guint32 *)(gpointer)(cairo_image_surface_get_data (drawn) + (gsize)y *
-                                              cairo_image_surface_get_stride (drawn) + 4 * x) & 0xffffff) !=
-                      (*(guint32 *)(gpointer)(cairo_image_surface_get_data (by_cycles) + (gsize)y * stride + 4 * x) &
-                       0xffffff);
+        differ += tes_test_count_differing (drawn, by_cycles, (int)heat.origin.x, (int)heat.origin.y,
+                                            (int)(heat.origin.x + heat.size.width),
+                                            (int)(heat.origin.y + heat.size.height));
       }
     g_assert_cmpuint (differ, ==, 0);
     cairo_surface_destroy (drawn);

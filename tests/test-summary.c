@@ -16,6 +16,7 @@
 #include "tes-share-chart-layout.h"
 #include "tes-summary-layout.h"
 #include "tes-summary-render.h"
+#include "tes-test-pixels.h"
 #include "tes-test-util.h"
 
 /* The Summary section's pure half: facts, operator rows, filter, export
@@ -197,30 +198,6 @@ test_summary_export (void)
                    "\tADD\tADD\t\t\t\n");
 }
 
-/* The page `tessera-cli render` writes: the largest type's bar is drawn in
- * its palette colour, and wider than the second's by their shares. */
-static guint
-count_color (cairo_surface_t *surface,
-             guint32          rgb,
-             int              row_y0,
-             int              row_y1)
-{
-  const guchar *data = cairo_image_surface_get_data (surface);
-  int stride = cairo_image_surface_get_stride (surface);
-  int width = cairo_image_surface_get_width (surface);
-  guint n = 0;
-
-  for (int y = row_y0; y < row_y1; y++)
-    for (int x = 0; x < width; x++)
-      {
-        guint32 pixel = *(const guint32 *)(gconstpointer)(data + y * stride + x * 4);
-
-        n += (pixel & 0xffffff) == rgb;
-      }
-
-  return n;
-}
-
 static void
 test_summary_render (void)
 {
@@ -253,8 +230,8 @@ test_summary_render (void)
   shares[1] = second->share;
   tes_share_chart_assign_colors (names, shares, 2, slots);
 
-  first_px = count_color (surface, tes_share_chart_palette[slots[0]], 0, 900);
-  second_px = count_color (surface, tes_share_chart_palette[slots[1]], 0, 900);
+  first_px = tes_test_count_pixels (surface, 0, 900, TES_TEST_PIXEL_EQUAL, tes_share_chart_palette[slots[0]]);
+  second_px = tes_test_count_pixels (surface, 0, 900, TES_TEST_PIXEL_EQUAL, tes_share_chart_palette[slots[1]]);
   g_test_message ("%s: %u px, %s: %u px", first->type, first_px, second->type, second_px);
   g_assert_cmpuint (second_px, >, 0);
   /* bars of one height: their areas go as their shares (80.7 vs 8.0) */
@@ -303,9 +280,7 @@ test_summary_cli_render (void)
   cairo_destroy (cr);
   cairo_surface_flush (expected);
 
-  for (int y = 0; y < 700; y++)
-    g_assert_cmpmem (cairo_image_surface_get_data (expected) + y * cairo_image_surface_get_stride (expected), 900 * 4,
-                     cairo_image_surface_get_data (got) + y * cairo_image_surface_get_stride (got), 900 * 4);
+  g_assert_true (tes_test_same_rows (expected, 0, got, 0, 700));
   cairo_surface_destroy (expected);
   cairo_surface_destroy (got);
 

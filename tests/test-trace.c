@@ -14,6 +14,7 @@
 #include "tes-importer-registry.h"
 #include "test-poplar-util.h"
 #include "tes-share-chart-layout.h"
+#include "tes-test-pixels.h"
 #include "tes-test-util.h"
 #include "tes-trace-frame.h"
 #include "tes-trace-render.h"
@@ -624,17 +625,6 @@ test_tiles_balance (void)
     }
 }
 
-static guint32
-pixel_at (cairo_surface_t *surface,
-          int              x,
-          int              y)
-{
-  const guchar *data = cairo_image_surface_get_data (surface);
-  int stride = cairo_image_surface_get_stride (surface);
-
-  return *(const guint32 *)(gconstpointer)(data + y * stride + x * 4) & 0xffffff;
-}
-
 /* The picture: each slice in its name's colour where the frame put it,
  * nothing between them, the names column and the ruler inked. */
 static void
@@ -669,18 +659,18 @@ test_trace_render (void)
   /* conv [1000, 1100) µs: 1000 px for 1000 µs, so x 200..300; its top
    * row keeps its colour on the right, where no text is */
   row_y = TES_TRACE_RULER_HEIGHT + a0->y + 2 + TES_TRACE_ROW_HEIGHT - 4;
-  g_assert_cmphex (pixel_at (surface, 295, (int)row_y), ==, conv_rgb);
+  g_assert_cmphex (tes_test_pixel (surface, 295, (int)row_y), ==, conv_rgb);
   /* between conv and add (1100 to 1200 µs): the lane's background */
-  g_assert_cmphex (pixel_at (surface, 350, (int)row_y), !=, conv_rgb);
+  g_assert_cmphex (tes_test_pixel (surface, 350, (int)row_y), !=, conv_rgb);
   /* sync [1500, 2000) on Device B's core 0: x 700..1200 */
   row_y = TES_TRACE_RULER_HEIGHT + b0->y + 2 + TES_TRACE_ROW_HEIGHT - 4;
-  g_assert_cmphex (pixel_at (surface, 1150, (int)row_y), ==, sync_rgb);
-  g_assert_cmphex (pixel_at (surface, 650, (int)row_y), !=, sync_rgb);
+  g_assert_cmphex (tes_test_pixel (surface, 1150, (int)row_y), ==, sync_rgb);
+  g_assert_cmphex (tes_test_pixel (surface, 650, (int)row_y), !=, sync_rgb);
 
   /* names and ruler labels are drawn */
   for (int y = 0; y < 400; y++)
     for (int x = 0; x < (int)TES_TRACE_LABEL_WIDTH; x++)
-      inked += pixel_at (surface, x, y) < 0x808080;
+      inked += tes_test_pixel (surface, x, y) < 0x808080;
   g_assert_cmpuint (inked, >, 100);
 
   cairo_surface_destroy (surface);
@@ -917,9 +907,7 @@ test_trace_cli_render (void)
   cairo_destroy (cr);
   cairo_surface_flush (expected);
 
-  for (int y = 0; y < 300; y++)
-    g_assert_cmpmem (cairo_image_surface_get_data (expected) + y * cairo_image_surface_get_stride (expected), 800 * 4,
-                     cairo_image_surface_get_data (got) + y * cairo_image_surface_get_stride (got), 800 * 4);
+  g_assert_true (tes_test_same_rows (expected, 0, got, 0, 300));
   cairo_surface_destroy (expected);
   cairo_surface_destroy (got);
 
