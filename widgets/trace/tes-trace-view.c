@@ -12,10 +12,8 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
-#include "tes-trace-nav.h"
 #include "tes-trace-render.h"
-#include "tes-trace-search.h"
-#include "tes-trace-view.h"
+#include "tes-trace-view-private.h"
 
 /* The trace's canvas: draws frames of the workspace's visible range and
  * moves that range with chrome://tracing's keys (W/S zoom around the
@@ -23,88 +21,16 @@
  * the workspace's: every other view follows the same range and slice.
  * With the focus, arrows move the selection from slice to slice and lane
  * to lane and Enter opens the slice's details; screen readers read the
- * range, the lanes and the selected slice in its description. */
+ * range, the lanes and the selected slice in its description. The keys,
+ * the lanes' menu and the search have files of their own
+ * (tes-trace-view-private.h says which). */
 
-#define ZOOM_STEP  1.25
-#define PAN_STEP   0.1
 #define SCROLL_PX  40.0
-
-struct _TesTraceView
-{
-  GtkWidget       parent_instance;
-
-  TesWorkspace   *workspace;
-  TesTraceMode    mode;
-  gboolean        show_text;
-  gboolean        show_flows;
-  gboolean        show_runs;
-  gboolean        group_syncs;
-  gboolean        tile_balance;
-  gboolean        separate_overlaps;
-  TesTraceLaneState lane_state;   /* folded, pinned, hidden lanes */
-  GHashTable     *collapsed;      /* lane_state's */
-  GHashTable     *hidden;
-  GArray         *pinned;
-  gint64          menu_track;     /* the lane the context menu is about */
-  GtkWidget      *lane_menu;
-  GtkAdjustment  *vadjustment;    /* lanes scrolled, in pixels */
-
-  /* the last frame and what it was built for */
-  TesTraceFrame  *frame;
-  gboolean        frame_valid;
-
-  /* the search: its matches once found, the one stepped to */
-  char           *search_text;
-  TesTraceMatches *matches;
-  GCancellable   *search_cancellable;
-  char           *search_error;
-  int             current_match;
-
-  /* the selected slice as it was drawn when clicked */
-  TesTraceBox     selected_box;
-  gint64          selected_track;
-
-  double          pointer_x;
-  double          pointer_y;
-  gboolean        pointer_inside;
-  gint64          drag_t0;
-  gint64          drag_t1;
-  gboolean        drag_span;
-  gboolean        drag_minimap;
-  double          drag_x;
-  gint64          drag_anchor;
-
-  guint           accessible_idle;
-  char           *description;    /* the accessible description set last */
-};
-
-enum {
-  PROP_0,
-  PROP_WORKSPACE,
-  PROP_MODE,
-  PROP_SHOW_TEXT,
-  PROP_SHOW_FLOWS,
-  PROP_SHOW_RUNS,
-  PROP_GROUP_SYNCS,
-  PROP_TILE_BALANCE,
-  PROP_SEPARATE_OVERLAPS,
-  PROP_SCROLLABLE,
-  PROP_N_MATCHES,
-  PROP_CURRENT_MATCH,
-  PROP_SEARCHING,
-  PROP_SEARCH_ERROR,
-  N_PROPS
-};
-
-enum {
-  ACTIVATE_SLICE,
-  N_SIGNALS
-};
 
 G_DEFINE_FINAL_TYPE (TesTraceView, tes_trace_view, GTK_TYPE_WIDGET)
 
-static GParamSpec *properties[N_PROPS];
-static guint signals[N_SIGNALS];
+GParamSpec *_tes_trace_view_properties[N_PROPS];
+guint _tes_trace_view_signals[N_SIGNALS];
 
 /* The View menu's options: what the lanes show besides slices. */
 static const struct
@@ -137,27 +63,23 @@ option_flag (TesTraceView *self,
   g_return_val_if_reached (NULL);
 }
 
-static void set_search_state (TesTraceView    *self,
-                              TesTraceMatches *matches,
-                              const char      *error_message);
-
 static gboolean update_accessible_cb (gpointer data);
 
 /* The description follows the range, the lanes and the selection; one
  * update when several of them move together. */
-static void
-queue_accessible_update (TesTraceView *self)
+void
+_tes_trace_view_queue_accessible_update (TesTraceView *self)
 {
   if (self->accessible_idle == 0)
     self->accessible_idle = g_idle_add_full (G_PRIORITY_LOW, update_accessible_cb, self, NULL);
 }
 
-static void
-tes_trace_view_invalidate (TesTraceView *self)
+void
+_tes_trace_view_invalidate (TesTraceView *self)
 {
   self->frame_valid = FALSE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
-  queue_accessible_update (self);
+  _tes_trace_view_queue_accessible_update (self);
 }
 
 static void
@@ -169,22 +91,22 @@ tes_trace_view_update_adjustment (TesTraceView *self)
   gtk_adjustment_configure (self->vadjustment,
                             MIN (gtk_adjustment_get_value (self->vadjustment), MAX (total - page, 0)),
                             0, MAX (total, page), SCROLL_PX, page * 0.9, page);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCROLLABLE]);
+  g_object_notify_by_pspec (G_OBJECT (self), _tes_trace_view_properties[PROP_SCROLLABLE]);
 }
 
 /* Overlapping slices are nested slices (the cache nests whatever starts
  * inside another): separating them in the flat view gives each depth a
  * row, as the flame view does. */
-static TesTraceMode
-effective_mode (TesTraceView *self)
+TesTraceMode
+_tes_trace_view_effective_mode (TesTraceView *self)
 {
   return self->mode == TES_TRACE_FLAT && self->separate_overlaps ? TES_TRACE_FLAME : self->mode;
 }
 
 /* The frame for what the widget shows now, built when anything it
  * depends on moved. */
-static const TesTraceFrame *
-tes_trace_view_ensure_frame (TesTraceView *self)
+const TesTraceFrame *
+_tes_trace_view_ensure_frame (TesTraceView *self)
 {
   g_autoptr(GError) error = NULL;
   TesTraceFrame *frame;
@@ -204,7 +126,7 @@ tes_trace_view_ensure_frame (TesTraceView *self)
       self->frame->scale.width == scale.width &&
       self->frame->view_height == height - TES_TRACE_RULER_HEIGHT &&
       self->frame->scroll_y == gtk_adjustment_get_value (self->vadjustment) &&
-      self->frame->mode == effective_mode (self) &&
+      self->frame->mode == _tes_trace_view_effective_mode (self) &&
       (self->frame->flows != NULL) == self->show_flows &&
       (self->frame->runs != NULL) == self->show_runs &&
       self->frame->group_syncs == self->group_syncs &&
@@ -214,7 +136,7 @@ tes_trace_view_ensure_frame (TesTraceView *self)
   {
     TesTraceRequest request = {
       .scale = scale,
-      .mode = effective_mode (self),
+      .mode = _tes_trace_view_effective_mode (self),
       .lanes = &self->lane_state,
       .matches = self->matches,
       .scroll_y = gtk_adjustment_get_value (self->vadjustment),
@@ -255,7 +177,7 @@ tes_trace_view_snapshot (GtkWidget   *widget,
   TesTraceStyle style;
   cairo_t *cr;
 
-  if (!(frame = tes_trace_view_ensure_frame (self)))
+  if (!(frame = _tes_trace_view_ensure_frame (self)))
     return;
 
   tes_trace_style_init (&style, self->workspace);
@@ -298,7 +220,7 @@ tes_trace_view_size_allocate (GtkWidget *widget,
 
   if (self->lane_menu != NULL)
     gtk_popover_present (GTK_POPOVER (self->lane_menu));
-  tes_trace_view_invalidate (self);
+  _tes_trace_view_invalidate (self);
 }
 
 static void
@@ -361,10 +283,10 @@ tes_trace_view_pan (TesTraceView *self,
   tes_workspace_set_visible (self->workspace, t0, t1);
 }
 
-static void
-zoom_to (TesTraceView *self,
-         gint64        start,
-         gint64        end)
+void
+_tes_trace_view_zoom_to (TesTraceView *self,
+                         gint64        start,
+                         gint64        end)
 {
   gint64 t0, t1, span_t0, span_t1;
 
@@ -387,9 +309,9 @@ minimap_time (TesTraceView *self,
 }
 
 /* Puts @centre in the middle of the view, keeping the zoom. */
-static void
-centre_on (TesTraceView *self,
-           gint64        centre)
+void
+_tes_trace_view_centre_on (TesTraceView *self,
+                           gint64        centre)
 {
   gint64 t0, t1, span_t0, span_t1;
 
@@ -406,15 +328,15 @@ in_minimap (double x,
   return y < TES_TRACE_MINIMAP_HEIGHT && x >= TES_TRACE_LABEL_WIDTH;
 }
 
-static const TesTraceBox *
-box_at (TesTraceView *self,
-        double        x,
-        double        y,
-        gint64       *track_id,
-        gboolean     *in_label,
-        int          *lane_index)
+const TesTraceBox *
+_tes_trace_view_box_at (TesTraceView *self,
+                        double        x,
+                        double        y,
+                        gint64       *track_id,
+                        gboolean     *in_label,
+                        int          *lane_index)
 {
-  const TesTraceFrame *frame = tes_trace_view_ensure_frame (self);
+  const TesTraceFrame *frame = _tes_trace_view_ensure_frame (self);
   int lane, box;
 
   if (frame == NULL || !tes_trace_frame_hit (frame, x, y, &lane, &box, in_label))
@@ -448,11 +370,11 @@ tes_trace_view_select_at (TesTraceView *self,
   /* the run's miniature: a click shows that moment */
   if (in_minimap (x, y))
     {
-      centre_on (self, minimap_time (self, x));
+      _tes_trace_view_centre_on (self, minimap_time (self, x));
       return TRUE;
     }
 
-  box = box_at (self, x, y, &track_id, &in_label, &lane);
+  box = _tes_trace_view_box_at (self, x, y, &track_id, &in_label, &lane);
 
   if (in_label && lane >= 0)
     {
@@ -462,7 +384,7 @@ tes_trace_view_select_at (TesTraceView *self,
         return FALSE;
       if (!g_hash_table_remove (self->collapsed, GSIZE_TO_POINTER (track_id)))
         g_hash_table_add (self->collapsed, GSIZE_TO_POINTER (track_id));
-      tes_trace_view_invalidate (self);
+      _tes_trace_view_invalidate (self);
       return TRUE;
     }
 
@@ -475,7 +397,7 @@ tes_trace_view_select_at (TesTraceView *self,
 
   if (box->n_slices > 1)
     {
-      zoom_to (self, box->start, box->start + box->dur);
+      _tes_trace_view_zoom_to (self, box->start, box->start + box->dur);
       return TRUE;
     }
 
@@ -485,7 +407,7 @@ tes_trace_view_select_at (TesTraceView *self,
       gint64 end = MAX (self->selected_box.start + self->selected_box.dur, box->start + box->dur);
 
       tes_workspace_set_selection (self->workspace, start, end);
-      zoom_to (self, start, end);
+      _tes_trace_view_zoom_to (self, start, end);
       return TRUE;
     }
 
@@ -513,28 +435,17 @@ tes_trace_view_zoom_at (TesTraceView *self,
 
   g_return_val_if_fail (TES_IS_TRACE_VIEW (self), FALSE);
 
-  if (!(box = box_at (self, x, y, &track_id, &in_label, NULL)))
+  if (!(box = _tes_trace_view_box_at (self, x, y, &track_id, &in_label, NULL)))
     return FALSE;
 
-  zoom_to (self, box->start, box->start + box->dur);
+  _tes_trace_view_zoom_to (self, box->start, box->start + box->dur);
   return TRUE;
-}
-
-static void
-zoom_to_selection (TesTraceView *self)
-{
-  gint64 start, end;
-
-  if (tes_workspace_get_selection (self->workspace, &start, &end))
-    zoom_to (self, start, end);
-  else if (self->selected_track != 0)
-    zoom_to (self, self->selected_box.start, self->selected_box.start + self->selected_box.dur);
 }
 
 /* The workspace's selection is the one slice this view last selected
  * (another view may select others: only their count is known here). */
-static gboolean
-has_selected_slice (TesTraceView *self)
+gboolean
+_tes_trace_view_has_selected_slice (TesTraceView *self)
 {
   guint n_selected = 0;
   const TesSliceRef *refs = tes_workspace_get_selected_slices (self->workspace, &n_selected);
@@ -570,7 +481,7 @@ dup_description (TesTraceView *self)
     }
 
   g_string_append (text, ". ");
-  if (has_selected_slice (self))
+  if (_tes_trace_view_has_selected_slice (self))
     {
       const char *name = tes_report_get_string (report, self->selected_box.name);
       g_autofree char *start = tes_workspace_format_duration (self->workspace, self->selected_box.start - origin);
@@ -606,7 +517,7 @@ update_accessible_cb (gpointer data)
 
   /* the lanes are the frame's; a hidden view builds none for this */
   if (gtk_widget_get_mapped (GTK_WIDGET (self)))
-    tes_trace_view_ensure_frame (self);
+    _tes_trace_view_ensure_frame (self);
   description = dup_description (self);
   if (g_strcmp0 (description, self->description) != 0)
     {
@@ -616,255 +527,6 @@ update_accessible_cb (gpointer data)
     }
 
   return G_SOURCE_REMOVE;
-}
-
-static void unfold_to (TesTraceView *self,
-                       gint64        track_id);
-
-/* Selects a slice the keyboard or the search went to and brings it into
- * view: shown whole when wider than the view, else centred when
- * @centre or when not all of it is in view; its lane opened and
- * scrolled to. */
-static void
-select_slice (TesTraceView   *self,
-              gint64          track_id,
-              const TesSlice *slice,
-              gboolean        centre)
-{
-  TesReport *report = tes_workspace_get_report (self->workspace);
-  gint64 start = tes_trace_nav_start (report, track_id, slice);
-  gint64 end = tes_trace_nav_end (report, track_id, slice);
-  const TesTraceFrame *frame;
-  gint64 t0, t1;
-
-  self->selected_box = (TesTraceBox) {
-    .name = slice->name,
-    .category = slice->category,
-    .index = slice->index,
-    .n_slices = 1,
-    .row = slice->depth,
-    .flags = slice->flags,
-    .start = start,
-    .dur = end - start,
-  };
-  self->selected_track = track_id;
-
-  tes_workspace_get_visible (self->workspace, &t0, &t1);
-  if (end - start > (t1 - t0) * 8 / 10)
-    zoom_to (self, start, end);
-  else if (centre || start < t0 || end > t1)
-    centre_on (self, start + (end - start) / 2);
-
-  /* its lane on screen */
-  unfold_to (self, track_id);
-  if ((frame = tes_trace_view_ensure_frame (self)))
-    for (guint i = 0; i < frame->lanes->len; i++)
-      {
-        const TesTraceLane *lane = &g_array_index (frame->lanes, TesTraceLane, i);
-        double top = gtk_adjustment_get_value (self->vadjustment);
-        double page = gtk_adjustment_get_page_size (self->vadjustment);
-
-        if (lane->track_id != track_id)
-          continue;
-        if (lane->y < top || lane->y + lane->height > top + page)
-          gtk_adjustment_set_value (self->vadjustment, MAX (lane->y - page / 3, 0));
-        break;
-      }
-
-  {
-    TesSliceRef ref = { track_id, slice->index };
-
-    tes_workspace_set_selected_slices (self->workspace, &ref, 1);
-  }
-}
-
-/* Left and Right: the lane's previous or next slice (in the flame view,
- * at the same depth). FALSE without a selected slice. */
-static gboolean
-step_slice (TesTraceView *self,
-            int           direction)
-{
-  TesReport *report = tes_workspace_get_report (self->workspace);
-  TesSlice from, found;
-  int depth;
-
-  if (!has_selected_slice (self))
-    return FALSE;
-
-  if (!tes_trace_nav_get (report, self->selected_track, self->selected_box.index, self->selected_box.start, &from))
-    return FALSE;
-
-  depth = effective_mode (self) == TES_TRACE_FLAME ? from.depth : -1;
-  if (tes_trace_nav_step (report, self->selected_track, &from, direction, depth, &found))
-    select_slice (self, self->selected_track, &found, FALSE);
-  else
-    gtk_widget_error_bell (GTK_WIDGET (self));
-
-  return TRUE;
-}
-
-/* Up and Down: the slice at the same moment in the row above or below
- * (rows are lanes, and depths in the flame view), skipping rows with
- * nothing in the visible range. Without a selection, the first row's
- * slice nearest the middle of the view. */
-typedef struct
-{
-  gint64 track_id;
-  int    depth;    /* -1: any (the flat view) */
-} Row;
-
-static void
-step_row (TesTraceView *self,
-          int           direction)
-{
-  TesReport *report = tes_workspace_get_report (self->workspace);
-  const TesTraceFrame *frame = tes_trace_view_ensure_frame (self);
-  gboolean flame = effective_mode (self) == TES_TRACE_FLAME;
-  gboolean selected = has_selected_slice (self);
-  g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (Row));
-  gint64 t0, t1, moment;
-  int at = -1;
-
-  if (frame == NULL)
-    return;
-
-  /* (track, depth) of every row shown, top to bottom */
-  for (guint i = 0; i < frame->lanes->len; i++)
-    {
-      const TesTraceLane *lane = &g_array_index (frame->lanes, TesTraceLane, i);
-      guint n_rows = flame ? MAX (lane->n_rows, 1) : 1;
-
-      if (!lane->has_slices || lane->is_counter)
-        continue;
-      for (guint row = 0; row < n_rows; row++)
-        {
-          Row pair = { lane->track_id, flame ? (int)row : -1 };
-
-          if (selected && lane->track_id == self->selected_track &&
-              (!flame || row == self->selected_box.row))
-            at = (int)rows->len;
-          g_array_append_val (rows, pair);
-        }
-    }
-
-  tes_workspace_get_visible (self->workspace, &t0, &t1);
-  moment = selected ? self->selected_box.start + self->selected_box.dur / 2 : t0 + (t1 - t0) / 2;
-  if (at < 0)
-    at = direction > 0 ? -1 : (int)rows->len;
-
-  for (int i = at + direction; i >= 0 && i < (int)rows->len; i += direction)
-    {
-      const Row *pair = &g_array_index (rows, Row, (guint)i);
-      TesSlice found;
-
-      if (tes_trace_nav_at (report, pair->track_id, pair->depth, moment, t0, t1, &found))
-        {
-          select_slice (self, pair->track_id, &found, FALSE);
-          return;
-        }
-    }
-
-  gtk_widget_error_bell (GTK_WIDGET (self));
-}
-
-static gboolean
-tes_trace_view_key_pressed_cb (TesTraceView          *self,
-                               guint                  keyval,
-                               guint                  keycode,
-                               GdkModifierType        state,
-                               GtkEventControllerKey *controller)
-{
-  if (self->workspace == NULL || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SHIFT_MASK)) != 0)
-    return FALSE;
-
-  switch (keyval)
-    {
-    /* without a selected slice, Left and Right pan as A and D do */
-    case GDK_KEY_Left: case GDK_KEY_KP_Left:
-      return step_slice (self, -1);
-    case GDK_KEY_Right: case GDK_KEY_KP_Right:
-      return step_slice (self, 1);
-    case GDK_KEY_Up: case GDK_KEY_KP_Up:
-      step_row (self, -1);
-      return TRUE;
-    case GDK_KEY_Down: case GDK_KEY_KP_Down:
-      step_row (self, 1);
-      return TRUE;
-    case GDK_KEY_Return: case GDK_KEY_KP_Enter: case GDK_KEY_ISO_Enter: case GDK_KEY_space:
-      if (!has_selected_slice (self))
-        return FALSE;
-      g_signal_emit (self, signals[ACTIVATE_SLICE], 0);
-      return TRUE;
-    default:
-      return FALSE;
-    }
-}
-
-typedef enum
-{
-  KEY_ZOOM_IN,
-  KEY_ZOOM_OUT,
-  KEY_PAN_BACK,
-  KEY_PAN_ON,
-  KEY_SHOW_ALL,
-  KEY_ZOOM_SELECTION,
-  KEY_CLEAR,
-} KeyAction;
-
-static gboolean
-tes_trace_view_key_cb (GtkWidget *widget,
-                       GVariant  *args,
-                       gpointer   user_data)
-{
-  TesTraceView *self = TES_TRACE_VIEW (widget);
-
-  if (self->workspace == NULL)
-    return FALSE;
-
-  switch ((KeyAction)GPOINTER_TO_INT (user_data))
-    {
-    case KEY_ZOOM_IN: tes_trace_view_zoom (self, 1 / ZOOM_STEP); break;
-    case KEY_ZOOM_OUT: tes_trace_view_zoom (self, ZOOM_STEP); break;
-    case KEY_PAN_BACK: tes_trace_view_pan (self, -PAN_STEP); break;
-    case KEY_PAN_ON: tes_trace_view_pan (self, PAN_STEP); break;
-    case KEY_SHOW_ALL: tes_workspace_show_all (self->workspace); break;
-    case KEY_ZOOM_SELECTION: zoom_to_selection (self); break;
-    case KEY_CLEAR:
-    default:
-      tes_workspace_clear_selection (self->workspace);
-      tes_workspace_set_selected_slices (self->workspace, NULL, 0);
-      self->selected_track = 0;
-      break;
-    }
-
-  return TRUE;
-}
-
-/* chrome://tracing's keys. They work whenever the trace is on screen,
- * whatever has the focus (the sidebar, a button): global shortcuts are
- * the window's last resort, so a text entry still gets its letters. */
-static GtkEventController *
-key_controller_new (void)
-{
-  static const struct { guint keyval; KeyAction action; } keys[] = {
-    { GDK_KEY_w, KEY_ZOOM_IN }, { GDK_KEY_s, KEY_ZOOM_OUT },
-    { GDK_KEY_a, KEY_PAN_BACK }, { GDK_KEY_Left, KEY_PAN_BACK },
-    { GDK_KEY_d, KEY_PAN_ON }, { GDK_KEY_Right, KEY_PAN_ON },
-    { GDK_KEY_Home, KEY_SHOW_ALL }, { GDK_KEY_0, KEY_SHOW_ALL }, { GDK_KEY_KP_0, KEY_SHOW_ALL },
-    { GDK_KEY_f, KEY_ZOOM_SELECTION },
-    { GDK_KEY_Escape, KEY_CLEAR },
-  };
-  GtkEventController *controller = gtk_shortcut_controller_new ();
-
-  gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (controller), GTK_SHORTCUT_SCOPE_GLOBAL);
-  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
-    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller),
-                                          gtk_shortcut_new (gtk_keyval_trigger_new (keys[i].keyval, 0),
-                                                            gtk_callback_action_new (tes_trace_view_key_cb,
-                                                                                     GINT_TO_POINTER (keys[i].action),
-                                                                                     NULL)));
-
-  return controller;
 }
 
 static gboolean
@@ -965,7 +627,7 @@ tes_trace_view_drag_update_cb (TesTraceView   *self,
   /* dragging the frame in the miniature moves the view along the run */
   if (self->drag_minimap)
     {
-      centre_on (self, minimap_time (self, self->drag_x + dx));
+      _tes_trace_view_centre_on (self, minimap_time (self, self->drag_x + dx));
       return;
     }
 
@@ -997,7 +659,7 @@ tes_trace_view_query_tooltip (GtkWidget  *widget,
   gint64 track_id;
   gboolean in_label;
 
-  if (self->workspace == NULL || !(box = box_at (self, x, y, &track_id, &in_label, NULL)))
+  if (self->workspace == NULL || !(box = _tes_trace_view_box_at (self, x, y, &track_id, &in_label, NULL)))
     return FALSE;
 
   report = tes_workspace_get_report (self->workspace);
@@ -1027,152 +689,6 @@ tes_trace_view_query_tooltip (GtkWidget  *widget,
   gtk_tooltip_set_markup (tooltip, markup);
   return TRUE;
 }
-
-/* Pins a lane to the top of the view (the last pinned lowest), or puts it
- * back in its place. */
-void
-tes_trace_view_set_lane_pinned (TesTraceView *self,
-                                gint64        track_id,
-                                gboolean      pinned)
-{
-  g_return_if_fail (TES_IS_TRACE_VIEW (self));
-
-  for (guint i = 0; i < self->pinned->len; i++)
-    if (g_array_index (self->pinned, gint64, i) == track_id)
-      {
-        if (pinned)
-          return;
-        g_array_remove_index (self->pinned, i);
-        tes_trace_view_invalidate (self);
-        return;
-      }
-
-  if (pinned)
-    {
-      g_array_append_val (self->pinned, track_id);
-      tes_trace_view_invalidate (self);
-    }
-}
-
-gboolean
-tes_trace_view_get_lane_pinned (TesTraceView *self,
-                                gint64        track_id)
-{
-  g_return_val_if_fail (TES_IS_TRACE_VIEW (self), FALSE);
-
-  for (guint i = 0; i < self->pinned->len; i++)
-    if (g_array_index (self->pinned, gint64, i) == track_id)
-      return TRUE;
-
-  return FALSE;
-}
-
-/* Hides a lane (with the lanes below it). */
-void
-tes_trace_view_hide_lane (TesTraceView *self,
-                          gint64        track_id)
-{
-  g_return_if_fail (TES_IS_TRACE_VIEW (self));
-
-  if (!g_hash_table_add (self->hidden, GSIZE_TO_POINTER (track_id)))
-    return;
-
-  tes_trace_view_set_lane_pinned (self, track_id, FALSE);
-  tes_trace_view_invalidate (self);
-}
-
-guint
-tes_trace_view_get_n_hidden_lanes (TesTraceView *self)
-{
-  g_return_val_if_fail (TES_IS_TRACE_VIEW (self), 0);
-
-  return g_hash_table_size (self->hidden);
-}
-
-void
-tes_trace_view_show_hidden_lanes (TesTraceView *self)
-{
-  g_return_if_fail (TES_IS_TRACE_VIEW (self));
-
-  if (g_hash_table_size (self->hidden) == 0)
-    return;
-
-  g_hash_table_remove_all (self->hidden);
-  tes_trace_view_invalidate (self);
-}
-
-static void
-lane_pin_action (GtkWidget  *widget,
-                 const char *action_name,
-                 GVariant   *param)
-{
-  TesTraceView *self = TES_TRACE_VIEW (widget);
-
-  tes_trace_view_set_lane_pinned (self, self->menu_track, !tes_trace_view_get_lane_pinned (self, self->menu_track));
-}
-
-static void
-lane_hide_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *param)
-{
-  TesTraceView *self = TES_TRACE_VIEW (widget);
-
-  tes_trace_view_hide_lane (self, self->menu_track);
-}
-
-static void
-lane_show_all_action (GtkWidget  *widget,
-                      const char *action_name,
-                      GVariant   *param)
-{
-  tes_trace_view_show_hidden_lanes (TES_TRACE_VIEW (widget));
-}
-
-/* A right-click on a lane's name: pin it to the top, hide it, or bring
- * back the hidden ones. */
-static void
-tes_trace_view_context_cb (TesTraceView    *self,
-                           int              n_press,
-                           double           x,
-                           double           y,
-                           GtkGestureClick *gesture)
-{
-  g_autoptr(GMenu) menu = g_menu_new ();
-  g_autofree char *show_all = NULL;
-  gboolean in_label = FALSE;
-  gint64 track_id = 0;
-  int lane = -1;
-
-  if (self->workspace == NULL)
-    return;
-
-  box_at (self, x, y, &track_id, &in_label, &lane);
-  if (lane < 0 || !in_label)
-    return;
-
-  self->menu_track = track_id;
-  g_menu_append (menu, tes_trace_view_get_lane_pinned (self, track_id) ? _("_Unpin") : _("_Pin to Top"),
-                 "lane.pin");
-  g_menu_append (menu, _("_Hide Lane"), "lane.hide");
-  /* Translators: %u is how many lanes are hidden */
-  show_all = g_strdup_printf (_("_Show Hidden Lanes (%u)"), g_hash_table_size (self->hidden));
-  g_menu_append (menu, show_all, "lane.show-all");
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "lane.show-all", g_hash_table_size (self->hidden) > 0);
-
-  if (self->lane_menu == NULL)
-    {
-      self->lane_menu = gtk_popover_menu_new_from_model (G_MENU_MODEL (menu));
-      gtk_widget_set_parent (self->lane_menu, GTK_WIDGET (self));
-      gtk_popover_set_has_arrow (GTK_POPOVER (self->lane_menu), FALSE);
-    }
-  else
-    gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->lane_menu), G_MENU_MODEL (menu));
-
-  gtk_popover_set_pointing_to (GTK_POPOVER (self->lane_menu), &(GdkRectangle) { (int)x, (int)y, 1, 1 });
-  gtk_popover_popup (GTK_POPOVER (self->lane_menu));
-}
-
 static void
 tes_trace_view_dispose (GObject *object)
 {
@@ -1285,7 +801,7 @@ tes_trace_view_set_property (GObject      *object,
         if (*flag != g_value_get_boolean (value))
           {
             *flag = g_value_get_boolean (value);
-            tes_trace_view_invalidate (self);
+            _tes_trace_view_invalidate (self);
             g_object_notify_by_pspec (object, pspec);
           }
       }
@@ -1311,61 +827,59 @@ tes_trace_view_class_init (TesTraceViewClass *klass)
   widget_class->size_allocate = tes_trace_view_size_allocate;
   widget_class->query_tooltip = tes_trace_view_query_tooltip;
 
-  properties[PROP_WORKSPACE] =
+  _tes_trace_view_properties[PROP_WORKSPACE] =
     g_param_spec_object ("workspace", NULL, NULL, TES_TYPE_WORKSPACE,
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   /* TesTraceMode: flat (0) or flame (1) */
-  properties[PROP_MODE] =
+  _tes_trace_view_properties[PROP_MODE] =
     g_param_spec_int ("mode", NULL, NULL, TES_TRACE_FLAT, TES_TRACE_FLAME, TES_TRACE_FLAT,
                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
-  properties[PROP_SHOW_TEXT] =
+  _tes_trace_view_properties[PROP_SHOW_TEXT] =
     g_param_spec_boolean ("show-text", NULL, NULL, TRUE,
                           (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   for (guint i = 0; i < G_N_ELEMENTS (option_props); i++)
-    properties[option_props[i].prop] =
+    _tes_trace_view_properties[option_props[i].prop] =
       g_param_spec_boolean (option_props[i].name, NULL, NULL, option_props[i].default_value,
                             (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   /* whether the lanes are taller than the view: the scrollbar shows then */
-  properties[PROP_SCROLLABLE] =
+  _tes_trace_view_properties[PROP_SCROLLABLE] =
     g_param_spec_boolean ("scrollable", NULL, NULL, FALSE,
                           (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
-  properties[PROP_N_MATCHES] =
+  _tes_trace_view_properties[PROP_N_MATCHES] =
     g_param_spec_uint ("n-matches", NULL, NULL, 0, G_MAXUINT, 0,
                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   /* the match stepped to, in time order; -1 before the first step */
-  properties[PROP_CURRENT_MATCH] =
+  _tes_trace_view_properties[PROP_CURRENT_MATCH] =
     g_param_spec_int ("current-match", NULL, NULL, -1, G_MAXINT, -1,
                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   /* a search runs in a thread while this is TRUE */
-  properties[PROP_SEARCHING] =
+  _tes_trace_view_properties[PROP_SEARCHING] =
     g_param_spec_boolean ("searching", NULL, NULL, FALSE,
                           (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   /* why the search text cannot be searched (a broken regex), or NULL */
-  properties[PROP_SEARCH_ERROR] =
+  _tes_trace_view_properties[PROP_SEARCH_ERROR] =
     g_param_spec_string ("search-error", NULL, NULL, NULL,
                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  g_object_class_install_properties (object_class, N_PROPS, _tes_trace_view_properties);
 
   gtk_widget_class_set_css_name (widget_class, "tracetimeline");
 
-  gtk_widget_class_install_action (widget_class, "lane.pin", NULL, lane_pin_action);
-  gtk_widget_class_install_action (widget_class, "lane.hide", NULL, lane_hide_action);
-  gtk_widget_class_install_action (widget_class, "lane.show-all", NULL, lane_show_all_action);
+  _tes_trace_view_class_add_lane_actions (widget_class);
   /**
    * TesTraceView::activate-slice:
    *
    * Enter on a selected slice: show its details.
    */
-  signals[ACTIVATE_SLICE] =
+  _tes_trace_view_signals[ACTIVATE_SLICE] =
     g_signal_new ("activate-slice", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
@@ -1389,7 +903,7 @@ tes_trace_view_init (TesTraceView *self)
   self->lane_state = (TesTraceLaneState) { self->collapsed, self->pinned, self->hidden };
   self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 1, SCROLL_PX, 100, 1));
   g_signal_connect_object (self->vadjustment, "value-changed",
-                           G_CALLBACK (tes_trace_view_invalidate), self, G_CONNECT_SWAPPED);
+                           G_CALLBACK (_tes_trace_view_invalidate), self, G_CONNECT_SWAPPED);
 
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
@@ -1397,13 +911,7 @@ tes_trace_view_init (TesTraceView *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Execution trace"),
                                   -1);
 
-  gtk_widget_add_controller (GTK_WIDGET (self), key_controller_new ());
-
-  /* the focused view's own keys come before the window-wide ones */
-  controller = gtk_event_controller_key_new ();
-  g_signal_connect_object (controller, "key-pressed", G_CALLBACK (tes_trace_view_key_pressed_cb),
-                           self, G_CONNECT_SWAPPED);
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+  _tes_trace_view_add_key_controllers (self);
 
   controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
   g_signal_connect_object (controller, "scroll", G_CALLBACK (tes_trace_view_scroll_cb),
@@ -1422,11 +930,7 @@ tes_trace_view_init (TesTraceView *self)
                            self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
 
-  gesture = gtk_gesture_click_new ();
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_SECONDARY);
-  g_signal_connect_object (gesture, "pressed", G_CALLBACK (tes_trace_view_context_cb),
-                           self, G_CONNECT_SWAPPED);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
+  _tes_trace_view_add_lane_menu_gesture (self);
 
   gesture = gtk_gesture_drag_new ();
   g_signal_connect_object (gesture, "drag-begin", G_CALLBACK (tes_trace_view_drag_begin_cb),
@@ -1471,26 +975,26 @@ tes_trace_view_set_workspace (TesTraceView *self,
   g_cancellable_cancel (self->search_cancellable);
   g_clear_object (&self->search_cancellable);
   g_clear_pointer (&self->search_text, g_free);
-  set_search_state (self, NULL, NULL);
+  _tes_trace_view_set_search_state (self, NULL, NULL);
   self->selected_track = 0;
   gtk_adjustment_set_value (self->vadjustment, 0);
 
   if (workspace != NULL)
     {
       /* the range, the unit and the selection are the workspace's */
-      g_signal_connect_swapped (workspace, "notify::visible-start", G_CALLBACK (tes_trace_view_invalidate), self);
-      g_signal_connect_swapped (workspace, "notify::visible-end", G_CALLBACK (tes_trace_view_invalidate), self);
+      g_signal_connect_swapped (workspace, "notify::visible-start", G_CALLBACK (_tes_trace_view_invalidate), self);
+      g_signal_connect_swapped (workspace, "notify::visible-end", G_CALLBACK (_tes_trace_view_invalidate), self);
       g_signal_connect_swapped (workspace, "notify::time-unit", G_CALLBACK (gtk_widget_queue_draw), self);
-      g_signal_connect_swapped (workspace, "notify::time-unit", G_CALLBACK (queue_accessible_update), self);
+      g_signal_connect_swapped (workspace, "notify::time-unit", G_CALLBACK (_tes_trace_view_queue_accessible_update), self);
       g_signal_connect_swapped (workspace, "notify::selected-slices", G_CALLBACK (gtk_widget_queue_draw), self);
-      g_signal_connect_swapped (workspace, "notify::selected-slices", G_CALLBACK (queue_accessible_update), self);
+      g_signal_connect_swapped (workspace, "notify::selected-slices", G_CALLBACK (_tes_trace_view_queue_accessible_update), self);
       g_signal_connect_swapped (workspace, "notify::selection-start", G_CALLBACK (gtk_widget_queue_draw), self);
       g_signal_connect_swapped (workspace, "notify::selection-end", G_CALLBACK (gtk_widget_queue_draw), self);
       g_signal_connect_swapped (workspace, "notify::has-selection", G_CALLBACK (gtk_widget_queue_draw), self);
     }
 
-  tes_trace_view_invalidate (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WORKSPACE]);
+  _tes_trace_view_invalidate (self);
+  g_object_notify_by_pspec (G_OBJECT (self), _tes_trace_view_properties[PROP_WORKSPACE]);
 }
 
 TesTraceMode
@@ -1511,8 +1015,8 @@ tes_trace_view_set_mode (TesTraceView *self,
     return;
 
   self->mode = mode;
-  tes_trace_view_invalidate (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODE]);
+  _tes_trace_view_invalidate (self);
+  g_object_notify_by_pspec (G_OBJECT (self), _tes_trace_view_properties[PROP_MODE]);
 }
 
 gboolean
@@ -1535,7 +1039,7 @@ tes_trace_view_set_show_text (TesTraceView *self,
 
   self->show_text = show_text;
   gtk_widget_queue_draw (GTK_WIDGET (self));
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_TEXT]);
+  g_object_notify_by_pspec (G_OBJECT (self), _tes_trace_view_properties[PROP_SHOW_TEXT]);
 }
 
 /**
@@ -1561,7 +1065,7 @@ tes_trace_view_get_frame (TesTraceView *self)
 {
   g_return_val_if_fail (TES_IS_TRACE_VIEW (self), NULL);
 
-  return tes_trace_view_ensure_frame (self);
+  return _tes_trace_view_ensure_frame (self);
 }
 
 /* The selected slice as drawn when it was clicked; NULL when none. */
@@ -1578,179 +1082,4 @@ tes_trace_view_get_selected_box (TesTraceView *self,
     *track_id = self->selected_track;
 
   return &self->selected_box;
-}
-
-static void
-set_search_state (TesTraceView    *self,
-                  TesTraceMatches *matches,
-                  const char      *error_message)
-{
-  g_clear_pointer (&self->matches, tes_trace_matches_free);
-  self->matches = matches;
-  g_free (self->search_error);
-  self->search_error = g_strdup (error_message);
-  self->current_match = -1;
-  tes_trace_view_invalidate (self);
-
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_MATCHES]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CURRENT_MATCH]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEARCH_ERROR]);
-}
-
-typedef struct
-{
-  char     *pattern;
-  gboolean  is_regex;
-} SearchJob;
-
-static void
-search_job_free (gpointer data)
-{
-  SearchJob *job = data;
-
-  g_free (job->pattern);
-  g_free (job);
-}
-
-static void
-search_worker (GTask        *task,
-               gpointer      source_object,
-               gpointer      task_data,
-               GCancellable *cancellable)
-{
-  TesReport *report = source_object;
-  SearchJob *job = task_data;
-  g_autoptr(GArray) found = NULL;
-  GError *error = NULL;
-
-  if (!(found = tes_report_search (report, job->pattern, job->is_regex, cancellable, &error)))
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, tes_trace_matches_new (report, found),
-                           (GDestroyNotify)tes_trace_matches_free);
-}
-
-static void
-search_done_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(TesTraceView) self = user_data;
-  g_autoptr(GError) error = NULL;
-  TesTraceMatches *matches;
-
-  matches = g_task_propagate_pointer (G_TASK (result), &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-
-  g_clear_object (&self->search_cancellable);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEARCHING]);
-  set_search_state (self, matches, error ? error->message : NULL);
-}
-
-/**
- * tes_trace_view_set_search:
- * @text: what to find in names, categories and arguments ("/…/": a
- *   regular expression); NULL or empty: no search
- *
- * Searches in a thread; slices that do not match are greyed when it is
- * done (#TesTraceView:n-matches then says how many did).
- */
-void
-tes_trace_view_set_search (TesTraceView *self,
-                           const char   *text)
-{
-  g_autoptr(GTask) task = NULL;
-  SearchJob *job;
-
-  g_return_if_fail (TES_IS_TRACE_VIEW (self));
-
-  if (g_strcmp0 (self->search_text, text) == 0)
-    return;
-
-  g_free (self->search_text);
-  self->search_text = g_strdup (text);
-
-  g_cancellable_cancel (self->search_cancellable);
-  g_clear_object (&self->search_cancellable);
-
-  job = g_new0 (SearchJob, 1);
-  if (self->workspace == NULL || text == NULL || !tes_trace_parse_search (text, &job->pattern, &job->is_regex))
-    {
-      search_job_free (job);
-      set_search_state (self, NULL, NULL);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEARCHING]);
-      return;
-    }
-
-  self->search_cancellable = g_cancellable_new ();
-  task = g_task_new (tes_workspace_get_report (self->workspace), self->search_cancellable,
-                     search_done_cb, g_object_ref (self));
-  g_task_set_source_tag (task, tes_trace_view_set_search);
-  g_task_set_task_data (task, job, search_job_free);
-  g_task_run_in_thread (task, search_worker);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEARCHING]);
-}
-
-guint
-tes_trace_view_get_n_matches (TesTraceView *self)
-{
-  g_return_val_if_fail (TES_IS_TRACE_VIEW (self), 0);
-
-  return tes_trace_matches_get_n (self->matches);
-}
-
-int
-tes_trace_view_get_current_match (TesTraceView *self)
-{
-  g_return_val_if_fail (TES_IS_TRACE_VIEW (self), -1);
-
-  return self->current_match;
-}
-
-/* Opens the groups above a track, so that its lane is on screen. */
-static void
-unfold_to (TesTraceView *self,
-           gint64        track_id)
-{
-  TesReport *report = tes_workspace_get_report (self->workspace);
-  const TesTrack *track = tes_report_get_track (report, track_id);
-
-  if (g_hash_table_remove (self->hidden, GSIZE_TO_POINTER (track_id)))
-    self->frame_valid = FALSE;
-  while (track != NULL && track->parent_id != 0)
-    {
-      if (g_hash_table_remove (self->collapsed, GSIZE_TO_POINTER (track->parent_id)) |
-          g_hash_table_remove (self->hidden, GSIZE_TO_POINTER (track->parent_id)))
-        self->frame_valid = FALSE;
-      track = tes_report_get_track (report, track->parent_id);
-    }
-}
-
-/* Steps through the matches (+1 next, -1 previous, ±10), selects the one
- * it lands on and brings it into view: centred at the same zoom, or shown
- * whole when it is wider than the view. */
-void
-tes_trace_view_step_match (TesTraceView *self,
-                           int           delta)
-{
-  TesReport *report;
-  const TesTraceMatch *match;
-  TesSlice slice;
-
-  g_return_if_fail (TES_IS_TRACE_VIEW (self));
-
-  if (self->workspace == NULL || tes_trace_matches_get_n (self->matches) == 0)
-    return;
-
-  report = tes_workspace_get_report (self->workspace);
-  self->current_match = (int)tes_trace_matches_step (self->matches, self->current_match, delta);
-  match = tes_trace_matches_get (self->matches, (guint)self->current_match);
-
-  if (tes_trace_nav_get (report, match->track_id, match->index, match->start, &slice))
-    {
-      select_slice (self, match->track_id, &slice, TRUE);
-      self->selected_box.matched = TRUE;
-    }
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CURRENT_MATCH]);
 }

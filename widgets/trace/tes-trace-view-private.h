@@ -1,0 +1,133 @@
+/* tes-trace-view-private.h
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "tes-trace-search.h"
+#include "tes-trace-view.h"
+
+G_BEGIN_DECLS
+
+/* What the files of the trace's canvas share. tes-trace-view.c holds the
+ * widget: its frame, drawing, pointer and properties;
+ * tes-trace-view-keys.c moves the selection with the keyboard and binds
+ * chrome://tracing's keys; tes-trace-view-lanes.c pins and hides lanes
+ * (their context menu); tes-trace-view-search.c runs the search and steps
+ * through its matches. */
+
+struct _TesTraceView
+{
+  GtkWidget       parent_instance;
+
+  TesWorkspace   *workspace;
+  TesTraceMode    mode;
+  gboolean        show_text;
+  gboolean        show_flows;
+  gboolean        show_runs;
+  gboolean        group_syncs;
+  gboolean        tile_balance;
+  gboolean        separate_overlaps;
+  TesTraceLaneState lane_state;   /* folded, pinned, hidden lanes */
+  GHashTable     *collapsed;      /* lane_state's */
+  GHashTable     *hidden;
+  GArray         *pinned;
+  gint64          menu_track;     /* the lane the context menu is about */
+  GtkWidget      *lane_menu;
+  GtkAdjustment  *vadjustment;    /* lanes scrolled, in pixels */
+
+  /* the last frame and what it was built for */
+  TesTraceFrame  *frame;
+  gboolean        frame_valid;
+
+  /* the search: its matches once found, the one stepped to */
+  char           *search_text;
+  TesTraceMatches *matches;
+  GCancellable   *search_cancellable;
+  char           *search_error;
+  int             current_match;
+
+  /* the selected slice as it was drawn when clicked */
+  TesTraceBox     selected_box;
+  gint64          selected_track;
+
+  double          pointer_x;
+  double          pointer_y;
+  gboolean        pointer_inside;
+  gint64          drag_t0;
+  gint64          drag_t1;
+  gboolean        drag_span;
+  gboolean        drag_minimap;
+  double          drag_x;
+  gint64          drag_anchor;
+
+  guint           accessible_idle;
+  char           *description;    /* the accessible description set last */
+};
+
+enum {
+  PROP_0,
+  PROP_WORKSPACE,
+  PROP_MODE,
+  PROP_SHOW_TEXT,
+  PROP_SHOW_FLOWS,
+  PROP_SHOW_RUNS,
+  PROP_GROUP_SYNCS,
+  PROP_TILE_BALANCE,
+  PROP_SEPARATE_OVERLAPS,
+  PROP_SCROLLABLE,
+  PROP_N_MATCHES,
+  PROP_CURRENT_MATCH,
+  PROP_SEARCHING,
+  PROP_SEARCH_ERROR,
+  N_PROPS
+};
+
+enum {
+  ACTIVATE_SLICE,
+  N_SIGNALS
+};
+
+extern GParamSpec *_tes_trace_view_properties[N_PROPS];
+extern guint       _tes_trace_view_signals[N_SIGNALS];
+
+/* tes-trace-view.c */
+void                 _tes_trace_view_invalidate               (TesTraceView    *self);
+void                 _tes_trace_view_queue_accessible_update  (TesTraceView    *self);
+const TesTraceFrame *_tes_trace_view_ensure_frame             (TesTraceView    *self);
+TesTraceMode         _tes_trace_view_effective_mode           (TesTraceView    *self);
+void                 _tes_trace_view_zoom_to                  (TesTraceView    *self,
+                                                               gint64           start,
+                                                               gint64           end);
+void                 _tes_trace_view_centre_on                (TesTraceView    *self,
+                                                               gint64           centre);
+const TesTraceBox   *_tes_trace_view_box_at                   (TesTraceView    *self,
+                                                               double           x,
+                                                               double           y,
+                                                               gint64          *track_id,
+                                                               gboolean        *in_label,
+                                                               int             *lane_index);
+gboolean             _tes_trace_view_has_selected_slice       (TesTraceView    *self);
+
+/* tes-trace-view-keys.c */
+void                 _tes_trace_view_add_key_controllers      (TesTraceView    *self);
+void                 _tes_trace_view_select_slice             (TesTraceView    *self,
+                                                               gint64           track_id,
+                                                               const TesSlice  *slice,
+                                                               gboolean         centre);
+
+/* tes-trace-view-lanes.c */
+void                 _tes_trace_view_class_add_lane_actions   (GtkWidgetClass  *widget_class);
+void                 _tes_trace_view_add_lane_menu_gesture    (TesTraceView    *self);
+
+/* tes-trace-view-search.c */
+void                 _tes_trace_view_set_search_state         (TesTraceView    *self,
+                                                               TesTraceMatches *matches,
+                                                               const char      *error_message);
+void                 _tes_trace_view_unfold_to                (TesTraceView    *self,
+                                                               gint64           track_id);
+
+G_END_DECLS
