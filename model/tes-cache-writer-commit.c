@@ -212,7 +212,6 @@ typedef struct
   guint          shift;
   guint          nb;
   gint64         t_min;
-  gint64         t_end;
 } LodBuilder;
 
 static gboolean
@@ -235,9 +234,6 @@ lod_begin (LodBuilder *lb,
   lb->nb = (guint)(((span - 1) >> lb->shift) + 1);
   lb->level = g_new0 (TesLaneBucket, lb->nb);
   lb->t_min = t_min;
-  /* nb << shift may reach 2^63; the end itself is within TES_TIME_LIMIT
-   * plus a bucket */
-  lb->t_end = (gint64)(t_min + ((__int128)lb->nb << lb->shift));
 
   return TRUE;
 }
@@ -248,8 +244,8 @@ lod_add (LodBuilder           *lb,
          guint                 n)
 {
   for (guint i = 0; i < n; i++)
-    tes_lane_add_slice (lb->level, lb->nb, lb->t_min, lb->t_end,
-                        recs[i].start, recs[i].dur, recs[i].name, recs[i].depth);
+    tes_lane_add_slice_pow2 (lb->level, lb->nb, lb->t_min, lb->shift,
+                             recs[i].start, recs[i].dur, recs[i].name, recs[i].depth);
 }
 
 static void

@@ -103,6 +103,79 @@ tes_lane_add_slice (TesLaneBucket *buckets,
     }
 }
 
+/* tes_lane_add_slice() for columns of 2^shift ticks each from t0 (the
+ * cache's lane summaries): t1 is t0 + (n_buckets << shift), so every edge
+ * is t0 + (b << shift) exactly and a bucket is a shift, not a 128-bit
+ * division. The result is the same, bucket for bucket. */
+static inline gint64
+pow2_edge (gint64 t0,
+           guint  shift,
+           guint  b)
+{
+  /* the last edge may be 2^63 ticks from t0; the sum itself fits */
+  return (gint64)((guint64)t0 + ((guint64)b << shift));
+}
+
+static inline guint
+pow2_bucket_of (gint64 t0,
+                gint64 t1,
+                guint  shift,
+                guint  n_buckets,
+                gint64 t)
+{
+  if (t <= t0)
+    return 0;
+  if (t >= t1)
+    return n_buckets - 1;
+  return (guint)(((guint64)t - (guint64)t0) >> shift);
+}
+
+void
+tes_lane_add_slice_pow2 (TesLaneBucket *buckets,
+                         guint          n_buckets,
+                         gint64         t0,
+                         guint          shift,
+                         gint64         start,
+                         gint64         dur,
+                         guint32        name,
+                         guint          depth)
+{
+  gint64 t1 = pow2_edge (t0, shift, n_buckets);
+  gint64 end = start + dur;
+  guint16 depth16 = (guint16)MIN (depth, G_MAXUINT16);
+  guint first, last;
+
+  g_return_if_fail (buckets != NULL && n_buckets > 0 && shift < 64 && t1 > t0);
+
+  if (end < t0 || start > t1 || (dur > 0 && end == t0))
+    return;
+
+  first = pow2_bucket_of (t0, t1, shift, n_buckets, start);
+  last = dur > 0 ? pow2_bucket_of (t0, t1, shift, n_buckets, end - 1) : first;
+
+  for (guint b = first; b <= last; b++)
+    {
+      TesLaneBucket *bucket = &buckets[b];
+
+      bucket->count++;
+      bucket->max_depth = MAX (bucket->max_depth, depth16);
+
+      if (depth == 0)
+        {
+          gint64 lo = MAX (start, pow2_edge (t0, shift, b));
+          gint64 hi = MIN (end, pow2_edge (t0, shift, b + 1));
+          gint64 covered = MAX (0, hi - lo);
+
+          bucket->busy += covered;
+          if (bucket->dominant == 0 || covered > bucket->dominant_time)
+            {
+              bucket->dominant = name;
+              bucket->dominant_time = covered;
+            }
+        }
+    }
+}
+
 /* Folds a summary bucket covering [lo, hi) into the columns it overlaps:
  * busy time in proportion to the overlap (the remainder to the last column,
  * so the total is kept), the count into every column it touches. */

@@ -35,6 +35,14 @@ void     tes_lane_add_slice     (TesLaneBucket *buckets,
                                  gint64         dur,
                                  guint32        name,
                                  guint          depth);
+void     tes_lane_add_slice_pow2 (TesLaneBucket *buckets,
+                                  guint          n_buckets,
+                                  gint64         t0,
+                                  guint          shift,
+                                  gint64         start,
+                                  gint64         dur,
+                                  guint32        name,
+                                  guint          depth);
 
 void     tes_lane_add_bucket    (TesLaneBucket       *buckets,
                                  guint                n_buckets,

@@ -74,6 +74,58 @@ test_long_slice (void)
   g_assert_cmpint (total, ==, 10000000);
 }
 
+/* The cache's summaries take columns of 2^shift ticks with a shift for a
+ * division: the same buckets as the general code, on random slices
+ * (nested, instants, reaching past either end) and on a span of 2^63. */
+static void
+test_pow2_matches (void)
+{
+  static const struct { gint64 t0; guint shift; guint n; } cases[] = {
+    { 0, 0, 16 },
+    { -1000, 3, 64 },
+    { 123456789, 10, 4096 },
+    { -((gint64)1 << 62), 61, 4 },      /* the last edge is 2^63 ticks from t0 */
+  };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (14);
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      gint64 t0 = cases[c].t0;
+      guint n = cases[c].n;
+      gint64 t1 = (gint64)((guint64)t0 + ((guint64)n << cases[c].shift));
+      double span = (double)((guint64)n << cases[c].shift);
+      g_autofree TesLaneBucket *a = g_new0 (TesLaneBucket, n);
+      g_autofree TesLaneBucket *b = g_new0 (TesLaneBucket, n);
+
+      for (guint i = 0; i < 20000; i++)
+        {
+          gint64 start = t0 + (gint64)(g_rand_double_range (rand, -0.1, 1.1) * span);
+          gint64 dur = (gint64)(g_rand_double (rand) * g_rand_double (rand) * span * 0.05);
+          guint depth = g_rand_int_range (rand, 0, 3);
+
+          if (i % 7 == 0)
+            dur = 0;
+          if (i % 11 == 0)
+            start = t0 + (gint64)((guint64)g_rand_int_range (rand, 0, n) << cases[c].shift);
+          if (start > G_MAXINT64 - dur)
+            continue;
+          tes_lane_add_slice (a, n, t0, t1, start, dur, i + 1, depth);
+          tes_lane_add_slice_pow2 (b, n, t0, cases[c].shift, start, dur, i + 1, depth);
+        }
+
+      for (guint i = 0; i < n; i++)
+        {
+          g_assert_cmpint (a[i].busy, ==, b[i].busy);
+          g_assert_cmpint (a[i].dominant_time, ==, b[i].dominant_time);
+          g_assert_cmpuint (a[i].count, ==, b[i].count);
+          g_assert_cmpuint (a[i].dominant, ==, b[i].dominant);
+          g_assert_cmpuint (a[i].max_depth, ==, b[i].max_depth);
+        }
+      /* the slices did land in these columns */
+      g_assert_cmpuint (a[0].count + a[n - 1].count, >, 0);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -83,6 +135,7 @@ main (int   argc,
   g_test_add_func ("/tes/lane/bounds-partition", test_bounds_partition);
   g_test_add_func ("/tes/lane/merge-into-columns", test_merge_into_columns);
   g_test_add_func ("/tes/lane/long-slice", test_long_slice);
+  g_test_add_func ("/tes/lane/pow2-matches", test_pow2_matches);
 
   return g_test_run ();
 }
