@@ -39,6 +39,34 @@ open_trace (void)
   return report;
 }
 
+/* The generated Poplar run (two IPUs), its three files imported as one
+ * report. */
+static TesReport *
+import_generated (Generated *g)
+{
+  g_autofree char *execution = NULL;
+  g_autofree char *compile = NULL;
+  g_autofree char *listing = NULL;
+  g_autoptr(GError) error = NULL;
+  TesReport *report;
+
+  generate (g, TES_TEST_OWN_DATA);
+  execution = generated_path (g, "execution.json");
+  compile = generated_path (g, "compile_report.txt");
+  listing = generated_path (g, "archive_size.txt");
+  {
+    const char *paths[] = { execution, compile, listing };
+    TesImporter *importers[] = { tes_importer_registry_lookup ("chrome-json"),
+                                 tes_importer_registry_lookup ("poplar-report"),
+                                 tes_importer_registry_lookup ("poplar-size-listing") };
+
+    report = tes_report_import_files (paths, importers, 3, 0, NULL, NULL, &error);
+    g_assert_no_error (error);
+  }
+
+  return report;
+}
+
 static TesTraceFrame *
 build_frame (TesReport           *report,
              const TesTraceScale *scale,
@@ -169,6 +197,91 @@ test_trace_ruler (void)
   tes_trace_scale_init (&scale, 0, 5000, TES_TRACE_LABEL_WIDTH + 500);
   cycles = tes_trace_ruler_ticks (&scale, 0, TES_TIME_UNIT_CYCLES, 1000000000, 90);
   assert_labels (cycles, cycle_labels);
+}
+
+/* Run names never lie on one another: labels in order, each ending
+ * before the next begins. */
+static void
+assert_run_labels_apart (GArray *labels)
+{
+  for (guint i = 0; i + 1 < labels->len; i++)
+    {
+      const TesTraceRunLabel *label = &g_array_index (labels, TesTraceRunLabel, i);
+
+      g_assert_cmpfloat (label->width, >, 0);
+      g_assert_cmpfloat (label->x + label->width, <, g_array_index (labels, TesTraceRunLabel, i + 1).x);
+    }
+}
+
+static void
+test_trace_run_labels (void)
+{
+  /* 1 ns per pixel, the lanes from x = 200 */
+  const TesRun runs[] = {
+    { .name = (char *)"late", .start = 800, .end = 1000 },
+    { .name = (char *)"IPU 1", .start = 0, .end = 950 },
+    { .name = (char *)"IPU 0", .start = 0, .end = 900 },
+    { .name = (char *)"main", .start = 500, .end = 520 },
+    { .name = (char *)"main", .start = 530, .end = 700 },   /* starts 30 px after the last */
+    { .name = (char *)"before", .start = -100, .end = 300 },
+    { .name = NULL, .start = 100, .end = 200 },
+  };
+  g_auto(Generated) g = { 0 };
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GArray) labels = NULL;
+  g_autoptr(GArray) poplar = NULL;
+  TesTraceScale scale;
+  const TesTraceRunLabel *label;
+
+  tes_trace_scale_init (&scale, 0, 1000, TES_TRACE_LABEL_WIDTH + 1000);
+  labels = tes_trace_run_labels (&scale, runs, G_N_ELEMENTS (runs));
+  g_assert_cmpuint (labels->len, ==, 3);
+
+  /* the two IPUs start together: one label, in start then given order,
+   * its room ending 6 px before the next label's run */
+  label = &g_array_index (labels, TesTraceRunLabel, 0);
+  g_assert_cmpstr (label->text, ==, "IPU 1, IPU 0");
+  g_assert_cmpuint (label->n_runs, ==, 2);
+  g_assert_cmpfloat (label->x, ==, 203);
+  g_assert_cmpfloat (label->width, ==, 500 - 6);
+
+  /* less than TES_TRACE_RUN_LABEL_ROOM apart: one label, one name; as
+   * long as the runs together */
+  label = &g_array_index (labels, TesTraceRunLabel, 1);
+  g_assert_cmpstr (label->text, ==, "main");
+  g_assert_cmpuint (label->n_runs, ==, 2);
+  g_assert_cmpfloat (label->x, ==, 703);
+  g_assert_cmpfloat (label->width, ==, 200 - 6);
+
+  label = &g_array_index (labels, TesTraceRunLabel, 2);
+  g_assert_cmpstr (label->text, ==, "late");
+  g_assert_cmpfloat (label->x, ==, 1003);
+  assert_run_labels_apart (labels);
+
+  /* the generated run's two IPUs start at the same cycle: shown whole,
+   * and zoomed in on their start, one label names both */
+  report = import_generated (&g);
+  for (guint zoom = 0; zoom < 2; zoom++)
+    {
+      g_autoptr(TesTraceFrame) frame = NULL;
+      g_autoptr(GError) error = NULL;
+      TesTraceRequest request = { .mode = TES_TRACE_FLAT, .view_height = 600, .show_runs = TRUE };
+      gint64 t0, t1;
+
+      g_assert_true (tes_report_get_span (report, 0, &t0, &t1));
+      tes_trace_scale_init (&request.scale, t0, zoom ? t0 + (t1 - t0) / 50 : t1, 1200);
+      frame = tes_trace_frame_build (report, &request, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (frame->runs->len, ==, g.n_ipus);
+
+      g_clear_pointer (&poplar, g_array_unref);
+      poplar = tes_trace_run_labels (&frame->scale, (const TesRun *)(gpointer)frame->runs->data, frame->runs->len);
+      g_assert_cmpuint (poplar->len, ==, 1);
+      label = &g_array_index (poplar, TesTraceRunLabel, 0);
+      g_assert_cmpuint (label->n_runs, ==, 2);
+      g_assert_nonnull (strstr (label->text, "IPU 0"));
+      g_assert_nonnull (strstr (label->text, "IPU 1"));
+    }
 }
 
 static void
@@ -505,28 +618,12 @@ test_trace_tile_balance (void)
   g_autoptr(TesReport) report = NULL;
   g_autoptr(GPtrArray) balances = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *execution = NULL;
-  g_autofree char *compile = NULL;
-  g_autofree char *listing = NULL;
   JsonArray *steps;
   gint64 tiles_per_ipu;
   double mhz;
   guint checked = 0;
 
-  generate (&g, TES_TEST_OWN_DATA);
-  execution = generated_path (&g, "execution.json");
-  compile = generated_path (&g, "compile_report.txt");
-  listing = generated_path (&g, "archive_size.txt");
-  {
-    const char *paths[] = { execution, compile, listing };
-    TesImporter *importers[] = { tes_importer_registry_lookup ("chrome-json"),
-                                 tes_importer_registry_lookup ("poplar-report"),
-                                 tes_importer_registry_lookup ("poplar-size-listing") };
-
-    report = tes_report_import_files (paths, importers, 3, 0, NULL, NULL, &error);
-    g_assert_no_error (error);
-  }
-
+  report = import_generated (&g);
   balances = tes_trace_balance (report, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (balances->len, ==, g.n_ipus);
@@ -927,6 +1024,7 @@ main (int    argc,
 
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/scale-and-navigation", test_trace_scale_and_navigation);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/ruler", test_trace_ruler);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/run-labels", test_trace_run_labels);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/format-time", test_trace_format_time);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/lanes", test_trace_lanes);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/merge", test_trace_merge);

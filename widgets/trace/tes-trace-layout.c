@@ -257,6 +257,88 @@ tes_trace_ruler_ticks (const TesTraceScale *scale,
   return ticks;
 }
 
+static void
+run_label_clear (gpointer data)
+{
+  TesTraceRunLabel *label = data;
+
+  g_clear_pointer (&label->text, g_free);
+}
+
+/* A named run's start and end on screen. */
+typedef struct
+{
+  double x0;
+  double x1;
+  guint  index;
+} RunSpan;
+
+static int
+compare_run_spans (gconstpointer a,
+                   gconstpointer b)
+{
+  const RunSpan *ra = a;
+  const RunSpan *rb = b;
+
+  if (ra->x0 != rb->x0)
+    return ra->x0 < rb->x0 ? -1 : 1;
+
+  return (ra->index > rb->index) - (ra->index < rb->index);
+}
+
+/* Runs of several IPUs often start together: one label names them all
+ * rather than one name printed over another. */
+GArray *
+tes_trace_run_labels (const TesTraceScale *scale,
+                      const TesRun        *runs,
+                      guint                n_runs)
+{
+  GArray *labels = g_array_new (FALSE, TRUE, sizeof (TesTraceRunLabel));
+  g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (RunSpan));
+
+  g_array_set_clear_func (labels, run_label_clear);
+
+  for (guint i = 0; i < n_runs; i++)
+    {
+      RunSpan span = { tes_trace_scale_x (scale, runs[i].start), tes_trace_scale_x (scale, runs[i].end), i };
+
+      if (runs[i].name != NULL && span.x0 >= scale->x0 - 1 && span.x0 <= scale->x0 + scale->width)
+        g_array_append_val (spans, span);
+    }
+  g_array_sort (spans, compare_run_spans);
+
+  for (guint i = 0, next; i < spans->len; i = next)
+    {
+      const RunSpan *first = &g_array_index (spans, RunSpan, i);
+      g_autoptr(GPtrArray) names = g_ptr_array_new ();
+      TesTraceRunLabel label = { .x = first->x0 + 3 };
+      double x1 = first->x1;
+
+      for (next = i; next < spans->len; next++)
+        {
+          const RunSpan *span = &g_array_index (spans, RunSpan, next);
+          const char *name = runs[span->index].name;
+
+          if (span->x0 - first->x0 >= TES_TRACE_RUN_LABEL_ROOM)
+            break;
+          x1 = MAX (x1, span->x1);
+          if (!g_ptr_array_find_with_equal_func (names, name, g_str_equal, NULL))
+            g_ptr_array_add (names, (gpointer)name);
+        }
+      g_ptr_array_add (names, NULL);
+
+      label.text = g_strjoinv (", ", (char **)names->pdata);
+      label.n_runs = next - i;
+      /* the run's length, but at least a short name's; never past the next */
+      label.width = MAX (x1 - first->x0 - 6, 40);
+      if (next < spans->len)
+        label.width = MIN (label.width, g_array_index (spans, RunSpan, next).x0 - first->x0 - 6);
+      g_array_append_val (labels, label);
+    }
+
+  return labels;
+}
+
 typedef struct
 {
   TesReport               *report;

@@ -85,6 +85,25 @@ char    *tes_trace_format_time      (double               ns,
                                      TesTimeUnit          unit,
                                      gint64               cycles_per_second);
 
+/* The runs' names, on one line of the ruler. Runs starting less than
+ * TES_TRACE_RUN_LABEL_ROOM pixels apart share a label naming them all
+ * ("IPU 0, IPU 1"); each label's room ends before the next label starts,
+ * so no name is drawn over another (the text is ellipsized to its room).
+ * A run that starts left of the lanes is not named. */
+typedef struct
+{
+  double  x;         /* where the text starts */
+  double  width;     /* its room */
+  char   *text;      /* the runs' names, each once */
+  guint   n_runs;
+} TesTraceRunLabel;
+
+#define TES_TRACE_RUN_LABEL_ROOM 60.0
+
+GArray  *tes_trace_run_labels       (const TesTraceScale *scale,
+                                     const TesRun        *runs,
+                                     guint                n_runs);
+
 /* The lanes: the report's tracks as a tree in sort order. A group (a track
  * with children) can be collapsed; a track with slices is a lane whose
  * height is one row (flat) or one row per depth (flame). */

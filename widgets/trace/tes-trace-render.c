@@ -386,10 +386,20 @@ draw_runs (TesPainter          *p,
         }
       cairo_stroke (cr);
       cairo_restore (cr);
+    }
 
-      if (x0 >= TES_TRACE_LABEL_WIDTH - 1 && run->name != NULL)
-        tes_painter_text (p, run->name, x0 + 3, TES_TRACE_RULER_HEIGHT - 14, MAX (x1 - x0 - 6, 40),
-                          PANGO_ALIGN_LEFT, TRUE, RUN_INK);
+  if (frame->runs != NULL)
+    {
+      g_autoptr(GArray) labels = tes_trace_run_labels (&frame->scale, (const TesRun *)(gpointer)frame->runs->data,
+                                                       frame->runs->len);
+
+      for (guint i = 0; i < labels->len; i++)
+        {
+          const TesTraceRunLabel *label = &g_array_index (labels, TesTraceRunLabel, i);
+
+          tes_painter_text (p, label->text, label->x, TES_TRACE_RULER_HEIGHT - 14, label->width,
+                            PANGO_ALIGN_LEFT, TRUE, RUN_INK);
+        }
     }
 }
 
