@@ -353,8 +353,10 @@ tes_report_import_files (const char * const  *paths,
     {
       g_return_val_if_fail (TES_IS_IMPORTER (importers[i]), NULL);
 
+      /* stat only: the cache check reads a file only when its stat
+       * identity is not the one recorded */
       if (!tes_source_file_check (paths[i], error) ||
-          !(stamps[i] = tes_source_stamp_new (paths[i], cancellable, error)))
+          !(stamps[i] = tes_source_stamp_stat (paths[i], error)))
         goto fail;
 
       for (guint j = 0; j < i; j++)
@@ -372,7 +374,7 @@ tes_report_import_files (const char * const  *paths,
   cache_path = tes_cache_path_for_sources (paths, n_files);
 
   if (!(flags & TES_REPORT_OPEN_REIMPORT) &&
-      tes_cache_is_reusable (cache_path, stamps, names, versions, n_files, &reuse_error))
+      tes_cache_is_reusable (cache_path, stamps, names, versions, n_files, cancellable, &reuse_error))
     {
       g_autoptr(GError) open_error = NULL;
 
@@ -384,11 +386,21 @@ tes_report_import_files (const char * const  *paths,
   else if (g_error_matches (reuse_error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA) ||
            g_error_matches (reuse_error, TES_CACHE_ERROR, TES_CACHE_ERROR_INCOMPLETE))
     g_message ("Rebuilding %s: %s", cache_path, reuse_error->message);
+  else if (g_error_matches (reuse_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_propagate_error (error, g_steal_pointer (&reuse_error));
+      goto fail;
+    }
   else if (reuse_error != NULL)
     g_debug ("Importing into %s: %s", cache_path, reuse_error->message);
 
   if (report == NULL)
     {
+      /* the content not hashed yet (no cache, or it failed before) */
+      for (guint i = 0; i < n_files; i++)
+        if (!tes_source_stamp_read (stamps[i], cancellable, error))
+          goto fail;
+
       if (!import_to_cache (paths, importers, stamps, n_files, cache_path, progress, cancellable, error))
         goto fail;
 

@@ -316,6 +316,41 @@ tes_cache_seal (sqlite3  *db,
   return ok;
 }
 
+/* Reseals one table that was changed in place (the sources' stat
+ * identities, refreshed on open), in the caller's transaction. */
+gboolean
+tes_cache_seal_table (sqlite3     *db,
+                      const char  *table,
+                      GError     **error)
+{
+  int index = table_index (table);
+  sqlite3_stmt *update = NULL;
+  gboolean ok;
+  guint64 h;
+  gint64 n;
+
+  g_return_val_if_fail (index >= 0, FALSE);
+
+  if (!hash_table (db, sqlite3_db_filename (db, "main"), (guint)index, &h, &n, NULL, NULL, error))
+    return FALSE;
+
+  if (sqlite3_prepare_v2 (db, "UPDATE checksums SET n_rows = ?, hash = ? WHERE name = ?",
+                          -1, &update, NULL) != SQLITE_OK)
+    {
+      tes_cache_set_error (error, db, "Sealing the cache");
+      return FALSE;
+    }
+  sqlite3_bind_int64 (update, 1, n);
+  sqlite3_bind_int64 (update, 2, (gint64)h);
+  sqlite3_bind_text (update, 3, table, -1, SQLITE_STATIC);
+  ok = sqlite3_step (update) == SQLITE_DONE && sqlite3_changes (db) == 1;
+  if (!ok)
+    tes_cache_set_error (error, db, "Sealing the cache");
+  sqlite3_finalize (update);
+
+  return ok;
+}
+
 /* The writer's last step, in its open transaction: seal, commit, and give
  * a small cache small pages. */
 gboolean

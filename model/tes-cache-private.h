@@ -49,6 +49,17 @@ G_STATIC_ASSERT (sizeof (TesSliceRecord) == 40);
 
 extern const char tes_cache_schema_sql[];
 
+/* A source's stat identity proves its content only when its mtime and
+ * ctime were older than the moment it was stat'ed by more than this (a
+ * clock tick, with room to spare), or by TES_CACHE_RACY_COARSE_NS more
+ * when they have no nanoseconds (a file system keeping whole seconds, FAT
+ * two): a change within that window may keep both (git's "racily clean"). */
+#define TES_CACHE_RACY_WINDOW_NS (G_GINT64_CONSTANT (100) * 1000 * 1000)
+#define TES_CACHE_RACY_COARSE_NS (G_GINT64_CONSTANT (2) * 1000 * 1000 * 1000)
+
+/* How many times a file was read to fingerprint it, for the tests. */
+guint    tes_cache_get_fingerprint_reads (void);
+
 gboolean tes_cache_exec        (sqlite3     *db,
                                 const char  *sql,
                                 GError     **error);
@@ -87,6 +98,9 @@ gboolean       tes_cache_seal           (sqlite3        *db,
 gboolean       tes_cache_finish         (sqlite3        *db,
                                          GError        **error);
 gboolean       tes_cache_reseal         (sqlite3        *db,
+                                         GError        **error);
+gboolean       tes_cache_seal_table     (sqlite3        *db,
+                                         const char     *table,
                                          GError        **error);
 TesCacheCheck *tes_cache_check_new      (sqlite3        *db,
                                          const char     *path,

@@ -254,8 +254,9 @@ tes_cache_writer_add_source (TesCacheWriter       *self,
     return 0;
 
   if (sqlite3_prepare_v2 (self->db,
-                          "INSERT INTO sources (path, size, mtime_us, fingerprint, importer, "
-                          "importer_version, format, imported_at_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                          "INSERT INTO sources (path, size, mtime_ns, fingerprint, importer, "
+                          "importer_version, format, imported_at_us, ctime_ns, dev, ino, stat_at_ns) "
+                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                           -1, &s, NULL) != SQLITE_OK)
     {
       tes_cache_writer_fail (self, "Recording the source");
@@ -264,12 +265,16 @@ tes_cache_writer_add_source (TesCacheWriter       *self,
 
   sqlite3_bind_text (s, 1, stamp->path, -1, SQLITE_TRANSIENT);
   sqlite3_bind_int64 (s, 2, stamp->size);
-  sqlite3_bind_int64 (s, 3, stamp->mtime_us);
+  sqlite3_bind_int64 (s, 3, stamp->mtime_ns);
   sqlite3_bind_text (s, 4, stamp->fingerprint, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text (s, 5, importer_name, -1, SQLITE_TRANSIENT);
   sqlite3_bind_int (s, 6, (int)importer_version);
   tes_cache_writer_bind_text_or_null (s, 7, format);
   sqlite3_bind_int64 (s, 8, g_get_real_time ());
+  sqlite3_bind_int64 (s, 9, stamp->ctime_ns);
+  sqlite3_bind_int64 (s, 10, (gint64)stamp->dev);
+  sqlite3_bind_int64 (s, 11, (gint64)stamp->ino);
+  sqlite3_bind_int64 (s, 12, stamp->stat_at_ns);
   tes_cache_writer_step_done (self, s, "Recording the source");
   sqlite3_finalize (s);
 

@@ -17,6 +17,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -32,7 +33,11 @@ const char tes_cache_schema_sql[] =
   "  id INTEGER PRIMARY KEY,\n"
   "  path TEXT NOT NULL,\n"
   "  size INTEGER NOT NULL,\n"
-  "  mtime_us INTEGER NOT NULL,\n"
+  "  mtime_ns INTEGER NOT NULL,\n"
+  "  ctime_ns INTEGER NOT NULL,\n"
+  "  dev INTEGER NOT NULL,\n"
+  "  ino INTEGER NOT NULL,\n"
+  "  stat_at_ns INTEGER NOT NULL,\n"
   "  fingerprint TEXT NOT NULL,\n"
   "  importer TEXT NOT NULL,\n"
   "  importer_version INTEGER NOT NULL,\n"
@@ -625,6 +630,14 @@ tes_cache_fingerprint_bytes (const guint8 *data,
 
 #define HASH_BLOCK (4 * 1024 * 1024)   /* a multiple of 32 */
 
+static gint fingerprint_reads;
+
+guint
+tes_cache_get_fingerprint_reads (void)
+{
+  return (guint)g_atomic_int_get (&fingerprint_reads);
+}
+
 char *
 tes_cache_fingerprint_file (const char    *path,
                             GCancellable  *cancellable,
@@ -640,6 +653,7 @@ tes_cache_fingerprint_file (const char    *path,
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
 
+  g_atomic_int_inc (&fingerprint_reads);
   fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
   if (fd < 0)
     {
@@ -693,15 +707,29 @@ tes_cache_fingerprint_file (const char    *path,
   }
 }
 
+static gint64
+timespec_ns (const struct timespec *ts)
+{
+  return (gint64)ts->tv_sec * G_GINT64_CONSTANT (1000000000) + ts->tv_nsec;
+}
+
+/* The file's stat identity, without reading it: what tells on a later
+ * open whether its content can still be the one fingerprinted. */
 TesSourceStamp *
-tes_source_stamp_new (const char    *path,
-                      GCancellable  *cancellable,
-                      GError       **error)
+tes_source_stamp_stat (const char  *path,
+                       GError     **error)
 {
   g_autoptr(TesSourceStamp) stamp = g_new0 (TesSourceStamp, 1);
+  struct timespec now;
   GStatBuf st;
 
+  g_return_val_if_fail (path != NULL, NULL);
+
   stamp->path = g_canonicalize_filename (path, NULL);
+
+  /* before the stat: a change after this moment gets a later mtime */
+  clock_gettime (CLOCK_REALTIME, &now);
+  stamp->stat_at_ns = timespec_ns (&now);
 
   if (g_stat (stamp->path, &st) != 0)
     {
@@ -719,13 +747,40 @@ tes_source_stamp_new (const char    *path,
     }
 
   stamp->size = st.st_size;
-  stamp->mtime_us = (gint64)st.st_mtim.tv_sec * G_USEC_PER_SEC + st.st_mtim.tv_nsec / 1000;
+  stamp->mtime_ns = timespec_ns (&st.st_mtim);
+  stamp->ctime_ns = timespec_ns (&st.st_ctim);
+  stamp->dev = (guint64)st.st_dev;
+  stamp->ino = (guint64)st.st_ino;
 
-  if (!(stamp->fingerprint = tes_cache_fingerprint_file (stamp->path, cancellable, error)))
-    {
-      g_prefix_error (error, "%s: ", path);
-      return NULL;
-    }
+  return g_steal_pointer (&stamp);
+}
+
+/* Fingerprints the content unless that is known already. */
+gboolean
+tes_source_stamp_read (TesSourceStamp  *stamp,
+                       GCancellable    *cancellable,
+                       GError         **error)
+{
+  g_return_val_if_fail (stamp != NULL, FALSE);
+
+  if (stamp->fingerprint != NULL)
+    return TRUE;
+
+  /* its errors name the file */
+  stamp->fingerprint = tes_cache_fingerprint_file (stamp->path, cancellable, error);
+
+  return stamp->fingerprint != NULL;
+}
+
+TesSourceStamp *
+tes_source_stamp_new (const char    *path,
+                      GCancellable  *cancellable,
+                      GError       **error)
+{
+  g_autoptr(TesSourceStamp) stamp = tes_source_stamp_stat (path, error);
+
+  if (stamp == NULL || !tes_source_stamp_read (stamp, cancellable, error))
+    return NULL;
 
   return g_steal_pointer (&stamp);
 }
@@ -741,31 +796,143 @@ tes_source_stamp_free (TesSourceStamp *stamp)
   g_free (stamp);
 }
 
+/* Racily clean, in git's words: a file changed at the very moment it was
+ * stat'ed (within the timestamps' granularity: a clock tick, or whole
+ * seconds where the file system keeps no nanoseconds) may change again
+ * under the same mtime and ctime, so its stat identity proves nothing. */
+static gboolean
+stat_is_racy (const TesSourceStamp *stamp)
+{
+  gint64 window = TES_CACHE_RACY_WINDOW_NS;
+
+  if (stamp->mtime_ns % G_GINT64_CONSTANT (1000000000) == 0 &&
+      stamp->ctime_ns % G_GINT64_CONSTANT (1000000000) == 0)
+    window += TES_CACHE_RACY_COARSE_NS;
+
+  return MAX (stamp->mtime_ns, stamp->ctime_ns) >= stamp->stat_at_ns - window;
+}
+
+/* The file is the one recorded, unchanged since, as far as stat can
+ * tell: same inode, size, mtime and ctime (which no user can set back, so
+ * an edit under a restored mtime still shows), recorded when its last
+ * change was already past. */
+static gboolean
+stat_proves_content (const TesSourceStamp *recorded,
+                     const TesSourceStamp *now)
+{
+  return recorded->dev == now->dev && recorded->ino == now->ino &&
+         recorded->size == now->size && recorded->mtime_ns == now->mtime_ns &&
+         recorded->ctime_ns == now->ctime_ns && !stat_is_racy (recorded);
+}
+
+/* A source as recorded, from columns size, fingerprint, mtime_ns,
+ * ctime_ns, dev, ino, stat_at_ns starting at col. */
+#define RECORDED_COLUMNS "size, fingerprint, mtime_ns, ctime_ns, dev, ino, stat_at_ns"
+
+static void
+read_recorded (sqlite3_stmt   *stmt,
+               int             col,
+               TesSourceStamp *recorded)
+{
+  recorded->size = sqlite3_column_int64 (stmt, col);
+  recorded->fingerprint = g_strdup ((const char *)sqlite3_column_text (stmt, col + 1));
+  recorded->mtime_ns = sqlite3_column_int64 (stmt, col + 2);
+  recorded->ctime_ns = sqlite3_column_int64 (stmt, col + 3);
+  recorded->dev = (guint64)sqlite3_column_int64 (stmt, col + 4);
+  recorded->ino = (guint64)sqlite3_column_int64 (stmt, col + 5);
+  recorded->stat_at_ns = sqlite3_column_int64 (stmt, col + 6);
+}
+
 typedef struct
 {
-  gint64   size;
-  char    *fingerprint;
-  char    *importer;
-  int      version;
-  gboolean used;
+  gint64                id;
+  TesSourceStamp        recorded;
+  char                 *importer;
+  int                   version;
+  gboolean              used;
+  const TesSourceStamp *refresh;   /* hashed now, to be recorded */
 } CachedSource;
+
+/* Records the stat identities of sources hashed on this open (a copy, a
+ * touched file, a moved folder) so that the next open need not read them;
+ * the sources table's checksum with them. Only where the cache may be
+ * written, and silently not when that fails (read-only, busy): the cache
+ * is as good as it was. */
+static void
+refresh_recorded (const char *cache_path,
+                  GArray     *cached)
+{
+  g_autofree char *dir = g_path_get_dirname (cache_path);
+  g_autoptr(GError) error = NULL;
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gboolean ok = FALSE;
+  GStatBuf st;
+
+  /* as for folders, a cache without any write bit is read-only by intent */
+  if (g_stat (cache_path, &st) != 0 || (st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0 ||
+      g_access (cache_path, W_OK) != 0 || !dir_is_writable (dir))
+    return;
+
+  if (!tes_cache_open_db (cache_path, SQLITE_OPEN_READWRITE, &db, &error))
+    goto out;
+
+  ok = tes_cache_exec (db, "BEGIN IMMEDIATE", &error);
+  if (ok && sqlite3_prepare_v2 (db,
+                                "UPDATE sources SET mtime_ns = ?, ctime_ns = ?, dev = ?, ino = ?, stat_at_ns = ? "
+                                "WHERE id = ?", -1, &stmt, NULL) != SQLITE_OK)
+    ok = FALSE;
+
+  for (guint j = 0; ok && j < cached->len; j++)
+    {
+      CachedSource *c = &g_array_index (cached, CachedSource, j);
+
+      if (c->refresh == NULL)
+        continue;
+      sqlite3_reset (stmt);
+      sqlite3_bind_int64 (stmt, 1, c->refresh->mtime_ns);
+      sqlite3_bind_int64 (stmt, 2, c->refresh->ctime_ns);
+      sqlite3_bind_int64 (stmt, 3, (gint64)c->refresh->dev);
+      sqlite3_bind_int64 (stmt, 4, (gint64)c->refresh->ino);
+      sqlite3_bind_int64 (stmt, 5, c->refresh->stat_at_ns);
+      sqlite3_bind_int64 (stmt, 6, c->id);
+      ok = sqlite3_step (stmt) == SQLITE_DONE && sqlite3_changes (db) == 1;
+    }
+  sqlite3_finalize (stmt);
+
+  if (ok)
+    ok = tes_cache_seal_table (db, "sources", &error) && tes_cache_exec (db, "COMMIT", &error);
+  if (!ok)
+    sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL);
+
+out:
+  if (error == NULL && db != NULL && !ok)
+    tes_cache_set_error (&error, db, "Recording the sources' stat");
+  if (error != NULL)
+    g_debug ("%s", error->message);
+  sqlite3_close (db);
+}
 
 /* Each given source must match one recorded source, by size, content
  * fingerprint, importer name and version, and none may be left over.
- * Paths and mtimes are recorded but not compared: a byte-identical copy
- * (or a folder moved with its cache) keeps its cache, a same-size edit
- * under an old mtime does not. */
+ * Paths are recorded but not compared: a byte-identical copy (or a folder
+ * moved with its cache) keeps its cache, a same-size edit does not. A
+ * source whose stat identity is the recorded one is not read (its
+ * fingerprint is the recorded one); any other is read and hashed, and
+ * when it matches, its identity is recorded for the next open. */
 gboolean
 tes_cache_is_reusable (const char            *cache_path,
                        TesSourceStamp * const *stamps,
                        const char * const     *importer_names,
                        const guint            *importer_versions,
                        guint                   n_sources,
+                       GCancellable           *cancellable,
                        GError                **error)
 {
   g_autoptr(GArray) cached = g_array_new (FALSE, TRUE, sizeof (CachedSource));
   sqlite3 *db = NULL;
   sqlite3_stmt *stmt = NULL;
+  gboolean refresh = FALSE;
   gboolean ok = FALSE;
 
   g_return_val_if_fail (cache_path != NULL, FALSE);
@@ -788,7 +955,7 @@ tes_cache_is_reusable (const char            *cache_path,
     goto out;
 
   if (sqlite3_prepare_v2 (db,
-                          "SELECT size, fingerprint, importer, importer_version FROM sources ORDER BY id",
+                          "SELECT id, importer, importer_version, " RECORDED_COLUMNS " FROM sources ORDER BY id",
                           -1, &stmt, NULL) != SQLITE_OK)
     {
       tes_cache_set_error (error, db, "Reading the cache");
@@ -798,13 +965,15 @@ tes_cache_is_reusable (const char            *cache_path,
   while (sqlite3_step (stmt) == SQLITE_ROW)
     {
       CachedSource c = {
-        .size = sqlite3_column_int64 (stmt, 0),
-        .fingerprint = g_strdup ((const char *)sqlite3_column_text (stmt, 1)),
-        .importer = g_strdup ((const char *)sqlite3_column_text (stmt, 2)),
-        .version = sqlite3_column_int (stmt, 3),
+        .id = sqlite3_column_int64 (stmt, 0),
+        .importer = g_strdup ((const char *)sqlite3_column_text (stmt, 1)),
+        .version = sqlite3_column_int (stmt, 2),
       };
+      read_recorded (stmt, 3, &c.recorded);
       g_array_append_val (cached, c);
     }
+  sqlite3_finalize (stmt);
+  stmt = NULL;
 
   if (cached->len != n_sources)
     {
@@ -815,23 +984,35 @@ tes_cache_is_reusable (const char            *cache_path,
 
   for (guint i = 0; i < n_sources; i++)
     {
+      TesSourceStamp *stamp = stamps[i];
+      CachedSource *match = NULL;
       gboolean content_found = FALSE;
-      gboolean found = FALSE;
 
-      for (guint j = 0; j < cached->len && !found; j++)
+      for (guint j = 0; j < cached->len && stamp->fingerprint == NULL; j++)
         {
           CachedSource *c = &g_array_index (cached, CachedSource, j);
 
-          if (c->used || c->size != stamps[i]->size ||
-              g_strcmp0 (c->fingerprint, stamps[i]->fingerprint) != 0)
+          if (!c->used && stat_proves_content (&c->recorded, stamp))
+            stamp->fingerprint = g_strdup (c->recorded.fingerprint);
+        }
+
+      if (!tes_source_stamp_read (stamp, cancellable, error))
+        goto out;
+
+      for (guint j = 0; j < cached->len && match == NULL; j++)
+        {
+          CachedSource *c = &g_array_index (cached, CachedSource, j);
+
+          if (c->used || c->recorded.size != stamp->size ||
+              g_strcmp0 (c->recorded.fingerprint, stamp->fingerprint) != 0)
             continue;
 
           content_found = TRUE;
           if (g_strcmp0 (c->importer, importer_names[i]) == 0 && c->version == (int)importer_versions[i])
-            found = c->used = TRUE;
+            match = c;
         }
 
-      if (!found)
+      if (match == NULL)
         {
           if (content_found)
             g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_STALE,
@@ -839,8 +1020,16 @@ tes_cache_is_reusable (const char            *cache_path,
                          cache_path, importer_names[i], importer_versions[i]);
           else
             g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_STALE,
-                         "%s changed since the cache was written", stamps[i]->path);
+                         "%s changed since the cache was written", stamp->path);
           goto out;
+        }
+
+      match->used = TRUE;
+      /* worth recording only if the next open can trust it */
+      if (!stat_proves_content (&match->recorded, stamp) && !stat_is_racy (stamp))
+        {
+          match->refresh = stamp;
+          refresh = TRUE;
         }
     }
 
@@ -849,11 +1038,15 @@ tes_cache_is_reusable (const char            *cache_path,
 out:
   for (guint j = 0; j < cached->len; j++)
     {
-      g_free (g_array_index (cached, CachedSource, j).fingerprint);
+      g_free (g_array_index (cached, CachedSource, j).recorded.fingerprint);
       g_free (g_array_index (cached, CachedSource, j).importer);
     }
   sqlite3_finalize (stmt);
   sqlite3_close (db);
+
+  if (ok && refresh)
+    refresh_recorded (cache_path, cached);
+
   return ok;
 }
 
@@ -984,24 +1177,30 @@ tes_cache_get_state (const char   *cache_path,
       return TES_CACHE_STATE_DAMAGED;
     }
 
-  if (sqlite3_prepare_v2 (db, "SELECT path, size, fingerprint FROM sources ORDER BY id", -1, &stmt, NULL) == SQLITE_OK)
+  if (sqlite3_prepare_v2 (db, "SELECT path, " RECORDED_COLUMNS " FROM sources ORDER BY id",
+                          -1, &stmt, NULL) == SQLITE_OK)
     while (sqlite3_step (stmt) == SQLITE_ROW)
       {
         const char *path = (const char *)sqlite3_column_text (stmt, 0);
-        const char *fingerprint = (const char *)sqlite3_column_text (stmt, 2);
-        g_autofree char *now = NULL;
-        GStatBuf st;
+        g_autoptr(TesSourceStamp) now = NULL;
+        TesSourceStamp recorded = { NULL, };
+        gboolean same;
 
         if (path == NULL)
           continue;
         g_strv_builder_add (builder, path);
 
-        if (state != TES_CACHE_STATE_OK || g_stat (path, &st) != 0 || !S_ISREG (st.st_mode))
+        /* gone or not a file: not stale, the cache is all there is */
+        if (state != TES_CACHE_STATE_OK || !(now = tes_source_stamp_stat (path, NULL)))
           continue;
 
-        if (st.st_size != sqlite3_column_int64 (stmt, 1) ||
-            !(now = tes_cache_fingerprint_file (path, NULL, NULL)) ||
-            g_strcmp0 (now, fingerprint) != 0)
+        read_recorded (stmt, 1, &recorded);
+        same = stat_proves_content (&recorded, now) ||
+               (now->size == recorded.size && tes_source_stamp_read (now, NULL, NULL) &&
+                g_strcmp0 (now->fingerprint, recorded.fingerprint) == 0);
+        g_free (recorded.fingerprint);
+
+        if (!same)
           {
             g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_STALE,
                          "%s changed since the cache was written", path);

@@ -32,13 +32,19 @@ typedef enum
   TES_CACHE_STATE_DAMAGED,   /* corrupt, cut short or tampered with */
 } TesCacheState;
 
-/* What identifies the imported content of one source file. */
+/* What identifies the imported content of one source file: its content
+ * fingerprint, and its stat identity as git's index keeps it (while that
+ * is unchanged, the content is the one fingerprinted then). */
 typedef struct
 {
-  char   *path;          /* absolute */
-  gint64  size;
-  gint64  mtime_us;
-  char   *fingerprint;   /* hex of a 64-bit hash over the whole content */
+  char    *path;          /* absolute */
+  gint64   size;
+  gint64   mtime_ns;
+  char    *fingerprint;   /* hex of a 64-bit hash over the whole content; NULL until read */
+  gint64   ctime_ns;
+  guint64  dev;
+  guint64  ino;
+  gint64   stat_at_ns;    /* the clock (CLOCK_REALTIME) just before the stat, so before any read */
 } TesSourceStamp;
 
 GQuark          tes_cache_error_quark        (void);
@@ -53,12 +59,18 @@ char           *tes_cache_fingerprint_bytes  (const guint8     *data,
 TesSourceStamp *tes_source_stamp_new         (const char       *path,
                                               GCancellable     *cancellable,
                                               GError          **error);
+TesSourceStamp *tes_source_stamp_stat        (const char       *path,
+                                              GError          **error);
+gboolean        tes_source_stamp_read        (TesSourceStamp   *stamp,
+                                              GCancellable     *cancellable,
+                                              GError          **error);
 void            tes_source_stamp_free        (TesSourceStamp   *stamp);
 gboolean        tes_cache_is_reusable        (const char       *cache_path,
                                               TesSourceStamp * const *stamps,
                                               const char * const *importer_names,
                                               const guint      *importer_versions,
                                               guint             n_sources,
+                                              GCancellable     *cancellable,
                                               GError          **error);
 void            tes_cache_remove_stale_temps (const char       *cache_path);
 gboolean        tes_cache_verify             (const char       *cache_path,

@@ -29,7 +29,7 @@ is_reusable (const char      *cache,
              guint            version,
              GError         **error)
 {
-  return tes_cache_is_reusable (cache, &stamp, &importer, &version, 1, error);
+  return tes_cache_is_reusable (cache, &stamp, &importer, &version, 1, NULL, error);
 }
 
 /* Writes one of everything the schema holds, reads it back through
