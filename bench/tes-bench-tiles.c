@@ -6,9 +6,10 @@
  *
  * Times the tile sections, headless, with their own code:
  *
- *  - bsp frame: one BSP heatmap frame (tes_bsp_render, offscreen
- *    1920×1080) of IPUS × TILES tiles over STEPS steps, zoomed out and
- *    zoomed in, against the same cells computed from every step in view;
+ *  - bsp frame: one BSP heatmap frame (tes_bsp_render_frame, offscreen
+ *    1920×1080, each frame using the last one's buffers as the section
+ *    does) of IPUS × TILES tiles over STEPS steps, zoomed out and zoomed
+ *    in, against the same cells computed from every step in view;
  *  - bsp load: reading the steps and building the sums frames read,
  *    against reading the steps alone;
  *  - memory open: what opening the Memory section does (the model, then
@@ -156,17 +157,20 @@ load_ipus (TesReport  *report,
  * drawing. */
 static void
 pyramid_cells (TesWorkspace *workspace,
-               GPtrArray    *ipus)
+               GPtrArray    *ipus,
+               GPtrArray    *grids)
 {
   gint64 t0, t1;
 
   tes_workspace_get_visible (workspace, &t0, &t1);
+  g_ptr_array_set_size (grids, ipus->len);
   for (guint i = 0; i < ipus->len; i++)
     {
       const TesBspIpu *ipu = g_ptr_array_index (ipus, i);
       graphene_rect_t rect = tes_bsp_heat_rect (i, ipus->len, WIDTH, HEIGHT);
-      g_autoptr(TesBspGrid) grid = tes_bsp_pyramid_grid (ipu->pyramid, t0, t1, (guint)rect.size.width,
-                                                         (guint)rect.size.height);
+
+      g_ptr_array_index (grids, i) = tes_bsp_pyramid_grid_reuse (ipu->pyramid, g_ptr_array_index (grids, i), t0, t1,
+                                                                 (guint)rect.size.width, (guint)rect.size.height);
     }
 }
 
@@ -201,6 +205,8 @@ bench_frames (TesWorkspace    *workspace,
   g_autoptr(GArray) direct = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) cells = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) cpu = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(TesBspFrame) frame = tes_bsp_frame_new ();
+  g_autoptr(GPtrArray) grids = g_ptr_array_new_with_free_func ((GDestroyNotify)tes_bsp_grid_free);
   g_autofree char *note = NULL;
   const TesBspIpu *ipu0 = g_ptr_array_index (ipus, 0);
   gint64 span_t0, span_t1, width, mid;
@@ -224,7 +230,7 @@ bench_frames (TesWorkspace    *workspace,
       start = g_get_monotonic_time ();
       ms = cpu_ms ();
       cr = cairo_create (surface);
-      tes_bsp_render (workspace, ipus, TES_BSP_COLOR_STATE, cr, WIDTH, HEIGHT);
+      tes_bsp_render_frame (frame, workspace, ipus, TES_BSP_COLOR_STATE, cr, WIDTH, HEIGHT);
       cairo_destroy (cr);
       cairo_surface_flush (surface);
       ms = cpu_ms () - ms;
@@ -232,7 +238,7 @@ bench_frames (TesWorkspace    *workspace,
       ms = tes_bench_ms_since (start);
       g_array_append_val (frames, ms);
       start = g_get_monotonic_time ();
-      pyramid_cells (workspace, ipus);
+      pyramid_cells (workspace, ipus, grids);
       ms = tes_bench_ms_since (start);
       g_array_append_val (cells, ms);
       level = tes_bsp_pyramid_level_for (ipu0->pyramid, (double)width / tes_bsp_heat_rect (0, ipus->len, WIDTH,

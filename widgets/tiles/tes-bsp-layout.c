@@ -37,14 +37,27 @@ tes_bsp_tiles_per_row (guint n_tiles,
 /* Each level of the pyramid merges this many of the finer. */
 #define FANOUT     4
 #define MAX_LEVELS 16
-/* Sums are also kept per block of 2, 4… tiles, up to this many */
+/* Sums are also kept per block of 4, 16… tiles, up to 256 (j = log2 of a
+ * block's tiles) */
 #define MAX_BLOCKS 9
+
+/* Which blocks a level keeps: every other size (a row of 2^odd tiles reads
+ * two blocks), and groups of 4 steps only blocks of 4 tiles and more (a
+ * frame of a row per tile or two at that zoom reads the steps, 4 to a
+ * group): the sums take about a quarter of what all sizes at all levels
+ * would. */
+static inline gboolean
+block_kept (guint level,
+            guint j)
+{
+  return level > 0 && j % 2 == 0 && (level >= 2 || j >= 2);
+}
 
 /* A run of aligned groups of steps (level 0: the steps themselves), in
  * time order. busy[j] holds, per group and block of 2^j tiles, the cycles
- * the block spent computing, exchanging and syncing (busy[0] NULL: read
- * the steps): a frame whose rows hold 2^j tiles reads a row's sums in
- * one. */
+ * the block spent computing, exchanging and syncing, where the level
+ * keeps it (NULL: read finer blocks, or the steps): a frame whose rows
+ * hold 2^j tiles reads a row's sums in one. */
 typedef struct
 {
   guint    n;
@@ -52,8 +65,9 @@ typedef struct
   gint64  *start;          /* ns: the group's first step's start */
   gint64  *end;            /* ns: its latest end */
   guint64 *dur;            /* cycles, the steps' summed */
-  guint32 *busy[MAX_BLOCKS];  /* n × ceil (n_tiles / 2^j) × 3, or NULL */
-  guint    n_blocks;       /* of busy[] */
+  guint32 *busy[MAX_BLOCKS];  /* per group, compute, exchange then sync, each
+                               * ceil (n_tiles / 2^j) blocks; or NULL */
+  guint8  *plain;          /* per group: its steps count alike for tile activity (plain_step) */
   double   mean_span;      /* ns: a group's, on average */
 } Level;
 
@@ -63,8 +77,10 @@ struct _TesBspPyramid
   guint             n_spans;
   guint             n_tiles;
   guint             n_levels;
+  gboolean          in_order;   /* the steps' starts never go back */
   Level             levels[MAX_LEVELS];
 };
+
 
 static void
 level_clear (Level *level)
@@ -72,9 +88,9 @@ level_clear (Level *level)
   g_clear_pointer (&level->start, g_free);
   g_clear_pointer (&level->end, g_free);
   g_clear_pointer (&level->dur, g_free);
+  g_clear_pointer (&level->plain, g_free);
   for (guint j = 0; j < MAX_BLOCKS; j++)
     g_clear_pointer (&level->busy[j], g_free);
-  level->n_blocks = 0;
 }
 
 static inline gsize
@@ -82,42 +98,6 @@ blocks_of (guint n_tiles,
            guint j)
 {
   return (n_tiles + (1u << j) - 1) >> j;
-}
-
-/* busy[j] from busy[j − 1]: pairs of blocks summed; FALSE when a sum
- * would not fit 32 bits (frames then sum smaller blocks). */
-static gboolean
-level_build_blocks (Level *level,
-                    guint  n_tiles,
-                    guint  j)
-{
-  gsize finer = blocks_of (n_tiles, j - 1), coarser = blocks_of (n_tiles, j);
-  const guint32 *from = level->busy[j - 1];
-  guint32 *to = g_try_malloc ((gsize)level->n * coarser * 3 * sizeof (guint32) + 1);
-
-  if (to == NULL)
-    return FALSE;
-
-  for (gsize g = 0; g < level->n; g++)
-    for (gsize b = 0; b < coarser; b++)
-      for (guint k = 0; k < 3; k++)
-        {
-          guint64 sum = from[(g * finer + 2 * b) * 3 + k];
-
-          if (2 * b + 1 < finer)
-            sum += from[(g * finer + 2 * b + 1) * 3 + k];
-          if (sum > G_MAXUINT32)
-            {
-              g_free (to);
-              return FALSE;
-            }
-          to[(g * coarser + b) * 3 + k] = (guint32)sum;
-        }
-
-  level->busy[j] = to;
-  level->n_blocks = j + 1;
-
-  return TRUE;
 }
 
 /* A tile's busy cycles in a step: no more than the step lasts, so that
@@ -133,6 +113,22 @@ span_busy (const TesBspSpan *span,
     return 0;
   *state = s - 1;
   return MIN ((guint64)span->tile_cycles[tile], (guint64)MAX (span->dur_cycles, 0));
+}
+
+/* Whether tes_report_get_tile_activity() counts @span as the sums do:
+ * every tile listed, none busy longer than the step, no state past sync. */
+static gboolean
+plain_step (const TesBspSpan *span,
+            guint             n_tiles)
+{
+  if (span->n_tiles != n_tiles || span->dur_cycles < 0)
+    return FALSE;
+  for (guint t = 0; t < n_tiles; t++)
+    if (span->tile_states[t] > TES_TILE_STATE_SYNC ||
+        (span->tile_states[t] != TES_TILE_STATE_IDLE && span->tile_cycles[t] > (guint64)span->dur_cycles))
+      return FALSE;
+
+  return TRUE;
 }
 
 /* The groups of @group steps, without their sums (level 0 and the direct
@@ -164,27 +160,89 @@ level_init_groups (Level            *level,
     }
 }
 
-/* Level @l from level @l − 1 (or the steps): FALSE when a sum would not
- * fit 32 bits, where the pyramid stops (coarser frames read more groups). */
+/* Group @g's blocks from its tiles' sums, for the block sizes still kept:
+ * one whose sum would not fit 32 bits is dropped, with the larger ones,
+ * for the whole level (frames then sum smaller blocks). */
+static void
+level_store_blocks (Level         *level,
+                    guint          n_tiles,
+                    guint          g,
+                    const guint64 *sums)
+{
+  for (guint j = 1; j < MAX_BLOCKS; j++)
+    {
+      gsize n_blocks = blocks_of (n_tiles, j);
+      guint32 *to;
+
+      if (level->busy[j] == NULL)
+        continue;
+      to = level->busy[j] + (gsize)g * n_blocks * 3;
+      for (gsize b = 0; b < n_blocks; b++)
+        {
+          guint64 acc[3] = { 0, 0, 0 };
+
+          for (gsize t = b << j; t < MIN ((b + 1) << j, (gsize)n_tiles); t++)
+            for (guint k = 0; k < 3; k++)
+              acc[k] += sums[k * (gsize)n_tiles + t];
+          if (MAX (acc[0], MAX (acc[1], acc[2])) > G_MAXUINT32)
+            {
+              for (guint k = j; k < MAX_BLOCKS; k++)
+                g_clear_pointer (&level->busy[k], g_free);
+              return;
+            }
+          for (guint k = 0; k < 3; k++)
+            to[k * n_blocks + b] = (guint32)acc[k];
+        }
+    }
+}
+
+/* The finest level below @l whose tiles' sums are kept (0: the steps). */
+static guint
+finer_with_tiles (const TesBspPyramid *self,
+                  guint                l)
+{
+  while (l > 1 && self->levels[l - 1].busy[0] == NULL)
+    l--;
+
+  return l - 1;
+}
+
+/* Level @l from the finest level below it with its tiles' sums (or the
+ * steps): FALSE when a tile's sum would not fit 32 bits, where the
+ * pyramid stops (coarser frames read more groups). */
 static gboolean
 level_build (TesBspPyramid *self,
              guint          l)
 {
   Level *level = &self->levels[l];
-  const Level *finer = &self->levels[l - 1];
+  const Level *from_level = &self->levels[finer_with_tiles (self, l)];
   gsize row = (gsize)self->n_tiles * 3;
   g_autofree guint64 *sums = g_new (guint64, MAX (row, 1));
+  guint per_group;
 
-  level_init_groups (level, self->spans, self->n_spans, finer->group * FANOUT);
-  level->busy[0] = g_try_malloc ((gsize)level->n * row * sizeof (guint32) + 1);
-  if (level->busy[0] == NULL)
-    return FALSE;
-  level->n_blocks = 1;
+  level_init_groups (level, self->spans, self->n_spans, self->levels[l - 1].group * FANOUT);
+  per_group = level->group / from_level->group;
+  level->plain = g_new (guint8, MAX (level->n, 1));
+  for (guint j = 0; j < MAX_BLOCKS && (j == 0 || (1u << (j - 1)) < self->n_tiles); j++)
+    if (block_kept (l, j))
+      {
+        /* and a vector more, read past the last group (tes_bsp_grid's sums) */
+        gsize n = (gsize)level->n * blocks_of (self->n_tiles, j) * 3;
+
+        if (!(level->busy[j] = g_try_malloc ((n + 4) * sizeof (guint32))))
+          {
+            level_clear (level);
+            return FALSE;
+          }
+        memset (level->busy[j] + n, 0, 4 * sizeof (guint32));
+      }
 
   for (guint g = 0; g < level->n; g++)
     {
+      gboolean plain = TRUE;
+
       memset (sums, 0, row * sizeof (guint64));
-      if (finer->busy[0] == NULL)
+      if (from_level->busy[0] == NULL)
         {
           guint last = MIN ((g + 1) * (guint64)level->group, self->n_spans);
 
@@ -197,37 +255,37 @@ level_build (TesBspPyramid *self,
                   guint state = 0;
                   guint64 busy = span_busy (span, t, &state);
 
-                  sums[t * 3 + state] += busy;
+                  sums[state * (gsize)self->n_tiles + t] += busy;
                 }
+              plain = plain && plain_step (span, self->n_tiles);
             }
         }
       else
         {
-          guint last = MIN ((g + 1) * FANOUT, finer->n);
+          guint last = MIN ((g + 1) * per_group, from_level->n);
 
-          for (guint f = g * FANOUT; f < last; f++)
+          for (guint f = g * per_group; f < last; f++)
             {
-              const guint32 *from = finer->busy[0] + (gsize)f * row;
+              const guint32 *from = from_level->busy[0] + (gsize)f * row;
 
               for (gsize i = 0; i < row; i++)
                 sums[i] += from[i];
+              plain = plain && from_level->plain[f];
             }
         }
 
+      level->plain[g] = (guint8)plain;
       for (gsize i = 0; i < row; i++)
-        {
-          if (sums[i] > G_MAXUINT32)
-            {
-              level_clear (level);
-              return FALSE;
-            }
+        if (sums[i] > G_MAXUINT32)
+          {
+            level_clear (level);
+            return FALSE;
+          }
+      if (level->busy[0] != NULL)
+        for (gsize i = 0; i < row; i++)
           level->busy[0][(gsize)g * row + i] = (guint32)sums[i];
-        }
+      level_store_blocks (level, self->n_tiles, g, sums);
     }
-
-  for (guint j = 1; j < MAX_BLOCKS && (1u << (j - 1)) < self->n_tiles; j++)
-    if (!level_build_blocks (level, self->n_tiles, j))
-      break;
 
   return TRUE;
 }
@@ -251,6 +309,9 @@ tes_bsp_pyramid_new (const TesBspSpan *spans,
   self->spans = spans;
   self->n_spans = n_spans;
   self->n_tiles = n_tiles;
+  self->in_order = TRUE;
+  for (guint s = 1; s < n_spans; s++)
+    self->in_order = self->in_order && spans[s].start >= spans[s - 1].start;
   level_init_groups (&self->levels[0], spans, n_spans, 1);
   self->n_levels = 1;
 
@@ -275,9 +336,12 @@ tes_bsp_pyramid_get_size (const TesBspPyramid *pyramid)
 
   for (guint l = 0; l < pyramid->n_levels; l++)
     {
-      size += pyramid->levels[l].n * 3 * sizeof (gint64);
-      for (guint j = 0; j < pyramid->levels[l].n_blocks; j++)
-        size += pyramid->levels[l].n * blocks_of (pyramid->n_tiles, j) * 3 * sizeof (guint32);
+      const Level *level = &pyramid->levels[l];
+
+      size += level->n * (3 * sizeof (gint64) + (level->plain != NULL ? 1 : 0));
+      for (guint j = 0; j < MAX_BLOCKS; j++)
+        if (level->busy[j] != NULL)
+          size += level->n * blocks_of (pyramid->n_tiles, j) * 3 * sizeof (guint32);
     }
 
   return size;
@@ -337,87 +401,218 @@ level_first_from (const Level *level,
   return lo;
 }
 
-/* Adds group @g's busy cycles to @acc (per row, by state: idle's slot
- * unused, idle being the rest), rows holding the tiles from @first_tile[row] on, and returns
- * its cycles: the stored sums, or the steps' own. */
-static guint64
+/* Four sums at once (GCC's and clang's vector extension): a column adds a
+ * group's row sums, and picks its rows' states, four rows at a time. */
+typedef guint32 Vec4 __attribute__ ((vector_size (16)));
+typedef gint32 Vec4i __attribute__ ((vector_size (16)));
+typedef float Vec4f __attribute__ ((vector_size (16)));
+typedef guint8 Bytes4 __attribute__ ((vector_size (4)));
+
+static inline Vec4
+vec_load (const guint32 *p)
+{
+  Vec4 v;
+
+  memcpy (&v, p, sizeof v);
+  return v;
+}
+
+static inline void
+vec_store (guint32 *p,
+           Vec4     v)
+{
+  memcpy (p, &v, sizeof v);
+}
+
+/* @if_set where @mask is all ones, else @otherwise */
+static inline Vec4
+vec_select (Vec4i mask,
+            Vec4  if_set,
+            Vec4  otherwise)
+{
+  return (if_set & (Vec4)mask) | (otherwise & ~(Vec4)mask);
+}
+
+/* The blocks a frame whose rows hold @tiles_per_row tiles reads: the
+ * largest kept that fit a row, or -1 for the steps themselves. */
+static int
+level_blocks_for (const Level *level,
+                  guint        tiles_per_row)
+{
+  int j = -1;
+
+  for (guint k = 0; k < MAX_BLOCKS && (1u << k) <= tiles_per_row; k++)
+    if (level->busy[k] != NULL)
+      j = (int)k;
+
+  return j;
+}
+
+/* A column's sums per row and state, three planes of n_rows: in 32 bits
+ * (vectors) when no sum can pass them, else in 64. Either acc32 or acc64. */
+typedef struct
+{
+  guint32 *acc32;
+  guint64 *acc64;
+  guint    n_rows;
+} Sums;
+
+static inline void
+sums_add (const Sums *sums,
+          gsize       i,
+          guint64     value)
+{
+  if (sums->acc32 != NULL)
+    sums->acc32[i] += (guint32)value;
+  else
+    sums->acc64[i] += value;
+}
+
+/* Adds a step's busy cycles to @sums. */
+static void
+step_add (const TesBspSpan *span,
+          const TesBspGrid *grid,
+          const guint      *first_tile,
+          const Sums       *sums)
+{
+  const guint8 *states = span->tile_states;
+  const guint32 *cycles = span->tile_cycles;
+  guint listed = MIN (span->n_tiles, grid->n_tiles), n_rows = grid->n_rows, r = 0;
+  guint32 dur = (guint32)CLAMP (span->dur_cycles, 0, (gint64)G_MAXUINT32);
+
+  /* rows of whole fours of tiles: four tiles at a time */
+  if (sums->acc32 != NULL && grid->tiles_per_row % 4 == 0)
+    for (; r < n_rows && first_tile[r + 1] <= listed && first_tile[r + 1] - first_tile[r] == grid->tiles_per_row; r++)
+      {
+        Vec4 compute = { 0, 0, 0, 0 }, exchange = { 0, 0, 0, 0 }, sync = { 0, 0, 0, 0 };
+
+        for (guint t = first_tile[r]; t < first_tile[r + 1]; t += 4)
+          {
+            Vec4 busy = vec_load (cycles + t), state;
+            Bytes4 four;
+
+            memcpy (&four, states + t, sizeof four);
+            state = __builtin_convertvector (four, Vec4);
+            busy = vec_select (busy < dur, busy, (Vec4){ dur, dur, dur, dur });
+            compute += busy & (Vec4)(state == TES_TILE_STATE_COMPUTE);
+            exchange += busy & (Vec4)(state == TES_TILE_STATE_EXCHANGE);
+            sync += busy & (Vec4)(state == TES_TILE_STATE_SYNC);
+          }
+        sums->acc32[r] += compute[0] + compute[1] + compute[2] + compute[3];
+        sums->acc32[n_rows + r] += exchange[0] + exchange[1] + exchange[2] + exchange[3];
+        sums->acc32[2 * n_rows + r] += sync[0] + sync[1] + sync[2] + sync[3];
+      }
+
+  /* a sum per state in registers, without a branch per tile */
+  for (; r < n_rows && first_tile[r] < listed; r++)
+    {
+      guint64 a1 = 0, a2 = 0, a3 = 0;
+
+      for (guint t = first_tile[r]; t < MIN (first_tile[r + 1], listed); t++)
+        {
+          guint state = states[t];
+          guint32 busy = MIN (cycles[t], dur);
+
+          a1 += state == TES_TILE_STATE_COMPUTE ? busy : 0;
+          a2 += state == TES_TILE_STATE_EXCHANGE ? busy : 0;
+          a3 += state == TES_TILE_STATE_SYNC ? busy : 0;
+        }
+      sums_add (sums, r, a1);
+      sums_add (sums, n_rows + r, a2);
+      sums_add (sums, 2 * (gsize)n_rows + r, a3);
+    }
+}
+
+/* Adds group @g's busy cycles to @sums (idle is the rest), from blocks of
+ * 2^@j tiles or (@j < 0) the steps. */
+static void
 level_add (const Level      *level,
            guint             g,
+           int               j,
            const TesBspSpan *spans,
            guint             n_spans,
-           guint             n_tiles,
-           guint             tiles_per_row,
+           const TesBspGrid *grid,
            const guint      *first_tile,
-           guint             n_rows,
-           guint64          *acc)
+           const Sums       *sums)
 {
-  if (level->n_blocks > 0)
-    {
-      /* the largest blocks that fit a row: rows hold 2^j tiles */
-      guint j = 0;
-      gsize n_blocks, per_row;
-      const guint32 *from;
+  guint n_rows = grid->n_rows;
 
-      while (j + 1 < level->n_blocks && tiles_per_row >= (2u << j))
-        j++;
-      n_blocks = blocks_of (n_tiles, j);
-      per_row = MAX (tiles_per_row >> j, 1);
-      from = level->busy[j] + (gsize)g * n_blocks * 3;
-      if (per_row == 1)
-        for (guint r = 0; r < n_rows; r++)
-          {
-            acc[r * 4 + 1] += from[r * 3];
-            acc[r * 4 + 2] += from[r * 3 + 1];
-            acc[r * 4 + 3] += from[r * 3 + 2];
-          }
+  if (j >= 0)
+    {
+      gsize n_blocks = blocks_of (grid->n_tiles, (guint)j);
+      gsize per_row = MAX (grid->tiles_per_row >> j, 1);
+      const guint32 *from = level->busy[j] + (gsize)g * n_blocks * 3;
+
+      /* a row per block: the planes line up, one run of adds (the
+       * arrays have room for a vector past their end) */
+      if (per_row == 1 && sums->acc32 != NULL)
+        for (gsize i = 0; i < (gsize)n_rows * 3; i += 4)
+          vec_store (sums->acc32 + i, vec_load (sums->acc32 + i) + vec_load (from + i));
+      else if (per_row == 1)
+        for (gsize i = 0; i < (gsize)n_rows * 3; i++)
+          sums->acc64[i] += from[i];
       else
-        for (guint r = 0; r < n_rows; r++)
-          {
-            guint64 a0 = 0, a1 = 0, a2 = 0;
-
-            for (gsize b = r * per_row; b < MIN ((r + 1) * per_row, n_blocks); b++)
-              {
-                a0 += from[b * 3];
-                a1 += from[b * 3 + 1];
-                a2 += from[b * 3 + 2];
-              }
-            acc[r * 4 + 1] += a0;
-            acc[r * 4 + 2] += a1;
-            acc[r * 4 + 3] += a2;
-          }
-    }
-  else
-    {
-      guint last = MIN ((g + 1) * (guint64)level->group, n_spans);
-
-      for (guint s = g * level->group; s < last; s++)
-        {
-          const TesBspSpan *span = &spans[s];
-          guint listed = MIN (span->n_tiles, n_tiles);
-          guint64 dur = (guint64)MAX (span->dur_cycles, 0);
-
-          /* a sum per state in registers, without a branch per tile */
-          for (guint r = 0; r < n_rows && first_tile[r] < listed; r++)
+        for (guint k = 0; k < 3; k++)
+          for (guint r = 0; r < n_rows; r++)
             {
-              guint64 a1 = 0, a2 = 0, a3 = 0;
+              guint64 a = 0;
 
-              for (guint t = first_tile[r]; t < MIN (first_tile[r + 1], listed); t++)
-                {
-                  guint state = span->tile_states[t];
-                  guint64 busy = MIN ((guint64)span->tile_cycles[t], dur);
-
-                  a1 += state == TES_TILE_STATE_COMPUTE ? busy : 0;
-                  a2 += state == TES_TILE_STATE_EXCHANGE ? busy : 0;
-                  a3 += state == TES_TILE_STATE_SYNC ? busy : 0;
-                }
-              acc[r * 4 + 1] += a1;
-              acc[r * 4 + 2] += a2;
-              acc[r * 4 + 3] += a3;
+              for (gsize b = r * per_row; b < MIN ((r + 1) * per_row, n_blocks); b++)
+                a += from[k * n_blocks + b];
+              sums_add (sums, (gsize)k * n_rows + r, a);
             }
-        }
+      return;
     }
 
-  return level->dur[g];
+  for (guint s = g * level->group; s < MIN ((g + 1) * (guint64)level->group, n_spans); s++)
+    step_add (&spans[s], grid, first_tile, sums);
+}
+
+/* The state of most cycles, idle on a tie (@all: the row's tile-cycles);
+ * without branches, as the states of neighbouring cells follow no
+ * pattern. */
+static inline guint8
+cell_state (guint64 compute,
+            guint64 exchange,
+            guint64 sync,
+            guint64 all)
+{
+  guint64 busy = compute + exchange + sync;
+  guint64 best_weight = all - MIN (busy, all);   /* idle */
+  guint best = TES_TILE_STATE_IDLE;
+
+  best = compute > best_weight ? TES_TILE_STATE_COMPUTE : best;
+  best_weight = MAX (compute, best_weight);
+  best = exchange > best_weight ? TES_TILE_STATE_EXCHANGE : best;
+  best_weight = MAX (exchange, best_weight);
+  best = sync > best_weight ? TES_TILE_STATE_SYNC : best;
+
+  return (guint8)best;
+}
+
+/* What one grid's filling needs besides its cells, kept with the grid so
+ * that a grid used again allocates nothing. */
+typedef struct
+{
+  guint32 *acc32;          /* 3 × n_rows, and a vector more */
+  guint64 *acc64;          /* 3 × n_rows */
+  guint   *first_tile;     /* n_rows + 1: the first tile of each row */
+  guint32 *row_tiles;      /* n_rows, and a vector more: the row's tiles */
+  float   *per_tile;       /* n_rows, and a vector more: 1 / the row's tiles */
+} Scratch;
+
+static void
+scratch_free (Scratch *scratch)
+{
+  if (scratch == NULL)
+    return;
+
+  g_free (scratch->acc32);
+  g_free (scratch->acc64);
+  g_free (scratch->first_tile);
+  g_free (scratch->row_tiles);
+  g_free (scratch->per_tile);
+  g_free (scratch);
 }
 
 static TesBspGrid *
@@ -426,9 +621,11 @@ grid_new (guint n_tiles,
           guint height)
 {
   TesBspGrid *grid = g_new0 (TesBspGrid, 1);
+  Scratch *scratch = g_new0 (Scratch, 1);
   gsize n;
 
   grid->width = MAX (width, 1);
+  grid->height = height;
   grid->n_tiles = n_tiles;
   grid->tiles_per_row = tes_bsp_tiles_per_row (n_tiles, height);
   grid->n_rows = MAX ((n_tiles + grid->tiles_per_row - 1) / grid->tiles_per_row, 1);
@@ -437,40 +634,109 @@ grid_new (guint n_tiles,
   memset (grid->states, TES_BSP_NO_STATE, n);
   grid->cycles = g_new0 (float, n);
 
+  /* rows hold runs of tiles_per_row tiles */
+  scratch->acc32 = g_new0 (guint32, (gsize)grid->n_rows * 3 + 4);
+  scratch->acc64 = g_new0 (guint64, (gsize)grid->n_rows * 3);
+  scratch->first_tile = g_new (guint, grid->n_rows + 1);
+  scratch->row_tiles = g_new0 (guint32, grid->n_rows + 4);
+  scratch->per_tile = g_new0 (float, grid->n_rows + 4);
+  for (guint r = 0; r <= grid->n_rows; r++)
+    scratch->first_tile[r] = (guint)MIN ((guint64)r * grid->tiles_per_row, n_tiles);
+  for (guint r = 0; r < grid->n_rows; r++)
+    {
+      scratch->row_tiles[r] = scratch->first_tile[r + 1] - scratch->first_tile[r];
+      scratch->per_tile[r] = scratch->row_tiles[r] > 0 ? 1.0f / scratch->row_tiles[r] : 0;
+    }
+  grid->scratch = scratch;
+
   return grid;
+}
+
+/* @grid again if it has the shape asked for, else a new one. */
+static TesBspGrid *
+grid_reuse (TesBspGrid *grid,
+            guint       n_tiles,
+            guint       width,
+            guint       height)
+{
+  if (grid != NULL && grid->n_tiles == n_tiles && grid->width == MAX (width, 1) && grid->height == height)
+    return grid;
+
+  tes_bsp_grid_free (grid);
+
+  return grid_new (n_tiles, width, height);
+}
+
+/* Column @c's cells from @sums over @dur cycles; returns the most busy
+ * cycles per tile of a cell. */
+static float
+column_store (TesBspGrid *grid,
+              guint       c,
+              const Sums *sums,
+              guint64     dur)
+{
+  const Scratch *scratch = grid->scratch;
+  guint n_rows = grid->n_rows, r = 0;
+  guint8 *states = grid->states + (gsize)c * n_rows;
+  float *cycles = grid->cycles + (gsize)c * n_rows;
+  float max_cycles = 0;
+
+  if (sums->acc32 != NULL)
+    {
+      const guint32 *acc = sums->acc32;
+      Vec4f most = { 0, 0, 0, 0 };
+
+      for (; r + 4 <= n_rows; r += 4)
+        {
+          Vec4 compute = vec_load (acc + r), exchange = vec_load (acc + n_rows + r);
+          Vec4 sync = vec_load (acc + 2 * n_rows + r);
+          Vec4 all = vec_load (scratch->row_tiles + r) * (guint32)dur;
+          Vec4 busy = compute + exchange + sync;
+          Vec4 weight = all - vec_select (busy < all, busy, all);   /* idle */
+          Vec4 best = { TES_TILE_STATE_IDLE, TES_TILE_STATE_IDLE, TES_TILE_STATE_IDLE, TES_TILE_STATE_IDLE };
+          Vec4f per_tile, busy_f = __builtin_convertvector (busy, Vec4f);
+          Vec4i more;
+
+          /* as cell_state () */
+          more = compute > weight;
+          best = vec_select (more, (Vec4){ 1, 1, 1, 1 } * TES_TILE_STATE_COMPUTE, best);
+          weight = vec_select (more, compute, weight);
+          more = exchange > weight;
+          best = vec_select (more, (Vec4){ 1, 1, 1, 1 } * TES_TILE_STATE_EXCHANGE, best);
+          weight = vec_select (more, exchange, weight);
+          more = sync > weight;
+          best = vec_select (more, (Vec4){ 1, 1, 1, 1 } * TES_TILE_STATE_SYNC, best);
+          memcpy (&per_tile, scratch->per_tile + r, sizeof per_tile);
+          busy_f *= per_tile;
+          memcpy (cycles + r, &busy_f, sizeof busy_f);
+          most = (Vec4f)vec_select (busy_f > most, (Vec4)busy_f, (Vec4)most);
+          for (guint i = 0; i < 4; i++)
+            states[r + i] = (guint8)best[i];
+        }
+      for (guint i = 0; i < 4; i++)
+        max_cycles = MAX (max_cycles, most[i]);
+    }
+
+  for (; r < n_rows; r++)
+    {
+      guint64 compute, exchange, sync;
+
+      if (sums->acc32 != NULL)
+        compute = sums->acc32[r], exchange = sums->acc32[n_rows + r], sync = sums->acc32[2 * n_rows + r];
+      else
+        compute = sums->acc64[r], exchange = sums->acc64[n_rows + r], sync = sums->acc64[2 * n_rows + r];
+      states[r] = cell_state (compute, exchange, sync, scratch->row_tiles[r] * dur);
+      cycles[r] = (float)(gint64)(compute + exchange + sync) * scratch->per_tile[r];
+      max_cycles = MAX (max_cycles, cycles[r]);
+    }
+
+  return max_cycles;
 }
 
 /* The cells from @level's groups: each column takes the groups that start
  * in it, or else the one in progress there. A tile is idle for the part
  * of a step it is not busy (also a tile the step does not list); a row
  * sums its tiles; the state of most cycles wins, idle on a tie. */
-#define COLUMN_BLOCK 64
-
-/* The columns computed of the block from @first on, into the rows. */
-static void
-store_block (TesBspGrid   *grid,
-             guint         first,
-             gboolean     *computed,
-             const guint8 *states,
-             const float  *cycles)
-{
-  guint n = MIN (COLUMN_BLOCK, grid->width - first);
-
-  for (guint r = 0; r < grid->n_rows; r++)
-    {
-      guint8 *row_states = grid->states + (gsize)r * grid->width + first;
-      float *row_cycles = grid->cycles + (gsize)r * grid->width + first;
-
-      for (guint i = 0; i < n; i++)
-        if (computed[i])
-          {
-            row_states[i] = states[(gsize)i * grid->n_rows + r];
-            row_cycles[i] = cycles[(gsize)i * grid->n_rows + r];
-          }
-    }
-  memset (computed, 0, COLUMN_BLOCK * sizeof (gboolean));
-}
-
 static void
 grid_fill (TesBspGrid       *grid,
            const Level      *level,
@@ -479,113 +745,71 @@ grid_fill (TesBspGrid       *grid,
            gint64            t0,
            gint64            t1)
 {
-  guint n_tiles = grid->n_tiles, n_rows = grid->n_rows;
-  g_autofree guint64 *acc = g_new (guint64, (gsize)n_rows * 4);
-  g_autofree guint *first_tile = g_new (guint, n_rows + 1);
-  /* per column, the column whose cells it repeats (itself: its own) */
-  g_autofree guint *source = g_new (guint, grid->width);
-  /* cells are worked out a column at a time but stored a row at a time:
-   * a block of columns waits here, column by column, to be stored row by
-   * row (a column straight into the rows would touch a cache line per
-   * row) */
-  g_autofree guint8 *block_states = g_malloc0 ((gsize)COLUMN_BLOCK * n_rows);
-  g_autofree float *block_cycles = g_new0 (float, (gsize)COLUMN_BLOCK * n_rows);
-  g_autofree float *per_tile = g_new (float, n_rows);
-  gboolean computed[COLUMN_BLOCK] = { FALSE };
+  Scratch *scratch = grid->scratch;
+  guint n_rows = grid->n_rows;
+  int j = level_blocks_for (level, grid->tiles_per_row);
   /* the groups the last filled column took: [last_from, last_to) */
   guint g, last_from = G_MAXUINT, last_to = G_MAXUINT, last_column = 0;
   float max_cycles = 0;
 
-  if (t1 <= t0 || n_tiles == 0 || level->n == 0)
-    return;
-
-  /* rows hold runs of tiles: the first of each */
-  for (guint r = 0, t = 0; r <= n_rows; r++)
+  grid->max_cycles = 0;
+  if (t1 <= t0 || grid->n_tiles == 0 || level->n == 0)
     {
-      while (t < n_tiles && tes_bsp_grid_row_of (grid, t) < r)
-        t++;
-      first_tile[r] = r == n_rows ? n_tiles : t;
+      memset (grid->states, TES_BSP_NO_STATE, (gsize)grid->width * n_rows);
+      memset (grid->cycles, 0, (gsize)grid->width * n_rows * sizeof (float));
+      return;
     }
-  for (guint r = 0; r < n_rows; r++)
-    per_tile[r] = first_tile[r + 1] > first_tile[r] ? 1.0f / (first_tile[r + 1] - first_tile[r]) : 0;
 
   g = level_first_from (level, 0, t0);
   for (guint c = 0; c < grid->width; c++)
     {
       gint64 from = t0 + (gint64)((double)(t1 - t0) * c / grid->width);
       gint64 to = c + 1 == grid->width ? t1 : t0 + (gint64)((double)(t1 - t0) * (c + 1) / grid->width);
-      guint64 dur = 0;
       guint take_from = g, take_to;
+      guint64 dur = 0;
+      Sums sums = { NULL, NULL, n_rows };
 
-      if (c % COLUMN_BLOCK == 0 && c > 0)
-        store_block (grid, c - COLUMN_BLOCK, computed, block_states, block_cycles);
-      source[c] = c;
-      if (from >= to)
-        continue;
-      while (g < level->n && level->start[g] < to)
+      while (from < to && g < level->n && level->start[g] < to)
         g++;
       take_to = g;
-      if (take_from == take_to)
+      /* none starts here: the one in progress, if any */
+      if (take_from == take_to && g > 0 && level->end[g - 1] > from)
+        take_from = g - 1;
+      if (from >= to || take_from == take_to)
         {
-          /* none starts here: the one in progress, if any */
-          if (g == 0 || level->end[g - 1] <= from)
-            continue;
-          take_from = g - 1;
+          memset (grid->states + (gsize)c * n_rows, TES_BSP_NO_STATE, n_rows);
+          memset (grid->cycles + (gsize)c * n_rows, 0, n_rows * sizeof (float));
+          continue;
         }
 
       /* zoomed in, a step fills many columns: the same cells again */
       if (take_from == last_from && take_to == last_to)
         {
-          source[c] = last_column;
+          memcpy (grid->states + (gsize)c * n_rows, grid->states + (gsize)last_column * n_rows, n_rows);
+          memcpy (grid->cycles + (gsize)c * n_rows, grid->cycles + (gsize)last_column * n_rows,
+                  n_rows * sizeof (float));
           continue;
         }
 
-      memset (acc, 0, (gsize)n_rows * 4 * sizeof (guint64));
+      /* a sum is at most its tiles' whole time: 32 bits do when that fits */
       for (guint u = take_from; u < take_to; u++)
-        dur += level_add (level, u, spans, n_spans, n_tiles, grid->tiles_per_row, first_tile, n_rows, acc);
+        dur += level->dur[u];
+      if ((guint64)grid->tiles_per_row * dur <= G_MAXUINT32)
+        {
+          sums.acc32 = scratch->acc32;
+          memset (sums.acc32, 0, (gsize)n_rows * 3 * sizeof (guint32));
+        }
+      else
+        {
+          sums.acc64 = scratch->acc64;
+          memset (sums.acc64, 0, (gsize)n_rows * 3 * sizeof (guint64));
+        }
+      for (guint u = take_from; u < take_to; u++)
+        level_add (level, u, j, spans, n_spans, grid, scratch->first_tile, &sums);
       last_from = take_from;
       last_to = take_to;
       last_column = c;
-
-      {
-        guint8 *column_states = block_states + (gsize)(c % COLUMN_BLOCK) * n_rows;
-        float *column_cycles = block_cycles + (gsize)(c % COLUMN_BLOCK) * n_rows;
-
-        for (guint r = 0; r < n_rows; r++)
-          {
-            guint64 compute = acc[r * 4 + 1], exchange = acc[r * 4 + 2], sync = acc[r * 4 + 3];
-            guint64 busy = compute + exchange + sync, all = (guint64)(first_tile[r + 1] - first_tile[r]) * dur;
-            guint64 best_weight = all - MIN (busy, all);   /* idle */
-            guint best = TES_TILE_STATE_IDLE;
-            float cycles = (float)busy * per_tile[r];
-
-            /* the most cycles win, idle on a tie; without branches, as
-             * the states of neighbouring cells follow no pattern */
-            best = compute > best_weight ? TES_TILE_STATE_COMPUTE : best;
-            best_weight = MAX (compute, best_weight);
-            best = exchange > best_weight ? TES_TILE_STATE_EXCHANGE : best;
-            best_weight = MAX (exchange, best_weight);
-            best = sync > best_weight ? TES_TILE_STATE_SYNC : best;
-            column_states[r] = (guint8)best;
-            column_cycles[r] = cycles;
-            max_cycles = MAX (max_cycles, cycles);
-          }
-      }
-      computed[c % COLUMN_BLOCK] = TRUE;
-    }
-  store_block (grid, (grid->width - 1) / COLUMN_BLOCK * COLUMN_BLOCK, computed, block_states, block_cycles);
-
-  /* the repeated columns, row by row */
-  for (guint r = 0; r < n_rows; r++)
-    {
-      guint8 *states = grid->states + (gsize)r * grid->width;
-      float *cycles = grid->cycles + (gsize)r * grid->width;
-
-      for (guint c = 0; c < grid->width; c++)
-        {
-          states[c] = states[source[c]];
-          cycles[c] = cycles[source[c]];
-        }
+      max_cycles = MAX (max_cycles, column_store (grid, c, &sums, dur));
     }
   grid->max_cycles = max_cycles;
 }
@@ -626,6 +850,31 @@ tes_bsp_grid_build (const TesBspSpan *spans,
   return grid;
 }
 
+/**
+ * tes_bsp_pyramid_grid_reuse:
+ * @grid: (transfer full) (nullable): a grid of an earlier frame
+ *
+ * The cells of [@t0, @t1) in @width columns from the level whose groups
+ * are no wider than a column, in @grid again when it has the shape asked
+ * for (frames of the same size allocate nothing).
+ *
+ * Returns: (transfer full): the grid
+ */
+TesBspGrid *
+tes_bsp_pyramid_grid_reuse (const TesBspPyramid *pyramid,
+                            TesBspGrid          *grid,
+                            gint64               t0,
+                            gint64               t1,
+                            guint                width,
+                            guint                height)
+{
+  grid = grid_reuse (grid, pyramid->n_tiles, width, height);
+  grid->level = level_for (pyramid->levels, pyramid->n_levels, (double)(t1 - t0) / grid->width);
+  grid_fill (grid, &pyramid->levels[grid->level], pyramid->spans, pyramid->n_spans, t0, t1);
+
+  return grid;
+}
+
 /* The cells of [@t0, @t1) in @width columns from the level whose groups
  * are no wider than a column. */
 TesBspGrid *
@@ -635,12 +884,98 @@ tes_bsp_pyramid_grid (const TesBspPyramid *pyramid,
                       guint                width,
                       guint                height)
 {
-  TesBspGrid *grid = grid_new (pyramid->n_tiles, width, height);
+  return tes_bsp_pyramid_grid_reuse (pyramid, NULL, t0, t1, width, height);
+}
 
-  grid->level = level_for (pyramid->levels, pyramid->n_levels, (double)(t1 - t0) / grid->width);
-  grid_fill (grid, &pyramid->levels[grid->level], pyramid->spans, pyramid->n_spans, t0, t1);
+/* One step added to @tiles as tes_report_get_tile_activity() counts it. */
+static void
+activity_add_step (const TesBspSpan *span,
+                   TesTileActivity  *tiles)
+{
+  for (guint t = 0; t < span->n_tiles; t++)
+    {
+      guint state = MIN (span->tile_states[t], TES_TILE_STATE_SYNC);
+      gint64 busy = state == TES_TILE_STATE_IDLE ? 0 : span->tile_cycles[t];
 
-  return grid;
+      tiles[t].n_steps++;
+      tiles[t].cycles[state] += busy;
+      tiles[t].cycles[TES_TILE_STATE_IDLE] += MAX (span->dur_cycles - busy, 0);
+    }
+}
+
+/**
+ * tes_bsp_pyramid_add_activity:
+ * @tiles: (array): one per tile of the pyramid (tes_bsp_pyramid_get_n_tiles())
+ *
+ * Adds to @tiles the cycles of the steps that start in [@t0, @t1), by
+ * state, counted as tes_report_get_tile_activity() counts them: whole
+ * groups of steps from their sums (where their steps count alike), the
+ * rest step by step, so that a long range costs its tiles, not its steps.
+ */
+void
+tes_bsp_pyramid_add_activity (const TesBspPyramid *pyramid,
+                              gint64               t0,
+                              gint64               t1,
+                              TesTileActivity     *tiles)
+{
+  const Level *steps = &pyramid->levels[0];
+  guint s, last;
+
+  if (!pyramid->in_order)
+    {
+      for (s = 0; s < pyramid->n_spans; s++)
+        if (pyramid->spans[s].start >= t0 && pyramid->spans[s].start < t1)
+          activity_add_step (&pyramid->spans[s], tiles);
+      return;
+    }
+
+  s = level_first_from (steps, 0, t0);
+  last = level_first_from (steps, s, t1);
+  while (s < last)
+    {
+      const Level *whole = NULL;
+
+      /* the largest group with its tiles' sums that starts here and ends in range */
+      for (guint l = pyramid->n_levels; l-- > 1 && whole == NULL;)
+        {
+          const Level *level = &pyramid->levels[l];
+
+          if (level->busy[0] != NULL && s % level->group == 0 && (guint64)s + level->group <= last &&
+              level->plain[s / level->group])
+            whole = level;
+        }
+
+      if (whole == NULL)
+        {
+          activity_add_step (&pyramid->spans[s++], tiles);
+          continue;
+        }
+
+      {
+        const guint32 *sums = whole->busy[0] + (gsize)(s / whole->group) * pyramid->n_tiles * 3;
+        gint64 dur = (gint64)whole->dur[s / whole->group];
+
+        for (guint t = 0; t < pyramid->n_tiles; t++)
+          {
+            guint32 compute = sums[t], exchange = sums[pyramid->n_tiles + t], sync = sums[2 * pyramid->n_tiles + t];
+            gint64 busy = (gint64)compute + exchange + sync;
+
+            tiles[t].n_steps += whole->group;
+            tiles[t].cycles[TES_TILE_STATE_COMPUTE] += compute;
+            tiles[t].cycles[TES_TILE_STATE_EXCHANGE] += exchange;
+            tiles[t].cycles[TES_TILE_STATE_SYNC] += sync;
+            /* no tile busy longer than its step: the rest of each is idle */
+            tiles[t].cycles[TES_TILE_STATE_IDLE] += dur - busy;
+          }
+        s += whole->group;
+      }
+    }
+}
+
+guint
+tes_bsp_pyramid_get_n_tiles (const TesBspPyramid *pyramid)
+{
+  return pyramid->n_tiles;
 }
 
 float
@@ -650,7 +985,7 @@ tes_bsp_grid_get_cycles (const TesBspGrid *grid,
 {
   g_return_val_if_fail (column < grid->width && row < grid->n_rows, 0);
 
-  return grid->cycles[(gsize)row * grid->width + column];
+  return grid->cycles[(gsize)column * grid->n_rows + row];
 }
 
 guint8
@@ -660,7 +995,7 @@ tes_bsp_grid_get (const TesBspGrid *grid,
 {
   g_return_val_if_fail (column < grid->width && row < grid->n_rows, TES_BSP_NO_STATE);
 
-  return grid->states[(gsize)row * grid->width + column];
+  return grid->states[(gsize)column * grid->n_rows + row];
 }
 
 /* The span holding @t (spans in time order), or -1. */
@@ -692,6 +1027,7 @@ tes_bsp_grid_free (TesBspGrid *grid)
 
   g_free (grid->states);
   g_free (grid->cycles);
+  scratch_free (grid->scratch);
   g_free (grid);
 }
 

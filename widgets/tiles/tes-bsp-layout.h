@@ -55,9 +55,12 @@ typedef struct
   guint   n_tiles;
   guint   tiles_per_row;      /* a power of two */
   guint   level;              /* steps merged in groups of 4^level */
-  guint8 *states;             /* n_rows × width, row-major; TES_BSP_NO_STATE where no step */
-  float  *cycles;             /* n_rows × width: busy cycles per tile of the row */
+  guint8 *states;             /* width × n_rows, a column after another (a frame
+                               * works column by column); TES_BSP_NO_STATE where no step */
+  float  *cycles;             /* the same: busy cycles per tile of the row */
   float   max_cycles;         /* the largest of them */
+  guint   height;             /* pixels asked for */
+  gpointer scratch;           /* private: what filling the cells again needs */
 } TesBspGrid;
 
 typedef struct _TesBspPyramid TesBspPyramid;
@@ -85,6 +88,17 @@ TesBspGrid    *tes_bsp_pyramid_grid      (const TesBspPyramid *pyramid,
                                           gint64               t1,
                                           guint                width,
                                           guint                height);
+TesBspGrid    *tes_bsp_pyramid_grid_reuse (const TesBspPyramid *pyramid,
+                                          TesBspGrid          *grid,
+                                          gint64               t0,
+                                          gint64               t1,
+                                          guint                width,
+                                          guint                height);
+void           tes_bsp_pyramid_add_activity (const TesBspPyramid *pyramid,
+                                          gint64               t0,
+                                          gint64               t1,
+                                          TesTileActivity     *tiles);
+guint          tes_bsp_pyramid_get_n_tiles (const TesBspPyramid *pyramid);
 gsize          tes_bsp_pyramid_get_size  (const TesBspPyramid *pyramid);
 void           tes_bsp_pyramid_free      (TesBspPyramid       *pyramid);
 

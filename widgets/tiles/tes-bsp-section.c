@@ -41,6 +41,7 @@ struct _TesBspSection
   GtkWidget      *scrolled;   /* in box */
   GtkDrawingArea *area;       /* in scrolled */
   GPtrArray      *ipus;       /* TesBspIpu, NULL until loaded */
+  TesBspFrame    *frame;      /* the last frame's cells, for the next */
   GCancellable   *cancellable;
   double          magnify;
   TesBspColoring  coloring;
@@ -174,55 +175,100 @@ draw_legend (TesPainter *p)
     }
 }
 
-/* The cells, one per device pixel, scaled without smoothing; from the
- * pyramid, so a frame costs its pixels. */
+/* What a frame leaves the next: each IPU's cells and their picture, used
+ * again while the size stays, so that panning allocates nothing. */
+struct _TesBspFrame
+{
+  GPtrArray *grids;       /* TesBspGrid per IPU (NULL before the first) */
+  GPtrArray *pictures;    /* cairo_surface_t per IPU */
+};
+
+TesBspFrame *
+tes_bsp_frame_new (void)
+{
+  TesBspFrame *frame = g_new0 (TesBspFrame, 1);
+
+  frame->grids = g_ptr_array_new_with_free_func ((GDestroyNotify)tes_bsp_grid_free);
+  frame->pictures = g_ptr_array_new_with_free_func ((GDestroyNotify)cairo_surface_destroy);
+
+  return frame;
+}
+
+void
+tes_bsp_frame_free (TesBspFrame *frame)
+{
+  if (frame == NULL)
+    return;
+
+  g_ptr_array_unref (frame->grids);
+  g_ptr_array_unref (frame->pictures);
+  g_free (frame);
+}
+
+/* The cells, one per device pixel, into @picture (made again when its
+ * size is not the rectangle's), then copied to @rect. */
 static void
 draw_heat (cairo_t               *cr,
            const TesBspGrid      *grid,
            TesBspColoring         coloring,
            double                 max_cycles,
-           const graphene_rect_t *rect)
+           const graphene_rect_t *rect,
+           cairo_surface_t      **picture)
 {
   /* the cells at the picture's size, rows repeated to fill it: drawn
    * unscaled, a copy rather than a resampling */
   int height = MAX ((int)rect->size.height, 1);
-  cairo_surface_t *cells = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int)grid->width, height);
-  guchar *data = cairo_image_surface_get_data (cells);
-  int stride = cairo_image_surface_get_stride (cells);
+  cairo_surface_t *cells = *picture;
+  guchar *data;
+  int stride;
   guint32 palette[256];
   guint last_row = G_MAXUINT;
 
-  /* a colour per state, or 256 steps of the cycles' scale: a lookup per
-   * pixel */
-  if (coloring == TES_BSP_COLOR_CYCLES)
-    for (guint i = 0; i < 256; i++)
-      palette[i] = tes_bsp_cycles_color (i / 255.0, 1.0);
-  else
-    for (guint i = 0; i < 256; i++)
-      palette[i] = i <= TES_TILE_STATE_SYNC ? tes_tile_state_color (i) : NO_STEP_RGB;
-
-  cairo_surface_flush (cells);
-  for (int y = 0; y < height; y++)
+  if (cells == NULL || cairo_image_surface_get_width (cells) != (int)grid->width ||
+      cairo_image_surface_get_height (cells) != height)
     {
-      guint row = (guint)((guint64)y * grid->n_rows / height);
-      guint32 *line = (guint32 *)(gpointer)(data + (gsize)y * stride);
-      const guint8 *states = grid->states + (gsize)row * grid->width;
-      const float *cycles = grid->cycles + (gsize)row * grid->width;
+      g_clear_pointer (picture, cairo_surface_destroy);
+      *picture = cells = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int)grid->width, height);
+    }
+  /* (a picture a recording surface still holds is copied for it first) */
+  cairo_surface_flush (cells);
+  data = cairo_image_surface_get_data (cells);
+  stride = cairo_image_surface_get_stride (cells);
 
-      if (row == last_row)
+  /* a colour per state (no step: the background), or 256 steps of the
+   * cycles' scale: a lookup per pixel */
+  for (guint i = 0; i < 256; i++)
+    palette[i] = coloring == TES_BSP_COLOR_CYCLES ? tes_bsp_cycles_color (i / 255.0, 1.0)
+                 : i <= TES_TILE_STATE_SYNC ? tes_tile_state_color (i) : NO_STEP_RGB;
+
+  /* the cells go column by column, the picture row by row: a block of
+   * columns at a time, so that the columns read stay in the cache */
+  for (guint first = 0; first < grid->width; first += 64)
+    {
+      guint n = MIN (64, grid->width - first);
+
+      last_row = G_MAXUINT;
+      for (int y = 0; y < height; y++)
         {
-          memcpy (line, data + (gsize)(y - 1) * stride, grid->width * sizeof (guint32));
-          continue;
-        }
-      last_row = row;
-      for (guint column = 0; column < grid->width; column++)
-        {
-          if (states[column] == TES_BSP_NO_STATE)
-            line[column] = NO_STEP_RGB;
-          else if (coloring == TES_BSP_COLOR_CYCLES)
-            line[column] = palette[max_cycles > 0 ? (guint)MIN (cycles[column] / max_cycles * 255.0 + 0.5, 255.0) : 0];
+          guint row = (guint)((guint64)y * grid->n_rows / height);
+          guint32 *line = (guint32 *)(gpointer)(data + (gsize)y * stride) + first;
+          const guint8 *states = grid->states + (gsize)first * grid->n_rows + row;
+          const float *cycles = grid->cycles + (gsize)first * grid->n_rows + row;
+
+          if (row == last_row)
+            {
+              memcpy (line, line - stride / 4, n * sizeof (guint32));
+              continue;
+            }
+          last_row = row;
+          if (coloring == TES_BSP_COLOR_CYCLES)
+            for (guint i = 0; i < n; i++)
+              line[i] = states[(gsize)i * grid->n_rows] == TES_BSP_NO_STATE ? NO_STEP_RGB
+                        : palette[max_cycles > 0 ? (guint)MIN (cycles[(gsize)i * grid->n_rows] / max_cycles * 255.0 + 0.5, 255.0)
+                                                 : 0];
           else
-            line[column] = palette[states[column]];
+            for (guint i = 0; i < n; i++)
+              line[i] = palette[states[(gsize)i * grid->n_rows]];
         }
     }
   cairo_surface_mark_dirty (cells);
@@ -236,13 +282,13 @@ draw_heat (cairo_t               *cr,
   cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
   cairo_paint (cr);
   cairo_restore (cr);
-  cairo_surface_destroy (cells);
 }
 
 /* Every other IPU's cells, from @first on: a frame's two halves. */
 typedef struct
 {
   GPtrArray *ipus;
+  GPtrArray *grids;
   gint64     t0;
   gint64     t1;
   int        width;
@@ -250,30 +296,22 @@ typedef struct
   guint      first;
 } GridJob;
 
-static void
-grid_job_fill (const GridJob *job,
-               GPtrArray     *grids)
+static gpointer
+grid_job_run (gpointer data)
 {
+  const GridJob *job = data;
+
   for (guint i = job->first; i < job->ipus->len; i += 2)
     {
       const TesBspIpu *ipu = g_ptr_array_index (job->ipus, i);
       graphene_rect_t rect = tes_bsp_heat_rect (i, job->ipus->len, job->width, job->height);
 
-      g_ptr_array_index (grids, i) = tes_bsp_pyramid_grid (ipu->pyramid, job->t0, job->t1, (guint)rect.size.width,
-                                                           (guint)rect.size.height);
+      g_ptr_array_index (job->grids, i) = tes_bsp_pyramid_grid_reuse (ipu->pyramid, g_ptr_array_index (job->grids, i),
+                                                                      job->t0, job->t1, (guint)rect.size.width,
+                                                                      (guint)rect.size.height);
     }
-}
 
-static gpointer
-grid_job_run (gpointer data)
-{
-  const GridJob *job = data;
-  GPtrArray *grids = g_ptr_array_new_with_free_func ((GDestroyNotify)tes_bsp_grid_free);
-
-  g_ptr_array_set_size (grids, job->ipus->len);
-  grid_job_fill (job, grids);
-
-  return grids;
+  return NULL;
 }
 
 /* @ipus as tes_bsp_load_ipus() gives them, over the workspace's visible
@@ -286,7 +324,30 @@ tes_bsp_render (TesWorkspace   *workspace,
                 int             width,
                 int             height)
 {
-  g_autoptr(GPtrArray) grids = g_ptr_array_new_with_free_func ((GDestroyNotify)tes_bsp_grid_free);
+  TesBspFrame *frame = tes_bsp_frame_new ();
+  gboolean ok = tes_bsp_render_frame (frame, workspace, ipus, coloring, cr, width, height);
+
+  tes_bsp_frame_free (frame);
+
+  return ok;
+}
+
+/**
+ * tes_bsp_render_frame:
+ * @frame: what the last frame left, for this one to use again
+ *
+ * Draws @ipus (as tes_bsp_load_ipus() gives them) over the workspace's
+ * visible range.
+ */
+gboolean
+tes_bsp_render_frame (TesBspFrame    *frame,
+                      TesWorkspace   *workspace,
+                      GPtrArray      *ipus,
+                      TesBspColoring  coloring,
+                      cairo_t        *cr,
+                      int             width,
+                      int             height)
+{
   double max_cycles = 0;
   TesPainter p;
   gint64 t0, t1, origin = 0;
@@ -298,24 +359,19 @@ tes_bsp_render (TesWorkspace   *workspace,
    * shared between this thread and another */
   if (ipus != NULL && ipus->len > 0)
     {
-      GridJob mine = { ipus, t0, t1, width, height, 0 };
-      GridJob theirs = { ipus, t0, t1, width, height, 1 };
+      GridJob mine = { ipus, frame->grids, t0, t1, width, height, 0 };
+      GridJob theirs = { ipus, frame->grids, t0, t1, width, height, 1 };
       GThread *helper = NULL;
 
-      g_ptr_array_set_size (grids, ipus->len);
+      g_ptr_array_set_size (frame->grids, ipus->len);
+      g_ptr_array_set_size (frame->pictures, ipus->len);
       if (ipus->len > 1)
         helper = g_thread_new ("tes-bsp-cells", grid_job_run, &theirs);
-      grid_job_fill (&mine, grids);
+      grid_job_run (&mine);
       if (helper != NULL)
-        {
-          GPtrArray *others = g_thread_join (helper);
-
-          for (guint i = 1; i < ipus->len; i += 2)
-            g_ptr_array_index (grids, i) = g_steal_pointer (&g_ptr_array_index (others, i));
-          g_ptr_array_unref (others);
-        }
-      for (guint i = 0; i < grids->len; i++)
-        max_cycles = MAX (max_cycles, ((TesBspGrid *)g_ptr_array_index (grids, i))->max_cycles);
+        g_thread_join (helper);
+      for (guint i = 0; i < ipus->len; i++)
+        max_cycles = MAX (max_cycles, ((TesBspGrid *)g_ptr_array_index (frame->grids, i))->max_cycles);
     }
 
   cairo_save (cr);
@@ -345,7 +401,8 @@ tes_bsp_render (TesWorkspace   *workspace,
       tes_painter_text (&p, _("tile 0"), 4, rect.origin.y, TES_BSP_LABEL_WIDTH - 10, PANGO_ALIGN_RIGHT, FALSE, DIM_INK);
       tes_painter_text (&p, last, 4, rect.origin.y + rect.size.height - 14, TES_BSP_LABEL_WIDTH - 10,
                         PANGO_ALIGN_RIGHT, FALSE, DIM_INK);
-      draw_heat (cr, g_ptr_array_index (grids, i), coloring, max_cycles, &rect);
+      draw_heat (cr, g_ptr_array_index (frame->grids, i), coloring, max_cycles, &rect,
+                 (cairo_surface_t **)&g_ptr_array_index (frame->pictures, i));
     }
 
   /* the range shown, since the run's start */
@@ -452,7 +509,7 @@ draw_cb (GtkDrawingArea *area,
   if (workspace == NULL || self->ipus == NULL)
     return;
 
-  tes_bsp_render (workspace, self->ipus, self->coloring, cr, width, height);
+  tes_bsp_render_frame (self->frame, workspace, self->ipus, self->coloring, cr, width, height);
   if (cursor_rect (self, width, height, &cell))
     {
       cairo_set_line_width (cr, 2);
@@ -863,6 +920,7 @@ tes_bsp_section_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->ipus, g_ptr_array_unref);
+  g_clear_pointer (&self->frame, tes_bsp_frame_free);
   self->area = NULL;
   self->scrolled = NULL;
   g_clear_pointer (&self->box, gtk_widget_unparent);
@@ -911,6 +969,7 @@ tes_bsp_section_init (TesBspSection *self)
   GtkWidget *linked = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
 
   self->magnify = 1;
+  self->frame = tes_bsp_frame_new ();
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
 

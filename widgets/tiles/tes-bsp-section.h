@@ -33,9 +33,21 @@ typedef enum
   TES_BSP_COLOR_CYCLES,     /* busy cycles per tile, on a scale */
 } TesBspColoring;
 
+/* What one frame of the heatmap leaves the next (tes_bsp_render_frame()). */
+typedef struct _TesBspFrame TesBspFrame;
+
 GPtrArray *tes_bsp_load_ipus              (TesReport      *report,
                                            GError        **error);
 gboolean   tes_bsp_render                 (TesWorkspace   *workspace,
+                                           GPtrArray      *ipus,
+                                           TesBspColoring  coloring,
+                                           cairo_t        *cr,
+                                           int             width,
+                                           int             height);
+TesBspFrame *tes_bsp_frame_new           (void);
+void       tes_bsp_frame_free             (TesBspFrame    *frame);
+gboolean   tes_bsp_render_frame           (TesBspFrame    *frame,
+                                           TesWorkspace   *workspace,
                                            GPtrArray      *ipus,
                                            TesBspColoring  coloring,
                                            cairo_t        *cr,
@@ -56,5 +68,7 @@ gboolean   tes_bsp_section_move_cursor    (TesBspSection  *self,
                                            int             tiles);
 gboolean   tes_bsp_section_activate       (TesBspSection  *self);
 char      *tes_bsp_section_describe       (TesBspSection  *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TesBspFrame, tes_bsp_frame_free)
 
 G_END_DECLS
