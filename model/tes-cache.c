@@ -853,9 +853,9 @@ typedef struct
   const TesSourceStamp *refresh;   /* hashed now, to be recorded */
 } CachedSource;
 
-/* Records the stat identities of sources hashed on this open (a copy, a
- * touched file, a moved folder) so that the next open need not read them;
- * the sources table's checksum with them. Only where the cache may be
+/* Records the stat identities (and paths) of sources hashed on this open
+ * (a copy, a touched file) so that the next open need not read them; the
+ * sources table's checksum with them. Only where the cache may be
  * written, and silently not when that fails (read-only, busy): the cache
  * is as good as it was. */
 static void
@@ -879,8 +879,8 @@ refresh_recorded (const char *cache_path,
 
   ok = tes_cache_exec (db, "BEGIN IMMEDIATE", &error);
   if (ok && sqlite3_prepare_v2 (db,
-                                "UPDATE sources SET mtime_ns = ?, ctime_ns = ?, dev = ?, ino = ?, stat_at_ns = ? "
-                                "WHERE id = ?", -1, &stmt, NULL) != SQLITE_OK)
+                                "UPDATE sources SET mtime_ns = ?, ctime_ns = ?, dev = ?, ino = ?, stat_at_ns = ?, "
+                                "path = ? WHERE id = ?", -1, &stmt, NULL) != SQLITE_OK)
     ok = FALSE;
 
   for (guint j = 0; ok && j < cached->len; j++)
@@ -895,7 +895,8 @@ refresh_recorded (const char *cache_path,
       sqlite3_bind_int64 (stmt, 3, (gint64)c->refresh->dev);
       sqlite3_bind_int64 (stmt, 4, (gint64)c->refresh->ino);
       sqlite3_bind_int64 (stmt, 5, c->refresh->stat_at_ns);
-      sqlite3_bind_int64 (stmt, 6, c->id);
+      sqlite3_bind_text (stmt, 6, c->refresh->path, -1, SQLITE_STATIC);
+      sqlite3_bind_int64 (stmt, 7, c->id);
       ok = sqlite3_step (stmt) == SQLITE_DONE && sqlite3_changes (db) == 1;
     }
   sqlite3_finalize (stmt);

@@ -101,8 +101,8 @@ recorded_stamp (const char *cache)
   sqlite3_stmt *stmt = NULL;
 
   g_assert_cmpint (sqlite3_open_v2 (cache, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT size, mtime_ns, ctime_ns, dev, ino, stat_at_ns, fingerprint "
-                                           "FROM sources", -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT size, mtime_ns, ctime_ns, dev, ino, stat_at_ns, fingerprint, "
+                                           "path FROM sources", -1, &stmt, NULL), ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
   recorded->size = sqlite3_column_int64 (stmt, 0);
   recorded->mtime_ns = sqlite3_column_int64 (stmt, 1);
@@ -111,6 +111,7 @@ recorded_stamp (const char *cache)
   recorded->ino = (guint64)sqlite3_column_int64 (stmt, 4);
   recorded->stat_at_ns = sqlite3_column_int64 (stmt, 5);
   recorded->fingerprint = g_strdup ((const char *)sqlite3_column_text (stmt, 6));
+  recorded->path = g_strdup ((const char *)sqlite3_column_text (stmt, 7));
   g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_DONE);
   sqlite3_finalize (stmt);
   sqlite3_close (db);
@@ -131,6 +132,7 @@ assert_recorded_is_file (const char *cache,
   GStatBuf st;
 
   g_assert_no_errno (g_stat (path, &st));
+  g_assert_cmpstr (recorded->path, ==, path);
   g_assert_cmpint (recorded->size, ==, st.st_size);
   g_assert_cmpint (recorded->mtime_ns, ==, ns_of (&st.st_mtim));
   g_assert_cmpint (recorded->ctime_ns, ==, ns_of (&st.st_ctim));
@@ -223,8 +225,8 @@ test_restored_mtime (void)
 }
 
 /* A copy (another inode) is read once and reuses the cache written for
- * the same bytes, which then records the copy's identity: the next open
- * reads nothing. A folder moved with its cache keeps its inodes and is
+ * the same bytes, which then records the copy's identity and path: the
+ * next open reads nothing. A folder moved with its cache keeps its inodes and is
  * not read at all. The cache stays intact through the refresh. */
 static void
 test_copy_reuses (void)
