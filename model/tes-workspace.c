@@ -774,6 +774,15 @@ tes_workspace_unlink (TesWorkspace *self)
   self->link_offset = other->link_offset = 0;
 }
 
+/* The workspace linked to this one (two runs compared), or %NULL. */
+TesWorkspace *
+tes_workspace_get_linked (TesWorkspace *self)
+{
+  g_return_val_if_fail (TES_IS_WORKSPACE (self), NULL);
+
+  return self->linked;
+}
+
 /* @value in @unit's base (ns for time units, cycles for cycles) as text
  * with its unit: the time units scale it, cycles group digits. */
 char *

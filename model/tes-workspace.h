@@ -78,6 +78,7 @@ void               tes_workspace_align_link             (TesWorkspace       *sel
                                                          gint64              self_time,
                                                          gint64              other_time);
 void               tes_workspace_unlink                 (TesWorkspace       *self);
+TesWorkspace      *tes_workspace_get_linked             (TesWorkspace       *self);
 
 gboolean           tes_workspace_parse_range            (TesWorkspace       *self,
                                                          const char         *text,

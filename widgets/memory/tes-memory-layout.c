@@ -245,3 +245,45 @@ tes_memory_model_tiles_in (const TesMemoryModel      *model,
 
   return tiles;
 }
+
+/* The top of the bytes axis: the heaviest tile or the limit, whichever is
+ * higher (or what a compared run shares). */
+gint64
+tes_memory_model_bytes_top (const TesMemoryModel *model)
+{
+  if (model->shared_bytes_top > 0)
+    return model->shared_bytes_top;
+
+  return MAX (model->max_bytes, model->limit);
+}
+
+/* The top of the histogram's tile counts, at least 1. */
+gint64
+tes_memory_model_count_top (const TesMemoryModel *model)
+{
+  gint64 most = 1;
+
+  if (model->shared_count_top > 0)
+    return model->shared_count_top;
+
+  for (guint i = 0; i < model->histogram->len; i++)
+    most = MAX (most, g_array_index (model->histogram, TesTileHistogramBin, i).tiles);
+
+  return most;
+}
+
+/* Two runs drawn one above the other share their axes: a bar as tall
+ * holds as many bytes (or tiles) in both. */
+void
+tes_memory_model_share_scales (TesMemoryModel *a,
+                               TesMemoryModel *b)
+{
+  gint64 bytes_top, count_top;
+
+  a->shared_bytes_top = b->shared_bytes_top = 0;
+  a->shared_count_top = b->shared_count_top = 0;
+  bytes_top = MAX (tes_memory_model_bytes_top (a), tes_memory_model_bytes_top (b));
+  count_top = MAX (tes_memory_model_count_top (a), tes_memory_model_count_top (b));
+  a->shared_bytes_top = b->shared_bytes_top = bytes_top;
+  a->shared_count_top = b->shared_count_top = count_top;
+}

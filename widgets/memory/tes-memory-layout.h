@@ -28,6 +28,10 @@ typedef struct
   GArray     *mismatches;   /* TesTileHistogramMismatch: printed vs per-tile */
   GArray     *heaviest;     /* TesTile, the five most subscribed */
   gint64      max_bytes;    /* of a tile */
+  /* Axis tops that two compared runs share, so that equal bars mean
+   * equal bytes and tiles; 0: this run's own (see the getters) */
+  gint64      shared_bytes_top;
+  gint64      shared_count_top;
 } TesMemoryModel;
 
 TesMemoryModel *tes_memory_model_new        (TesReport            *report,
@@ -39,6 +43,10 @@ gint64          tes_memory_model_get_bytes  (const TesMemoryModel *model,
 GArray         *tes_memory_model_tiles_in   (const TesMemoryModel *model,
                                              const TesTileHistogramBin *bin);
 gboolean        tes_memory_report_has_data  (TesReport            *report);
+gint64          tes_memory_model_bytes_top  (const TesMemoryModel *model);
+gint64          tes_memory_model_count_top  (const TesMemoryModel *model);
+void            tes_memory_model_share_scales (TesMemoryModel     *a,
+                                               TesMemoryModel     *b);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TesMemoryModel, tes_memory_model_free)
 

@@ -83,11 +83,9 @@ draw_histogram (TesPainter           *p,
   cairo_t *cr = p->cr;
   double label_width = 120, count_width = 50;
   double bar_width = MAX (width - label_width - count_width - 12, 20);
-  gint64 most = 1;
+  gint64 most = tes_memory_model_count_top (model);
   guint first = model->histogram->len ? g_array_index (model->histogram, TesTileHistogramBin, 0).histogram : 0;
 
-  for (guint i = 0; i < model->histogram->len; i++)
-    most = MAX (most, g_array_index (model->histogram, TesTileHistogramBin, i).tiles);
 
   y += tes_painter_text (p, model->printed ? _("By tile, as the report prints it") : _("By tile"),
                          x, y, width, PANGO_ALIGN_LEFT, TRUE, INK) + 2;
@@ -137,7 +135,7 @@ draw_tiles (TesPainter           *p,
   cairo_t *cr = p->cr;
   guint n = model->tiles->len;
   guint n_categories = model->categories->len;
-  double top = MAX (model->max_bytes, model->limit);
+  double top = tes_memory_model_bytes_top (model);
   double plot_x = x + 56, plot_w = width - 56, plot_h = CHART;
   guint columns;
   g_autofree char *scale = NULL;
@@ -338,9 +336,19 @@ tes_memory_render (TesWorkspace  *workspace,
                    GError       **error)
 {
   g_autoptr(TesMemoryModel) model = NULL;
+  TesWorkspace *linked = tes_workspace_get_linked (workspace);
 
   if (!(model = tes_memory_model_new (tes_workspace_get_report (workspace), error)))
     return FALSE;
+
+  /* compared with another run: the same axes as its drawing */
+  if (linked != NULL && tes_memory_report_has_data (tes_workspace_get_report (linked)))
+    {
+      g_autoptr(TesMemoryModel) other = tes_memory_model_new (tes_workspace_get_report (linked), NULL);
+
+      if (other != NULL)
+        tes_memory_model_share_scales (model, other);
+    }
 
   cairo_save (cr);
   cairo_set_source_rgb (cr, 1, 1, 1);
