@@ -277,6 +277,148 @@ test_bsp_grid (void)
   g_assert_cmpint (tes_bsp_span_at (spans, G_N_ELEMENTS (spans), 3500), ==, -1);
 }
 
+/* The cells of column @c by their definition, straight from the steps,
+ * written independently of tes-bsp-layout.c: groups of @group steps, the
+ * column takes those starting in it (else the one in progress), a row
+ * sums its tiles' busy cycles by state (at most the step's length each)
+ * and its idle rest; the state of most cycles wins, idle on a tie. */
+static void
+reference_column (const TesBspSpan *spans,
+                  guint             n_spans,
+                  guint             n_tiles,
+                  guint             group,
+                  gint64            t0,
+                  gint64            t1,
+                  guint             width,
+                  guint             tiles_per_row,
+                  guint             c,
+                  guint8           *states,
+                  float            *cycles)
+{
+  gint64 from = t0 + (gint64)((double)(t1 - t0) * c / width);
+  gint64 to = c + 1 == width ? t1 : t0 + (gint64)((double)(t1 - t0) * (c + 1) / width);
+  guint n_groups = (n_spans + group - 1) / group, first = G_MAXUINT, last = 0;
+  guint n_rows = (n_tiles + tiles_per_row - 1) / tiles_per_row;
+  guint64 dur = 0;
+
+  for (guint g = 0; g < n_groups && from < to; g++)
+    {
+      gint64 start = spans[g * group].start;
+
+      /* the first column takes what starts from t0 on */
+      if (start >= MAX (from, c == 0 ? t0 : from) && start < to)
+        {
+          first = MIN (first, g);
+          last = g + 1;
+        }
+    }
+  if (first == G_MAXUINT && from < to)
+    for (guint g = n_groups; g-- > 0;)
+      if (spans[g * group].start < from)
+        {
+          gint64 end = 0;
+
+          for (guint s = g * group; s < MIN ((g + 1) * group, n_spans); s++)
+            end = MAX (end, spans[s].end);
+          if (end > from)
+            first = g, last = g + 1;
+          break;
+        }
+
+  for (guint r = 0; r < n_rows; r++)
+    {
+      states[r] = TES_BSP_NO_STATE;
+      cycles[r] = 0;
+    }
+  if (first == G_MAXUINT)
+    return;
+
+  for (guint s = first * group; s < MIN (last * group, n_spans); s++)
+    dur += MAX (spans[s].dur_cycles, 0);
+  for (guint r = 0; r < n_rows; r++)
+    {
+      guint tiles = MIN ((r + 1) * tiles_per_row, n_tiles) - r * tiles_per_row;
+      guint64 busy[4] = { 0, 0, 0, 0 }, all = (guint64)tiles * dur, total;
+      guint best = TES_TILE_STATE_IDLE;
+
+      for (guint s = first * group; s < MIN (last * group, n_spans); s++)
+        for (guint t = r * tiles_per_row; t < MIN ((r + 1) * tiles_per_row, spans[s].n_tiles); t++)
+          if (spans[s].tile_states[t] >= TES_TILE_STATE_COMPUTE && spans[s].tile_states[t] <= TES_TILE_STATE_SYNC)
+            busy[spans[s].tile_states[t]] += MIN ((guint64)spans[s].tile_cycles[t], (guint64)MAX (spans[s].dur_cycles, 0));
+      total = busy[1] + busy[2] + busy[3];
+      busy[TES_TILE_STATE_IDLE] = all - MIN (total, all);
+      for (guint k = TES_TILE_STATE_COMPUTE; k <= TES_TILE_STATE_SYNC; k++)
+        if (busy[k] > busy[best])
+          best = k;
+      states[r] = (guint8)best;
+      cycles[r] = (float)total * (1.0f / tiles);
+    }
+}
+
+/* @grid against reference_column (), cell for cell. */
+static void
+assert_grid_is_reference (const TesBspGrid *grid,
+                          const TesBspSpan *spans,
+                          guint             n_spans,
+                          gint64            t0,
+                          gint64            t1)
+{
+  g_autofree guint8 *states = g_new (guint8, grid->n_rows);
+  g_autofree float *cycles = g_new (float, grid->n_rows);
+  guint group = 1;
+
+  for (guint l = 0; l < grid->level; l++)
+    group *= 4;
+  for (guint c = 0; c < grid->width; c++)
+    {
+      reference_column (spans, n_spans, grid->n_tiles, group, t0, t1, grid->width, grid->tiles_per_row, c, states,
+                        cycles);
+      for (guint r = 0; r < grid->n_rows; r++)
+        {
+          g_assert_cmpuint (tes_bsp_grid_get (grid, c, r), ==, states[r]);
+          g_assert_cmpfloat (tes_bsp_grid_get_cycles (grid, c, r), ==, cycles[r]);
+        }
+    }
+}
+
+/* Sums past 32 bits: steps of billions of cycles, so that a column's
+ * sums take 64 (and the pyramid stops where a group's would), cell for
+ * cell as their definition gives them. */
+static void
+test_bsp_large (void)
+{
+  enum { N_TILES = 12, N_SPANS = 40 };
+  g_autofree guint32 *cycles = g_new (guint32, N_TILES * N_SPANS);
+  g_autofree guint8 *states = g_new (guint8, N_TILES * N_SPANS);
+  TesBspSpan spans[N_SPANS];
+  g_autoptr(TesBspPyramid) pyramid = NULL;
+  static const guint widths[] = { 1, 7, 40, 90 };
+  static const guint heights[] = { 12, 6, 3, 1 };
+
+  for (guint s = 0; s < N_SPANS; s++)
+    {
+      for (guint t = 0; t < N_TILES; t++)
+        {
+          cycles[s * N_TILES + t] = 3000000000u - (s * 7919u + t * 104729u) % 2000000000u;
+          states[s * N_TILES + t] = (s + t) % 4;
+        }
+      spans[s] = (TesBspSpan) { .start = s * 1000, .end = s * 1000 + 900, .dur_cycles = 3500000000,
+                                .n_tiles = s % 5 == 4 ? N_TILES - 3 : N_TILES, .tile_cycles = cycles + s * N_TILES,
+                                .tile_states = states + s * N_TILES };
+    }
+  pyramid = tes_bsp_pyramid_new (spans, N_SPANS, N_TILES);
+  /* a tile's state turns every step: groups of 4 steps hold one of each
+   * per tile, which fits (their blocks of tiles do not), groups of 16 not */
+  g_assert_cmpuint (tes_bsp_pyramid_get_n_levels (pyramid), ==, 2);
+  for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+    for (guint h = 0; h < G_N_ELEMENTS (heights); h++)
+      {
+        g_autoptr(TesBspGrid) grid = tes_bsp_pyramid_grid (pyramid, -500, N_SPANS * 1000, widths[w], heights[h]);
+
+        assert_grid_is_reference (grid, spans, N_SPANS, -500, N_SPANS * 1000);
+      }
+}
+
 /* The pyramid gives the cells the steps give, on a generated run long
  * enough for several levels: at zooms from the whole run to a few steps,
  * ranges off any group's edge, rows for every tile and rows merging
@@ -295,9 +437,11 @@ test_bsp_pyramid (void)
   g_autoptr(GError) error = NULL;
   static const double zooms[] = { 1, 1.7, 6, 31, 150 };
   static const guint widths[] = { 1, 97, 640, 1900 };
-  /* a row per tile; rows of 4, 8 and all 20 tiles (blocks of 32) */
-  static const guint heights[] = { 40, 7, 3, 1 };
+  /* a row per tile; rows of 2, 4, 8 and all 20 tiles (blocks of 32) */
+  static const guint heights[] = { 40, 10, 7, 3, 1 };
   guint max_level = 0, checked = 0;
+  /* one grid through every frame, as a section keeps it */
+  TesBspGrid *reused = NULL;
   int status;
 
   g_assert_nonnull (argv[0]);
@@ -348,6 +492,14 @@ test_bsp_pyramid (void)
                     g_assert_cmpfloat (tes_bsp_grid_get_cycles (fast, c, r), ==, tes_bsp_grid_get_cycles (direct, c, r));
                     painted += tes_bsp_grid_get (fast, c, r) != TES_BSP_NO_STATE;
                   }
+              assert_grid_is_reference (fast, spans, ipu->spans->len, t0, t0 + span);
+              reused = tes_bsp_pyramid_grid_reuse (ipu->pyramid, reused, t0, t0 + span, widths[w], height);
+              g_assert_cmpuint (reused->n_rows, ==, fast->n_rows);
+              g_assert_cmpuint (reused->level, ==, fast->level);
+              g_assert_cmpfloat (reused->max_cycles, ==, fast->max_cycles);
+              g_assert_cmpmem (reused->states, fast->width * fast->n_rows, fast->states, fast->width * fast->n_rows);
+              g_assert_cmpmem (reused->cycles, fast->width * fast->n_rows * sizeof (float), fast->cycles,
+                               fast->width * fast->n_rows * sizeof (float));
               /* steps cover most of a run: most cells are painted */
               g_assert_cmpuint (painted * 2, >, fast->n_rows * fast->width);
               max_level = MAX (max_level, fast->level);
@@ -355,6 +507,7 @@ test_bsp_pyramid (void)
             }
     }
   g_assert_cmpuint (checked, ==, 2 * G_N_ELEMENTS (zooms) * G_N_ELEMENTS (widths) * G_N_ELEMENTS (heights));
+  tes_bsp_grid_free (reused);
   g_assert_cmpuint (max_level, >=, 3);
 }
 
@@ -392,6 +545,7 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/memory-view/shared-scales", test_memory_shared_scales);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/grid", test_bsp_grid);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/pyramid", test_bsp_pyramid);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/large", test_bsp_large);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/cycles-color", test_bsp_cycles_color);
 
   return g_test_run ();
