@@ -13,6 +13,7 @@
 #include "tes-test-util.h"
 #include "tes-trace-section.h"
 #include "tes-ui-test-util.h"
+#include "test-poplar-util.h"
 
 /* The Execution Trace in the window, on the trace tes_test_write_trace()
  * writes: its keys, clicks and folds move the workspace, and the pixels
@@ -631,6 +632,53 @@ test_trace_window_vendors (void)
     }
 }
 
+/* A generated Poplar run (execution trace, compile report, listing)
+ * opens on a 1,024 px screen: the trace's toolbar gives way rather than
+ * widening the window (it took 1,188 px for this run). */
+static void
+test_trace_window_width (void)
+{
+  g_auto(Generated) g = { 0 };
+  g_autofree char *execution = NULL;
+  g_autofree char *compile = NULL;
+  g_autofree char *listing = NULL;
+  g_autoptr(GFile) a = NULL;
+  g_autoptr(GFile) b = NULL;
+  g_autoptr(GFile) c = NULL;
+  GtkWidget *section;
+  TesWindow *window;
+  int minimum, natural;
+
+  generate (&g, TES_TEST_OWN_DATA);
+  execution = generated_path (&g, "execution.json");
+  compile = generated_path (&g, "compile_report.txt");
+  listing = generated_path (&g, "archive_size.txt");
+  a = g_file_new_for_path (execution);
+  b = g_file_new_for_path (compile);
+  c = g_file_new_for_path (listing);
+
+  window = g_object_ref (tes_window_new (NULL));
+  gtk_window_present (GTK_WINDOW (window));
+  tes_window_open_files (window, (GFile *[]) { a, b, c }, 3, NULL);
+  tes_ui_test_wait_for_page (window, "report");
+
+  section = gtk_stack_get_child_by_name (tes_window_get_sections (window), "TesTraceSection");
+  g_assert_nonnull (section);
+  gtk_stack_set_visible_child (tes_window_get_sections (window), section);
+  /* the toolbar's natural width does not fit beside the sidebar: what
+   * must give way can */
+  gtk_widget_measure (section, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, NULL, NULL);
+  g_test_message ("the trace section: at least %d px wide, %d px natural", minimum, natural);
+  g_assert_cmpint (natural, >, 1024 - 150);
+  g_assert_cmpint (minimum, <, 850);
+
+  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, NULL, NULL);
+  g_test_message ("the window: at least %d px wide", minimum);
+  g_assert_cmpint (minimum, <=, 1024);
+
+  tes_ui_test_close_window (window);
+}
+
 /* A report without timed events has no trace to show. */
 static void
 test_trace_window_absent (void)
@@ -658,6 +706,7 @@ main (int    argc,
   tes_ui_test_add ("/tes/trace-window/fold", test_trace_window_fold);
   tes_ui_test_add ("/tes/trace-window/search", test_trace_window_search);
   tes_ui_test_add ("/tes/trace-window/summary", test_trace_window_summary);
+  tes_ui_test_add ("/tes/trace-window/width", test_trace_window_width);
   tes_ui_test_add ("/tes/trace-window/vendors", test_trace_window_vendors);
   tes_ui_test_add ("/tes/trace-window/absent", test_trace_window_absent);
 

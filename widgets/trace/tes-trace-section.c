@@ -128,6 +128,8 @@ tes_trace_section_update_range (TesTraceSection *self)
   /* Translators: the visible range: its start since the run's start, and its width */
   text = g_strdup_printf (_("From %s, %s shown"), from, width);
   gtk_label_set_label (self->range_label, text);
+  /* whole, when a narrow window shortens the label */
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->range_label), text);
 }
 
 /* What the Details pane says of the selected slice (plain text). */
