@@ -188,18 +188,42 @@ tes_compare_window_open (TesCompareWindow *self,
 {
   g_autoptr(GPtrArray) a_files = NULL;
   g_autoptr(GPtrArray) b_files = NULL;
+
+  g_return_if_fail (TES_IS_COMPARE_WINDOW (self));
+  g_return_if_fail (a != NULL || G_IS_FILE (a_file));
+  g_return_if_fail (G_IS_FILE (b_file));
+
+  a_files = a ? NULL : run_files (a_file);
+  b_files = run_files (b_file);
+  tes_compare_window_open_runs (self, a, a_files, b_files, format);
+}
+
+/**
+ * tes_compare_window_open_runs:
+ * @a: (nullable): run A when already open, else it opens from @a_files
+ * @a_files: (nullable) (element-type GFile): run A's files
+ * @b_files: (element-type GFile): run B's files, one or more
+ *
+ * Compares run A with run B, each of one or more files (a Poplar report,
+ * its listing and its trace are one run).
+ */
+void
+tes_compare_window_open_runs (TesCompareWindow *self,
+                              TesReport        *a,
+                              GPtrArray        *a_files,
+                              GPtrArray        *b_files,
+                              const char       *format)
+{
   g_autofree char *a_name = NULL;
   g_autofree char *b_name = NULL;
   g_autofree char *title = NULL;
   g_autofree char *loading = NULL;
 
   g_return_if_fail (TES_IS_COMPARE_WINDOW (self));
-  g_return_if_fail (a != NULL || G_IS_FILE (a_file));
-  g_return_if_fail (G_IS_FILE (b_file));
+  g_return_if_fail (a != NULL || (a_files != NULL && a_files->len > 0));
+  g_return_if_fail (b_files != NULL && b_files->len > 0);
   g_return_if_fail (self->cancellable == NULL);
 
-  a_files = a ? NULL : run_files (a_file);
-  b_files = run_files (b_file);
   a_name = a ? g_path_get_basename (tes_report_get_path (a)) : run_name (a_files);
   b_name = run_name (b_files);
   /* Translators: the two reports compared */
@@ -224,6 +248,17 @@ tes_compare_window_get_page (TesCompareWindow *self)
   g_return_val_if_fail (TES_IS_COMPARE_WINDOW (self), NULL);
 
   return gtk_stack_get_visible_child_name (self->stack);
+}
+
+/* Run A (0) or B (1), once opened. */
+TesReport *
+tes_compare_window_get_report (TesCompareWindow *self,
+                               guint             side)
+{
+  g_return_val_if_fail (TES_IS_COMPARE_WINDOW (self), NULL);
+  g_return_val_if_fail (side < 2, NULL);
+
+  return self->reports[side];
 }
 
 TesCompareView *

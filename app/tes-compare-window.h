@@ -24,7 +24,14 @@ void              tes_compare_window_open     (TesCompareWindow *self,
                                                GFile            *a_file,
                                                GFile            *b_file,
                                                const char       *format);
+void              tes_compare_window_open_runs (TesCompareWindow *self,
+                                                TesReport        *a,
+                                                GPtrArray        *a_files,
+                                                GPtrArray        *b_files,
+                                                const char       *format);
 const char       *tes_compare_window_get_page (TesCompareWindow *self);
+TesReport        *tes_compare_window_get_report (TesCompareWindow *self,
+                                                 guint             side);
 TesCompareView   *tes_compare_window_get_view (TesCompareWindow *self);
 
 G_END_DECLS

@@ -396,6 +396,19 @@ tes_window_open (TesWindow  *self,
   tes_window_open_files (self, &file, 1, format);
 }
 
+/* What the user picked in @chooser, as GFiles. */
+static GPtrArray *
+chosen_files (GtkFileChooser *chooser)
+{
+  g_autoptr(GListModel) chosen = gtk_file_chooser_get_files (chooser);
+  GPtrArray *files = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < g_list_model_get_n_items (chosen); i++)
+    g_ptr_array_add (files, g_list_model_get_item (chosen, i));
+
+  return files;
+}
+
 static void
 tes_window_chooser_response_cb (TesWindow            *self,
                                 int                   response,
@@ -405,11 +418,7 @@ tes_window_chooser_response_cb (TesWindow            *self,
 
   if (response == GTK_RESPONSE_ACCEPT)
     {
-      g_autoptr(GListModel) chosen = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (chooser));
-      g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
-
-      for (guint i = 0; i < g_list_model_get_n_items (chosen); i++)
-        g_ptr_array_add (files, g_list_model_get_item (chosen, i));
+      g_autoptr(GPtrArray) files = chosen_files (GTK_FILE_CHOOSER (chooser));
 
       if (files->len > 0)
         tes_window_open_files (self, (GFile **)files->pdata, files->len, NULL);
@@ -458,23 +467,24 @@ tes_window_open_action (GtkWidget  *widget,
 
 /**
  * tes_window_compare:
- * @file: the other run
+ * @files: (element-type GFile): the other run's files
  *
- * Opens a window comparing the report shown with the run in @file.
+ * Opens a window comparing the report shown with the run in @files.
  *
  * Returns: (transfer none): that window
  */
 TesCompareWindow *
 tes_window_compare (TesWindow *self,
-                    GFile     *file)
+                    GPtrArray *files)
 {
   TesCompareWindow *window;
 
   g_return_val_if_fail (TES_IS_WINDOW (self), NULL);
   g_return_val_if_fail (self->report != NULL, NULL);
+  g_return_val_if_fail (files != NULL && files->len > 0, NULL);
 
   window = tes_compare_window_new (gtk_window_get_application (GTK_WINDOW (self)));
-  tes_compare_window_open (window, self->report, self->file, file, self->format);
+  tes_compare_window_open_runs (window, self->report, NULL, files, self->format);
   gtk_window_present (GTK_WINDOW (window));
 
   return window;
@@ -487,10 +497,10 @@ tes_window_compare_response_cb (TesWindow            *self,
 {
   if (response == GTK_RESPONSE_ACCEPT && self->report != NULL)
     {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autoptr(GPtrArray) files = chosen_files (GTK_FILE_CHOOSER (chooser));
 
-      if (file != NULL)
-        tes_window_compare (self, file);
+      if (files->len > 0)
+        tes_window_compare (self, files);
     }
 
   g_clear_object (&self->compare_chooser);
@@ -513,6 +523,8 @@ tes_window_compare_action (GtkWidget  *widget,
                                                            _("_Compare"),
                                                            _("_Cancel"));
       gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->compare_chooser), TRUE);
+      /* the other run may be several files too (report, listing, trace) */
+      gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->compare_chooser), TRUE);
       if (self->file != NULL)
         {
           g_autoptr(GFile) folder = g_file_get_parent (self->file);

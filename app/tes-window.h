@@ -39,7 +39,7 @@ gboolean     tes_window_export       (TesWindow      *self,
                                       GFile          *file,
                                       GError        **error);
 TesCompareWindow *tes_window_compare (TesWindow     *self,
-                                      GFile          *file);
+                                      GPtrArray      *files);
 GFile       *tes_window_find_demo    (void);
 
 G_END_DECLS

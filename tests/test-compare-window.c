@@ -466,8 +466,8 @@ test_compare_window_from_report (void)
   g_autofree char *a_path = tes_test_write_trace ("compare-a.json");
   g_autofree char *b_path = write_slower_run ();
   g_autofree char *bad_path = tes_test_tmp_path ("compare-bad.json");
-  g_autoptr(GFile) b_file = g_file_new_for_path (b_path);
-  g_autoptr(GFile) bad_file = NULL;
+  g_autoptr(GPtrArray) b_files = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) bad_files = g_ptr_array_new_with_free_func (g_object_unref);
   TesWindow *window = tes_ui_test_open_window (a_path, NULL);
   TesCompareWindow *compare;
   const TesComparison *comparison;
@@ -475,7 +475,8 @@ test_compare_window_from_report (void)
   gboolean named = FALSE;
 
   tes_ui_test_wait_for_page (window, "report");
-  compare = tes_window_compare (window, b_file);
+  g_ptr_array_add (b_files, g_file_new_for_path (b_path));
+  compare = tes_window_compare (window, b_files);
   wait_for_compare_page (compare, "compare");
   comparison = tes_compare_view_get_comparison (tes_compare_window_get_view (compare));
   g_assert_nonnull (comparison);
@@ -487,8 +488,8 @@ test_compare_window_from_report (void)
   gtk_window_destroy (GTK_WINDOW (compare));
 
   tes_test_write_file (bad_path, "[{\"name\":\"x\",\"ph\":\"X\",\"ts\":1,", -1);
-  bad_file = g_file_new_for_path (bad_path);
-  compare = tes_window_compare (window, bad_file);
+  g_ptr_array_add (bad_files, g_file_new_for_path (bad_path));
+  compare = tes_window_compare (window, bad_files);
   wait_for_compare_page (compare, "error");
   labels = tes_ui_test_find_widgets ((TesWindow *)compare, GTK_TYPE_LABEL);
   for (guint i = 0; i < labels->len; i++)
@@ -497,6 +498,68 @@ test_compare_window_from_report (void)
   g_assert_true (named);
   gtk_window_destroy (GTK_WINDOW (compare));
 
+  tes_ui_test_close_window (window);
+}
+
+static const TesCompareSummary *
+wait_for_summary (TesCompareWindow *window)
+{
+  gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
+  const TesCompareSummary *summary;
+
+  while ((summary = tes_compare_view_get_summary (tes_compare_window_get_view (window))) == NULL)
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out waiting for the summary");
+      g_main_context_iteration (NULL, FALSE);
+    }
+
+  return summary;
+}
+
+/* Compare With… picks several files of the other run (report and
+ * listing): they open as one run beside the report window's own. */
+static void
+test_compare_window_chosen_set (void)
+{
+  g_auto(Generated) ga = { 0 };
+  g_auto(Generated) gb = { 0 };
+  g_autoptr(GPtrArray) a_files = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) b_files = g_ptr_array_new_with_free_func (g_object_unref);
+  TesWindow *window = g_object_ref (tes_window_new (NULL));
+  TesCompareWindow *compare;
+  const TesCompareSummary *summary;
+  const char * const *b_paths;
+  gboolean section = FALSE;
+
+  generate_seeded (&ga, TES_TEST_OWN_DATA, 7);
+  generate_seeded (&gb, TES_TEST_OWN_DATA, 8);
+  g_ptr_array_add (a_files, g_file_new_build_filename (ga.dir, "compile_report.txt", NULL));
+  g_ptr_array_add (a_files, g_file_new_build_filename (ga.dir, "archive_size.txt", NULL));
+  g_ptr_array_add (b_files, g_file_new_build_filename (gb.dir, "compile_report.txt", NULL));
+  g_ptr_array_add (b_files, g_file_new_build_filename (gb.dir, "archive_size.txt", NULL));
+  gtk_window_present (GTK_WINDOW (window));
+  tes_window_open_files (window, (GFile **)a_files->pdata, a_files->len, NULL);
+  tes_ui_test_wait_for_page (window, "report");
+
+  compare = tes_window_compare (window, b_files);
+  wait_for_compare_page (compare, "compare");
+  tes_test_assert_contains (gtk_window_get_title (GTK_WINDOW (compare)), " ↔ compile_report.txt, archive_size.txt");
+  g_assert_true (tes_compare_window_get_report (compare, 0) == tes_window_get_report (window));
+  b_paths = tes_report_get_paths (tes_compare_window_get_report (compare, 1));
+  g_assert_cmpuint (g_strv_length ((char **)b_paths), ==, 2);
+  summary = wait_for_summary (compare);
+  for (guint i = 0; i < summary->memory->len; i++)
+    {
+      const TesCompareMemory *m = &g_array_index (summary->memory, TesCompareMemory, i);
+
+      /* .data is the listing's: B's listing was read with its report */
+      section |= g_str_equal (m->category, ".data") && m->b_bytes > 0;
+    }
+  g_assert_true (section);
+  g_assert_cmpuint (summary->b_out_of_memory, ==, json_object_get_int_member (gb.truth, "out_of_memory"));
+
+  gtk_window_destroy (GTK_WINDOW (compare));
   tes_ui_test_close_window (window);
 }
 
@@ -514,7 +577,6 @@ test_compare_window_sets (void)
   g_autoptr(GFile) b_file = NULL;
   TesCompareWindow *window = tes_compare_window_new (NULL);
   const TesCompareSummary *summary;
-  gint64 deadline;
   gboolean section = FALSE, data_type = FALSE;
 
   generate_seeded (&ga, TES_TEST_OWN_DATA, 7);
@@ -529,13 +591,7 @@ test_compare_window_sets (void)
   gtk_window_present (GTK_WINDOW (window));
   wait_for_compare_page (window, "compare");
 
-  deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
-  while ((summary = tes_compare_view_get_summary (tes_compare_window_get_view (window))) == NULL)
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("Timed out waiting for the summary");
-      g_main_context_iteration (NULL, FALSE);
-    }
+  summary = wait_for_summary (window);
   g_assert_true (summary->has_memory);
   for (guint i = 0; i < summary->memory->len; i++)
     {
@@ -562,6 +618,7 @@ main (int    argc,
   tes_ui_test_add ("/tes/compare-window/summary", test_compare_window_summary);
   tes_ui_test_add ("/tes/compare-window/align", test_compare_window_align);
   tes_ui_test_add ("/tes/compare-window/sets", test_compare_window_sets);
+  tes_ui_test_add ("/tes/compare-window/chosen-set", test_compare_window_chosen_set);
   tes_ui_test_add ("/tes/compare-window/from-report", test_compare_window_from_report);
 
   return tes_ui_test_run ();
