@@ -419,6 +419,84 @@ test_bsp_large (void)
       }
 }
 
+/* Tile activity from the sums where steps do not all count alike: a
+ * step listing fewer tiles, a state past sync, a tile busy longer than
+ * its step and a negative length are counted as the report counts them
+ * (tes_report_get_tile_activity()), written out here step by step. */
+static void
+test_bsp_activity (void)
+{
+  enum { N_TILES = 6, N_SPANS = 200 };
+  g_autofree guint32 *cycles = g_new (guint32, N_TILES * N_SPANS);
+  g_autofree guint8 *states = g_new (guint8, N_TILES * N_SPANS);
+  TesBspSpan spans[N_SPANS];
+  g_autoptr(TesBspPyramid) pyramid = NULL;
+  static const guint odd[] = { 37, 70, 71, 150 };
+  const gint64 ranges[][2] = { { 0, N_SPANS * 100 }, { 250, 19050 }, { 3200, 6400 }, { 7100, 7200 } };
+
+  for (guint s = 0; s < N_SPANS; s++)
+    {
+      for (guint t = 0; t < N_TILES; t++)
+        {
+          cycles[s * N_TILES + t] = (s * 31 + t * 17) % 90;
+          states[s * N_TILES + t] = (s / 3 + t) % 4;
+        }
+      spans[s] = (TesBspSpan) { .start = s * 100, .end = s * 100 + 90, .dur_cycles = 90, .n_tiles = N_TILES,
+                                .tile_cycles = cycles + s * N_TILES, .tile_states = states + s * N_TILES };
+    }
+  spans[odd[0]].n_tiles = N_TILES - 2;
+  states[odd[1] * N_TILES + 1] = 9;
+  cycles[odd[2] * N_TILES + 4] = 500;
+  states[odd[2] * N_TILES + 4] = TES_TILE_STATE_COMPUTE;
+  spans[odd[3]].dur_cycles = -5;
+  pyramid = tes_bsp_pyramid_new (spans, N_SPANS, N_TILES);
+  /* groups of 4, 16, 64 and 256 steps */
+  g_assert_cmpuint (tes_bsp_pyramid_get_n_levels (pyramid), ==, 5);
+
+  for (guint i = 0; i < G_N_ELEMENTS (ranges); i++)
+    {
+      TesTileActivity summed[N_TILES] = { { 0 } }, expected[N_TILES] = { { 0 } };
+      guint read = tes_bsp_pyramid_add_activity (pyramid, ranges[i][0], ranges[i][1], summed);
+      guint in_range = 0;
+
+      for (guint s = 0; s < N_SPANS; s++)
+        {
+          if (spans[s].start < ranges[i][0] || spans[s].start >= ranges[i][1])
+            continue;
+          in_range++;
+          for (guint t = 0; t < spans[s].n_tiles; t++)
+            {
+              guint state = MIN (spans[s].tile_states[t], TES_TILE_STATE_SYNC);
+              gint64 busy = state == TES_TILE_STATE_IDLE ? 0 : spans[s].tile_cycles[t];
+
+              expected[t].n_steps++;
+              expected[t].cycles[state] += busy;
+              expected[t].cycles[TES_TILE_STATE_IDLE] += MAX (spans[s].dur_cycles - busy, 0);
+            }
+        }
+      for (guint t = 0; t < N_TILES; t++)
+        {
+          g_assert_cmpuint (summed[t].n_steps, ==, expected[t].n_steps);
+          for (guint k = 0; k < 4; k++)
+            g_assert_cmpint (summed[t].cycles[k], ==, expected[t].cycles[k]);
+        }
+      /* the odd steps' groups are read step by step, the others not */
+      if (in_range >= 64)
+        g_assert_cmpuint (read, <, in_range / 2);
+    }
+}
+
+static void
+ipus_loaded (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  *(GPtrArray **)user_data = tes_bsp_load_ipus_finish (TES_REPORT (object), result, &error);
+  g_assert_no_error (error);
+}
+
 /* The pyramid gives the cells the steps give, on a generated run long
  * enough for several levels: at zooms from the whole run to a few steps,
  * ranges off any group's edge, rows for every tile and rows merging
@@ -454,8 +532,24 @@ test_bsp_pyramid (void)
     report = tes_report_import_files (paths, importers, 1, 0, NULL, NULL, &error);
   }
   g_assert_no_error (error);
-  ipus = tes_bsp_load_ipus (report, &error);
-  g_assert_no_error (error);
+  /* two sections asking while it loads share one load; one asking later
+   * gets it at once */
+  {
+    g_autoptr(GPtrArray) first = NULL, second = NULL, later = NULL;
+
+    tes_bsp_load_ipus_async (report, NULL, ipus_loaded, &first);
+    tes_bsp_load_ipus_async (report, NULL, ipus_loaded, &second);
+    g_assert_null (tes_bsp_peek_ipus (report));
+    while (first == NULL || second == NULL)
+      g_main_context_iteration (NULL, TRUE);
+    g_assert_true (first == second);
+    g_assert_true (tes_bsp_peek_ipus (report) == first);
+    tes_bsp_load_ipus_async (report, NULL, ipus_loaded, &later);
+    while (later == NULL)
+      g_main_context_iteration (NULL, TRUE);
+    g_assert_true (later == first);
+    ipus = g_ptr_array_ref (first);
+  }
   g_assert_cmpuint (ipus->len, ==, 2);
 
   for (guint i = 0; i < ipus->len; i++)
@@ -507,6 +601,41 @@ test_bsp_pyramid (void)
             }
     }
   g_assert_cmpuint (checked, ==, 2 * G_N_ELEMENTS (zooms) * G_N_ELEMENTS (widths) * G_N_ELEMENTS (heights));
+
+  /* Tile Balance from the sums: the report's figures, row for row, over
+   * the whole run, ranges off any group's edge, one step and none; a long
+   * range reads few steps one by one */
+  {
+    const TesBspIpu *ipu0 = g_ptr_array_index (ipus, 0);
+    const TesBspSpan *spans = (const TesBspSpan *)(gpointer)ipu0->spans->data;
+    const gint64 ranges[][2] = {
+      { G_MININT64, G_MAXINT64 },
+      { spans[3].start, spans[650].start },
+      { spans[17].start - 1, spans[530].start + 1 },
+      { spans[64].start, spans[320].start },
+      { spans[100].start, spans[101].start },
+      { spans[5].end, spans[5].end },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (ranges); i++)
+      {
+        g_autoptr(GArray) direct = tes_report_get_tile_activity (report, ranges[i][0], ranges[i][1], &error);
+        g_autoptr(GArray) summed = tes_bsp_get_tile_activity (ipus, ranges[i][0], ranges[i][1]);
+
+        g_assert_no_error (error);
+        g_assert_cmpuint (summed->len, ==, direct->len);
+        g_assert_cmpuint (direct->len, ==, 40);
+        g_assert_cmpmem (summed->data, summed->len * sizeof (TesTileActivity), direct->data,
+                         direct->len * sizeof (TesTileActivity));
+      }
+    {
+      g_autofree TesTileActivity *tiles = g_new0 (TesTileActivity, ipu0->n_tiles);
+
+      /* steps 3 to 649: 13 before the first group of 16, 9 after the last */
+      g_assert_cmpuint (tes_bsp_pyramid_add_activity (ipu0->pyramid, spans[3].start, spans[650].start, tiles), ==, 13 + 10);
+      g_assert_cmpuint (tiles[0].n_steps, ==, 647);
+    }
+  }
   tes_bsp_grid_free (reused);
   g_assert_cmpuint (max_level, >=, 3);
 }
@@ -546,6 +675,7 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/grid", test_bsp_grid);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/pyramid", test_bsp_pyramid);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/large", test_bsp_large);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/activity", test_bsp_activity);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/cycles-color", test_bsp_cycles_color);
 
   return g_test_run ();

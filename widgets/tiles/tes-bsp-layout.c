@@ -911,22 +911,24 @@ activity_add_step (const TesBspSpan *span,
  * state, counted as tes_report_get_tile_activity() counts them: whole
  * groups of steps from their sums (where their steps count alike), the
  * rest step by step, so that a long range costs its tiles, not its steps.
+ *
+ * Returns: the steps read one by one
  */
-void
+guint
 tes_bsp_pyramid_add_activity (const TesBspPyramid *pyramid,
                               gint64               t0,
                               gint64               t1,
                               TesTileActivity     *tiles)
 {
   const Level *steps = &pyramid->levels[0];
-  guint s, last;
+  guint s, last, n_read = 0;
 
   if (!pyramid->in_order)
     {
       for (s = 0; s < pyramid->n_spans; s++)
         if (pyramid->spans[s].start >= t0 && pyramid->spans[s].start < t1)
           activity_add_step (&pyramid->spans[s], tiles);
-      return;
+      return pyramid->n_spans;
     }
 
   s = level_first_from (steps, 0, t0);
@@ -948,6 +950,7 @@ tes_bsp_pyramid_add_activity (const TesBspPyramid *pyramid,
       if (whole == NULL)
         {
           activity_add_step (&pyramid->spans[s++], tiles);
+          n_read++;
           continue;
         }
 
@@ -970,6 +973,8 @@ tes_bsp_pyramid_add_activity (const TesBspPyramid *pyramid,
         s += whole->group;
       }
     }
+
+  return n_read;
 }
 
 guint

@@ -94,7 +94,7 @@ TesBspGrid    *tes_bsp_pyramid_grid_reuse (const TesBspPyramid *pyramid,
                                           gint64               t1,
                                           guint                width,
                                           guint                height);
-void           tes_bsp_pyramid_add_activity (const TesBspPyramid *pyramid,
+guint          tes_bsp_pyramid_add_activity (const TesBspPyramid *pyramid,
                                           gint64               t0,
                                           gint64               t1,
                                           TesTileActivity     *tiles);

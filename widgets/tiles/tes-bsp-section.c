@@ -123,6 +123,171 @@ tes_bsp_load_ipus (TesReport  *report,
   return g_steal_pointer (&ipus);
 }
 
+/* A report's IPUs are big (every step, and the sums): the sections of a
+ * report share one load, kept on the report. */
+#define SHARED_IPUS_KEY "tes-bsp-shared-ipus"
+
+typedef struct
+{
+  GPtrArray *ipus;        /* once loaded */
+  GError    *error;       /* or why not */
+  GPtrArray *waiting;     /* GTask, while loading */
+} SharedIpus;
+
+static void
+shared_ipus_free (SharedIpus *shared)
+{
+  g_clear_pointer (&shared->ipus, g_ptr_array_unref);
+  g_clear_error (&shared->error);
+  g_clear_pointer (&shared->waiting, g_ptr_array_unref);
+  g_free (shared);
+}
+
+static void
+shared_ipus_return (SharedIpus *shared,
+                    GTask      *task)
+{
+  if (shared->ipus != NULL)
+    g_task_return_pointer (task, g_ptr_array_ref (shared->ipus), (GDestroyNotify)g_ptr_array_unref);
+  else
+    g_task_return_error (task, g_error_copy (shared->error));
+}
+
+static void
+shared_ipus_load_thread (GTask        *task,
+                         gpointer      source_object,
+                         gpointer      task_data,
+                         GCancellable *cancellable)
+{
+  GError *error = NULL;
+  GPtrArray *ipus = tes_bsp_load_ipus (source_object, &error);
+
+  if (ipus == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, ipus, (GDestroyNotify)g_ptr_array_unref);
+}
+
+static void
+shared_ipus_loaded (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  SharedIpus *shared = g_object_get_data (object, SHARED_IPUS_KEY);
+  g_autoptr(GPtrArray) waiting = g_steal_pointer (&shared->waiting);
+
+  shared->ipus = g_task_propagate_pointer (G_TASK (result), &shared->error);
+  for (guint i = 0; i < waiting->len; i++)
+    {
+      shared_ipus_return (shared, g_ptr_array_index (waiting, i));
+      g_object_unref (g_ptr_array_index (waiting, i));
+    }
+}
+
+/**
+ * tes_bsp_load_ipus_async:
+ *
+ * tes_bsp_load_ipus() in a thread, once per report: the sections of a
+ * report share what it gives (tes_bsp_peek_ipus()).
+ */
+void
+tes_bsp_load_ipus_async (TesReport           *report,
+                         GCancellable        *cancellable,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
+{
+  SharedIpus *shared = g_object_get_data (G_OBJECT (report), SHARED_IPUS_KEY);
+  g_autoptr(GTask) task = g_task_new (report, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, tes_bsp_load_ipus_async);
+  if (shared == NULL)
+    {
+      g_autoptr(GTask) load = g_task_new (report, NULL, shared_ipus_loaded, NULL);
+
+      shared = g_new0 (SharedIpus, 1);
+      shared->waiting = g_ptr_array_new ();
+      g_object_set_data_full (G_OBJECT (report), SHARED_IPUS_KEY, shared, (GDestroyNotify)shared_ipus_free);
+      g_task_run_in_thread (load, shared_ipus_load_thread);
+    }
+
+  if (shared->waiting != NULL)
+    g_ptr_array_add (shared->waiting, g_steal_pointer (&task));
+  else
+    shared_ipus_return (shared, task);
+}
+
+/* Returns: (transfer full): TesBspIpu */
+GPtrArray *
+tes_bsp_load_ipus_finish (TesReport     *report,
+                          GAsyncResult  *result,
+                          GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, report), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* The IPUs tes_bsp_load_ipus_async() loaded for @report, or NULL while
+ * none has (or it failed). */
+GPtrArray *
+tes_bsp_peek_ipus (TesReport *report)
+{
+  SharedIpus *shared = g_object_get_data (G_OBJECT (report), SHARED_IPUS_KEY);
+
+  return shared != NULL ? shared->ipus : NULL;
+}
+
+/**
+ * tes_bsp_get_tile_activity:
+ * @ipus: as tes_bsp_load_ipus() gives them
+ *
+ * What tes_report_get_tile_activity() gives for [@start_ns, @end_ns),
+ * row for row, from the sums: a long range costs the IPUs' tiles, not
+ * their steps.
+ *
+ * Returns: (transfer full): TesTileActivity by IPU, then tile
+ */
+GArray *
+tes_bsp_get_tile_activity (GPtrArray *ipus,
+                           gint64     start_ns,
+                           gint64     end_ns)
+{
+  GArray *activity = g_array_new (FALSE, TRUE, sizeof (TesTileActivity));
+  g_autoptr(GPtrArray) by_ipu = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
+
+  /* runs of one IPU number add up, as the report counts them */
+  for (guint i = 0; i < ipus->len; i++)
+    {
+      const TesBspIpu *ipu = g_ptr_array_index (ipus, i);
+      GArray *tiles;
+
+      if (ipu->ipu < 0 || ipu->ipu >= 4096)
+        continue;
+      if ((guint)ipu->ipu >= by_ipu->len)
+        g_ptr_array_set_size (by_ipu, ipu->ipu + 1);
+      if (!(tiles = g_ptr_array_index (by_ipu, ipu->ipu)))
+        g_ptr_array_index (by_ipu, ipu->ipu) = tiles = g_array_new (FALSE, TRUE, sizeof (TesTileActivity));
+      for (guint t = tiles->len; t < ipu->n_tiles; t++)
+        {
+          TesTileActivity fresh = { .ipu = ipu->ipu, .tile = (gint)t };
+
+          g_array_append_val (tiles, fresh);
+        }
+      if (ipu->n_tiles > 0)
+        tes_bsp_pyramid_add_activity (ipu->pyramid, start_ns, end_ns, (TesTileActivity *)(gpointer)tiles->data);
+    }
+
+  for (guint i = 0; i < by_ipu->len; i++)
+    {
+      GArray *tiles = g_ptr_array_index (by_ipu, i);
+
+      if (tiles != NULL)
+        g_array_append_vals (activity, tiles->data, tiles->len);
+    }
+
+  return activity;
+}
+
 /* Colouring by cycles: the scale from none to the most of a cell. */
 static void
 draw_cycles_legend (TesPainter *p,
@@ -610,41 +775,28 @@ update_height (TesBspSection *self)
   gtk_widget_set_vexpand (GTK_WIDGET (self->area), TRUE);
 }
 
+/* @user_data: the section, alive unless the load was cancelled */
 static void
 load_cb (GObject      *object,
          GAsyncResult *result,
          gpointer      user_data)
 {
-  TesBspSection *self = TES_BSP_SECTION (object);
   g_autoptr(GError) error = NULL;
+  TesBspSection *self;
   GPtrArray *ipus;
 
-  if (!(ipus = g_task_propagate_pointer (G_TASK (result), &error)))
+  if (!(ipus = tes_bsp_load_ipus_finish (TES_REPORT (object), result, &error)))
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         g_warning ("Cannot read the BSP steps: %s", error->message);
       return;
     }
 
+  self = TES_BSP_SECTION (user_data);
   g_clear_pointer (&self->ipus, g_ptr_array_unref);
   self->ipus = ipus;
   self->has_cursor = FALSE;
   visible_changed (self);
-}
-
-static void
-load_thread (GTask        *task,
-             gpointer      source_object,
-             gpointer      task_data,
-             GCancellable *cancellable)
-{
-  GError *error = NULL;
-  GPtrArray *ipus = tes_bsp_load_ipus (task_data, &error);
-
-  if (ipus == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, ipus, (GDestroyNotify)g_ptr_array_unref);
 }
 
 static gboolean
@@ -673,17 +825,12 @@ tes_bsp_section_workspace_changed (TesSection   *section,
 
   if (workspace != NULL)
     {
-      g_autoptr(GTask) task = NULL;
-
       g_signal_connect_object (workspace, "notify::visible-start", G_CALLBACK (visible_changed),
                                self, G_CONNECT_SWAPPED);
       g_signal_connect_object (workspace, "notify::visible-end", G_CALLBACK (visible_changed),
                                self, G_CONNECT_SWAPPED);
       self->cancellable = g_cancellable_new ();
-      task = g_task_new (self, self->cancellable, load_cb, NULL);
-      g_task_set_source_tag (task, tes_bsp_section_workspace_changed);
-      g_task_set_task_data (task, g_object_ref (tes_workspace_get_report (workspace)), g_object_unref);
-      g_task_run_in_thread (task, load_thread);
+      tes_bsp_load_ipus_async (tes_workspace_get_report (workspace), self->cancellable, load_cb, self);
     }
 
   self->has_cursor = FALSE;

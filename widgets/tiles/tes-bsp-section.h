@@ -44,6 +44,17 @@ gboolean   tes_bsp_render                 (TesWorkspace   *workspace,
                                            cairo_t        *cr,
                                            int             width,
                                            int             height);
+void       tes_bsp_load_ipus_async        (TesReport           *report,
+                                           GCancellable        *cancellable,
+                                           GAsyncReadyCallback  callback,
+                                           gpointer             user_data);
+GPtrArray *tes_bsp_load_ipus_finish       (TesReport      *report,
+                                           GAsyncResult   *result,
+                                           GError        **error);
+GPtrArray *tes_bsp_peek_ipus              (TesReport      *report);
+GArray    *tes_bsp_get_tile_activity      (GPtrArray      *ipus,
+                                           gint64          start_ns,
+                                           gint64          end_ns);
 TesBspFrame *tes_bsp_frame_new           (void);
 void       tes_bsp_frame_free             (TesBspFrame    *frame);
 gboolean   tes_bsp_render_frame           (TesBspFrame    *frame,

@@ -11,6 +11,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tes-bsp-section.h"
 #include "tes-painter.h"
 #include "tes-tiles-layout.h"
 #include "tes-tiles-section.h"
@@ -18,7 +19,9 @@
 /* Tile Balance: over the trace's visible range (or its selected span),
  * how each IPU's tile-cycles split between computing, exchanging,
  * syncing and waiting, and which tiles worked least and most. It follows
- * the workspace, so zooming the trace zooms it. */
+ * the workspace, so zooming the trace zooms it. Once the BSP steps and
+ * their sums are loaded (shared with the BSP heatmap), a range costs the
+ * tiles, not the steps: whole groups of steps count from their sums. */
 
 #define FONT    "Sans 9"
 #define MARGIN  16.0
@@ -34,6 +37,7 @@ struct _TesTilesSection
   GPtrArray      *balances;   /* TesTileBalance */
   int             selected;   /* a tile of the lists, counted across them all; -1: none */
   gboolean        stale;      /* the range changed while the section was hidden */
+  GCancellable   *cancellable;   /* the BSP steps' loading */
 };
 
 G_DEFINE_FINAL_TYPE (TesTilesSection, tes_tiles_section, TES_TYPE_SECTION)
@@ -45,6 +49,7 @@ compute_balances (TesWorkspace  *workspace,
                   GError       **error)
 {
   g_autoptr(GArray) activity = NULL;
+  GPtrArray *ipus;
   TesReportCounts counts;
   gint64 t0, t1;
 
@@ -52,8 +57,11 @@ compute_balances (TesWorkspace  *workspace,
     tes_workspace_get_visible (workspace, &t0, &t1);
 
   tes_report_get_counts (tes_workspace_get_report (workspace), &counts);
-  /* a Poplar run's tiles over its BSP steps, else any vendor's units */
-  if (counts.n_bsp_steps > 0)
+  /* a Poplar run's tiles over its BSP steps (from their sums once
+   * loaded, the same figures), else any vendor's units */
+  if (counts.n_bsp_steps > 0 && (ipus = tes_bsp_peek_ipus (tes_workspace_get_report (workspace))) != NULL)
+    activity = tes_bsp_get_tile_activity (ipus, t0, t1 + 1);
+  else if (counts.n_bsp_steps > 0)
     activity = tes_report_get_tile_activity (tes_workspace_get_report (workspace), t0, t1 + 1, error);
   else
     activity = tes_report_get_unit_activity (tes_workspace_get_report (workspace), t0, t1 + 1, error);
@@ -460,6 +468,15 @@ tes_tiles_section_has_data (TesWorkspace *workspace)
   return FALSE;
 }
 
+/* The steps' sums are there for the next range (tes_bsp_peek_ipus ()). */
+static void
+ipus_loaded (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GPtrArray) ipus = tes_bsp_load_ipus_finish (TES_REPORT (object), result, NULL);
+}
+
 static void
 tes_tiles_section_workspace_changed (TesSection   *section,
                                      TesWorkspace *old_workspace)
@@ -469,6 +486,20 @@ tes_tiles_section_workspace_changed (TesSection   *section,
 
   if (old_workspace != NULL)
     g_signal_handlers_disconnect_by_data (old_workspace, self);
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+
+  if (workspace != NULL)
+    {
+      TesReportCounts counts;
+
+      tes_report_get_counts (tes_workspace_get_report (workspace), &counts);
+      if (counts.n_bsp_steps > 0)
+        {
+          self->cancellable = g_cancellable_new ();
+          tes_bsp_load_ipus_async (tes_workspace_get_report (workspace), self->cancellable, ipus_loaded, NULL);
+        }
+    }
 
   if (workspace != NULL)
     for (guint i = 0; i < 5; i++)
@@ -489,6 +520,8 @@ tes_tiles_section_dispose (GObject *object)
 {
   TesTilesSection *self = (TesTilesSection *)object;
 
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
   g_clear_pointer (&self->balances, g_ptr_array_unref);
   self->area = NULL;
   g_clear_pointer (&self->scrolled, gtk_widget_unparent);
