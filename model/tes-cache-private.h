@@ -107,9 +107,9 @@ TesCacheCheck *tes_cache_check_new      (sqlite3        *db,
                                          gboolean        full,
                                          GError        **error);
 void           tes_cache_check_free     (TesCacheCheck  *check);
-gboolean       tes_cache_check_table    (TesCacheCheck  *check,
+gboolean       tes_cache_check_reads    (TesCacheCheck  *check,
                                          sqlite3        *db,
-                                         const char     *table,
+                                         const char     *sql,
                                          GError        **error);
 gboolean       tes_cache_check_chunk    (TesCacheCheck  *check,
                                          sqlite3        *db,

@@ -79,9 +79,10 @@ tes_report_get_counter (TesReport  *self,
     return NULL;
 
   /* the value in force at t0 */
-  if (!tes_report_prepare (db, "SELECT value FROM counter_values WHERE track_id = ? AND ts < ? "
-                               "ORDER BY ts DESC LIMIT 1",
-                           &stmt, error))
+  if (!tes_report_prepare_checked (self, db,
+                                   "SELECT value FROM counter_values WHERE track_id = ? AND ts < ? "
+                                   "ORDER BY ts DESC LIMIT 1",
+                                   &stmt, error))
     goto fail;
   sqlite3_bind_int64 (stmt, 1, track_id);
   sqlite3_bind_int64 (stmt, 2, t0);
@@ -93,9 +94,10 @@ tes_report_get_counter (TesReport  *self,
   sqlite3_finalize (stmt);
   stmt = NULL;
 
-  if (!tes_report_prepare (db, "SELECT ts, value FROM counter_values WHERE track_id = ? AND ts >= ? AND ts < ? "
-                               "ORDER BY ts",
-                           &stmt, error))
+  if (!tes_report_prepare_checked (self, db,
+                                   "SELECT ts, value FROM counter_values WHERE track_id = ? AND ts >= ? AND ts < ? "
+                                   "ORDER BY ts",
+                                   &stmt, error))
     goto fail;
   sqlite3_bind_int64 (stmt, 1, track_id);
   sqlite3_bind_int64 (stmt, 2, t0);
@@ -174,8 +176,9 @@ tes_report_get_flows (TesReport  *self,
   if (!(db = tes_report_borrow_db (self, error)))
     return NULL;
 
-  if (!tes_report_prepare (db, "SELECT id, name, category, from_track, from_ts, to_track, to_ts FROM flows ORDER BY from_ts",
-                           &stmt, error))
+  if (!tes_report_prepare_checked (self, db,
+                                   "SELECT id, name, category, from_track, from_ts, to_track, to_ts FROM flows ORDER BY from_ts",
+                                   &stmt, error))
     {
       tes_report_return_db (self, db);
       return NULL;

@@ -48,10 +48,10 @@ load_operator_rows (TesReport       *self,
    * count the run twice. Take one source: for per-type totals the one whose
    * rows are the vendor's own per-type lines, else the first with
    * per-operator rows. */
-  if (!tes_report_prepare (db,
-                           "SELECT source_id FROM operators GROUP BY source_id "
-                           "ORDER BY (count(op_index) > 0) = ?, source_id LIMIT 1",
-                           &stmt, error))
+  if (!tes_report_prepare_checked (self, db,
+                                   "SELECT source_id FROM operators GROUP BY source_id "
+                                   "ORDER BY (count(op_index) > 0) = ?, source_id LIMIT 1",
+                                   &stmt, error))
     {
       tes_report_return_db (self, db);
       return NULL;
@@ -62,11 +62,11 @@ load_operator_rows (TesReport       *self,
   sqlite3_finalize (stmt);
   stmt = NULL;
 
-  if (!tes_report_prepare (db,
-                           "SELECT op_index, name, type, share, total, count, clock_id FROM operators "
-                           "WHERE source_id IS ? "
-                           "ORDER BY op_index IS NULL, op_index, id",
-                           &stmt, error))
+  if (!tes_report_prepare_checked (self, db,
+                                   "SELECT op_index, name, type, share, total, count, clock_id FROM operators "
+                                   "WHERE source_id IS ? "
+                                   "ORDER BY op_index IS NULL, op_index, id",
+                                   &stmt, error))
     {
       tes_report_return_db (self, db);
       return NULL;

@@ -90,11 +90,16 @@ gboolean  tes_report_check_slices (TesReport            *self,
                                    guint                 n,
                                    GError              **error);
 
-/* Verifies a table, or a lane summary, against its checksum the first
- * time a query reads it (small tables were verified at open). */
-gboolean  tes_report_check_table  (TesReport            *self,
+/* Verifies the tables a query reads, or a lane summary, against their
+ * checksums the first time (small tables were verified at open). */
+gboolean  tes_report_check_reads  (TesReport            *self,
                                    sqlite3              *db,
-                                   const char           *table,
+                                   const char           *sql,
+                                   GError              **error);
+gboolean  tes_report_prepare_checked (TesReport         *self,
+                                   sqlite3              *db,
+                                   const char           *sql,
+                                   sqlite3_stmt        **stmt,
                                    GError              **error);
 gboolean  tes_report_check_lod    (TesReport            *self,
                                    sqlite3              *db,

@@ -415,12 +415,23 @@ damaged_after_open (TesReport  *self,
 }
 
 gboolean
-tes_report_check_table (TesReport   *self,
+tes_report_check_reads (TesReport   *self,
                         sqlite3     *db,
-                        const char  *table,
+                        const char  *sql,
                         GError     **error)
 {
-  return tes_cache_check_table (self->check, db, table, error) || damaged_after_open (self, error);
+  return tes_cache_check_reads (self->check, db, sql, error) || damaged_after_open (self, error);
+}
+
+/* tes_report_prepare(), once the tables @sql reads are verified. */
+gboolean
+tes_report_prepare_checked (TesReport     *self,
+                            sqlite3       *db,
+                            const char    *sql,
+                            sqlite3_stmt **stmt,
+                            GError       **error)
+{
+  return tes_report_check_reads (self, db, sql, error) && tes_report_prepare (db, sql, stmt, error);
 }
 
 gboolean
@@ -789,7 +800,7 @@ tes_report_read_rows (TesReport         *self,
   if (!(db = tes_report_borrow_db (self, error)))
     return FALSE;
 
-  ok = tes_report_prepare (db, sql, &stmt, error);
+  ok = tes_report_prepare_checked (self, db, sql, &stmt, error);
   if (ok && sqlite3_bind_parameter_count (stmt) > 0)
     sqlite3_bind_int64 (stmt, 1, param);
   while (ok && (rc = sqlite3_step (stmt)) == SQLITE_ROW)

@@ -800,6 +800,22 @@ file_size (const char *path)
   return st.st_size;
 }
 
+/* The one number @sql selects from @db. */
+static gint64
+single_int (sqlite3    *db,
+            const char *sql)
+{
+  sqlite3_stmt *stmt = NULL;
+  gint64 value;
+
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  value = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+
+  return value;
+}
+
 static void
 exec_sql (const char *cache,
           const char *sql)
@@ -1116,6 +1132,23 @@ write_big_trace (const char *name,
   return g_steal_pointer (&path);
 }
 
+/* A trace whose counter has more values than the open verifies. */
+static char *
+write_counter_trace (const char *name,
+                     guint       n)
+{
+  g_autofree char *path = tes_test_tmp_path (name);
+  g_autoptr(GString) json = g_string_new ("[{\"name\":\"op\",\"ph\":\"X\",\"ts\":0,\"dur\":5,\"pid\":1,\"tid\":1}");
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (json, ",{\"name\":\"mem\",\"ph\":\"C\",\"ts\":%u,\"pid\":1,\"args\":{\"bytes\":%u}}",
+                            2 * i, i % 1000);
+  g_string_append (json, "]");
+  tes_test_write_file (path, json->str, json->len);
+
+  return g_steal_pointer (&path);
+}
+
 #define KILLED_SLICES 100000
 #define KILL_MOMENTS 10
 
@@ -1338,6 +1371,57 @@ test_cache_placement (void)
   g_assert_no_errno (g_chmod (ro_dir, 0755));
 }
 
+/* A big table (here 30,000 counter values, more than the open verifies)
+ * damaged after the import: the first query that reads it finds it, fails
+ * naming the table, and the cache goes. */
+static void
+test_damaged_table_found_on_read (void)
+{
+  g_autofree char *src = write_counter_trace ("lazy-counter.json", 30000);
+  g_autofree char *cache = tes_cache_path_for_source (src);
+  g_autofree char *pattern = g_strdup_printf ("Removed %s, to be rebuilt on the next open: *", cache);
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GArray) values = NULL;
+  g_autoptr(GError) error = NULL;
+  sqlite3 *db = NULL;
+  gint64 track = 0;
+
+  report = load_file (src, &error);
+  g_assert_no_error (error);
+  g_clear_object (&report);
+
+  g_assert_cmpint (sqlite3_open_v2 (cache, &db, SQLITE_OPEN_READWRITE, NULL), ==, SQLITE_OK);
+  track = single_int (db, "SELECT track_id FROM counter_values LIMIT 1");
+  g_assert_cmpint (single_int (db, "SELECT count(*) FROM counter_values"), ==, 30000);
+  g_assert_cmpint (sqlite3_exec (db, "UPDATE counter_values SET value = value + 1 WHERE rowid = 12345",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_changes (db), ==, 1);
+  sqlite3_close (db);
+
+  /* not read at open: the report opens from its cache */
+  report = load_file (src, &error);
+  g_assert_no_error (error);
+  g_assert_true (tes_report_get_cache_reused (report));
+
+  g_test_expect_message ("tes-report", G_LOG_LEVEL_MESSAGE, pattern);
+  values = tes_report_get_counter (report, track, 0, 60000, 100, &error);
+  g_test_assert_expected_messages ();
+  g_assert_null (values);
+  tes_test_assert_contains (error->message, "table counter_values does not match its checksum");
+  tes_test_assert_contains (error->message, "Reopen the report to import it again.");
+  g_clear_error (&error);
+  g_assert_false (g_file_test (cache, G_FILE_TEST_EXISTS));
+  g_clear_object (&report);
+
+  /* imported again: the values are whole */
+  report = load_file (src, &error);
+  g_assert_no_error (error);
+  g_assert_false (tes_report_get_cache_reused (report));
+  values = tes_report_get_counter (report, track, 0, 60000, 100, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (values->len, ==, 100);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1357,6 +1441,7 @@ main (int   argc,
   g_test_add_func ("/tes/cache/small-cache", test_small_cache);
   g_test_add_func ("/tes/cache/killed-cli", test_killed_cli);
   g_test_add_func ("/tes/cache/damage-found-on-read-removes", test_damage_found_on_read_removes);
+  g_test_add_func ("/tes/cache/damaged-table-found-on-read", test_damaged_table_found_on_read);
   g_test_add_func ("/tes/cache/concurrent-opens", test_concurrent_opens);
   g_test_add_func ("/tes/cache/placement", test_cache_placement);
   g_test_add_func ("/tes/cache/streamed-same-answers", test_streamed_same_answers);
