@@ -3,14 +3,15 @@
 # the programs, desktop file, metainfo, icons, settings schema,
 # translations, man pages, MIME XML and the demo report. The installed
 # programs run from there.
-# Usage: test-install.py BUILD_ROOT PREFIX DATADIR BINDIR LOCALEDIR MANDIR GUI(true|false)   (TAP output)
+# Usage: test-install.py BUILD_ROOT PREFIX DATADIR BINDIR LOCALEDIR MANDIR LIBEXECDIR GUI(true|false)
+#        (TAP output)
 
 import os
 import subprocess
 import sys
 import tempfile
 
-build_root, prefix, datadir, bindir, localedir, mandir, gui = sys.argv[1:8]
+build_root, prefix, datadir, bindir, localedir, mandir, libexecdir, gui = sys.argv[1:9]
 gui = gui == 'true'
 app_id = 'org.tessera.Tessera'
 
@@ -28,6 +29,7 @@ expected = [
 if gui:
     expected += [
         (under(bindir, 'tessera'), 'the application'),
+        (under(libexecdir, 'tessera', 'tessera-cli-render'), 'what tessera-cli render runs'),
         (under(mandir, 'man1', 'tessera.1'), 'the application\'s man page'),
         (under(datadir, 'applications', app_id + '.desktop'), 'the desktop file'),
         (under(datadir, 'metainfo', app_id + '.metainfo.xml'), 'the metainfo'),
@@ -58,6 +60,14 @@ with tempfile.TemporaryDirectory() as destdir:
         run = subprocess.run([installed(under(bindir, name)), '--version'],
                              capture_output=True, text=True, env=env)
         results.append(('the installed %s runs' % name, run.returncode == 0 and name in run.stdout,
+                        run.stdout + run.stderr))
+
+    # tessera-cli render runs it from its installed path, which is under
+    # the prefix, not the destdir: run it directly
+    if gui:
+        render = installed(under(libexecdir, 'tessera', 'tessera-cli-render'))
+        run = subprocess.run([render, 'render', '--help'], capture_output=True, text=True)
+        results.append(('the installed tessera-cli-render runs', run.returncode == 0 and '--view' in run.stdout,
                         run.stdout + run.stderr))
 
 print('1..%d' % len(results))
