@@ -783,6 +783,30 @@ tes_workspace_get_linked (TesWorkspace *self)
   return self->linked;
 }
 
+/* @value rounded to a whole number, its digits in groups of three: the
+ * locale's separator in the window (German 1.234.567); the C locale, which
+ * the command line keeps for numbers, has none: ','. */
+char *
+tes_format_grouped (double value)
+{
+  g_autofree char *digits = g_strdup_printf ("%.0f", value);
+  GString *out = g_string_new (NULL);
+  gsize len = strlen (digits);
+  gsize lead = digits[0] == '-' ? 1 : 0;
+  const char *separator = localeconv ()->thousands_sep;
+
+  if (separator == NULL || *separator == '\0')
+    separator = ",";
+  for (gsize i = 0; i < len; i++)
+    {
+      if (i > lead && (len - i) % 3 == 0)
+        g_string_append (out, separator);
+      g_string_append_c (out, digits[i]);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
 /* @value in @unit's base (ns for time units, cycles for cycles) as text
  * with its unit: the time units scale it, cycles group digits. */
 char *
@@ -793,26 +817,9 @@ tes_format_duration (double      value,
     {
     case TES_TIME_UNIT_CYCLES:
       {
-        g_autofree char *digits = g_strdup_printf ("%.0f", value);
-        GString *out = g_string_new (NULL);
-        gsize len = strlen (digits);
-        gsize lead = digits[0] == '-' ? 1 : 0;
+        g_autofree char *grouped = tes_format_grouped (value);
 
-        /* the locale's separator in the window (German 1.234.567); the C
-         * locale, which the command line keeps for numbers, has none: ',' */
-        const char *separator = localeconv ()->thousands_sep;
-
-        if (separator == NULL || *separator == '\0')
-          separator = ",";
-        for (gsize i = 0; i < len; i++)
-          {
-            if (i > lead && (len - i) % 3 == 0)
-              g_string_append (out, separator);
-            g_string_append_c (out, digits[i]);
-          }
-        g_string_append (out, " cycles");
-
-        return g_string_free (out, FALSE);
+        return g_strconcat (grouped, " cycles", NULL);
       }
 
     case TES_TIME_UNIT_US:

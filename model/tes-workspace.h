@@ -88,5 +88,6 @@ gboolean           tes_workspace_parse_range            (TesWorkspace       *sel
 
 char              *tes_format_duration                  (double              value,
                                                          TesTimeUnit         unit);
+char              *tes_format_grouped                   (double              value);
 
 G_END_DECLS

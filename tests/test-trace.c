@@ -175,7 +175,8 @@ test_trace_ruler (void)
   const char * const ns_labels[] = { "0 ns", "100 ns", "200 ns", "300 ns", "400 ns", "500 ns", "600 ns",
                                      "700 ns", "800 ns", "900 ns", "1000 ns", NULL };
   const char * const us_labels[] = { "0.5 µs", "1.0 µs", "1.5 µs", "2.0 µs", NULL };
-  const char * const cycle_labels[] = { "0 cyc", "1000 cyc", "2000 cyc", "3000 cyc", "4000 cyc", "5000 cyc", NULL };
+  const char * const cycle_labels[] = { "0 cyc", "1,000 cyc", "2,000 cyc", "3,000 cyc", "4,000 cyc", "5,000 cyc",
+                                        NULL };
   guint minor = 0;
 
   /* 1000 ns over 1000 px, labels at least 90 px apart: every 100 ns,
@@ -294,7 +295,7 @@ test_trace_format_time (void)
 
   g_assert_cmpstr (a, ==, "1.5 µs");
   g_assert_cmpstr (b, ==, "2 ms");
-  g_assert_cmpstr (c, ==, "900000000 cyc");
+  g_assert_cmpstr (c, ==, "900,000,000 cyc");
   g_assert_cmpstr (d, ==, "0 ns");
 }
 

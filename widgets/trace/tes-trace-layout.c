@@ -12,6 +12,7 @@
 
 #include "tes-share-chart-layout.h"
 #include "tes-trace-layout.h"
+#include "tes-workspace.h"
 
 /* The time axis of a picture @width pixels wide: right of the names. */
 void
@@ -179,7 +180,12 @@ tes_trace_format_time (double      ns,
     {
     case TES_TIME_UNIT_US: return g_strdup_printf ("%.*f µs", decimals, value);
     case TES_TIME_UNIT_MS: return g_strdup_printf ("%.*f ms", decimals, value);
-    case TES_TIME_UNIT_CYCLES: return g_strdup_printf ("%.0f cyc", value);
+    case TES_TIME_UNIT_CYCLES:
+      {
+        g_autofree char *grouped = tes_format_grouped (value);
+
+        return g_strconcat (grouped, " cyc", NULL);
+      }
     case TES_TIME_UNIT_NS:
     default: return g_strdup_printf ("%.*f ns", decimals, value);
     }
