@@ -14,6 +14,7 @@
 
 #include "tes-cache.h"
 #include "tes-chrome-model.h"
+#include "tes-chrome-parser.h"
 #include "tes-chrome-private.h"
 #include "tes-cache-writer-private.h"
 #include "tes-importer-registry.h"
@@ -870,6 +871,217 @@ test_streamed (void)
   tes_test_assert_same_slices (a, b, 101);
 }
 
+/* ---- the event scanner ------------------------------------------------ */
+
+/* Events in every shape the scanner takes or leaves to yajl: escapes
+ * (surrogate pairs, \u0000, \/), raw UTF-8, the four kinds of white space
+ * and others, numbers in every JSON form, nested and empty args, every
+ * phase that keeps something, ids as objects, events split by lines. */
+static char *
+scan_trace (guint n)
+{
+  static const char * const args[] = {
+    "{}",
+    "{\"a\":1}",
+    "{\"s\":\"x\\ny\\t\\\"q\\\" \\/ \\\\\",\"n\":-0.5e+3,\"b\":true,\"z\":null,\"f\":false,\"e\":1E2}",
+    "{\"nested\":{\"l\":[1,2,[3,{\"q\":\"\\u0041\\u00ff\\u0800\"}]],\"e\":[],\"o\":{}},\"u\":\"\xc3\xa9\xe4\xb8\xad\"}",
+    "{ \"op\" : \"Conv2D\" ,\r\n \"bytes\" : 1234 }",
+    "{\"nul\":\"a\\u0000b\",\"pair\":\"\\ud83d\\ude00\",\"lone\":\"\\udc00\"}",
+    "{\"v\":\"tab\\there\"}",
+  };
+  static const char * const seps[] = { ",", ",\n", " ,\n ", ",\r\n", "\t,\t", ",\f" };
+  GString *s = g_string_new ("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"a\":\"b\\u00e9\",\"n\":1},"
+                             "\"stackFrames\":{\"1\":{\"name\":\"f\"}},\"traceEvents\":[\n"
+                             "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":2,"
+                             "\"args\":{\"name\":\"core \\ud83d\\ude00\"}}");
+  gint64 ts = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      ts += 1 + i % 13;
+      g_string_append (s, seps[i % G_N_ELEMENTS (seps)]);
+      switch (i % 8)
+        {
+        case 0:
+        case 1:
+        case 2:
+          g_string_append_printf (s, "{\"ph\":\"X\",\"name\":\"op%u\",\"cat\":\"c%u\",\"pid\":1,\"tid\":%u,"
+                                  "\"ts\":%" G_GINT64_FORMAT ".%03u,\"dur\":%u,\"args\":%s}",
+                                  i % 7, i % 3, i % 3, ts, i % 1000, i % 31, args[i % G_N_ELEMENTS (args)]);
+          break;
+        case 3:
+          g_string_append_printf (s, "{\"ph\":\"B\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":%" G_GINT64_FORMAT "},\n"
+                                  "{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":%" G_GINT64_FORMAT ",\"args\":%s}",
+                                  ts, ts + 3, args[(i / 8) % G_N_ELEMENTS (args)]);
+          break;
+        case 4:
+          g_string_append_printf (s, "{\"ph\":\"C\",\"name\":\"ctr\",\"pid\":1,\"ts\":%" G_GINT64_FORMAT ","
+                                  "\"args\":{\"v\":%u,\"w\":\"%u\"}}", ts, i, i);
+          break;
+        case 5:
+          g_string_append_printf (s, "{\"ph\":\"i\",\"name\":\"inst\",\"s\":\"%c\",\"pid\":1,\"tid\":2,"
+                                  "\"ts\":%" G_GINT64_FORMAT ",\"tts\":%" G_GINT64_FORMAT "}",
+                                  "tpg"[i % 3], ts, ts);
+          break;
+        case 6:
+          g_string_append_printf (s, "{\"ph\":\"b\",\"name\":\"as\",\"cat\":\"c\",\"id\":\"0x%x\",\"pid\":1,\"tid\":2,"
+                                  "\"ts\":%" G_GINT64_FORMAT "}, {\"ph\":\"e\",\"name\":\"as\",\"cat\":\"c\","
+                                  "\"id2\":{\"local\":\"0x%x\"},\"pid\":1,\"tid\":2,\"ts\":%" G_GINT64_FORMAT "}",
+                                  i, ts, i, ts + 5);
+          break;
+        default:
+          g_string_append_printf (s, "{ \"ph\" : \"X\" ,\n \"name\":\"sp ace\", \"pid\":\"str\", \"tid\":%u, "
+                                  "\"ts\":\"%" G_GINT64_FORMAT "\", \"dur\":1e1, \"bind_id\":%u, \"flow_out\":true }",
+                                  i % 4, ts, i);
+          break;
+        }
+    }
+  g_string_append (s, "\n],\"metadata\":{\"x\":\"y\"}}\n");
+
+  return g_string_free (s, FALSE);
+}
+
+static TesReport *
+import_scanned (const char  *path,
+                gboolean     scan,
+                GError     **error)
+{
+  TesReport *report;
+
+  tes_chrome_parser_set_scan (scan);
+  report = import (path, error);
+  tes_chrome_parser_set_scan (TRUE);
+
+  return report;
+}
+
+/* The same import with and without the scanner: both fail with the same
+ * message, or both give the same report. */
+static void
+assert_scan_same (const char *path)
+{
+  g_autoptr(GError) error_scan = NULL;
+  g_autoptr(GError) error_yajl = NULL;
+  g_autoptr(TesReport) a = import_scanned (path, TRUE, &error_scan);
+  g_autoptr(TesReport) b = import_scanned (path, FALSE, &error_yajl);
+
+  if (b == NULL)
+    {
+      g_assert_null (a);
+      g_assert_cmpstr (error_scan->message, ==, error_yajl->message);
+      return;
+    }
+
+  g_assert_no_error (error_scan);
+  for (guint f = 0; f < G_N_ELEMENTS (figures); f++)
+    g_assert_cmpint (report_figure (a, figures[f]), ==, report_figure (b, figures[f]));
+  tes_test_assert_same_slices (a, b, 1);
+  {
+    g_autoptr(GPtrArray) ia = tes_report_get_info (a);
+    g_autoptr(GPtrArray) ib = tes_report_get_info (b);
+
+    g_assert_cmpuint (ia->len, ==, ib->len);
+    for (guint i = 0; i < ia->len; i++)
+      {
+        const TesInfoEntry *x = g_ptr_array_index (ia, i);
+        const TesInfoEntry *y = g_ptr_array_index (ib, i);
+
+        g_assert_cmpstr (x->key, ==, y->key);
+        if (!g_str_equal (x->key, "import_us"))
+          g_assert_cmpstr (x->value, ==, y->value);
+      }
+  }
+}
+
+/* The scanner that spares yajl the plain events gives what yajl alone
+ * gives: on a trace of every shape, and on 120 damaged copies of it
+ * (bytes inserted, deleted, changed, the file cut), where the errors must
+ * read the same, byte and line included. */
+static void
+test_scan (void)
+{
+  static const char * const inserts[] = {
+    "\v", "\f", "\\", "\"", "}", "{", ",", "\x80", "\xc3", "]", "[", ":", "-", "0", "e", ".",
+    "\\u", "\\ud800", "NaN", "tru", "\x1f", " ",
+  };
+  g_autofree char *path = tes_test_tmp_path ("scan.json");
+  g_autofree char *text = scan_trace (250);
+  gsize len = strlen (text);
+  /* errors where yajl takes over from the scanner, or right after a '}'
+   * (where it is given the next slice): a missing '}' or ',', a '}' and
+   * then a control character inside a string */
+  static const char * const broken[] = {
+    "[{\"ph\":\"X\",\"ts\":1,\"pid\":1,\"tid\":1},\n{\"ph\":\"X\",\"ts\":2,\"args\":{\"a\":1}{\"ph\":\"X\"}]",
+    "[{\"ph\":\"X\",\"ts\":1,\"pid\":1,\"tid\":1},{\"ph\":\"X\",\"ts\":2} {\"ph\":\"X\",\"ts\":3}]",
+    "[{\"ph\":\"X\",\"ts\":1,\"pid\":1,\"tid\":1},{\"ph\":\"X\",\"ts\":2,\"name\":\"a}b\x01\"}]",
+    "{\"otherData\":{\"a\":{}},\"traceEvents\":[{\"ph\":\"X\",\"ts\":1},{\"ph\":\"X\",\"ts\":2,\"args\":[}]}",
+  };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (14);
+  guint failed = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (broken); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TesReport) report = NULL;
+
+      tes_test_write_file (path, broken[i], -1);
+      assert_scan_same (path);
+      report = import (path, &error);
+      g_assert_null (report);
+    }
+
+  tes_test_write_file (path, text, len);
+  assert_scan_same (path);
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(TesReport) report = import (path, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpint (report_figure (report, "slices"), >, 150);
+  }
+
+  for (guint k = 0; k < 120; k++)
+    {
+      g_autoptr(GString) damaged = g_string_new_len (text, len);
+      guint n = 1 + k % 3;
+
+      for (guint m = 0; m < n; m++)
+        {
+          guint at = g_rand_int_range (rand, 0, damaged->len);
+
+          switch (g_rand_int_range (rand, 0, 4))
+            {
+            case 0:
+              g_string_insert (damaged, at, inserts[g_rand_int_range (rand, 0, G_N_ELEMENTS (inserts))]);
+              break;
+            case 1:
+              g_string_erase (damaged, at, MIN (damaged->len - at, 1 + k % 3));
+              break;
+            case 2:
+              damaged->str[at] = (char)g_rand_int_range (rand, 1, 256);
+              break;
+            default:
+              g_string_truncate (damaged, at);
+              break;
+            }
+        }
+
+      tes_test_write_file (path, damaged->str, damaged->len);
+      assert_scan_same (path);
+      {
+        g_autoptr(GError) error = NULL;
+        g_autoptr(TesReport) report = import (path, &error);
+
+        failed += report == NULL;
+      }
+    }
+
+  /* the damage did break some, not all */
+  g_test_message ("%u of 120 damaged traces fail", failed);
+  g_assert_cmpuint (failed, >, 12);
+  g_assert_cmpuint (failed, <, 108);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -888,6 +1100,7 @@ main (int   argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/parallel", test_parallel);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/parallel-bad-cut", test_parallel_bad_cut);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/streamed", test_streamed);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/scan", test_scan);
 
   tes_test_add (TES_TEST_SHARED_DATA, "/tes/chrome/conformance", test_conformance);
   tes_test_add (TES_TEST_SHARED_DATA, "/tes/chrome/nanoseconds", test_nanoseconds_shared);

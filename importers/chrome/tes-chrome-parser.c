@@ -12,6 +12,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "tes-chrome-parser.h"
+#include "tes-chrome-scan.h"
 #include "tes-json.h"
 
 #include <string.h>
@@ -88,12 +89,21 @@ struct _TesChromeParser
   GString          *other_key;
   guint64           last_event_end;
   guint64           last_token;   /* where the last value or key ended */
+  TesChromeScan     scan;         /* the events yajl is spared */
+  guint64           scan_at;      /* file offset past the token being replayed */
+  guint             replaying : 1;
+  guint             scan_enabled : 1;
+  guint             in_string : 1;    /* of the bytes yajl was given, as yajl lexes them */
+  guint             escaped : 1;
   guint             saw_top : 1;
   guint             object_form : 1;
   guint             saw_events : 1;
   guint             fed : 1;
   GError           *error;
 };
+
+/* tes_chrome_parser_set_scan() */
+static gboolean default_scan = TRUE;
 
 typedef enum
 {
@@ -104,9 +114,13 @@ typedef enum
   V_STRING,
 } ValueType;
 
+/* What yajl_get_bytes_consumed() would say: the file offset just past
+ * the token the callback is given. */
 static inline guint64
 offset_now (TesChromeParser *p)
 {
+  if (p->replaying)
+    return p->scan_at;
   return p->base + yajl_get_bytes_consumed (p->yajl);
 }
 
@@ -769,6 +783,8 @@ tes_chrome_parser_new (TesChromeSegment *seg)
   p->ev.scope = g_string_new (NULL);
   p->other_prefix = g_string_new (NULL);
   p->other_key = g_string_new (NULL);
+  tes_chrome_scan_init (&p->scan);
+  p->scan_enabled = default_scan;
 
   return p;
 }
@@ -786,6 +802,7 @@ tes_chrome_parser_free (TesChromeParser *p)
   g_string_free (p->ev.scope, TRUE);
   g_string_free (p->other_prefix, TRUE);
   g_string_free (p->other_key, TRUE);
+  tes_chrome_scan_clear (&p->scan);
   g_clear_error (&p->error);
   g_free (p);
 }
@@ -808,8 +825,168 @@ describe_bad_token (const guint8 *buf,
   return "";
 }
 
+static gboolean
+is_ws (guint8 c)
+{
+  return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+/* Hands the scanned tokens to the callbacks yajl would have called, at
+ * the offsets it would have reported; the object starts at offset. */
+static int
+replay (TesChromeParser *p,
+        guint64          offset)
+{
+  const TesChromeToken *t = p->scan.tokens;
+  int ok = 1;
+
+  p->replaying = TRUE;
+  for (guint i = 0; i < p->scan.n_tokens && ok; i++, t++)
+    {
+      p->scan_at = offset + t->end;
+      switch (t->type)
+        {
+        case TES_CHROME_TOK_START_MAP: ok = on_start (p, TRUE); break;
+        case TES_CHROME_TOK_END_MAP: ok = on_end (p, TRUE); break;
+        case TES_CHROME_TOK_START_ARRAY: ok = on_start (p, FALSE); break;
+        case TES_CHROME_TOK_END_ARRAY: ok = on_end (p, FALSE); break;
+        case TES_CHROME_TOK_KEY: ok = cb_map_key (p, (const unsigned char *)t->text, t->len); break;
+        case TES_CHROME_TOK_STRING: ok = on_scalar (p, V_STRING, t->text, t->len); break;
+        case TES_CHROME_TOK_NUMBER: ok = on_scalar (p, V_NUMBER, t->text, t->len); break;
+        case TES_CHROME_TOK_TRUE: ok = on_scalar (p, V_TRUE, NULL, 0); break;
+        case TES_CHROME_TOK_FALSE: ok = on_scalar (p, V_FALSE, NULL, 0); break;
+        case TES_CHROME_TOK_NULL: ok = on_scalar (p, V_NULL, NULL, 0); break;
+        default: g_assert_not_reached ();
+        }
+    }
+  p->replaying = FALSE;
+
+  return ok;
+}
+
+/* Whether yajl stands just past an event of the events array that ended
+ * at offset: the next bytes may go to the scanner. */
+static inline gboolean
+between_events (TesChromeParser *p,
+                guint64          offset)
+{
+  return p->n_frames > 0 && top (p)->kind == F_EVENTS && p->last_event_end == offset &&
+         p->error == NULL;
+}
+
+/* From just past an event's '}', the following events (',' '{'…'}') that
+ * lie whole in data, scanned and replayed; returns the bytes consumed,
+ * which end just past an event's '}'. *failed: a callback failed. */
+static gsize
+scan_events (TesChromeParser *p,
+             const guint8    *data,
+             gsize            len,
+             guint64          offset,
+             gboolean        *failed)
+{
+  gsize done = 0;
+
+  for (;;)
+    {
+      gsize i = done;
+      gsize n;
+
+      while (i < len && is_ws (data[i]))
+        i++;
+      if (i >= len || data[i] != ',')
+        return done;
+      i++;
+      while (i < len && is_ws (data[i]))
+        i++;
+      if (i >= len || data[i] != '{' ||
+          !(n = tes_chrome_scan_object (&p->scan, data + i, len - i, TES_CHROME_MAX_DEPTH - p->depth)))
+        return done;
+      if (!replay (p, offset + i))
+        {
+          *failed = TRUE;
+          return i;
+        }
+      done = i + n;
+    }
+}
+
+/* The index past the first '}' outside a string from data[pos] on (or
+ * len), following strings across calls the way yajl lexes them (until it
+ * finds an error). yajl is fed up to there: never a token cut in two,
+ * which yajl would hold and lex again from its start with the next
+ * slice. */
+static gsize
+next_brace (TesChromeParser *p,
+            const guint8    *data,
+            gsize            pos,
+            gsize            len)
+{
+  gboolean in_string = p->in_string;
+  gboolean escaped = p->escaped;
+  gsize i;
+
+  for (i = pos; i < len; i++)
+    {
+      guint8 c = data[i];
+
+      if (in_string)
+        {
+          if (escaped)
+            escaped = FALSE;
+          else if (c == '\\')
+            escaped = TRUE;
+          else if (c == '"')
+            in_string = FALSE;
+        }
+      else if (c == '"')
+        in_string = TRUE;
+      else if (c == '}')
+        {
+          i++;
+          break;
+        }
+    }
+
+  p->in_string = in_string;
+  p->escaped = escaped;
+
+  return i;
+}
+
+/* yajl's error for the bytes it rejected at data[at] (data holds the
+ * whole buffer being fed). */
+static void
+set_yajl_error (TesChromeParser  *p,
+                const guint8     *data,
+                gsize             len,
+                gsize             at,
+                GError          **error)
+{
+  g_autofree guchar *msg = yajl_get_error (p->yajl, 0, NULL, 0);
+  g_autofree char *text = g_strstrip (g_strdup ((const char *)msg));
+  const char *colon = strstr (text, ": ");
+
+  /* yajl says "lexical error: invalid char in json text." */
+  g_set_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_INVALID,
+               _("invalid JSON: %s%s"), colon ? colon + 2 : text,
+               describe_bad_token (data, len, at));
+}
+
+/* For tests: whether parsers created from now on leave whole events to
+ * the scanner (the default) or give yajl every byte. */
+void
+tes_chrome_parser_set_scan (gboolean enabled)
+{
+  default_scan = enabled;
+}
+
 /* Parses the next bytes of the stream, which start at offset in the file.
- * On an error, *error_offset is the byte it is at. */
+ * On an error, *error_offset is the byte it is at.
+ *
+ * Between two events the scanner (tes-chrome-scan.h) takes the events
+ * that lie whole in the buffer; yajl parses the rest, up to each '}'
+ * outside a string in turn, so that the scanner can take over again after
+ * the event it closes. */
 gboolean
 tes_chrome_parser_feed (TesChromeParser  *p,
                         const guint8     *data,
@@ -818,49 +995,66 @@ tes_chrome_parser_feed (TesChromeParser  *p,
                         guint64          *error_offset,
                         GError          **error)
 {
-  gsize at;
+  gsize pos = 0;
 
-  p->base = offset;
   if (!p->fed)
     p->last_token = offset;
   p->fed = TRUE;
-  if (yajl_parse (p->yajl, data, len) == yajl_status_ok)
-    {
-      if (offset + len - p->last_token <= TES_CHROME_MAX_TOKEN)
-        return TRUE;
 
+  while (pos < len)
+    {
+      gsize end = len;
+      gsize at;
+
+      if (p->scan_enabled && between_events (p, offset + pos))
+        {
+          gboolean failed = FALSE;
+
+          pos += scan_events (p, data + pos, len - pos, offset + pos, &failed);
+          if (failed)
+            {
+              if (error_offset != NULL)
+                *error_offset = p->scan_at > 0 ? p->scan_at - 1 : 0;
+              g_propagate_error (error, g_steal_pointer (&p->error));
+              return FALSE;
+            }
+          if (pos >= len)
+            break;
+        }
+
+      if (p->scan_enabled)
+        end = next_brace (p, data, pos, len);
+
+      p->base = offset + pos;
+      if (yajl_parse (p->yajl, data + pos, end - pos) == yajl_status_ok)
+        {
+          pos = end;
+          continue;
+        }
+
+      /* yajl stops just past the byte it rejects (counted, as when it
+       * was given the whole buffer, from the buffer's start) */
+      at = pos + yajl_get_bytes_consumed (p->yajl);
+      if (at > 0)
+        at--;
       if (error_offset != NULL)
-        *error_offset = p->last_token;
-      g_set_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_INVALID,
-                   _("no JSON value or key ends within %d MiB (a string or number that long "
-                     "is no trace event: a damaged or hostile file?)"), TES_CHROME_MAX_TOKEN >> 20);
+        *error_offset = offset + at;
+
+      if (p->error != NULL)
+        g_propagate_error (error, g_steal_pointer (&p->error));
+      else
+        set_yajl_error (p, data, len, at, error);
       return FALSE;
     }
 
-  /* yajl stops just past the byte it rejects */
-  at = yajl_get_bytes_consumed (p->yajl);
-  if (at > 0)
-    at--;
+  if (offset + len - p->last_token <= TES_CHROME_MAX_TOKEN)
+    return TRUE;
+
   if (error_offset != NULL)
-    *error_offset = offset + at;
-
-  if (p->error != NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&p->error));
-      return FALSE;
-    }
-
-  {
-    g_autofree guchar *msg = yajl_get_error (p->yajl, 0, NULL, 0);
-    g_autofree char *text = g_strstrip (g_strdup ((const char *)msg));
-    const char *colon = strstr (text, ": ");
-
-    /* yajl says "lexical error: invalid char in json text." */
-    g_set_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_INVALID,
-                 _("invalid JSON: %s%s"), colon ? colon + 2 : text,
-                 describe_bad_token (data, len, at));
-  }
-
+    *error_offset = p->last_token;
+  g_set_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_INVALID,
+               _("no JSON value or key ends within %d MiB (a string or number that long "
+                 "is no trace event: a damaged or hostile file?)"), TES_CHROME_MAX_TOKEN >> 20);
   return FALSE;
 }
 

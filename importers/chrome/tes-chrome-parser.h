@@ -87,6 +87,7 @@ gboolean         tes_chrome_parser_finish      (TesChromeParser       *parser,
 gboolean         tes_chrome_parser_at_boundary (TesChromeParser       *parser,
                                                 guint64                brace);
 gboolean         tes_chrome_parser_object_form (TesChromeParser       *parser);
+void             tes_chrome_parser_set_scan    (gboolean               enabled);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TesChromeParser, tes_chrome_parser_free)
 

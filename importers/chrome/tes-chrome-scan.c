@@ -1,0 +1,499 @@
+/* tes-chrome-scan.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include "tes-chrome-scan.h"
+
+#include <string.h>
+
+/* yajl lexes a byte at a time through a state machine and calls back
+ * through a function pointer per token: half an import's CPU. Most events
+ * are small objects in plain JSON; this scans them in one pass with a
+ * table per byte. It accepts only what yajl accepts and gives what yajl's
+ * callbacks would be given; it never reports an error, it gives up (0)
+ * and leaves the event to yajl. */
+
+/* No trace event nests deeper; a deeper one goes to yajl. */
+#define MAX_NEST 64
+
+enum
+{
+  C_PLAIN,
+  C_QUOTE,
+  C_BACKSLASH,
+  C_CONTROL,
+  C_HIGH,
+};
+
+static const guint8 string_class[256] = {
+  [0x00 ... 0x1f] = C_CONTROL,
+  ['"'] = C_QUOTE,
+  ['\\'] = C_BACKSLASH,
+  [0x80 ... 0xff] = C_HIGH,
+};
+
+void
+tes_chrome_scan_init (TesChromeScan *scan)
+{
+  memset (scan, 0, sizeof *scan);
+}
+
+void
+tes_chrome_scan_clear (TesChromeScan *scan)
+{
+  g_free (scan->tokens);
+  g_free (scan->scratch);
+  memset (scan, 0, sizeof *scan);
+}
+
+static inline gboolean
+is_ws (guint8 c)
+{
+  return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+static inline void
+push (TesChromeScan *scan,
+      guint          type,
+      const char    *text,
+      gsize          len,
+      gsize          end)
+{
+  TesChromeToken *t;
+
+  if (G_UNLIKELY (scan->n_tokens == scan->cap))
+    {
+      scan->cap = MAX (256, scan->cap * 2);
+      scan->tokens = g_renew (TesChromeToken, scan->tokens, scan->cap);
+    }
+  t = &scan->tokens[scan->n_tokens++];
+  t->text = text;
+  t->len = (guint32)len;
+  t->end = (guint32)end;
+  t->type = type;
+}
+
+/* yajl's own UTF-8 check: a lead byte and as many continuation bytes as
+ * it announces. */
+static inline gboolean
+utf8_char (const guint8 *buf,
+           gsize         len,
+           gsize        *i)
+{
+  guint8 c = buf[*i];
+  guint n;
+
+  if ((c >> 5) == 0x6)
+    n = 1;
+  else if ((c >> 4) == 0xe)
+    n = 2;
+  else if ((c >> 3) == 0x1e)
+    n = 3;
+  else
+    return FALSE;
+
+  if (*i + n >= len)
+    return FALSE;
+  for (guint k = 1; k <= n; k++)
+    if ((buf[*i + k] >> 6) != 0x2)
+      return FALSE;
+  *i += n + 1;
+
+  return TRUE;
+}
+
+static inline int
+hex_digit (guint8 c)
+{
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
+
+/* A string with escapes, decoded as yajl_string_decode() does; from the
+ * backslash at i, its start at start. Returns the index past the closing
+ * quote, 0 to give up (a lone high surrogate, which yajl decodes its own
+ * way, or anything invalid). */
+static gsize
+decode_string (const guint8  *buf,
+               gsize          len,
+               gsize          start,
+               gsize          i,
+               char          *out,
+               gsize         *out_len)
+{
+  char *o = out;
+
+  memcpy (o, buf + start, i - start);
+  o += i - start;
+
+  while (i < len)
+    {
+      guint8 c = buf[i];
+
+      switch (string_class[c])
+        {
+        case C_PLAIN:
+          *o++ = (char)c;
+          i++;
+          break;
+
+        case C_QUOTE:
+          *out_len = o - out;
+          return i + 1;
+
+        case C_HIGH:
+          {
+            gsize from = i;
+
+            if (!utf8_char (buf, len, &i))
+              return 0;
+            memcpy (o, buf + from, i - from);
+            o += i - from;
+          }
+          break;
+
+        case C_BACKSLASH:
+          if (i + 1 >= len)
+            return 0;
+          switch (buf[i + 1])
+            {
+            case '"': *o++ = '"'; break;
+            case '\\': *o++ = '\\'; break;
+            case '/': *o++ = '/'; break;
+            case 'b': *o++ = '\b'; break;
+            case 'f': *o++ = '\f'; break;
+            case 'n': *o++ = '\n'; break;
+            case 'r': *o++ = '\r'; break;
+            case 't': *o++ = '\t'; break;
+            case 'u':
+              {
+                guint cp = 0;
+
+                if (i + 6 > len)
+                  return 0;
+                for (guint k = 2; k < 6; k++)
+                  {
+                    int d = hex_digit (buf[i + k]);
+
+                    if (d < 0)
+                      return 0;
+                    cp = (cp << 4) | (guint)d;
+                  }
+                if ((cp & 0xfc00) == 0xd800)
+                  {
+                    guint low = 0;
+
+                    /* a pair, combined as yajl does (whatever the second
+                     * is); a lone one yajl turns into '?' its own way */
+                    if (i + 12 > len || buf[i + 6] != '\\' || buf[i + 7] != 'u')
+                      return 0;
+                    for (guint k = 8; k < 12; k++)
+                      {
+                        int d = hex_digit (buf[i + k]);
+
+                        if (d < 0)
+                          return 0;
+                        low = (low << 4) | (guint)d;
+                      }
+                    cp = ((cp & 0x3f) << 10) | ((((cp >> 6) & 0xf) + 1) << 16) | (low & 0x3ff);
+                    *o++ = (char)((cp >> 18) | 0xf0);
+                    *o++ = (char)(((cp >> 12) & 0x3f) | 0x80);
+                    *o++ = (char)(((cp >> 6) & 0x3f) | 0x80);
+                    *o++ = (char)((cp & 0x3f) | 0x80);
+                    i += 12;
+                    continue;
+                  }
+                /* yajl's Utf32toUtf8(); \u0000 is one NUL byte */
+                if (cp < 0x80)
+                  *o++ = (char)cp;
+                else if (cp < 0x800)
+                  {
+                    *o++ = (char)((cp >> 6) | 0xc0);
+                    *o++ = (char)((cp & 0x3f) | 0x80);
+                  }
+                else
+                  {
+                    *o++ = (char)((cp >> 12) | 0xe0);
+                    *o++ = (char)(((cp >> 6) & 0x3f) | 0x80);
+                    *o++ = (char)((cp & 0x3f) | 0x80);
+                  }
+                i += 6;
+                continue;
+              }
+            default:
+              return 0;
+            }
+          i += 2;
+          break;
+
+        case C_CONTROL:
+        default:
+          return 0;
+        }
+    }
+
+  return 0;
+}
+
+/* The string whose opening quote is at i - 1; returns the index past its
+ * closing quote, 0 to give up. Decoded text goes to the scratch buffer. */
+static inline gsize
+scan_string (TesChromeScan  *scan,
+             const guint8   *buf,
+             gsize           len,
+             gsize           i,
+             gsize          *scratch_used,
+             const char    **text,
+             gsize          *text_len)
+{
+  gsize start = i;
+
+  while (i < len)
+    {
+      switch (string_class[buf[i]])
+        {
+        case C_PLAIN:
+          i++;
+          break;
+
+        case C_QUOTE:
+          *text = (const char *)buf + start;
+          *text_len = i - start;
+          return i + 1;
+
+        case C_HIGH:
+          if (!utf8_char (buf, len, &i))
+            return 0;
+          break;
+
+        case C_BACKSLASH:
+          {
+            char *out = scan->scratch + *scratch_used;
+            gsize end = decode_string (buf, len, start, i, out, text_len);
+
+            if (end != 0)
+              {
+                *text = out;
+                *scratch_used += *text_len;
+              }
+            return end;
+          }
+
+        case C_CONTROL:
+        default:
+          return 0;
+        }
+    }
+
+  return 0;
+}
+
+static inline gsize
+digits (const guint8 *buf,
+        gsize         len,
+        gsize         i)
+{
+  while (i < len && buf[i] >= '0' && buf[i] <= '9')
+    i++;
+  return i;
+}
+
+/* A JSON number at i: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?;
+ * returns the index past it, 0 when it is not one. */
+static inline gsize
+scan_number (const guint8 *buf,
+             gsize         len,
+             gsize         i)
+{
+  gsize j;
+
+  if (buf[i] == '-')
+    i++;
+  if (i >= len)
+    return 0;
+  if (buf[i] == '0')
+    i++;
+  else if (buf[i] >= '1' && buf[i] <= '9')
+    i = digits (buf, len, i + 1);
+  else
+    return 0;
+
+  if (i < len && buf[i] == '.')
+    {
+      j = digits (buf, len, i + 1);
+      if (j == i + 1)
+        return 0;
+      i = j;
+    }
+  if (i < len && (buf[i] == 'e' || buf[i] == 'E'))
+    {
+      i++;
+      if (i < len && (buf[i] == '+' || buf[i] == '-'))
+        i++;
+      j = digits (buf, len, i);
+      if (j == i)
+        return 0;
+      i = j;
+    }
+
+  return i;
+}
+
+/* Scans the object whose '{' is buf[0] and that must end within len
+ * bytes, nesting at most max_depth containers (itself included). Returns
+ * its length (the index past its '}') with its tokens in scan, or 0. */
+gsize
+tes_chrome_scan_object (TesChromeScan *scan,
+                        const guint8  *buf,
+                        gsize          len,
+                        guint          max_depth)
+{
+  guint8 stack[MAX_NEST];
+  guint depth = 0;
+  gsize scratch_used = 0;
+  gsize i = 0;
+  const char *text;
+  gsize text_len;
+
+  max_depth = MIN (max_depth, MAX_NEST);
+  if (len == 0 || buf[0] != '{' || max_depth == 0)
+    return 0;
+
+  /* a decoded string is never longer than its escaped text */
+  if (scan->scratch_cap < len)
+    {
+      g_free (scan->scratch);
+      scan->scratch_cap = MAX (len, 64 * 1024);
+      scan->scratch = g_malloc (scan->scratch_cap);
+    }
+  scan->n_tokens = 0;
+
+value:
+  while (i < len && is_ws (buf[i]))
+    i++;
+  if (i >= len)
+    return 0;
+
+  switch (buf[i])
+    {
+    case '{':
+      if (depth == max_depth)
+        return 0;
+      stack[depth++] = '{';
+      push (scan, TES_CHROME_TOK_START_MAP, NULL, 0, ++i);
+      while (i < len && is_ws (buf[i]))
+        i++;
+      if (i < len && buf[i] == '}')
+        {
+          depth--;
+          push (scan, TES_CHROME_TOK_END_MAP, NULL, 0, ++i);
+          goto after_value;
+        }
+      goto key;
+
+    case '[':
+      if (depth == max_depth)
+        return 0;
+      stack[depth++] = '[';
+      push (scan, TES_CHROME_TOK_START_ARRAY, NULL, 0, ++i);
+      while (i < len && is_ws (buf[i]))
+        i++;
+      if (i < len && buf[i] == ']')
+        {
+          depth--;
+          push (scan, TES_CHROME_TOK_END_ARRAY, NULL, 0, ++i);
+          goto after_value;
+        }
+      goto value;
+
+    case '"':
+      if (!(i = scan_string (scan, buf, len, i + 1, &scratch_used, &text, &text_len)))
+        return 0;
+      push (scan, TES_CHROME_TOK_STRING, text, text_len, i);
+      goto after_value;
+
+    case '-':
+    case '0': case '1': case '2': case '3': case '4':
+    case '5': case '6': case '7': case '8': case '9':
+      {
+        gsize start = i;
+
+        if (!(i = scan_number (buf, len, i)))
+          return 0;
+        push (scan, TES_CHROME_TOK_NUMBER, (const char *)buf + start, i - start, i);
+      }
+      goto after_value;
+
+    case 't':
+      if (len - i < 4 || memcmp (buf + i, "true", 4) != 0)
+        return 0;
+      i += 4;
+      push (scan, TES_CHROME_TOK_TRUE, NULL, 0, i);
+      goto after_value;
+
+    case 'f':
+      if (len - i < 5 || memcmp (buf + i, "false", 5) != 0)
+        return 0;
+      i += 5;
+      push (scan, TES_CHROME_TOK_FALSE, NULL, 0, i);
+      goto after_value;
+
+    case 'n':
+      if (len - i < 4 || memcmp (buf + i, "null", 4) != 0)
+        return 0;
+      i += 4;
+      push (scan, TES_CHROME_TOK_NULL, NULL, 0, i);
+      goto after_value;
+
+    default:
+      return 0;
+    }
+
+key:
+  while (i < len && is_ws (buf[i]))
+    i++;
+  if (i >= len || buf[i] != '"')
+    return 0;
+  if (!(i = scan_string (scan, buf, len, i + 1, &scratch_used, &text, &text_len)))
+    return 0;
+  push (scan, TES_CHROME_TOK_KEY, text, text_len, i);
+  while (i < len && is_ws (buf[i]))
+    i++;
+  if (i >= len || buf[i] != ':')
+    return 0;
+  i++;
+  goto value;
+
+after_value:
+  if (depth == 0)
+    return i;
+  while (i < len && is_ws (buf[i]))
+    i++;
+  if (i >= len)
+    return 0;
+  if (buf[i] == ',')
+    {
+      i++;
+      if (stack[depth - 1] == '{')
+        goto key;
+      goto value;
+    }
+  if (buf[i] == (stack[depth - 1] == '{' ? '}' : ']'))
+    {
+      depth--;
+      push (scan, stack[depth] == '{' ? TES_CHROME_TOK_END_MAP : TES_CHROME_TOK_END_ARRAY, NULL, 0, ++i);
+      goto after_value;
+    }
+
+  return 0;
+}
