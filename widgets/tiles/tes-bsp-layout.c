@@ -458,6 +458,17 @@ typedef struct
 } Sums;
 
 static inline void
+sums_set (const Sums *sums,
+          gsize       i,
+          guint64     value)
+{
+  if (sums->acc32 != NULL)
+    sums->acc32[i] = (guint32)value;
+  else
+    sums->acc64[i] = value;
+}
+
+static inline void
 sums_add (const Sums *sums,
           gsize       i,
           guint64     value)
@@ -524,7 +535,8 @@ step_add (const TesBspSpan *span,
 }
 
 /* Adds group @g's busy cycles to @sums (idle is the rest), from blocks of
- * 2^@j tiles or (@j < 0) the steps. */
+ * 2^@j tiles or (@j < 0) the steps; the @first of a column's groups sets
+ * them instead (nothing to clear, or read, first). */
 static void
 level_add (const Level      *level,
            guint             g,
@@ -533,7 +545,8 @@ level_add (const Level      *level,
            guint             n_spans,
            const TesBspGrid *grid,
            const guint      *first_tile,
-           const Sums       *sums)
+           const Sums       *sums,
+           gboolean          first)
 {
   guint n_rows = grid->n_rows;
 
@@ -545,12 +558,14 @@ level_add (const Level      *level,
 
       /* a row per block: the planes line up, one run of adds (the
        * arrays have room for a vector past their end) */
-      if (per_row == 1 && sums->acc32 != NULL)
+      if (per_row == 1 && sums->acc32 != NULL && first)
+        memcpy (sums->acc32, from, (gsize)n_rows * 3 * sizeof (guint32));
+      else if (per_row == 1 && sums->acc32 != NULL)
         for (gsize i = 0; i < (gsize)n_rows * 3; i += 4)
           vec_store (sums->acc32 + i, vec_load (sums->acc32 + i) + vec_load (from + i));
       else if (per_row == 1)
         for (gsize i = 0; i < (gsize)n_rows * 3; i++)
-          sums->acc64[i] += from[i];
+          sums->acc64[i] = (first ? 0 : sums->acc64[i]) + from[i];
       else
         for (guint k = 0; k < 3; k++)
           for (guint r = 0; r < n_rows; r++)
@@ -559,10 +574,18 @@ level_add (const Level      *level,
 
               for (gsize b = r * per_row; b < MIN ((r + 1) * per_row, n_blocks); b++)
                 a += from[k * n_blocks + b];
-              sums_add (sums, (gsize)k * n_rows + r, a);
+              if (first)
+                sums_set (sums, (gsize)k * n_rows + r, a);
+              else
+                sums_add (sums, (gsize)k * n_rows + r, a);
             }
       return;
     }
+
+  if (first && sums->acc32 != NULL)
+    memset (sums->acc32, 0, (gsize)n_rows * 3 * sizeof (guint32));
+  else if (first)
+    memset (sums->acc64, 0, (gsize)n_rows * 3 * sizeof (guint64));
 
   for (guint s = g * level->group; s < MIN ((g + 1) * (guint64)level->group, n_spans); s++)
     step_add (&spans[s], grid, first_tile, sums);
@@ -795,17 +818,11 @@ grid_fill (TesBspGrid       *grid,
       for (guint u = take_from; u < take_to; u++)
         dur += level->dur[u];
       if ((guint64)grid->tiles_per_row * dur <= G_MAXUINT32)
-        {
-          sums.acc32 = scratch->acc32;
-          memset (sums.acc32, 0, (gsize)n_rows * 3 * sizeof (guint32));
-        }
+        sums.acc32 = scratch->acc32;
       else
-        {
-          sums.acc64 = scratch->acc64;
-          memset (sums.acc64, 0, (gsize)n_rows * 3 * sizeof (guint64));
-        }
+        sums.acc64 = scratch->acc64;
       for (guint u = take_from; u < take_to; u++)
-        level_add (level, u, j, spans, n_spans, grid, scratch->first_tile, &sums);
+        level_add (level, u, j, spans, n_spans, grid, scratch->first_tile, &sums, u == take_from);
       last_from = take_from;
       last_to = take_to;
       last_column = c;
