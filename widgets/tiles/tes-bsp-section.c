@@ -371,18 +371,16 @@ tes_bsp_frame_free (TesBspFrame *frame)
 }
 
 /* The cells, one per device pixel, into @picture (made again when its
- * size is not the rectangle's), then copied to @rect. */
+ * size is not @height rows of the grid's columns): the cells at the
+ * picture's size, rows repeated to fill it, to be drawn unscaled, a copy
+ * rather than a resampling. */
 static void
-draw_heat (cairo_t               *cr,
-           const TesBspGrid      *grid,
-           TesBspColoring         coloring,
-           double                 max_cycles,
-           const graphene_rect_t *rect,
-           cairo_surface_t      **picture)
+picture_fill (const TesBspGrid      *grid,
+              TesBspColoring         coloring,
+              double                 max_cycles,
+              int                    height,
+              cairo_surface_t      **picture)
 {
-  /* the cells at the picture's size, rows repeated to fill it: drawn
-   * unscaled, a copy rather than a resampling */
-  int height = MAX ((int)rect->size.height, 1);
   cairo_surface_t *cells = *picture;
   guchar *data;
   int stride;
@@ -437,6 +435,16 @@ draw_heat (cairo_t               *cr,
         }
     }
   cairo_surface_mark_dirty (cells);
+}
+
+/* @picture (picture_fill()) into @rect. */
+static void
+picture_paint (cairo_t               *cr,
+               const TesBspGrid      *grid,
+               cairo_surface_t       *cells,
+               const graphene_rect_t *rect)
+{
+  int height = cairo_image_surface_get_height (cells);
 
   cairo_save (cr);
   cairo_rectangle (cr, rect->origin.x, rect->origin.y, rect->size.width, rect->size.height);
@@ -449,11 +457,14 @@ draw_heat (cairo_t               *cr,
   cairo_restore (cr);
 }
 
-/* Every other IPU's cells, from @first on: a frame's two halves. */
+/* Every other IPU's cells, from @first on, and their picture when it
+ * needs no other IPU's (by state): a frame's two halves. */
 typedef struct
 {
   GPtrArray *ipus;
   GPtrArray *grids;
+  GPtrArray *pictures;
+  TesBspColoring coloring;
   gint64     t0;
   gint64     t1;
   int        width;
@@ -474,6 +485,9 @@ grid_job_run (gpointer data)
       g_ptr_array_index (job->grids, i) = tes_bsp_pyramid_grid_reuse (ipu->pyramid, g_ptr_array_index (job->grids, i),
                                                                       job->t0, job->t1, (guint)rect.size.width,
                                                                       (guint)rect.size.height);
+      if (job->coloring == TES_BSP_COLOR_STATE)
+        picture_fill (g_ptr_array_index (job->grids, i), job->coloring, 0, MAX ((int)rect.size.height, 1),
+                      (cairo_surface_t **)&g_ptr_array_index (job->pictures, i));
     }
 
   return NULL;
@@ -524,8 +538,8 @@ tes_bsp_render_frame (TesBspFrame    *frame,
    * shared between this thread and another */
   if (ipus != NULL && ipus->len > 0)
     {
-      GridJob mine = { ipus, frame->grids, t0, t1, width, height, 0 };
-      GridJob theirs = { ipus, frame->grids, t0, t1, width, height, 1 };
+      GridJob mine = { ipus, frame->grids, frame->pictures, coloring, t0, t1, width, height, 0 };
+      GridJob theirs = { ipus, frame->grids, frame->pictures, coloring, t0, t1, width, height, 1 };
       GThread *helper = NULL;
 
       g_ptr_array_set_size (frame->grids, ipus->len);
@@ -537,6 +551,11 @@ tes_bsp_render_frame (TesBspFrame    *frame,
         g_thread_join (helper);
       for (guint i = 0; i < ipus->len; i++)
         max_cycles = MAX (max_cycles, ((TesBspGrid *)g_ptr_array_index (frame->grids, i))->max_cycles);
+      /* by cycles, on one scale for all */
+      for (guint i = 0; coloring == TES_BSP_COLOR_CYCLES && i < ipus->len; i++)
+        picture_fill (g_ptr_array_index (frame->grids, i), coloring, max_cycles,
+                      MAX ((int)tes_bsp_heat_rect (i, ipus->len, width, height).size.height, 1),
+                      (cairo_surface_t **)&g_ptr_array_index (frame->pictures, i));
     }
 
   cairo_save (cr);
@@ -566,8 +585,7 @@ tes_bsp_render_frame (TesBspFrame    *frame,
       tes_painter_text (&p, _("tile 0"), 4, rect.origin.y, TES_BSP_LABEL_WIDTH - 10, PANGO_ALIGN_RIGHT, FALSE, DIM_INK);
       tes_painter_text (&p, last, 4, rect.origin.y + rect.size.height - 14, TES_BSP_LABEL_WIDTH - 10,
                         PANGO_ALIGN_RIGHT, FALSE, DIM_INK);
-      draw_heat (cr, g_ptr_array_index (frame->grids, i), coloring, max_cycles, &rect,
-                 (cairo_surface_t **)&g_ptr_array_index (frame->pictures, i));
+      picture_paint (cr, g_ptr_array_index (frame->grids, i), g_ptr_array_index (frame->pictures, i), &rect);
     }
 
   /* the range shown, since the run's start */
