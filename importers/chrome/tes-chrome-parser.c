@@ -831,6 +831,28 @@ is_ws (guint8 c)
   return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
 
+/* An event's args object that the scanner found in the compact form the
+ * capture writes: kept as it is, with what on_start(), the capture and
+ * on_end() would leave behind. */
+static int
+on_compact_args (TesChromeParser *p,
+                 const char      *text,
+                 gsize            len)
+{
+  g_assert (top (p)->kind == F_EVENT && p->key == K_ARGS);
+
+  p->last_token = offset_now (p);
+  g_string_truncate (p->ev.args, 0);
+  tes_json_append_raw (p->ev.args, text, len);
+  /* {} carries nothing */
+  if (len > 2)
+    p->ev.flags |= TES_CHROME_EV_HAS_ARGS;
+  p->need_comma = TRUE;
+  p->key = K_NONE;
+
+  return 1;
+}
+
 /* Hands the scanned tokens to the callbacks yajl would have called, at
  * the offsets it would have reported; the object starts at offset. */
 static int
@@ -856,6 +878,7 @@ replay (TesChromeParser *p,
         case TES_CHROME_TOK_TRUE: ok = on_scalar (p, V_TRUE, NULL, 0); break;
         case TES_CHROME_TOK_FALSE: ok = on_scalar (p, V_FALSE, NULL, 0); break;
         case TES_CHROME_TOK_NULL: ok = on_scalar (p, V_NULL, NULL, 0); break;
+        case TES_CHROME_TOK_ARGS: ok = on_compact_args (p, t->text, t->len); break;
         default: g_assert_not_reached ();
         }
     }

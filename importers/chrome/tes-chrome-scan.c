@@ -107,6 +107,29 @@ utf8_char (const guint8 *buf,
   return TRUE;
 }
 
+/* Whether an object's text is already what the parser's capture writes
+ * when it re-serialises it: no white space outside strings, no escapes. */
+static gboolean
+is_compact (const guint8 *text,
+            gsize         len)
+{
+  gboolean in_string = FALSE;
+
+  for (gsize k = 0; k < len; k++)
+    {
+      guint8 c = text[k];
+
+      if (c == '"')
+        in_string = !in_string;
+      else if (c == '\\')
+        return FALSE;
+      else if (!in_string && is_ws (c))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
 static inline int
 hex_digit (guint8 c)
 {
@@ -362,6 +385,8 @@ tes_chrome_scan_object (TesChromeScan *scan,
   guint depth = 0;
   gsize scratch_used = 0;
   gsize i = 0;
+  guint args_token = G_MAXUINT;   /* the event's "args" object, while open */
+  gsize args_at = 0;
   const char *text;
   gsize text_len;
 
@@ -389,6 +414,12 @@ value:
     case '{':
       if (depth == max_depth)
         return 0;
+      if (depth == 1 && scan->tokens[scan->n_tokens - 1].len == 4 &&
+          memcmp (scan->tokens[scan->n_tokens - 1].text, "args", 4) == 0)
+        {
+          args_token = scan->n_tokens;
+          args_at = i;
+        }
       stack[depth++] = '{';
       push (scan, TES_CHROME_TOK_START_MAP, NULL, 0, ++i);
       while (i < len && is_ws (buf[i]))
@@ -477,6 +508,17 @@ key:
 after_value:
   if (depth == 0)
     return i;
+  if (depth == 1 && args_token != G_MAXUINT)
+    {
+      /* the args object just closed: one token for it all when the
+       * parser would write it back as it stands */
+      if (is_compact (buf + args_at, i - args_at))
+        {
+          scan->n_tokens = args_token;
+          push (scan, TES_CHROME_TOK_ARGS, (const char *)buf + args_at, i - args_at, i);
+        }
+      args_token = G_MAXUINT;
+    }
   while (i < len && is_ws (buf[i]))
     i++;
   if (i >= len)

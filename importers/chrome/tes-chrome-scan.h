@@ -33,6 +33,10 @@ typedef enum
   TES_CHROME_TOK_TRUE,
   TES_CHROME_TOK_FALSE,
   TES_CHROME_TOK_NULL,
+  /* the event's "args" object, already compact JSON (no white space
+   * outside strings, no escapes): its text, for the parser to keep as it
+   * is, instead of its tokens */
+  TES_CHROME_TOK_ARGS,
 } TesChromeTokenType;
 
 typedef struct
