@@ -424,6 +424,16 @@ vec_store (guint32 *p,
   memcpy (p, &v, sizeof v);
 }
 
+/* The sums of four vectors' lanes, a vector of them. */
+static inline Vec4
+vec_sum4 (const Vec4 v[4])
+{
+  Vec4 low = __builtin_shufflevector (v[0], v[1], 0, 4, 1, 5) + __builtin_shufflevector (v[0], v[1], 2, 6, 3, 7);
+  Vec4 high = __builtin_shufflevector (v[2], v[3], 0, 4, 1, 5) + __builtin_shufflevector (v[2], v[3], 2, 6, 3, 7);
+
+  return __builtin_shufflevector (low, high, 0, 1, 4, 5) + __builtin_shufflevector (low, high, 2, 3, 6, 7);
+}
+
 /* @if_set where @mask is all ones, else @otherwise */
 static inline Vec4
 vec_select (Vec4i mask,
@@ -491,27 +501,33 @@ step_add (const TesBspSpan *span,
   guint listed = MIN (span->n_tiles, grid->n_tiles), n_rows = grid->n_rows, r = 0;
   guint32 dur = (guint32)CLAMP (span->dur_cycles, 0, (gint64)G_MAXUINT32);
 
-  /* rows of whole fours of tiles: four tiles at a time */
+  /* rows of whole fours of tiles: four tiles at a time, and four rows'
+   * sums added at once */
   if (sums->acc32 != NULL && grid->tiles_per_row % 4 == 0)
-    for (; r < n_rows && first_tile[r + 1] <= listed && first_tile[r + 1] - first_tile[r] == grid->tiles_per_row; r++)
+    for (; r + 4 <= n_rows && first_tile[r + 4] <= listed && first_tile[r + 4] - first_tile[r] == 4 * grid->tiles_per_row;
+         r += 4)
       {
-        Vec4 compute = { 0, 0, 0, 0 }, exchange = { 0, 0, 0, 0 }, sync = { 0, 0, 0, 0 };
+        Vec4 compute[4], exchange[4], sync[4];
 
-        for (guint t = first_tile[r]; t < first_tile[r + 1]; t += 4)
+        for (guint i = 0; i < 4; i++)
           {
-            Vec4 busy = vec_load (cycles + t), state;
-            Bytes4 four;
+            compute[i] = exchange[i] = sync[i] = (Vec4){ 0, 0, 0, 0 };
+            for (guint t = first_tile[r + i]; t < first_tile[r + i + 1]; t += 4)
+              {
+                Vec4 busy = vec_load (cycles + t), state;
+                Bytes4 four;
 
-            memcpy (&four, states + t, sizeof four);
-            state = __builtin_convertvector (four, Vec4);
-            busy = vec_select (busy < dur, busy, (Vec4){ dur, dur, dur, dur });
-            compute += busy & (Vec4)(state == TES_TILE_STATE_COMPUTE);
-            exchange += busy & (Vec4)(state == TES_TILE_STATE_EXCHANGE);
-            sync += busy & (Vec4)(state == TES_TILE_STATE_SYNC);
+                memcpy (&four, states + t, sizeof four);
+                state = __builtin_convertvector (four, Vec4);
+                busy = vec_select (busy < dur, busy, (Vec4){ dur, dur, dur, dur });
+                compute[i] += busy & (Vec4)(state == TES_TILE_STATE_COMPUTE);
+                exchange[i] += busy & (Vec4)(state == TES_TILE_STATE_EXCHANGE);
+                sync[i] += busy & (Vec4)(state == TES_TILE_STATE_SYNC);
+              }
           }
-        sums->acc32[r] += compute[0] + compute[1] + compute[2] + compute[3];
-        sums->acc32[n_rows + r] += exchange[0] + exchange[1] + exchange[2] + exchange[3];
-        sums->acc32[2 * n_rows + r] += sync[0] + sync[1] + sync[2] + sync[3];
+        vec_store (sums->acc32 + r, vec_load (sums->acc32 + r) + vec_sum4 (compute));
+        vec_store (sums->acc32 + n_rows + r, vec_load (sums->acc32 + n_rows + r) + vec_sum4 (exchange));
+        vec_store (sums->acc32 + 2 * n_rows + r, vec_load (sums->acc32 + 2 * n_rows + r) + vec_sum4 (sync));
       }
 
   /* a sum per state in registers, without a branch per tile */
@@ -719,6 +735,7 @@ column_store (TesBspGrid *grid,
           Vec4 best = { TES_TILE_STATE_IDLE, TES_TILE_STATE_IDLE, TES_TILE_STATE_IDLE, TES_TILE_STATE_IDLE };
           Vec4f per_tile, busy_f = __builtin_convertvector (busy, Vec4f);
           Vec4i more;
+          Bytes4 packed;
 
           /* as cell_state () */
           more = compute > weight;
@@ -733,8 +750,8 @@ column_store (TesBspGrid *grid,
           busy_f *= per_tile;
           memcpy (cycles + r, &busy_f, sizeof busy_f);
           most = (Vec4f)vec_select (busy_f > most, (Vec4)busy_f, (Vec4)most);
-          for (guint i = 0; i < 4; i++)
-            states[r + i] = (guint8)best[i];
+          packed = __builtin_convertvector (best, Bytes4);
+          memcpy (states + r, &packed, sizeof packed);
         }
       for (guint i = 0; i < 4; i++)
         max_cycles = MAX (max_cycles, most[i]);
