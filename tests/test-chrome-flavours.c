@@ -86,9 +86,17 @@ check_sigmastar (TesTestData          data,
   g_assert_cmpint (clock->unit, ==, TES_TIME_UNIT_CYCLES);
   g_assert_cmpint (clock->ticks_per_second, ==, want->mhz * 1000000);
 
+  /* the IPU, its core 0 (a unit for Tile Balance), the vendor's thread */
+  g_assert_cmpuint (tes_report_get_n_tracks (report), ==, 3);
+  g_assert_cmpint (tes_report_get_track (report, 1)->kind, ==, TES_TRACK_DEVICE);
+  g_assert_cmpstr (tes_report_get_track (report, 1)->name, ==, "SigmaStar IPU");
+  g_assert_cmpint (tes_report_get_track (report, 2)->kind, ==, TES_TRACK_CORE);
+  g_assert_cmpstr (tes_report_get_track (report, 2)->name, ==, "Core 0");
+  g_assert_cmpint (tes_report_get_track (report, 2)->parent_id, ==, 1);
+
   /* layer slices are in cycles, back to back, category = op type */
-  g_assert_cmpuint (tes_report_get_n_tracks (report), ==, 2);
-  layers = tes_report_get_track (report, 2);
+  layers = tes_report_get_track (report, 3);
+  g_assert_cmpint (layers->parent_id, ==, 2);
   slices = all_slices (report, layers->id);
   g_assert_cmpuint (slices->len, ==, want->n_layers);
   g_assert_cmpint (g_array_index (slices, TesSlice, 0).start, ==, 0);

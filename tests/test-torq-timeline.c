@@ -156,8 +156,9 @@ test_timeline_v1 (void)
   tes_test_assert_info (report, "timeline.end_cycle", "26289");
   tes_test_assert_info (report, "timeline.clock_mhz", "100");
 
+  /* the NPU, its engines its units (Tile Balance) */
   process = tes_test_find_track (report, NULL, "Compile-time timeline");
-  g_assert_cmpint (process->kind, ==, TES_TRACK_PROCESS);
+  g_assert_cmpint (process->kind, ==, TES_TRACK_DEVICE);
   clock = clock_of (report, process);
   g_assert_cmpint (clock->unit, ==, TES_TIME_UNIT_CYCLES);
   g_assert_cmpint (clock->ticks_per_second, ==, 100000000);
@@ -165,6 +166,9 @@ test_timeline_v1 (void)
   in = tes_test_find_track (report, "Compile-time timeline", "DMA In");
   out = tes_test_find_track (report, "Compile-time timeline", "DMA Out");
   lane = tes_test_find_track (report, "Compile-time timeline", "Slices");
+  g_assert_cmpint (in->kind, ==, TES_TRACK_CORE);
+  g_assert_cmpint (out->kind, ==, TES_TRACK_CORE);
+  g_assert_cmpint (lane->kind, ==, TES_TRACK_CORE);
   g_assert_cmpint (in->sort_index, <, out->sort_index);
   g_assert_cmpint (out->sort_index, <, lane->sort_index);
 
@@ -414,16 +418,19 @@ test_timeline_v1_own (void)
   tes_test_assert_info (report, "timeline.tasks", NULL);
 
   process = tes_test_find_track (report, NULL, "Compile-time timeline");
-  g_assert_cmpint (process->kind, ==, TES_TRACK_PROCESS);
+  g_assert_cmpint (process->kind, ==, TES_TRACK_DEVICE);
   clock = clock_of (report, process);
   g_assert_cmpint (clock->unit, ==, TES_TIME_UNIT_CYCLES);
   g_assert_cmpint (clock->ticks_per_second, ==, 100000000);
 
-  /* DI and DO share one index space: DI0 DI3 DI7 / DO2 DO6 */
+  /* DI and DO share one index space: DI0 DI3 DI7 / DO2 DO6; the
+   * overflow lane is the "Slices" unit's, not a unit of its own */
   in = assert_lane (report, "Compile-time timeline", "DMA In", dma_in, G_N_ELEMENTS (dma_in));
   out = assert_lane (report, "Compile-time timeline", "DMA Out", dma_out, G_N_ELEMENTS (dma_out));
   lane = assert_lane (report, "Compile-time timeline", "Slices", ops, G_N_ELEMENTS (ops));
-  lane2 = assert_lane (report, "Compile-time timeline", "Slices #2", more, G_N_ELEMENTS (more));
+  lane2 = assert_lane (report, "Slices", "Slices #2", more, G_N_ELEMENTS (more));
+  g_assert_cmpint (lane->kind, ==, TES_TRACK_CORE);
+  g_assert_cmpint (lane2->kind, ==, TES_TRACK_LANE);
   g_assert_cmpint (in->sort_index, <, out->sort_index);
   g_assert_cmpint (out->sort_index, <, lane->sort_index);
   g_assert_cmpint (lane->sort_index, <, lane2->sort_index);

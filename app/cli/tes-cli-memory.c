@@ -344,15 +344,87 @@ tes_cli_memory (int    argc,
   return TES_CLI_EXIT_OK;
 }
 
+static const char *
+track_name (TesReport *report,
+            gint64     id)
+{
+  const TesTrack *track = id != 0 ? tes_report_get_track (report, id) : NULL;
+
+  return track != NULL && track->name != NULL ? track->name : "";
+}
+
+/* Left-aligned in width characters (names may be UTF-8). */
+static void
+print_padded (const char *text,
+              glong       width)
+{
+  fputs (text, stdout);
+  for (glong n = g_utf8_strlen (text, -1); n < width; n++)
+    putchar (' ');
+}
+
+/* A vendor's parallel units (qaic cores, Torq engines, SigmaStar cores):
+ * by device and unit, named as the report names them, the ns each
+ * worked and waited in the range. */
+static void
+print_unit_activity (TesReport *report,
+                     GArray    *activity,
+                     gboolean   csv)
+{
+  glong device_width = 6, unit_width = 4;
+
+  if (csv)
+    printf ("device,unit,busy_ns,idle_ns\n");
+  for (guint i = 0; i < activity->len && !csv; i++)
+    {
+      const TesTileActivity *row = &g_array_index (activity, TesTileActivity, i);
+      const TesTrack *unit = tes_report_get_track (report, row->track_id);
+
+      device_width = MAX (device_width, g_utf8_strlen (track_name (report, unit->parent_id), -1));
+      unit_width = MAX (unit_width, g_utf8_strlen (track_name (report, row->track_id), -1));
+    }
+  if (!csv)
+    {
+      print_padded ("device", device_width + 1);
+      print_padded ("unit", unit_width + 1);
+      printf ("%14s %14s %7s\n", "busy ns", "idle ns", "busy %");
+    }
+
+  for (guint i = 0; i < activity->len; i++)
+    {
+      const TesTileActivity *row = &g_array_index (activity, TesTileActivity, i);
+      const TesTrack *unit = tes_report_get_track (report, row->track_id);
+      gint64 busy = row->cycles[TES_TILE_STATE_COMPUTE];   /* a unit only computes or waits */
+      gint64 idle = row->cycles[TES_TILE_STATE_IDLE];
+
+      if (csv)
+        {
+          tes_cli_print_csv_field (track_name (report, unit->parent_id));
+          putchar (',');
+          tes_cli_print_csv_field (track_name (report, row->track_id));
+          printf (",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT "\n", busy, idle);
+        }
+      else
+        {
+          print_padded (track_name (report, unit->parent_id), device_width + 1);
+          print_padded (track_name (report, row->track_id), unit_width + 1);
+          printf ("%14" G_GINT64_FORMAT " %14" G_GINT64_FORMAT " %6.1f%%\n", busy, idle,
+                  busy + idle > 0 ? 100.0 * (double)busy / (double)(busy + idle) : 0.0);
+        }
+    }
+}
+
 /* tessera-cli tiles: each tile's cycles by state over the BSP steps that
- * start in --range (all by default). */
+ * start in --range (all by default); for a report without BSP steps, each
+ * parallel unit's busy and idle ns in the range (the whole run by
+ * default), as Tile Balance counts them. */
 int
 tes_cli_tiles (int    argc,
                char **argv)
 {
   g_auto(TesCliOptions) options = { 0 };
   GOptionEntry entries[] = {
-    { "range", 0, 0, G_OPTION_ARG_STRING, &options.range, "The BSP steps that start in this time since the run's start", "START:END" },
+    { "range", 0, 0, G_OPTION_ARG_STRING, &options.range, "A time since the run's start: the BSP steps that start in it, or the cores' and engines' time in it", "START:END" },
     { "csv", 0, 0, G_OPTION_ARG_NONE, &options.csv, "Print CSV", NULL },
     { NULL }
   };
@@ -379,7 +451,21 @@ tes_cli_tiles (int    argc,
     return tes_cli_input_error (error);
   if (activity->len == 0)
     {
-      fprintf (stderr, "tessera-cli: %s: no BSP steps (a Poplar tile execution trace has them)\n", paths[0]);
+      g_clear_pointer (&activity, g_array_unref);
+      if (options.range == NULL && !tes_workspace_get_span (workspace, &t0, &t1))
+        t0 = t1 = 0;
+      if (!(activity = tes_report_get_unit_activity (report, t0, t1, &error)))
+        return tes_cli_input_error (error);
+      if (activity->len > 0)
+        {
+          print_unit_activity (report, activity, options.csv);
+          return TES_CLI_EXIT_OK;
+        }
+    }
+  if (activity->len == 0)
+    {
+      fprintf (stderr, "tessera-cli: %s: no BSP steps (a Poplar tile execution trace has them) "
+               "and no parallel units (cores, engines)\n", paths[0]);
       return TES_CLI_EXIT_BAD_INPUT;
     }
 

@@ -301,6 +301,106 @@ detect (TesChromeBuilder *b,
   return n_claimed > 0 && (guint64)n_claimed * 10 >= (guint64)n_sampled * 9;
 }
 
+/* The core a process of performance_timeline.py is: one process per
+ * IPU log it was given (-c0, -c1), named after it ("core0_Performance_
+ * TimeLine"; "IPU core1"), else its pid; -1 when neither says. */
+static gint
+core_number (TesChromeBuilder       *b,
+             TesChromeMergedProcess *mp)
+{
+  const char *name = mp->name != 0 ? tes_chrome_text (b, mp->name) : NULL;
+
+  for (const char *p = name; p != NULL && *p != '\0'; p++)
+    if (g_ascii_strncasecmp (p, "core", 4) == 0 && g_ascii_isdigit (p[4]))
+      {
+        gint64 n = g_ascii_strtoll (p + 4, NULL, 10);
+
+        return n < 64 ? (gint)n : -1;
+      }
+
+  if (!mp->key_flags && mp->pid >= 0 && mp->pid < 64)
+    return (gint)mp->pid;
+
+  return -1;
+}
+
+static gboolean
+process_has_layers (TesChromeMergedProcess *mp)
+{
+  for (guint i = 0; i < mp->threads->len; i++)
+    if (tes_chrome_thread_has_slices (g_ptr_array_index (mp->threads, i)))
+      return TRUE;
+
+  return FALSE;
+}
+
+static int
+compare_cores (gconstpointer pa,
+               gconstpointer pb,
+               gpointer      builder)
+{
+  TesChromeMergedProcess *a = *(TesChromeMergedProcess * const *)pa;
+  TesChromeMergedProcess *b = *(TesChromeMergedProcess * const *)pb;
+  gint ca = core_number (builder, a), cb = core_number (builder, b);
+
+  if (ca != cb)
+    return ca < cb ? -1 : 1;
+  return (a->order > b->order) - (a->order < b->order);
+}
+
+/* The IPU as a device and each process with layers as one of its cores
+ * (TES_TRACK_CORE, "Core N"), its threads below it under their own
+ * names, so that Tile Balance counts the cores; before the builder's
+ * tracks (a process with nothing else left gets none). */
+static guint
+add_tracks (TesChromeBuilder *b)
+{
+  g_autoptr(GPtrArray) cores = g_ptr_array_new ();
+  gint64 device = 0;
+
+  for (guint i = 0; i < b->processes->len; i++)
+    {
+      TesChromeMergedProcess *mp = g_ptr_array_index (b->processes, i);
+
+      if (process_has_layers (mp) && core_number (b, mp) >= 0)
+        g_ptr_array_add (cores, mp);
+    }
+  g_ptr_array_sort_with_data (cores, compare_cores, b);
+
+  for (guint i = 0; i < cores->len; i++)
+    {
+      TesChromeMergedProcess *mp = g_ptr_array_index (cores, i);
+      g_autofree char *core_name = g_strdup_printf ("Core %d", core_number (b, mp));
+      g_autofree char *pid = mp->key_flags ? g_strdup (tes_chrome_text (b, (guint32)mp->pid))
+                                           : g_strdup_printf ("%" G_GINT64_FORMAT, mp->pid);
+      gint64 core;
+
+      if (device == 0)
+        device = tes_chrome_add_track (b, 0, TES_TRACK_DEVICE, "SigmaStar IPU", 0, "ipu");
+      core = tes_chrome_add_track (b, device, TES_TRACK_CORE, core_name, i,
+                                   mp->name != 0 ? tes_chrome_text (b, mp->name) : pid);
+
+      g_ptr_array_sort_with_data (mp->threads, tes_chrome_compare_threads, b);
+      for (guint j = 0; j < mp->threads->len; j++)
+        {
+          TesChromeMergedThread *mt = g_ptr_array_index (mp->threads, j);
+          g_autofree char *tid = mt->key_flags ? g_strdup (tes_chrome_text (b, (guint32)mt->tid))
+                                               : g_strdup_printf ("%" G_GINT64_FORMAT, mt->tid);
+          g_autofree char *native = g_strdup_printf ("%s:%s", pid, tid);
+          g_autofree char *fallback = g_strdup_printf ("Thread %s", tid);
+
+          if (!(mt->used || tes_chrome_thread_has_slices (mt)))
+            continue;
+          mt->claimed = TRUE;
+          mt->track_id = tes_chrome_add_track (b, core, TES_TRACK_THREAD,
+                                               mt->name != 0 ? tes_chrome_text (b, mt->name) : fallback,
+                                               j, native);
+        }
+    }
+
+  return device != 0 ? 1 : 0;
+}
+
 static void
 layer_rows_free (gpointer data)
 {
@@ -325,6 +425,7 @@ const TesChromeFlavour tes_chrome_flavour_sigmastar = {
   .claims_args = claims_args,
   .detect = detect,
   .prepare = prepare,
+  .add_tracks = add_tracks,
   .write_thread = write_thread,
   .threads_written = write_operators,
 };

@@ -313,12 +313,12 @@ add_v1_row (Import      *imp,
 
   if (v1->kind == 'I')
     {
-      row.lane = tes_torq_lanes_add (imp->lanes, "DMA In", TES_TORQ_SORT_DMA_IN);
+      row.lane = tes_torq_lanes_add_unit (imp->lanes, "DMA In", TES_TORQ_SORT_DMA_IN, NULL);
       row.category = g_strdup ("dma");
     }
   else if (v1->kind == 'O')
     {
-      row.lane = tes_torq_lanes_add (imp->lanes, "DMA Out", TES_TORQ_SORT_DMA_OUT);
+      row.lane = tes_torq_lanes_add_unit (imp->lanes, "DMA Out", TES_TORQ_SORT_DMA_OUT, NULL);
       row.category = g_strdup ("dma");
     }
   else
@@ -327,7 +327,8 @@ add_v1_row (Import      *imp,
       g_autofree char *name = NULL;
 
       /* The old layout does not say which slice ran the op: rows go on
-       * a "Slices" lane, overlapping ones onto further lanes. */
+       * a "Slices" lane, the unit "some slice works", overlapping ones
+       * onto further lanes below it, which are no units of their own. */
       for (lane = 0; lane < imp->v1_slice_ends->len; lane++)
         if (*(gint64 *)g_ptr_array_index (imp->v1_slice_ends, lane) <= v1->start)
           break;
@@ -336,7 +337,7 @@ add_v1_row (Import      *imp,
       *(gint64 *)g_ptr_array_index (imp->v1_slice_ends, lane) = v1->end;
 
       name = lane == 0 ? g_strdup ("Slices") : g_strdup_printf ("Slices #%u", lane + 1);
-      row.lane = tes_torq_lanes_add (imp->lanes, name, TES_TORQ_SORT_SLICE + lane);
+      row.lane = tes_torq_lanes_add_unit (imp->lanes, name, TES_TORQ_SORT_SLICE + lane, lane == 0 ? NULL : "Slices");
       row.category = g_strdup ("slice");
     }
 
@@ -358,36 +359,38 @@ add_v2_row (Import      *imp,
 
   if (g_str_equal (event, "DMA In"))
     {
-      row.lane = tes_torq_lanes_add (imp->lanes, "DMA In", TES_TORQ_SORT_DMA_IN);
+      row.lane = tes_torq_lanes_add_unit (imp->lanes, "DMA In", TES_TORQ_SORT_DMA_IN, NULL);
       row.category = g_strdup ("dma");
       imp->bytes[0] += MAX (v2->bytes, 0);
     }
   else if (g_str_equal (event, "DMA Out"))
     {
-      row.lane = tes_torq_lanes_add (imp->lanes, "DMA Out", TES_TORQ_SORT_DMA_OUT);
+      row.lane = tes_torq_lanes_add_unit (imp->lanes, "DMA Out", TES_TORQ_SORT_DMA_OUT, NULL);
       row.category = g_strdup ("dma");
       imp->bytes[1] += MAX (v2->bytes, 0);
     }
   else if (g_str_has_prefix (event, "CDMA"))
     {
-      row.lane = tes_torq_lanes_add (imp->lanes, "CDMA", TES_TORQ_SORT_CDMA);
+      /* its three directions are one engine's */
+      row.lane = tes_torq_lanes_add_unit (imp->lanes, "CDMA", TES_TORQ_SORT_CDMA, NULL);
       row.category = g_strdup ("cdma");
       imp->bytes[2] += MAX (v2->bytes, 0);
     }
   else if (g_str_has_prefix (event, "Slice ") &&
            tes_torq_parse_int (event + 6, strlen (event + 6), &slice) && slice >= 0 && slice < 64)
     {
-      row.lane = tes_torq_lanes_add (imp->lanes, event, TES_TORQ_SORT_SLICE + slice);
+      row.lane = tes_torq_lanes_add_unit (imp->lanes, event, TES_TORQ_SORT_SLICE + slice, NULL);
       row.category = g_strdup ("slice");
     }
   else if (g_str_equal (event, "CSS"))
     {
-      row.lane = tes_torq_lanes_add (imp->lanes, "CSS", TES_TORQ_SORT_CSS);
+      row.lane = tes_torq_lanes_add_unit (imp->lanes, "CSS", TES_TORQ_SORT_CSS, NULL);
       row.category = g_strdup ("css");
     }
   else
     {
-      /* A kind of row newer than this importer: kept on its own lane. */
+      /* A kind of row newer than this importer: kept on its own lane,
+       * not counted as a unit (what ran it is unknown). */
       if (!g_hash_table_contains (imp->unknown, event))
         {
           g_hash_table_add (imp->unknown, g_strdup (event));
@@ -475,7 +478,8 @@ tes_torq_timeline_importer_import (TesImporter       *importer,
   if (rows->len == 0)
     return tes_import_fail (error, TES_IMPORT_ERROR_EMPTY, context->path, _("no timeline rows (empty file?)"));
 
-  process = tes_torq_add_process (context, TES_TORQ_CLOCK_COMPILE_CYCLES, "Compile-time timeline", &clock);
+  /* the NPU, its engines the lanes */
+  process = tes_torq_add_device (context, TES_TORQ_CLOCK_COMPILE_CYCLES, "Compile-time timeline", &clock);
 
   tes_torq_write_lanes (context, process, clock, lanes, rows);
 
@@ -510,7 +514,7 @@ tes_torq_timeline_importer_class_init (TesTorqTimelineImporterClass *klass)
 
   importer_class->name = "torq-timeline";
   importer_class->title = "Synaptics Torq compile-time timeline CSV";
-  importer_class->version = 1;
+  importer_class->version = 2;   /* 2: engines are units (core tracks) */
   importer_class->sniff = tes_torq_timeline_importer_sniff;
   importer_class->import = tes_torq_timeline_importer_import;
 }

@@ -40,6 +40,20 @@ tes_torq_get_clock (TesCacheWriter *writer,
     }
 }
 
+static gint64
+add_root (TesImportContext *context,
+          TesTorqClock      clock_kind,
+          TesTrackKind      kind,
+          const char       *name,
+          gint64           *clock)
+{
+  g_autofree char *base = g_path_get_basename (context->path);
+
+  *clock = tes_torq_get_clock (context->writer, clock_kind);
+  return tes_cache_writer_add_track (context->writer, 0, context->source_id, *clock,
+                                     kind, name, 0, base);
+}
+
 /* The process track a Torq file's lanes go under: named name, the file's
  * base name its native id, on the report's clock of that kind (*clock). */
 gint64
@@ -48,11 +62,19 @@ tes_torq_add_process (TesImportContext *context,
                       const char       *name,
                       gint64           *clock)
 {
-  g_autofree char *base = g_path_get_basename (context->path);
+  return add_root (context, kind, TES_TRACK_PROCESS, name, clock);
+}
 
-  *clock = tes_torq_get_clock (context->writer, kind);
-  return tes_cache_writer_add_track (context->writer, 0, context->source_id, *clock,
-                                     TES_TRACK_PROCESS, name, 0, base);
+/* The same for a file whose lanes are the NPU's engines
+ * (tes_torq_lanes_add_unit ()): a device, so that its units are
+ * counted per device (Tile Balance). */
+gint64
+tes_torq_add_device (TesImportContext *context,
+                     TesTorqClock      kind,
+                     const char       *name,
+                     gint64           *clock)
+{
+  return add_root (context, kind, TES_TRACK_DEVICE, name, clock);
 }
 
 /* Records a recovered problem as info "warning.N" (numbered across all
@@ -81,13 +103,52 @@ tes_torq_warn (TesImportContext *context,
  * Lanes
  * ------------------------------------------------------------------------ */
 
-/* name -> sort index (gint64*) of the lanes of one process; the lanes are
- * made once every row is known, in the order shared by every Torq
- * importer (TES_TORQ_SORT_*), then by name. */
+typedef struct
+{
+  gint64        sort;
+  TesTrackKind  kind;
+  char         *within;   /* the unit lane it belongs to, or NULL */
+} Lane;
+
+static void
+lane_free (gpointer data)
+{
+  Lane *lane = data;
+
+  g_free (lane->within);
+  g_free (lane);
+}
+
+/* name -> Lane of one process; the lanes are made once every row is
+ * known, in the order shared by every Torq importer (TES_TORQ_SORT_*),
+ * then by name. */
 GHashTable *
 tes_torq_lanes_new (void)
 {
-  return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, lane_free);
+}
+
+static const char *
+lanes_add (GHashTable   *lanes,
+           const char   *name,
+           gint64        sort,
+           TesTrackKind  kind,
+           const char   *within)
+{
+  gpointer key = NULL;
+
+  if (!g_hash_table_lookup_extended (lanes, name, &key, NULL))
+    {
+      Lane *lane = g_new0 (Lane, 1);
+
+      lane->sort = sort;
+      lane->kind = kind;
+      lane->within = g_strdup (within);
+      key = g_strdup (name);
+      g_hash_table_insert (lanes, key, lane);
+    }
+
+  return key;
 }
 
 /* The lane keeps the sort index it was first added with. */
@@ -96,15 +157,21 @@ tes_torq_lanes_add (GHashTable *lanes,
                     const char *name,
                     gint64      sort)
 {
-  gpointer key = NULL;
+  return lanes_add (lanes, name, sort, TES_TRACK_LANE, NULL);
+}
 
-  if (!g_hash_table_lookup_extended (lanes, name, &key, NULL))
-    {
-      key = g_strdup (name);
-      g_hash_table_insert (lanes, key, g_memdup2 (&sort, sizeof sort));
-    }
-
-  return key;
+/* A lane that is one of the NPU's parallel units (a DMA engine, a slice,
+ * the CSS), whose rows are that unit's work: a core track, so Tile Balance
+ * counts it. @within: NULL, or the unit (added before, with a lower sort
+ * index) whose work this lane holds too (its overflow lane); it goes
+ * below that unit's track and is no unit of its own. */
+const char *
+tes_torq_lanes_add_unit (GHashTable *lanes,
+                         const char *name,
+                         gint64      sort,
+                         const char *within)
+{
+  return lanes_add (lanes, name, sort, within != NULL ? TES_TRACK_LANE : TES_TRACK_CORE, within);
 }
 
 TesTorqRow *
@@ -137,15 +204,16 @@ compare_lanes (gconstpointer a,
   GHashTable *lanes = user_data;
   const char *la = *(const char * const *)a;
   const char *lb = *(const char * const *)b;
-  gint64 sa = *(gint64 *)g_hash_table_lookup (lanes, la);
-  gint64 sb = *(gint64 *)g_hash_table_lookup (lanes, lb);
+  gint64 sa = ((Lane *)g_hash_table_lookup (lanes, la))->sort;
+  gint64 sb = ((Lane *)g_hash_table_lookup (lanes, lb))->sort;
 
   if (sa != sb)
     return sa < sb ? -1 : 1;
   return strcmp (la, lb);
 }
 
-/* One track per lane under process, then the rows as slices, in order. */
+/* One track per lane under process (or under the unit it belongs to),
+ * then the rows as slices, in order. */
 void
 tes_torq_write_lanes (TesImportContext *context,
                       gint64            process,
@@ -162,9 +230,10 @@ tes_torq_write_lanes (TesImportContext *context,
   g_qsort_with_data (names, n_lanes, sizeof (char *), compare_lanes, lanes);
   for (guint i = 0; i < n_lanes; i++)
     {
-      gint64 sort = *(gint64 *)g_hash_table_lookup (lanes, names[i]);
-      gint64 track = tes_cache_writer_add_track (w, process, context->source_id, clock,
-                                                 TES_TRACK_LANE, names[i], sort, names[i]);
+      const Lane *lane = g_hash_table_lookup (lanes, names[i]);
+      gint64 parent = lane->within != NULL ? (gint64)GPOINTER_TO_SIZE (g_hash_table_lookup (tracks, lane->within)) : 0;
+      gint64 track = tes_cache_writer_add_track (w, parent != 0 ? parent : process, context->source_id, clock,
+                                                 lane->kind, names[i], lane->sort, names[i]);
 
       g_hash_table_insert (tracks, (gpointer)names[i], GSIZE_TO_POINTER ((gsize)track));
     }

@@ -69,6 +69,10 @@ gint64      tes_torq_add_process      (TesImportContext *context,
                                        TesTorqClock      kind,
                                        const char       *name,
                                        gint64           *clock);
+gint64      tes_torq_add_device       (TesImportContext *context,
+                                       TesTorqClock      kind,
+                                       const char       *name,
+                                       gint64           *clock);
 void        tes_torq_warn             (TesImportContext *context,
                                        const char       *format,
                                        ...) G_GNUC_PRINTF (2, 3);
@@ -77,6 +81,10 @@ GHashTable *tes_torq_lanes_new        (void);
 const char *tes_torq_lanes_add        (GHashTable       *lanes,
                                        const char       *name,
                                        gint64            sort);
+const char *tes_torq_lanes_add_unit   (GHashTable       *lanes,
+                                       const char       *name,
+                                       gint64            sort,
+                                       const char       *within);
 TesTorqRow *tes_torq_row_new          (GHashTable       *lanes,
                                        const char       *lane,
                                        gint64            sort);
