@@ -52,27 +52,31 @@ typedef struct
   gint64 self_dur;
 } Patch;
 
-/* Gives the sorted records at positions base … base + count − 1 of a track
- * their depth, parent and self time, walking them with the stack of open
- * ancestors the positions before base left (empty for the first). Their
- * args offsets move to args_src. An ancestor already stored keeps its
- * self time in its stack entry; those that close here and changed go to
- * patches. The entries of this range that stay open take their record's
- * self time, as their record is stored next. */
+/* Gives the sorted records mem[first] … mem[first + count − 1] of a
+ * track their depth, parent and self time, walking them with the stack of
+ * open ancestors the records before them left (empty for the first). mem
+ * holds the records from position base of the track on, those not stored
+ * yet. Their args offsets move to args_src. An ancestor already stored
+ * keeps its self time in its stack entry; those that close here and
+ * changed go to patches. The entries still in mem that stay open take
+ * their record's self time, as their record is stored later. */
 static void
-nest_range (TesSliceRecord *recs,
-            guint           count,
+nest_range (TesSliceRecord *mem,
             gint64          base,
+            guint           first,
+            guint           count,
             GArray         *stack,
             guint32        *args_src,
             guint          *max_depth,
             GArray         *patches)
 {
+  TesSliceRecord *recs = mem + first;
+
   for (guint i = 0; i < count; i++)
     {
       TesSliceRecord *r = &recs[i];
       gint64 end = r->start + r->dur;
-      TesOpenSlice open = { base + i, r->start, end, 0, FALSE };
+      TesOpenSlice open = { base + first + i, r->start, end, 0, FALSE };
 
       args_src[i] = (guint32)r->self_dur;
       r->self_dur = r->dur;
@@ -99,7 +103,7 @@ nest_range (TesSliceRecord *recs,
           r->parent = (gint32)top->index;
           r->depth = (guint16)MIN (stack->len, G_MAXUINT16);
           if (top->index >= base)
-            recs[top->index - base].self_dur -= overlap;
+            mem[top->index - base].self_dur -= overlap;
           else
             {
               top->self_dur -= overlap;
@@ -121,7 +125,7 @@ nest_range (TesSliceRecord *recs,
       TesOpenSlice *e = &g_array_index (stack, TesOpenSlice, k);
 
       if (e->index >= base)
-        e->self_dur = recs[e->index - base].self_dur;
+        e->self_dur = mem[e->index - base].self_dur;
     }
 }
 
@@ -337,7 +341,7 @@ prepare_track (guint           id,
   guint n;
 
   /* streamed tracks are finished by the storing thread */
-  if (ts == NULL || ts->finished || ts->n_stored > 0)
+  if (ts == NULL || ts->finished || ts->n_stored > 0 || ts->n_held > 0)
     {
       prep->skip = TRUE;
       return prep;
@@ -353,7 +357,7 @@ prepare_track (guint           id,
    * already; checking is linear, sorting is not. */
   if (!ts->in_order && !records_sorted (recs, n))
     g_array_sort (ts->records, tes_cache_writer_compare_records);
-  nest_range (recs, n, 0, stack, args_src, &prep->max_depth, NULL);
+  nest_range (recs, 0, 0, n, stack, args_src, &prep->max_depth, NULL);
 
   for (guint first = 0; first < n; first += TES_CACHE_CHUNK_SLICES)
     {
@@ -586,44 +590,91 @@ apply_patches (TesCacheWriter *self,
   g_array_set_size (patches, 0);
 }
 
-/* Stores the full chunks of a track whose slices came in order (with all,
- * every pending slice): nested with the ancestors left open by the chunks
- * before, packed, inserted; then only the rest stays in memory. */
+/* Stores the chunk held at the front of a track's records (nested and
+ * packed) and drops it from them. */
+static gboolean
+store_held (TesCacheWriter *self,
+            guint           id,
+            TesTrackSlices *ts)
+{
+  const TesSliceRecord *recs = (const TesSliceRecord *)(gconstpointer)ts->records->data;
+  ChunkInfo info = { ts->held_max_end, ts->held_max_dur, ts->held_depth };
+  g_autoptr(GByteArray) args = g_steal_pointer (&ts->held_args);
+  guint count = ts->n_held;
+  gint64 rowid;
+
+  if ((rowid = store_chunk (self, id, ts->n_stored, recs, count, &info, args)) == 0)
+    return FALSE;
+  g_array_append_val (ts->chunk_rows, rowid);
+  ts->n_stored += count;
+  ts->n_held = 0;
+  g_array_remove_range (ts->records, 0, count);
+  self->n_pending -= count;
+  self->unsynced += count * sizeof (TesSliceRecord) + (args ? args->len : 0);
+
+  return TRUE;
+}
+
+/* Nests and packs the full chunks of a track whose slices came in order
+ * (with all, every pending slice). A chunk is held, not stored, until
+ * the next one is nested, which is what changes the self time of its open
+ * slices: changed in memory, not patched in the file (and read back to
+ * checksum again). Then only the open work stays here. */
 void
 tes_cache_writer_stream_track (TesCacheWriter *self,
                                guint           id,
                                gboolean        all)
 {
   TesTrackSlices *ts = g_ptr_array_index (self->tracks, id);
-  g_autoptr(GArray) patches = g_array_new (FALSE, FALSE, sizeof (Patch));
+  g_autoptr(GArray) patches = NULL;
   g_autofree guint32 *args_src = NULL;
-  guint done = 0;
-  guint n = ts->records->len;
-  TesSliceRecord *recs = (TesSliceRecord *)(gpointer)ts->records->data;
+  gboolean nested = FALSE;
 
   if (!ts->in_order || tes_cache_writer_failed (self) || !prepare_statements (self))
     return;
+  if (ts->records->len - ts->n_held < TES_CACHE_CHUNK_SLICES && !(all && ts->records->len > 0))
+    return;
 
+  patches = g_array_new (FALSE, FALSE, sizeof (Patch));
   args_src = g_new (guint32, TES_CACHE_CHUNK_SLICES);
-  while (n - done >= TES_CACHE_CHUNK_SLICES || (all && done < n))
+  for (;;)
     {
-      guint count = MIN (TES_CACHE_CHUNK_SLICES, n - done);
+      TesSliceRecord *recs = (TesSliceRecord *)(gpointer)ts->records->data;
+      guint n = ts->records->len;
+      guint held = ts->n_held;
+      guint count;
       ChunkInfo info;
-      g_autoptr(GByteArray) args = NULL;
-      gint64 rowid;
+      GByteArray *args;
 
-      nest_range (&recs[done], count, ts->n_stored, ts->stack, args_src, &ts->max_depth, patches);
-      args = pack_chunk (&recs[done], count, args_src, ts->args->str, &info);
-      ts->t_min = MIN (ts->t_min, recs[done].start);
+      if (!(n - held >= TES_CACHE_CHUNK_SLICES || (all && held < n)))
+        break;
+
+      count = MIN (TES_CACHE_CHUNK_SLICES, n - held);
+      nest_range (recs, ts->n_stored, held, count, ts->stack, args_src, &ts->max_depth, patches);
+      args = pack_chunk (&recs[held], count, args_src, ts->args->str, &info);
+      ts->t_min = MIN (ts->t_min, recs[held].start);
       ts->t_max = MAX (ts->t_max, info.max_end);
+      nested = TRUE;
 
-      if ((rowid = store_chunk (self, id, ts->n_stored, &recs[done], count, &info, args)) == 0)
-        return;
-      g_array_append_val (ts->chunk_rows, rowid);
-      ts->n_stored += count;
-      done += count;
+      /* the chunk before is final now; this one waits for the next */
+      if (held > 0 && !store_held (self, id, ts))
+        {
+          g_clear_pointer (&args, g_byte_array_unref);
+          return;
+        }
+      ts->n_held = count;
+      ts->held_max_end = info.max_end;
+      ts->held_max_dur = info.max_dur;
+      ts->held_depth = info.depth;
+      ts->held_args = args;
       apply_patches (self, ts, patches);
-      self->unsynced += count * sizeof (TesSliceRecord) + (args ? args->len : 0);
+    }
+
+  if (all && ts->n_held > 0)
+    {
+      if (!store_held (self, id, ts))
+        return;
+      apply_patches (self, ts, patches);
     }
 
 #ifdef SYNC_FILE_RANGE_WRITE
@@ -636,17 +687,15 @@ tes_cache_writer_stream_track (TesCacheWriter *self,
     }
 #endif
 
-  if (done == 0)
+  if (!nested)
     return;
 
   /* keep the rest, with their args texts moved to a string of their own */
-  g_array_remove_range (ts->records, 0, done);
-  self->n_pending -= done;
-  recs = (TesSliceRecord *)(gpointer)ts->records->data;
   {
+    TesSliceRecord *recs = (TesSliceRecord *)(gpointer)ts->records->data;
     GString *rest = g_string_new (NULL);
 
-    for (guint i = 0; i < ts->records->len; i++)
+    for (guint i = ts->n_held; i < ts->records->len; i++)
       if ((guint32)recs[i].self_dur != TES_CACHE_WRITER_NO_ARGS)
         {
           const char *text = ts->args->str + recs[i].self_dur;
@@ -672,6 +721,10 @@ tes_cache_writer_unstream_track (TesCacheWriter *self,
   TesSliceRecord *recs;
   sqlite3_stmt *del = NULL;
   guint pending;
+
+  /* the held chunk joins the stored ones, to be read back with them */
+  if (ts->n_held > 0 && !store_held (self, id, ts))
+    return;
 
   for (guint c = 0; c < ts->chunk_rows->len && !tes_cache_writer_failed (self); c++)
     {

@@ -52,6 +52,11 @@ typedef struct
   TesSliceRecord  last;        /* the latest slice given, while in order */
   /* once streaming */
   guint           n_stored;    /* records stored, a multiple of the chunk size */
+  guint           n_held;      /* records at the front of records, nested and packed, not stored yet */
+  GByteArray     *held_args;   /* their args blob, and their chunk's bounds */
+  gint64          held_max_end;
+  gint64          held_max_dur;
+  guint           held_depth;
   GArray         *stack;       /* TesOpenSlice: ancestors of the next record */
   GArray         *chunk_rows;  /* gint64 rowid of each stored chunk */
   guint           max_depth;

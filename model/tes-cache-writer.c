@@ -57,6 +57,7 @@ tes_cache_writer_track_slices_free (gpointer data)
     g_string_free (ts->args, TRUE);
   g_clear_pointer (&ts->stack, g_array_unref);
   g_clear_pointer (&ts->chunk_rows, g_array_unref);
+  g_clear_pointer (&ts->held_args, g_byte_array_unref);
   g_free (ts);
 }
 
@@ -487,13 +488,13 @@ tes_cache_writer_add_slice (TesCacheWriter *self,
         {
           /* chunks already stored must be sorted again with the rest */
           ts->in_order = FALSE;
-          if (ts->n_stored > 0)
+          if (ts->n_stored > 0 || ts->n_held > 0)
             tes_cache_writer_unstream_track (self, (guint)track_id);
         }
       ts->last = rec;
     }
 
-  if (ts->records->len >= TES_CACHE_CHUNK_SLICES && self->n_pending > self->flush_threshold)
+  if (ts->records->len - ts->n_held >= TES_CACHE_CHUNK_SLICES && self->n_pending > self->flush_threshold)
     tes_cache_writer_stream_track (self, (guint)track_id, FALSE);
 }
 
