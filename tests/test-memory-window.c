@@ -18,6 +18,7 @@
 #include "tes-test-util.h"
 #include "tes-ui-test-util.h"
 #include "test-poplar-util.h"
+#include "test-units-util.h"
 
 static int
 compare_first (gconstpointer a,
@@ -549,8 +550,8 @@ test_tiles_window_units (void)
     GtkWidget *area = find_widget (GTK_WIDGET (section), GTK_TYPE_DRAWING_AREA);
     g_autofree char *description = accessible_property (area, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
 
-    tes_test_assert_contains (description, "QAic device 0 · 1 core: Compute");
-    tes_test_assert_contains (description, "QAic device 1 · 1 core: Compute");
+    tes_test_assert_contains (description, "QAic device 0 · 1 core: Busy");
+    tes_test_assert_contains (description, "QAic device 1 · 1 core: Busy");
     tes_test_assert_contains (description, "least busy Core 0, most busy Core 0");
     press_key (area, GDK_KEY_Down);
     g_clear_pointer (&description, g_free);
@@ -559,6 +560,82 @@ test_tiles_window_units (void)
   }
 
   tes_ui_test_close_window (window);
+}
+
+/* Tile Balance of a Torq compile-time timeline's engines and of a
+ * SigmaStar run's two cores: each unit busy for the union of its rows
+ * (read from the file by test-units-util.c), the least and the most busy
+ * named, "engines" or "cores" as the units are. */
+static void
+test_tiles_window_engines (void)
+{
+  g_autofree char *torq = tes_test_copy_fixture (TES_TEST_OWN_DATA, "torq/timeline_v2.csv");
+  g_autofree char *sigmastar = tes_test_write_sigmastar_two_cores ();
+  const struct
+  {
+    const char *path;
+    const char *title;
+  } cases[] = {
+    { torq, "Compile-time timeline · 6 engines: Busy " },
+    { sigmastar, "SigmaStar IPU · 2 cores: Busy " },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_auto(TesTestUnits) expected = { 0 };
+      const TesTestUnit *least = NULL, *most = NULL;
+      const TesTileBalance *balance;
+      TesTilesSection *section;
+      GPtrArray *balances;
+      TesWindow *window;
+      GtkWidget *area;
+      g_autofree char *description = NULL;
+      g_autofree char *names = NULL;
+
+      if (c == 0)
+        tes_test_units_read_torq_timeline (&expected, cases[c].path);
+      else
+        tes_test_units_read_sigmastar (&expected, cases[c].path);
+      for (guint i = 0; i < expected.units->len; i++)
+        {
+          const TesTestUnit *unit = g_ptr_array_index (expected.units, i);
+          gint64 busy = tes_test_unit_busy (unit, G_MININT64, G_MAXINT64);
+
+          if (least == NULL || busy < tes_test_unit_busy (least, G_MININT64, G_MAXINT64))
+            least = unit;
+          if (most == NULL || busy > tes_test_unit_busy (most, G_MININT64, G_MAXINT64))
+            most = unit;
+        }
+
+      window = tes_ui_test_open_window (cases[c].path, NULL);
+      tes_ui_test_wait_for_page (window, "report");
+      section = TES_TILES_SECTION (gtk_stack_get_child_by_name (tes_window_get_sections (window), "TesTilesSection"));
+      g_assert_nonnull (section);
+      gtk_stack_set_visible_child (tes_window_get_sections (window), GTK_WIDGET (section));
+      balances = tes_tiles_section_get_balances (section);
+      g_assert_nonnull (balances);
+      g_assert_cmpuint (balances->len, ==, 1);
+      balance = g_ptr_array_index (balances, 0);
+      g_assert_cmpuint (balance->n_tiles, ==, expected.units->len);
+      for (guint i = 0; i < balance->least->len; i++)
+        {
+          const TesTileActivity *row = &g_array_index (balance->least, TesTileActivity, i);
+          TesReport *report = tes_workspace_get_report (tes_section_get_workspace (TES_SECTION (section)));
+          const TesTestUnit *unit = tes_test_units_find (&expected, tes_report_get_track (report, row->track_id)->name);
+
+          g_assert_nonnull (unit);
+          g_assert_cmpint (tes_tile_activity_busy (row), ==, tes_test_unit_busy (unit, G_MININT64, G_MAXINT64));
+        }
+
+      area = find_widget (GTK_WIDGET (section), GTK_TYPE_DRAWING_AREA);
+      description = accessible_property (area, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+      tes_test_assert_contains (description, cases[c].title);
+      g_assert_null (strstr (description, "Exchange"));
+      names = g_strdup_printf ("least busy %s, most busy %s", least->name, most->name);
+      tes_test_assert_contains (description, names);
+
+      tes_ui_test_close_window (window);
+    }
 }
 
 /* The BSP heatmap on a generated run: one block per IPU with its tiles,
@@ -811,6 +888,7 @@ main (int    argc,
   tes_ui_test_add ("/tes/memory-window/summary-width", test_memory_window_summary_width);
   tes_ui_test_add ("/tes/tiles-window/follows", test_tiles_window_follows);
   tes_ui_test_add ("/tes/tiles-window/units", test_tiles_window_units);
+  tes_ui_test_add ("/tes/tiles-window/engines", test_tiles_window_engines);
   tes_ui_test_add ("/tes/bsp-window/heatmap", test_bsp_window_heatmap);
 
   return tes_ui_test_run ();

@@ -84,8 +84,59 @@ unit_name (TesReport             *report,
   return g_strdup_printf (_("tile %d"), tile->tile);
 }
 
+/* A vendor's units (cores, engines) rather than Poplar's tiles: they
+ * only work or wait, so their share is "busy" and idle, no exchange or
+ * sync. */
+static gboolean
+balance_is_units (const TesTileBalance *balance)
+{
+  return balance->least->len > 0 && g_array_index (balance->least, TesTileActivity, 0).track_id != 0;
+}
+
+/* The states a balance's legend lists, in order (compute, exchange, sync,
+ * then idle); FALSE past the last. */
+static gboolean
+legend_state (const TesTileBalance *balance,
+              guint                 nth,
+              TesTileState         *state,
+              const char          **label)
+{
+  static const TesTileState tiles[] = {
+    TES_TILE_STATE_COMPUTE, TES_TILE_STATE_EXCHANGE, TES_TILE_STATE_SYNC, TES_TILE_STATE_IDLE,
+  };
+  static const TesTileState units[] = { TES_TILE_STATE_COMPUTE, TES_TILE_STATE_IDLE };
+  gboolean is_units = balance_is_units (balance);
+
+  if (nth >= (is_units ? G_N_ELEMENTS (units) : G_N_ELEMENTS (tiles)))
+    return FALSE;
+  *state = is_units ? units[nth] : tiles[nth];
+  /* Translators: the share of a core's or engine's time it worked */
+  *label = is_units && *state == TES_TILE_STATE_COMPUTE ? _("Busy") : tes_tile_state_name (*state);
+  return TRUE;
+}
+
+/* Whether every unit listed is named as a core ("Core 0": qaic,
+ * SigmaStar), not as an engine (Torq's "DMA In", "Slice 0", "CSS"). */
+static gboolean
+units_are_cores (TesReport            *report,
+                 const TesTileBalance *balance)
+{
+  GArray *lists[] = { balance->least, balance->most };
+
+  for (guint l = 0; l < G_N_ELEMENTS (lists); l++)
+    for (guint i = 0; i < lists[l]->len; i++)
+      {
+        const TesTrack *unit = tes_report_get_track (report, g_array_index (lists[l], TesTileActivity, i).track_id);
+
+        if (unit == NULL || unit->name == NULL || g_ascii_strncasecmp (unit->name, "core", 4) != 0)
+          return FALSE;
+      }
+
+  return TRUE;
+}
+
 /* An IPU and its tiles, or a device (the units' parent track) and its
- * cores. */
+ * cores or engines. */
 static char *
 balance_title (TesReport            *report,
                const TesTileBalance *balance)
@@ -93,11 +144,16 @@ balance_title (TesReport            *report,
   const TesTileActivity *any = balance->least->len > 0 ? &g_array_index (balance->least, TesTileActivity, 0) : NULL;
   const TesTrack *unit = any != NULL && any->track_id != 0 ? tes_report_get_track (report, any->track_id) : NULL;
   const TesTrack *device = unit != NULL && unit->parent_id != 0 ? tes_report_get_track (report, unit->parent_id) : NULL;
+  const char *device_name = device != NULL && device->name != NULL ? device->name : "";
 
-  if (unit != NULL)
+  if (unit != NULL && units_are_cores (report, balance))
     /* Translators: a device (by its name) and its cores */
     return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %u core", "%s · %u cores", balance->n_tiles),
-                            device != NULL && device->name != NULL ? device->name : "", balance->n_tiles);
+                            device_name, balance->n_tiles);
+  if (unit != NULL)
+    /* Translators: a device (by its name) and its engines (DMA, slices, …) */
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %u engine", "%s · %u engines", balance->n_tiles),
+                            device_name, balance->n_tiles);
 
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "IPU %d · %u tile", "IPU %d · %u tiles", balance->n_tiles),
                           balance->ipu, balance->n_tiles);
@@ -176,21 +232,22 @@ draw_balances (cairo_t   *cr,
       double x = MARGIN, bar = width - 2 * MARGIN;
       g_autofree char *title = balance_title (report, balance);
       g_autoptr(GString) legend = g_string_new (NULL);
+      TesTileState state;
+      const char *label;
 
       for (guint s = 0; s < 4; s++)
         all += balance->cycles[s];
 
       y += tes_painter_text (&p, title, MARGIN, y, bar, PANGO_ALIGN_LEFT, TRUE, INK) + 4;
-      for (guint s = TES_TILE_STATE_COMPUTE; all > 0 && s <= TES_TILE_STATE_SYNC + 1; s++)
+      for (guint s = 0; all > 0 && legend_state (balance, s, &state, &label); s++)
         {
-          TesTileState state = s % 4;   /* compute, exchange, sync, then idle */
           double w = bar * balance->cycles[state] / all;
 
           tes_painter_set_rgb (cr, tes_tile_state_color (state));
           cairo_rectangle (cr, x, y, w, 16);
           cairo_fill (cr);
           x += w;
-          g_string_append_printf (legend, "%s%s %.1f %%", legend->len ? "  ·  " : "", tes_tile_state_name (state),
+          g_string_append_printf (legend, "%s%s %.1f %%", legend->len ? "  ·  " : "", label,
                                   100.0 * balance->cycles[state] / all);
         }
       y += 18;
@@ -327,6 +384,8 @@ tes_tiles_section_describe (TesTilesSection *self)
   for (guint i = 0; i < self->balances->len; i++)
     {
       const TesTileBalance *balance = g_ptr_array_index (self->balances, i);
+      TesTileState state;
+      const char *label;
       gint64 all = 0;
 
       for (guint s = 0; s < 4; s++)
@@ -338,9 +397,9 @@ tes_tiles_section_describe (TesTilesSection *self)
 
         g_string_append_printf (text, "%s:", title);
       }
-      for (guint s = TES_TILE_STATE_COMPUTE; s <= TES_TILE_STATE_SYNC + 1; s++)
-        g_string_append_printf (text, "%s %s %.1f %%", s > TES_TILE_STATE_COMPUTE ? "," : "",
-                                tes_tile_state_name (s % 4), all > 0 ? 100.0 * balance->cycles[s % 4] / all : 0);
+      for (guint s = 0; legend_state (balance, s, &state, &label); s++)
+        g_string_append_printf (text, "%s %s %.1f %%", s > 0 ? "," : "", label,
+                                all > 0 ? 100.0 * balance->cycles[state] / all : 0);
       if (balance->least->len > 0 && balance->most->len > 0)
         {
           g_autofree char *least = unit_name (report, &g_array_index (balance->least, TesTileActivity, 0));
