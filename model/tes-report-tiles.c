@@ -358,7 +358,9 @@ tes_report_get_unit_activity (TesReport  *self,
                 MIN (tes_report_convert_time (self, track->clock_id, 0, slice->start + slice->dur), end_ns),
               };
 
-              if (slice->depth == 0 && span[1] > span[0])
+              /* every depth: a slice that starts inside another (a
+               * Torq engine's rows) may end after it */
+              if (span[1] > span[0])
                 g_array_append_vals (spans, span, 1);
             }
         }

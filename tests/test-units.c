@@ -157,6 +157,28 @@ test_torq_timeline_v1_overlap (void)
   g_assert_cmpuint (n_overflow, ==, 1);
 }
 
+/* Rows of one engine that overlap without nesting (a DMA In starting
+ * while the last one runs and ending after it) count once, whole: the
+ * union, not the outer row. */
+static void
+test_torq_timeline_overlap (void)
+{
+  g_autofree char *path = tes_test_tmp_path ("overlap.csv");
+  g_auto(TesTestUnits) expected = { 0 };
+
+  tes_test_write_file (path,
+                       "taskId, elapsed_time(us), timestamp(us), event, location, bytes\n"
+                       "0,100,0,DMA In,loc(unknown),800\n"
+                       "1,150,50,DMA In,loc(unknown),1200\n"
+                       "2,30,300,DMA In,loc(unknown),240\n"
+                       "0,200,100,Slice 0,loc(unknown),\n"
+                       "1,100,250,Slice 0,loc(unknown),\n", -1);
+  tes_test_units_read_torq_timeline (&expected, path);
+  g_assert_cmpint (tes_test_unit_busy (tes_test_units_find (&expected, "DMA In"), 0, G_MAXINT64), ==, 2300);
+  g_assert_cmpint (tes_test_unit_busy (tes_test_units_find (&expected, "Slice 0"), 0, G_MAXINT64), ==, 2500);
+  check_file (path, "torq-timeline", &expected, "1us:3.1us", 1000, 3100);
+}
+
 /* name NULL: the generated two-core run */
 static void
 check_sigmastar (const char *name)
@@ -269,6 +291,7 @@ main (int   argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/units/torq-timeline-v1", test_torq_timeline_v1);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/units/torq-timeline-v2", test_torq_timeline_v2);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/units/torq-timeline-v1-overlap", test_torq_timeline_v1_overlap);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/units/torq-timeline-overlap", test_torq_timeline_overlap);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/units/sigmastar-two-cores", test_sigmastar_two_cores);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/units/sigmastar-mini", test_sigmastar_mini);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/units/cli-text", test_cli_text);
