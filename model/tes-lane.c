@@ -20,7 +20,17 @@ bucket_edge (gint64 t0,
              guint  n_buckets,
              guint  b)
 {
-  return t0 + (gint64)(((__int128)t1 - t0) * b / n_buckets);
+  /* all in 128 bits: the offset alone may be 2^63, the edge never leaves [t0, t1] */
+  return (gint64)((__int128)t0 + ((__int128)t1 - t0) * b / n_buckets);
+}
+
+/* Busy time: slices that overlap at depth 0 (bad input) over a span near
+ * 2^63 could add past gint64; such a column is simply all busy. */
+static inline gint64
+add_saturating (gint64 busy,
+                gint64 covered)
+{
+  return covered > G_MAXINT64 - busy ? G_MAXINT64 : busy + covered;
 }
 
 void
@@ -93,7 +103,7 @@ tes_lane_add_slice (TesLaneBucket *buckets,
 
       if (depth == 0)
         {
-          bucket->busy += covered;
+          bucket->busy = add_saturating (bucket->busy, covered);
           if (bucket->dominant == 0 || covered > bucket->dominant_time)
             {
               bucket->dominant = name;
@@ -166,7 +176,7 @@ tes_lane_add_slice_pow2 (TesLaneBucket *buckets,
           gint64 hi = MIN (end, pow2_edge (t0, shift, b + 1));
           gint64 covered = MAX (0, hi - lo);
 
-          bucket->busy += covered;
+          bucket->busy = add_saturating (bucket->busy, covered);
           if (bucket->dominant == 0 || covered > bucket->dominant_time)
             {
               bucket->dominant = name;

@@ -99,7 +99,9 @@ test_pow2_matches (void)
 
       for (guint i = 0; i < 20000; i++)
         {
-          gint64 start = t0 + (gint64)(g_rand_double_range (rand, -0.1, 1.1) * span);
+          /* a double, then checked: t0 + 1.1 × 2^63 would not fit */
+          double at = (double)t0 + g_rand_double_range (rand, -0.1, 1.1) * span;
+          gint64 start = at > -9.2e18 && at < 9.2e18 ? (gint64)at : t0;
           gint64 dur = (gint64)(g_rand_double (rand) * g_rand_double (rand) * span * 0.05);
           guint depth = g_rand_int_range (rand, 0, 3);
 
