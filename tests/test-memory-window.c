@@ -633,6 +633,18 @@ test_tiles_window_engines (void)
       g_assert_null (strstr (description, "Exchange"));
       names = g_strdup_printf ("least busy %s, most busy %s", least->name, most->name);
       tes_test_assert_contains (description, names);
+      if (c == 0)
+        {
+          /* busy time in the trace's unit: the timeline's cycles (10 ns) */
+          g_autofree char *selected = g_strdup_printf ("Selected: Compile-time timeline, %s, %" G_GINT64_FORMAT " cycles busy",
+                                                       least->name, tes_test_unit_busy (least, G_MININT64, G_MAXINT64) / 10);
+
+          g_assert_cmpint (tes_test_unit_busy (least, G_MININT64, G_MAXINT64), <, 10000);   /* no digit groups */
+          press_key (area, GDK_KEY_Down);
+          g_clear_pointer (&description, g_free);
+          description = accessible_property (area, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+          tes_test_assert_contains (description, selected);
+        }
 
       tes_ui_test_close_window (window);
     }

@@ -159,32 +159,38 @@ balance_title (TesReport            *report,
                           balance->ipu, balance->n_tiles);
 }
 
-/* A unit's busy time: a tile's in cycles, a vendor's unit's in ns. */
+/* A unit's busy time: a tile's in cycles, a vendor's unit's (ns) in the
+ * unit the trace shows (a Torq timeline's or SigmaStar run's cycles). */
 static char *
-busy_text (const TesTileActivity *tile)
+busy_text (TesWorkspace          *workspace,
+           const TesTileActivity *tile)
 {
-  return tes_format_duration ((double)tes_tile_activity_busy (tile),
-                              tile->track_id != 0 ? TES_TIME_UNIT_NS : TES_TIME_UNIT_CYCLES);
+  if (tile->track_id != 0)
+    return tes_workspace_format_duration (workspace, tes_tile_activity_busy (tile));
+
+  return tes_format_duration ((double)tes_tile_activity_busy (tile), TES_TIME_UNIT_CYCLES);
 }
 
 /* @selected: the line to mark, or -1 */
 static double
-draw_tile_list (TesPainter *p,
-                TesReport  *report,
-                GArray     *tiles,
-                const char *title,
-                double      x,
-                double      y,
-                double      width,
-                int         selected)
+draw_tile_list (TesPainter   *p,
+                TesWorkspace *workspace,
+                GArray       *tiles,
+                const char   *title,
+                double        x,
+                double        y,
+                double        width,
+                int           selected)
 {
+  TesReport *report = tes_workspace_get_report (workspace);
+
   y += tes_painter_text (p, title, x, y, width, PANGO_ALIGN_LEFT, TRUE, INK) + 2;
   for (guint i = 0; i < tiles->len; i++)
     {
       const TesTileActivity *tile = &g_array_index (tiles, TesTileActivity, i);
       gint64 busy = tes_tile_activity_busy (tile);
       gint64 all = busy + tile->cycles[TES_TILE_STATE_IDLE];
-      g_autofree char *cycles = busy_text (tile);
+      g_autofree char *cycles = busy_text (workspace, tile);
       g_autofree char *name = unit_name (report, tile);
       /* Translators: a tile (or a core), the time it worked, and its share of the range */
       g_autofree char *line = g_strdup_printf (_("%s: %s busy (%.0f %%)"), name, cycles,
@@ -210,12 +216,13 @@ draw_tile_list (TesPainter *p,
 /* Returns the height drawn. */
 /* @selected: a tile of the lists to mark (counted across them all), or -1 */
 static double
-draw_balances (cairo_t   *cr,
-               TesReport *report,
-               GPtrArray *balances,
-               double     width,
-               int        selected)
+draw_balances (cairo_t      *cr,
+               TesWorkspace *workspace,
+               GPtrArray    *balances,
+               double        width,
+               int           selected)
 {
+  TesReport *report = tes_workspace_get_report (workspace);
   TesPainter p;
   double y = MARGIN;
 
@@ -255,8 +262,8 @@ draw_balances (cairo_t   *cr,
 
       {
         double half = (width - 3 * MARGIN) / 2;
-        double left = draw_tile_list (&p, report, balance->least, _("Least busy"), MARGIN, y, half, selected);
-        double right = draw_tile_list (&p, report, balance->most, _("Most busy"), 2 * MARGIN + half, y, half,
+        double left = draw_tile_list (&p, workspace, balance->least, _("Least busy"), MARGIN, y, half, selected);
+        double right = draw_tile_list (&p, workspace, balance->most, _("Most busy"), 2 * MARGIN + half, y, half,
                                        selected - (int)balance->least->len);
 
         y = MAX (left, right) + 16;
@@ -284,7 +291,7 @@ tes_tiles_render (TesWorkspace  *workspace,
   cairo_save (cr);
   cairo_set_source_rgb (cr, 1, 1, 1);
   cairo_paint (cr);
-  draw_balances (cr, tes_workspace_get_report (workspace), balances, width, -1);
+  draw_balances (cr, workspace, balances, width, -1);
   cairo_restore (cr);
 
   return cairo_status (cr) == CAIRO_STATUS_SUCCESS;
@@ -314,8 +321,8 @@ draw_cb (GtkDrawingArea *area,
 
   if (workspace == NULL)
     return;
-  gtk_drawing_area_set_content_height (area, (int)draw_balances (cr, tes_workspace_get_report (workspace),
-                                                                 self->balances, width, self->selected));
+  gtk_drawing_area_set_content_height (area, (int)draw_balances (cr, workspace, self->balances, width,
+                                                                 self->selected));
 }
 
 /* The listed tile @index (counted across every IPU's lists), and the list
@@ -412,7 +419,7 @@ tes_tiles_section_describe (TesTilesSection *self)
 
   if ((tile = listed_tile (self->balances, self->selected, &most)) != NULL)
     {
-      g_autofree char *busy = busy_text (tile);
+      g_autofree char *busy = busy_text (workspace, tile);
       g_autofree char *name = unit_name (report, tile);
       const TesTrack *unit = tile->track_id != 0 ? tes_report_get_track (report, tile->track_id) : NULL;
       const TesTrack *device = unit != NULL && unit->parent_id != 0 ? tes_report_get_track (report, unit->parent_id)
