@@ -107,29 +107,6 @@ utf8_char (const guint8 *buf,
   return TRUE;
 }
 
-/* Whether an object's text is already what the parser's capture writes
- * when it re-serialises it: no white space outside strings, no escapes. */
-static gboolean
-is_compact (const guint8 *text,
-            gsize         len)
-{
-  gboolean in_string = FALSE;
-
-  for (gsize k = 0; k < len; k++)
-    {
-      guint8 c = text[k];
-
-      if (c == '"')
-        in_string = !in_string;
-      else if (c == '\\')
-        return FALSE;
-      else if (!in_string && is_ws (c))
-        return FALSE;
-    }
-
-  return TRUE;
-}
-
 static inline int
 hex_digit (guint8 c)
 {
@@ -269,13 +246,15 @@ decode_string (const guint8  *buf,
 }
 
 /* The string whose opening quote is at i - 1; returns the index past its
- * closing quote, 0 to give up. Decoded text goes to the scratch buffer. */
+ * closing quote, 0 to give up. Decoded text goes to the scratch buffer,
+ * and counts in *irregular. */
 static inline gsize
 scan_string (TesChromeScan  *scan,
              const guint8   *buf,
              gsize           len,
              gsize           i,
              gsize          *scratch_used,
+             guint          *irregular,
              const char    **text,
              gsize          *text_len)
 {
@@ -304,6 +283,7 @@ scan_string (TesChromeScan  *scan,
             char *out = scan->scratch + *scratch_used;
             gsize end = decode_string (buf, len, start, i, out, text_len);
 
+            (*irregular)++;
             if (end != 0)
               {
                 *text = out;
@@ -387,8 +367,21 @@ tes_chrome_scan_object (TesChromeScan *scan,
   gsize i = 0;
   guint args_token = G_MAXUINT;   /* the event's "args" object, while open */
   gsize args_at = 0;
+  guint irregular = 0;            /* white space skipped, strings decoded */
+  guint args_irregular = 0;
   const char *text;
   gsize text_len;
+
+/* white space between tokens, which a capture leaves out */
+#define SKIP_WS() \
+  G_STMT_START { \
+    if (i < len && is_ws (buf[i])) \
+      { \
+        irregular++; \
+        while (i < len && is_ws (buf[i])) \
+          i++; \
+      } \
+  } G_STMT_END
 
   max_depth = MIN (max_depth, MAX_NEST);
   if (len == 0 || buf[0] != '{' || max_depth == 0)
@@ -404,8 +397,7 @@ tes_chrome_scan_object (TesChromeScan *scan,
   scan->n_tokens = 0;
 
 value:
-  while (i < len && is_ws (buf[i]))
-    i++;
+  SKIP_WS ();
   if (i >= len)
     return 0;
 
@@ -419,11 +411,11 @@ value:
         {
           args_token = scan->n_tokens;
           args_at = i;
+          args_irregular = irregular;
         }
       stack[depth++] = '{';
       push (scan, TES_CHROME_TOK_START_MAP, NULL, 0, ++i);
-      while (i < len && is_ws (buf[i]))
-        i++;
+      SKIP_WS ();
       if (i < len && buf[i] == '}')
         {
           depth--;
@@ -437,8 +429,7 @@ value:
         return 0;
       stack[depth++] = '[';
       push (scan, TES_CHROME_TOK_START_ARRAY, NULL, 0, ++i);
-      while (i < len && is_ws (buf[i]))
-        i++;
+      SKIP_WS ();
       if (i < len && buf[i] == ']')
         {
           depth--;
@@ -448,7 +439,7 @@ value:
       goto value;
 
     case '"':
-      if (!(i = scan_string (scan, buf, len, i + 1, &scratch_used, &text, &text_len)))
+      if (!(i = scan_string (scan, buf, len, i + 1, &scratch_used, &irregular, &text, &text_len)))
         return 0;
       push (scan, TES_CHROME_TOK_STRING, text, text_len, i);
       goto after_value;
@@ -491,15 +482,13 @@ value:
     }
 
 key:
-  while (i < len && is_ws (buf[i]))
-    i++;
+  SKIP_WS ();
   if (i >= len || buf[i] != '"')
     return 0;
-  if (!(i = scan_string (scan, buf, len, i + 1, &scratch_used, &text, &text_len)))
+  if (!(i = scan_string (scan, buf, len, i + 1, &scratch_used, &irregular, &text, &text_len)))
     return 0;
   push (scan, TES_CHROME_TOK_KEY, text, text_len, i);
-  while (i < len && is_ws (buf[i]))
-    i++;
+  SKIP_WS ();
   if (i >= len || buf[i] != ':')
     return 0;
   i++;
@@ -512,15 +501,14 @@ after_value:
     {
       /* the args object just closed: one token for it all when the
        * parser would write it back as it stands */
-      if (is_compact (buf + args_at, i - args_at))
+      if (irregular == args_irregular)
         {
           scan->n_tokens = args_token;
           push (scan, TES_CHROME_TOK_ARGS, (const char *)buf + args_at, i - args_at, i);
         }
       args_token = G_MAXUINT;
     }
-  while (i < len && is_ws (buf[i]))
-    i++;
+  SKIP_WS ();
   if (i >= len)
     return 0;
   if (buf[i] == ',')
@@ -538,4 +526,5 @@ after_value:
     }
 
   return 0;
+#undef SKIP_WS
 }
