@@ -419,6 +419,55 @@ test_bsp_large (void)
       }
 }
 
+/* Running sums past 2^32: steps of 100 million cycles, whose running sums
+ * wrap around 32 bits many times while a group's fit, and a column's in
+ * some frames but not others; cells and tile activity as their
+ * definition gives them. */
+static void
+test_bsp_wrap (void)
+{
+  enum { N_TILES = 8, N_SPANS = 4096 };
+  g_autofree guint32 *cycles = g_new (guint32, N_TILES * N_SPANS);
+  g_autofree guint8 *states = g_new (guint8, N_TILES * N_SPANS);
+  g_autofree TesBspSpan *spans = g_new (TesBspSpan, N_SPANS);
+  g_autoptr(TesBspPyramid) pyramid = NULL;
+  static const guint widths[] = { 3, 50, 301, 700, 1500 };
+  static const guint heights[] = { 8, 4, 2, 1 };
+  TesTileActivity summed[N_TILES] = { { 0 } }, expected[N_TILES] = { { 0 } };
+
+  for (guint s = 0; s < N_SPANS; s++)
+    {
+      for (guint t = 0; t < N_TILES; t++)
+        {
+          cycles[s * N_TILES + t] = 100000000 - (s * 7919u + t * 104729u) % 40000000;
+          states[s * N_TILES + t] = 1 + (s + t / 3) % 3;
+          expected[t].cycles[states[s * N_TILES + t]] += cycles[s * N_TILES + t];
+          expected[t].cycles[TES_TILE_STATE_IDLE] += 100000000 - cycles[s * N_TILES + t];
+        }
+      spans[s] = (TesBspSpan) { .start = s * 1000, .end = s * 1000 + 900, .dur_cycles = 100000000, .n_tiles = N_TILES,
+                                .tile_cycles = cycles + s * N_TILES, .tile_states = states + s * N_TILES };
+    }
+  g_assert_cmpint (expected[0].cycles[TES_TILE_STATE_COMPUTE], >, 10 * (gint64)G_MAXUINT32);
+  pyramid = tes_bsp_pyramid_new (spans, N_SPANS, N_TILES);
+  /* groups of 4, 16 and 64 steps: a tile's 256 pass 32 bits */
+  g_assert_cmpuint (tes_bsp_pyramid_get_n_levels (pyramid), ==, 4);
+  for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+    for (guint h = 0; h < G_N_ELEMENTS (heights); h++)
+      {
+        g_autoptr(TesBspGrid) grid = tes_bsp_pyramid_grid (pyramid, 123456, N_SPANS * 1000 - 77777, widths[w],
+                                                           heights[h]);
+
+        g_assert_cmpuint (grid->level, ==, w < 2 ? 3 : w < 4 ? 1 : 0);
+        assert_grid_is_reference (grid, spans, N_SPANS, 123456, N_SPANS * 1000 - 77777);
+      }
+
+  /* the whole run, from groups of 64 */
+  g_assert_cmpuint (tes_bsp_pyramid_add_activity (pyramid, 0, N_SPANS * 1000, summed), ==, 0);
+  for (guint t = 0; t < N_TILES; t++)
+    for (guint k = 0; k < 4; k++)
+      g_assert_cmpint (summed[t].cycles[k], ==, expected[t].cycles[k]);
+}
+
 /* Tile activity from the sums where steps do not all count alike: a
  * step listing fewer tiles, a state past sync, a tile busy longer than
  * its step and a negative length are counted as the report counts them
@@ -675,6 +724,7 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/grid", test_bsp_grid);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/pyramid", test_bsp_pyramid);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/large", test_bsp_large);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/wrap", test_bsp_wrap);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/activity", test_bsp_activity);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/cycles-color", test_bsp_cycles_color);
 

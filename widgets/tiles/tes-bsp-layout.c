@@ -54,10 +54,14 @@ block_kept (guint level,
 }
 
 /* A run of aligned groups of steps (level 0: the steps themselves), in
- * time order. busy[j] holds, per group and block of 2^j tiles, the cycles
- * the block spent computing, exchanging and syncing, where the level
- * keeps it (NULL: read finer blocks, or the steps): a frame whose rows
- * hold 2^j tiles reads a row's sums in one. */
+ * time order. busy[j] holds, per block of 2^j tiles, the cycles the block
+ * spent computing, exchanging and syncing, where the level keeps it (NULL:
+ * read finer blocks, or the steps): a frame whose rows hold 2^j tiles
+ * reads a row's sums in one. They are running sums, modulo 2^32: row g
+ * holds the sums of the groups before g, so that groups a to b sum to row
+ * b − row a, exactly where that sum fits 32 bits (each group's does, and a
+ * column's when its tiles' time does): a column reads one row, not a row
+ * per group. */
 typedef struct
 {
   guint    n;
@@ -65,7 +69,7 @@ typedef struct
   gint64  *start;          /* ns: the group's first step's start */
   gint64  *end;            /* ns: its latest end */
   guint64 *dur;            /* cycles, the steps' summed */
-  guint32 *busy[MAX_BLOCKS];  /* per group, compute, exchange then sync, each
+  guint32 *busy[MAX_BLOCKS];  /* n + 1 rows of compute, exchange then sync, each
                                * ceil (n_tiles / 2^j) blocks; or NULL */
   guint8  *plain;          /* per group: its steps count alike for tile activity (plain_step) */
   double   mean_span;      /* ns: a group's, on average */
@@ -176,7 +180,7 @@ level_store_blocks (Level         *level,
 
       if (level->busy[j] == NULL)
         continue;
-      to = level->busy[j] + (gsize)g * n_blocks * 3;
+      to = level->busy[j] + (gsize)(g + 1) * n_blocks * 3;
       for (gsize b = 0; b < n_blocks; b++)
         {
           guint64 acc[3] = { 0, 0, 0 };
@@ -191,7 +195,7 @@ level_store_blocks (Level         *level,
               return;
             }
           for (guint k = 0; k < 3; k++)
-            to[k * n_blocks + b] = (guint32)acc[k];
+            to[k * n_blocks + b] = to[k * n_blocks + b - n_blocks * 3] + (guint32)acc[k];
         }
     }
 }
@@ -226,14 +230,16 @@ level_build (TesBspPyramid *self,
   for (guint j = 0; j < MAX_BLOCKS && (j == 0 || (1u << (j - 1)) < self->n_tiles); j++)
     if (block_kept (l, j))
       {
-        /* and a vector more, read past the last group (tes_bsp_grid's sums) */
-        gsize n = (gsize)level->n * blocks_of (self->n_tiles, j) * 3;
+        /* a row of zeros first, and a vector more, read past the last
+         * row (tes_bsp_grid's sums) */
+        gsize row_size = blocks_of (self->n_tiles, j) * 3, n = ((gsize)level->n + 1) * row_size;
 
         if (!(level->busy[j] = g_try_malloc ((n + 4) * sizeof (guint32))))
           {
             level_clear (level);
             return FALSE;
           }
+        memset (level->busy[j], 0, row_size * sizeof (guint32));
         memset (level->busy[j] + n, 0, 4 * sizeof (guint32));
       }
 
@@ -269,7 +275,7 @@ level_build (TesBspPyramid *self,
               const guint32 *from = from_level->busy[0] + (gsize)f * row;
 
               for (gsize i = 0; i < row; i++)
-                sums[i] += from[i];
+                sums[i] += (guint32)(from[row + i] - from[i]);
               plain = plain && from_level->plain[f];
             }
         }
@@ -283,7 +289,7 @@ level_build (TesBspPyramid *self,
           }
       if (level->busy[0] != NULL)
         for (gsize i = 0; i < row; i++)
-          level->busy[0][(gsize)g * row + i] = (guint32)sums[i];
+          level->busy[0][(gsize)(g + 1) * row + i] = level->busy[0][(gsize)g * row + i] + (guint32)sums[i];
       level_store_blocks (level, self->n_tiles, g, sums);
     }
 
@@ -341,7 +347,7 @@ tes_bsp_pyramid_get_size (const TesBspPyramid *pyramid)
       size += level->n * (3 * sizeof (gint64) + (level->plain != NULL ? 1 : 0));
       for (guint j = 0; j < MAX_BLOCKS; j++)
         if (level->busy[j] != NULL)
-          size += level->n * blocks_of (pyramid->n_tiles, j) * 3 * sizeof (guint32);
+          size += (level->n + 1) * blocks_of (pyramid->n_tiles, j) * 3 * sizeof (guint32);
     }
 
   return size;
@@ -550,12 +556,15 @@ step_add (const TesBspSpan *span,
     }
 }
 
-/* Adds group @g's busy cycles to @sums (idle is the rest), from blocks of
- * 2^@j tiles or (@j < 0) the steps; the @first of a column's groups sets
- * them instead (nothing to clear, or read, first). */
+/* Adds the busy cycles of groups @a to @b to @sums (idle is the rest),
+ * from blocks of 2^@j tiles or (@j < 0) the steps; the @first groups of a
+ * column set them instead (nothing to clear, or read, first). From
+ * blocks, the difference of two running sums: the groups' sum modulo 2^32,
+ * so in 64 bits one group at a time. */
 static void
 level_add (const Level      *level,
-           guint             g,
+           guint             a,
+           guint             b,
            int               j,
            const TesBspSpan *spans,
            guint             n_spans,
@@ -570,30 +579,30 @@ level_add (const Level      *level,
     {
       gsize n_blocks = blocks_of (grid->n_tiles, (guint)j);
       gsize per_row = MAX (grid->tiles_per_row >> j, 1);
-      const guint32 *from = level->busy[j] + (gsize)g * n_blocks * 3;
+      const guint32 *before = level->busy[j] + (gsize)a * n_blocks * 3;
+      const guint32 *after = level->busy[j] + (gsize)b * n_blocks * 3;
 
-      /* a row per block: the planes line up, one run of adds (the
+      /* a row per block: the planes line up, one run of subtractions (the
        * arrays have room for a vector past their end) */
-      if (per_row == 1 && sums->acc32 != NULL && first)
-        memcpy (sums->acc32, from, (gsize)n_rows * 3 * sizeof (guint32));
-      else if (per_row == 1 && sums->acc32 != NULL)
+      if (per_row == 1 && sums->acc32 != NULL)
         for (gsize i = 0; i < (gsize)n_rows * 3; i += 4)
-          vec_store (sums->acc32 + i, vec_load (sums->acc32 + i) + vec_load (from + i));
+          vec_store (sums->acc32 + i, (first ? (Vec4){ 0, 0, 0, 0 } : vec_load (sums->acc32 + i)) +
+                                      vec_load (after + i) - vec_load (before + i));
       else if (per_row == 1)
         for (gsize i = 0; i < (gsize)n_rows * 3; i++)
-          sums->acc64[i] = (first ? 0 : sums->acc64[i]) + from[i];
+          sums->acc64[i] = (first ? 0 : sums->acc64[i]) + (guint32)(after[i] - before[i]);
       else
         for (guint k = 0; k < 3; k++)
           for (guint r = 0; r < n_rows; r++)
             {
-              guint64 a = 0;
+              guint64 sum = 0;
 
-              for (gsize b = r * per_row; b < MIN ((r + 1) * per_row, n_blocks); b++)
-                a += from[k * n_blocks + b];
+              for (gsize x = k * n_blocks + r * per_row; x < k * n_blocks + MIN ((r + 1) * per_row, n_blocks); x++)
+                sum += (guint32)(after[x] - before[x]);
               if (first)
-                sums_set (sums, (gsize)k * n_rows + r, a);
+                sums_set (sums, (gsize)k * n_rows + r, sum);
               else
-                sums_add (sums, (gsize)k * n_rows + r, a);
+                sums_add (sums, (gsize)k * n_rows + r, sum);
             }
       return;
     }
@@ -603,7 +612,7 @@ level_add (const Level      *level,
   else if (first)
     memset (sums->acc64, 0, (gsize)n_rows * 3 * sizeof (guint64));
 
-  for (guint s = g * level->group; s < MIN ((g + 1) * (guint64)level->group, n_spans); s++)
+  for (guint s = a * level->group; s < MIN ((guint64)b * level->group, n_spans); s++)
     step_add (&spans[s], grid, first_tile, sums);
 }
 
@@ -838,8 +847,12 @@ grid_fill (TesBspGrid       *grid,
         sums.acc32 = scratch->acc32;
       else
         sums.acc64 = scratch->acc64;
-      for (guint u = take_from; u < take_to; u++)
-        level_add (level, u, j, spans, n_spans, grid, scratch->first_tile, &sums, u == take_from);
+      /* in 32 bits, all the column's groups at once */
+      if (sums.acc32 != NULL)
+        level_add (level, take_from, take_to, j, spans, n_spans, grid, scratch->first_tile, &sums, TRUE);
+      else
+        for (guint u = take_from; u < take_to; u++)
+          level_add (level, u, u + 1, j, spans, n_spans, grid, scratch->first_tile, &sums, u == take_from);
       last_from = take_from;
       last_to = take_to;
       last_column = c;
@@ -989,12 +1002,15 @@ tes_bsp_pyramid_add_activity (const TesBspPyramid *pyramid,
         }
 
       {
-        const guint32 *sums = whole->busy[0] + (gsize)(s / whole->group) * pyramid->n_tiles * 3;
+        const guint32 *before = whole->busy[0] + (gsize)(s / whole->group) * pyramid->n_tiles * 3;
+        const guint32 *after = before + (gsize)pyramid->n_tiles * 3;
         gint64 dur = (gint64)whole->dur[s / whole->group];
 
         for (guint t = 0; t < pyramid->n_tiles; t++)
           {
-            guint32 compute = sums[t], exchange = sums[pyramid->n_tiles + t], sync = sums[2 * pyramid->n_tiles + t];
+            guint32 compute = after[t] - before[t];
+            guint32 exchange = after[pyramid->n_tiles + t] - before[pyramid->n_tiles + t];
+            guint32 sync = after[2 * pyramid->n_tiles + t] - before[2 * pyramid->n_tiles + t];
             gint64 busy = (gint64)compute + exchange + sync;
 
             tiles[t].n_steps += whole->group;
