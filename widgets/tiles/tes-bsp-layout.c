@@ -164,9 +164,10 @@ level_init_groups (Level            *level,
     }
 }
 
-/* Group @g's blocks from its tiles' sums, for the block sizes still kept:
- * one whose sum would not fit 32 bits is dropped, with the larger ones,
- * for the whole level (frames then sum smaller blocks). */
+/* Group @g's blocks from its tiles' sums, added to the running sums (row
+ * g + 1), for the block sizes still kept: one whose group sum would not
+ * fit 32 bits is dropped, with the larger ones, for the whole level
+ * (frames then sum smaller blocks). */
 static void
 level_store_blocks (Level         *level,
                     guint          n_tiles,

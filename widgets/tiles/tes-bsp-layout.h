@@ -22,10 +22,10 @@ G_BEGIN_DECLS
  * every column it covers). Zoomed out, steps are taken in aligned groups
  * of 4^level, groups no wider than a column on average, each group in the
  * column where it starts: a step moves by about a column at most. The
- * pyramid keeps those groups' sums per tile, built once, so that a frame
- * reads about one group per tile and column: its cost follows the pixels,
- * not the steps. tes_bsp_grid_build() computes the same cells from the
- * steps themselves. */
+ * pyramid keeps those groups' running sums per block of tiles, built
+ * once, so that a frame reads about one row of sums per column: its cost
+ * follows the pixels, not the steps. tes_bsp_grid_build() computes the
+ * same cells from the steps themselves. */
 
 #define TES_BSP_NO_STATE 0xff
 
