@@ -170,7 +170,7 @@ pyramid_cells (TesWorkspace *workspace,
       graphene_rect_t rect = tes_bsp_heat_rect (i, ipus->len, WIDTH, HEIGHT);
 
       g_ptr_array_index (grids, i) = tes_bsp_pyramid_grid_reuse (ipu->pyramid, g_ptr_array_index (grids, i), t0, t1,
-                                                                 (guint)rect.size.width, (guint)rect.size.height);
+                                                                 (guint)rect.size.width, (guint)rect.size.height, TRUE);
     }
 }
 

@@ -675,6 +675,7 @@ grid_new (guint n_tiles,
 
   grid->width = MAX (width, 1);
   grid->height = height;
+  grid->with_cycles = TRUE;
   grid->n_tiles = n_tiles;
   grid->tiles_per_row = tes_bsp_tiles_per_row (n_tiles, height);
   grid->n_rows = MAX ((n_tiles + grid->tiles_per_row - 1) / grid->tiles_per_row, 1);
@@ -717,7 +718,7 @@ grid_reuse (TesBspGrid *grid,
 }
 
 /* Column @c's cells from @sums over @dur cycles; returns the most busy
- * cycles per tile of a cell. */
+ * cycles per tile of a cell (0 for a grid of states only). */
 static float
 column_store (TesBspGrid *grid,
               guint       c,
@@ -757,9 +758,12 @@ column_store (TesBspGrid *grid,
           more = sync > weight;
           best = vec_select (more, (Vec4){ 1, 1, 1, 1 } * TES_TILE_STATE_SYNC, best);
           memcpy (&per_tile, scratch->per_tile + r, sizeof per_tile);
-          busy_f *= per_tile;
-          memcpy (cycles + r, &busy_f, sizeof busy_f);
-          most = (Vec4f)vec_select (busy_f > most, (Vec4)busy_f, (Vec4)most);
+          if (grid->with_cycles)
+            {
+              busy_f *= per_tile;
+              memcpy (cycles + r, &busy_f, sizeof busy_f);
+              most = (Vec4f)vec_select (busy_f > most, (Vec4)busy_f, (Vec4)most);
+            }
           packed = __builtin_convertvector (best, Bytes4);
           memcpy (states + r, &packed, sizeof packed);
         }
@@ -776,8 +780,11 @@ column_store (TesBspGrid *grid,
       else
         compute = sums->acc64[r], exchange = sums->acc64[n_rows + r], sync = sums->acc64[2 * n_rows + r];
       states[r] = cell_state (compute, exchange, sync, scratch->row_tiles[r] * dur);
-      cycles[r] = (float)(gint64)(compute + exchange + sync) * scratch->per_tile[r];
-      max_cycles = MAX (max_cycles, cycles[r]);
+      if (grid->with_cycles)
+        {
+          cycles[r] = (float)(gint64)(compute + exchange + sync) * scratch->per_tile[r];
+          max_cycles = MAX (max_cycles, cycles[r]);
+        }
     }
 
   return max_cycles;
@@ -828,7 +835,8 @@ grid_fill (TesBspGrid       *grid,
       if (from >= to || take_from == take_to)
         {
           memset (grid->states + (gsize)c * n_rows, TES_BSP_NO_STATE, n_rows);
-          memset (grid->cycles + (gsize)c * n_rows, 0, n_rows * sizeof (float));
+          if (grid->with_cycles)
+            memset (grid->cycles + (gsize)c * n_rows, 0, n_rows * sizeof (float));
           continue;
         }
 
@@ -836,8 +844,9 @@ grid_fill (TesBspGrid       *grid,
       if (take_from == last_from && take_to == last_to)
         {
           memcpy (grid->states + (gsize)c * n_rows, grid->states + (gsize)last_column * n_rows, n_rows);
-          memcpy (grid->cycles + (gsize)c * n_rows, grid->cycles + (gsize)last_column * n_rows,
-                  n_rows * sizeof (float));
+          if (grid->with_cycles)
+            memcpy (grid->cycles + (gsize)c * n_rows, grid->cycles + (gsize)last_column * n_rows,
+                    n_rows * sizeof (float));
           continue;
         }
 
@@ -901,6 +910,9 @@ tes_bsp_grid_build (const TesBspSpan *spans,
 /**
  * tes_bsp_pyramid_grid_reuse:
  * @grid: (transfer full) (nullable): a grid of an earlier frame
+ * @with_cycles: also each cell's busy cycles (else its state only, the
+ *   cycles left as they were and max_cycles 0: what a picture by state
+ *   needs)
  *
  * The cells of [@t0, @t1) in @width columns from the level whose groups
  * are no wider than a column, in @grid again when it has the shape asked
@@ -914,9 +926,11 @@ tes_bsp_pyramid_grid_reuse (const TesBspPyramid *pyramid,
                             gint64               t0,
                             gint64               t1,
                             guint                width,
-                            guint                height)
+                            guint                height,
+                            gboolean             with_cycles)
 {
   grid = grid_reuse (grid, pyramid->n_tiles, width, height);
+  grid->with_cycles = with_cycles;
   grid->level = level_for (pyramid->levels, pyramid->n_levels, (double)(t1 - t0) / grid->width);
   grid_fill (grid, &pyramid->levels[grid->level], pyramid->spans, pyramid->n_spans, t0, t1);
 
@@ -932,7 +946,7 @@ tes_bsp_pyramid_grid (const TesBspPyramid *pyramid,
                       guint                width,
                       guint                height)
 {
-  return tes_bsp_pyramid_grid_reuse (pyramid, NULL, t0, t1, width, height);
+  return tes_bsp_pyramid_grid_reuse (pyramid, NULL, t0, t1, width, height, TRUE);
 }
 
 /* One step added to @tiles as tes_report_get_tile_activity() counts it. */

@@ -60,6 +60,7 @@ typedef struct
   float  *cycles;             /* the same: busy cycles per tile of the row */
   float   max_cycles;         /* the largest of them */
   guint   height;             /* pixels asked for */
+  gboolean with_cycles;       /* cycles worked out too (else states only) */
   gpointer scratch;           /* private: what filling the cells again needs */
 } TesBspGrid;
 
@@ -93,7 +94,8 @@ TesBspGrid    *tes_bsp_pyramid_grid_reuse (const TesBspPyramid *pyramid,
                                           gint64               t0,
                                           gint64               t1,
                                           guint                width,
-                                          guint                height);
+                                          guint                height,
+                                          gboolean             with_cycles);
 guint          tes_bsp_pyramid_add_activity (const TesBspPyramid *pyramid,
                                           gint64               t0,
                                           gint64               t1,

@@ -482,9 +482,11 @@ grid_job_run (gpointer data)
       const TesBspIpu *ipu = g_ptr_array_index (job->ipus, i);
       graphene_rect_t rect = tes_bsp_heat_rect (i, job->ipus->len, job->width, job->height);
 
+      /* by state, the cells' cycles are not drawn */
       g_ptr_array_index (job->grids, i) = tes_bsp_pyramid_grid_reuse (ipu->pyramid, g_ptr_array_index (job->grids, i),
                                                                       job->t0, job->t1, (guint)rect.size.width,
-                                                                      (guint)rect.size.height);
+                                                                      (guint)rect.size.height,
+                                                                      job->coloring == TES_BSP_COLOR_CYCLES);
       if (job->coloring == TES_BSP_COLOR_STATE)
         picture_fill (g_ptr_array_index (job->grids, i), job->coloring, 0, MAX ((int)rect.size.height, 1),
                       (cairo_surface_t **)&g_ptr_array_index (job->pictures, i));
