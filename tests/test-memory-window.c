@@ -397,7 +397,8 @@ test_tiles_window_follows (void)
     JsonArray *steps = json_object_get_array_member (g.truth, "steps");
     const TesTileBalance *ipu0 = g_ptr_array_index (balances, 0);
     gint64 compute = 0, total = 0, least = G_MAXINT64, most = 0;
-    g_autofree char *share = NULL, *extremes = NULL, *selected = NULL;
+    g_autofree char *share = NULL, *extremes = NULL, *selected = NULL, *chart = NULL;
+    gint64 all_busy = 0;
     int least_tile = g_array_index (ipu0->least, TesTileActivity, 0).tile;
 
     for (guint i = 0; i < json_array_get_length (steps); i++)
@@ -429,6 +430,13 @@ test_tiles_window_follows (void)
     g_assert_cmpstr (label, ==, "Tile balance");
     tes_test_assert_contains (description, share);
     tes_test_assert_contains (description, extremes);
+    /* and its chart of every tile: the mean, lowest and highest busy share */
+    for (guint t = 0; t < tiles_per_ipu; t++)
+      all_busy += busy[t];
+    chart = g_strdup_printf ("a chart of each one's busy share in order: mean %.1f %%, lowest %.1f %%, highest %.1f %%",
+                             100.0 * all_busy / total, 100.0 * least * tiles_per_ipu / total,
+                             100.0 * most * tiles_per_ipu / total);
+    tes_test_assert_contains (description, chart);
     g_assert_cmpint (busy[least_tile], ==, least);
     g_assert_cmpint (busy[g_array_index (ipu0->most, TesTileActivity, 0).tile], ==, most);
 

@@ -20,6 +20,7 @@
 #include "tes-trace-render.h"
 #include "tes-trace-summary.h"
 #include "tes-tiles-layout.h"
+#include "tes-tiles-section.h"
 
 /* The Execution Trace's pure half: the time axis and its navigation, the
  * ruler, lanes, merging slices per pixel column, hit-testing and the
@@ -723,6 +724,240 @@ test_tiles_balance (void)
     }
 }
 
+/* Each tile's busy share over the whole run, from the truth. */
+static double *
+truth_busy_shares (Generated *g,
+                   int        ipu,
+                   guint      n_tiles)
+{
+  JsonArray *steps = json_object_get_array_member (g->truth, "steps");
+  double *shares = g_new0 (double, n_tiles);
+  gint64 step_cycles = 0;
+
+  for (guint s = 0; s < json_array_get_length (steps); s++)
+    {
+      JsonObject *step = json_array_get_object_element (steps, s);
+      JsonArray *cycles = json_object_get_array_member (step, "cycles");
+
+      if (json_object_get_int_member (step, "ipu") != ipu)
+        continue;
+      step_cycles += json_object_get_int_member (step, "dur");
+      for (guint t = 0; t < json_array_get_length (cycles) && t < n_tiles; t++)
+        shares[t] += json_array_get_int_element (cycles, t);
+    }
+  for (guint t = 0; t < n_tiles; t++)
+    shares[t] /= step_cycles;
+
+  return shares;
+}
+
+static GPtrArray *
+generated_balances (Generated  *g,
+                    TesReport **report)
+{
+  g_autofree char *execution = generated_path (g, "execution.json");
+  g_autoptr(GArray) activity = NULL;
+  g_autoptr(GError) error = NULL;
+
+  *report = tes_report_import (execution, tes_importer_registry_lookup ("chrome-json"), 0, NULL, NULL, &error);
+  g_assert_no_error (error);
+  activity = tes_report_get_tile_activity (*report, G_MININT64 / 2, G_MAXINT64 / 2, &error);
+  g_assert_no_error (error);
+
+  return tes_tile_balance_compute (activity, 10);
+}
+
+/* The chart of every tile, wide (a column each) and narrow (several
+ * tiles a column): the columns take every tile once in order, draw the
+ * least busy of theirs stacked to its busy share, tick the most busy's,
+ * and the dashed line sits at the truth's mean share. */
+static void
+test_tiles_chart (void)
+{
+  g_auto(Generated) g = { 0 };
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GPtrArray) balances = NULL;
+  const double widths[] = { 1000, 10 };
+  const double y = 40, height = 100;
+
+  generate_seeded (&g, TES_TEST_OWN_DATA, 11);
+  balances = generated_balances (&g, &report);
+  g_assert_cmpuint (balances->len, ==, g.n_ipus);
+
+  for (guint b = 0; b < balances->len; b++)
+    for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+      {
+        const TesTileBalance *balance = g_ptr_array_index (balances, b);
+        g_autofree double *share = truth_busy_shares (&g, balance->ipu, balance->n_tiles);
+        g_autoptr(TesTileChart) chart = tes_tile_chart_new (balance, 60, y, widths[w], height);
+        double mean = 0, right = 60;
+        guint next = 0;
+
+        g_assert_cmpuint (balance->tiles->len, ==, balance->n_tiles);
+        g_assert_cmpuint (chart->columns->len, ==, MIN (balance->n_tiles, (guint)widths[w]));
+        for (guint t = 0; t < balance->n_tiles; t++)
+          mean += share[t] / balance->n_tiles;
+        g_assert_cmpfloat_with_epsilon (chart->mean, mean, 1e-9);
+        g_assert_cmpfloat (chart->mean_y, ==, floor (y + height - height * mean + 0.5));
+
+        for (guint c = 0; c < chart->columns->len; c++)
+          {
+            const TesTileColumn *column = &g_array_index (chart->columns, TesTileColumn, c);
+            guint least = column->first, most = column->first;
+            double stacked = 0;
+
+            /* every tile once, in order, left to right inside the plot */
+            g_assert_cmpuint (column->first, ==, next);
+            g_assert_cmpuint (column->last, >, column->first);
+            next = column->last;
+            g_assert_cmpfloat (column->x, >=, right);
+            g_assert_cmpfloat (column->width, >=, 1);
+            right = column->x + column->width;
+            g_assert_cmpfloat (right, <=, 60 + widths[w]);
+
+            for (guint t = column->first; t < column->last; t++)
+              {
+                least = share[t] < share[least] ? t : least;
+                most = share[t] > share[most] ? t : most;
+              }
+            g_assert_cmpuint (column->least, ==, least);
+            g_assert_cmpuint (column->most, ==, most);
+            g_assert_cmpfloat (column->top, ==, floor (y + height - height * share[least] + 0.5));
+            g_assert_cmpfloat (column->most_top, ==, floor (y + height - height * share[most] + 0.5));
+            for (guint s = 0; s < 4; s++)
+              stacked += column->heights[s];
+            g_assert_cmpfloat (column->heights[TES_TILE_STATE_IDLE], ==, 0);
+            g_assert_cmpfloat (stacked, ==, y + height - column->top);
+          }
+        g_assert_cmpuint (next, ==, balance->n_tiles);
+        /* narrow: tiles share columns, and some column spans a spread */
+        if (widths[w] < balance->n_tiles)
+          {
+            gboolean spread = FALSE;
+
+            for (guint c = 0; c < chart->columns->len; c++)
+              spread |= g_array_index (chart->columns, TesTileColumn, c).most_top <
+                        g_array_index (chart->columns, TesTileColumn, c).top;
+            g_assert_true (spread);
+          }
+      }
+}
+
+static guint
+count_in_row (cairo_surface_t *surface,
+              int              y,
+              int              x0,
+              int              x1,
+              guint32          rgb)
+{
+  guint n = 0;
+
+  for (int x = x0; x < x1; x++)
+    n += tes_test_pixel (surface, x, y) == rgb;
+
+  return n;
+}
+
+static gboolean
+is_state_color (guint32 rgb)
+{
+  for (guint s = TES_TILE_STATE_COMPUTE; s <= TES_TILE_STATE_SYNC; s++)
+    if (rgb == tes_tile_state_color (s))
+      return TRUE;
+
+  return FALSE;
+}
+
+/* The Tile Balance page of a generated run: IPU 0's chart, found by its
+ * 100 % and 0 % lines, has each tile's column as the layout says, the
+ * busiest tile's taller than the least busy's, and the dashed mean
+ * where the mean puts it. */
+static void
+test_tiles_chart_render (void)
+{
+  g_auto(Generated) g = { 0 };
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(TesWorkspace) workspace = NULL;
+  g_autoptr(GPtrArray) balances = NULL;
+  g_autoptr(TesTileChart) chart = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree double *share = NULL;
+  const TesTileBalance *balance;
+  const TesTileColumn *first, *busiest = NULL, *idlest = NULL;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  double plot_x, plot_w;
+  int top = -1, gap_x, busiest_px = 0, idlest_px = 0;
+  guint dashes;
+
+  generate_seeded (&g, TES_TEST_OWN_DATA, 11);
+  balances = generated_balances (&g, &report);
+  balance = g_ptr_array_index (balances, 0);
+  share = truth_busy_shares (&g, balance->ipu, balance->n_tiles);
+  workspace = tes_workspace_new (report);
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1200, 900);
+  cr = cairo_create (surface);
+  g_assert_true (tes_tiles_render (workspace, cr, 1200, 900, &error));
+  g_assert_no_error (error);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+
+  /* the gap right of the first column: light at 100 % and at 0 % */
+  tes_tile_chart_plot (1200, &plot_x, &plot_w);
+  chart = tes_tile_chart_new (balance, plot_x, 0, plot_w, TES_TILE_CHART_HEIGHT);
+  first = &g_array_index (chart->columns, TesTileColumn, 0);
+  gap_x = (int)(first->x + first->width);
+  for (int y = 0; y < 900 - TES_TILE_CHART_HEIGHT && top < 0; y++)
+    if (tes_test_pixel (surface, gap_x, y) == 0xdeddda)
+      top = y;
+  g_assert_cmpint (top, >, 0);
+  g_assert_cmphex (tes_test_pixel (surface, gap_x, top + (int)TES_TILE_CHART_HEIGHT), ==, 0xdeddda);
+  g_clear_pointer (&chart, tes_tile_chart_free);
+  chart = tes_tile_chart_new (balance, plot_x, top, plot_w, TES_TILE_CHART_HEIGHT);
+
+  for (guint c = 0; c < chart->columns->len; c++)
+    {
+      const TesTileColumn *column = &g_array_index (chart->columns, TesTileColumn, c);
+      int mid = (int)(column->x + column->width / 2);
+
+      /* coloured from its top to the 0 % line, white above (a tick or
+       * the dashed mean aside) */
+      g_assert_true (is_state_color (tes_test_pixel (surface, mid, (int)column->top)) ||
+                     (int)column->top == (int)chart->mean_y);
+      g_assert_true (is_state_color (tes_test_pixel (surface, mid, top + (int)TES_TILE_CHART_HEIGHT - 1)));
+      if ((int)column->top - 1 > top && (int)column->top - 1 != (int)chart->mean_y)
+        g_assert_false (is_state_color (tes_test_pixel (surface, mid, (int)column->top - 1)));
+      if (busiest == NULL || share[column->least] > share[busiest->least])
+        busiest = column;
+      if (idlest == NULL || share[column->least] < share[idlest->least])
+        idlest = column;
+    }
+
+  /* the busiest tile's column is taller than the least busy's, by what
+   * their shares say */
+  for (int y = top; y < top + (int)TES_TILE_CHART_HEIGHT; y++)
+    {
+      busiest_px += is_state_color (tes_test_pixel (surface, (int)(busiest->x + 1), y));
+      idlest_px += is_state_color (tes_test_pixel (surface, (int)(idlest->x + 1), y));
+    }
+  g_assert_cmpint (busiest_px, >, idlest_px);
+  g_assert_cmpint (ABS (busiest_px - (int)(TES_TILE_CHART_HEIGHT * share[busiest->least])), <=, 2);
+  g_assert_cmpint (ABS (idlest_px - (int)(TES_TILE_CHART_HEIGHT * share[idlest->least])), <=, 2);
+
+  /* the dashed mean: its row mostly ink (five on, three off), not the
+   * rows beside it */
+  dashes = count_in_row (surface, (int)chart->mean_y, (int)plot_x, (int)(plot_x + plot_w), 0x241f31);
+  g_assert_cmpuint (dashes, >, plot_w / 2);
+  g_assert_cmpuint (dashes, <, plot_w * 0.7);
+  g_assert_cmpuint (count_in_row (surface, (int)chart->mean_y - 1, (int)plot_x, (int)(plot_x + plot_w), 0x241f31),
+                    <, plot_w / 8);
+  g_assert_cmpuint (count_in_row (surface, (int)chart->mean_y + 1, (int)plot_x, (int)(plot_x + plot_w), 0x241f31),
+                    <, plot_w / 8);
+
+  cairo_surface_destroy (surface);
+}
+
 /* The picture: each slice in its name's colour where the frame put it,
  * nothing between them, the names column and the ruler inked. */
 static void
@@ -1034,6 +1269,8 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/counters-and-flows", test_trace_counters_and_flows);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/tile-balance", test_trace_tile_balance);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/tiles/balance", test_tiles_balance);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/tiles/chart", test_tiles_chart);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/tiles/chart-render", test_tiles_chart_render);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/render", test_trace_render);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/cli-render", test_trace_cli_render);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/search", test_trace_search);

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "tes-tiles-layout.h"
 
@@ -19,6 +20,7 @@ tes_tile_balance_free (TesTileBalance *balance)
 
   g_clear_pointer (&balance->least, g_array_unref);
   g_clear_pointer (&balance->most, g_array_unref);
+  g_clear_pointer (&balance->tiles, g_array_unref);
   g_free (balance);
 }
 
@@ -70,6 +72,8 @@ tes_tile_balance_compute (GArray *activity,
 
       balance->ipu = ipu;
       balance->n_tiles = end - start;
+      balance->tiles = g_array_sized_new (FALSE, FALSE, sizeof (TesTileActivity), balance->n_tiles);
+      g_array_append_vals (balance->tiles, &g_array_index (activity, TesTileActivity, start), balance->n_tiles);
       g_array_sort (sorted, compare_busy);
       balance->least = g_array_new (FALSE, FALSE, sizeof (TesTileActivity));
       balance->most = g_array_new (FALSE, FALSE, sizeof (TesTileActivity));
@@ -83,6 +87,125 @@ tes_tile_balance_compute (GArray *activity,
     }
 
   return balances;
+}
+
+/* The share of its time in the range a tile spent in @state, 0 to 1. */
+double
+tes_tile_activity_share (const TesTileActivity *activity,
+                         TesTileState           state)
+{
+  gint64 all = tes_tile_activity_busy (activity) + activity->cycles[TES_TILE_STATE_IDLE];
+
+  return all > 0 ? (double)activity->cycles[MIN ((guint)state, TES_TILE_STATE_SYNC)] / all : 0;
+}
+
+/* The share of its time in the range a tile worked, 0 to 1 (0 with no
+ * time in the range). */
+double
+tes_tile_activity_busy_share (const TesTileActivity *activity)
+{
+  gint64 all = tes_tile_activity_busy (activity) + activity->cycles[TES_TILE_STATE_IDLE];
+
+  return all > 0 ? (double)tes_tile_activity_busy (activity) / all : 0;
+}
+
+/* The chart's plot across a section @width wide: the page's margins, and
+ * room on the left for the axis' "100 %". */
+void
+tes_tile_chart_plot (double  width,
+                     double *x,
+                     double *plot_width)
+{
+  *x = 16 + 44;
+  *plot_width = MAX (width - 2 * 16 - 44, 1);
+}
+
+void
+tes_tile_chart_free (TesTileChart *chart)
+{
+  if (chart == NULL)
+    return;
+
+  g_clear_pointer (&chart->columns, g_array_unref);
+  g_free (chart);
+}
+
+static double
+snap (double v)
+{
+  return floor (v + 0.5);
+}
+
+/* Every tile of @balance as a column of the plot at (@x, @y), @width by
+ * @height, in tile order, whole pixels. More tiles than pixels share a
+ * column: it draws the least busy of them and ticks the most busy one's
+ * share above it, so an idle tile is not hidden by a busy neighbour (as
+ * the heaviest would hide it) nor a busy one by an idle one. A column
+ * three pixels wide or more keeps a pixel of gap; one unit of a few (a
+ * Torq engine) is at most 48 pixels wide, centred in its share. */
+TesTileChart *
+tes_tile_chart_new (const TesTileBalance *balance,
+                    double                x,
+                    double                y,
+                    double                width,
+                    double                height)
+{
+  static const TesTileState stack[] = { TES_TILE_STATE_COMPUTE, TES_TILE_STATE_EXCHANGE, TES_TILE_STATE_SYNC };
+  TesTileChart *chart = g_new0 (TesTileChart, 1);
+  guint n = balance->tiles != NULL ? balance->tiles->len : 0;
+  guint columns = MIN (n, (guint)MAX (width, 1));
+  double base = y + height;
+
+  chart->columns = g_array_sized_new (FALSE, TRUE, sizeof (TesTileColumn), columns);
+  for (guint t = 0; t < n; t++)
+    chart->mean += tes_tile_activity_busy_share (&g_array_index (balance->tiles, TesTileActivity, t)) / n;
+  chart->mean_y = CLAMP (snap (base - height * chart->mean), y, base - 1);
+
+  for (guint c = 0; c < columns; c++)
+    {
+      TesTileColumn column = { .first = c * n / columns, .last = (c + 1) * n / columns };
+      double left = snap (x + width * c / columns), right = snap (x + width * (c + 1) / columns);
+      const TesTileActivity *least;
+      double below = base, share = 0;
+
+      column.least = column.most = column.first;
+      for (guint t = column.first; t < column.last; t++)
+        {
+          double busy = tes_tile_activity_busy_share (&g_array_index (balance->tiles, TesTileActivity, t));
+
+          if (busy < tes_tile_activity_busy_share (&g_array_index (balance->tiles, TesTileActivity, column.least)))
+            column.least = t;
+          if (busy > tes_tile_activity_busy_share (&g_array_index (balance->tiles, TesTileActivity, column.most)))
+            column.most = t;
+        }
+
+      column.width = MAX (right - left - (right - left >= 3 ? 1 : 0), 1);
+      column.x = left;
+      if (column.width > 48)
+        {
+          column.x = snap (left + (right - left - 48) / 2);
+          column.width = 48;
+        }
+
+      /* stacked from the bottom, each edge rounded from the running
+       * share so the stack's top is its busy share's */
+      least = &g_array_index (balance->tiles, TesTileActivity, column.least);
+      for (guint k = 0; k < G_N_ELEMENTS (stack); k++)
+        {
+          double edge;
+
+          share += tes_tile_activity_share (least, stack[k]);
+          edge = snap (base - height * share);
+          column.heights[stack[k]] = below - edge;
+          below = edge;
+        }
+      column.top = below;
+      column.most_top = snap (base - height * tes_tile_activity_busy_share (&g_array_index (balance->tiles, TesTileActivity,
+                                                                           column.most)));
+      g_array_append_val (chart->columns, column);
+    }
+
+  return chart;
 }
 
 /* PopVision's state colours: compute green, exchange blue, sync orange,

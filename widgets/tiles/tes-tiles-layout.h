@@ -21,13 +21,54 @@ typedef struct
   gint64  cycles[4];       /* by TesTileState */
   GArray *least;           /* TesTileActivity, up to ten, least busy first */
   GArray *most;            /* most busy first */
+  GArray *tiles;           /* TesTileActivity, every tile in tile order */
 } TesTileBalance;
 
-GPtrArray *tes_tile_balance_compute (GArray                *activity,
-                                     guint                  n_extremes);
-gint64     tes_tile_activity_busy   (const TesTileActivity *activity);
-void       tes_tile_balance_free    (TesTileBalance        *balance);
-guint32    tes_tile_state_color     (TesTileState           state);
-const char *tes_tile_state_name     (TesTileState           state);
+/* A column of the chart of every tile: the tiles that fall into one
+ * pixel column, drawn as the least busy of them, its top stacked by
+ * state, with a tick at the most busy one's share. */
+typedef struct
+{
+  guint  first;            /* its tiles: [first, last) of the balance's tiles */
+  guint  last;
+  guint  least;            /* the least busy of them (drawn), an index of tiles */
+  guint  most;             /* the most busy (its tick) */
+  double x;
+  double width;
+  double heights[4];       /* the least busy one's stack by TesTileState (idle: 0) */
+  double top;              /* y of its busy share */
+  double most_top;         /* y of the most busy one's */
+} TesTileColumn;
+
+typedef struct
+{
+  GArray *columns;         /* TesTileColumn, in tile order */
+  double  mean;            /* the tiles' mean busy share, 0 to 1 */
+  double  mean_y;          /* where its dashed line goes */
+} TesTileChart;
+
+/* the height of a chart's plot, 0 to 100 % */
+#define TES_TILE_CHART_HEIGHT 96.0
+
+GPtrArray    *tes_tile_balance_compute     (GArray                *activity,
+                                            guint                  n_extremes);
+gint64        tes_tile_activity_busy       (const TesTileActivity *activity);
+double        tes_tile_activity_share      (const TesTileActivity *activity,
+                                            TesTileState           state);
+double        tes_tile_activity_busy_share (const TesTileActivity *activity);
+void          tes_tile_balance_free        (TesTileBalance        *balance);
+void          tes_tile_chart_plot          (double                 width,
+                                            double                *x,
+                                            double                *plot_width);
+TesTileChart *tes_tile_chart_new           (const TesTileBalance  *balance,
+                                            double                 x,
+                                            double                 y,
+                                            double                 width,
+                                            double                 height);
+void          tes_tile_chart_free          (TesTileChart          *chart);
+guint32       tes_tile_state_color         (TesTileState           state);
+const char   *tes_tile_state_name          (TesTileState           state);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TesTileChart, tes_tile_chart_free)
 
 G_END_DECLS

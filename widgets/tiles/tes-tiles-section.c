@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "tes-bsp-section.h"
 #include "tes-painter.h"
@@ -27,6 +28,9 @@
 #define MARGIN  16.0
 #define INK     0x241f31
 #define DIM_INK 0x77767b
+#define GRID    0xdeddda
+/* units few enough to name each one under its bar */
+#define MAX_NAMED 32
 
 struct _TesTilesSection
 {
@@ -213,6 +217,132 @@ draw_tile_list (TesPainter   *p,
   return y;
 }
 
+/* The chart's heading: what a bar is, and the mean its dashed line marks. */
+static char *
+chart_heading (TesReport            *report,
+               const TesTileBalance *balance,
+               const TesTileChart   *chart)
+{
+  double mean = 100 * chart->mean;
+  gboolean merged = chart->columns->len < balance->n_tiles;
+
+  if (balance_is_units (balance) && units_are_cores (report, balance))
+    /* Translators: the chart of every core of a device; the mean of their busy shares */
+    return g_strdup_printf (_("Busy share of each core, in order  ·  dashed: mean %.1f %%"), mean);
+  if (balance_is_units (balance))
+    /* Translators: the chart of every engine (DMA, slices, …) of a device */
+    return g_strdup_printf (_("Busy share of each engine, in order  ·  dashed: mean %.1f %%"), mean);
+  if (merged)
+    /* Translators: more tiles than pixels: a column shows the least busy of its tiles, ticked at the most busy's share */
+    return g_strdup_printf (_("Busy share of each tile, in tile order  ·  dashed: mean %.1f %%  ·  "
+                              "a column of several tiles: its least busy, ticked at its most busy"), mean);
+  /* Translators: the chart of every tile of an IPU */
+  return g_strdup_printf (_("Busy share of each tile, in tile order  ·  dashed: mean %.1f %%"), mean);
+}
+
+/* Every tile of @balance (or unit), its busy share stacked by state, a
+ * 0 to 100 % axis and the mean dashed; a few units are named under their
+ * bars, many tiles by the first and last. Returns the y below it. */
+static double
+draw_chart (TesPainter           *p,
+            TesReport            *report,
+            const TesTileBalance *balance,
+            double                y,
+            double                width)
+{
+  static const TesTileState stack[] = { TES_TILE_STATE_COMPUTE, TES_TILE_STATE_EXCHANGE, TES_TILE_STATE_SYNC };
+  static const double dash[] = { 5, 3 };
+  cairo_t *cr = p->cr;
+  g_autoptr(TesTileChart) chart = NULL;
+  g_autofree char *heading = NULL;
+  double plot_x, plot_w, base;
+
+  if (balance->tiles == NULL || balance->tiles->len == 0)
+    return y;
+
+  tes_tile_chart_plot (width, &plot_x, &plot_w);
+  chart = tes_tile_chart_new (balance, plot_x, y, plot_w, 1);   /* for the heading's mean */
+  heading = chart_heading (report, balance, chart);
+  y += tes_painter_text (p, heading, plot_x, y, plot_w, PANGO_ALIGN_LEFT, FALSE, DIM_INK) + 6;
+  g_clear_pointer (&chart, tes_tile_chart_free);
+  chart = tes_tile_chart_new (balance, plot_x, y, plot_w, TES_TILE_CHART_HEIGHT);
+  base = y + TES_TILE_CHART_HEIGHT;
+
+  /* the axis: 100 % and 0 % lines, light */
+  tes_painter_set_rgb (cr, GRID);
+  cairo_rectangle (cr, plot_x, y, plot_w, 1);
+  cairo_rectangle (cr, plot_x, base, plot_w, 1);
+  cairo_fill (cr);
+  tes_painter_text (p, "100 %", plot_x - 48, y - 7, 44, PANGO_ALIGN_RIGHT, FALSE, DIM_INK);
+  tes_painter_text (p, "0 %", plot_x - 48, base - 7, 44, PANGO_ALIGN_RIGHT, FALSE, DIM_INK);
+
+  for (guint c = 0; c < chart->columns->len; c++)
+    {
+      const TesTileColumn *column = &g_array_index (chart->columns, TesTileColumn, c);
+      double below = base;
+
+      for (guint k = 0; k < G_N_ELEMENTS (stack); k++)
+        {
+          below -= column->heights[stack[k]];
+          if (column->heights[stack[k]] <= 0)
+            continue;
+          tes_painter_set_rgb (cr, tes_tile_state_color (stack[k]));
+          cairo_rectangle (cr, column->x, below, column->width, column->heights[stack[k]]);
+          cairo_fill (cr);
+        }
+
+      /* the most busy of a column's tiles: a whisker up to a tick */
+      if (column->most_top < column->top)
+        {
+          tes_painter_set_rgb (cr, DIM_INK);
+          cairo_rectangle (cr, column->x + floor (column->width / 2), column->most_top, 1,
+                           column->top - column->most_top);
+          cairo_rectangle (cr, column->x, column->most_top, column->width, 1);
+          cairo_fill (cr);
+        }
+    }
+
+  /* the mean, over the bars */
+  cairo_save (cr);
+  tes_painter_set_rgb (cr, INK);
+  cairo_set_line_width (cr, 1);
+  cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
+  cairo_move_to (cr, plot_x, chart->mean_y + 0.5);
+  cairo_line_to (cr, plot_x + plot_w, chart->mean_y + 0.5);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+  y = base + 3;
+
+  if (balance->n_tiles <= MAX_NAMED)
+    {
+      double line = 0;
+
+      for (guint c = 0; c < chart->columns->len; c++)
+        {
+          const TesTileColumn *column = &g_array_index (chart->columns, TesTileColumn, c);
+          const TesTileActivity *tile = &g_array_index (balance->tiles, TesTileActivity, column->least);
+          double slot = plot_w / chart->columns->len;
+          double left = plot_x + slot * c;
+          g_autofree char *name = tile->track_id != 0 ? unit_name (report, tile) : g_strdup_printf ("%d", tile->tile);
+
+          line = MAX (line, tes_painter_text (p, name, left + 1, y, MAX (slot - 2, 1), PANGO_ALIGN_CENTER, FALSE,
+                                              INK));
+        }
+      y += line;
+    }
+  else
+    {
+      g_autofree char *first = unit_name (report, &g_array_index (balance->tiles, TesTileActivity, 0));
+      g_autofree char *last = unit_name (report, &g_array_index (balance->tiles, TesTileActivity,
+                                                                 balance->tiles->len - 1));
+
+      tes_painter_text (p, first, plot_x, y, plot_w / 2, PANGO_ALIGN_LEFT, FALSE, DIM_INK);
+      y += tes_painter_text (p, last, plot_x + plot_w / 2, y, plot_w / 2, PANGO_ALIGN_RIGHT, FALSE, DIM_INK);
+    }
+
+  return y;
+}
+
 /* Returns the height drawn. */
 /* @selected: a tile of the lists to mark (counted across them all), or -1 */
 static double
@@ -259,6 +389,7 @@ draw_balances (cairo_t      *cr,
         }
       y += 18;
       y += tes_painter_text (&p, legend->str, MARGIN, y, bar, PANGO_ALIGN_LEFT, FALSE, DIM_INK) + 8;
+      y = draw_chart (&p, report, balance, y, width) + 12;
 
       {
         double half = (width - 3 * MARGIN) / 2;
@@ -369,7 +500,9 @@ n_listed (GPtrArray *balances)
  * tes_tiles_section_describe:
  *
  * The balances in words, for screen readers: per IPU the share of each
- * state, its least and most busy tile, then the tile selected.
+ * state, its least and most busy tile, what its chart of every tile
+ * shows (the mean, lowest and highest busy share), then the tile
+ * selected.
  *
  * Returns: (transfer full): the text
  */
@@ -414,6 +547,22 @@ tes_tiles_section_describe (TesTilesSection *self)
 
           /* Translators: the least and the most busy tile (or core) of an IPU (or device) */
           g_string_append_printf (text, _(", least busy %s, most busy %s"), least, busiest);
+        }
+      if (balance->tiles != NULL && balance->tiles->len > 0)
+        {
+          g_autoptr(TesTileChart) chart = tes_tile_chart_new (balance, 0, 0, balance->tiles->len, 1);
+          double lowest = 1, highest = 0;
+
+          for (guint t = 0; t < balance->tiles->len; t++)
+            {
+              double share = tes_tile_activity_busy_share (&g_array_index (balance->tiles, TesTileActivity, t));
+
+              lowest = MIN (lowest, share);
+              highest = MAX (highest, share);
+            }
+          /* Translators: the chart of every tile (or core, engine) of an IPU (or device) by the share of the range it worked */
+          g_string_append_printf (text, _(", a chart of each one's busy share in order: mean %.1f %%, lowest %.1f %%, "
+                                          "highest %.1f %%"), 100 * chart->mean, 100 * lowest, 100 * highest);
         }
     }
 
