@@ -224,7 +224,8 @@ lod_begin (LodBuilder *lb,
            gint64      t_min,
            gint64      t_max)
 {
-  gint64 span = MAX (1, t_max - t_min);
+  /* unsigned: the bounds may be empty (t_min > t_max) or 2^63 apart */
+  guint64 span = t_max > t_min ? (guint64)t_max - (guint64)t_min : 1;
   guint target = TES_CACHE_LOD_MIN_BUCKETS;
 
   if (n < TES_CACHE_LOD_MIN_SLICES)
