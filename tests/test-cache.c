@@ -1212,6 +1212,21 @@ test_killed_cli (void)
     }
 }
 
+/* A query found the cache damaged: it said so (the message expected was
+ * logged), and the cache is gone, for the next open to import again. */
+static void
+assert_found_damaged (GError    **error,
+                      const char *what,
+                      const char *cache)
+{
+  g_test_assert_expected_messages ();
+  g_assert_nonnull (*error);
+  tes_test_assert_contains ((*error)->message, what);
+  tes_test_assert_contains ((*error)->message, "Reopen the report to import it again.");
+  g_clear_error (error);
+  g_assert_false (g_file_test (cache, G_FILE_TEST_EXISTS));
+}
+
 /* A source's cache too big to verify whole at open, found damaged on a
  * later read: the query fails saying so, and the cache goes, so that the
  * next open imports the source again. */
@@ -1257,12 +1272,8 @@ test_damage_found_on_read_removes (void)
 
   g_test_expect_message ("tes-report", G_LOG_LEVEL_MESSAGE, pattern);
   slices = tes_report_get_slices (report, track, t_min, t_max, &error);
-  g_test_assert_expected_messages ();
   g_assert_null (slices);
-  tes_test_assert_contains (error->message, "does not match its checksum");
-  tes_test_assert_contains (error->message, "Reopen the report to import it again.");
-  g_clear_error (&error);
-  g_assert_false (g_file_test (cache, G_FILE_TEST_EXISTS));
+  assert_found_damaged (&error, "does not match its checksum", cache);
   g_clear_object (&report);
 
   report = load_file (src, &error);
@@ -1405,12 +1416,8 @@ test_damaged_table_found_on_read (void)
 
   g_test_expect_message ("tes-report", G_LOG_LEVEL_MESSAGE, pattern);
   values = tes_report_get_counter (report, track, 0, 60000, 100, &error);
-  g_test_assert_expected_messages ();
   g_assert_null (values);
-  tes_test_assert_contains (error->message, "table counter_values does not match its checksum");
-  tes_test_assert_contains (error->message, "Reopen the report to import it again.");
-  g_clear_error (&error);
-  g_assert_false (g_file_test (cache, G_FILE_TEST_EXISTS));
+  assert_found_damaged (&error, "table counter_values does not match its checksum", cache);
   g_clear_object (&report);
 
   /* imported again: the values are whole */

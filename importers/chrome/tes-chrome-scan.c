@@ -78,6 +78,25 @@ push (TesChromeScan *scan,
   t->type = type;
 }
 
+/* true, false or null at @i: pushed, and where it ends; 0 if it is not
+ * there whole (the caller hands the event to yajl). */
+static inline gsize
+scan_literal (TesChromeScan *scan,
+              const guint8  *buf,
+              gsize          len,
+              gsize          i,
+              const char    *word,
+              guint          type)
+{
+  gsize n = strlen (word);
+
+  if (len - i < n || memcmp (buf + i, word, n) != 0)
+    return 0;
+  push (scan, type, NULL, 0, i + n);
+
+  return i + n;
+}
+
 /* yajl's own UTF-8 check: a lead byte and as many continuation bytes as
  * it announces. */
 static inline gboolean
@@ -457,24 +476,18 @@ value:
       goto after_value;
 
     case 't':
-      if (len - i < 4 || memcmp (buf + i, "true", 4) != 0)
+      if (!(i = scan_literal (scan, buf, len, i, "true", TES_CHROME_TOK_TRUE)))
         return 0;
-      i += 4;
-      push (scan, TES_CHROME_TOK_TRUE, NULL, 0, i);
       goto after_value;
 
     case 'f':
-      if (len - i < 5 || memcmp (buf + i, "false", 5) != 0)
+      if (!(i = scan_literal (scan, buf, len, i, "false", TES_CHROME_TOK_FALSE)))
         return 0;
-      i += 5;
-      push (scan, TES_CHROME_TOK_FALSE, NULL, 0, i);
       goto after_value;
 
     case 'n':
-      if (len - i < 4 || memcmp (buf + i, "null", 4) != 0)
+      if (!(i = scan_literal (scan, buf, len, i, "null", TES_CHROME_TOK_NULL)))
         return 0;
-      i += 4;
-      push (scan, TES_CHROME_TOK_NULL, NULL, 0, i);
       goto after_value;
 
     default:
