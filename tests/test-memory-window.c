@@ -340,6 +340,22 @@ test_memory_window_click (void)
 
 /* Tile Balance follows the trace's range: the whole run, then its first
  * step only. */
+/* The balances for the range asked for, once worked out (in a thread). */
+static GPtrArray *
+wait_for_balances (TesTilesSection *section)
+{
+  gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
+
+  while (tes_tiles_section_get_updating (section))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out working out the tiles' balance");
+      g_main_context_iteration (NULL, FALSE);
+    }
+
+  return tes_tiles_section_get_balances (section);
+}
+
 static void
 test_tiles_window_follows (void)
 {
@@ -360,7 +376,7 @@ test_tiles_window_follows (void)
   section = TES_TILES_SECTION (gtk_stack_get_child_by_name (tes_window_get_sections (window), "TesTilesSection"));
   g_assert_nonnull (section);
   gtk_stack_set_visible_child (tes_window_get_sections (window), GTK_WIDGET (section));
-  balances = tes_tiles_section_get_balances (section);
+  balances = wait_for_balances (section);
   g_assert_nonnull (balances);
   g_assert_cmpuint (balances->len, ==, g.n_ipus);
   for (guint s = 0; s < 4; s++)
@@ -371,7 +387,7 @@ test_tiles_window_follows (void)
   workspace = tes_section_get_workspace (TES_SECTION (section));
   tes_workspace_get_span (workspace, &start, &end);
   tes_workspace_set_visible (workspace, start, start + 1000);
-  balances = tes_tiles_section_get_balances (section);
+  balances = wait_for_balances (section);
   {
     gint64 narrowed = 0;
 
@@ -386,7 +402,7 @@ test_tiles_window_follows (void)
    * its least and most busy tiles as the truth gives them; ↓ ↓ ↑ and
    * Enter select its least busy tile */
   tes_workspace_set_visible (workspace, start, end);
-  balances = tes_tiles_section_get_balances (section);
+  balances = wait_for_balances (section);
   {
     GtkWidget *area = find_widget (GTK_WIDGET (section), GTK_TYPE_DRAWING_AREA);
     g_autoptr(GPtrArray) pictures = assert_accessible_pictures (GTK_WIDGET (section));
@@ -467,13 +483,13 @@ test_tiles_window_follows (void)
         g_main_context_iteration (NULL, FALSE);
     }
     g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (section)));
-    balances = tes_tiles_section_get_balances (section);
+    balances = wait_for_balances (section);
     tes_workspace_set_visible (workspace, start, start + 1000);
-    g_assert_true (tes_tiles_section_get_balances (section) == balances);
+    g_assert_true (wait_for_balances (section) == balances);
     for (guint s = 0; s < 4; s++)
       before += ((TesTileBalance *)g_ptr_array_index (balances, 0))->cycles[s];
     gtk_stack_set_visible_child (tes_window_get_sections (window), GTK_WIDGET (section));
-    balances = tes_tiles_section_get_balances (section);
+    balances = wait_for_balances (section);
     for (guint s = 0; s < 4; s++)
       after += ((TesTileBalance *)g_ptr_array_index (balances, 0))->cycles[s];
     g_assert_cmpint (before, ==, all);
@@ -541,7 +557,7 @@ test_tiles_window_units (void)
   section = TES_TILES_SECTION (gtk_stack_get_child_by_name (tes_window_get_sections (window), "TesTilesSection"));
   g_assert_nonnull (section);
   gtk_stack_set_visible_child (tes_window_get_sections (window), GTK_WIDGET (section));
-  balances = tes_tiles_section_get_balances (section);
+  balances = wait_for_balances (section);
   g_assert_nonnull (balances);
   g_assert_cmpuint (balances->len, ==, 2);
   for (guint d = 0; d < 2; d++)
@@ -620,7 +636,7 @@ test_tiles_window_engines (void)
       section = TES_TILES_SECTION (gtk_stack_get_child_by_name (tes_window_get_sections (window), "TesTilesSection"));
       g_assert_nonnull (section);
       gtk_stack_set_visible_child (tes_window_get_sections (window), GTK_WIDGET (section));
-      balances = tes_tiles_section_get_balances (section);
+      balances = wait_for_balances (section);
       g_assert_nonnull (balances);
       g_assert_cmpuint (balances->len, ==, 1);
       balance = g_ptr_array_index (balances, 0);

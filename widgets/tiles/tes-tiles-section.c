@@ -42,37 +42,83 @@ struct _TesTilesSection
   int             selected;   /* a tile of the lists, counted across them all; -1: none */
   gboolean        stale;      /* the range changed while the section was hidden */
   GCancellable   *cancellable;   /* the BSP steps' loading */
+  gboolean        steps_loading;
+  GCancellable   *balance_cancellable;   /* working out the range's balances */
+  gboolean        updating;   /* balances for the range asked for are not in yet */
 };
 
 G_DEFINE_FINAL_TYPE (TesTilesSection, tes_tiles_section, TES_TYPE_SECTION)
 
 static const char * const tiles_views[] = { "tile-balance", NULL };
 
+/* What the balances cover: the selection, else what is in view. */
+static void
+balance_range (TesWorkspace *workspace,
+               gint64       *t0,
+               gint64       *t1)
+{
+  if (!tes_workspace_get_selection (workspace, t0, t1))
+    tes_workspace_get_visible (workspace, t0, t1);
+}
+
+/* @ipus: the BSP steps' sums when loaded (the same figures, faster), or
+ * NULL. Any thread: it reads the report and what is immutable. */
 static GPtrArray *
-compute_balances (TesWorkspace  *workspace,
-                  GError       **error)
+compute_balances (TesReport  *report,
+                  GPtrArray  *ipus,
+                  gint64      t0,
+                  gint64      t1,
+                  GError    **error)
 {
   g_autoptr(GArray) activity = NULL;
-  GPtrArray *ipus;
   TesReportCounts counts;
-  gint64 t0, t1;
 
-  if (!tes_workspace_get_selection (workspace, &t0, &t1))
-    tes_workspace_get_visible (workspace, &t0, &t1);
-
-  tes_report_get_counts (tes_workspace_get_report (workspace), &counts);
-  /* a Poplar run's tiles over its BSP steps (from their sums once
-   * loaded, the same figures), else any vendor's units */
-  if (counts.n_bsp_steps > 0 && (ipus = tes_bsp_peek_ipus (tes_workspace_get_report (workspace))) != NULL)
+  tes_report_get_counts (report, &counts);
+  /* a Poplar run's tiles over its BSP steps, else any vendor's units */
+  if (counts.n_bsp_steps > 0 && ipus != NULL)
     activity = tes_bsp_get_tile_activity (ipus, t0, t1 + 1);
   else if (counts.n_bsp_steps > 0)
-    activity = tes_report_get_tile_activity (tes_workspace_get_report (workspace), t0, t1 + 1, error);
+    activity = tes_report_get_tile_activity (report, t0, t1 + 1, error);
   else
-    activity = tes_report_get_unit_activity (tes_workspace_get_report (workspace), t0, t1 + 1, error);
+    activity = tes_report_get_unit_activity (report, t0, t1 + 1, error);
   if (activity == NULL)
     return NULL;
 
   return tes_tile_balance_compute (activity, 10);
+}
+
+typedef struct
+{
+  TesReport *report;
+  GPtrArray *ipus;
+  gint64     t0;
+  gint64     t1;
+} BalanceJob;
+
+static void
+balance_job_free (gpointer data)
+{
+  BalanceJob *job = data;
+
+  g_clear_object (&job->report);
+  g_clear_pointer (&job->ipus, g_ptr_array_unref);
+  g_free (job);
+}
+
+static void
+balance_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  BalanceJob *job = task_data;
+  GError *error = NULL;
+  GPtrArray *balances = compute_balances (job->report, job->ipus, job->t0, job->t1, &error);
+
+  if (balances == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, balances, (GDestroyNotify)g_ptr_array_unref);
 }
 
 /* A tile of an IPU, or a vendor's unit by its track's name ("Core 3"). */
@@ -350,7 +396,8 @@ draw_balances (cairo_t      *cr,
                TesWorkspace *workspace,
                GPtrArray    *balances,
                double        width,
-               int           selected)
+               int           selected,
+               gboolean      updating)
 {
   TesReport *report = tes_workspace_get_report (workspace);
   TesPainter p;
@@ -358,7 +405,10 @@ draw_balances (cairo_t      *cr,
 
   tes_painter_init (&p, cr, FONT);
 
-  if (balances == NULL || balances->len == 0)
+  if (balances == NULL && updating)
+    y += tes_painter_text (&p, _("Working out each tile\u2019s balance\u2026"), MARGIN, y, width - 2 * MARGIN,
+                           PANGO_ALIGN_LEFT, FALSE, DIM_INK);
+  else if (balances == NULL || balances->len == 0)
     y += tes_painter_text (&p, _("No BSP steps in this range"), MARGIN, y, width - 2 * MARGIN,
                            PANGO_ALIGN_LEFT, FALSE, DIM_INK);
 
@@ -415,14 +465,17 @@ tes_tiles_render (TesWorkspace  *workspace,
                   GError       **error)
 {
   g_autoptr(GPtrArray) balances = NULL;
+  gint64 t0, t1;
 
-  if (!(balances = compute_balances (workspace, error)))
+  balance_range (workspace, &t0, &t1);
+  if (!(balances = compute_balances (tes_workspace_get_report (workspace),
+                                     tes_bsp_peek_ipus (tes_workspace_get_report (workspace)), t0, t1, error)))
     return FALSE;
 
   cairo_save (cr);
   cairo_set_source_rgb (cr, 1, 1, 1);
   cairo_paint (cr);
-  draw_balances (cr, workspace, balances, width, -1);
+  draw_balances (cr, workspace, balances, width, -1, FALSE);
   cairo_restore (cr);
 
   return cairo_status (cr) == CAIRO_STATUS_SUCCESS;
@@ -453,7 +506,7 @@ draw_cb (GtkDrawingArea *area,
   if (workspace == NULL)
     return;
   gtk_drawing_area_set_content_height (area, (int)draw_balances (cr, workspace, self->balances, width,
-                                                                 self->selected));
+                                                                 self->selected, self->updating));
 }
 
 /* The listed tile @index (counted across every IPU's lists), and the list
@@ -625,28 +678,85 @@ activate_action (GtkWidget  *widget,
 }
 
 static void
-tes_tiles_section_update (TesTilesSection *self)
+tes_tiles_section_show_balances (TesTilesSection *self)
 {
-  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
-  g_autoptr(GError) error = NULL;
-
-  /* every step of the run is read: not while the trace zooms with this
-   * section hidden, but when it shows */
-  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
-    {
-      self->stale = TRUE;
-      return;
-    }
-  self->stale = FALSE;
-  g_clear_pointer (&self->balances, g_ptr_array_unref);
-  if (workspace != NULL && !(self->balances = compute_balances (workspace, &error)))
-    g_warning ("Cannot read the tiles' steps: %s", error->message);
   self->selected = MIN (self->selected, (int)n_listed (self->balances) - 1);
   if (self->area != NULL)
     {
       update_description (self);
       gtk_widget_queue_draw (GTK_WIDGET (self->area));
     }
+}
+
+static void
+balances_ready (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  TesTilesSection *self = TES_TILES_SECTION (object);
+  g_autoptr(GError) error = NULL;
+  GPtrArray *balances = g_task_propagate_pointer (G_TASK (result), &error);
+
+  /* a later range's is on its way */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self->updating = FALSE;
+  g_clear_pointer (&self->balances, g_ptr_array_unref);
+  self->balances = balances;
+  if (balances == NULL)
+    g_warning ("Cannot read the tiles' steps: %s", error->message);
+  tes_tiles_section_show_balances (self);
+}
+
+/* Works out the range's balances in a thread (a vendor's units read every
+ * slice in the range; a Poplar run's steps, once loaded, their sums); the
+ * last ones stay drawn until then. */
+static void
+tes_tiles_section_update (TesTilesSection *self)
+{
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+  g_autoptr(GTask) task = NULL;
+  BalanceJob *job;
+
+  /* not while the trace zooms with this section hidden, but when it shows */
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      self->stale = TRUE;
+      return;
+    }
+  self->stale = FALSE;
+  g_cancellable_cancel (self->balance_cancellable);
+  g_clear_object (&self->balance_cancellable);
+
+  if (workspace == NULL)
+    {
+      self->updating = FALSE;
+      g_clear_pointer (&self->balances, g_ptr_array_unref);
+      tes_tiles_section_show_balances (self);
+      return;
+    }
+
+  self->updating = TRUE;
+  /* the steps' sums are on their way: ipus_loaded () updates again */
+  if (self->steps_loading)
+    {
+      tes_tiles_section_show_balances (self);
+      return;
+    }
+
+  job = g_new0 (BalanceJob, 1);
+  job->report = g_object_ref (tes_workspace_get_report (workspace));
+  if ((job->ipus = tes_bsp_peek_ipus (job->report)) != NULL)
+    g_ptr_array_ref (job->ipus);
+  balance_range (workspace, &job->t0, &job->t1);
+
+  self->balance_cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->balance_cancellable, balances_ready, NULL);
+  g_task_set_source_tag (task, tes_tiles_section_update);
+  g_task_set_task_data (task, job, balance_job_free);
+  g_task_run_in_thread (task, balance_thread);
+  tes_tiles_section_show_balances (self);
 }
 
 static void
@@ -683,13 +793,22 @@ tes_tiles_section_has_data (TesWorkspace *workspace)
   return FALSE;
 }
 
-/* The steps' sums are there for the next range (tes_bsp_peek_ipus ()). */
+/* The steps' sums are there (tes_bsp_peek_ipus ()): the balances from
+ * them. Failed, the balances come from the steps through SQL. */
 static void
 ipus_loaded (GObject      *object,
              GAsyncResult *result,
              gpointer      user_data)
 {
-  g_autoptr(GPtrArray) ipus = tes_bsp_load_ipus_finish (TES_REPORT (object), result, NULL);
+  g_autoptr(TesTilesSection) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) ipus = tes_bsp_load_ipus_finish (TES_REPORT (object), result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  self->steps_loading = FALSE;
+  if (self->updating || self->stale)
+    tes_tiles_section_update (self);
 }
 
 static void
@@ -703,16 +822,20 @@ tes_tiles_section_workspace_changed (TesSection   *section,
     g_signal_handlers_disconnect_by_data (old_workspace, self);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  self->steps_loading = FALSE;
+  g_clear_pointer (&self->balances, g_ptr_array_unref);
 
   if (workspace != NULL)
     {
       TesReportCounts counts;
 
       tes_report_get_counts (tes_workspace_get_report (workspace), &counts);
-      if (counts.n_bsp_steps > 0)
+      if (counts.n_bsp_steps > 0 && tes_bsp_peek_ipus (tes_workspace_get_report (workspace)) == NULL)
         {
           self->cancellable = g_cancellable_new ();
-          tes_bsp_load_ipus_async (tes_workspace_get_report (workspace), self->cancellable, ipus_loaded, NULL);
+          self->steps_loading = TRUE;
+          tes_bsp_load_ipus_async (tes_workspace_get_report (workspace), self->cancellable, ipus_loaded,
+                                   g_object_ref (self));
         }
     }
 
@@ -737,6 +860,8 @@ tes_tiles_section_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_cancellable_cancel (self->balance_cancellable);
+  g_clear_object (&self->balance_cancellable);
   g_clear_pointer (&self->balances, g_ptr_array_unref);
   self->area = NULL;
   g_clear_pointer (&self->scrolled, gtk_widget_unparent);
@@ -795,4 +920,14 @@ tes_tiles_section_get_balances (TesTilesSection *self)
   g_return_val_if_fail (TES_IS_TILES_SECTION (self), NULL);
 
   return self->balances;
+}
+
+/* Whether the balances for the range asked for are still being worked
+ * out (those shown are the last range's, or none). */
+gboolean
+tes_tiles_section_get_updating (TesTilesSection *self)
+{
+  g_return_val_if_fail (TES_IS_TILES_SECTION (self), FALSE);
+
+  return self->updating;
 }

@@ -16,6 +16,7 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (TesTilesSection, tes_tiles_section, TES, TILES_SECTION, TesSection)
 
 GPtrArray *tes_tiles_section_get_balances (TesTilesSection *self);
+gboolean   tes_tiles_section_get_updating (TesTilesSection *self);
 char      *tes_tiles_section_describe     (TesTilesSection *self);
 gboolean   tes_tiles_render               (TesWorkspace    *workspace,
                                            cairo_t         *cr,
