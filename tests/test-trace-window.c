@@ -204,6 +204,24 @@ test_trace_window_keys (void)
   fixture_close (&f);
 }
 
+/* The Summary tab's histogram of the chosen slice's name's durations. */
+static GtkWidget *
+find_histogram (TesWindow *window)
+{
+  g_autoptr(GPtrArray) areas = tes_ui_test_find_widgets (window, GTK_TYPE_DRAWING_AREA);
+
+  for (guint i = 0; i < areas->len; i++)
+    {
+      g_autofree char *mismatch = gtk_test_accessible_check_property (g_ptr_array_index (areas, i),
+                                                                      GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                                                      "Durations of the selected slice\u2019s name");
+
+      if (mismatch == NULL)
+        return g_ptr_array_index (areas, i);
+    }
+  g_error ("No durations histogram");
+}
+
 static void
 test_trace_window_select (void)
 {
@@ -229,6 +247,9 @@ test_trace_window_select (void)
   g_assert_cmpint (t0, ==, 1000000);
   g_assert_cmpint (t1, ==, 1110000);
 
+  /* no slice chosen: no durations histogram */
+  g_assert_false (gtk_widget_get_visible (find_histogram (f.window)));
+
   /* a click selects it: the workspace holds it, Details says what it is */
   gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
   frame = tes_trace_view_get_frame (f.view);
@@ -247,6 +268,20 @@ test_trace_window_select (void)
   tes_test_assert_contains (details, "Duration: 100.000 µs\n");
   tes_test_assert_contains (details, "Arguments: {\"tiles\":1216}");
   g_assert_true (tes_ui_test_has_label_containing (f.window, "Arguments: {\"tiles\":1216}"));
+
+  /* the durations of its name's slices show beside the devices' bars,
+   * which have that room to themselves until then */
+  {
+    GtkWidget *histogram = find_histogram (f.window);
+    gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
+
+    while (!gtk_widget_get_visible (histogram))
+      {
+        if (g_get_monotonic_time () > deadline)
+          g_error ("Timed out waiting for the durations histogram");
+        g_main_context_iteration (NULL, FALSE);
+      }
+  }
 
   /* the unit is the workspace's: in ns, Details follows */
   tes_workspace_set_time_unit (f.workspace, TES_TIME_UNIT_NS);

@@ -514,6 +514,8 @@ histogram_done_cb (GObject      *object,
   g_clear_pointer (&self->histogram, g_array_unref);
   self->histogram = bins;
   describe_histogram (self);
+  /* its room goes to the devices' bars until a slice's name has one */
+  gtk_widget_set_visible (GTK_WIDGET (self->histogram_area), bins->len > 0);
   gtk_widget_queue_draw (GTK_WIDGET (self->histogram_area));
 }
 
