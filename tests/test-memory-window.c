@@ -340,6 +340,22 @@ test_memory_window_click (void)
 
 /* Tile Balance follows the trace's range: the whole run, then its first
  * step only. */
+/* A window on @path showing its Tile Balance. */
+static TesTilesSection *
+open_tiles_section (const char  *path,
+                    TesWindow  **window)
+{
+  TesTilesSection *section;
+
+  *window = tes_ui_test_open_window (path, NULL);
+  tes_ui_test_wait_for_page (*window, "report");
+  section = TES_TILES_SECTION (gtk_stack_get_child_by_name (tes_window_get_sections (*window), "TesTilesSection"));
+  g_assert_nonnull (section);
+  gtk_stack_set_visible_child (tes_window_get_sections (*window), GTK_WIDGET (section));
+
+  return section;
+}
+
 /* The balances for the range asked for, once worked out (in a thread). */
 static GPtrArray *
 wait_for_balances (TesTilesSection *section)
@@ -370,12 +386,7 @@ test_tiles_window_follows (void)
 
   generate (&g, TES_TEST_OWN_DATA);
   execution = generated_path (&g, "execution.json");
-  window = tes_ui_test_open_window (execution, NULL);
-  tes_ui_test_wait_for_page (window, "report");
-
-  section = TES_TILES_SECTION (gtk_stack_get_child_by_name (tes_window_get_sections (window), "TesTilesSection"));
-  g_assert_nonnull (section);
-  gtk_stack_set_visible_child (tes_window_get_sections (window), GTK_WIDGET (section));
+  section = open_tiles_section (execution, &window);
   balances = wait_for_balances (section);
   g_assert_nonnull (balances);
   g_assert_cmpuint (balances->len, ==, g.n_ipus);
@@ -552,11 +563,7 @@ test_tiles_window_units (void)
     }
   g_assert_cmpint (expected[0], >, 0);
 
-  window = tes_ui_test_open_window (trace, NULL);
-  tes_ui_test_wait_for_page (window, "report");
-  section = TES_TILES_SECTION (gtk_stack_get_child_by_name (tes_window_get_sections (window), "TesTilesSection"));
-  g_assert_nonnull (section);
-  gtk_stack_set_visible_child (tes_window_get_sections (window), GTK_WIDGET (section));
+  section = open_tiles_section (trace, &window);
   balances = wait_for_balances (section);
   g_assert_nonnull (balances);
   g_assert_cmpuint (balances->len, ==, 2);
@@ -631,11 +638,7 @@ test_tiles_window_engines (void)
             most = unit;
         }
 
-      window = tes_ui_test_open_window (cases[c].path, NULL);
-      tes_ui_test_wait_for_page (window, "report");
-      section = TES_TILES_SECTION (gtk_stack_get_child_by_name (tes_window_get_sections (window), "TesTilesSection"));
-      g_assert_nonnull (section);
-      gtk_stack_set_visible_child (tes_window_get_sections (window), GTK_WIDGET (section));
+      section = open_tiles_section (cases[c].path, &window);
       balances = wait_for_balances (section);
       g_assert_nonnull (balances);
       g_assert_cmpuint (balances->len, ==, 1);
