@@ -79,6 +79,8 @@ gboolean tes_cache_check_db    (sqlite3     *db,
                                 GError     **error);
 gboolean tes_cache_make_dir    (const char  *dir,
                                 GError     **error);
+/* whether caches may be written in @dir (not only whether access() says so) */
+gboolean tes_cache_dir_is_writable (const char *dir);
 guint64  tes_cache_hash64      (const guint8 *p,
                                 gsize         len,
                                 guint64       seed);
