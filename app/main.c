@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "tes-application.h"
+#include "tes-huge-pages.h"
 #include "tes-paths.h"
 
 #include <locale.h>
@@ -51,6 +52,7 @@ main (int    argc,
   g_auto(GStrv) args = NULL;
   int n_args;
 
+  tes_huge_pages_enable (argv);
   setlocale (LC_ALL, "");
   /* run from the build folder, the translations it compiled */
   bindtextdomain (GETTEXT_PACKAGE, tes_paths_get_locale_dir ());

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "tes-cli-private.h"
+#include "tes-huge-pages.h"
 
 int
 main (int    argc,
@@ -22,6 +23,7 @@ main (int    argc,
   int status;
 
   /* as tessera-cli, whose command line this is */
+  tes_huge_pages_enable (argv);
   setlocale (LC_ALL, "");
   setlocale (LC_NUMERIC, "C");
   g_set_prgname ("tessera-cli");

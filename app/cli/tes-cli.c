@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "tes-cli-private.h"
+#include "tes-huge-pages.h"
 
 static const char usage_text[] =
   "Usage: tessera-cli COMMAND [OPTION…] FILE…\n"
@@ -104,6 +105,7 @@ main (int    argc,
     { "cache", tes_cli_cache },
   };
 
+  tes_huge_pages_enable (argv);
   setlocale (LC_ALL, "");
   /* Numbers are printed as the vendors print them, whatever the locale. */
   setlocale (LC_NUMERIC, "C");

@@ -580,6 +580,7 @@ tes_chrome_parse_file (TesImportContext  *context,
   pool_run (&pool, context->progress);
   for (guint t = 1; t < n_threads; t++)
     g_thread_join (threads[t]);
+  tes_chrome_give_back_memory ();
 
   close (fd);
 

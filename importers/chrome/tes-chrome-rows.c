@@ -171,7 +171,6 @@ release_thread (TesChromeMergedThread *mt)
       g_string_free (t->args, TRUE);
       t->args = g_string_new (NULL);
     }
-  tes_chrome_give_back_memory ();
 }
 
 void
