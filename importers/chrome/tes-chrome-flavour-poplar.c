@@ -298,11 +298,11 @@ slice (TesChromeBuilder      *b,
        TesChromeMergedThread *mt,
        TesChromePart         *part,
        const TesChromeSlice  *sl,
+       const char            *args,
        gint64                *start,
        gint64                *dur,
        guint32               *category)
 {
-  const char *args = part->thread->args->str + sl->args_off;
   gint64 cycles;
 
   if (b->mhz <= 0)

@@ -289,12 +289,12 @@ slice (TesChromeBuilder      *b,
        TesChromeMergedThread *mt,
        TesChromePart         *part,
        const TesChromeSlice  *sl,
+       const char            *args,
        gint64                *start,
        gint64                *dur,
        guint32               *category)
 {
   QState *state = b->flavour_data;
-  const char *args = part->thread->args->str + sl->args_off;
   gsize len = sl->args_len;
   const char *name = tes_chrome_strings_get (&part->seg->strings, sl->name);
   const char *v;

@@ -46,8 +46,9 @@ struct _TesChromeFlavour
                                     const char              *native_id);
 
   /* Rows: a thread's slices written by the flavour instead of the
-   * builder, one slice's start, duration and category changed before the
-   * builder writes it, and rows of its own once every thread's slices
+   * builder (its parts loaded whole), one slice's start, duration and
+   * category changed before the builder writes it (args: its args_len
+   * bytes of args text), and rows of its own once every thread's slices
    * are written and once every row is. */
   void          (*write_thread)    (TesChromeBuilder        *b,
                                     TesChromeMergedThread   *mt);
@@ -55,6 +56,7 @@ struct _TesChromeFlavour
                                     TesChromeMergedThread   *mt,
                                     TesChromePart           *part,
                                     const TesChromeSlice    *slice,
+                                    const char              *args,
                                     gint64                  *start,
                                     gint64                  *dur,
                                     guint32                 *category);

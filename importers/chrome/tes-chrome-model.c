@@ -469,6 +469,135 @@ tes_chrome_thread_load (TesChromeThread *t)
   t->spill = NULL;
 }
 
+/* ---- reading a spilled thread in order ----------------------------------- */
+
+/* 160 KB of slices at a time, and 256 KB of their args texts: a thread
+ * merged from its parts holds this much per part, not the part. */
+#define RUN_BLOCK 4096
+#define ARGS_WINDOW (256 * 1024)
+
+struct _TesChromeSpillRun
+{
+  TesChromeSpill  *spill;
+  guint64          slices_at;   /* the next slice to read */
+  guint            left;        /* slices not read yet */
+  guint64          args_at;     /* where the thread's args texts start */
+  gsize            args_size;
+  TesChromeSlice  *block;
+  char            *window;      /* args texts [window_start, window_start + window_len) */
+  gsize            window_alloc;
+  guint64          window_start;
+  gsize            window_len;
+  GString         *one;         /* a text behind the window */
+};
+
+/* For a spilled thread (slices sorted when they were spilled). */
+TesChromeSpillRun *
+tes_chrome_spill_run_new (TesChromeThread *t)
+{
+  TesChromeSpillRun *run;
+
+  g_return_val_if_fail (t->spill != NULL, NULL);
+
+  run = g_new0 (TesChromeSpillRun, 1);
+  run->spill = t->spill;
+  run->slices_at = t->spill_at;
+  run->left = t->spill_n;
+  run->args_at = t->spill_at + (guint64)t->spill_n * sizeof (TesChromeSlice);
+  run->args_size = t->spill_args;
+  run->block = g_new (TesChromeSlice, MIN (RUN_BLOCK, MAX (t->spill_n, 1)));
+  run->one = g_string_new (NULL);
+
+  return run;
+}
+
+void
+tes_chrome_spill_run_free (TesChromeSpillRun *run)
+{
+  if (run == NULL)
+    return;
+
+  g_free (run->block);
+  g_free (run->window);
+  g_string_free (run->one, TRUE);
+  g_free (run);
+}
+
+/* The next block of slices (*n of them), NULL at the end or when the file
+ * cannot be read (tes_chrome_spill_check() then says so). */
+const TesChromeSlice *
+tes_chrome_spill_run_next (TesChromeSpillRun *run,
+                           guint             *n)
+{
+  guint count = MIN (run->left, RUN_BLOCK);
+
+  *n = 0;
+  if (count == 0)
+    return NULL;
+
+  if (!spill_io (run->spill->fd, FALSE, run->block, (gsize)count * sizeof (TesChromeSlice), run->slices_at))
+    {
+      spill_failed (run->spill);
+      run->left = 0;
+      return NULL;
+    }
+
+  run->slices_at += (guint64)count * sizeof (TesChromeSlice);
+  run->left -= count;
+  *n = count;
+
+  return run->block;
+}
+
+/* One slice's args text, valid until the next call. Slices in start order
+ * meet their texts mostly in file order, so the window moves forwards
+ * (starting a little before the text, for the children a tracer writes
+ * before their parent); a text behind it is read on its own. */
+const char *
+tes_chrome_spill_run_args (TesChromeSpillRun *run,
+                           guint64            args_off,
+                           guint32            args_len)
+{
+  guint64 start;
+  gsize len;
+
+  if (args_len == 0 || args_off + args_len > run->args_size)
+    return "";
+
+  if (args_off >= run->window_start && args_off + args_len <= run->window_start + run->window_len)
+    return run->window + (args_off - run->window_start);
+
+  if (args_off < run->window_start)
+    {
+      g_string_set_size (run->one, args_len);
+      if (!spill_io (run->spill->fd, FALSE, run->one->str, args_len, run->args_at + args_off))
+        {
+          spill_failed (run->spill);
+          return "";
+        }
+      return run->one->str;
+    }
+
+  start = args_off - MIN (args_off, ARGS_WINDOW / 8);
+  len = MAX ((gsize)(args_off - start) + args_len, ARGS_WINDOW);
+  len = MIN (len, run->args_size - start);
+  if (len > run->window_alloc)
+    {
+      run->window = g_realloc (run->window, len);
+      run->window_alloc = len;
+    }
+  if (!spill_io (run->spill->fd, FALSE, run->window, len, run->args_at + start))
+    {
+      spill_failed (run->spill);
+      run->window_len = 0;
+      return "";
+    }
+  run->window_start = start;
+  run->window_len = len;
+
+  return run->window + (args_off - start);
+}
+
 guint
 tes_chrome_thread_n_slices (const TesChromeThread *t)
 {

@@ -266,6 +266,19 @@ guint64           tes_chrome_spill_min_size (void);
 void              tes_chrome_give_back_memory (void);
 void              tes_chrome_set_spill_min_size (guint64      bytes);
 void              tes_chrome_thread_load    (TesChromeThread   *thread);
+
+/* A spilled thread's slices read back in order, a block at a time, and
+ * their args through a window: what the builder holds of a thread it
+ * merges, whatever its size. */
+typedef struct _TesChromeSpillRun TesChromeSpillRun;
+
+TesChromeSpillRun    *tes_chrome_spill_run_new  (TesChromeThread   *thread);
+void                  tes_chrome_spill_run_free (TesChromeSpillRun *run);
+const TesChromeSlice *tes_chrome_spill_run_next (TesChromeSpillRun *run,
+                                                 guint             *n);
+const char           *tes_chrome_spill_run_args (TesChromeSpillRun *run,
+                                                 guint64            args_off,
+                                                 guint32            args_len);
 guint             tes_chrome_thread_n_slices (const TesChromeThread *thread);
 gsize             tes_chrome_thread_args_end (const TesChromeThread *thread);
 const char       *tes_chrome_thread_args    (TesChromeThread   *thread,

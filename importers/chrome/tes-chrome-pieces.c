@@ -39,9 +39,13 @@
 
 #define CHUNK_SIZE (1024 * 1024)
 #define MAX_THREADS 4
-#define MAX_PIECES 32
+#define MAX_PIECES 1024
 #define PIECES_PER_THREAD 4
 #define MIN_PIECE_SIZE (4 * 1024 * 1024)
+/* A piece's slices are held until it is spilled, so pieces of at most this
+ * size keep the parse's peak from growing with the file (up to MAX_PIECES
+ * of them: 64 GB). */
+#define MAX_PIECE_SIZE (32 * 1024 * 1024)
 
 typedef struct
 {
@@ -490,8 +494,8 @@ tes_chrome_parse_file (TesImportContext  *context,
   gboolean gzip;
   GStatBuf st;
   int fd;
-  guint64 cuts[MAX_PIECES] = { 0 };
-  guint64 braces[MAX_PIECES] = { 0 };
+  g_autofree guint64 *cuts = g_new0 (guint64, MAX_PIECES);
+  g_autofree guint64 *braces = g_new0 (guint64, MAX_PIECES);
   guint n_segments = 1;
   g_autofree Job *jobs = g_new0 (Job, MAX_PIECES);
   GThread *threads[MAX_THREADS] = { NULL };
@@ -536,12 +540,15 @@ tes_chrome_parse_file (TesImportContext  *context,
       char c = first_char (head, MAX (head_len, 0));
 
       n_threads = CLAMP (g_get_num_processors (), 1, MAX_THREADS);
-      if (n_threads >= 2 && (c == '[' || c == '{'))
+      if (c == '[' || c == '{')
         {
           /* a few pieces per thread, so that a thread that runs slower (a
-           * busy core) takes fewer of them */
-          guint n_wanted = MIN (n_threads * PIECES_PER_THREAD, (guint)(st.st_size / MIN_PIECE_SIZE));
+           * busy core) takes fewer of them; on one core too, pieces that
+           * are spilled one by one */
+          guint64 size = (guint64)st.st_size;
+          guint64 n_wanted = MIN (n_threads * PIECES_PER_THREAD, size / MIN_PIECE_SIZE);
 
+          n_wanted = MAX (n_wanted, (size + MAX_PIECE_SIZE - 1) / MAX_PIECE_SIZE);
           n_wanted = CLAMP (n_wanted, 1, MAX_PIECES);
           n_segments = plan_cuts (fd, st.st_size, n_wanted, cuts, braces);
           prefix = c == '[' ? "[" : "{\"traceEvents\":[";

@@ -18,30 +18,64 @@
  * start order from its parts (then freed), the async tracks, instants,
  * counter values and flows, in the clock's ticks. */
 
+/* A sorted run of one part of a thread: slices in memory, or read back
+ * from the spill file a block at a time (reader). */
 typedef struct
 {
   const TesChromeSlice *cur;
   const TesChromeSlice *end;
   TesChromePart        *part;
+  TesChromeSpillRun    *reader;     /* NULL: in memory */
+  GString              *scratch;
 } Run;
+
+/* The slice's args text, valid until the next one's. Slices the merge
+ * added to a spilled thread may point into its spilled texts (a B left
+ * open), which tes_chrome_thread_args() reads back. */
+static const char *
+run_args (const Run            *run,
+          const TesChromeSlice *sl)
+{
+  if (sl->args_len == 0)
+    return NULL;
+  if (run->reader != NULL)
+    return tes_chrome_spill_run_args (run->reader, sl->args_off, sl->args_len);
+
+  return tes_chrome_thread_args (run->part->thread, sl->args_off, sl->args_len, run->scratch);
+}
+
+/* Whether the run has a slice at cur, reading its next block if need be. */
+static gboolean
+run_fill (Run *run)
+{
+  guint n;
+
+  if (run->cur < run->end)
+    return TRUE;
+  if (run->reader == NULL || !(run->cur = tes_chrome_spill_run_next (run->reader, &n)))
+    return FALSE;
+  run->end = run->cur + n;
+
+  return TRUE;
+}
 
 static void
 write_one (TesChromeBuilder      *b,
            TesChromeMergedThread *mt,
-           TesChromePart         *part,
-           const TesChromeSlice  *sl)
+           const Run             *run)
 {
-  TesChromeThread *t = part->thread;
+  const TesChromeSlice *sl = run->cur;
+  const char *args = run_args (run, sl);
   gint64 start = sl->start;
   gint64 dur = sl->dur;
-  guint32 category = tes_chrome_wid (b, tes_chrome_gid (b, part->seg, sl->cat));
+  guint32 category = tes_chrome_wid (b, tes_chrome_gid (b, run->part->seg, sl->cat));
 
   if (b->flavour->slice != NULL)
-    b->flavour->slice (b, mt, part, sl, &start, &dur, &category);
+    b->flavour->slice (b, mt, run->part, sl, args, &start, &dur, &category);
 
   tes_cache_writer_add_slice (b->writer, mt->track_id, start, dur,
-                              tes_chrome_wid (b, tes_chrome_gid (b, part->seg, sl->name)), category, sl->flags,
-                              sl->args_len ? t->args->str + sl->args_off : NULL, sl->args_len);
+                              tes_chrome_wid (b, tes_chrome_gid (b, run->part->seg, sl->name)), category, sl->flags,
+                              args, sl->args_len);
 }
 
 static gboolean
@@ -91,7 +125,7 @@ merge_runs (TesChromeBuilder      *b,
   guint n = 0;
 
   for (guint r = 0; r < n_runs; r++)
-    if (runs[r].cur < runs[r].end)
+    if (run_fill (&runs[r]))
       heap[n++] = &runs[r];
 
   for (gint i = (gint)n / 2 - 1; i >= 0; i--)
@@ -101,59 +135,74 @@ merge_runs (TesChromeBuilder      *b,
     {
       Run *top = heap[0];
       Run *next = NULL;
+      gboolean more;
 
       if (n > 1)
         next = (n > 2 && run_before (heap[2], heap[1])) ? heap[2] : heap[1];
 
       do
         {
-          write_one (b, mt, top->part, top->cur);
+          write_one (b, mt, top);
           top->cur++;
         }
-      while (top->cur < top->end && (next == NULL || run_before (top, next)));
+      while ((more = run_fill (top)) && (next == NULL || run_before (top, next)));
 
-      if (top->cur >= top->end)
+      if (!more)
         heap[0] = heap[--n];
       sift_down (heap, n, 0);
     }
 }
 
-/* Each part holds a sorted run (sorted by its parsing thread) and maybe a
- * few slices the merge added; handing them over merged in start order lets
- * the writer skip its own sort. */
+/* Each part holds a sorted run (sorted by its parsing thread, and waiting
+ * in the spill file when it was spilled) and maybe a few slices the merge
+ * added; handing them over merged in start order lets the writer skip its
+ * own sort, and reading spilled runs a block at a time keeps what the
+ * builder holds the same whatever the size of the thread. */
 static void
 write_thread (TesChromeBuilder      *b,
               TesChromeMergedThread *mt)
 {
   g_autoptr(GArray) runs = g_array_new (FALSE, FALSE, sizeof (Run));
+  g_autoptr(GString) scratch = g_string_new (NULL);
 
   for (guint pi = 0; pi < mt->parts->len; pi++)
     {
       TesChromePart *part = &g_array_index (mt->parts, TesChromePart, pi);
-      GArray *slices = part->thread->slices;
-      TesChromeSlice *data;
-      guint sorted;
-      Run head, tail;
+      TesChromeThread *t = part->thread;
+      GArray *slices = t->slices;
+      TesChromeSlice *data = (TesChromeSlice *)(gpointer)slices->data;
+      guint sorted = 0;
 
-      /* A thread of instants only has no slice array to point into. */
-      if (slices->len == 0)
-        continue;
+      if (t->spill != NULL)
+        {
+          /* the spilled slices, sorted; the merge's follow in memory */
+          Run head = { NULL, NULL, part, tes_chrome_spill_run_new (t), scratch };
 
-      data = (TesChromeSlice *)(gpointer)slices->data;
-      sorted = MIN (part->thread->n_sorted, slices->len);
-      head = (Run) { data, data + sorted, part };
-      tail = (Run) { data + sorted, data + slices->len, part };
+          g_array_append_val (runs, head);
+        }
+      else
+        sorted = MIN (t->n_sorted, slices->len);
 
+      if (sorted > 0)
+        {
+          Run head = { data, data + sorted, part, NULL, scratch };
+
+          g_array_append_val (runs, head);
+        }
       if (slices->len > sorted)
-        g_qsort_with_data (data + sorted, slices->len - sorted, sizeof (TesChromeSlice),
-                           (GCompareDataFunc)(gpointer)tes_chrome_slice_compare, NULL);
-      if (head.cur < head.end)
-        g_array_append_val (runs, head);
-      if (tail.cur < tail.end)
-        g_array_append_val (runs, tail);
+        {
+          Run tail = { data + sorted, data + slices->len, part, NULL, scratch };
+
+          g_qsort_with_data (data + sorted, slices->len - sorted, sizeof (TesChromeSlice),
+                             (GCompareDataFunc)(gpointer)tes_chrome_slice_compare, NULL);
+          g_array_append_val (runs, tail);
+        }
     }
 
   merge_runs (b, mt, (Run *)(gpointer)runs->data, runs->len);
+
+  for (guint r = 0; r < runs->len; r++)
+    tes_chrome_spill_run_free (g_array_index (runs, Run, r).reader);
 }
 
 /* Frees the per-thread arrays once their rows are in the writer, so that
@@ -199,10 +248,12 @@ tes_chrome_builder_write_rows (TesChromeBuilder *b)
       if (mt->track_id == 0)
         continue;
 
-      for (guint pi = 0; pi < mt->parts->len; pi++)
-        tes_chrome_thread_load (g_array_index (mt->parts, TesChromePart, pi).thread);
       if (b->flavour->write_thread != NULL)
-        b->flavour->write_thread (b, mt);
+        {
+          for (guint pi = 0; pi < mt->parts->len; pi++)
+            tes_chrome_thread_load (g_array_index (mt->parts, TesChromePart, pi).thread);
+          b->flavour->write_thread (b, mt);
+        }
       else
         write_thread (b, mt);
       release_thread (mt);
