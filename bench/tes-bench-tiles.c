@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "tes-huge-pages.h"
 #include "tes-bench-util.h"
 #include "tes-bsp-section.h"
 #include "tes-importer-registry.h"
@@ -449,6 +450,8 @@ main (int    argc,
     { NULL }
   };
 
+  /* as the programs do, so that what it measures is what they run */
+  tes_huge_pages_enable (argv);
   context = g_option_context_new ("- time the BSP heatmap's frames and the Memory section's opening");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))

@@ -21,6 +21,7 @@
 #include <sqlite3.h>
 #include <stdio.h>
 
+#include "tes-huge-pages.h"
 #include "tes-bench-util.h"
 #include "tes-trace-render.h"
 
@@ -310,6 +311,8 @@ main (int    argc,
     { NULL }
   };
 
+  /* as the programs do, so that what it measures is what they run */
+  tes_huge_pages_enable (argv);
   context = g_option_context_new ("- time the Execution Trace's frames");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error) || cache_path == NULL)

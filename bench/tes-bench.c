@@ -17,6 +17,7 @@
 
 #include "config.h"
 
+#include "tes-huge-pages.h"
 #include "tes-cache-writer.h"
 #include "tes-report.h"
 #include "tes-bench-util.h"
@@ -884,6 +885,8 @@ main (int    argc,
     { NULL }
   };
 
+  /* as the programs do, so that what it measures is what they run */
+  tes_huge_pages_enable (argv);
   context = g_option_context_new ("- time the Tessera data model against plain SQLite rows");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
