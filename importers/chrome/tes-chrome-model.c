@@ -297,6 +297,21 @@ struct _TesChromeSpill
 };
 
 static guint64 spill_min_size = TES_CHROME_SPLIT_MIN_SIZE;
+static guint64 max_piece_size = TES_CHROME_MAX_PIECE_SIZE;
+
+/* The most JSON a piece holds (TES_CHROME_MAX_PIECE_SIZE); tests make it
+ * smaller, to cut and roll small files. */
+guint64
+tes_chrome_max_piece_size (void)
+{
+  return max_piece_size;
+}
+
+void
+tes_chrome_set_max_piece_size (guint64 bytes)
+{
+  max_piece_size = MAX (bytes, 1);
+}
 
 /* Files from this size on (and cut for several threads) spill; tests
  * change it to compare both ways. */

@@ -265,6 +265,8 @@ gboolean          tes_chrome_spill_check    (TesChromeSpill    *spill,
 guint64           tes_chrome_spill_min_size (void);
 void              tes_chrome_give_back_memory (void);
 void              tes_chrome_set_spill_min_size (guint64      bytes);
+guint64           tes_chrome_max_piece_size (void);
+void              tes_chrome_set_max_piece_size (guint64      bytes);
 void              tes_chrome_thread_load    (TesChromeThread   *thread);
 
 /* A spilled thread's slices read back in order, a block at a time, and

@@ -89,6 +89,10 @@ struct _TesChromeParser
   GString          *other_key;
   guint64           last_event_end;
   guint64           last_token;   /* where the last value or key ended */
+  TesChromeRollFunc roll;
+  gpointer          roll_data;
+  guint64           roll_every;
+  guint64           roll_from;    /* where the segment's first event starts */
   TesChromeScan     scan;         /* the events yajl is spared */
   guint64           scan_at;      /* file offset past the token being replayed */
   guint             replaying : 1;
@@ -648,6 +652,11 @@ on_end (TesChromeParser *p,
       p->n_frames--;
       p->last_event_end = offset_now (p);
       tes_chrome_segment_add_event (p->seg, &p->ev);
+      if (p->roll != NULL && p->last_event_end - p->roll_from >= p->roll_every)
+        {
+          p->roll_from = p->last_event_end;
+          p->roll (p, p->roll_data);
+        }
       break;
 
     case F_TOP_OBJECT:
@@ -787,6 +796,27 @@ tes_chrome_parser_new (TesChromeSegment *seg)
   p->scan_enabled = default_scan;
 
   return p;
+}
+
+void
+tes_chrome_parser_set_roll (TesChromeParser   *p,
+                            guint64            every,
+                            TesChromeRollFunc  func,
+                            gpointer           user_data)
+{
+  p->roll = func;
+  p->roll_data = user_data;
+  p->roll_every = MAX (every, 1);
+}
+
+/* Between two events only (from the roll function): the next events go to
+ * segment; what the last one left open (a B, an async begin) stays in the
+ * old one, for the builder to join as across a cut. */
+void
+tes_chrome_parser_set_segment (TesChromeParser  *p,
+                               TesChromeSegment *seg)
+{
+  p->seg = seg;
 }
 
 void

@@ -87,6 +87,19 @@ gboolean         tes_chrome_parser_finish      (TesChromeParser       *parser,
 gboolean         tes_chrome_parser_at_boundary (TesChromeParser       *parser,
                                                 guint64                brace);
 gboolean         tes_chrome_parser_object_form (TesChromeParser       *parser);
+
+/* Called between two events once every bytes of the file have gone into
+ * the parser's segment since the last call: it may hand the parser a new
+ * segment (tes_chrome_parser_set_segment()). */
+typedef void (*TesChromeRollFunc) (TesChromeParser *parser,
+                                   gpointer         user_data);
+
+void             tes_chrome_parser_set_roll    (TesChromeParser       *parser,
+                                                guint64                every,
+                                                TesChromeRollFunc      func,
+                                                gpointer               user_data);
+void             tes_chrome_parser_set_segment (TesChromeParser       *parser,
+                                                TesChromeSegment      *segment);
 void             tes_chrome_parser_set_scan    (gboolean               enabled);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TesChromeParser, tes_chrome_parser_free)

@@ -42,10 +42,6 @@
 #define MAX_PIECES 1024
 #define PIECES_PER_THREAD 4
 #define MIN_PIECE_SIZE (4 * 1024 * 1024)
-/* A piece's slices are held until it is spilled, so pieces of at most this
- * size keep the parse's peak from growing with the file (up to MAX_PIECES
- * of them: 64 GB). */
-#define MAX_PIECE_SIZE (32 * 1024 * 1024)
 
 typedef struct
 {
@@ -63,6 +59,11 @@ typedef struct
   TesProgress      *progress;
   guint64           total;
   TesChromeSpill   *spill;        /* NULL: the slices stay in memory */
+  /* a gzip stream's job: where the segments it ends go, and the spill
+   * file it makes for them (beside spill_near; NULL: none) */
+  GPtrArray        *rolled;
+  TesChromeSpill  **spill_made;
+  const char       *spill_near;
 
   gboolean          object_form;
   gboolean          verified_end;
@@ -223,6 +224,30 @@ inflater_free (Inflater *inf)
   g_free (inf);
 }
 
+/* A gzip stream cannot be cut beforehand: its one job ends its segment
+ * between two events every TES_CHROME_MAX_PIECE_SIZE bytes it inflates,
+ * and spills it as a cut piece's is spilled. */
+static void
+roll_segment (TesChromeParser *p,
+              gpointer         user_data)
+{
+  Job *job = user_data;
+  TesChromeSegment *next = tes_chrome_segment_new (job->rolled->len);
+
+  tes_chrome_segment_sort (job->seg);
+  if (job->spill == NULL && job->spill_near != NULL)
+    {
+      job->spill = *job->spill_made = tes_chrome_spill_new (job->spill_near);
+      job->spill_near = NULL;
+    }
+  if (job->spill != NULL)
+    tes_chrome_spill_segment (job->spill, job->seg);
+
+  g_ptr_array_add (job->rolled, next);
+  job->seg = next;
+  tes_chrome_parser_set_segment (p, next);
+}
+
 static gpointer
 run_job (gpointer user_data)
 {
@@ -235,7 +260,10 @@ run_job (gpointer user_data)
   Block *block = NULL;
 
   if (job->stream != NULL)
-    inflater = inflater_new (job->stream, job->raw, job->cancellable);
+    {
+      inflater = inflater_new (job->stream, job->raw, job->cancellable);
+      tes_chrome_parser_set_roll (p, tes_chrome_max_piece_size (), roll_segment, job);
+    }
   else
     buf = g_malloc (CHUNK_SIZE);
 
@@ -548,7 +576,7 @@ tes_chrome_parse_file (TesImportContext  *context,
           guint64 size = (guint64)st.st_size;
           guint64 n_wanted = MIN (n_threads * PIECES_PER_THREAD, size / MIN_PIECE_SIZE);
 
-          n_wanted = MAX (n_wanted, (size + MAX_PIECE_SIZE - 1) / MAX_PIECE_SIZE);
+          n_wanted = MAX (n_wanted, (size + tes_chrome_max_piece_size () - 1) / tes_chrome_max_piece_size ());
           n_wanted = CLAMP (n_wanted, 1, MAX_PIECES);
           n_segments = plan_cuts (fd, st.st_size, n_wanted, cuts, braces);
           prefix = c == '[' ? "[" : "{\"traceEvents\":[";
@@ -578,6 +606,13 @@ tes_chrome_parse_file (TesImportContext  *context,
       job->consumed = &consumed;
       job->total = st.st_size;
       job->spill = trace->spill;
+      if (job->stream != NULL)
+        {
+          job->rolled = segments;
+          job->spill_made = &trace->spill;
+          if (context->writer != NULL && tes_chrome_spill_min_size () <= tes_chrome_max_piece_size ())
+            job->spill_near = tes_cache_writer_get_temp_path (context->writer);
+        }
     }
 
   pool.jobs = jobs;
@@ -614,6 +649,9 @@ tes_chrome_parse_file (TesImportContext  *context,
 
   trace->n_valid = n_valid;
   trace->n_planned = n_segments;
+  /* the segments a gzip stream's job ended all hold the file */
+  if (gzip)
+    trace->n_valid = trace->n_planned = segments->len;
   trace->gzip = gzip;
   trace->object_form = jobs[0].object_form;
   g_debug ("%s: parsed in %.3f s by %u thread(s), %u of %u pieces used",

@@ -32,6 +32,12 @@ G_BEGIN_DECLS
 /* Files smaller than this are parsed by one thread. */
 #define TES_CHROME_SPLIT_MIN_SIZE (16 * 1024 * 1024)
 
+/* A piece's slices are held until it is spilled, so pieces of at most this
+ * much JSON keep the parse's peak from growing with the file: a plain file
+ * is cut into more of them (up to 1,024: 32 GB), a gzip stream, which
+ * cannot be cut beforehand, ends one every this many bytes it inflates. */
+#define TES_CHROME_MAX_PIECE_SIZE (32 * 1024 * 1024)
+
 /* The Chrome importer's names for the common exact decimal parser
  * (tes-decimal.h), which its timestamps were the first users of. */
 typedef TesDecimal TesChromeDecimal;
