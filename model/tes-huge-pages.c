@@ -26,7 +26,8 @@
  * starts once more with it set, before it has done anything else. */
 
 #define TUNABLE "glibc.malloc.hugetlb"
-/* set for the restarted program: what GLIBC_TUNABLES was before ("" for unset) */
+/* set for the restarted program: what GLIBC_TUNABLES was before, "=" and
+ * its value, or "" when it was not set */
 #define SAVED "TES_SAVED_GLIBC_TUNABLES"
 
 /* Sanitizers bring their own malloc, which the tunable does not reach. */
@@ -45,6 +46,17 @@
 #endif
 
 #ifdef TES_CAN_RESTART
+/* value: what GLIBC_TUNABLES was ("=" and its value) or "" (unset) */
+static void
+put_back (const char *value)
+{
+  if (*value == '=')
+    g_setenv ("GLIBC_TUNABLES", value + 1, TRUE);
+  else
+    g_unsetenv ("GLIBC_TUNABLES");
+  g_unsetenv (SAVED);
+}
+
 /* Only where pages are given on request: "always" gives them anyway and
  * "never" not at all. */
 static gboolean
@@ -80,18 +92,15 @@ void
 tes_huge_pages_enable (char **argv)
 {
 #ifdef TES_CAN_RESTART
-  const char *saved = g_getenv (SAVED);
-  const char *tunables = g_getenv ("GLIBC_TUNABLES");
   const char *preload = g_getenv ("LD_PRELOAD");
+  g_autofree char *saved = g_strdup (g_getenv (SAVED));
+  g_autofree char *tunables = g_strdup (g_getenv ("GLIBC_TUNABLES"));
+  g_autofree char *was = NULL;
   g_autofree char *with = NULL;
 
   if (saved != NULL)
     {
-      if (*saved != '\0')
-        g_setenv ("GLIBC_TUNABLES", saved, TRUE);
-      else
-        g_unsetenv ("GLIBC_TUNABLES");
-      g_unsetenv (SAVED);
+      put_back (saved);
       return;
     }
 
@@ -106,18 +115,15 @@ tes_huge_pages_enable (char **argv)
   with = tunables != NULL && *tunables != '\0'
          ? g_strconcat (tunables, ":" TUNABLE "=1", NULL)
          : g_strdup (TUNABLE "=1");
-  g_setenv (SAVED, tunables != NULL ? tunables : "", TRUE);
+  was = tunables != NULL ? g_strconcat ("=", tunables, NULL) : g_strdup ("");
+  g_setenv (SAVED, was, TRUE);
   g_setenv ("GLIBC_TUNABLES", with, TRUE);
 
   execv ("/proc/self/exe", argv);
 
   /* could not: go on as we are */
   g_debug ("cannot restart with huge pages: %s", g_strerror (errno));
-  if (tunables != NULL)
-    g_setenv ("GLIBC_TUNABLES", tunables, TRUE);
-  else
-    g_unsetenv ("GLIBC_TUNABLES");
-  g_unsetenv (SAVED);
+  put_back (was);
 #else
   (void)argv;
 #endif

@@ -178,12 +178,13 @@ skip_unless_on_request (void)
   return FALSE;
 }
 
-/* Restarted with the tunable, its own environment as it was given, and
- * the big block in huge pages. */
+/* Restarted with the tunable, its own environment as it was given (unset,
+ * or set and empty), and the big block in huge pages. */
 static void
 test_restart (void)
 {
   g_auto(Child) c = { 0 };
+  g_auto(Child) empty = { 0 };
 
   if (skip_unless_on_request ())
     return;
@@ -193,6 +194,12 @@ test_restart (void)
   g_assert_cmpstr (c.now, ==, "(unset)");
   g_assert_cmpstr (c.saved, ==, "(unset)");
   g_assert_cmpuint (c.huge_kb, >=, 2048);
+
+  run (&empty, "", NULL);
+  g_assert_cmpstr (empty.started, ==, "glibc.malloc.hugetlb=1");
+  g_assert_cmpstr (empty.now, ==, "");
+  g_assert_cmpstr (empty.saved, ==, "(unset)");
+  g_assert_cmpuint (empty.huge_kb, >=, 2048);
 }
 
 /* Tunables the user gave are kept (and take effect), the one added after
