@@ -376,11 +376,12 @@ tes_chrome_build (TesImportContext  *context,
     b->flavour->rows_written (b);
   write_info (b, trace);
 
-  if (!tes_chrome_spill_check (trace->spill, error))
-    {
-      g_prefix_error (error, "%s: ", context->path);
-      goto out;
-    }
+  for (guint i = 0; i < trace->spills->len; i++)
+    if (!tes_chrome_spill_check (g_ptr_array_index (trace->spills, i), error))
+      {
+        g_prefix_error (error, "%s: ", context->path);
+        goto out;
+      }
 
   ok = TRUE;
 

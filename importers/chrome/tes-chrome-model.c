@@ -670,6 +670,7 @@ tes_chrome_trace_new (void)
   TesChromeTrace *trace = g_new0 (TesChromeTrace, 1);
 
   trace->segments = g_ptr_array_new_with_free_func ((GDestroyNotify)tes_chrome_segment_free);
+  trace->spills = g_ptr_array_new_with_free_func ((GDestroyNotify)tes_chrome_spill_free);
   return trace;
 }
 
@@ -680,6 +681,6 @@ tes_chrome_trace_free (TesChromeTrace *trace)
     return;
 
   g_ptr_array_unref (trace->segments);
-  tes_chrome_spill_free (trace->spill);
+  g_ptr_array_unref (trace->spills);
   g_free (trace);
 }

@@ -231,7 +231,7 @@ typedef struct
   guint      n_planned;     /* how many pieces the file was cut into */
   gboolean   gzip;
   gboolean   object_form;   /* {"traceEvents": […]}, not […] */
-  TesChromeSpill *spill;    /* NULL: everything stays in memory */
+  GPtrArray *spills;        /* TesChromeSpill*, one per parsing thread; none: everything stays in memory */
 } TesChromeTrace;
 
 void              tes_chrome_strings_init   (TesChromeStrings  *strings);

@@ -62,7 +62,7 @@ typedef struct
   /* a gzip stream's job: where the segments it ends go, and the spill
    * file it makes for them (beside spill_near; NULL: none) */
   GPtrArray        *rolled;
-  TesChromeSpill  **spill_made;
+  GPtrArray        *spills;
   const char       *spill_near;
 
   gboolean          object_form;
@@ -237,7 +237,8 @@ roll_segment (TesChromeParser *p,
   tes_chrome_segment_sort (job->seg);
   if (job->spill == NULL && job->spill_near != NULL)
     {
-      job->spill = *job->spill_made = tes_chrome_spill_new (job->spill_near);
+      if ((job->spill = tes_chrome_spill_new (job->spill_near)))
+        g_ptr_array_add (job->spills, job->spill);
       job->spill_near = NULL;
     }
   if (job->spill != NULL)
@@ -584,9 +585,20 @@ tes_chrome_parse_file (TesImportContext  *context,
     }
   n_threads = MIN (n_threads, n_segments);
 
-  /* the pieces' slices wait on disk until the builder writes them */
+  /* The pieces' slices wait on disk until the builder writes them, in a
+   * file per parsing thread: threads writing one file take turns (its
+   * inode's lock), and the kernel's copy into the page cache is a tenth of
+   * an import's CPU. Pieces go to the files in turn, as the threads take
+   * them in turn. */
   if (n_segments > 1 && (guint64)st.st_size >= tes_chrome_spill_min_size () && context->writer != NULL)
-    trace->spill = tes_chrome_spill_new (tes_cache_writer_get_temp_path (context->writer));
+    for (guint t = 0; t < n_threads; t++)
+      {
+        TesChromeSpill *spill = tes_chrome_spill_new (tes_cache_writer_get_temp_path (context->writer));
+
+        if (spill == NULL)
+          break;
+        g_ptr_array_add (trace->spills, spill);
+      }
 
   for (guint k = 0; k < n_segments; k++)
     {
@@ -605,11 +617,11 @@ tes_chrome_parse_file (TesImportContext  *context,
       job->abandon = &abandon;
       job->consumed = &consumed;
       job->total = st.st_size;
-      job->spill = trace->spill;
+      job->spill = trace->spills->len > 0 ? g_ptr_array_index (trace->spills, k % trace->spills->len) : NULL;
       if (job->stream != NULL)
         {
           job->rolled = segments;
-          job->spill_made = &trace->spill;
+          job->spills = trace->spills;
           if (context->writer != NULL && tes_chrome_spill_min_size () <= tes_chrome_max_piece_size ())
             job->spill_near = tes_cache_writer_get_temp_path (context->writer);
         }
