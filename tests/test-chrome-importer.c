@@ -773,6 +773,19 @@ write_big_trace (const char *path,
   tes_test_write_file (path, s->str, s->len);
 }
 
+/* The report's "<used> of <planned>" pieces (info parse_pieces). */
+static void
+get_pieces (TesReport *report,
+            guint     *used,
+            guint     *planned)
+{
+  g_autofree char *pieces = tes_report_lookup_info (report, "parse_pieces");
+
+  g_test_message ("parse_pieces: %s", pieces);
+  g_assert_nonnull (pieces);
+  g_assert_cmpint (sscanf (pieces, "%u of %u", used, planned), ==, 2);
+}
+
 static void
 check_big (gboolean poison)
 {
@@ -782,7 +795,7 @@ check_big (gboolean poison)
   g_autoptr(GError) error = NULL;
   g_autoptr(TesReport) report = NULL;
   g_autofree char *base = g_path_get_basename (path);
-  g_autofree char *pieces = NULL;
+  guint used = 0, planned = 0;
   JsonObject *want;
 
   if (g_get_num_processors () < 2)
@@ -801,18 +814,12 @@ check_big (gboolean poison)
 
   /* "<used> of <planned>" pieces: all of them, or only those before the
    * bad cut, the piece before it having parsed on to the end */
-  pieces = tes_report_lookup_info (report, "parse_pieces");
-  g_test_message ("parse_pieces: %s", pieces);
-  {
-    guint used = 0, planned = 0;
-
-    g_assert_cmpint (sscanf (pieces, "%u of %u", &used, &planned), ==, 2);
-    g_assert_cmpuint (planned, >, 1);
-    if (poison)
-      g_assert_cmpuint (used, <, planned);
-    else
-      g_assert_cmpuint (used, ==, planned);
-  }
+  get_pieces (report, &used, &planned);
+  g_assert_cmpuint (planned, >, 1);
+  if (poison)
+    g_assert_cmpuint (used, <, planned);
+  else
+    g_assert_cmpuint (used, ==, planned);
 
   for (guint f = 0; f < G_N_ELEMENTS (figures); f++)
     {
@@ -903,7 +910,6 @@ test_gzip_pieces (void)
   g_autofree char *plain = tes_test_tmp_path ("rolled.json");
   g_autofree char *gz_path = tes_test_tmp_path ("rolled.json.gz");
   g_autofree char *text = NULL;
-  g_autofree char *pieces = NULL;
   g_autoptr(GBytes) gz = NULL;
   g_autoptr(TesReport) a = NULL;
   g_autoptr(GError) error = NULL;
@@ -923,9 +929,7 @@ test_gzip_pieces (void)
   g_assert_no_error (error);
 
   /* 20 MB inflated, a piece ended after each 4 MB */
-  pieces = tes_report_lookup_info (a, "parse_pieces");
-  g_test_message ("parse_pieces: %s", pieces);
-  g_assert_cmpint (sscanf (pieces, "%u of %u", &used, &planned), ==, 2);
+  get_pieces (a, &used, &planned);
   g_assert_cmpuint (used, ==, planned);
   g_assert_cmpuint (used, >=, 5);
   g_assert_cmpint (report_figure (a, "unclosed"), ==, 1000);

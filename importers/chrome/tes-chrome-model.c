@@ -493,11 +493,9 @@ tes_chrome_thread_load (TesChromeThread *t)
 
 struct _TesChromeSpillRun
 {
-  TesChromeSpill  *spill;
+  TesChromeThread *thread;      /* spilled, and left so while the run reads it */
   guint64          slices_at;   /* the next slice to read */
   guint            left;        /* slices not read yet */
-  guint64          args_at;     /* where the thread's args texts start */
-  gsize            args_size;
   TesChromeSlice  *block;
   char            *window;      /* args texts [window_start, window_start + window_len) */
   gsize            window_alloc;
@@ -515,11 +513,9 @@ tes_chrome_spill_run_new (TesChromeThread *t)
   g_return_val_if_fail (t->spill != NULL, NULL);
 
   run = g_new0 (TesChromeSpillRun, 1);
-  run->spill = t->spill;
+  run->thread = t;
   run->slices_at = t->spill_at;
   run->left = t->spill_n;
-  run->args_at = t->spill_at + (guint64)t->spill_n * sizeof (TesChromeSlice);
-  run->args_size = t->spill_args;
   run->block = g_new (TesChromeSlice, MIN (RUN_BLOCK, MAX (t->spill_n, 1)));
   run->one = g_string_new (NULL);
 
@@ -550,9 +546,9 @@ tes_chrome_spill_run_next (TesChromeSpillRun *run,
   if (count == 0)
     return NULL;
 
-  if (!spill_io (run->spill->fd, FALSE, run->block, (gsize)count * sizeof (TesChromeSlice), run->slices_at))
+  if (!spill_io (run->thread->spill->fd, FALSE, run->block, (gsize)count * sizeof (TesChromeSlice), run->slices_at))
     {
-      spill_failed (run->spill);
+      spill_failed (run->thread->spill);
       run->left = 0;
       return NULL;
     }
@@ -567,43 +563,38 @@ tes_chrome_spill_run_next (TesChromeSpillRun *run,
 /* One slice's args text, valid until the next call. Slices in start order
  * meet their texts mostly in file order, so the window moves forwards
  * (starting a little before the text, for the children a tracer writes
- * before their parent); a text behind it is read on its own. */
+ * before their parent); a text behind it is read on its own
+ * (tes_chrome_thread_args()). */
 const char *
 tes_chrome_spill_run_args (TesChromeSpillRun *run,
                            guint64            args_off,
                            guint32            args_len)
 {
+  TesChromeThread *t = run->thread;
   guint64 start;
   gsize len;
 
-  if (args_len == 0 || args_off + args_len > run->args_size)
+  if (args_len == 0 || args_off + args_len > t->spill_args)
     return "";
 
   if (args_off >= run->window_start && args_off + args_len <= run->window_start + run->window_len)
     return run->window + (args_off - run->window_start);
 
   if (args_off < run->window_start)
-    {
-      g_string_set_size (run->one, args_len);
-      if (!spill_io (run->spill->fd, FALSE, run->one->str, args_len, run->args_at + args_off))
-        {
-          spill_failed (run->spill);
-          return "";
-        }
-      return run->one->str;
-    }
+    return tes_chrome_thread_args (t, args_off, args_len, run->one);
 
   start = args_off - MIN (args_off, ARGS_WINDOW / 8);
   len = MAX ((gsize)(args_off - start) + args_len, ARGS_WINDOW);
-  len = MIN (len, run->args_size - start);
+  len = MIN (len, t->spill_args - start);
   if (len > run->window_alloc)
     {
       run->window = g_realloc (run->window, len);
       run->window_alloc = len;
     }
-  if (!spill_io (run->spill->fd, FALSE, run->window, len, run->args_at + start))
+  if (!spill_io (t->spill->fd, FALSE, run->window, len,
+                 t->spill_at + (guint64)t->spill_n * sizeof (TesChromeSlice) + start))
     {
-      spill_failed (run->spill);
+      spill_failed (t->spill);
       run->window_len = 0;
       return "";
     }
