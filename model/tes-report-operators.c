@@ -105,36 +105,90 @@ load_operator_rows (TesReport       *self,
   return g_steal_pointer (&rows);
 }
 
-static GPtrArray *
-load_slice_rows (TesReport  *self,
-                 TesGroupBy  group_by,
-                 GError    **error)
+/* Rows of @aggs, named @where (NULL: each row after its key), typed after
+ * their keys. */
+static void
+add_aggregate_rows (TesReport  *self,
+                    GPtrArray  *rows,
+                    GArray     *aggs,
+                    const char *where,
+                    gint64      clock_id)
 {
-  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify)tes_summary_row_free);
-  g_autoptr(GArray) aggs = NULL;
-  gint64 clock_id = self->clocks->len ? 1 : 0;
-  double sum = 0;
-
-  if (!(aggs = tes_report_aggregate_slices (self, NULL, 0, clock_id, G_MININT64, G_MAXINT64,
-                                            group_by, NULL, error)))
-    return NULL;
-
-  for (guint i = 0; i < aggs->len; i++)
-    sum += g_array_index (aggs, TesAggregate, i).self;
-
   for (guint i = 0; i < aggs->len; i++)
     {
       const TesAggregate *agg = &g_array_index (aggs, TesAggregate, i);
       TesSummaryRow *row = g_new0 (TesSummaryRow, 1);
 
       row->op_index = -1;
-      row->name = g_strdup (tes_report_get_string (self, agg->key));
-      row->type = g_strdup (row->name);
-      row->share = sum > 0 ? 100.0 * agg->self / sum : 0.0;
+      row->type = g_strdup (tes_report_get_string (self, agg->key));
+      row->name = g_strdup (where ? where : row->type);
       row->total = agg->self;
       row->count = agg->count;
       row->clock_id = clock_id;
       g_ptr_array_add (rows, row);
+    }
+}
+
+/* Slices by name or category, self time. An IPU's lanes are summed apart
+ * from the rest, by category (a Poplar step's type: OnTileExecute,
+ * DoExchange, Sync…), one row per IPU and type named after the IPU, so
+ * that the rows give each IPU's cycle proportions as PopVision does and
+ * grouped by type the run's. */
+static GPtrArray *
+load_slice_rows (TesReport  *self,
+                 TesGroupBy  group_by,
+                 GError    **error)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify)tes_summary_row_free);
+  g_autoptr(GArray) rest = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autofree gboolean *in_ipu = g_new0 (gboolean, self->tracks->len + 1);
+  gint64 clock_id = self->clocks->len ? 1 : 0;
+  gboolean any_ipu = FALSE;
+  double sum = 0;
+
+  for (gint64 id = 1; id <= (gint64)self->tracks->len; id++)
+    {
+      const TesTrack *track = tes_report_get_track (self, id);
+      g_autoptr(GArray) ids = NULL;
+      g_autoptr(GArray) aggs = NULL;
+
+      if (track->kind != TES_TRACK_IPU || track->parent_id != 0)
+        continue;
+      ids = tes_report_get_subtree_tracks (self, id);
+      if (ids->len == 0)
+        continue;
+      if (!(aggs = tes_report_aggregate_slices (self, (const gint64 *)(gpointer)ids->data, ids->len, clock_id,
+                                                G_MININT64, G_MAXINT64, TES_GROUP_BY_CATEGORY, NULL, error)))
+        return NULL;
+      add_aggregate_rows (self, rows, aggs, track->name, clock_id);
+      for (guint i = 0; i < ids->len; i++)
+        in_ipu[g_array_index (ids, gint64, i)] = TRUE;
+      any_ipu = TRUE;
+    }
+
+  for (gint64 id = 1; any_ipu && id <= (gint64)self->tracks->len; id++)
+    if (!in_ipu[id] && tes_report_get_track (self, id)->n_slices > 0 &&
+        tes_report_get_track (self, id)->kind != TES_TRACK_COUNTER)
+      g_array_append_val (rest, id);
+
+  if (!any_ipu || rest->len > 0)
+    {
+      g_autoptr(GArray) aggs = NULL;
+
+      if (!(aggs = tes_report_aggregate_slices (self, any_ipu ? (const gint64 *)(gpointer)rest->data : NULL,
+                                                any_ipu ? rest->len : 0, clock_id, G_MININT64, G_MAXINT64,
+                                                group_by, NULL, error)))
+        return NULL;
+      add_aggregate_rows (self, rows, aggs, NULL, clock_id);
+    }
+
+  for (guint i = 0; i < rows->len; i++)
+    sum += ((TesSummaryRow *)g_ptr_array_index (rows, i))->total;
+  for (guint i = 0; i < rows->len; i++)
+    {
+      TesSummaryRow *row = g_ptr_array_index (rows, i);
+
+      row->share = sum > 0 ? 100.0 * row->total / sum : 0.0;
     }
 
   return g_steal_pointer (&rows);

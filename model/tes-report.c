@@ -687,6 +687,37 @@ tes_report_get_track (TesReport *self,
   return &g_array_index (self->tracks, TesTrack, track_id - 1);
 }
 
+/**
+ * tes_report_get_subtree_tracks:
+ * @root_id: a track
+ *
+ * The tracks with slices at or below @root_id (its lanes, their lanes…),
+ * counter tracks left out: what "a device's time" adds up.
+ *
+ * Returns: (transfer full): gint64 track ids, in id order
+ */
+GArray *
+tes_report_get_subtree_tracks (TesReport *self,
+                               gint64     root_id)
+{
+  GArray *ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  g_return_val_if_fail (TES_IS_REPORT (self), ids);
+
+  for (gint64 id = 1; id <= (gint64)self->tracks->len; id++)
+    {
+      const TesTrack *track = &g_array_index (self->tracks, TesTrack, id - 1);
+      gint64 up = id;
+
+      while (up != 0 && up != root_id)
+        up = g_array_index (self->tracks, TesTrack, up - 1).parent_id;
+      if (up == root_id && track->n_slices > 0 && track->kind != TES_TRACK_COUNTER)
+        g_array_append_val (ids, id);
+    }
+
+  return ids;
+}
+
 gboolean
 tes_report_get_span (TesReport *self,
                      gint64     clock_id,

@@ -257,6 +257,8 @@ guint             tes_report_get_n_clocks        (TesReport           *self);
 const TesClock   *tes_report_get_clock           (TesReport           *self,
                                                   gint64               clock_id);
 guint             tes_report_get_n_tracks        (TesReport           *self);
+GArray           *tes_report_get_subtree_tracks  (TesReport           *self,
+                                                  gint64               root_id);
 const TesTrack   *tes_report_get_track           (TesReport           *self,
                                                   gint64               track_id);
 gboolean          tes_report_get_span            (TesReport           *self,

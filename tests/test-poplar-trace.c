@@ -393,6 +393,78 @@ assert_bsp_truth (TesReport *report,
   g_assert_cmpuint (n_steps, ==, json_array_get_length (truth_steps));
 }
 
+/* The Summary's rows: per IPU and step type, the cycles its tiles spent in
+ * steps of that type and how many tile slices did (PopVision's cycle
+ * proportions per IPU, counted tile by tile as its New BSP statistics
+ * do), as the truth's steps add up; grouped by type, the run's. */
+static void
+assert_summary_truth (TesReport *report,
+                      Generated *g)
+{
+  JsonArray *truth_steps = json_object_get_array_member (g->truth, "steps");
+  g_autoptr(GHashTable) want = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr(GHashTable) want_types = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GPtrArray) types = NULL;
+  g_autoptr(GError) error = NULL;
+  guint n_ipu_rows = 0;
+
+  for (guint i = 0; i < json_array_get_length (truth_steps); i++)
+    {
+      JsonObject *step = json_array_get_object_element (truth_steps, i);
+      JsonArray *cycles = json_object_get_array_member (step, "cycles");
+      const char *type = json_object_get_string_member (step, "name");
+      g_autofree char *key = g_strdup_printf ("IPU %" G_GINT64_FORMAT "/%s",
+                                              json_object_get_int_member (step, "ipu"), type);
+      gint64 *sums = g_hash_table_lookup (want, key);
+      gint64 *type_sum = g_hash_table_lookup (want_types, type);
+
+      if (sums == NULL)
+        g_hash_table_insert (want, g_strdup (key), (sums = g_new0 (gint64, 2)));
+      if (type_sum == NULL)
+        g_hash_table_insert (want_types, g_strdup (type), (type_sum = g_new0 (gint64, 1)));
+      for (guint t = 0; t < json_array_get_length (cycles); t++)
+        {
+          gint64 c = json_array_get_int_element (cycles, t);
+
+          sums[0] += c;
+          sums[1] += c > 0;
+          *type_sum += c;
+        }
+    }
+
+  rows = tes_report_summarize (report, TES_SUMMARY_EACH, TES_GROUP_BY_CATEGORY, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const TesSummaryRow *row = g_ptr_array_index (rows, i);
+      g_autofree char *key = g_strdup_printf ("%s/%s", row->name, row->type);
+      const gint64 *sums = g_hash_table_lookup (want, key);
+
+      if (!g_str_has_prefix (row->name, "IPU "))
+        continue;
+      g_assert_nonnull (sums);
+      g_assert_cmpint (row->total, ==, sums[0]);
+      g_assert_cmpint (row->count, ==, sums[1]);
+      n_ipu_rows++;
+    }
+  g_assert_cmpuint (n_ipu_rows, ==, g_hash_table_size (want));
+
+  types = tes_report_summarize (report, TES_SUMMARY_TOTAL, TES_GROUP_BY_CATEGORY, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < types->len; i++)
+    {
+      const TesSummaryRow *row = g_ptr_array_index (types, i);
+      const gint64 *sum = g_hash_table_lookup (want_types, row->type);
+
+      if (sum != NULL)
+        g_assert_cmpint (row->total, ==, *sum);
+      else
+        g_assert_cmpstr (row->type, ==, "host");
+    }
+  g_assert_cmpuint (types->len, ==, g_hash_table_size (want_types) + 1);
+}
+
 /* Our generator's host process stays a plain process and thread, in the
  * same cycles clock: one span per run. */
 static void
@@ -448,6 +520,7 @@ check_chrome_tiles (TesTestData data)
   if (data == TES_TEST_OWN_DATA)
     {
       assert_bsp_truth (report, &g);
+      assert_summary_truth (report, &g);
       assert_host_lane (report, &g);
     }
   else
@@ -456,7 +529,7 @@ check_chrome_tiles (TesTestData data)
   tiles_line = g_strdup_printf ("Tiles:          %u", n_tiles);
   tes_test_run_cli (&cli, "info", trace, NULL);
   g_assert_cmpint (cli.status, ==, 0);
-  tes_test_assert_contains (cli.out, "Importer:       chrome-json (version 4)");
+  tes_test_assert_contains (cli.out, "Importer:       chrome-json (version 5)");
   tes_test_assert_contains (cli.out, tiles_line);
   tes_test_assert_contains (cli.out, "(clock IPU cycles)");
 }

@@ -303,6 +303,8 @@ slice (TesChromeBuilder      *b,
        gint64                *dur,
        guint32               *category)
 {
+  guint32 name = tes_chrome_gid (b, part->seg, sl->name);
+  gint ipu, tile;
   gint64 cycles;
 
   if (b->mhz <= 0)
@@ -311,8 +313,12 @@ slice (TesChromeBuilder      *b,
   cycles = tes_chrome_args_cycles (args, sl->args_len, "cycles");
   *start = tes_chrome_ticks (b, sl->start);
   *dur = cycles >= 0 ? cycles : tes_chrome_ticks (b, sl->start + sl->dur) - *start;
-  bsp_add (b, mt, args, sl->args_len,
-           tes_chrome_text (b, tes_chrome_gid (b, part->seg, sl->name)), *start, *dur);
+  /* A tile's slice is a program step of one type (OnTileExecute,
+   * DoExchange, Sync…): that type is what PopVision's cycle proportions
+   * add up, so it is the category, not the trace's one "bsp" for all. */
+  if (poplar_tile_of (b, mt, &ipu, &tile))
+    *category = tes_chrome_wid (b, name);
+  bsp_add (b, mt, args, sl->args_len, tes_chrome_text (b, name), *start, *dur);
 }
 
 const TesChromeFlavour tes_chrome_flavour_poplar = {

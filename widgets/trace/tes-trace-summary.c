@@ -79,24 +79,6 @@ tes_trace_summary_stats (TesReport     *report,
   return stats;
 }
 
-static void
-collect_tracks (TesReport *report,
-                gint64     root,
-                GArray    *ids)
-{
-  for (gint64 id = 1; id <= tes_report_get_n_tracks (report); id++)
-    {
-      const TesTrack *track = tes_report_get_track (report, id);
-      gint64 up = id;
-
-      /* the track or one of its parents is the root */
-      while (up != 0 && up != root)
-        up = tes_report_get_track (report, up)->parent_id;
-      if (up == root && track->n_slices > 0 && track->kind != TES_TRACK_COUNTER)
-        g_array_append_val (ids, id);
-    }
-}
-
 static int
 compare_shares (gconstpointer a,
                 gconstpointer b)
@@ -125,14 +107,14 @@ tes_trace_summary_proportions (TesReport     *report,
   for (gint64 id = 1; id <= tes_report_get_n_tracks (report); id++)
     {
       const TesTrack *root = tes_report_get_track (report, id);
-      g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+      g_autoptr(GArray) ids = NULL;
       g_autoptr(GArray) aggs = NULL;
       TesTraceProportion *proportion;
 
       if (root->parent_id != 0)
         continue;
 
-      collect_tracks (report, id, ids);
+      ids = tes_report_get_subtree_tracks (report, id);
       if (ids->len == 0)
         continue;
 
