@@ -146,6 +146,16 @@ load_slice_rows (TesReport  *self,
   gboolean any_ipu = FALSE;
   double sum = 0;
 
+  /* in the IPUs' own clock where there are IPUs: a compile report opened
+   * with the trace may bring its own clock of the same rate first, and
+   * going through ns would round every slice */
+  for (gint64 id = 1; id <= (gint64)self->tracks->len; id++)
+    if (tes_report_get_track (self, id)->kind == TES_TRACK_IPU && tes_report_get_track (self, id)->clock_id > 0)
+      {
+        clock_id = tes_report_get_track (self, id)->clock_id;
+        break;
+      }
+
   for (gint64 id = 1; id <= (gint64)self->tracks->len; id++)
     {
       const TesTrack *track = tes_report_get_track (self, id);
