@@ -106,6 +106,29 @@ test_summary_facts (void)
   g_assert_cmpstr (find_fact (shared_facts, "Totals", "Operators")->value, ==, "96");
 }
 
+/* Info keys are labelled in the vendor's words: acronyms stay acronyms
+ * ("target.tiles_per_ipu" is "Tiles per IPU", "target.ipus" "IPUs"). */
+static void
+test_summary_fact_labels (void)
+{
+  g_autofree char *src = tes_test_data_path ("poplar/compile_report_small.txt");
+  g_autofree char *path = tes_test_copy_to_tmp (src, "compile_report_small.txt");
+  g_autoptr(TesReport) report = open_listing_at (path);
+  g_autoptr(TesWorkspace) workspace = tes_workspace_new (report);
+  g_autoptr(GPtrArray) facts = tes_summary_collect_facts (workspace);
+
+  g_assert_nonnull (find_fact (facts, "Target", "IPUs"));
+  g_assert_nonnull (find_fact (facts, "Target", "Tiles per IPU"));
+  g_assert_null (find_fact (facts, "Target", "Ipus"));
+  for (guint i = 0; i < facts->len; i++)
+    {
+      const TesSummaryFact *fact = g_ptr_array_index (facts, i);
+
+      g_assert_null (strstr (fact->key, "ipu"));
+      g_assert_null (strstr (fact->key, "Ipu"));
+    }
+}
+
 static void
 test_summary_rows_and_filter (void)
 {
@@ -316,6 +339,7 @@ main (int    argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/facts", test_summary_facts);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/fact-labels", test_summary_fact_labels);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/rows-and-filter", test_summary_rows_and_filter);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/sort", test_summary_sort);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/export", test_summary_export);

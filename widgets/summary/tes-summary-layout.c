@@ -61,7 +61,30 @@ static const struct {
   { N_("BSP steps"), G_STRUCT_OFFSET (TesReportCounts, n_bsp_steps) },
 };
 
-/* "target.tiles_per_ipu" → heading "Target", key "Tiles per ipu". */
+/* Words of info keys that are acronyms, as their vendors write them
+ * ("Tiles per IPU", "IPUs", not "Ipus"). */
+static const char *const acronyms[] = {
+  "IPU", "IPUs", "GPU", "GPUs", "CPU", "CPUs", "NPU", "NPUs", "BSP", "DLA", "MHz",
+};
+
+/* @text (transfer full) with every word that is an acronym spelled as one */
+static char *
+spell_acronyms (char *text)
+{
+  g_auto(GStrv) words = g_strsplit (text, " ", -1);
+
+  for (guint w = 0; words[w] != NULL; w++)
+    for (guint i = 0; i < G_N_ELEMENTS (acronyms); i++)
+      if (g_ascii_strcasecmp (words[w], acronyms[i]) == 0)
+        {
+          g_free (words[w]);
+          words[w] = g_strdup (acronyms[i]);
+        }
+  g_free (text);
+  return g_strjoinv (" ", words);
+}
+
+/* "target.tiles_per_ipu" → heading "Target", key "Tiles per IPU". */
 static void
 split_info_key (const char  *key,
                 char       **heading,
@@ -86,6 +109,8 @@ split_info_key (const char  *key,
   g_strdelimit (l, "_", ' ');
   if (h[0])
     h[0] = g_ascii_toupper (h[0]);
+  h = spell_acronyms (h);
+  l = spell_acronyms (l);
   if (l[0])
     l[0] = g_ascii_toupper (l[0]);
 
