@@ -65,6 +65,13 @@ gboolean  tes_report_read_rows  (TesReport         *self,
                                  TesReportRowFunc   read_row,
                                  gpointer           out,
                                  GError           **error);
+gboolean  tes_report_read_rows_with (TesReport         *self,
+                                     const char        *sql,
+                                     const gint64      *params,
+                                     guint              n_params,
+                                     TesReportRowFunc   read_row,
+                                     gpointer           out,
+                                     GError           **error);
 
 /* A cache that breaks what its writer guarantees: the error names the
  * cache and where (printf-style: "track 3", "slice 7 of track 2"). */

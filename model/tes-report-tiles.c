@@ -102,10 +102,11 @@ tes_report_get_runs (TesReport  *self,
   return g_steal_pointer (&runs);
 }
 
-static void
-bsp_step_free (gpointer data)
+void
+tes_bsp_step_free (TesBspStep *step)
 {
-  TesBspStep *step = data;
+  if (step == NULL)
+    return;
 
   g_free (step->tile_cycles);
   g_free (step->tile_states);
@@ -157,7 +158,7 @@ tes_report_get_bsp_steps (TesReport  *self,
                           gint64      run_id,
                           GError    **error)
 {
-  g_autoptr(GPtrArray) steps = g_ptr_array_new_with_free_func (bsp_step_free);
+  g_autoptr(GPtrArray) steps = g_ptr_array_new_with_free_func ((GDestroyNotify)tes_bsp_step_free);
 
   g_return_val_if_fail (TES_IS_REPORT (self), NULL);
 
@@ -169,6 +170,123 @@ tes_report_get_bsp_steps (TesReport  *self,
     return NULL;
 
   return g_steal_pointer (&steps);
+}
+
+/* One step of a run (NULL, no error, when the run has no such step). */
+TesBspStep *
+tes_report_get_bsp_step (TesReport  *self,
+                         gint64      run_id,
+                         gint64      step,
+                         GError    **error)
+{
+  g_autoptr(GPtrArray) steps = g_ptr_array_new_with_free_func ((GDestroyNotify)tes_bsp_step_free);
+  const gint64 params[2] = { run_id, step };
+
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+
+  if (!tes_report_read_rows_with (self,
+                                  "SELECT coalesce (run_id, 0), step, coalesce (clock_id, 0), start, dur, name, n_tiles, "
+                                  "       tile_cycles, tile_states FROM bsp_steps WHERE run_id = ?1 AND step = ?2",
+                                  params, G_N_ELEMENTS (params), read_bsp_step_row, steps, error) ||
+      steps->len == 0)
+    return NULL;
+
+  return g_ptr_array_steal_index (steps, 0);
+}
+
+/* The IPU whose BSP steps a run holds (a Poplar import writes a run per
+ * IPU, named "IPU n"), or -1 for any other run. */
+gint
+tes_run_get_ipu (const TesRun *run)
+{
+  int ipu;
+  int end = 0;
+
+  g_return_val_if_fail (run != NULL, -1);
+
+  /* as many IPUs as a Poplar target may have */
+  if (run->name == NULL || sscanf (run->name, "IPU %d%n", &ipu, &end) != 1 || run->name[end] != '\0' ||
+      ipu < 0 || ipu >= 4096)
+    return -1;
+
+  return ipu;
+}
+
+/* The BSP step that a tile's lane is in at @ns (on the report's time
+ * base): the step of its IPU's run that spans it. NULL, without an error,
+ * when the lane is no tile's or no step spans the time. */
+TesBspStep *
+tes_report_get_bsp_step_at (TesReport  *self,
+                            gint64      tile_track_id,
+                            gint64      ns,
+                            GError    **error)
+{
+  g_autoptr(GPtrArray) steps = g_ptr_array_new_with_free_func ((GDestroyNotify)tes_bsp_step_free);
+  g_autoptr(GArray) tiles = NULL;
+  g_autoptr(GArray) runs = NULL;
+  gint ipu = -1;
+
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+
+  if (self->counts.n_bsp_steps == 0)
+    return NULL;
+  if (!(tiles = tes_report_get_tiles (self, error)) || !(runs = tes_report_get_runs (self, error)))
+    return NULL;
+
+  for (guint t = 0; t < tiles->len && ipu < 0; t++)
+    if (g_array_index (tiles, TesTile, t).track_id == tile_track_id)
+      ipu = g_array_index (tiles, TesTile, t).ipu;
+
+  for (guint r = 0; ipu >= 0 && r < runs->len; r++)
+    {
+      const TesRun *run = &g_array_index (runs, TesRun, r);
+      gint64 params[2] = { run->id, 0 };
+
+      if (tes_run_get_ipu (run) != ipu)
+        continue;
+      params[1] = tes_report_convert_time (self, 0, run->clock_id, ns);
+      if (!tes_report_read_rows_with (self,
+                                      "SELECT coalesce (run_id, 0), step, coalesce (clock_id, 0), start, dur, name, "
+                                      "       n_tiles, tile_cycles, tile_states FROM bsp_steps "
+                                      "WHERE run_id = ?1 AND start <= ?2 AND start + dur > ?2 ORDER BY step LIMIT 1",
+                                      params, G_N_ELEMENTS (params), read_bsp_step_row, steps, error))
+        return NULL;
+      break;
+    }
+
+  return steps->len > 0 ? g_ptr_array_steal_index (steps, 0) : NULL;
+}
+
+/* The step's figures as PopVision's Details tab gives them. The step
+ * lasts as long as its longest tile; its tile balance is how much of the
+ * tiles' time it fills (the mean over the longest): 100 % when every tile
+ * works the whole step, low when one tile works and the rest wait. */
+void
+tes_bsp_step_get_stats (const TesBspStep *step,
+                        TesBspStepStats  *stats)
+{
+  g_return_if_fail (step != NULL && stats != NULL);
+
+  memset (stats, 0, sizeof *stats);
+  stats->n_tiles = step->n_tiles;
+  stats->min_cycles = step->n_tiles > 0 ? G_MAXINT64 : 0;
+  for (guint t = 0; t < step->n_tiles; t++)
+    {
+      gint64 c = step->tile_cycles[t];
+
+      stats->all_cycles += c;
+      stats->active_tiles += c > 0;
+      stats->min_cycles = MIN (stats->min_cycles, c);
+      stats->max_cycles = MAX (stats->max_cycles, c);
+    }
+  stats->cycles = MAX (step->dur, stats->max_cycles);
+  if (step->n_tiles > 0)
+    stats->mean_cycles = (double)stats->all_cycles / step->n_tiles;
+  if (stats->max_cycles > 0)
+    {
+      stats->tile_balance = 100.0 * stats->all_cycles / ((double)step->n_tiles * stats->max_cycles);
+      stats->active_tile_balance = 100.0 * stats->all_cycles / ((double)stats->active_tiles * stats->max_cycles);
+    }
 }
 
 static void
@@ -211,8 +329,7 @@ tes_report_get_tile_activity (TesReport  *self,
       GArray *tiles;
       int ipu;
 
-      /* as many IPUs as a Poplar target may have */
-      if (run->name == NULL || sscanf (run->name, "IPU %d", &ipu) != 1 || ipu < 0 || ipu >= 4096)
+      if ((ipu = tes_run_get_ipu (run)) < 0)
         continue;
       if (!(steps = tes_report_get_bsp_steps (self, run->id, error)))
         return NULL;

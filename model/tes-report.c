@@ -823,6 +823,20 @@ tes_report_read_rows (TesReport         *self,
                       gpointer           out,
                       GError           **error)
 {
+  return tes_report_read_rows_with (self, sql, &param, 1, read_row, out, error);
+}
+
+/* tes_report_read_rows() with @n_params parameters ?1…?N (those the
+ * statement has). */
+gboolean
+tes_report_read_rows_with (TesReport         *self,
+                           const char        *sql,
+                           const gint64      *params,
+                           guint              n_params,
+                           TesReportRowFunc   read_row,
+                           gpointer           out,
+                           GError           **error)
+{
   sqlite3_stmt *stmt = NULL;
   gboolean ok;
   sqlite3 *db;
@@ -832,8 +846,8 @@ tes_report_read_rows (TesReport         *self,
     return FALSE;
 
   ok = tes_report_prepare_checked (self, db, sql, &stmt, error);
-  if (ok && sqlite3_bind_parameter_count (stmt) > 0)
-    sqlite3_bind_int64 (stmt, 1, param);
+  for (guint i = 0; ok && i < n_params && (int)i < sqlite3_bind_parameter_count (stmt); i++)
+    sqlite3_bind_int64 (stmt, i + 1, params[i]);
   while (ok && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
     ok = read_row (self, stmt, out, error);
   if (ok && rc != SQLITE_DONE)

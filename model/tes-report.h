@@ -187,6 +187,21 @@ typedef struct
   guint8  *tile_states;   /* n_tiles, TesTileState */
 } TesBspStep;
 
+/* What PopVision's Details tab says of one program step, from its tiles'
+ * cycles. */
+typedef struct
+{
+  gint64  cycles;               /* the step's: its longest tile's */
+  guint   n_tiles;
+  guint   active_tiles;         /* tiles with cycles in the step */
+  gint64  all_cycles;           /* summed over every tile */
+  gint64  min_cycles;           /* over every tile, idle ones included */
+  gint64  max_cycles;
+  double  mean_cycles;
+  double  tile_balance;         /* percent: all cycles / (tiles × the longest) */
+  double  active_tile_balance;  /* the same over the active tiles only */
+} TesBspStepStats;
+
 /* A counter series over one pixel column. */
 typedef struct
 {
@@ -290,6 +305,18 @@ GArray           *tes_report_get_unit_activity   (TesReport           *self,
                                                   gint64               start_ns,
                                                   gint64               end_ns,
                                                   GError             **error);
+TesBspStep       *tes_report_get_bsp_step        (TesReport           *self,
+                                                  gint64               run_id,
+                                                  gint64               step,
+                                                  GError             **error);
+TesBspStep       *tes_report_get_bsp_step_at     (TesReport           *self,
+                                                  gint64               tile_track_id,
+                                                  gint64               ns,
+                                                  GError             **error);
+gint              tes_run_get_ipu                (const TesRun        *run);
+void              tes_bsp_step_free              (TesBspStep          *step);
+void              tes_bsp_step_get_stats         (const TesBspStep    *step,
+                                                  TesBspStepStats     *stats);
 GPtrArray        *tes_report_get_bsp_steps       (TesReport           *self,
                                                   gint64               run_id,
                                                   GError             **error);
@@ -370,5 +397,6 @@ guint             tes_tiles_count_out_of_memory  (const TesTile       *tiles,
                                                   guint                n_tiles);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TesSummaryRow, tes_summary_row_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TesBspStep, tes_bsp_step_free)
 
 G_END_DECLS

@@ -465,6 +465,83 @@ assert_summary_truth (TesReport *report,
   g_assert_cmpuint (types->len, ==, g_hash_table_size (want_types) + 1);
 }
 
+/* Each step as PopVision's Details give it, found from a tile's lane at a
+ * time inside it, against the truth's cycles worked out here: the step
+ * lasts its longest tile, its tile balance is the tiles' mean over that
+ * longest (over the active tiles only for the active balance). */
+static void
+assert_step_details_truth (TesReport *report,
+                           Generated *g)
+{
+  JsonArray *truth_steps = json_object_get_array_member (g->truth, "steps");
+  guint mhz = (guint)json_object_get_int_member (g->truth, "clock_mhz");
+  g_autoptr(GArray) tiles = NULL;
+  g_autoptr(GError) error = NULL;
+
+  tiles = tes_report_get_tiles (report, &error);
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < json_array_get_length (truth_steps); i++)
+    {
+      JsonObject *want = json_array_get_object_element (truth_steps, i);
+      JsonArray *cycles = json_object_get_array_member (want, "cycles");
+      gint64 ipu = json_object_get_int_member (want, "ipu");
+      gint64 start = json_object_get_int_member (want, "start");
+      gint64 dur = json_object_get_int_member (want, "dur");
+      guint n = json_array_get_length (cycles);
+      gint64 sum = 0, max = 0, min = G_MAXINT64;
+      guint active = 0;
+      gint64 track_id = 0;
+      g_autoptr(TesBspStep) step = NULL;
+      TesBspStepStats stats;
+
+      for (guint t = 0; t < n; t++)
+        {
+          gint64 c = json_array_get_int_element (cycles, t);
+
+          sum += c;
+          max = MAX (max, c);
+          min = MIN (min, c);
+          active += c > 0;
+        }
+
+      /* the lane of the IPU's last tile */
+      for (guint t = 0; t < tiles->len; t++)
+        {
+          const TesTile *tile = &g_array_index (tiles, TesTile, t);
+
+          if (tile->ipu == ipu && tile->tile == (gint)n - 1)
+            track_id = tile->track_id;
+        }
+      g_assert_cmpint (track_id, >, 0);
+
+      /* the middle of the step, in ns from the trace's start */
+      step = tes_report_get_bsp_step_at (report, track_id, (start + dur / 2) * 1000 / mhz, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (step);
+      g_assert_cmpint (step->step, ==, json_object_get_int_member (want, "step"));
+
+      tes_bsp_step_get_stats (step, &stats);
+      g_assert_cmpint (stats.cycles, ==, dur);
+      g_assert_cmpint (stats.max_cycles, ==, max);
+      g_assert_cmpint (stats.min_cycles, ==, min);
+      g_assert_cmpint (stats.all_cycles, ==, sum);
+      g_assert_cmpuint (stats.n_tiles, ==, n);
+      g_assert_cmpuint (stats.active_tiles, ==, active);
+      g_assert_cmpfloat_with_epsilon (stats.mean_cycles, (double)sum / n, 1e-9);
+      g_assert_cmpfloat_with_epsilon (stats.tile_balance, 100.0 * sum / ((double)n * max), 1e-9);
+      g_assert_cmpfloat_with_epsilon (stats.active_tile_balance, 100.0 * sum / ((double)active * max), 1e-9);
+    }
+
+  /* a host lane is no tile's: no step */
+  for (gint64 id = 1; id <= tes_report_get_n_tracks (report); id++)
+    if (tes_report_get_track (report, id)->kind == TES_TRACK_THREAD)
+      {
+        g_assert_null (tes_report_get_bsp_step_at (report, id, 0, &error));
+        g_assert_no_error (error);
+      }
+}
+
 /* Our generator's host process stays a plain process and thread, in the
  * same cycles clock: one span per run. */
 static void
@@ -521,6 +598,7 @@ check_chrome_tiles (TesTestData data)
     {
       assert_bsp_truth (report, &g);
       assert_summary_truth (report, &g);
+      assert_step_details_truth (report, &g);
       assert_host_lane (report, &g);
     }
   else

@@ -29,9 +29,9 @@ typedef struct
 } Fixture;
 
 static void
-fixture_open (Fixture *f)
+fixture_open_path (Fixture    *f,
+                   const char *path)
 {
-  g_autofree char *path = tes_test_write_trace ("window-trace.json");
   GtkStack *sections;
 
   f->window = tes_ui_test_open_window (path, NULL);
@@ -47,6 +47,14 @@ fixture_open (Fixture *f)
   f->report = tes_workspace_get_report (f->workspace);
   tes_ui_test_wait_for_stable_size (GTK_WIDGET (f->view));
   g_assert_nonnull (tes_trace_view_get_frame (f->view));
+}
+
+static void
+fixture_open (Fixture *f)
+{
+  g_autofree char *path = tes_test_write_trace ("window-trace.json");
+
+  fixture_open_path (f, path);
 }
 
 static void
@@ -714,6 +722,76 @@ test_trace_window_width (void)
   tes_ui_test_close_window (window);
 }
 
+/* A click on a tile's slice of a Poplar run: Details add the program
+ * step's figures as PopVision's Details tab gives them, as the truth's
+ * cycles of that step work out. */
+static void
+test_trace_window_step_details (void)
+{
+  g_auto(Generated) g = { 0 };
+  Fixture f = { 0 };
+  g_autofree char *execution = NULL;
+  g_autofree char *details = NULL;
+  g_autofree char *want_active = NULL;
+  g_autofree char *want_balance = NULL;
+  g_autofree char *want_step = NULL;
+  JsonArray *truth_steps;
+  JsonObject *want = NULL;
+  JsonArray *cycles;
+  const TesTraceLane *lane;
+  gint64 sum = 0, max = 0, start, mhz;
+  guint active = 0, n;
+  double x, y;
+
+  generate (&g, TES_TEST_OWN_DATA);
+  execution = generated_path (&g, "execution.json");
+  fixture_open_path (&f, execution);
+
+  /* the longest step of IPU 0 in which its tile 0 works */
+  truth_steps = json_object_get_array_member (g.truth, "steps");
+  for (guint i = 0; i < json_array_get_length (truth_steps); i++)
+    {
+      JsonObject *step = json_array_get_object_element (truth_steps, i);
+
+      if (json_object_get_int_member (step, "ipu") == 0 &&
+          json_array_get_int_element (json_object_get_array_member (step, "cycles"), 0) > 0 &&
+          (want == NULL || json_object_get_int_member (step, "dur") > json_object_get_int_member (want, "dur")))
+        want = step;
+    }
+  g_assert_nonnull (want);
+  cycles = json_object_get_array_member (want, "cycles");
+  n = json_array_get_length (cycles);
+  for (guint t = 0; t < n; t++)
+    {
+      gint64 c = json_array_get_int_element (cycles, t);
+
+      sum += c;
+      max = MAX (max, c);
+      active += c > 0;
+    }
+
+  mhz = json_object_get_int_member (g.truth, "clock_mhz");
+  start = json_object_get_int_member (want, "start");
+  lane = lane_named (tes_trace_view_get_frame (f.view), f.report, "IPU 0", "Tile 0");
+  g_assert_nonnull (lane);
+  point_at (&f, lane, 0, (start + json_array_get_int_element (cycles, 0) / 2) * 1000 / mhz, &x, &y);
+  g_assert_true (tes_trace_view_select_at (f.view, x, y, FALSE));
+
+  details = tes_trace_section_dup_details (f.section);
+  g_test_message ("%s", details);
+  want_step = g_strdup_printf ("Program step %" G_GINT64_FORMAT ": %s\n", json_object_get_int_member (want, "step"),
+                               json_object_get_string_member (want, "program"));
+  want_active = g_strdup_printf ("Active tiles: %u of %u\n", active, n);
+  want_balance = g_strdup_printf ("Tile balance: %.1f %%\nActive tile balance: %.1f %%\n",
+                                  100.0 * sum / ((double)n * max), 100.0 * sum / ((double)active * max));
+  tes_test_assert_contains (details, "Lane: Tile 0\n");
+  tes_test_assert_contains (details, want_step);
+  tes_test_assert_contains (details, want_active);
+  tes_test_assert_contains (details, want_balance);
+
+  fixture_close (&f);
+}
+
 /* A report without timed events has no trace to show. */
 static void
 test_trace_window_absent (void)
@@ -742,6 +820,7 @@ main (int    argc,
   tes_ui_test_add ("/tes/trace-window/search", test_trace_window_search);
   tes_ui_test_add ("/tes/trace-window/summary", test_trace_window_summary);
   tes_ui_test_add ("/tes/trace-window/width", test_trace_window_width);
+  tes_ui_test_add ("/tes/trace-window/step-details", test_trace_window_step_details);
   tes_ui_test_add ("/tes/trace-window/vendors", test_trace_window_vendors);
   tes_ui_test_add ("/tes/trace-window/absent", test_trace_window_absent);
 

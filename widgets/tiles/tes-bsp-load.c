@@ -48,7 +48,7 @@ tes_bsp_load_ipus (TesReport  *report,
       TesBspIpu *ipu;
       int number;
 
-      if (run->name == NULL || sscanf (run->name, "IPU %d", &number) != 1)
+      if ((number = tes_run_get_ipu (run)) < 0)
         continue;
 
       ipu = g_new0 (TesBspIpu, 1);

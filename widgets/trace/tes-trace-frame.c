@@ -221,7 +221,7 @@ tes_trace_balance (TesReport  *report,
       gint64 group = 0;
       int ipu;
 
-      if (run->name == NULL || sscanf (run->name, "IPU %d", &ipu) != 1)
+      if ((ipu = tes_run_get_ipu (run)) < 0)
         continue;
 
       /* the lane above this IPU's tiles */

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 
 #include "tes-row-item.h"
 #include "tes-table.h"
@@ -132,6 +133,35 @@ tes_trace_section_update_range (TesTraceSection *self)
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->range_label), text);
 }
 
+/* PopVision's Details of a program step, for a slice on a tile's lane
+ * that a BSP step of its IPU spans. */
+static void
+append_step_details (GString    *text,
+                     TesReport  *report,
+                     gint64      track_id,
+                     gint64      ns)
+{
+  g_autoptr(TesBspStep) step = NULL;
+  g_autofree char *all = NULL;
+  TesBspStepStats stats;
+
+  if (tes_report_get_track (report, track_id)->kind != TES_TRACK_TILE ||
+      !(step = tes_report_get_bsp_step_at (report, track_id, ns, NULL)))
+    return;
+
+  tes_bsp_step_get_stats (step, &stats);
+  /* Translators: a BSP program step's number and its program's name */
+  g_string_append_printf (text, _("\nProgram step %'" PRId64 ": %s\n"), step->step,
+                          tes_report_get_string (report, step->name));
+  g_string_append_printf (text, _("Cycles: %'" PRId64 "\n"), stats.cycles);
+  g_string_append_printf (text, _("Active tiles: %'u of %'u\n"), stats.active_tiles, stats.n_tiles);
+  all = g_strdup_printf (_("%'" PRId64 " (min %'" PRId64 ", mean %'.1f, max %'" PRId64 ")"),
+                         stats.all_cycles, stats.min_cycles, stats.mean_cycles, stats.max_cycles);
+  g_string_append_printf (text, _("All cycles: %s\n"), all);
+  g_string_append_printf (text, _("Tile balance: %.1f %%\n"), stats.tile_balance);
+  g_string_append_printf (text, _("Active tile balance: %.1f %%\n"), stats.active_tile_balance);
+}
+
 /* What the Details pane says of the selected slice (plain text). */
 char *
 tes_trace_section_dup_details (TesTraceSection *self)
@@ -178,6 +208,9 @@ tes_trace_section_dup_details (TesTraceSection *self)
 
   if ((args = tes_report_get_slice_args (report, track_id, box->index, NULL)) && *args)
     g_string_append_printf (text, _("Arguments: %s\n"), args);
+
+  /* its middle: the start went through ns, a cycle may separate it from the step's */
+  append_step_details (text, report, track_id, box->start + box->dur / 2);
 
   return g_string_free (g_steal_pointer (&text), FALSE);
 }

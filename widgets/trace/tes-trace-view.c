@@ -82,16 +82,37 @@ _tes_trace_view_invalidate (TesTraceView *self)
   _tes_trace_view_queue_accessible_update (self);
 }
 
+static gboolean
+notify_scrollable_cb (gpointer data)
+{
+  TesTraceView *self = data;
+
+  self->scrollable_idle = 0;
+  g_object_notify_by_pspec (G_OBJECT (self), _tes_trace_view_properties[PROP_SCROLLABLE]);
+
+  return G_SOURCE_REMOVE;
+}
+
 static void
 tes_trace_view_update_adjustment (TesTraceView *self)
 {
   double page = MAX (gtk_widget_get_height (GTK_WIDGET (self)) - TES_TRACE_RULER_HEIGHT, 1);
   double total = self->frame ? self->frame->total_height : 0;
+  gboolean scrollable;
 
   gtk_adjustment_configure (self->vadjustment,
                             MIN (gtk_adjustment_get_value (self->vadjustment), MAX (total - page, 0)),
                             0, MAX (total, page), SCROLL_PX, page * 0.9, page);
-  g_object_notify_by_pspec (G_OBJECT (self), _tes_trace_view_properties[PROP_SCROLLABLE]);
+
+  /* The frame is built while the view is drawn: a scrollbar shown then
+   * would be drawn before it has a size. Say so once drawing is over. */
+  scrollable = total > page;
+  if (scrollable != self->scrollable)
+    {
+      self->scrollable = scrollable;
+      if (self->scrollable_idle == 0)
+        self->scrollable_idle = g_idle_add (notify_scrollable_cb, self);
+    }
 }
 
 /* Overlapping slices are nested slices (the cache nests whatever starts
@@ -696,6 +717,7 @@ tes_trace_view_dispose (GObject *object)
 
   tes_trace_view_set_workspace (self, NULL);
   g_clear_handle_id (&self->accessible_idle, g_source_remove);
+  g_clear_handle_id (&self->scrollable_idle, g_source_remove);
   g_clear_pointer (&self->description, g_free);
   g_cancellable_cancel (self->search_cancellable);
   g_clear_object (&self->search_cancellable);
@@ -743,8 +765,7 @@ tes_trace_view_get_property (GObject    *object,
       break;
 
     case PROP_SCROLLABLE:
-      g_value_set_boolean (value, gtk_adjustment_get_upper (self->vadjustment) >
-                                  gtk_adjustment_get_page_size (self->vadjustment));
+      g_value_set_boolean (value, self->scrollable);
       break;
 
     case PROP_N_MATCHES:
