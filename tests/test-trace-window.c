@@ -792,6 +792,85 @@ test_trace_window_step_details (void)
   fixture_close (&f);
 }
 
+/* The IPUs of the frame's lanes: a bit per IPU track with a lane of its
+ * own or of one of its tiles. */
+static guint
+ipus_in_frame (Fixture *f)
+{
+  const TesTraceFrame *frame = tes_trace_view_get_frame (f->view);
+  guint ipus = 0;
+
+  for (guint i = 0; i < frame->lanes->len; i++)
+    {
+      gint64 id = g_array_index (frame->lanes, TesTraceLane, i).track_id;
+
+      for (; id != 0; id = tes_report_get_track (f->report, id)->parent_id)
+        if (tes_report_get_track (f->report, id)->kind == TES_TRACK_IPU)
+          {
+            g_assert_true (g_str_has_prefix (tes_report_get_track (f->report, id)->name, "IPU "));
+            ipus |= 1u << atoi (tes_report_get_track (f->report, id)->name + 4);
+          }
+    }
+
+  return ipus;
+}
+
+/* Select IPU, as in PopVision: with two IPUs the trace offers All IPUs,
+ * IPU 0 and IPU 1, and one of them leaves the other's lanes out; a
+ * report of one IPU (or none) has no such choice. */
+static void
+test_trace_window_select_ipu (void)
+{
+  g_auto(Generated) g = { 0 };
+  Fixture f = { 0 };
+  g_autofree char *execution = NULL;
+  g_autoptr(GPtrArray) dropdowns = NULL;
+  GtkDropDown *ipus = NULL;
+  GListModel *items;
+
+  generate (&g, TES_TEST_OWN_DATA);
+  g_assert_cmpint (g.n_ipus, ==, 2);
+  execution = generated_path (&g, "execution.json");
+  fixture_open_path (&f, execution);
+
+  dropdowns = tes_ui_test_find_widgets (f.window, GTK_TYPE_DROP_DOWN);
+  for (guint i = 0; i < dropdowns->len; i++)
+    if (g_strcmp0 (gtk_widget_get_tooltip_text (g_ptr_array_index (dropdowns, i)),
+                   "Select IPU: the lanes of every IPU or of one") == 0)
+      ipus = g_ptr_array_index (dropdowns, i);
+  g_assert_nonnull (ipus);
+  g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (GTK_WIDGET (ipus))));
+  items = gtk_drop_down_get_model (ipus);
+  g_assert_cmpuint (g_list_model_get_n_items (items), ==, 3);
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (items), 0), ==, "All IPUs");
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (items), 1), ==, "IPU 0");
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (items), 2), ==, "IPU 1");
+
+  g_assert_cmpuint (ipus_in_frame (&f), ==, 0x3);
+  gtk_drop_down_set_selected (ipus, 2);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
+  g_assert_cmpuint (ipus_in_frame (&f), ==, 0x2);
+  gtk_drop_down_set_selected (ipus, 1);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
+  g_assert_cmpuint (ipus_in_frame (&f), ==, 0x1);
+  /* the host's lane stays */
+  g_assert_nonnull (lane_named (tes_trace_view_get_frame (f.view), f.report, "Host", "Engine::run"));
+  gtk_drop_down_set_selected (ipus, 0);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
+  g_assert_cmpuint (ipus_in_frame (&f), ==, 0x3);
+  fixture_close (&f);
+
+  /* no IPUs: nothing to select */
+  fixture_open (&f);
+  g_clear_pointer (&dropdowns, g_ptr_array_unref);
+  dropdowns = tes_ui_test_find_widgets (f.window, GTK_TYPE_DROP_DOWN);
+  for (guint i = 0; i < dropdowns->len; i++)
+    if (g_strcmp0 (gtk_widget_get_tooltip_text (g_ptr_array_index (dropdowns, i)),
+                   "Select IPU: the lanes of every IPU or of one") == 0)
+      g_assert_false (gtk_widget_get_visible (gtk_widget_get_parent (g_ptr_array_index (dropdowns, i))));
+  fixture_close (&f);
+}
+
 /* A report without timed events has no trace to show. */
 static void
 test_trace_window_absent (void)
@@ -821,6 +900,7 @@ main (int    argc,
   tes_ui_test_add ("/tes/trace-window/summary", test_trace_window_summary);
   tes_ui_test_add ("/tes/trace-window/width", test_trace_window_width);
   tes_ui_test_add ("/tes/trace-window/step-details", test_trace_window_step_details);
+  tes_ui_test_add ("/tes/trace-window/select-ipu", test_trace_window_select_ipu);
   tes_ui_test_add ("/tes/trace-window/vendors", test_trace_window_vendors);
   tes_ui_test_add ("/tes/trace-window/absent", test_trace_window_absent);
 

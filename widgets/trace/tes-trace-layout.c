@@ -417,8 +417,10 @@ add_lanes (LaneBuild *build,
   GPtrArray *children = build->children[track_id];
   TesTraceLane lane = { 0 };
 
-  /* hidden lanes go with all below them; pinned ones sit on top instead */
+  /* hidden lanes go with all below them, as do IPUs other than the one
+   * selected (PopVision's Select IPU); pinned ones sit on top instead */
   if (!has_slices_below (build, track_id) || state_has (build->state->hidden, track_id) ||
+      (build->state->only_ipu != 0 && track->kind == TES_TRACK_IPU && track_id != build->state->only_ipu) ||
       (!build->in_pinned && is_pinned (build->state, track_id)))
     return;
 

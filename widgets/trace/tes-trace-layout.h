@@ -120,6 +120,7 @@ typedef struct
   GHashTable *collapsed;  /* group track ids */
   GArray     *pinned;     /* gint64 track ids */
   GHashTable *hidden;     /* track ids */
+  gint64      only_ipu;   /* an IPU's track: the other IPUs are left out; 0: every IPU */
 } TesTraceLaneState;
 
 typedef struct

@@ -10,7 +10,6 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <inttypes.h>
 
 #include "tes-row-item.h"
 #include "tes-table.h"
@@ -28,6 +27,10 @@ struct _TesTraceSection
 
   TesTraceView   *view;
   GtkScrollbar   *scrollbar;
+  GtkWidget      *ipu_box;
+  GtkDropDown    *ipu_dropdown;
+  GtkStringList  *ipu_names;
+  GArray         *ipu_tracks;    /* gint64: the IPU of each ipu_dropdown item but the first */
   GtkToggleButton *flat_button;
   GtkToggleButton *flame_button;
   GtkCheckButton *text_check;
@@ -142,22 +145,35 @@ append_step_details (GString    *text,
                      gint64      ns)
 {
   g_autoptr(TesBspStep) step = NULL;
+  g_autofree char *number = NULL;
+  g_autofree char *cycles = NULL;
+  g_autofree char *active = NULL;
+  g_autofree char *n_tiles = NULL;
   g_autofree char *all = NULL;
+  g_autofree char *min = NULL;
+  g_autofree char *max = NULL;
   TesBspStepStats stats;
 
   if (tes_report_get_track (report, track_id)->kind != TES_TRACK_TILE ||
       !(step = tes_report_get_bsp_step_at (report, track_id, ns, NULL)))
     return;
 
+  /* numbers grouped as everywhere in the window */
   tes_bsp_step_get_stats (step, &stats);
+  number = tes_format_grouped (step->step);
+  cycles = tes_format_grouped (stats.cycles);
+  active = tes_format_grouped (stats.active_tiles);
+  n_tiles = tes_format_grouped (stats.n_tiles);
+  all = tes_format_grouped (stats.all_cycles);
+  min = tes_format_grouped (stats.min_cycles);
+  max = tes_format_grouped (stats.max_cycles);
+
   /* Translators: a BSP program step's number and its program's name */
-  g_string_append_printf (text, _("\nProgram step %'" PRId64 ": %s\n"), step->step,
-                          tes_report_get_string (report, step->name));
-  g_string_append_printf (text, _("Cycles: %'" PRId64 "\n"), stats.cycles);
-  g_string_append_printf (text, _("Active tiles: %'u of %'u\n"), stats.active_tiles, stats.n_tiles);
-  all = g_strdup_printf (_("%'" PRId64 " (min %'" PRId64 ", mean %'.1f, max %'" PRId64 ")"),
-                         stats.all_cycles, stats.min_cycles, stats.mean_cycles, stats.max_cycles);
-  g_string_append_printf (text, _("All cycles: %s\n"), all);
+  g_string_append_printf (text, _("\nProgram step %s: %s\n"), number, tes_report_get_string (report, step->name));
+  g_string_append_printf (text, _("Cycles: %s\n"), cycles);
+  g_string_append_printf (text, _("Active tiles: %s of %s\n"), active, n_tiles);
+  /* Translators: all the tiles' cycles added up, then their least, mean and most */
+  g_string_append_printf (text, _("All cycles: %s (min %s, mean %.1f, max %s)\n"), all, min, stats.mean_cycles, max);
   g_string_append_printf (text, _("Tile balance: %.1f %%\n"), stats.tile_balance);
   g_string_append_printf (text, _("Active tile balance: %.1f %%\n"), stats.active_tile_balance);
 }
@@ -726,6 +742,45 @@ tes_trace_section_find_action (GtkWidget  *widget,
   gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
 }
 
+/* Select IPU: every IPU's lanes (the first item) or one IPU's. */
+static void
+tes_trace_section_ipu_changed_cb (TesTraceSection *self)
+{
+  guint selected = gtk_drop_down_get_selected (self->ipu_dropdown);
+
+  if (self->ipu_tracks == NULL)
+    return;
+  tes_trace_view_set_only_ipu (self->view, selected > 0 && selected <= self->ipu_tracks->len
+                                             ? g_array_index (self->ipu_tracks, gint64, selected - 1) : 0);
+}
+
+/* The IPUs to select from, shown when the report has two or more. */
+static void
+tes_trace_section_fill_ipus (TesTraceSection *self,
+                             TesReport       *report)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+  g_array_set_size (self->ipu_tracks, 0);
+  for (gint64 id = 1; report != NULL && id <= tes_report_get_n_tracks (report); id++)
+    {
+      const TesTrack *track = tes_report_get_track (report, id);
+
+      if (track->kind == TES_TRACK_IPU && track->parent_id == 0)
+        {
+          g_array_append_val (self->ipu_tracks, id);
+          g_ptr_array_add (names, track->name);
+        }
+    }
+  g_ptr_array_add (names, NULL);
+
+  gtk_string_list_splice (self->ipu_names, 0, g_list_model_get_n_items (G_LIST_MODEL (self->ipu_names)), NULL);
+  gtk_string_list_append (self->ipu_names, _("All IPUs"));
+  gtk_string_list_splice (self->ipu_names, 1, 0, (const char * const *)names->pdata);
+  gtk_drop_down_set_selected (self->ipu_dropdown, 0);
+  gtk_widget_set_visible (self->ipu_box, self->ipu_tracks->len > 1);
+}
+
 static void
 tes_trace_section_workspace_changed (TesSection   *section,
                                      TesWorkspace *old_workspace)
@@ -737,6 +792,7 @@ tes_trace_section_workspace_changed (TesSection   *section,
     g_signal_handlers_disconnect_by_data (old_workspace, self);
 
   tes_trace_view_set_workspace (self->view, workspace);
+  tes_trace_section_fill_ipus (self, workspace ? tes_workspace_get_report (workspace) : NULL);
 
   if (workspace == NULL)
     return;
@@ -808,6 +864,7 @@ tes_trace_section_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (object), TES_TYPE_TRACE_SECTION);
 
+  g_clear_pointer (&self->ipu_tracks, g_array_unref);
   g_clear_object (&self->stats);
   g_clear_pointer (&self->proportions, g_ptr_array_unref);
   g_clear_pointer (&self->histogram, g_array_unref);
@@ -839,6 +896,9 @@ tes_trace_section_class_init (TesTraceSectionClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tessera/Tessera/widgets/tes-trace-section.ui");
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, view);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, scrollbar);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, ipu_box);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, ipu_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, ipu_names);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, flat_button);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, flame_button);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, text_check);
@@ -860,6 +920,7 @@ tes_trace_section_class_init (TesTraceSectionClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, proportions_area);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, histogram_area);
   gtk_widget_class_bind_template_callback (widget_class, tes_trace_section_schedule_summary);
+  gtk_widget_class_bind_template_callback (widget_class, tes_trace_section_ipu_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, tes_trace_section_search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, tes_trace_section_search_activate_cb);
   gtk_widget_class_bind_template_callback (widget_class, tes_trace_section_mode_toggled_cb);
@@ -873,6 +934,7 @@ tes_trace_section_class_init (TesTraceSectionClass *klass)
 static void
 tes_trace_section_init (TesTraceSection *self)
 {
+  self->ipu_tracks = g_array_new (FALSE, FALSE, sizeof (gint64));
   gtk_widget_init_template (GTK_WIDGET (self));
 
   gtk_scrollbar_set_adjustment (self->scrollbar, tes_trace_view_get_vadjustment (self->view));

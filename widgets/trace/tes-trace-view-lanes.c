@@ -89,6 +89,29 @@ tes_trace_view_show_hidden_lanes (TesTraceView *self)
   _tes_trace_view_invalidate (self);
 }
 
+/* Shows one IPU's lanes and none of the other IPUs' (PopVision's Select
+ * IPU), or every IPU's again with 0. Other lanes stay as they are. */
+void
+tes_trace_view_set_only_ipu (TesTraceView *self,
+                             gint64        ipu_track_id)
+{
+  g_return_if_fail (TES_IS_TRACE_VIEW (self));
+
+  if (self->lane_state.only_ipu == ipu_track_id)
+    return;
+
+  self->lane_state.only_ipu = ipu_track_id;
+  _tes_trace_view_invalidate (self);
+}
+
+gint64
+tes_trace_view_get_only_ipu (TesTraceView *self)
+{
+  g_return_val_if_fail (TES_IS_TRACE_VIEW (self), 0);
+
+  return self->lane_state.only_ipu;
+}
+
 static void
 lane_pin_action (GtkWidget  *widget,
                  const char *action_name,

@@ -65,7 +65,7 @@ struct _TesTraceView
   gint64          drag_anchor;
 
   guint           accessible_idle;
-  guint           scrollable_idle;
+  guint           adjustment_idle;
   gboolean        scrollable;     /* the lanes are taller than the view */
   char           *description;    /* the accessible description set last */
 };

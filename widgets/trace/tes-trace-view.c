@@ -82,13 +82,26 @@ _tes_trace_view_invalidate (TesTraceView *self)
   _tes_trace_view_queue_accessible_update (self);
 }
 
+/* The scrollbar follows the lanes' height, which a frame finds out while
+ * the view is drawn: changing the scrollbar then would have it drawn
+ * before it has its size, so it is told once drawing is over. */
 static gboolean
-notify_scrollable_cb (gpointer data)
+update_adjustment_cb (gpointer data)
 {
   TesTraceView *self = data;
+  double page = MAX (gtk_widget_get_height (GTK_WIDGET (self)) - TES_TRACE_RULER_HEIGHT, 1);
+  double total = self->frame ? self->frame->total_height : 0;
+  gboolean scrollable = total > page;
 
-  self->scrollable_idle = 0;
-  g_object_notify_by_pspec (G_OBJECT (self), _tes_trace_view_properties[PROP_SCROLLABLE]);
+  self->adjustment_idle = 0;
+  gtk_adjustment_configure (self->vadjustment,
+                            MIN (gtk_adjustment_get_value (self->vadjustment), MAX (total - page, 0)),
+                            0, MAX (total, page), SCROLL_PX, page * 0.9, page);
+  if (scrollable != self->scrollable)
+    {
+      self->scrollable = scrollable;
+      g_object_notify_by_pspec (G_OBJECT (self), _tes_trace_view_properties[PROP_SCROLLABLE]);
+    }
 
   return G_SOURCE_REMOVE;
 }
@@ -96,23 +109,8 @@ notify_scrollable_cb (gpointer data)
 static void
 tes_trace_view_update_adjustment (TesTraceView *self)
 {
-  double page = MAX (gtk_widget_get_height (GTK_WIDGET (self)) - TES_TRACE_RULER_HEIGHT, 1);
-  double total = self->frame ? self->frame->total_height : 0;
-  gboolean scrollable;
-
-  gtk_adjustment_configure (self->vadjustment,
-                            MIN (gtk_adjustment_get_value (self->vadjustment), MAX (total - page, 0)),
-                            0, MAX (total, page), SCROLL_PX, page * 0.9, page);
-
-  /* The frame is built while the view is drawn: a scrollbar shown then
-   * would be drawn before it has a size. Say so once drawing is over. */
-  scrollable = total > page;
-  if (scrollable != self->scrollable)
-    {
-      self->scrollable = scrollable;
-      if (self->scrollable_idle == 0)
-        self->scrollable_idle = g_idle_add (notify_scrollable_cb, self);
-    }
+  if (self->adjustment_idle == 0)
+    self->adjustment_idle = g_idle_add (update_adjustment_cb, self);
 }
 
 /* Overlapping slices are nested slices (the cache nests whatever starts
@@ -717,7 +715,7 @@ tes_trace_view_dispose (GObject *object)
 
   tes_trace_view_set_workspace (self, NULL);
   g_clear_handle_id (&self->accessible_idle, g_source_remove);
-  g_clear_handle_id (&self->scrollable_idle, g_source_remove);
+  g_clear_handle_id (&self->adjustment_idle, g_source_remove);
   g_clear_pointer (&self->description, g_free);
   g_cancellable_cancel (self->search_cancellable);
   g_clear_object (&self->search_cancellable);

@@ -52,6 +52,9 @@ void                 tes_trace_view_hide_lane        (TesTraceView  *self,
                                                       gint64         track_id);
 guint                tes_trace_view_get_n_hidden_lanes (TesTraceView *self);
 void                 tes_trace_view_show_hidden_lanes (TesTraceView *self);
+void                 tes_trace_view_set_only_ipu     (TesTraceView  *self,
+                                                      gint64         ipu_track_id);
+gint64               tes_trace_view_get_only_ipu     (TesTraceView  *self);
 void                 tes_trace_view_set_search       (TesTraceView  *self,
                                                       const char    *text);
 guint                tes_trace_view_get_n_matches    (TesTraceView  *self);
