@@ -93,6 +93,33 @@ split_info_key (const char  *key,
   *label = l;
 }
 
+/* An importer that keeps a figure both as a number (key) and as the tool
+ * printed it (key.printed, "1,206,442 (approx 652.1 microseconds)") has
+ * the printed one shown, in place of the number and of the parts read out
+ * of it (key.approx_us, key.share, key.k, key.tile, key.note). */
+static const char *
+printed_value (GHashTable         *values,
+               const TesInfoEntry *entry,
+               gboolean           *skip)
+{
+  static const char *const parts[] = { ".approx_us", ".share", ".k", ".tile", ".note" };
+  g_autofree char *printed_key = g_strconcat (entry->key, ".printed", NULL);
+  const char *printed;
+
+  *skip = g_str_has_suffix (entry->key, ".printed");
+  for (guint i = 0; i < G_N_ELEMENTS (parts) && !*skip; i++)
+    if (g_str_has_suffix (entry->key, parts[i]))
+      {
+        g_autofree char *base = g_strndup (entry->key, strlen (entry->key) - strlen (parts[i]));
+        g_autofree char *base_printed = g_strconcat (base, ".printed", NULL);
+
+        *skip = g_hash_table_contains (values, base_printed);
+      }
+
+  printed = g_hash_table_lookup (values, printed_key);
+  return printed != NULL ? printed : entry->value;
+}
+
 /* Everything the report says about itself, in the order a reader wants it:
  * its files (and whether they are still there), the vendor's own facts
  * (target, model, graph, memory…), the clocks, then the totals. */
@@ -126,6 +153,14 @@ tes_summary_collect_facts (TesWorkspace *workspace)
   {
     g_autoptr(GPtrArray) info_facts = g_ptr_array_new ();
     g_autoptr(GPtrArray) order = g_ptr_array_new ();
+    g_autoptr(GHashTable) values = g_hash_table_new (g_str_hash, g_str_equal);
+
+    for (guint i = 0; info != NULL && i < info->len; i++)
+      {
+        const TesInfoEntry *entry = g_ptr_array_index (info, i);
+
+        g_hash_table_insert (values, entry->key, entry->value);
+      }
 
     for (guint i = 0; info != NULL && i < info->len; i++)
       {
@@ -133,16 +168,21 @@ tes_summary_collect_facts (TesWorkspace *workspace)
         g_autofree char *heading = NULL;
         g_autofree char *label = NULL;
         TesSummaryFact *fact;
+        const char *value;
+        gboolean skip;
 
         /* warnings are the importer's notes, listed last */
         if (g_str_has_prefix (entry->key, "warning."))
+          continue;
+        value = printed_value (values, entry, &skip);
+        if (skip)
           continue;
 
         split_info_key (entry->key, &heading, &label);
         fact = g_new0 (TesSummaryFact, 1);
         fact->heading = g_steal_pointer (&heading);
         fact->key = g_steal_pointer (&label);
-        fact->value = g_strdup (entry->value);
+        fact->value = g_strdup (value);
         fact->kind = TES_SUMMARY_FACT_TEXT;
         g_ptr_array_add (info_facts, fact);
 
