@@ -482,6 +482,7 @@ tes_poplar_report_histogram_line (TesPoplarReportParser  *p,
     {
       g_autoptr(GString) norm = g_string_new (NULL);
       g_autofree char *key = g_strdup_printf ("%s.tiles_out_of_memory", p->prefix);
+      g_autofree char *printed = NULL;
       const char *end;
 
       if (!tes_poplar_scan_number (text, &end, norm) || !tes_poplar_is_integer (norm->str) ||
@@ -489,7 +490,8 @@ tes_poplar_report_histogram_line (TesPoplarReportParser  *p,
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
                                         _("expected '<N> tile(s) out of memory'"));
 
-      return tes_poplar_report_put_info (p, key, norm->str, error);
+      printed = g_strndup (text, end - text);
+      return tes_poplar_report_put_printed (p, key, norm->str, printed, error);
     }
 
   if (g_str_has_prefix (text, "Maximum") && tes_poplar_split_kv (text, &label, &value) && *value != '\0')
