@@ -761,6 +761,51 @@ test_recoveries (void)
   tes_test_assert_info (report, "elided_lines", "1");
 }
 
+/* A tile's block in the newer layout: its Not Overlapped data types and
+ * the figure the Overlapped ones come to after overlapping are its rows,
+ * and add up to the Not Overlapped total plus that figure, as printed. */
+static void
+test_tile_newer_layout (void)
+{
+  g_autofree char *path = tes_test_tmp_path ("tile-newer.txt");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TesReport) report = NULL;
+  static const MemoryRow rows[] = {
+    { "Variables", 8000 },
+    { "Stack", 4096 },
+    { "Total After Overlapping", 3000 },
+  };
+  sqlite3 *db;
+
+  tes_test_write_file (path,
+                       "Target:\n"
+                       "  Number of IPUs:         1\n"
+                       "  Tiles per IPU:          8\n"
+                       "\n"
+                       "Tile # 7 memory usage:\n"
+                       "Memory Usage:\n"
+                       "    Including Gaps:            18,432 B\n"
+                       "    Excluding Gaps:\n"
+                       "      By Data Type:\n"
+                       "        Not Overlapped\n"
+                       "            Variables:             8,000 B\n"
+                       "            Stack:                 4,096 B\n"
+                       "          Total:                  12,096 B\n"
+                       "        Overlapped\n"
+                       "            Variables:             5,000 B\n"
+                       "          Total:                   5,000 B\n"
+                       "          Total After Overlapping: 3,000 B\n", -1);
+  report = tes_report_import (path, tes_importer_registry_lookup ("poplar-report"), 0, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  db = open_cache (report);
+  assert_tile_memory (db, 0, 7, rows, G_N_ELEMENTS (rows), 12096 + 3000);
+  sqlite3_close (db);
+  tes_test_assert_info (report, "tile.7.memory.data_type.not_overlapped.total", "12096");
+  tes_test_assert_info (report, "tile.7.memory.data_type.overlapped.Variables", "5000");
+  tes_test_assert_info (report, "tile.7.memory.data_type.overlapped.total.printed", "5,000 B");
+}
+
 /* ---- the layouts of SDK 1.x, 2.x and 3.x, figure by figure --------------- */
 
 /* Every figure tests/poplar-report-figures.py reads in the file with its
@@ -940,6 +985,7 @@ main (int   argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/poplar/report/vertex-shares", test_report_vertex_shares);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/poplar/bad-input", test_bad_input);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/poplar/recoveries", test_recoveries);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/poplar/report/tile-newer-layout", test_tile_newer_layout);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/poplar/layout/sdk1-tensorflow", test_layout_sdk1_tensorflow);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/poplar/layout/sdk2-popart", test_layout_sdk2_popart);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/poplar/layout/sdk3-stdout", test_layout_sdk3_stdout);

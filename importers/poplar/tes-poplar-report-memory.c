@@ -90,9 +90,10 @@ add_memory_entry (TesPoplarReportParser  *p,
    * the newer layout those not overlapped, and the overlapped ones as the
    * one figure they come to after overlapping, so that the rows add up to
    * the tile's bytes. */
-  if (p->tile != NULL && (g_strcmp0 (p->subsection, "data_type") == 0 ||
-                          g_strcmp0 (p->subsection, "data_type.not_overlapped") == 0 ||
-                          g_str_equal (name, TES_POPLAR_AFTER_OVERLAPPING)))
+  if (p->tile != NULL && !g_str_equal (name, "total") &&
+      (g_strcmp0 (p->subsection, "data_type") == 0 ||
+       g_strcmp0 (p->subsection, "data_type.not_overlapped") == 0 ||
+       g_str_equal (name, TES_POPLAR_AFTER_OVERLAPPING)))
     {
       TesPoplarCategory cat = { g_strdup (name), bytes };
 
@@ -231,9 +232,15 @@ add_total (TesPoplarReportParser  *p,
            const char             *value,
            GError                 **error)
 {
-  g_autofree char *saved = g_steal_pointer (&p->subsection);
+  g_autofree char *saved = NULL;
+  gint64 bytes;
   gboolean ok;
 
+  /* checked here, so that an error names the label as printed */
+  if (!parse_bytes (p, label, value, &bytes, NULL, error))
+    return FALSE;
+
+  saved = g_steal_pointer (&p->subsection);
   if (g_strcmp0 (saved, "region") == 0)
     ok = add_memory_entry (p, "Excluding Gaps", value, error);
   else if (g_ascii_strcasecmp (label, TES_POPLAR_AFTER_OVERLAPPING) == 0)
