@@ -950,9 +950,32 @@ check_layout (const char *relative,
         }
     }
 
-  /* tessera-cli info lists every one of them */
+  /* tessera-cli info lists every one of them; tessera-cli memory each
+   * histogram's Maximum lines as printed */
   path = tes_test_copy_fixture (TES_TEST_OWN_DATA, relative);
   tes_test_assert_cli_info (report, path);
+  {
+    g_auto(TesCliResult) cli = { 0 };
+
+    tes_test_run_cli (&cli, "memory", path, NULL);
+    g_assert_cmpint (cli.status, ==, 0);
+    for (guint i = 0; i < json_array_get_length (info); i++)
+      {
+        JsonArray *row = json_array_get_array_element (info, i);
+        const char *key = json_array_get_string_element (row, 0);
+        const char *printed = json_array_get_string_element (row, 2);
+        g_autofree char *line = NULL;
+
+        if (g_str_has_suffix (key, ".maximum_including_gaps"))
+          line = g_strdup_printf ("  Maximum (Including Gaps): %s\n", printed);
+        else if (g_str_has_suffix (key, ".maximum_excluding_gaps"))
+          line = g_strdup_printf ("  Maximum (Excluding Gaps): %s\n", printed);
+        else if (g_str_has_suffix (key, ".tiles_out_of_memory"))
+          line = g_strdup_printf ("  %s tile(s) out of memory\n", printed);
+        if (line != NULL)
+          tes_test_assert_contains (cli.out, line);
+      }
+  }
 }
 
 static void

@@ -95,65 +95,20 @@ print_histogram_mismatches (GArray   *mismatches,
     }
 }
 
-/* The histograms a text report printed, row by row as printed, with their
- * Maximum and out-of-memory lines: the info rows <P>.header, <P>.bin.NNN,
- * <P>.maximum_*[.printed] and <P>.tiles_out_of_memory[.printed] of each
- * prefix P (memory.by_tile, memory.ipu.1.by_tile, …). */
+/* The histograms a text report printed, each line as printed, with its
+ * Maximum and out-of-memory lines. */
 static void
 print_printed_histograms (TesReport *report)
 {
-  g_autoptr(GPtrArray) info = tes_report_get_info (report);
-  g_autoptr(GHashTable) values = g_hash_table_new (g_str_hash, g_str_equal);
-  static const char *const tails[] = { "maximum_including_gaps", "maximum_excluding_gaps" };
-
-  for (guint i = 0; i < info->len; i++)
+  for (guint n = 1;; n++)
     {
-      const TesInfoEntry *entry = g_ptr_array_index (info, i);
+      g_auto(GStrv) lines = tes_report_get_printed_histogram (report, n, NULL);
 
-      g_hash_table_insert (values, entry->key, entry->value);
-    }
-
-  for (guint i = 0; i < info->len; i++)
-    {
-      const TesInfoEntry *entry = g_ptr_array_index (info, i);
-      g_autofree char *prefix = NULL;
-      g_autofree char *bin_prefix = NULL;
-      g_autofree char *oom_key = NULL;
-      g_autofree char *oom_printed_key = NULL;
-      const char *oom;
-
-      if (!g_str_has_prefix (entry->key, "memory") || !g_str_has_suffix (entry->key, ".header") ||
-          strstr (entry->key, "by_tile") == NULL)
-        continue;
-
-      prefix = g_strndup (entry->key, strlen (entry->key) - strlen (".header"));
-      bin_prefix = g_strconcat (prefix, ".bin.", NULL);
-      printf ("As the report prints it (%s):\n  %s\n", prefix, entry->value);
-      for (guint j = i + 1; j < info->len; j++)
-        {
-          const TesInfoEntry *row = g_ptr_array_index (info, j);
-
-          if (g_str_has_prefix (row->key, bin_prefix))
-            printf ("  %s\n", row->value);
-        }
-      for (guint t = 0; t < G_N_ELEMENTS (tails); t++)
-        {
-          g_autofree char *key = g_strdup_printf ("%s.%s", prefix, tails[t]);
-          g_autofree char *printed_key = g_strconcat (key, ".printed", NULL);
-          const char *value = g_hash_table_lookup (values, printed_key);
-
-          if (value == NULL)
-            value = g_hash_table_lookup (values, key);
-          if (value != NULL)
-            printf ("  Maximum (%s Gaps): %s\n", t == 0 ? "Including" : "Excluding", value);
-        }
-      oom_key = g_strconcat (prefix, ".tiles_out_of_memory", NULL);
-      oom_printed_key = g_strconcat (oom_key, ".printed", NULL);
-      oom = g_hash_table_lookup (values, oom_printed_key);
-      if (oom == NULL)
-        oom = g_hash_table_lookup (values, oom_key);
-      if (oom != NULL)
-        printf ("  %s tile(s) out of memory\n", oom);
+      if (lines == NULL)
+        break;
+      printf ("As the report prints it (histogram %u):\n", n);
+      for (guint i = 0; lines[i] != NULL; i++)
+        printf ("  %s\n", lines[i]);
     }
 }
 
