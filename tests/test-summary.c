@@ -148,6 +148,9 @@ test_summary_printed_facts (void)
   g_assert_null (find_fact (facts, "Execution", "Total cycles.approx us"));
   g_assert_null (find_fact (facts, "Execution", "Tile average host exchange cycles.share"));
   g_assert_null (find_fact (facts, "Memory", "By tile.maximum including gaps.k"));
+  /* the run's length in cycles, as many as the report's total (not read
+   * back through ns, which lost two) */
+  g_assert_cmpstr (find_fact (facts, "Totals", "Duration")->value, ==, "1,206,442 cycles");
   /* a figure printed as stored is listed once, as it is */
   g_assert_cmpstr (find_fact (facts, "Target", "Ipus")->value, ==, "1");
 }

@@ -223,8 +223,20 @@ tes_summary_collect_facts (TesWorkspace *workspace)
 
   tes_report_get_counts (report, &counts);
   if (tes_workspace_get_span (workspace, &start, &end))
-    add_fact (facts, _("Totals"), _("Duration"), TES_SUMMARY_FACT_TEXT,
-              tes_workspace_format_duration (workspace, end - start));
+    {
+      gint64 clock = tes_workspace_get_cycles_clock (workspace);
+      gint64 t0, t1;
+
+      /* in cycles, the clock's own span: through ns it could lose a cycle
+       * or two of what the tool printed (1,206,442 would read 1,206,440) */
+      if (tes_workspace_get_time_unit (workspace) == TES_TIME_UNIT_CYCLES && clock > 0 &&
+          tes_report_get_n_clocks (report) == 1 && tes_report_get_span (report, clock, &t0, &t1))
+        add_fact (facts, _("Totals"), _("Duration"), TES_SUMMARY_FACT_TEXT,
+                  tes_format_duration ((double)(t1 - t0), TES_TIME_UNIT_CYCLES));
+      else
+        add_fact (facts, _("Totals"), _("Duration"), TES_SUMMARY_FACT_TEXT,
+                  tes_workspace_format_duration (workspace, end - start));
+    }
   for (guint i = 0; i < G_N_ELEMENTS (count_fields); i++)
     {
       gint64 value = G_STRUCT_MEMBER (gint64, &counts, count_fields[i].offset);
