@@ -128,8 +128,8 @@ for line in open(sys.argv[1], encoding='utf-8'):
             key = '%s.%s.total' % (memory, listname)
         elif listname == 'vertex_code.type':
             lang = re.match(r'^(.+) \((.+)\)$', label)
-            info.append(['%s.%s.%s.language' % (memory, listname, lang.group(1)), lang.group(2), lang.group(2)])
-            key = '%s.%s.%s' % (memory, listname, lang.group(1))
+            info.append(['%s.%s.%s.language' % (memory, listname, label), lang.group(2), lang.group(2)])
+            key = '%s.%s.%s' % (memory, listname, label)
         else:
             key = '%s.%s.%s' % (memory, listname, label)
         info.append([key, value, printed])

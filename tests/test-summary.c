@@ -129,9 +129,12 @@ test_summary_printed_facts (void)
     { "Target", "Clock", "1,850.0 MHz" },
     { "Graph", "Edges", "16,256" },
     { "Memory", "Including gaps", "20,971,520 B" },
-    { "Memory", "Data type.total after overlapping", "104,448 B" },
+    { "Memory · data type", "Total after overlapping", "104,448 B" },
     { "Memory", "Vertex code", "612,352 B" },
-    { "Memory", "By tile.maximum including gaps", "22,796 (22.3 K) on tile 0" },
+    { "Memory · data type · not overlapped", "Variables", "1,082,880 B" },
+    { "Memory · vertex code · type", "poplin::ConvPartial1x1Out<float,float,true,false> (asm)", "142,336 B" },
+    { "Memory · region", "Non-interleaved", "4,828,032 B" },
+    { "Memory · by tile", "Maximum including gaps", "22,796 (22.3 K) on tile 0" },
     { "Execution", "Total cycles", "1,206,442 (approx 652.1 microseconds)" },
     { "Execution", "Tile average host exchange cycles", "977,218.0 (81.0% of total)" },
   };
@@ -144,10 +147,12 @@ test_summary_printed_facts (void)
       g_assert_cmpstr (fact->value, ==, printed[i].value);
     }
 
-  g_assert_null (find_fact (facts, "Execution", "Total cycles.printed"));
-  g_assert_null (find_fact (facts, "Execution", "Total cycles.approx us"));
-  g_assert_null (find_fact (facts, "Execution", "Tile average host exchange cycles.share"));
-  g_assert_null (find_fact (facts, "Memory", "By tile.maximum including gaps.k"));
+  g_assert_null (find_fact (facts, "Execution · total cycles", "Printed"));
+  g_assert_null (find_fact (facts, "Execution · total cycles", "Approx us"));
+  g_assert_null (find_fact (facts, "Execution · tile average host exchange cycles", "Share"));
+  g_assert_null (find_fact (facts, "Memory · by tile · maximum including gaps", "K"));
+  g_assert_null (find_fact (facts, "Memory · vertex code · type · poplin::ConvPartial1x1Out<float,float,true,false> (asm)",
+                            "Language"));
   /* the run's length in cycles, as many as the report's total (not read
    * back through ns, which lost two) */
   g_assert_cmpstr (find_fact (facts, "Totals", "Duration")->value, ==, "1,206,442 cycles");

@@ -262,7 +262,8 @@ add_total (TesPoplarReportParser  *p,
 }
 
 /* "poplin::ConvPartial1x1Out<float,float,true,false> (asm)   142,336 B":
- * the vertex type, and the language its code is written in. */
+ * the vertex type as printed, with the language its code is written in,
+ * which is also kept alone (<key>.language). */
 static gboolean
 add_vertex_code (TesPoplarReportParser  *p,
                  const char             *name,
@@ -271,19 +272,16 @@ add_vertex_code (TesPoplarReportParser  *p,
 {
   gsize len = strlen (name);
   const char *open = strrchr (name, '(');
-  g_autofree char *type = NULL;
   g_autofree char *language = NULL;
   g_autofree char *key = NULL;
 
-  if (open == NULL || open == name || name[len - 1] != ')')
-    return add_memory_entry (p, name, size, error);
-
-  type = g_strstrip (g_strndup (name, open - name));
-  language = g_strndup (open + 1, name + len - 1 - (open + 1));
-  if (!add_memory_entry (p, type, size, error))
+  if (!add_memory_entry (p, name, size, error))
     return FALSE;
+  if (open == NULL || open == name || name[len - 1] != ')')
+    return TRUE;
 
-  key = g_strdup_printf ("%s.%s.%s.language", p->prefix, p->subsection, type);
+  language = g_strndup (open + 1, name + len - 1 - (open + 1));
+  key = g_strdup_printf ("%s.%s.%s.language", p->prefix, p->subsection, name);
   return tes_poplar_report_put_info (p, key, language, error);
 }
 

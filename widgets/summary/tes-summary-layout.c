@@ -61,48 +61,72 @@ static const struct {
   { N_("BSP steps"), G_STRUCT_OFFSET (TesReportCounts, n_bsp_steps) },
 };
 
-/* "target.tiles_per_ipu" → heading "Target", key "Tiles per ipu". */
+/* A key's own words ("tiles_per_ipu": lower case, digits and '_') read as
+ * words ("Tiles per ipu"; capitalised first in a heading or a key); a
+ * vendor's name kept in a key ("poplar_rt::DstStridedCopyDA32",
+ * "Non-interleaved") stays as printed. */
+static char *
+humanize (const char *part,
+          gboolean    capital)
+{
+  char *out = g_strdup (part);
+
+  for (const char *s = part; *s; s++)
+    if (!g_ascii_islower (*s) && !g_ascii_isdigit (*s) && *s != '_')
+      return out;
+
+  g_strdelimit (out, "_", ' ');
+  if (capital && out[0])
+    out[0] = g_ascii_toupper (out[0]);
+  return out;
+}
+
+/* "target.tiles_per_ipu" → heading "Target", key "Tiles per ipu";
+ * deeper keys keep their last part as the key and the rest as the heading,
+ * so that long lists read as blocks rather than as cut labels:
+ * "memory.data_type.not_overlapped.Variables" → heading "Memory · data
+ * type · not overlapped", key "Variables". */
 static void
 split_info_key (const char  *key,
                 char       **heading,
                 char       **label)
 {
-  const char *dot = strchr (key, '.');
-  char *h;
-  char *l;
+  g_auto(GStrv) parts = g_strsplit (key, ".", -1);
+  guint n = g_strv_length (parts);
+  GString *h = g_string_new (NULL);
 
-  if (dot == NULL)
+  if (n < 2)
     {
-      h = g_strdup (_("Report"));
-      l = g_strdup (key);
-    }
-  else
-    {
-      h = g_strndup (key, dot - key);
-      l = g_strdup (dot + 1);
+      *heading = g_strdup (_("Report"));
+      *label = humanize (key, TRUE);
+      return;
     }
 
-  g_strdelimit (h, "_", ' ');
-  g_strdelimit (l, "_", ' ');
-  if (h[0])
-    h[0] = g_ascii_toupper (h[0]);
-  if (l[0])
-    l[0] = g_ascii_toupper (l[0]);
+  /* "a.b" is heading a, key b; "a.b.c.d", heading "a · b · c", key d */
+  for (guint i = 0; i + 1 < n; i++)
+    {
+      g_autofree char *word = humanize (parts[i], i == 0);
 
-  *heading = h;
-  *label = l;
+      if (i > 0)
+        g_string_append (h, " · ");
+      g_string_append (h, word);
+    }
+
+  *heading = g_string_free (h, FALSE);
+  *label = humanize (parts[n - 1], TRUE);
 }
 
 /* An importer that keeps a figure both as a number (key) and as the tool
  * printed it (key.printed, "1,206,442 (approx 652.1 microseconds)") has
  * the printed one shown, in place of the number and of the parts read out
- * of it (key.approx_us, key.share, key.k, key.tile, key.note). */
+ * of it (key.approx_us, key.share, key.k, key.tile, key.note,
+ * key.language). */
 static const char *
 printed_value (GHashTable         *values,
                const TesInfoEntry *entry,
                gboolean           *skip)
 {
-  static const char *const parts[] = { ".approx_us", ".share", ".k", ".tile", ".note" };
+  static const char *const parts[] = { ".approx_us", ".share", ".k", ".tile", ".note", ".language" };
   g_autofree char *printed_key = g_strconcat (entry->key, ".printed", NULL);
   const char *printed;
 
@@ -113,7 +137,8 @@ printed_value (GHashTable         *values,
         g_autofree char *base = g_strndup (entry->key, strlen (entry->key) - strlen (parts[i]));
         g_autofree char *base_printed = g_strconcat (base, ".printed", NULL);
 
-        *skip = g_hash_table_contains (values, base_printed);
+        *skip = g_hash_table_contains (values, base_printed) ||
+                (g_str_equal (parts[i], ".language") && g_hash_table_contains (values, base));
       }
 
   printed = g_hash_table_lookup (values, printed_key);
