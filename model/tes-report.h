@@ -287,6 +287,9 @@ gint64            tes_report_convert_time        (TesReport           *self,
 GPtrArray        *tes_report_get_info            (TesReport           *self);
 char             *tes_report_lookup_info         (TesReport           *self,
                                                   const char          *key);
+GStrv             tes_report_get_printed_histogram (TesReport         *self,
+                                                  guint                n,
+                                                  guint               *n_rows);
 
 GArray           *tes_report_get_tiles           (TesReport           *self,
                                                   GError             **error);

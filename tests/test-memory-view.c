@@ -114,6 +114,47 @@ test_memory_model (void)
 
 /* The page: a click on a bin's row finds that bin; the tiles over the
  * limit are marked in red above their bars. */
+/* A text report alone (the SDK 2.x PopART summary of two IPUs): every
+ * tile of its Target at its memory limit, no tile's bytes, so its printed
+ * histogram is shown unchecked (no "disagrees" warning for want of bytes)
+ * with its Maximum and out-of-memory lines as they stand in the file. */
+static void
+test_memory_report_alone (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TesReport) report = open_copy (TES_TEST_OWN_DATA, "poplar/summary_report_sdk2_popart_2ipus.txt",
+                                           "poplar-report", &error);
+  g_autoptr(TesMemoryModel) model = NULL;
+  g_autofree char *source = tes_test_data_path ("poplar/summary_report_sdk2_popart_2ipus.txt");
+  g_autofree char *text = NULL;
+  guint n_notes;
+
+  g_assert_no_error (error);
+  model = tes_memory_model_new (report, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (model->tiles->len, ==, 0);
+  g_assert_cmpuint (model->n_all, ==, 2 * 1472);
+  g_assert_cmpint (model->limit, ==, 624 * 1024);
+  g_assert_true (model->printed);
+  g_assert_cmpuint (model->mismatches->len, ==, 0);
+
+  /* the first histogram's three lines under its rows, each a line of the
+   * file but for its indentation */
+  g_assert_true (g_file_get_contents (source, &text, NULL, NULL));
+  g_assert_nonnull (model->printed_notes);
+  n_notes = g_strv_length (model->printed_notes);
+  g_assert_cmpuint (n_notes, ==, 3);
+  g_assert_true (g_str_has_prefix (model->printed_notes[0], "Maximum (Including Gaps): "));
+  g_assert_true (g_str_has_prefix (model->printed_notes[1], "Maximum (Excluding Gaps): "));
+  g_assert_true (g_str_has_suffix (model->printed_notes[2], " tile(s) out of memory"));
+  for (guint i = 0; i < n_notes; i++)
+    {
+      g_autofree char *line = g_strdup_printf ("    %s\n", model->printed_notes[i]);
+
+      tes_test_assert_contains (text, line);
+    }
+}
+
 static void
 test_memory_render (void)
 {
@@ -726,6 +767,7 @@ main (int    argc,
 
   tes_test_add (TES_TEST_OWN_DATA, "/tes/memory-view/model", test_memory_model);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/memory-view/render", test_memory_render);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/memory-view/report-alone", test_memory_report_alone);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/memory-view/shared-scales", test_memory_shared_scales);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/grid", test_bsp_grid);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/pyramid", test_bsp_pyramid);

@@ -176,7 +176,7 @@ test_report_adder (void)
     { "memory.by_tile.tiles_out_of_memory", "0" },
   };
   static const char * const cli[] = {
-    "Importer:       poplar-report (version 3)",
+    "Importer:       poplar-report (version 4)",
     "Tiles:          1216",
     "Info:           target.clock = 1600.0 MHz",
     "Info:           memory.data_type.Stack = 3852288",
@@ -390,7 +390,7 @@ test_report_small (void)
     { "tile.5.memory.including_gaps", NULL },
   };
   static const char * const cli[] = {
-    "Importer:       poplar-report (version 3)",
+    "Importer:       poplar-report (version 4)",
     "Tiles:          8",
     "Info:           target.clock = 1330.0 MHz",
     "Info:           memory.data_type.Stack = 4096",
@@ -761,6 +761,241 @@ test_recoveries (void)
   tes_test_assert_info (report, "elided_lines", "1");
 }
 
+/* A tile's block in the newer layout: its Not Overlapped data types and
+ * the figure the Overlapped ones come to after overlapping are its rows,
+ * and add up to the Not Overlapped total plus that figure, as printed. */
+static void
+test_tile_newer_layout (void)
+{
+  g_autofree char *path = tes_test_tmp_path ("tile-newer.txt");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TesReport) report = NULL;
+  static const MemoryRow rows[] = {
+    { "Variables", 8000 },
+    { "Stack", 4096 },
+    { "Total After Overlapping", 3000 },
+  };
+  sqlite3 *db;
+
+  tes_test_write_file (path,
+                       "Target:\n"
+                       "  Number of IPUs:         1\n"
+                       "  Tiles per IPU:          8\n"
+                       "\n"
+                       "Tile # 7 memory usage:\n"
+                       "Memory Usage:\n"
+                       "    Including Gaps:            18,432 B\n"
+                       "    Excluding Gaps:\n"
+                       "      By Data Type:\n"
+                       "        Not Overlapped\n"
+                       "            Variables:             8,000 B\n"
+                       "            Stack:                 4,096 B\n"
+                       "          Total:                  12,096 B\n"
+                       "        Overlapped\n"
+                       "            Variables:             5,000 B\n"
+                       "          Total:                   5,000 B\n"
+                       "          Total After Overlapping: 3,000 B\n", -1);
+  report = tes_report_import (path, tes_importer_registry_lookup ("poplar-report"), 0, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  db = open_cache (report);
+  assert_tile_memory (db, 0, 7, rows, G_N_ELEMENTS (rows), 12096 + 3000);
+  sqlite3_close (db);
+  tes_test_assert_info (report, "tile.7.memory.data_type.not_overlapped.total", "12096");
+  tes_test_assert_info (report, "tile.7.memory.data_type.overlapped.Variables", "5000");
+  tes_test_assert_info (report, "tile.7.memory.data_type.overlapped.total.printed", "5,000 B");
+}
+
+/* ---- the layouts of SDK 1.x, 2.x and 3.x, figure by figure --------------- */
+
+/* Every figure tests/poplar-report-figures.py reads in the file with its
+ * own regular expressions, against what the importer stored: each info
+ * value (the number) and, where the report printed it otherwise, its
+ * printed text (key.printed, which tessera-cli info lists and the Summary
+ * shows); each histogram bin; the run and its total; the operators; the
+ * execution steps as the slices of a track per IPU. */
+static void
+check_layout (const char *relative,
+              gint64      n_tiles)
+{
+  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "poplar-report-figures.py", NULL);
+  g_autofree char *source = g_test_build_filename (G_TEST_DIST, "data", relative, NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GArray) bins = NULL;
+  g_autoptr(GArray) runs = NULL;
+  const char *python = g_getenv ("PYTHON3");
+  JsonObject *figures;
+  JsonArray *info, *histograms, *expected_runs, *operators, *steps;
+  TesReportCounts counts;
+  guint n_bin = 0;
+  int status;
+
+  g_assert_nonnull (python);
+  {
+    const char *argv[] = { python, script, source, NULL };
+
+    if (!tes_test_run (argv, &out, &err, &status))
+      g_error ("poplar-report-figures.py failed (%d): %s", status, err);
+  }
+  json_parser_load_from_data (parser, out, -1, &error);
+  g_assert_no_error (error);
+  figures = json_node_get_object (json_parser_get_root (parser));
+  info = json_object_get_array_member (figures, "info");
+  histograms = json_object_get_array_member (figures, "histograms");
+  expected_runs = json_object_get_array_member (figures, "runs");
+  operators = json_object_get_array_member (figures, "operators");
+  steps = json_object_get_array_member (figures, "steps");
+  g_assert_cmpuint (json_array_get_length (info), >, 20);
+
+  report = open_copy (TES_TEST_OWN_DATA, relative, "poplar-report", &error);
+  g_assert_no_error (error);
+  tes_report_get_counts (report, &counts);
+  g_assert_cmpint (counts.n_tiles, ==, n_tiles);
+
+  for (guint i = 0; i < json_array_get_length (info); i++)
+    {
+      JsonArray *row = json_array_get_array_element (info, i);
+      const char *key = json_array_get_string_element (row, 0);
+      const char *value = json_array_get_string_element (row, 1);
+      const char *printed = json_array_get_string_element (row, 2);
+      g_autofree char *printed_key = g_strconcat (key, ".printed", NULL);
+      g_autofree char *stored = tes_report_lookup_info (report, printed_key);
+
+      tes_test_assert_info (report, key, value);
+      /* the printed text, where it differs from the number */
+      g_assert_cmpstr (stored, ==, g_str_equal (printed, value) ? NULL : printed);
+    }
+
+  /* the histograms, in print order, each of all IPUs or of one */
+  bins = tes_report_get_tile_histogram (report, &error);
+  g_assert_no_error (error);
+  for (guint h = 0; h < json_array_get_length (histograms); h++)
+    {
+      JsonObject *histogram = json_array_get_object_element (histograms, h);
+      JsonArray *rows = json_object_get_array_member (histogram, "bins");
+
+      for (guint i = 0; i < json_array_get_length (rows); i++, n_bin++)
+        {
+          JsonArray *row = json_array_get_array_element (rows, i);
+          const TesTileHistogramBin *bin;
+
+          g_assert_cmpuint (n_bin, <, bins->len);
+          bin = &g_array_index (bins, TesTileHistogramBin, n_bin);
+          g_assert_cmpuint (bin->histogram, ==, h + 1);
+          g_assert_cmpint (bin->ipu, ==, json_object_get_int_member (histogram, "ipu"));
+          g_assert_cmpint (bin->lower, ==, json_array_get_int_element (row, 0) * 1024);
+          g_assert_cmpint (bin->upper, ==, json_array_get_int_element (row, 1) * 1024);
+          g_assert_cmpint (bin->tiles, ==, json_array_get_int_element (row, 2));
+        }
+    }
+  g_assert_cmpuint (n_bin, ==, bins->len);
+
+  runs = tes_report_get_runs (report, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (runs->len, ==, json_array_get_length (expected_runs));
+  for (guint i = 0; i < runs->len; i++)
+    {
+      JsonArray *row = json_array_get_array_element (expected_runs, i);
+      const TesRun *run = &g_array_index (runs, TesRun, i);
+
+      if (!json_array_get_null_element (row, 0))
+        g_assert_cmpstr (run->name, ==, json_array_get_string_element (row, 0));
+      g_assert_cmpint (run->start, ==, 0);
+      g_assert_cmpint (run->end, ==, json_array_get_int_element (row, 1));
+    }
+  g_assert_cmpint (counts.n_operators, ==, json_array_get_length (operators));
+
+  /* showExecutionSteps: a track per IPU, the steps end to end */
+  g_assert_cmpuint (tes_report_get_n_tracks (report), ==, json_array_get_length (steps));
+  for (guint i = 0; i < json_array_get_length (steps); i++)
+    {
+      JsonObject *ipu_steps = json_array_get_object_element (steps, i);
+      JsonArray *rows = json_object_get_array_member (ipu_steps, "steps");
+      g_autofree char *name = g_strdup_printf ("IPU %" G_GINT64_FORMAT, json_object_get_int_member (ipu_steps, "ipu"));
+      g_autofree char *n_key = g_strdup_printf ("execution.ipu.%" G_GINT64_FORMAT ".steps",
+                                                json_object_get_int_member (ipu_steps, "ipu"));
+      g_autofree char *n_text = g_strdup_printf ("%u", json_array_get_length (rows));
+      const TesTrack *track = NULL;
+      g_autoptr(GArray) slices = NULL;
+      gint64 start = 0;
+
+      for (guint t = 1; t <= tes_report_get_n_tracks (report) && track == NULL; t++)
+        if (g_str_equal (tes_report_get_track (report, t)->name, name))
+          track = tes_report_get_track (report, t);
+      g_assert_nonnull (track);
+      g_assert_cmpint (track->kind, ==, TES_TRACK_IPU);
+      tes_test_assert_info (report, n_key, n_text);
+
+      slices = tes_report_get_slices (report, track->id, G_MININT64 / 2, G_MAXINT64 / 2, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (slices->len, ==, json_array_get_length (rows));
+      for (guint j = 0; j < slices->len; j++)
+        {
+          JsonArray *row = json_array_get_array_element (rows, j);
+          const TesSlice *slice = &g_array_index (slices, TesSlice, j);
+          const char *text = json_array_get_string_element (row, 2);
+          const char *colon = strstr (text, ": ");
+          g_autofree char *type = colon != NULL ? g_strndup (text, colon - text) : g_strdup (text);
+
+          g_assert_cmpint (slice->start, ==, start);
+          g_assert_cmpint (slice->dur, ==, json_array_get_int_element (row, 1));
+          g_assert_cmpstr (tes_report_get_string (report, slice->name), ==, text);
+          g_assert_cmpstr (tes_report_get_string (report, slice->category), ==, type);
+          start += slice->dur;
+        }
+    }
+
+  /* tessera-cli info lists every one of them; tessera-cli memory each
+   * histogram's Maximum lines as printed */
+  path = tes_test_copy_fixture (TES_TEST_OWN_DATA, relative);
+  tes_test_assert_cli_info (report, path);
+  {
+    g_auto(TesCliResult) cli = { 0 };
+
+    tes_test_run_cli (&cli, "memory", path, NULL);
+    g_assert_cmpint (cli.status, ==, 0);
+    for (guint i = 0; i < json_array_get_length (info); i++)
+      {
+        JsonArray *row = json_array_get_array_element (info, i);
+        const char *key = json_array_get_string_element (row, 0);
+        const char *printed = json_array_get_string_element (row, 2);
+        g_autofree char *line = NULL;
+
+        if (g_str_has_suffix (key, ".maximum_including_gaps"))
+          line = g_strdup_printf ("  Maximum (Including Gaps): %s\n", printed);
+        else if (g_str_has_suffix (key, ".maximum_excluding_gaps"))
+          line = g_strdup_printf ("  Maximum (Excluding Gaps): %s\n", printed);
+        else if (g_str_has_suffix (key, ".tiles_out_of_memory"))
+          line = g_strdup_printf ("  %s tile(s) out of memory\n", printed);
+        if (line != NULL)
+          tes_test_assert_contains (cli.out, line);
+      }
+  }
+}
+
+static void
+test_layout_sdk1_tensorflow (void)
+{
+  check_layout ("poplar/trace_event_report_sdk1_tensorflow_log.txt", 1216);
+}
+
+static void
+test_layout_sdk2_popart (void)
+{
+  check_layout ("poplar/summary_report_sdk2_popart_2ipus.txt", 2 * 1472);
+}
+
+static void
+test_layout_sdk3_stdout (void)
+{
+  check_layout ("poplar/profile_summary_sdk3_stdout.txt", 1472);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -773,6 +1008,10 @@ main (int   argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/poplar/report/vertex-shares", test_report_vertex_shares);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/poplar/bad-input", test_bad_input);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/poplar/recoveries", test_recoveries);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/poplar/report/tile-newer-layout", test_tile_newer_layout);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/poplar/layout/sdk1-tensorflow", test_layout_sdk1_tensorflow);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/poplar/layout/sdk2-popart", test_layout_sdk2_popart);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/poplar/layout/sdk3-stdout", test_layout_sdk3_stdout);
 
   tes_test_add (TES_TEST_SHARED_DATA, "/tes/poplar/report/adder", test_report_adder);
   tes_test_add (TES_TEST_SHARED_DATA, "/tes/poplar/report/imbalance", test_report_imbalance);

@@ -129,6 +129,60 @@ test_summary_fact_labels (void)
     }
 }
 
+/* A Poplar text report's facts read as the tool printed them: the figure
+ * kept as printed (key.printed) in place of its number, and neither the
+ * .printed row nor the parts read out of it (approx µs, share) listed
+ * apart. tests/poplar-report-figures.py reads all of them in
+ * test-poplar-report; here the Summary's side of a few. */
+static void
+test_summary_printed_facts (void)
+{
+  g_autofree char *src = tes_test_data_path ("poplar/profile_summary_sdk3_stdout.txt");
+  g_autofree char *path = tes_test_copy_to_tmp (src, "profile_summary_sdk3_stdout.txt");
+  g_autoptr(TesReport) report = open_listing_at (path);
+  g_autoptr(TesWorkspace) workspace = tes_workspace_new (report);
+  g_autoptr(GPtrArray) facts = tes_summary_collect_facts (workspace);
+  static const struct {
+    const char *heading;
+    const char *key;
+    const char *value;
+  } printed[] = {
+    { "Target", "Tiles per IPU", "1,472" },
+    { "Target", "Memory per tile", "624.0 kB" },
+    { "Target", "Clock", "1,850.0 MHz" },
+    { "Graph", "Edges", "16,256" },
+    { "Memory", "Including gaps", "20,971,520 B" },
+    { "Memory · data type", "Total after overlapping", "104,448 B" },
+    { "Memory", "Vertex code", "612,352 B" },
+    { "Memory · data type · not overlapped", "Variables", "1,082,880 B" },
+    { "Memory · vertex code · type", "poplin::ConvPartial1x1Out<float,float,true,false> (asm)", "142,336 B" },
+    { "Memory · region", "Non-interleaved", "4,828,032 B" },
+    { "Memory · by tile", "Maximum including gaps", "22,796 (22.3 K) on tile 0" },
+    { "Execution", "Total cycles", "1,206,442 (approx 652.1 microseconds)" },
+    { "Execution", "Tile average host exchange cycles", "977,218.0 (81.0% of total)" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (printed); i++)
+    {
+      const TesSummaryFact *fact = find_fact (facts, printed[i].heading, printed[i].key);
+
+      g_assert_nonnull (fact);
+      g_assert_cmpstr (fact->value, ==, printed[i].value);
+    }
+
+  g_assert_null (find_fact (facts, "Execution · total cycles", "Printed"));
+  g_assert_null (find_fact (facts, "Execution · total cycles", "Approx us"));
+  g_assert_null (find_fact (facts, "Execution · tile average host exchange cycles", "Share"));
+  g_assert_null (find_fact (facts, "Memory · by tile · maximum including gaps", "K"));
+  g_assert_null (find_fact (facts, "Memory · vertex code · type · poplin::ConvPartial1x1Out<float,float,true,false> (asm)",
+                            "Language"));
+  /* the run's length in cycles, as many as the report's total (not read
+   * back through ns, which lost two) */
+  g_assert_cmpstr (find_fact (facts, "Totals", "Duration")->value, ==, "1,206,442 cycles");
+  /* a figure printed as stored is listed once, as it is */
+  g_assert_cmpstr (find_fact (facts, "Target", "IPUs")->value, ==, "1");
+}
+
 static void
 test_summary_rows_and_filter (void)
 {
@@ -340,6 +394,7 @@ main (int    argc,
 
   tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/facts", test_summary_facts);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/fact-labels", test_summary_fact_labels);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/printed-facts", test_summary_printed_facts);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/rows-and-filter", test_summary_rows_and_filter);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/sort", test_summary_sort);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/export", test_summary_export);

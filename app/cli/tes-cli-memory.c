@@ -95,6 +95,23 @@ print_histogram_mismatches (GArray   *mismatches,
     }
 }
 
+/* The histograms a text report printed, each line as printed, with its
+ * Maximum and out-of-memory lines. */
+static void
+print_printed_histograms (TesReport *report)
+{
+  for (guint n = 1;; n++)
+    {
+      g_auto(GStrv) lines = tes_report_get_printed_histogram (report, n, NULL);
+
+      if (lines == NULL)
+        break;
+      printf ("As the report prints it (histogram %u):\n", n);
+      for (guint i = 0; lines[i] != NULL; i++)
+        printf ("  %s\n", lines[i]);
+    }
+}
+
 /* tessera-cli memory: the tile histogram (the report's, checked against
  * the per-tile totals when both exist; else binned from those), the tiles
  * out of memory and the heaviest tiles. */
@@ -164,6 +181,9 @@ print_memory_summary (TesReport *report,
   else
     printf ("Tiles out of memory: unknown (%s)\n",
             limits ? "not every tile's bytes are known" : "no per-tile memory limit: the compile report's Target gives it");
+
+  if (!csv)
+    print_printed_histograms (report);
 
   if (!csv && heaviest->len > 0)
     {

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 
 #include "tes-poplar-report-private.h"
 #include "tes-text.h"
@@ -17,8 +18,10 @@
 #include <math.h>
 #include <string.h>
 
-/* Execution: the programs a run executed, its cycle figures, and its
- * cycles by vertex type (the operator rows). */
+/* Execution: the programs a run executed, its cycle figures (for the
+ * whole run, then per IPU in "IPU N:" blocks where there are several), its
+ * cycles by vertex type (the operator rows), and the program steps that
+ * showExecutionSteps lists. */
 
 /* Parentheses left open mean a line cut short. */
 static gboolean
@@ -65,8 +68,11 @@ handle_metric (TesPoplarReportParser  *p,
 {
   g_autoptr(GString) norm = g_string_new (NULL);
   g_autofree char *slug = tes_poplar_slugify (label);
-  g_autofree char *key = g_strdup_printf ("%s.%s", p->exec->prefix, slug);
-  gboolean total = g_ascii_strcasecmp (label, "Total cycles") == 0;
+  g_autofree char *key = g_strdup_printf ("%s.%s", p->exec_ipu_prefix != NULL ? p->exec_ipu_prefix
+                                                                              : p->exec->prefix, slug);
+  /* an IPU's own total is not the run's */
+  gboolean total = g_ascii_strcasecmp (label, "Total cycles") == 0 && p->exec_ipu_prefix == NULL;
+  gboolean cycles = g_ascii_strcasecmp (label, "Total cycles") == 0;
   const char *rest;
 
   if (!check_balanced (p, value, error))
@@ -74,7 +80,7 @@ handle_metric (TesPoplarReportParser  *p,
 
   if (!g_ascii_isdigit (*value))
     {
-      if (total)
+      if (cycles)
         goto bad;
       return tes_poplar_report_put_info (p, key, value, error);
     }
@@ -83,12 +89,10 @@ handle_metric (TesPoplarReportParser  *p,
     goto bad;
   rest = tes_poplar_skip_spaces (rest);
 
+  if (cycles && !tes_poplar_is_integer (norm->str))
+    goto bad;
   if (total)
-    {
-      if (!tes_poplar_is_integer (norm->str))
-        goto bad;
-      p->exec->total_cycles = g_ascii_strtoll (norm->str, NULL, 10);
-    }
+    p->exec->total_cycles = g_ascii_strtoll (norm->str, NULL, 10);
 
   if (*rest == '%')
     {
@@ -96,7 +100,7 @@ handle_metric (TesPoplarReportParser  *p,
       rest = tes_poplar_skip_spaces (rest + 1);
     }
 
-  if (!tes_poplar_report_put_info (p, key, norm->str, error))
+  if (!tes_poplar_report_put_printed (p, key, norm->str, value, error))
     return FALSE;
 
   if (*rest == '\0')
@@ -221,10 +225,24 @@ tes_poplar_report_execution_line (TesPoplarReportParser  *p,
   const char *value = NULL;
   gboolean kv = tes_poplar_split_kv (text, &label, &value) && *value != '\0';
 
+  gint64 ipu;
+
   *handled = TRUE;
 
+  if (tes_poplar_parse_ipu_header (text, &ipu))
+    {
+      if (ipu >= 4096)
+        return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
+                                        _("IPU %" PRId64 " is beyond what Tessera accepts (4096 IPUs)"), ipu);
+      g_free (p->exec_ipu_prefix);
+      p->exec_ipu_prefix = g_strdup_printf ("%s.ipu.%" G_GINT64_FORMAT, p->exec->prefix, ipu);
+      p->exec_state = TES_POPLAR_EXEC_METRICS;
+      return TRUE;
+    }
+
   /* A second "Total cycles" starts the next run. */
-  if (kv && p->exec->total_cycles >= 0 && g_ascii_strcasecmp (label, "Total cycles") == 0)
+  if (kv && p->exec->total_cycles >= 0 && p->exec_ipu_prefix == NULL &&
+      g_ascii_strcasecmp (label, "Total cycles") == 0)
     {
       *handled = FALSE;
       return TRUE;
@@ -261,3 +279,72 @@ tes_poplar_report_execution_line (TesPoplarReportParser  *p,
   return TRUE;
 }
 
+
+/* ---- Execution Steps ------------------------------------------------------ */
+
+/* "IPU 0:", the column header "Step  Cycles  Program step", and rows
+ * "<step> <cycles> <program step as printed>". */
+gboolean
+tes_poplar_report_step_line (TesPoplarReportParser  *p,
+                             const char             *text,
+                             GError                **error)
+{
+  g_autoptr(GString) step = g_string_new (NULL);
+  g_autoptr(GString) cycles = g_string_new (NULL);
+  TesPoplarStep row = { 0 };
+  const char *s = text;
+  gint64 ipu;
+
+  if (tes_poplar_parse_ipu_header (text, &ipu))
+    {
+      if (ipu >= 4096)
+        return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
+                                        _("IPU %" PRId64 " is beyond what Tessera accepts (4096 IPUs)"), ipu);
+      p->step_ipu = ipu;
+      return TRUE;
+    }
+
+  if (g_str_has_prefix (text, "Step") && strstr (text, "Cycles") != NULL)
+    return TRUE;
+
+  if (!tes_poplar_scan_number (s, &s, step) || !tes_poplar_is_integer (step->str) || !tes_is_space (*s))
+    goto bad;
+  s = tes_poplar_skip_spaces (s);
+  if (!tes_poplar_scan_number (s, &s, cycles) || !tes_poplar_is_integer (cycles->str) || !tes_is_space (*s))
+    goto bad;
+  s = tes_poplar_skip_spaces (s);
+  if (*s == '\0')
+    goto bad;
+
+  row.ipu = p->step_ipu;
+  row.step = g_ascii_strtoll (step->str, NULL, 10);
+  row.cycles = g_ascii_strtoll (cycles->str, NULL, 10);
+  row.line = p->line_no;
+
+  /* Steps are listed in the order they ran, numbered from 1 per IPU. */
+  for (guint i = p->exec->steps->len; i-- > 0;)
+    {
+      const TesPoplarStep *prev = &g_array_index (p->exec->steps, TesPoplarStep, i);
+
+      if (prev->ipu != row.ipu)
+        continue;
+      if (prev->step >= row.step)
+        return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
+                                        _("step %" PRId64 " of IPU %" PRId64 " is listed after its step %" PRId64
+                                          " (line %u): the steps are not in order"),
+                                        row.step, row.ipu, prev->step, prev->line);
+      break;
+    }
+
+  row.text = g_strdup (s);
+  g_array_append_val (p->exec->steps, row);
+  return TRUE;
+
+bad:
+  {
+    g_autofree char *got = tes_describe_text (text, strlen (text), 60);
+
+    return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
+                                    _("expected an execution step '<step> <cycles> <program step>', got '%s'"), got);
+  }
+}

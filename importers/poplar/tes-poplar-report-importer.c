@@ -30,13 +30,15 @@
  *                         type, vertex data by category and by type
  *     By Tile (Excluding Gaps):   histogram, Maximum lines, tiles out of memory
  *   Tile # N memory usage:        Memory Usage: for one tile
- *   Execution:            programs executed, total cycles, tile averages,
- *                         cycles by vertex type
+ *   Execution:            programs executed, total cycles, tile averages
+ *                         (per IPU in newer SDKs), cycles by vertex type
+ *   Execution Steps:      with showExecutionSteps: each IPU's program steps
+ *                         and their cycles
  *
  * Any of them may be missing, repeated or elided with "." lines. Values go
  * to info rows (numbers without their thousands separators), per-tile data
  * types to tile_memory, cycles by vertex type to operators, the target's
- * tiles to the tiles table. */
+ * tiles to the tiles table, execution steps to a track per IPU. */
 
 struct _TesPoplarReportImporter
 {
@@ -60,10 +62,19 @@ vertex_row_clear (gpointer data)
 }
 
 static void
+step_clear (gpointer data)
+{
+  TesPoplarStep *step = data;
+
+  g_free (step->text);
+}
+
+static void
 execution_free (gpointer data)
 {
   TesPoplarExecution *exec = data;
 
+  g_array_unref (exec->steps);
   g_free (exec->prefix);
   g_free (exec->label);
   g_free (exec->approx_us);
@@ -96,6 +107,8 @@ parser_clear (TesPoplarReportParser *p)
   g_clear_pointer (&p->prefix, g_free);
   g_clear_pointer (&p->subsection, g_free);
   g_clear_pointer (&p->memory_prefix, g_free);
+  g_clear_pointer (&p->memory_base, g_free);
+  g_clear_pointer (&p->exec_ipu_prefix, g_free);
   g_clear_pointer (&p->label, g_free);
   g_clear_pointer (&p->unknown_header, g_free);
   g_clear_pointer (&p->executions, g_ptr_array_unref);
@@ -167,9 +180,14 @@ end_section (TesPoplarReportParser  *p,
   p->tile = NULL;
   p->exec = NULL;
   p->in_vertex_data = FALSE;
+  p->in_vertex_code = FALSE;
+  p->memory_ipu = -1;
+  p->step_ipu = 0;
   g_clear_pointer (&p->prefix, g_free);
   g_clear_pointer (&p->subsection, g_free);
   g_clear_pointer (&p->memory_prefix, g_free);
+  g_clear_pointer (&p->memory_base, g_free);
+  g_clear_pointer (&p->exec_ipu_prefix, g_free);
 
   return TRUE;
 }
@@ -207,7 +225,12 @@ begin_memory (TesPoplarReportParser  *p,
               GError                **error)
 {
   if (tile < 0)
-    return begin_section (p, TES_POPLAR_SECTION_MEMORY, numbered ("memory", ++p->n_memory), error);
+    {
+      if (!begin_section (p, TES_POPLAR_SECTION_MEMORY, numbered ("memory", ++p->n_memory), error))
+        return FALSE;
+      p->memory_base = g_strdup (p->prefix);
+      return TRUE;
+    }
 
   {
     gpointer first = g_hash_table_lookup (p->tile_lines, &tile);
@@ -242,17 +265,29 @@ begin_histogram (TesPoplarReportParser  *p,
                  GError                **error)
 {
   g_autofree char *memory_prefix = NULL;
+  g_autofree char *memory_base = NULL;
+  g_autofree char *prefix = NULL;
+  gint64 ipu = -1;
 
   /* Inside a Memory Usage section the histogram may be followed by more
    * of that section; one printed on its own (as in excerpts) stands alone.
-   * Either way they are numbered in the order printed. */
+   * Either way they are numbered in the order printed; one in an IPU's
+   * block is that IPU's (memory.ipu.N.by_tile). */
   if (p->section == TES_POPLAR_SECTION_MEMORY && p->tile == NULL)
-    memory_prefix = g_strdup (p->prefix);
+    {
+      memory_prefix = g_strdup (p->prefix);
+      memory_base = g_strdup (p->memory_base);
+      ipu = p->memory_ipu;
+    }
 
-  if (!begin_section (p, TES_POPLAR_SECTION_HISTOGRAM, numbered ("memory.by_tile", ++p->n_histogram), error))
+  ++p->n_histogram;
+  prefix = ipu >= 0 ? g_strdup_printf ("%s.by_tile", memory_prefix) : numbered ("memory.by_tile", p->n_histogram);
+  if (!begin_section (p, TES_POPLAR_SECTION_HISTOGRAM, g_steal_pointer (&prefix), error))
     return FALSE;
 
   p->memory_prefix = g_steal_pointer (&memory_prefix);
+  p->memory_base = g_steal_pointer (&memory_base);
+  p->memory_ipu = ipu;
   p->n_bins = 0;
   p->saw_maximum = FALSE;
   p->histogram_line = p->line_no;
@@ -284,6 +319,8 @@ begin_execution (TesPoplarReportParser  *p,
   exec->prefix = g_strdup (p->prefix);
   exec->programs = g_ptr_array_new_with_free_func (g_free);
   exec->vertices = g_array_new (FALSE, FALSE, sizeof (TesPoplarVertexRow));
+  exec->steps = g_array_new (FALSE, FALSE, sizeof (TesPoplarStep));
+  g_array_set_clear_func (exec->steps, step_clear);
   exec->total_cycles = -1;
   g_array_set_clear_func (exec->vertices, vertex_row_clear);
   g_ptr_array_add (p->executions, exec);
@@ -299,6 +336,25 @@ begin_execution (TesPoplarReportParser  *p,
       if (!tes_poplar_report_put_info (p, key, label, error))
         return FALSE;
     }
+
+  return TRUE;
+}
+
+/* showExecutionSteps' list belongs to the execution printed above it. */
+static gboolean
+begin_steps (TesPoplarReportParser  *p,
+             GError                **error)
+{
+  TesPoplarExecution *exec;
+
+  if (p->executions->len == 0 && !begin_execution (p, FALSE, error))
+    return FALSE;
+
+  exec = g_ptr_array_index (p->executions, p->executions->len - 1);
+  if (!begin_section (p, TES_POPLAR_SECTION_STEPS, g_strdup (exec->prefix), error))
+    return FALSE;
+  p->exec = exec;
+  p->step_ipu = 0;
 
   return TRUE;
 }
@@ -403,6 +459,8 @@ handle_line (TesPoplarReportParser  *p,
     return begin_histogram (p, error);
   if (g_str_equal (text, "Execution:"))
     return begin_execution (p, FALSE, error);
+  if (g_ascii_strcasecmp (text, "Execution Steps:") == 0)
+    return begin_steps (p, error);
   if (g_str_equal (text, "Programs executed:"))
     {
       if (p->section != TES_POPLAR_SECTION_EXECUTION || p->exec_state != TES_POPLAR_EXEC_START)
@@ -447,6 +505,11 @@ handle_line (TesPoplarReportParser  *p,
         if (handled)
           return TRUE;
       }
+      break;
+
+    case TES_POPLAR_SECTION_STEPS:
+      if (indent > 0)
+        return tes_poplar_report_step_line (p, text, error);
       break;
 
     case TES_POPLAR_SECTION_UNKNOWN:
@@ -614,6 +677,98 @@ write_executions (TesPoplarReportParser *p,
     }
 }
 
+/* The program steps showExecutionSteps lists: a track per IPU, the steps
+ * one after the other from 0 in the order listed, each as long as its
+ * cycles; named as printed, categorised by the step's type (the text
+ * before ':', "OnTileExecute"). Runs with steps in one report each get
+ * their own tracks. */
+static gboolean
+write_steps (TesPoplarReportParser  *p,
+             gint64                  clock_id,
+             GError                **error)
+{
+  guint n_with_steps = 0;
+
+  for (guint i = 0; i < p->executions->len; i++)
+    if (((TesPoplarExecution *)g_ptr_array_index (p->executions, i))->steps->len > 0)
+      n_with_steps++;
+
+  if (n_with_steps == 0)
+    return TRUE;
+  if (clock_id == 0)
+    {
+      add_warning (p, "the execution steps were not made a trace: the report gives no clock "
+                      "(no Target section, no 'approx N microseconds')");
+      return TRUE;
+    }
+
+  for (guint i = 0; i < p->executions->len; i++)
+    {
+      const TesPoplarExecution *exec = g_ptr_array_index (p->executions, i);
+      g_autoptr(GHashTable) tracks = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+
+      for (guint j = 0; j < exec->steps->len; j++)
+        {
+          const TesPoplarStep *step = &g_array_index (exec->steps, TesPoplarStep, j);
+          gint64 *lane = g_hash_table_lookup (tracks, &step->ipu);
+          g_autofree char *args = NULL;
+          const char *colon = strstr (step->text, ": ");
+          g_autofree char *type = colon != NULL ? g_strndup (step->text, colon - step->text) : g_strdup (step->text);
+
+          if (lane == NULL)
+            {
+              g_autofree char *name = n_with_steps == 1
+                                      ? g_strdup_printf ("IPU %" G_GINT64_FORMAT, step->ipu)
+                                      : g_strdup_printf ("IPU %" G_GINT64_FORMAT " (Execution %u)", step->ipu, exec->index);
+              g_autofree char *native = g_strdup_printf ("execution.%u.ipu.%" G_GINT64_FORMAT, exec->index, step->ipu);
+
+              /* lane[0]: the track, lane[1]: where its next step starts */
+              lane = g_new0 (gint64, 2);
+              lane[0] = tes_cache_writer_add_track (p->writer, 0, p->source_id, clock_id, TES_TRACK_IPU,
+                                                    name, step->ipu, native);
+              g_hash_table_insert (tracks, g_memdup2 (&step->ipu, sizeof step->ipu), lane);
+            }
+
+          if (step->cycles > G_MAXINT64 / 2 - lane[1])
+            return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, step->line,
+                                            _("the steps of IPU %" PRId64 " add up to more cycles than Tessera accepts"),
+                                            step->ipu);
+
+          args = g_strdup_printf ("{\"step\":%" G_GINT64_FORMAT ",\"cycles\":%" G_GINT64_FORMAT
+                                  ",\"execution\":%u}", step->step, step->cycles, exec->index);
+          tes_cache_writer_add_slice (p->writer, lane[0], lane[1], step->cycles,
+                                      tes_cache_writer_intern (p->writer, step->text),
+                                      tes_cache_writer_intern (p->writer, type),
+                                      TES_SLICE_FLAG_NONE, args, -1);
+          lane[1] += step->cycles;
+        }
+
+      /* each IPU's number of steps and their cycles, to check against the
+       * report's totals */
+      {
+        GHashTableIter iter;
+        gpointer key, value;
+
+        g_hash_table_iter_init (&iter, tracks);
+        while (g_hash_table_iter_next (&iter, &key, &value))
+          {
+            gint64 ipu = *(gint64 *)key;
+            guint n = 0;
+            g_autofree char *n_key = g_strdup_printf ("%s.ipu.%" G_GINT64_FORMAT ".steps", exec->prefix, ipu);
+            g_autofree char *c_key = g_strdup_printf ("%s.ipu.%" G_GINT64_FORMAT ".step_cycles", exec->prefix, ipu);
+
+            for (guint j = 0; j < exec->steps->len; j++)
+              if (g_array_index (exec->steps, TesPoplarStep, j).ipu == ipu)
+                n++;
+            tes_info_set_int (p->writer, p->source_id, n_key, n);
+            tes_info_set_int (p->writer, p->source_id, c_key, ((gint64 *)value)[1]);
+          }
+      }
+    }
+
+  return TRUE;
+}
+
 /* ---- importer ------------------------------------------------------------ */
 
 static guint
@@ -648,6 +803,12 @@ count_markers (const char *text)
     return 1u << 21;
   if (g_str_equal (text, "Execution:"))
     return 1u << 22;
+  if (g_str_equal (text, "Total for all IPUs:"))
+    return 1u << 23;
+  if (g_str_equal (text, "Not Overlapped") || g_str_has_prefix (text, "Total After Overlapping:"))
+    return 1u << 24;
+  if (g_ascii_strcasecmp (text, "Execution Steps:") == 0)
+    return 1u << 25;
 
   return 0;
 }
@@ -709,6 +870,7 @@ tes_poplar_report_importer_import (TesImporter       *importer,
   p.executions = g_ptr_array_new_with_free_func (execution_free);
   p.tiles = g_ptr_array_new_with_free_func (tile_block_free);
   p.tile_lines = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  p.memory_ipu = -1;
 
   if (!tes_line_reader_init (&reader, context->path, error))
     return FALSE;
@@ -790,6 +952,8 @@ tes_poplar_report_importer_import (TesImporter       *importer,
 
   clock_id = make_clock (&p);
   write_executions (&p, clock_id);
+  if (!write_steps (&p, clock_id, error))
+    return FALSE;
 
   return TRUE;
 }
@@ -801,7 +965,7 @@ tes_poplar_report_importer_class_init (TesPoplarReportImporterClass *klass)
 
   importer_class->name = "poplar-report";
   importer_class->title = "Graphcore Poplar text report";
-  importer_class->version = 3;
+  importer_class->version = 4;
   importer_class->sniff = tes_poplar_report_importer_sniff;
   importer_class->import = tes_poplar_report_importer_import;
 }

@@ -18,7 +18,11 @@
 #include <string.h>
 
 /* Memory Usage (of the graph, or of one tile), and the By Tile (Excluding
- * Gaps) histogram printed in it or on its own. */
+ * Gaps) histogram printed in it or on its own. Newer SDKs print it for all
+ * IPUs and then per IPU ("IPU 1:"), split the data types into those Not
+ * Overlapped and those Overlapped, and list Vertex Code by type. */
+
+#define TES_POPLAR_AFTER_OVERLAPPING "Total After Overlapping"
 
 static gboolean
 parse_bytes (TesPoplarReportParser  *p,
@@ -82,8 +86,14 @@ add_memory_entry (TesPoplarReportParser  *p,
   else
     key = g_strdup_printf ("%s.%s.%s", p->prefix, p->subsection, name);
 
-  /* A tile's data types are its rows in the per-tile memory table. */
-  if (p->tile != NULL && g_strcmp0 (p->subsection, "data_type") == 0)
+  /* A tile's data types are its rows in the per-tile memory table: in
+   * the newer layout those not overlapped, and the overlapped ones as the
+   * one figure they come to after overlapping, so that the rows add up to
+   * the tile's bytes. */
+  if (p->tile != NULL && !g_str_equal (name, "total") &&
+      (g_strcmp0 (p->subsection, "data_type") == 0 ||
+       g_strcmp0 (p->subsection, "data_type.not_overlapped") == 0 ||
+       g_str_equal (name, TES_POPLAR_AFTER_OVERLAPPING)))
     {
       TesPoplarCategory cat = { g_strdup (name), bytes };
 
@@ -100,7 +110,7 @@ add_memory_entry (TesPoplarReportParser  *p,
       return TRUE;
     }
 
-  return tes_poplar_report_put_info (p, key, norm, error);
+  return tes_poplar_report_put_printed (p, key, norm, value, error);
 }
 
 static gboolean
@@ -111,26 +121,32 @@ set_subsection (TesPoplarReportParser  *p,
   const char *sub = NULL;
   g_autofree char *slug = NULL;
 
+  gboolean vertex_data = g_str_has_prefix (header, "Vertex Data");
+  gboolean vertex_code = g_str_has_prefix (header, "Vertex Code");
+
   if (g_ascii_strcasecmp (header, "Total") == 0 ||
       g_ascii_strcasecmp (header, "Excluding Gaps") == 0)
     {
-      p->in_vertex_data = FALSE;
+      p->in_vertex_data = p->in_vertex_code = FALSE;
     }
   else if (g_ascii_strcasecmp (header, "By Memory Region") == 0)
     {
-      p->in_vertex_data = FALSE;
+      p->in_vertex_data = p->in_vertex_code = FALSE;
       sub = "region";
     }
   else if (g_ascii_strcasecmp (header, "By Data Type") == 0)
     {
-      p->in_vertex_data = FALSE;
+      p->in_vertex_data = p->in_vertex_code = FALSE;
       sub = "data_type";
     }
-  else if (g_str_has_prefix (header, "Vertex Data"))
+  else if (vertex_data || vertex_code)
     {
+      const char *what = vertex_data ? "vertex_data" : "vertex_code";
+
       const char *open = strchr (header, '(');
       g_autoptr(GString) norm = g_string_new (NULL);
       g_autofree char *key = NULL;
+      g_autofree char *printed = NULL;
       const char *end;
 
       if (open != NULL)
@@ -141,22 +157,25 @@ set_subsection (TesPoplarReportParser  *p,
               g_autofree char *got = tes_describe_text (header, strlen (header), 60);
 
               return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
-                                              _("expected 'Vertex Data (<bytes>B):', got '%s:'"), got);
+                                              _("expected '%s (<bytes> B):', got '%s:'"),
+                                              vertex_data ? "Vertex Data" : "Vertex Code", got);
             }
-          key = g_strdup_printf ("%s.vertex_data", p->prefix);
-          if (!tes_poplar_report_put_info (p, key, norm->str, error))
+          printed = g_strndup (open + 1, strlen (open + 1) - 1);
+          key = g_strdup_printf ("%s.%s", p->prefix, what);
+          if (!tes_poplar_report_put_printed (p, key, norm->str, printed, error))
             return FALSE;
         }
-      p->in_vertex_data = TRUE;
-      sub = "vertex_data";
+      p->in_vertex_data = vertex_data;
+      p->in_vertex_code = vertex_code;
+      sub = what;
     }
   else if (g_ascii_strcasecmp (header, "By Category") == 0)
-    sub = p->in_vertex_data ? "vertex_data.category" : "category";
+    sub = p->in_vertex_data ? "vertex_data.category" : p->in_vertex_code ? "vertex_code.category" : "category";
   else if (g_ascii_strcasecmp (header, "By Type") == 0)
-    sub = p->in_vertex_data ? "vertex_data.type" : "type";
+    sub = p->in_vertex_data ? "vertex_data.type" : p->in_vertex_code ? "vertex_code.type" : "type";
   else
     {
-      p->in_vertex_data = FALSE;
+      p->in_vertex_data = p->in_vertex_code = FALSE;
       sub = slug = tes_poplar_slugify (header);
     }
 
@@ -191,6 +210,81 @@ split_named_size (const char  *text,
   return **name != '\0';
 }
 
+/* "IPU 1:" starts that IPU's block, "Total for all IPUs:" the whole
+ * target's: the keys of what follows are memory.ipu.1.* or memory.*. */
+static void
+set_memory_ipu (TesPoplarReportParser *p,
+                gint64                 ipu)
+{
+  g_free (p->prefix);
+  p->prefix = ipu < 0 ? g_strdup (p->memory_base)
+                      : g_strdup_printf ("%s.ipu.%" G_GINT64_FORMAT, p->memory_base, ipu);
+  p->memory_ipu = ipu;
+  p->in_vertex_data = p->in_vertex_code = FALSE;
+  g_clear_pointer (&p->subsection, g_free);
+}
+
+/* "Total:" closes a list with its sum: the regions' is the bytes
+ * excluding gaps; the others are kept as <list>.total. */
+static gboolean
+add_total (TesPoplarReportParser  *p,
+           const char             *label,
+           const char             *value,
+           GError                 **error)
+{
+  g_autofree char *saved = NULL;
+  gint64 bytes;
+  gboolean ok;
+
+  /* checked here, so that an error names the label as printed */
+  if (!parse_bytes (p, label, value, &bytes, NULL, error))
+    return FALSE;
+
+  saved = g_steal_pointer (&p->subsection);
+  if (g_strcmp0 (saved, "region") == 0)
+    ok = add_memory_entry (p, "Excluding Gaps", value, error);
+  else if (g_ascii_strcasecmp (label, TES_POPLAR_AFTER_OVERLAPPING) == 0)
+    {
+      p->subsection = g_strdup ("data_type");
+      ok = add_memory_entry (p, p->tile != NULL ? TES_POPLAR_AFTER_OVERLAPPING : "total_after_overlapping",
+                             value, error);
+      g_clear_pointer (&p->subsection, g_free);
+    }
+  else
+    {
+      p->subsection = g_strdup (saved);
+      ok = add_memory_entry (p, p->subsection != NULL ? "total" : label, value, error);
+      g_clear_pointer (&p->subsection, g_free);
+    }
+
+  p->subsection = g_steal_pointer (&saved);
+  return ok;
+}
+
+/* "poplin::ConvPartial1x1Out<float,float,true,false> (asm)   142,336 B":
+ * the vertex type as printed, with the language its code is written in,
+ * which is also kept alone (<key>.language). */
+static gboolean
+add_vertex_code (TesPoplarReportParser  *p,
+                 const char             *name,
+                 const char             *size,
+                 GError                 **error)
+{
+  gsize len = strlen (name);
+  const char *open = strrchr (name, '(');
+  g_autofree char *language = NULL;
+  g_autofree char *key = NULL;
+
+  if (!add_memory_entry (p, name, size, error))
+    return FALSE;
+  if (open == NULL || open == name || name[len - 1] != ')')
+    return TRUE;
+
+  language = g_strndup (open + 1, name + len - 1 - (open + 1));
+  key = g_strdup_printf ("%s.%s.%s.language", p->prefix, p->subsection, name);
+  return tes_poplar_report_put_info (p, key, language, error);
+}
+
 gboolean
 tes_poplar_report_memory_line (TesPoplarReportParser  *p,
                                const char             *text,
@@ -200,6 +294,34 @@ tes_poplar_report_memory_line (TesPoplarReportParser  *p,
   g_autofree char *name = NULL;
   g_autofree char *size = NULL;
   const char *value;
+  gint64 ipu;
+
+  if (p->tile == NULL && p->memory_base != NULL)
+    {
+      if (g_ascii_strcasecmp (text, "Total for all IPUs:") == 0)
+        {
+          set_memory_ipu (p, -1);
+          return TRUE;
+        }
+      if (tes_poplar_parse_ipu_header (text, &ipu))
+        {
+          if (ipu >= 4096)
+            return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
+                                            _("IPU %" PRId64 " is beyond what Tessera accepts (4096 IPUs)"), ipu);
+          set_memory_ipu (p, ipu);
+          return TRUE;
+        }
+    }
+
+  /* The data types of the newer layout, in two lists */
+  if (p->subsection != NULL && g_str_has_prefix (p->subsection, "data_type") &&
+      (g_ascii_strcasecmp (text, "Not Overlapped") == 0 || g_ascii_strcasecmp (text, "Overlapped") == 0))
+    {
+      g_free (p->subsection);
+      p->subsection = g_ascii_strcasecmp (text, "Overlapped") == 0 ? g_strdup ("data_type.overlapped")
+                                                                   : g_strdup ("data_type.not_overlapped");
+      return TRUE;
+    }
 
   if (tes_poplar_split_kv (text, &label, &value))
     {
@@ -216,11 +338,19 @@ tes_poplar_report_memory_line (TesPoplarReportParser  *p,
           return ok;
         }
 
+      if (g_ascii_strcasecmp (label, "Total") == 0 ||
+          g_ascii_strcasecmp (label, TES_POPLAR_AFTER_OVERLAPPING) == 0)
+        return add_total (p, label, value, error);
+
       return add_memory_entry (p, label, value, error);
     }
 
   if (p->subsection != NULL && split_named_size (text, &name, &size))
-    return add_memory_entry (p, name, size, error);
+    {
+      if (g_str_equal (p->subsection, "vertex_code.type"))
+        return add_vertex_code (p, name, size, error);
+      return add_memory_entry (p, name, size, error);
+    }
 
   {
     g_autofree char *got = tes_describe_text (text, strlen (text), 60);
@@ -305,7 +435,7 @@ handle_maximum (TesPoplarReportParser  *p,
   if (*tes_poplar_skip_spaces (s) != '\0')
     goto bad;
 
-  if (!tes_poplar_report_put_info (p, key, bytes->str, error))
+  if (!tes_poplar_report_put_printed (p, key, bytes->str, value, error))
     return FALSE;
   if (k->len > 0)
     {
@@ -357,6 +487,7 @@ tes_poplar_report_histogram_line (TesPoplarReportParser  *p,
     {
       g_autoptr(GString) norm = g_string_new (NULL);
       g_autofree char *key = g_strdup_printf ("%s.tiles_out_of_memory", p->prefix);
+      g_autofree char *printed = NULL;
       const char *end;
 
       if (!tes_poplar_scan_number (text, &end, norm) || !tes_poplar_is_integer (norm->str) ||
@@ -364,7 +495,8 @@ tes_poplar_report_histogram_line (TesPoplarReportParser  *p,
         return tes_import_fail_at_line (error, TES_IMPORT_ERROR_INVALID, p->path, p->line_no,
                                         _("expected '<N> tile(s) out of memory'"));
 
-      return tes_poplar_report_put_info (p, key, norm->str, error);
+      printed = g_strndup (text, end - text);
+      return tes_poplar_report_put_printed (p, key, norm->str, printed, error);
     }
 
   if (g_str_has_prefix (text, "Maximum") && tes_poplar_split_kv (text, &label, &value) && *value != '\0')
@@ -392,9 +524,9 @@ tes_poplar_report_histogram_line (TesPoplarReportParser  *p,
                                           "(and below 2^31), got %" PRId64 " - %" PRId64),
                                         from_kb, to_kb);
 
-      /* The whole target's histogram: every IPU. KB are binary, as the
-       * Target's kB. */
-      tes_cache_writer_add_tile_histogram_bin (p->writer, p->source_id, p->n_histogram, -1,
+      /* The whole target's histogram (every IPU) or one IPU's, in the
+       * newer layout's IPU blocks. KB are binary, as the Target's kB. */
+      tes_cache_writer_add_tile_histogram_bin (p->writer, p->source_id, p->n_histogram, (int)p->memory_ipu,
                                                from_kb * 1024, to_kb * 1024, count);
 
       /* Kept as printed, so the histogram can be shown as the tool did:

@@ -26,6 +26,7 @@ typedef enum
   TES_POPLAR_SECTION_MEMORY,
   TES_POPLAR_SECTION_HISTOGRAM,
   TES_POPLAR_SECTION_EXECUTION,
+  TES_POPLAR_SECTION_STEPS,
   TES_POPLAR_SECTION_UNKNOWN,
 } TesPoplarSection;
 
@@ -45,6 +46,16 @@ typedef struct
   double  share;       /* NaN: not printed */
 } TesPoplarVertexRow;
 
+/* One row of the list showExecutionSteps prints. */
+typedef struct
+{
+  gint64  ipu;
+  gint64  step;
+  gint64  cycles;
+  char   *text;         /* as printed: "OnTileExecute: matmul1/Conv_1" */
+  guint   line;
+} TesPoplarStep;
+
 typedef struct
 {
   guint      index;
@@ -54,6 +65,7 @@ typedef struct
   gint64     total_cycles;   /* -1: not printed */
   char      *approx_us;      /* as printed, NULL: not printed */
   GArray    *vertices;       /* TesPoplarVertexRow */
+  GArray    *steps;          /* TesPoplarStep, in print order */
 } TesPoplarExecution;
 
 typedef struct
@@ -90,6 +102,9 @@ typedef struct
   gboolean            expect_memory_header;
   char               *subsection;     /* key part of the current list */
   gboolean            in_vertex_data;
+  gboolean            in_vertex_code;
+  char               *memory_base;    /* the section's prefix, above its IPU blocks */
+  gint64              memory_ipu;     /* the IPU block being read, -1: all IPUs */
   char               *memory_prefix;  /* the memory section a histogram is in */
 
   /* By Tile (Excluding Gaps) */
@@ -104,6 +119,8 @@ typedef struct
   /* Execution */
   TesPoplarExecution *exec;
   TesPoplarExecState  exec_state;
+  char               *exec_ipu_prefix; /* "execution.ipu.N" inside an IPU block */
+  gint64              step_ipu;        /* Execution Steps: the IPU being listed */
 
   /* Text outside any section */
   char               *label;
@@ -142,6 +159,13 @@ gboolean    tes_poplar_report_put_info         (TesPoplarReportParser  *p,
                                                 const char             *key,
                                                 const char             *value,
                                                 GError                **error);
+gboolean    tes_poplar_report_put_printed      (TesPoplarReportParser  *p,
+                                                const char             *key,
+                                                const char             *value,
+                                                const char             *printed,
+                                                GError                **error);
+gboolean    tes_poplar_parse_ipu_header        (const char             *text,
+                                                gint64                 *ipu);
 
 /* tes-poplar-report-target.c */
 gboolean    tes_poplar_report_key_value_line   (TesPoplarReportParser  *p,
@@ -165,6 +189,9 @@ gboolean    tes_poplar_report_add_elision      (TesPoplarReportParser  *p,
 gboolean    tes_poplar_report_execution_line   (TesPoplarReportParser  *p,
                                                 const char             *text,
                                                 gboolean               *handled,
+                                                GError                **error);
+gboolean    tes_poplar_report_step_line        (TesPoplarReportParser  *p,
+                                                const char             *text,
                                                 GError                **error);
 
 G_END_DECLS

@@ -146,7 +146,8 @@ handle_field (TesPoplarReportParser  *p,
       g_autofree char *slug = tes_poplar_slugify (label);
 
       key = g_strdup_printf ("%s.%s", p->prefix, slug);
-      return normalize_value (p, label, value, &stored, error) && tes_poplar_report_put_info (p, key, stored, error);
+      return normalize_value (p, label, value, &stored, error) &&
+             tes_poplar_report_put_printed (p, key, stored, value, error);
     }
 
   key = g_strdup_printf ("%s.%s", p->prefix, field->key);
@@ -194,7 +195,7 @@ handle_field (TesPoplarReportParser  *p,
       g_assert_not_reached ();
     }
 
-  return tes_poplar_report_put_info (p, key, stored, error);
+  return tes_poplar_report_put_printed (p, key, stored, value, error);
 
 bad:
   {

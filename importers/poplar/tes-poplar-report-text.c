@@ -150,3 +150,42 @@ tes_poplar_report_put_info (TesPoplarReportParser  *p,
   return TRUE;
 }
 
+
+/* A figure stored as a number (value) and, where the report printed it
+ * otherwise ("1,206,442 (approx 652.1 microseconds)", "20,971,520 B"),
+ * also as printed in <key>.printed, which the Summary shows. */
+gboolean
+tes_poplar_report_put_printed (TesPoplarReportParser  *p,
+                               const char             *key,
+                               const char             *value,
+                               const char             *printed,
+                               GError                **error)
+{
+  g_autofree char *printed_key = NULL;
+
+  if (!tes_poplar_report_put_info (p, key, value, error))
+    return FALSE;
+  if (printed == NULL || g_str_equal (printed, value))
+    return TRUE;
+
+  printed_key = g_strconcat (key, ".printed", NULL);
+  return tes_poplar_report_put_info (p, printed_key, printed, error);
+}
+
+/* "IPU 1:", the header of one IPU's block in a report of several. */
+gboolean
+tes_poplar_parse_ipu_header (const char *text,
+                             gint64     *ipu)
+{
+  g_autoptr(GString) norm = g_string_new (NULL);
+  const char *s;
+
+  if (!g_str_has_prefix (text, "IPU "))
+    return FALSE;
+  s = tes_poplar_skip_spaces (text + strlen ("IPU "));
+  if (!tes_poplar_scan_number (s, &s, norm) || !tes_poplar_is_integer (norm->str) || !g_str_equal (s, ":"))
+    return FALSE;
+
+  *ipu = g_ascii_strtoll (norm->str, NULL, 10);
+  return TRUE;
+}

@@ -23,6 +23,7 @@ tes_memory_model_free (TesMemoryModel *model)
   g_clear_pointer (&model->histogram, g_array_unref);
   g_clear_pointer (&model->mismatches, g_array_unref);
   g_clear_pointer (&model->heaviest, g_array_unref);
+  g_clear_pointer (&model->printed_notes, g_strfreev);
   g_free (model->bytes);
   g_free (model->colors);
   g_free (model);
@@ -89,14 +90,17 @@ tes_memory_model_new (TesReport  *report,
     return NULL;
 
   model->tiles = g_array_new (FALSE, TRUE, sizeof (TesTile));
+  model->n_all = all->len;
   for (guint i = 0; i < all->len; i++)
     {
       const TesTile *tile = &g_array_index (all, TesTile, i);
 
+      /* a text report alone gives every tile's limit (its Target), the
+       * bytes of only its heaviest tiles */
+      model->limit = MAX (model->limit, tile->memory_limit);
       if (!tile->has_memory)
         continue;
       g_array_append_val (model->tiles, *tile);
-      model->limit = MAX (model->limit, tile->memory_limit);
       model->max_bytes = MAX (model->max_bytes, tile->total_bytes);
     }
   for (guint i = 0; i < model->tiles->len; i++)
@@ -196,14 +200,26 @@ tes_memory_model_new (TesReport  *report,
       model->bytes[(gsize)(t - 1) * n_categories + order[GPOINTER_TO_UINT (found)]] += row->bytes;
     }
 
-  /* the report's own histogram, checked against the tiles; else ours */
+  /* the report's own histogram, checked against the tiles when every
+   * tile has its bytes (as tessera-cli memory: a report alone details only
+   * its heaviest tiles, which no printed bin can be checked with); else ours */
   model->printed = printed->len > 0;
   if (model->printed)
     {
+      guint n_rows = 0;
+      g_auto(GStrv) lines = tes_report_get_printed_histogram (report, 1, &n_rows);
+
+      /* the lines under the rows of the first, which is the one drawn */
+      if (lines != NULL && g_strv_length (lines) > n_rows)
+        model->printed_notes = g_strdupv (lines + n_rows);
+
       model->histogram = g_steal_pointer (&printed);
-      model->mismatches = tes_tile_histogram_check ((const TesTileHistogramBin *)(gpointer)model->histogram->data,
-                                                    model->histogram->len,
-                                                    (const TesTile *)(gpointer)model->tiles->data, model->tiles->len);
+      if (model->tiles->len > 0 && model->tiles->len == all->len)
+        model->mismatches = tes_tile_histogram_check ((const TesTileHistogramBin *)(gpointer)model->histogram->data,
+                                                      model->histogram->len,
+                                                      (const TesTile *)(gpointer)model->tiles->data, model->tiles->len);
+      else
+        model->mismatches = g_array_new (FALSE, TRUE, sizeof (TesTileHistogramMismatch));
     }
   else
     {

@@ -21,10 +21,12 @@ typedef struct
   GPtrArray  *categories;   /* char*: what the bars stack, largest first */
   guint      *colors;       /* per category: a slot of tes_share_chart_palette, distinct */
   gint64     *bytes;        /* tiles->len × categories->len */
+  guint       n_all;        /* every tile of the report, with memory rows or not */
   gint64      limit;        /* bytes per tile; 0: unknown */
   guint       n_over;       /* tiles over the limit */
   GArray     *histogram;    /* TesTileHistogramBin */
   gboolean    printed;      /* the histogram is the report's */
+  GStrv       printed_notes; /* its Maximum and out-of-memory lines as printed; NULL: none */
   GArray     *mismatches;   /* TesTileHistogramMismatch: printed vs per-tile */
   GArray     *heaviest;     /* TesTile, the five most subscribed */
   gint64      max_bytes;    /* of a tile */

@@ -11,6 +11,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "tes-memory-render.h"
 #include "tes-painter.h"
@@ -42,7 +43,7 @@ draw_header (TesPainter           *p,
              double                width)
 {
   g_autofree char *limit = model->limit > 0 ? format_kb (model->limit) : g_strdup (_("unknown"));
-  g_autofree char *line = g_strdup_printf (_("%u tiles · %s per tile"), model->tiles->len, limit);
+  g_autofree char *line = g_strdup_printf (_("%u tiles · %s per tile"), MAX (model->n_all, model->tiles->len), limit);
   double h;
 
   h = tes_painter_text (p, line, MARGIN, y, width - 2 * MARGIN, PANGO_ALIGN_LEFT, TRUE, INK);
@@ -72,6 +73,24 @@ draw_header (TesPainter           *p,
   return y + 8;
 }
 
+/* 2503 -> "2,503" */
+static char *
+group_thousands (gint64 n)
+{
+  g_autofree char *digits = g_strdup_printf ("%" G_GINT64_FORMAT, n < 0 ? -n : n);
+  GString *out = g_string_new (n < 0 ? "-" : "");
+  gsize len = strlen (digits);
+
+  for (gsize i = 0; i < len; i++)
+    {
+      if (i > 0 && (len - i) % 3 == 0)
+        g_string_append_c (out, ',');
+      g_string_append_c (out, digits[i]);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
 static double
 draw_histogram (TesPainter           *p,
                 const TesMemoryModel *model,
@@ -97,7 +116,9 @@ draw_histogram (TesPainter           *p,
       const TesTileHistogramBin *bin = &g_array_index (model->histogram, TesTileHistogramBin, i);
       g_autofree char *range = g_strdup_printf ("%6" G_GINT64_FORMAT " - %" G_GINT64_FORMAT,
                                                 bin->lower / 1024, bin->upper / 1024);
-      g_autofree char *count = g_strdup_printf ("%" G_GINT64_FORMAT, bin->tiles);
+      /* a printed count as Poplar prints it, grouped by ',' */
+      g_autofree char *count = model->printed ? group_thousands (bin->tiles)
+                                              : g_strdup_printf ("%" G_GINT64_FORMAT, bin->tiles);
       double w = bar_width * bin->tiles / most;
       gboolean over = model->limit > 0 && bin->upper > model->limit;
 
@@ -118,6 +139,26 @@ draw_histogram (TesPainter           *p,
           g_array_append_val (bin_rects, rect);
         }
       y += ROW;
+    }
+
+  /* its Maximum and out-of-memory lines, as printed: a line too wide for
+   * the column goes on two at its ': ' rather than lose its figure */
+  y += model->printed_notes != NULL ? 6 : 0;
+  for (guint i = 0; model->printed_notes != NULL && model->printed_notes[i] != NULL; i++)
+    {
+      const char *note = model->printed_notes[i];
+      const char *colon = strstr (note, ": ");
+
+      if (colon != NULL && tes_painter_text_width (p, note) > width)
+        {
+          g_autofree char *label = g_strndup (note, colon + 1 - note);
+
+          y += tes_painter_text (p, label, x, y, width, PANGO_ALIGN_LEFT, FALSE, INK);
+          note = colon + 2;
+          y += tes_painter_text (p, note, x + 12, y, width - 12, PANGO_ALIGN_LEFT, FALSE, INK);
+        }
+      else
+        y += tes_painter_text (p, note, x, y, width, PANGO_ALIGN_LEFT, FALSE, INK);
     }
 
   return y + 12;

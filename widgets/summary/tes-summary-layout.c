@@ -84,38 +84,90 @@ spell_acronyms (char *text)
   return g_strjoinv (" ", words);
 }
 
-/* "target.tiles_per_ipu" → heading "Target", key "Tiles per IPU". */
+/* A key's own words ("tiles_per_ipu": lower case, digits and '_') read as
+ * words, acronyms spelled as such ("Tiles per IPU"; capitalised first in a
+ * heading or a key); a
+ * vendor's name kept in a key ("poplar_rt::DstStridedCopyDA32",
+ * "Non-interleaved") stays as printed. */
+static char *
+humanize (const char *part,
+          gboolean    capital)
+{
+  char *out = g_strdup (part);
+
+  for (const char *s = part; *s; s++)
+    if (!g_ascii_islower (*s) && !g_ascii_isdigit (*s) && *s != '_')
+      return out;
+
+  g_strdelimit (out, "_", ' ');
+  out = spell_acronyms (out);
+  if (capital && out[0])
+    out[0] = g_ascii_toupper (out[0]);
+  return out;
+}
+
+/* "target.tiles_per_ipu" → heading "Target", key "Tiles per IPU";
+ * deeper keys keep their last part as the key and the rest as the heading,
+ * so that long lists read as blocks rather than as cut labels:
+ * "memory.data_type.not_overlapped.Variables" → heading "Memory · data
+ * type · not overlapped", key "Variables". */
 static void
 split_info_key (const char  *key,
                 char       **heading,
                 char       **label)
 {
-  const char *dot = strchr (key, '.');
-  char *h;
-  char *l;
+  g_auto(GStrv) parts = g_strsplit (key, ".", -1);
+  guint n = g_strv_length (parts);
+  GString *h = g_string_new (NULL);
 
-  if (dot == NULL)
+  if (n < 2)
     {
-      h = g_strdup (_("Report"));
-      l = g_strdup (key);
-    }
-  else
-    {
-      h = g_strndup (key, dot - key);
-      l = g_strdup (dot + 1);
+      *heading = g_strdup (_("Report"));
+      *label = humanize (key, TRUE);
+      return;
     }
 
-  g_strdelimit (h, "_", ' ');
-  g_strdelimit (l, "_", ' ');
-  if (h[0])
-    h[0] = g_ascii_toupper (h[0]);
-  h = spell_acronyms (h);
-  l = spell_acronyms (l);
-  if (l[0])
-    l[0] = g_ascii_toupper (l[0]);
+  /* "a.b" is heading a, key b; "a.b.c.d", heading "a · b · c", key d */
+  for (guint i = 0; i + 1 < n; i++)
+    {
+      g_autofree char *word = humanize (parts[i], i == 0);
 
-  *heading = h;
-  *label = l;
+      if (i > 0)
+        g_string_append (h, " · ");
+      g_string_append (h, word);
+    }
+
+  *heading = g_string_free (h, FALSE);
+  *label = humanize (parts[n - 1], TRUE);
+}
+
+/* An importer that keeps a figure both as a number (key) and as the tool
+ * printed it (key.printed, "1,206,442 (approx 652.1 microseconds)") has
+ * the printed one shown, in place of the number and of the parts read out
+ * of it (key.approx_us, key.share, key.k, key.tile, key.note,
+ * key.language). */
+static const char *
+printed_value (GHashTable         *values,
+               const TesInfoEntry *entry,
+               gboolean           *skip)
+{
+  static const char *const parts[] = { ".approx_us", ".share", ".k", ".tile", ".note", ".language" };
+  g_autofree char *printed_key = g_strconcat (entry->key, ".printed", NULL);
+  const char *printed;
+
+  *skip = g_str_has_suffix (entry->key, ".printed");
+  for (guint i = 0; i < G_N_ELEMENTS (parts) && !*skip; i++)
+    if (g_str_has_suffix (entry->key, parts[i]))
+      {
+        g_autofree char *base = g_strndup (entry->key, strlen (entry->key) - strlen (parts[i]));
+        g_autofree char *base_printed = g_strconcat (base, ".printed", NULL);
+
+        *skip = g_hash_table_contains (values, base_printed) ||
+                (g_str_equal (parts[i], ".language") && g_hash_table_contains (values, base));
+      }
+
+  printed = g_hash_table_lookup (values, printed_key);
+  return printed != NULL ? printed : entry->value;
 }
 
 /* Everything the report says about itself, in the order a reader wants it:
@@ -151,6 +203,14 @@ tes_summary_collect_facts (TesWorkspace *workspace)
   {
     g_autoptr(GPtrArray) info_facts = g_ptr_array_new ();
     g_autoptr(GPtrArray) order = g_ptr_array_new ();
+    g_autoptr(GHashTable) values = g_hash_table_new (g_str_hash, g_str_equal);
+
+    for (guint i = 0; info != NULL && i < info->len; i++)
+      {
+        const TesInfoEntry *entry = g_ptr_array_index (info, i);
+
+        g_hash_table_insert (values, entry->key, entry->value);
+      }
 
     for (guint i = 0; info != NULL && i < info->len; i++)
       {
@@ -158,16 +218,21 @@ tes_summary_collect_facts (TesWorkspace *workspace)
         g_autofree char *heading = NULL;
         g_autofree char *label = NULL;
         TesSummaryFact *fact;
+        const char *value;
+        gboolean skip;
 
         /* warnings are the importer's notes, listed last */
         if (g_str_has_prefix (entry->key, "warning."))
+          continue;
+        value = printed_value (values, entry, &skip);
+        if (skip)
           continue;
 
         split_info_key (entry->key, &heading, &label);
         fact = g_new0 (TesSummaryFact, 1);
         fact->heading = g_steal_pointer (&heading);
         fact->key = g_steal_pointer (&label);
-        fact->value = g_strdup (entry->value);
+        fact->value = g_strdup (value);
         fact->kind = TES_SUMMARY_FACT_TEXT;
         g_ptr_array_add (info_facts, fact);
 
@@ -208,8 +273,20 @@ tes_summary_collect_facts (TesWorkspace *workspace)
 
   tes_report_get_counts (report, &counts);
   if (tes_workspace_get_span (workspace, &start, &end))
-    add_fact (facts, _("Totals"), _("Duration"), TES_SUMMARY_FACT_TEXT,
-              tes_workspace_format_duration (workspace, end - start));
+    {
+      gint64 clock = tes_workspace_get_cycles_clock (workspace);
+      gint64 t0, t1;
+
+      /* in cycles, the clock's own span: through ns it could lose a cycle
+       * or two of what the tool printed (1,206,442 would read 1,206,440) */
+      if (tes_workspace_get_time_unit (workspace) == TES_TIME_UNIT_CYCLES && clock > 0 &&
+          tes_report_get_n_clocks (report) == 1 && tes_report_get_span (report, clock, &t0, &t1))
+        add_fact (facts, _("Totals"), _("Duration"), TES_SUMMARY_FACT_TEXT,
+                  tes_format_duration ((double)(t1 - t0), TES_TIME_UNIT_CYCLES));
+      else
+        add_fact (facts, _("Totals"), _("Duration"), TES_SUMMARY_FACT_TEXT,
+                  tes_workspace_format_duration (workspace, end - start));
+    }
   for (guint i = 0; i < G_N_ELEMENTS (count_fields); i++)
     {
       gint64 value = G_STRUCT_MEMBER (gint64, &counts, count_fields[i].offset);
