@@ -78,13 +78,15 @@ tes_tensorrt_profile_importer_sniff (TesImporter  *importer,
 }
 
 /* "Conv_12" -> "Conv", "resnet50/conv1_conv/Conv2D__6" -> "Conv2D",
- * "(Unnamed Layer* 849) [Shuffle]" -> "Shuffle": the operator kind
+ * "(Unnamed Layer* 849) [Shuffle]" -> "Shuffle", "reshape_after_Gemm_48"
+ * -> "Reshape": the operator kind
  * of one member of a fused layer's name, or NULL when it names a
  * constant ("features.0.0.weight") or nothing recognisable. */
 static char *
 member_kind (const char *text,
              gsize       len)
 {
+  static const char *added[] = { "_after_", "_before_" };
   const char *slash;
   gsize end;
 
@@ -107,6 +109,25 @@ member_kind (const char *text,
 
       if (open)
         return g_strndup (open + 2, MIN ((gsize)(text + len - 1 - open - 2), MAX_KIND));
+    }
+
+  /* "reshape_after_Gemm_48", a layer TensorRT added: its own word */
+  for (guint i = 0; i < G_N_ELEMENTS (added); i++)
+    {
+      const char *at = g_strstr_len (text, len, added[i]);
+      const char *word = at;
+
+      if (at == NULL || at == text)
+        continue;
+      while (word > text && g_ascii_isalpha (word[-1]))
+        word--;
+      if (word < at && at - word <= MAX_KIND)
+        {
+          char *kind = g_strndup (word, at - word);
+
+          kind[0] = g_ascii_toupper (kind[0]);
+          return kind;
+        }
     }
 
   if ((slash = g_strrstr_len (text, len, "/")))
