@@ -16,6 +16,7 @@
 #include "tes-tensorrt-records.h"
 #include "tes-text.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 static void
@@ -76,11 +77,11 @@ tes_trt_records_fail (TesTrtRecords  *records,
   va_end (args);
 
   if (records->index > 0)
-    g_set_error (error, TES_IMPORT_ERROR, code, _("%s:%u: record %u (byte %" G_GSIZE_FORMAT "): %s"),
-                 records->path, line, records->index, pos, message);
+    g_set_error (error, TES_IMPORT_ERROR, code, _("%s:%u: record %u (byte %" PRIu64 "): %s"),
+                 records->path, line, records->index, (guint64)pos, message);
   else
-    g_set_error (error, TES_IMPORT_ERROR, code, _("%s:%u: byte %" G_GSIZE_FORMAT ": %s"),
-                 records->path, line, pos, message);
+    g_set_error (error, TES_IMPORT_ERROR, code, _("%s:%u: byte %" PRIu64 ": %s"),
+                 records->path, line, (guint64)pos, message);
 
   return FALSE;
 }
