@@ -330,7 +330,7 @@ tes_tensorrt_profile_importer_import (TesImporter       *importer,
       tes_cache_writer_add_operator (context->writer, &op);
       n_layers++;
 
-      if ((n_layers & 1023) == 0 && g_cancellable_set_error_if_cancelled (context->cancellable, error))
+      if (!tes_trt_records_tick (&records, context, error))
         return FALSE;
     }
   if (next == TES_TRT_ERROR)

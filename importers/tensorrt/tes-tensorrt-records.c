@@ -13,6 +13,7 @@
 
 #include "tes-import-error.h"
 #include "tes-json.h"
+#include "tes-progress.h"
 #include "tes-tensorrt-records.h"
 #include "tes-text.h"
 
@@ -148,10 +149,38 @@ read_hex4 (TesTrtRecords *r,
   return TRUE;
 }
 
-/* A JSON string at r->pos ('"') into r->buf, decoded. */
+static gboolean fail_string (TesTrtRecords  *r,
+                             GError        **error,
+                             const char     *key,
+                             const char     *format,
+                             ...) G_GNUC_PRINTF (4, 5);
+
+/* "the value of "name": …" or "a key: …", made only on an error (a
+ * translation is slow to look up for every string). */
+static gboolean
+fail_string (TesTrtRecords  *r,
+             GError        **error,
+             const char     *key,
+             const char     *format,
+             ...)
+{
+  g_autofree char *message = NULL;
+  g_autofree char *what = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  what = key ? g_strdup_printf (_("the value of \"%s\""), key) : g_strdup (_("a key"));
+
+  return tes_trt_records_fail (r, error, TES_IMPORT_ERROR_INVALID, "%s: %s", what, message);
+}
+
+/* A JSON string at r->pos ('"') into r->buf, decoded: @key's value, or a
+ * key when @key is NULL. */
 static gboolean
 read_string (TesTrtRecords  *r,
-             const char     *what,
+             const char     *key,
              GError        **error)
 {
   gsize start = ++r->pos;
@@ -171,8 +200,7 @@ read_string (TesTrtRecords  *r,
       if (r->buf->len > TES_TRT_MAX_STRING)
         {
           r->pos = start - 1;
-          return tes_trt_records_fail (r, error, TES_IMPORT_ERROR_INVALID,
-                                       _("%s is longer than %u bytes"), what, TES_TRT_MAX_STRING);
+          return fail_string (r, error, key, _("longer than %u bytes"), TES_TRT_MAX_STRING);
         }
       if (r->pos >= r->len)
         return fail_end (r, error);
@@ -184,8 +212,7 @@ read_string (TesTrtRecords  *r,
           break;
         }
       if ((guchar)c < 0x20)
-        return tes_trt_records_fail (r, error, TES_IMPORT_ERROR_INVALID,
-                                     _("control character 0x%02x inside %s"), (guchar)c, what);
+        return fail_string (r, error, key, _("control character 0x%02x"), (guchar)c);
 
       /* an escape */
       if (++r->pos >= r->len)
@@ -206,35 +233,31 @@ read_string (TesTrtRecords  *r,
             gunichar u, low;
 
             if (!read_hex4 (r, &u))
-              return tes_trt_records_fail (r, error, TES_IMPORT_ERROR_INVALID, _("bad \\u escape in %s"), what);
+              return fail_string (r, error, key, _("bad \\u escape"));
             if (u >= 0xd800 && u < 0xdc00)
               {
                 if (r->len - r->pos < 2 || r->data[r->pos] != '\\' || r->data[r->pos + 1] != 'u')
-                  return tes_trt_records_fail (r, error, TES_IMPORT_ERROR_INVALID,
-                                               _("lone surrogate \\u%04X in %s"), u, what);
+                  return fail_string (r, error, key, _("lone surrogate \\u%04X"), u);
                 r->pos += 2;
                 if (!read_hex4 (r, &low) || low < 0xdc00 || low > 0xdfff)
-                  return tes_trt_records_fail (r, error, TES_IMPORT_ERROR_INVALID,
-                                               _("bad surrogate pair in %s"), what);
+                  return fail_string (r, error, key, _("bad surrogate pair"));
                 u = 0x10000 + ((u - 0xd800) << 10) + (low - 0xdc00);
               }
             else if ((u >= 0xdc00 && u < 0xe000) || u == 0)
-              return tes_trt_records_fail (r, error, TES_IMPORT_ERROR_INVALID,
-                                           _("\\u%04X is not a character a name may hold (in %s)"), u, what);
+              return fail_string (r, error, key, _("\\u%04X is not a character a name may hold"), u);
             g_string_append_unichar (r->buf, u);
           }
           break;
         default:
           r->pos -= 2;
-          return tes_trt_records_fail (r, error, TES_IMPORT_ERROR_INVALID, _("bad escape '\\%c' in %s"),
-                                       g_ascii_isprint (c) ? c : '?', what);
+          return fail_string (r, error, key, _("bad escape '\\%c'"), g_ascii_isprint (c) ? c : '?');
         }
     }
 
   if (!g_utf8_validate_len (r->buf->str, r->buf->len, NULL))
     {
       r->pos = start - 1;
-      return tes_trt_records_fail (r, error, TES_IMPORT_ERROR_INVALID, _("%s is not valid UTF-8"), what);
+      return fail_string (r, error, key, _("not valid UTF-8"));
     }
 
   return TRUE;
@@ -319,9 +342,7 @@ read_value (TesTrtRecords  *r,
   c = r->data[r->pos];
   if (c == '"')
     {
-      g_autofree char *what = g_strdup_printf (_("the value of \"%s\""), member->key);
-
-      if (!read_string (r, what, error))
+      if (!read_string (r, member->key, error))
         return FALSE;
       member->kind = TES_TRT_STRING;
       member->len = r->buf->len;
@@ -429,7 +450,7 @@ tes_trt_records_next (TesTrtRecords  *r,
         return stopped (fail_end (r, error));
       if (r->data[r->pos] != '"')
         return stopped (fail_got (r, error, _("a key in quotes")));
-      if (!read_string (r, _("a key"), error))
+      if (!read_string (r, NULL, error))
         return TES_TRT_ERROR;
       if (tes_trt_records_lookup (r, r->buf->str))
         {
@@ -555,6 +576,21 @@ tes_trt_sniff (const guint8       *head,
     }
 
   return found;
+}
+
+/* Every 1024 records: progress by bytes read, and a cancelled import
+ * stops. */
+gboolean
+tes_trt_records_tick (TesTrtRecords     *records,
+                      TesImportContext  *context,
+                      GError           **error)
+{
+  if ((records->index & 1023) != 0)
+    return TRUE;
+  if (context->progress != NULL && records->len > 0)
+    tes_progress_update (context->progress, 0.9 * (double)records->pos / records->len, NULL);
+
+  return !g_cancellable_set_error_if_cancelled (context->cancellable, error);
 }
 
 /* The record's members but @skip as a JSON object, values as printed. */

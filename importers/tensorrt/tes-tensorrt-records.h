@@ -79,6 +79,9 @@ guint               tes_trt_sniff            (const guint8       *head,
                                               gsize               head_len,
                                               const char * const *keys,
                                               guint               n_keys);
+gboolean            tes_trt_records_tick     (TesTrtRecords      *records,
+                                              TesImportContext   *context,
+                                              GError            **error);
 void                tes_trt_append_args      (GString            *json,
                                               TesTrtRecords      *records,
                                               const char * const *skip);

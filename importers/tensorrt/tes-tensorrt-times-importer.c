@@ -194,7 +194,7 @@ tes_tensorrt_times_importer_import (TesImporter       *importer,
       run_name = g_strdup_printf ("Inference %u", n);
       tes_cache_writer_add_run (w, run_name, clock, run_start, run_end);
 
-      if ((n & 1023) == 0 && g_cancellable_set_error_if_cancelled (context->cancellable, error))
+      if (!tes_trt_records_tick (&records, context, error))
         return FALSE;
     }
   if (next == TES_TRT_ERROR)
