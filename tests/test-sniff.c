@@ -124,6 +124,7 @@ static const Claim claims[] = {
       "tensorrt/resnet.fp16.profile.json",
       "tensorrt/resnet.fp32.profile.json",
       "tensorrt/resnet.qat.profile.json",
+      "tensorrt/yolo.dla.profile.json",
       NULL } },
   { "tensorrt-times", {
       "tensorrt/resnet.fp16.times.json",

@@ -156,6 +156,13 @@ with tempfile.TemporaryDirectory() as tmp:
         '(Unnamed Layer* 850) [ElementWise]': 'Gemm',
     })
 
+    check_kinds(p('yolo.dla.profile.json'), {
+        'images to nvm': 'ToNvm',
+        '{ForeignNode[Conv_0...Concat_198]}': 'ForeignNode',
+        'head_3 from nvm': 'FromNvm',
+        'head_3 copy finish': 'CopyFinish',
+    })
+
     # A name of kilobytes, as Myelin's fused layers have, survives whole
     long_name = '{ForeignNode[' + ' + '.join('/blocks.%d/attn/MatMul_%d' % (i, i) for i in range(400)) + ']}'
     with open(p('long.profile.json'), 'w', encoding='utf-8') as f:

@@ -158,16 +158,23 @@ member_kind (const char *text,
 static char *
 layer_kind (const char *name)
 {
+  static const struct { const char *suffix, *kind; } suffixes[] = {
+    { " copy", "Copy" },
+    { " to nvm", "ToNvm" },
+    { " from nvm", "FromNvm" },
+    { " copy finish", "CopyFinish" },
+  };
   g_autofree char *first = NULL;
   const char *p = name;
-  gsize len = strlen (name);
 
   if (g_str_has_prefix (name, "Reformatting CopyNode"))
     return g_strdup ("Reformat");
   if (strstr (name, "{ForeignNode["))
     return g_strdup ("ForeignNode");
-  if (len > 5 && strcmp (name + len - 5, " copy") == 0)
-    return g_strdup ("Copy");
+  /* copies: of a tensor on the GPU, around a DLA subgraph */
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    if (g_str_has_suffix (name, suffixes[i].suffix))
+      return g_strdup (suffixes[i].kind);
 
   /* the fused members, " + " apart: the first that is not a
    * quantisation, else the first kind at all */
