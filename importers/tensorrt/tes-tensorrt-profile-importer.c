@@ -57,9 +57,11 @@ tes_tensorrt_profile_importer_sniff (TesImporter  *importer,
   static const char *count_key[] = { "count" };
   guint layer = tes_trt_sniff (head, head_len, layer_keys, G_N_ELEMENTS (layer_keys));
   guint count = tes_trt_sniff (head, head_len, count_key, 1);
-  const char *open = memchr (head, '{', head_len);
-  const char *close = open ? memchr (open, '}', head_len - (open - (const char *)head)) : NULL;
+  const char *open, *close;
   guint quotes = 0;
+
+  if (head == NULL || head_len == 0)
+    return 0;
 
   /* "count" then a layer with all four keys is what trtexec writes; a
    * layer without the count is still claimed, for the import to say
@@ -69,6 +71,8 @@ tes_tensorrt_profile_importer_sniff (TesImporter  *importer,
 
   /* a record { "count" : N } alone, then a layer's name too long for
    * the rest of its keys to show in the head */
+  open = memchr (head, '{', head_len);
+  close = open ? memchr (open, '}', head_len - (open - (const char *)head)) : NULL;
   for (const char *p = open; close && p < close; p++)
     quotes += *p == '"';
   if (count && quotes == 2 && layer >= 1)
