@@ -174,6 +174,17 @@ with tempfile.TemporaryDirectory() as tmp:
           strings[type_] == 'ForeignNode', strings[type_])
     db.close()
 
+    # trtexec writes names unescaped (sampleReporting.cpp: << l.name <<): a quote or a backslash
+    # that starts no JSON escape stays as written
+    raw = 'Conv "a" C:\\models\\yolo + PWN(Relu_1)'
+    with open(p('raw.profile.json'), 'w', encoding='utf-8') as f:
+        f.write('[\n  { "count" : 1 }\n, { "name" : "%s", "timeMs" : 1, "averageMs" : 1, "percentage" : 100 }\n]\n'
+                % raw)
+    db, strings = cache_of(p('raw.profile.json'))
+    (name,) = db.execute('SELECT name FROM operators').fetchone()
+    check('an unescaped quote and backslash in a name stay as written', strings[name] == raw, strings[name])
+    db.close()
+
     check_times(p('resnet.fp16.times.json'))
 
     # TensorRT 7's keys, as its samples/opensource/trtexec/tracer.py names them (written here)

@@ -176,6 +176,18 @@ fail_string (TesTrtRecords  *r,
   return tes_trt_records_fail (r, error, TES_IMPORT_ERROR_INVALID, "%s: %s", what, message);
 }
 
+/* Whether a quote before @p closes a string: what follows it (past
+ * blanks) is what may follow a key or a value. */
+static gboolean
+string_ends (TesTrtRecords *r,
+             gsize          p)
+{
+  while (p < r->len && (r->data[p] == ' ' || r->data[p] == '\t' || r->data[p] == '\n' || r->data[p] == '\r'))
+    p++;
+
+  return p >= r->len || r->data[p] == ',' || r->data[p] == '}' || r->data[p] == ':' || r->data[p] == ']';
+}
+
 /* A JSON string at r->pos ('"') into r->buf, decoded: @key's value, or a
  * key when @key is NULL. */
 static gboolean
@@ -206,10 +218,17 @@ read_string (TesTrtRecords  *r,
         return fail_end (r, error);
 
       c = r->data[r->pos];
-      if (c == '"')
+      if (c == '"' && string_ends (r, r->pos + 1))
         {
           r->pos++;
           break;
+        }
+      if (c == '"')
+        {
+          /* trtexec writes layer names unescaped: a quote inside one */
+          g_string_append_c (r->buf, c);
+          r->pos++;
+          continue;
         }
       if ((guchar)c < 0x20)
         return fail_string (r, error, key, _("control character 0x%02x"), (guchar)c);
@@ -249,8 +268,10 @@ read_string (TesTrtRecords  *r,
           }
           break;
         default:
-          r->pos -= 2;
-          return fail_string (r, error, key, _("bad escape '\\%c'"), g_ascii_isprint (c) ? c : '?');
+          /* an unescaped backslash of a layer name, as trtexec writes them */
+          g_string_append_c (r->buf, '\\');
+          r->pos--;
+          break;
         }
     }
 
