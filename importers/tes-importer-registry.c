@@ -21,6 +21,8 @@
 #include "tes-source-file.h"
 #include "tes-sigmastar-img-info-importer.h"
 #include "tes-sigmastar-op-time-importer.h"
+#include "tes-tensorrt-profile-importer.h"
+#include "tes-tensorrt-times-importer.h"
 #include "tes-torq-annotated-importer.h"
 #include "tes-torq-host-overview-importer.h"
 #include "tes-torq-perfetto-importer.h"
@@ -52,6 +54,8 @@ builtin_type (guint i)
     case 10: return TES_TYPE_TORQ_ANNOTATED_IMPORTER;
     case 11: return TES_TYPE_TORQ_PERFETTO_IMPORTER;
     case 12: return TES_TYPE_TORQ_HOST_OVERVIEW_IMPORTER;
+    case 13: return TES_TYPE_TENSORRT_PROFILE_IMPORTER;
+    case 14: return TES_TYPE_TENSORRT_TIMES_IMPORTER;
     default: return G_TYPE_INVALID;
     }
 }

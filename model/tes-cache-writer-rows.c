@@ -92,7 +92,7 @@ tes_cache_writer_add_run (TesCacheWriter *self,
                           gint64          start,
                           gint64          end)
 {
-  sqlite3_stmt *s = NULL;
+  sqlite3_stmt *s;
 
   g_return_val_if_fail (TES_IS_CACHE_WRITER (self), 0);
   g_return_val_if_fail (name != NULL, 0);
@@ -100,19 +100,13 @@ tes_cache_writer_add_run (TesCacheWriter *self,
   if (tes_cache_writer_failed (self))
     return 0;
 
-  if (sqlite3_prepare_v2 (self->db, "INSERT INTO runs (name, clock_id, start, end) VALUES (?, ?, ?, ?)",
-                          -1, &s, NULL) != SQLITE_OK)
-    {
-      tes_cache_writer_fail (self, "Storing a run");
-      return 0;
-    }
-
+  /* prepared once: a run per inference makes hundreds of thousands */
+  s = tes_cache_writer_stmt (self, TES_CACHE_WRITER_STMT_RUN);
   sqlite3_bind_text (s, 1, name, -1, SQLITE_TRANSIENT);
   tes_cache_writer_bind_id_or_null (s, 2, clock_id);
   sqlite3_bind_int64 (s, 3, tes_cache_writer_clamp_time (start));
   sqlite3_bind_int64 (s, 4, tes_cache_writer_clamp_time (end));
   tes_cache_writer_step_done (self, s, "Storing a run");
-  sqlite3_finalize (s);
 
   return tes_cache_writer_failed (self) ? 0 : sqlite3_last_insert_rowid (self->db);
 }

@@ -29,6 +29,7 @@ static const char *stmt_sql[TES_CACHE_WRITER_N_STMTS] = {
                                         "ON CONFLICT (tile_id, category) DO UPDATE SET bytes = bytes + excluded.bytes",
   [TES_CACHE_WRITER_STMT_BSP_STEP] = "INSERT INTO bsp_steps (run_id, step, clock_id, start, dur, name, n_tiles, tile_cycles, tile_states) "
                                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  [TES_CACHE_WRITER_STMT_RUN] = "INSERT INTO runs (name, clock_id, start, end) VALUES (?, ?, ?, ?)",
 };
 
 G_DEFINE_FINAL_TYPE (TesCacheWriter, tes_cache_writer, G_TYPE_OBJECT)

@@ -277,11 +277,24 @@ common_unit (TesReport *a_report,
   return *rate > 0 ? TES_TIME_UNIT_CYCLES : TES_TIME_UNIT_NS;
 }
 
+/* How many runs of the model a report's operator totals add up (info
+ * operators.runs: TensorRT's profile sums its layers over `count`
+ * inferences, as many as fit its time); 1 when it does not say. */
+static double
+operator_runs (TesReport *report)
+{
+  g_autofree char *text = tes_report_lookup_info (report, "operators.runs");
+  gint64 runs = text ? g_ascii_strtoll (text, NULL, 10) : 0;
+
+  return runs > 0 ? (double)runs : 1.0;
+}
+
 static double
 row_value (TesReport           *report,
            const TesSummaryRow *row,
            gboolean             in_percent,
-           TesTimeUnit          unit)
+           TesTimeUnit          unit,
+           double               runs)
 {
   if (row == NULL)
     return 0;
@@ -289,20 +302,20 @@ row_value (TesReport           *report,
     return row->share;
   /* cycles of one rate: the same whichever clock of that rate */
   if (unit == TES_TIME_UNIT_CYCLES)
-    return (double)row->total;
+    return (double)row->total / runs;
 
-  /* totals count in their clock: compare in ns */
+  /* totals count in their clock: compare in ns, per run of the model */
   return (double)(tes_report_convert_time (report, row->clock_id, 0, row->total) -
-                  tes_report_convert_time (report, row->clock_id, 0, 0));
+                  tes_report_convert_time (report, row->clock_id, 0, 0)) / runs;
 }
 
-/* By name, a vendor's numbered operator list ("12 CONV_2D") pairs by
- * type: its names are positions, which an inserted operator shifts. */
+/* By name, a numbered operator list pairs by type: its names are
+ * positions, which an inserted operator shifts. */
 static const char *
 row_key (const TesSummaryRow *row,
          TesCompareKey        key)
 {
-  const char *text = key == TES_COMPARE_BY_TYPE || row->op_index >= 0 ? row->type : row->name;
+  const char *text = key == TES_COMPARE_BY_TYPE || tes_summary_row_name_is_position (row) ? row->type : row->name;
 
   return text ? text : (row->label ? row->label : "");
 }
@@ -319,6 +332,8 @@ tes_compare_rows (TesReport     *a_report,
   g_autofree const char **a_keys = g_new0 (const char *, a_rows->len + 1);
   g_autofree const char **b_keys = g_new0 (const char *, b_rows->len + 1);
   g_autoptr(GArray) pairs = NULL;
+  double a_runs = operator_runs (a_report);
+  double b_runs = operator_runs (b_report);
 
   for (guint i = 0; i < a_rows->len; i++)
     a_keys[i] = row_key (g_ptr_array_index (a_rows, i), key);
@@ -339,8 +354,8 @@ tes_compare_rows (TesReport     *a_report,
 
       row.a = pair->a >= 0 ? g_ptr_array_index (a_rows, pair->a) : NULL;
       row.b = pair->b >= 0 ? g_ptr_array_index (b_rows, pair->b) : NULL;
-      row.a_value = row_value (a_report, row.a, comparison->in_percent, comparison->unit);
-      row.b_value = row_value (b_report, row.b, comparison->in_percent, comparison->unit);
+      row.a_value = row_value (a_report, row.a, comparison->in_percent, comparison->unit, a_runs);
+      row.b_value = row_value (b_report, row.b, comparison->in_percent, comparison->unit, b_runs);
       row.delta = row.b_value - row.a_value;
       row.delta_pct = row.a != NULL && row.a_value != 0 ? 100 * row.delta / row.a_value : NAN;
       row.position = k;
@@ -511,12 +526,13 @@ rows_total (TesReport   *report,
             GPtrArray   *rows,
             TesTimeUnit  unit)
 {
+  double runs = operator_runs (report);
   double total = 0;
 
   if (!all_have_totals (rows))
     return NAN;
   for (guint i = 0; i < rows->len; i++)
-    total += row_value (report, g_ptr_array_index (rows, i), FALSE, unit);
+    total += row_value (report, g_ptr_array_index (rows, i), FALSE, unit, runs);
 
   return total;
 }

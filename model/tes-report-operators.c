@@ -25,6 +25,23 @@ tes_summary_row_free (TesSummaryRow *row)
   g_free (row);
 }
 
+/* "12 CONV_2D": a vendor's numbered operator list, whose names are
+ * positions (SigmaStar's); TensorRT's layers are numbered but named for
+ * themselves. */
+gboolean
+tes_summary_row_name_is_position (const TesSummaryRow *row)
+{
+  g_autofree char *prefix = NULL;
+
+  g_return_val_if_fail (row != NULL, FALSE);
+
+  if (row->op_index < 0 || row->name == NULL)
+    return FALSE;
+  prefix = g_strdup_printf ("%" G_GINT64_FORMAT " ", row->op_index);
+
+  return g_str_has_prefix (row->name, prefix);
+}
+
 static GPtrArray *
 load_operator_rows (TesReport       *self,
                     TesSummaryMode   mode,
@@ -301,7 +318,7 @@ tes_report_summarize (TesReport       *self,
     {
       TesSummaryRow *row = g_ptr_array_index (rows, i);
 
-      if (row->op_index >= 0)
+      if (row->op_index >= 0 && (tes_summary_row_name_is_position (row) || row->name == NULL))
         row->label = g_strdup_printf ("%" G_GINT64_FORMAT " %s", row->op_index, row->type);
       else
         row->label = g_strdup (row->name);

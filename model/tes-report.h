@@ -384,6 +384,7 @@ GPtrArray        *tes_report_summarize           (TesReport           *self,
                                                   TesGroupBy           group_by,
                                                   GError             **error);
 void              tes_summary_row_free           (TesSummaryRow       *row);
+gboolean          tes_summary_row_name_is_position (const TesSummaryRow *row);
 
 /* Pure: what the memory views compute from tes_report_get_tiles(). */
 GArray           *tes_tile_histogram_from_tiles  (const TesTile       *tiles,

@@ -362,6 +362,10 @@ generate_case (const char *name,
     /* one string of '}', each of which ends a slice of the stream yajl is
      * given unless it is seen to lie in a string: lexed again and again */
     write_long (path, "[{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"pid\":1,\"tid\":1},\n{\"name\":\"", '}', 64 << 20, "\"}]\n");
+  else if (g_str_equal (name, "trt-profile-huge-name.json"))
+    /* a layer name of 64 MiB, past the reader's 1 MiB for a string */
+    write_long (path, "[\n  { \"count\" : 1 }\n, { \"name\" : \"", 'n', 64 << 20,
+                "\", \"timeMs\" : 1, \"averageMs\" : 1, \"percentage\" : 100 }\n]\n");
   else if (g_str_equal (name, "op-time-long-line.txt"))
     write_long (path, "0 CONV_2D 50.000%\n1 ", 'A', 64 << 20, " 50.000%\n");
   else if (g_str_equal (name, "img-info-long-line.txt"))

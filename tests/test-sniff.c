@@ -118,6 +118,17 @@ static const Claim claims[] = {
   { "torq-host-overview", {
       "torq/host_profile_overview.txt",
       NULL } },
+  { "tensorrt-profile", {
+      "tensorrt/mobilenet.qat.profile.json",
+      "tensorrt/mobilenet.qat.v010.profile.json",
+      "tensorrt/resnet.fp16.profile.json",
+      "tensorrt/resnet.fp32.profile.json",
+      "tensorrt/resnet.qat.profile.json",
+      "tensorrt/yolo.dla.profile.json",
+      NULL } },
+  { "tensorrt-times", {
+      "tensorrt/resnet.fp16.times.json",
+      NULL } },
 };
 
 static void
