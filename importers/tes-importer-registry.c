@@ -14,6 +14,7 @@
 #include "tes-chrome-importer.h"
 #include "tes-importer-registry.h"
 #include "tes-poplar-pop-importer.h"
+#include "tes-poplar-profile-importer.h"
 #include "tes-poplar-report-importer.h"
 #include "tes-poplar-size-importer.h"
 #include "tes-qaic-runner-importer.h"
@@ -52,6 +53,7 @@ builtin_type (guint i)
     case 10: return TES_TYPE_TORQ_ANNOTATED_IMPORTER;
     case 11: return TES_TYPE_TORQ_PERFETTO_IMPORTER;
     case 12: return TES_TYPE_TORQ_HOST_OVERVIEW_IMPORTER;
+    case 13: return TES_TYPE_POPLAR_PROFILE_IMPORTER;
     default: return G_TYPE_INVALID;
     }
 }
