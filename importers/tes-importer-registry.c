@@ -13,6 +13,7 @@
 
 #include "tes-chrome-importer.h"
 #include "tes-importer-registry.h"
+#include "tes-poplar-export-importer.h"
 #include "tes-poplar-pop-importer.h"
 #include "tes-poplar-profile-importer.h"
 #include "tes-poplar-report-importer.h"
@@ -54,6 +55,7 @@ builtin_type (guint i)
     case 11: return TES_TYPE_TORQ_PERFETTO_IMPORTER;
     case 12: return TES_TYPE_TORQ_HOST_OVERVIEW_IMPORTER;
     case 13: return TES_TYPE_POPLAR_PROFILE_IMPORTER;
+    case 14: return TES_TYPE_POPLAR_EXPORT_IMPORTER;
     default: return G_TYPE_INVALID;
     }
 }

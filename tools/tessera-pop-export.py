@@ -82,6 +82,7 @@ def write_header(out, report, source):
             "bytes_per_tile": int(target.bytesPerTile),
             "clock_hz": int(target.clockFrequency),
         },
+        "graph": {"compute_sets": int(report.compilation.graph.numComputeSets)},
     }
     out.f.write(json.dumps(header, separators=(",", ":"), ensure_ascii=False) + "\n")
     return header["target"]
