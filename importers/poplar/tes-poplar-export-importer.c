@@ -556,11 +556,21 @@ read_step (Reader     *r,
       to = MAX (to, ipu_to);
       for (gint t = 0; t < r->tiles_per_ipu; t++)
         {
-          g_autofree char *path = g_strdup_printf ("%s.tile_cycles[%d]", where, t);
+          JsonNode *cell = json_array_get_element (tiles, t);
 
-          if (!node_int (r, json_array_get_element (tiles, t), path, 0, G_MAXUINT32, &v))
-            return FALSE;
-          g_array_index (cycles, gint64, i * r->tiles_per_ipu + t) = v;
+          /* the message's key path is made only for a bad value: there
+           * is one of these per tile and step */
+          if (JSON_NODE_HOLDS_VALUE (cell) && json_node_get_value_type (cell) == G_TYPE_INT64 &&
+              (v = json_node_get_int (cell)) >= 0 && v <= G_MAXUINT32)
+            {
+              g_array_index (cycles, gint64, i * r->tiles_per_ipu + t) = v;
+              continue;
+            }
+          {
+            g_autofree char *path = g_strdup_printf ("%s.tile_cycles[%d]", where, t);
+
+            return node_int (r, cell, path, 0, G_MAXUINT32, &v) && FALSE;
+          }
         }
     }
 
