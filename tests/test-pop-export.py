@@ -165,8 +165,19 @@ def check_views(path, truth):
            if i.get('tile.%d.liveness.always_live' % t['index']) != str(t['total'] - t['data_types']['Variables'])]
     check('info: every tile\'s always-live bytes', not bad, bad[:5])
     tracks = counts['counter_tracks']
-    check('tile balance: two counter tracks per IPU (and one of liveness)',
-          tracks == 2 * truth['ipus'] + 1, counts)
+    check('tile balance: two counter tracks per IPU (and one of liveness), a value per step',
+          tracks == 2 * truth['ipus'] + 1 and
+          counts['counter_values'] == 2 * truth['ipus'] * n_steps + n_steps, counts)
+
+    out = run([cli, 'summary', '--by', 'category', '--csv', path])
+    rows = {r['label']: r for r in csv_rows(out.stdout)} if out.returncode == 0 else {}
+    blocks = [s for s in truth['steps']]
+    common = rows.get('common')
+    # the summary converts the blocks' clock to the report's first one
+    # through nanoseconds: within a cycle per block
+    check('Lightweight Profiling blocks: a slice each, of the block\'s cycles (summary by category)',
+          common is not None and int(common['count']) == len(blocks) and
+          abs(int(common['total']) - sum(s['dur'] for s in blocks)) <= len(blocks), out.stderr + repr(common))
 
     out = run([cli, 'memory', '--tiles', '--csv', path])
     rows = csv_rows(out.stdout) if out.returncode == 0 else []
