@@ -79,7 +79,26 @@ def cbor_load(data):
                 return struct.unpack(">d", take(8))[0]
             raise ValueError("simple value %d" % info)
         if info == 31:
-            raise ValueError("indefinite lengths are not used by this test's files")
+            if major in (2, 3):
+                chunks = []
+                while data[pos[0]] != 0xff:
+                    chunks.append(item())
+                pos[0] += 1
+                return "".join(chunks)
+            if major == 4:
+                out = []
+                while data[pos[0]] != 0xff:
+                    out.append(item())
+                pos[0] += 1
+                return out
+            if major == 5:
+                out = {}
+                while data[pos[0]] != 0xff:
+                    k = item()
+                    out[k] = item()
+                pos[0] += 1
+                return out
+            raise ValueError("indefinite length of major type %d" % major)
         n = length(info)
         if major == 0:
             return n

@@ -51,6 +51,13 @@ static const Claim own_claims[] = {
       "poplar/archive_size_hex.txt",
       "poplar/archive_size_small.txt",
       NULL } },
+  { "poplar-profile", {
+      "poplar/profile-doc-graph.json",
+      "poplar/profile-doc-combined.json",
+      "poplar/profile-doc-combined.cbor",
+      "bad/poplar-profile-string-bytes.json",
+      "bad/poplar-profile-cut-short.cbor",
+      NULL } },
 };
 
 /* ../shared/fixtures, for the conformance suite. */
@@ -100,6 +107,9 @@ static const Claim claims[] = {
       NULL } },
   /* No profile.pop among the fixtures; test-poplar.c builds one. */
   { "poplar-pop", {
+      NULL } },
+  /* No SDK 1.x profile among the fixtures: ours are under tests/data. */
+  { "poplar-profile", {
       NULL } },
   { "torq-timeline", {
       "torq/timeline_v1.csv",
@@ -279,7 +289,7 @@ test_fixtures (void)
 static void
 test_own_files (void)
 {
-  static const char * const kinds[] = { ".txt", ".csv", ".json", ".pb" };
+  static const char * const kinds[] = { ".txt", ".csv", ".json", ".pb", ".cbor" };
   g_autofree char *root = g_test_build_filename (G_TEST_DIST, "data", NULL);
   g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GHashTable) folders = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);

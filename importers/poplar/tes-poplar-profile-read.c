@@ -11,6 +11,8 @@
 
 #include <glib/gi18n-lib.h>
 
+#include <inttypes.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -141,7 +143,7 @@ want_count (Reader   *r,
     {
       *out = json_node_get_int (node);
       if (*out < 0)
-        return fail (r, _("expected a whole number ≥ 0, found %" G_GINT64_FORMAT), *out);
+        return fail (r, _("expected a whole number ≥ 0, found %" PRId64), *out);
       return TRUE;
     }
   if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_DOUBLE)
@@ -216,7 +218,7 @@ read_small_count (Reader     *r,
   if (v > (1 << 24))
     {
       mark = path_enter (r, name);
-      fail (r, _("%" G_GINT64_FORMAT " is more than Tessera reads (at most %d)"), v, 1 << 24);
+      fail (r, _("%" PRId64 " is more than Tessera reads (at most %d)"), v, 1 << 24);
       path_leave (r, mark);
       return FALSE;
     }
@@ -371,7 +373,7 @@ read_target (Reader     *r,
     {
       gsize m = path_enter (r, "numTiles");
 
-      return fail (r, _("%" G_GINT64_FORMAT " tiles, but numIPUs × tilesPerIPU is %d × %d"),
+      return fail (r, _("%" PRId64 " tiles, but numIPUs × tilesPerIPU is %d × %d"),
                    num_tiles, p->n_ipus, p->tiles_per_ipu);
       path_leave (r, m);
     }
@@ -652,7 +654,7 @@ read_step (Reader     *r,
     {
       gsize m = path_enter (r, "cyclesTo");
 
-      return fail (r, _("%" G_GINT64_FORMAT " is before cyclesFrom (%" G_GINT64_FORMAT ")"), to, from);
+      return fail (r, _("%" PRId64 " is before cyclesFrom (%" PRId64 ")"), to, from);
       path_leave (r, m);
     }
 
@@ -729,7 +731,7 @@ read_execution (Reader     *r,
 
           if (!read_count (r, tile_cycles, l->data, &v))
             return FALSE;
-          text = g_strdup_printf ("%" G_GINT64_FORMAT, v);
+          text = g_strdup_printf ("%" PRId64, v);
           tes_poplar_profile_set_info (p, key, text);
         }
       path_leave (r, m);

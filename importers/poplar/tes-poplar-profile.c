@@ -610,8 +610,9 @@ tile_is_busy (const TesPoplarProfile *p,
   return FALSE;
 }
 
-/* An IPU's track holds its steps (as long as its busiest tile), with a
- * lane per tile that ever works, linked from the tiles table. */
+/* An IPU's track has a lane per tile that ever works (linked from the
+ * tiles table) with a slice per step it works in; steps the profile gives
+ * no cycles per tile for are slices of the IPU's own track. */
 static void
 write_trace (Writing *w)
 {
@@ -628,7 +629,10 @@ write_trace (Writing *w)
           gint64 dur = step_cycles_on_ipu (step, first, w->tiles_per_ipu);
           const char *type = step_type (p, step);
 
-          if (dur <= 0 && step->cycles_by_tile->len > 0)
+          /* with cycles per tile the tiles' lanes hold the step, and the
+           * IPU's row shows it from the BSP steps: once is enough, or the
+           * Summary would count it twice */
+          if (step->cycles_by_tile->len > 0)
             continue;
           tes_cache_writer_add_slice (w->writer, track, step->cycles_from, dur,
                                       tes_cache_writer_intern (w->writer, step_name (p, step)),
