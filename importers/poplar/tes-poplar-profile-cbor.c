@@ -319,8 +319,11 @@ open_container (Builder *b,
       return;
     }
 
-  node = map ? json_node_init_object (json_node_alloc (), json_object_new ())
-             : json_node_init_array (json_node_alloc (), json_array_new ());
+  node = json_node_new (map ? JSON_NODE_OBJECT : JSON_NODE_ARRAY);
+  if (map)
+    json_node_take_object (node, json_object_new ());
+  else
+    json_node_take_array (node, json_array_new ());
   f.node = node;
   f.remaining = items;
   f.start = b->offset;
