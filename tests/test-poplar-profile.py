@@ -244,7 +244,12 @@ def expected(paths):
                              for s, row in enumerate(per_step)]
     elif totals:
         counters[None] = [(steps[s]["cyclesFrom"] if timed else s, v) for s, v in enumerate(totals)]
-    return {"n": n, "tpi": tpi, "tiles": tiles, "states": states, "bsp": bsp, "info": info,
+    # Execution Trace: a slice per working tile and step; a step without
+    # cycles per tile is one slice on each IPU's own track
+    n_ipus = (n + tpi - 1) // tpi if n else 0
+    slices = sum(sum(1 for c in s["cyclesByTile"][:n] if c > 0) if s.get("cyclesByTile") else n_ipus
+                 for s in steps)
+    return {"n": n, "tpi": tpi, "tiles": tiles, "slices": slices, "states": states, "bsp": bsp, "info": info,
             "counters": counters, "limit": target.get("bytesPerTile")}
 
 
@@ -263,6 +268,8 @@ def compare(label, paths, truth=None):
         check(info["info"].get(key) == str(value),
               "%s: info %s = %s, expected %s" % (label, key, info["info"].get(key), value))
     check(info["counts"]["tiles"] == exp["n"], "%s: %s tiles, expected %d" % (label, info["counts"]["tiles"], exp["n"]))
+    check(info["counts"]["slices"] == exp["slices"],
+          "%s: %s slices, expected %d" % (label, info["counts"]["slices"], exp["slices"]))
     check(info["counts"]["bsp_steps"] == len(exp["bsp"]),
           "%s: %s BSP steps, expected %d" % (label, info["counts"]["bsp_steps"], len(exp["bsp"])))
 
