@@ -227,6 +227,10 @@ def expected(paths):
         info["liveness.not_always_live_max"] = sum(nal["maxBytesByTile"])
         for t, v in enumerate(nal["maxBytesByTile"]):
             info["tile.%d.liveness.not_always_live_max" % t] = v
+    live_steps = [sum(row) for row in nal["bytesByTile"]] if "bytesByTile" in nal else nal.get("bytes", [])
+    if live_steps:
+        info["liveness.not_always_live_peak"] = max(live_steps)
+        info["liveness.not_always_live_peak_step"] = live_steps.index(max(live_steps))
     if "cycles" in sim:
         info["execution.total_cycles"] = sim["cycles"]
     for k, v in sim.get("tileCycles", {}).items():
