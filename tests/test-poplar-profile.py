@@ -79,7 +79,26 @@ def cbor_load(data):
                 return struct.unpack(">d", take(8))[0]
             raise ValueError("simple value %d" % info)
         if info == 31:
-            raise ValueError("indefinite lengths are not used by this test's files")
+            if major in (2, 3):
+                chunks = []
+                while data[pos[0]] != 0xff:
+                    chunks.append(item())
+                pos[0] += 1
+                return "".join(chunks)
+            if major == 4:
+                out = []
+                while data[pos[0]] != 0xff:
+                    out.append(item())
+                pos[0] += 1
+                return out
+            if major == 5:
+                out = {}
+                while data[pos[0]] != 0xff:
+                    k = item()
+                    out[k] = item()
+                pos[0] += 1
+                return out
+            raise ValueError("indefinite length of major type %d" % major)
         n = length(info)
         if major == 0:
             return n
@@ -208,6 +227,10 @@ def expected(paths):
         info["liveness.not_always_live_max"] = sum(nal["maxBytesByTile"])
         for t, v in enumerate(nal["maxBytesByTile"]):
             info["tile.%d.liveness.not_always_live_max" % t] = v
+    live_steps = [sum(row) for row in nal["bytesByTile"]] if "bytesByTile" in nal else nal.get("bytes", [])
+    if live_steps:
+        info["liveness.not_always_live_peak"] = max(live_steps)
+        info["liveness.not_always_live_peak_step"] = live_steps.index(max(live_steps))
     if "cycles" in sim:
         info["execution.total_cycles"] = sim["cycles"]
     for k, v in sim.get("tileCycles", {}).items():
@@ -225,7 +248,12 @@ def expected(paths):
                              for s, row in enumerate(per_step)]
     elif totals:
         counters[None] = [(steps[s]["cyclesFrom"] if timed else s, v) for s, v in enumerate(totals)]
-    return {"n": n, "tpi": tpi, "tiles": tiles, "states": states, "bsp": bsp, "info": info,
+    # Execution Trace: a slice per working tile and step; a step without
+    # cycles per tile is one slice on each IPU's own track
+    n_ipus = (n + tpi - 1) // tpi if n else 0
+    slices = sum(sum(1 for c in s["cyclesByTile"][:n] if c > 0) if s.get("cyclesByTile") else n_ipus
+                 for s in steps)
+    return {"n": n, "tpi": tpi, "tiles": tiles, "slices": slices, "states": states, "bsp": bsp, "info": info,
             "counters": counters, "limit": target.get("bytesPerTile")}
 
 
@@ -244,6 +272,8 @@ def compare(label, paths, truth=None):
         check(info["info"].get(key) == str(value),
               "%s: info %s = %s, expected %s" % (label, key, info["info"].get(key), value))
     check(info["counts"]["tiles"] == exp["n"], "%s: %s tiles, expected %d" % (label, info["counts"]["tiles"], exp["n"]))
+    check(info["counts"]["slices"] == exp["slices"],
+          "%s: %s slices, expected %d" % (label, info["counts"]["slices"], exp["slices"]))
     check(info["counts"]["bsp_steps"] == len(exp["bsp"]),
           "%s: %s BSP steps, expected %d" % (label, info["counts"]["bsp_steps"], len(exp["bsp"])))
 

@@ -11,6 +11,8 @@
 
 #include <glib/gi18n-lib.h>
 
+#include <inttypes.h>
+
 #include <cbor.h>
 
 #include "tes-import-error.h"
@@ -30,6 +32,7 @@ typedef struct
   JsonNode *node;        /* an array or an object */
   gint64    remaining;   /* items still to come (a map counts keys and values); -1: indefinite */
   gsize     start;       /* its byte */
+  guint     depth;       /* 1: the document */
   char     *key;         /* an object's key, waiting for its value */
 } Frame;
 
@@ -67,7 +70,7 @@ fail (Builder    *b,
   what = g_strdup_vprintf (format, args);
   va_end (args);
 
-  tes_import_fail (&b->error, code, b->path, _("byte %" G_GSIZE_FORMAT ": %s"), b->offset, what);
+  tes_import_fail (&b->error, code, b->path, _("byte %" PRIu64 ": %s"), (guint64)b->offset, what);
 }
 
 static Frame *
@@ -123,8 +126,8 @@ add (Builder  *b,
             {
               json_node_unref (value);
               fail (b, TES_IMPORT_ERROR_INVALID,
-                    _("a map key that is not a text string (in the map at byte %" G_GSIZE_FORMAT ")"),
-                    f->start);
+                    _("a map key that is not a text string (in the map at byte %" PRIu64 ")"),
+                    (guint64)f->start);
               return FALSE;
             }
           f->key = g_strdup (json_node_get_string (value));
@@ -174,7 +177,7 @@ on_uint64 (void     *ctx,
            uint64_t  v)
 {
   if (v > G_MAXINT64)
-    fail (ctx, TES_IMPORT_ERROR_INVALID, _("the integer %" G_GUINT64_FORMAT " is too large"), (guint64)v);
+    fail (ctx, TES_IMPORT_ERROR_INVALID, _("the integer %" PRIu64 " is too large"), (guint64)v);
   else
     add_int (ctx, (gint64)v);
 }
@@ -184,7 +187,7 @@ on_negint64 (void     *ctx,
              uint64_t  v)
 {
   if (v > G_MAXINT64)
-    fail (ctx, TES_IMPORT_ERROR_INVALID, _("the integer -1 - %" G_GUINT64_FORMAT " is too small"), (guint64)v);
+    fail (ctx, TES_IMPORT_ERROR_INVALID, _("the integer -1 - %" PRIu64 " is too small"), (guint64)v);
   else
     add_int (ctx, -1 - (gint64)v);
 }
@@ -291,6 +294,7 @@ open_container (Builder *b,
 {
   JsonNode *node;
   Frame f = { 0 };
+  Frame *parent = top (b);
 
   if (b->text != NULL)
     {
@@ -301,18 +305,25 @@ open_container (Builder *b,
   if (items > 0 && (guint64)items > b->len - b->offset)
     {
       fail (b, TES_IMPORT_ERROR_TRUNCATED,
-            _("%s of %" G_GINT64_FORMAT " items, more than the %" G_GSIZE_FORMAT " bytes left"),
-            map ? _("a map") : _("an array"), map ? items / 2 : items, b->len - b->offset);
+            _("%s of %" PRId64 " items, more than the %" PRIu64 " bytes left"),
+            map ? _("a map") : _("an array"), map ? items / 2 : items, (guint64)(b->len - b->offset));
       return;
     }
-  if (b->stack->len >= MAX_DEPTH)
+  /* a container whose parent is complete leaves the stack before its own
+   * items come, so the depth is counted, not the stack: the tree is freed
+   * by recursion */
+  f.depth = parent != NULL ? parent->depth + 1 : 1;
+  if (f.depth > MAX_DEPTH)
     {
       fail (b, TES_IMPORT_ERROR_INVALID, _("arrays and maps nested more than %d deep"), MAX_DEPTH);
       return;
     }
 
-  node = map ? json_node_init_object (json_node_alloc (), json_object_new ())
-             : json_node_init_array (json_node_alloc (), json_array_new ());
+  node = json_node_new (map ? JSON_NODE_OBJECT : JSON_NODE_ARRAY);
+  if (map)
+    json_node_take_object (node, json_object_new ());
+  else
+    json_node_take_array (node, json_array_new ());
   f.node = node;
   f.remaining = items;
   f.start = b->offset;
@@ -384,8 +395,8 @@ on_indef_break (void *ctx)
     }
   if (f->key != NULL)
     {
-      fail (b, TES_IMPORT_ERROR_INVALID, _("the map at byte %" G_GSIZE_FORMAT " ends after a key without its value"),
-            f->start);
+      fail (b, TES_IMPORT_ERROR_INVALID, _("the map at byte %" PRIu64 " ends after a key without its value"),
+            (guint64)f->start);
       return;
     }
 
@@ -457,9 +468,9 @@ tes_poplar_cbor_to_json (const guint8  *data,
 
       r = cbor_stream_decode (data + b.offset, len - b.offset, &callbacks, &b);
       if (r.status == CBOR_DECODER_NEDATA)
-        fail (&b, TES_IMPORT_ERROR_TRUNCATED, _("the file ends in the middle of an item (it needs %" G_GSIZE_FORMAT
-                                                " bytes, %" G_GSIZE_FORMAT " are left)"),
-              r.required, len - b.offset);
+        fail (&b, TES_IMPORT_ERROR_TRUNCATED, _("the file ends in the middle of an item (it needs %" PRIu64
+                                                " bytes, %" PRIu64 " are left)"),
+              (guint64)r.required, (guint64)(len - b.offset));
       else if (r.status != CBOR_DECODER_FINISHED || r.read == 0)
         fail (&b, TES_IMPORT_ERROR_INVALID, _("not CBOR: a malformed or reserved initial byte 0x%02x"),
               data[b.offset]);
@@ -473,9 +484,9 @@ tes_poplar_cbor_to_json (const guint8  *data,
 
       b.offset = len;
       fail (&b, TES_IMPORT_ERROR_TRUNCATED,
-            _("the file ends before the %s that starts at byte %" G_GSIZE_FORMAT " is complete"),
+            _("the file ends before the %s that starts at byte %" PRIu64 " is complete"),
             b.text != NULL ? _("text string") : JSON_NODE_HOLDS_OBJECT (top (&b)->node) ? _("map") : _("array"),
-            start);
+            (guint64)start);
     }
   if (b.error == NULL && b.root == NULL)
     tes_import_fail (&b.error, TES_IMPORT_ERROR_EMPTY, path, _("the file holds no CBOR item"));

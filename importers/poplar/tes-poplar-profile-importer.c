@@ -11,6 +11,8 @@
 
 #include <glib/gi18n-lib.h>
 
+#include <inttypes.h>
+
 #include "tes-poplar-profile-importer.h"
 
 #include <string.h>
@@ -151,6 +153,43 @@ tes_poplar_profile_importer_sniff (TesImporter  *importer,
   return 0;
 }
 
+#define MAX_DEPTH 256
+
+/* json-glib parses, and frees, by recursion: a document nested deeper than
+ * any profile is refused before it gets there. */
+static gboolean
+check_depth (const char    *path,
+             const guint8  *data,
+             gsize          len,
+             GError       **error)
+{
+  gboolean in_string = FALSE;
+  guint depth = 0;
+
+  for (gsize i = 0; i < len; i++)
+    {
+      guint8 c = data[i];
+
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+        }
+      else if (c == '"')
+        in_string = TRUE;
+      else if ((c == '[' || c == '{') && ++depth > MAX_DEPTH)
+        return tes_import_fail (error, TES_IMPORT_ERROR_INVALID, path,
+                                _("byte %" PRIu64 ": arrays and objects nested more than %d deep"),
+                                (guint64)i, MAX_DEPTH);
+      else if ((c == ']' || c == '}') && depth > 0)
+        depth--;
+    }
+
+  return TRUE;
+}
+
 static JsonNode *
 parse (const char    *path,
        const guint8  *data,
@@ -181,10 +220,12 @@ parse (const char    *path,
 
           g_utf8_validate_len ((const char *)data, len, &end);
           tes_import_fail (error, TES_IMPORT_ERROR_INVALID, path,
-                           _("byte %" G_GSIZE_FORMAT ": not UTF-8, which JSON must be"),
-                           (gsize)(end - (const char *)data));
+                           _("byte %" PRIu64 ": not UTF-8, which JSON must be"),
+                           (guint64)(end - (const char *)data));
           return NULL;
         }
+      if (!check_depth (path, data, len, error))
+        return NULL;
       if (!json_parser_load_from_data (parser, (const char *)data + i, len - i, &local))
         {
           tes_import_fail (error, TES_IMPORT_ERROR_INVALID, path, _("not valid JSON: %s"), local->message);

@@ -11,6 +11,8 @@
 
 #include <glib/gi18n-lib.h>
 
+#include <inttypes.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -22,6 +24,13 @@
  * plot_metric_variation.py: target, graph, byTile, simulation). Every key
  * is optional: a profile opens with what it has. A key that is there must
  * hold what the documentation says; otherwise the error names its path. */
+
+/* Bounds that keep every sum Tessera forms of these figures in 64 bits:
+ * tiles (178 IPUs of 1,472), a single figure, and one entry of a per-tile
+ * or per-step array (1 TiB, or 10^12 cycles: some minutes of one step). */
+#define MAX_TILES  (1 << 18)
+#define MAX_FIGURE ((gint64)1 << 60)
+#define MAX_ENTRY  ((gint64)1 << 40)
 
 typedef struct
 {
@@ -133,30 +142,38 @@ want_array (Reader     *r,
  * them as integers; a JSON writer may add ".0", which is accepted when it
  * is whole. */
 static gboolean
+want_count_at_most (Reader   *r,
+                    JsonNode *node,
+                    gint64    max,
+                    gint64   *out)
+{
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_INT64)
+    *out = json_node_get_int (node);
+  else if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_DOUBLE)
+    {
+      double v = json_node_get_double (node);
+
+      if (!(v >= 0 && v < 9.2e18 && v == floor (v)))
+        return fail (r, _("expected a whole number ≥ 0, found %g"), v);
+      *out = (gint64)v;
+    }
+  else
+    return fail (r, _("expected a whole number ≥ 0, found %s"), kind_of (node));
+
+  if (*out < 0)
+    return fail (r, _("expected a whole number ≥ 0, found %" PRId64), *out);
+  if (*out > max)
+    return fail (r, _("%" PRId64 " is more than Tessera reads (at most %" PRId64 ")"), *out, max);
+
+  return TRUE;
+}
+
+static gboolean
 want_count (Reader   *r,
             JsonNode *node,
             gint64   *out)
 {
-  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_INT64)
-    {
-      *out = json_node_get_int (node);
-      if (*out < 0)
-        return fail (r, _("expected a whole number ≥ 0, found %" G_GINT64_FORMAT), *out);
-      return TRUE;
-    }
-  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_DOUBLE)
-    {
-      double v = json_node_get_double (node);
-
-      if (v >= 0 && v < 9.2e18 && v == floor (v))
-        {
-          *out = (gint64)v;
-          return TRUE;
-        }
-      return fail (r, _("expected a whole number ≥ 0, found %g"), v);
-    }
-
-  return fail (r, _("expected a whole number ≥ 0, found %s"), kind_of (node));
+  return want_count_at_most (r, node, MAX_FIGURE, out);
 }
 
 static gboolean
@@ -213,10 +230,10 @@ read_small_count (Reader     *r,
   if (v < 0)
     return TRUE;
 
-  if (v > (1 << 24))
+  if (v > MAX_TILES)
     {
       mark = path_enter (r, name);
-      fail (r, _("%" G_GINT64_FORMAT " is more than Tessera reads (at most %d)"), v, 1 << 24);
+      fail (r, _("%" PRId64 " is more than Tessera reads (at most %d)"), v, MAX_TILES);
       path_leave (r, mark);
       return FALSE;
     }
@@ -242,7 +259,7 @@ read_counts (Reader     *r,
       gsize mark = path_index (r, i);
       gint64 v;
 
-      if (!want_count (r, json_array_get_element (array, i), &v))
+      if (!want_count_at_most (r, json_array_get_element (array, i), MAX_ENTRY, &v))
         return FALSE;
       path_leave (r, mark);
       g_array_append_val (out, v);
@@ -371,21 +388,21 @@ read_target (Reader     *r,
     {
       gsize m = path_enter (r, "numTiles");
 
-      return fail (r, _("%" G_GINT64_FORMAT " tiles, but numIPUs × tilesPerIPU is %d × %d"),
+      return fail (r, _("%" PRId64 " tiles, but numIPUs × tilesPerIPU is %d × %d"),
                    num_tiles, p->n_ipus, p->tiles_per_ipu);
       path_leave (r, m);
     }
   /* a target that gives the total and one of the factors */
   if (num_tiles > 0 && p->n_ipus > 0 && p->tiles_per_ipu <= 0 && num_tiles % p->n_ipus == 0)
     p->tiles_per_ipu = (gint)(num_tiles / p->n_ipus);
-  if (num_tiles > 0 && p->n_ipus <= 0 && p->tiles_per_ipu <= 0 && num_tiles <= (1 << 24))
+  if (num_tiles > 0 && p->n_ipus <= 0 && p->tiles_per_ipu <= 0 && num_tiles <= MAX_TILES)
     {
       p->n_ipus = 1;
       p->tiles_per_ipu = (gint)num_tiles;
     }
-  if (p->n_ipus > 0 && p->tiles_per_ipu > 0 && (gint64)p->n_ipus * p->tiles_per_ipu > (1 << 24))
+  if (p->n_ipus > 0 && p->tiles_per_ipu > 0 && (gint64)p->n_ipus * p->tiles_per_ipu > MAX_TILES)
     return fail (r, _("%d IPUs of %d tiles are more tiles than Tessera reads (at most %d)"),
-                 p->n_ipus, p->tiles_per_ipu, 1 << 24);
+                 p->n_ipus, p->tiles_per_ipu, MAX_TILES);
 
   path_leave (r, mark);
   return TRUE;
@@ -652,7 +669,7 @@ read_step (Reader     *r,
     {
       gsize m = path_enter (r, "cyclesTo");
 
-      return fail (r, _("%" G_GINT64_FORMAT " is before cyclesFrom (%" G_GINT64_FORMAT ")"), to, from);
+      return fail (r, _("%" PRId64 " is before cyclesFrom (%" PRId64 ")"), to, from);
       path_leave (r, m);
     }
 
@@ -729,7 +746,7 @@ read_execution (Reader     *r,
 
           if (!read_count (r, tile_cycles, l->data, &v))
             return FALSE;
-          text = g_strdup_printf ("%" G_GINT64_FORMAT, v);
+          text = g_strdup_printf ("%" PRId64, v);
           tes_poplar_profile_set_info (p, key, text);
         }
       path_leave (r, m);
@@ -868,7 +885,14 @@ tes_poplar_profile_check (const TesPoplarProfile  *p,
   g_autofree char *k4 = g_strconcat (gp, "memory.liveness.notAlwaysLive.maxBytesByTile", NULL);
 
   if (!(p->n_ipus > 0 && p->tiles_per_ipu > 0))
-    return TRUE;   /* no target: the longest array sets the tiles */
+    {
+      /* no target: the longest array sets the tiles */
+      if (n > MAX_TILES)
+        return tes_import_fail (error, TES_IMPORT_ERROR_INVALID, memory,
+                                _("%u tiles (the longest per-tile array, without a target), more than "
+                                  "Tessera reads (at most %d)"), n, MAX_TILES);
+      return TRUE;
+    }
 
   if (!check_tiles (p->total_by_tile, n, memory, k1, error) ||
       !check_tiles (p->including_gaps_by_tile, n, memory, k2, error) ||

@@ -543,6 +543,41 @@ write_info (Writing *w)
     set_info_int (w, "liveness.always_live", sum (p->always_live_by_tile));
   if (p->not_always_live_max_by_tile->len > 0)
     set_info_int (w, "liveness.not_always_live_max", sum (p->not_always_live_max_by_tile));
+  /* the program step where the most is live at once */
+  {
+    guint n_steps = MAX (p->not_always_live_by_step->len, p->not_always_live_by_step_tile->len);
+    gint64 peak = -1;
+    guint peak_step = 0;
+
+    for (guint s = 0; s < n_steps; s++)
+      {
+        gint64 bytes = s < p->not_always_live_by_step_tile->len
+                         ? sum (g_ptr_array_index (p->not_always_live_by_step_tile, s))
+                         : at (p->not_always_live_by_step, s);
+
+        if (bytes > peak)
+          {
+            peak = bytes;
+            peak_step = s;
+          }
+      }
+    if (peak >= 0)
+      {
+        set_info_int (w, "liveness.not_always_live_peak", peak);
+        set_info_int (w, "liveness.not_always_live_peak_step", peak_step);
+      }
+  }
+
+  if (p->has_simulation)
+    {
+      set_info_int (w, "execution.total_cycles", p->total_cycles);
+      set_info_int (w, "execution.steps", p->steps->len);
+    }
+
+  for (guint i = 0; i < p->info_keys->len; i++)
+    set_info (w, g_ptr_array_index (p->info_keys, i), g_ptr_array_index (p->info_values, i));
+
+  /* a row per tile: last, so that the Summary lists them after the rest */
   for (guint t = 0; t < w->n_tiles; t++)
     {
       if (t < p->always_live_by_tile->len)
@@ -558,15 +593,6 @@ write_info (Writing *w)
           set_info_int (w, key, at (p->not_always_live_max_by_tile, t));
         }
     }
-
-  if (p->has_simulation)
-    {
-      set_info_int (w, "execution.total_cycles", p->total_cycles);
-      set_info_int (w, "execution.steps", p->steps->len);
-    }
-
-  for (guint i = 0; i < p->info_keys->len; i++)
-    set_info (w, g_ptr_array_index (p->info_keys, i), g_ptr_array_index (p->info_values, i));
 }
 
 /* Each category's bytes, then what byTile.total counts beyond them
@@ -610,8 +636,9 @@ tile_is_busy (const TesPoplarProfile *p,
   return FALSE;
 }
 
-/* An IPU's track holds its steps (as long as its busiest tile), with a
- * lane per tile that ever works, linked from the tiles table. */
+/* An IPU's track has a lane per tile that ever works (linked from the
+ * tiles table) with a slice per step it works in; steps the profile gives
+ * no cycles per tile for are slices of the IPU's own track. */
 static void
 write_trace (Writing *w)
 {
@@ -628,7 +655,10 @@ write_trace (Writing *w)
           gint64 dur = step_cycles_on_ipu (step, first, w->tiles_per_ipu);
           const char *type = step_type (p, step);
 
-          if (dur <= 0 && step->cycles_by_tile->len > 0)
+          /* with cycles per tile the tiles' lanes hold the step, and the
+           * IPU's row shows it from the BSP steps: once is enough, or the
+           * Summary would count it twice */
+          if (step->cycles_by_tile->len > 0)
             continue;
           tes_cache_writer_add_slice (w->writer, track, step->cycles_from, dur,
                                       tes_cache_writer_intern (w->writer, step_name (p, step)),

@@ -118,7 +118,8 @@ guint              tes_poplar_profile_n_tiles      (const TesPoplarProfile *prof
  * tile_memory rows (each category, "other" for bytes no category claims,
  * "gaps"), liveness as info and a counter track per IPU, and, with a
  * simulation, a run "IPU n" per IPU with its bsp_steps and an Execution
- * Trace track per IPU (its steps) with a lane per tile. */
+ * Trace track "IPU n" with a lane "Tile t" per tile that works (a step
+ * without cycles per tile is a slice of the IPU's own track). */
 gboolean           tes_poplar_profile_write        (const TesPoplarProfile *profile,
                                                     TesCacheWriter         *writer,
                                                     gint64                  source_id,
