@@ -57,6 +57,7 @@ static const Claim own_claims[] = {
       "poplar/profile-doc-combined.cbor",
       "bad/poplar-profile-string-bytes.json",
       "bad/poplar-profile-cut-short.cbor",
+      NULL } },
   /* written by tessera-pop-export from tests/pva (docs/formats/poplar.md) */
   { "poplar-export", {
       "poplar/profile_small.tessera-pop.jsonl",
