@@ -185,7 +185,7 @@ tes_poplar_pop_importer_class_init (TesPoplarPopImporterClass *klass)
   TesImporterClass *importer_class = TES_IMPORTER_CLASS (klass);
 
   importer_class->name = "poplar-pop";
-  importer_class->title = "Graphcore PopVision profile.pop (detected only)";
+  importer_class->title = "Graphcore PopVision profile.pop (detected; names the export command)";
   importer_class->version = 1;
   importer_class->sniff = tes_poplar_pop_importer_sniff;
   importer_class->import = tes_poplar_pop_importer_import;
