@@ -13,6 +13,7 @@
 
 #include "tes-poplar-export-importer.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -150,7 +151,7 @@ member (Reader     *r,
   JsonNode *n = json_object_get_member (o, key);
 
   if (n == NULL || JSON_NODE_HOLDS_NULL (n))
-    fail (r, "'%s' has no '%s'", where, key);
+    fail (r, _("'%s' has no '%s'"), where, key);
   return n != NULL && !JSON_NODE_HOLDS_NULL (n) ? n : NULL;
 }
 
@@ -165,17 +166,17 @@ node_int (Reader     *r,
   gint64 v;
 
   if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_INT64)
-    return fail (r, "'%s' expects a whole number", path);
+    return fail (r, _("'%s' expects a whole number"), path);
   v = json_node_get_int (n);
   if (min == max && v != min)
-    return fail (r, "'%s' is %" G_GINT64_FORMAT ", expected %" G_GINT64_FORMAT " (a record lost or out of order?)",
+    return fail (r, _("'%s' is %" PRId64 ", expected %" PRId64 " (a record lost or out of order?)"),
                  path, v, min);
   /* json-glib wraps a number beyond 64 bits round to a negative one */
   if (v < 0 && min >= 0)
-    return fail (r, "'%s' is negative or too large (%" G_GINT64_FORMAT " to %" G_GINT64_FORMAT ")",
+    return fail (r, _("'%s' is negative or too large (%" PRId64 " to %" PRId64 ")"),
                  path, min, max);
   if (v < min || v > max)
-    return fail (r, "'%s' is %" G_GINT64_FORMAT ", outside %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT,
+    return fail (r, _("'%s' is %" PRId64 ", outside %" PRId64 " to %" PRId64),
                  path, v, min, max);
   *out = v;
   return TRUE;
@@ -209,7 +210,7 @@ get_number (Reader     *r,
     return FALSE;
   if (!JSON_NODE_HOLDS_VALUE (n) ||
       (json_node_get_value_type (n) != G_TYPE_INT64 && json_node_get_value_type (n) != G_TYPE_DOUBLE))
-    return fail (r, "'%s.%s' expects a number", where, key);
+    return fail (r, _("'%s.%s' expects a number"), where, key);
   *out = json_node_get_double (n);
   return TRUE;
 }
@@ -227,9 +228,9 @@ get_string (Reader      *r,
 
   *out = NULL;
   if (n == NULL || JSON_NODE_HOLDS_NULL (n))
-    return optional || fail (r, "'%s' has no '%s'", where, key);
+    return optional || fail (r, _("'%s' has no '%s'"), where, key);
   if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
-    return fail (r, "'%s.%s' expects a string", where, key);
+    return fail (r, _("'%s.%s' expects a string"), where, key);
   *out = json_node_get_string (n);
   return TRUE;
 }
@@ -246,7 +247,7 @@ get_object (Reader     *r,
     return NULL;
   if (!JSON_NODE_HOLDS_OBJECT (n))
     {
-      fail (r, "'%s.%s' expects an object", where, key);
+      fail (r, _("'%s.%s' expects an object"), where, key);
       return NULL;
     }
   return json_node_get_object (n);
@@ -265,12 +266,12 @@ get_array (Reader     *r,
     return NULL;
   if (!JSON_NODE_HOLDS_ARRAY (n))
     {
-      fail (r, "'%s.%s' expects an array", where, key);
+      fail (r, _("'%s.%s' expects an array"), where, key);
       return NULL;
     }
   if (json_array_get_length (json_node_get_array (n)) != length)
     {
-      fail (r, "'%s.%s' has %u entries, expected %u", where, key,
+      fail (r, _("'%s.%s' has %u entries, expected %u"), where, key,
             json_array_get_length (json_node_get_array (n)), length);
       return NULL;
     }
@@ -302,16 +303,16 @@ read_header (Reader     *r,
       !get_string (r, o, "header", "format", FALSE, &format) || strcmp (format, FORMAT_NAME) != 0)
     {
       g_clear_error (r->error);
-      return fail (r, "not a %s file: its first line is not the header "
-                   "{\"format\":\"%s\",\"version\":%d,…} that tessera-pop-export writes",
+      return fail (r, _("not a %s file: its first line is not the header "
+                   "{\"format\":\"%s\",\"version\":%d,…} that tessera-pop-export writes"),
                    FORMAT_NAME, FORMAT_NAME, FORMAT_VERSION);
     }
   if (!get_int (r, o, "header", "version", 1, G_MAXINT, &version))
     return FALSE;
   if (version > FORMAT_VERSION)
     return fail_code (r, TES_IMPORT_ERROR_UNSUPPORTED,
-                      "%s version %" G_GINT64_FORMAT " was written by a newer tessera-pop-export; "
-                      "this Tessera reads version %d",
+                      _("%s version %" PRId64 " was written by a newer tessera-pop-export; "
+                      "this Tessera reads version %d"),
                       FORMAT_NAME, version, FORMAT_VERSION);
 
   if (!(target = get_object (r, o, "header", "target")))
@@ -391,7 +392,7 @@ read_tile (Reader     *r,
     return FALSE;
   index = (guint)(ipu * r->tiles_per_ipu + tile);
   if (g_array_index (r->tile_seen, guint8, index))
-    return fail (r, "IPU %" G_GINT64_FORMAT " tile %" G_GINT64_FORMAT " is given twice", ipu, tile);
+    return fail (r, _("IPU %" PRId64 " tile %" PRId64 " is given twice"), ipu, tile);
   g_array_index (r->tile_seen, guint8, index) = 1;
 
   if (!get_int (r, o, "tile", "including_gaps", 0, G_MAXINT64, &including) ||
@@ -438,8 +439,8 @@ read_memory (Reader     *r,
     return FALSE;
   /* the totals guard the tile records above them */
   if (always != r->always_live || not_always != r->not_always_live)
-    return fail (r, "'memory' totals (always live %" G_GINT64_FORMAT ", not always live %" G_GINT64_FORMAT
-                 ") are not the sums of the tile records above (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ")",
+    return fail (r, _("'memory' totals (always live %" PRId64 ", not always live %" PRId64
+                 ") are not the sums of the tile records above (%" PRId64 ", %" PRId64 ")"),
                  always, not_always, r->always_live, r->not_always_live);
   r->memory_seen = TRUE;
   return TRUE;
@@ -483,7 +484,7 @@ read_run (Reader     *r,
 
           if (!JSON_NODE_HOLDS_VALUE (n) ||
               (json_node_get_value_type (n) != G_TYPE_INT64 && json_node_get_value_type (n) != G_TYPE_DOUBLE))
-            return fail (r, "'run.microseconds[%u]' expects a number", i);
+            return fail (r, _("'run.microseconds[%u]' expects a number"), i);
           tes_poplar_profile_set_info (p, key, g_ascii_dtostr (value, sizeof value, json_node_get_double (n)));
         }
     }
@@ -521,7 +522,7 @@ read_step (Reader     *r,
   gint64 run, number, from = G_MAXINT64, to = 0;
 
   if (r->run < 0)
-    return fail (r, "a 'step' record before any 'run' record");
+    return fail (r, _("a 'step' record before any 'run' record"));
   if (!get_int (r, o, "step", "run", r->run, r->run, &run) ||
       !get_int (r, o, "step", "step", r->run_steps, r->run_steps, &number) ||
       !get_string (r, o, "step", "type", FALSE, &type) ||
@@ -541,7 +542,7 @@ read_step (Reader     *r,
       gint64 v, ipu_from, ipu_to;
 
       if (!JSON_NODE_HOLDS_OBJECT (n))
-        return fail (r, "'%s' expects an object", where);
+        return fail (r, _("'%s' expects an object"), where);
       ipu = json_node_get_object (n);
       if (!get_int (r, ipu, where, "ipu", i, i, &v) ||
           !get_int (r, ipu, where, "from", 0, G_MAXINT64, &ipu_from) ||
@@ -619,7 +620,7 @@ read_block (Reader     *r,
       !get_int (r, o, "block", "to", from, G_MAXINT64, &to))
     return FALSE;
   if (!g_strv_contains (block_kinds, kind))
-    return fail (r, "'block.kind' is '%s', not one of common, stream-copy, overflow, block-flush, other", kind);
+    return fail (r, _("'block.kind' is '%s', not one of common, stream-copy, overflow, block-flush, other"), kind);
 
   key = GUINT_TO_POINTER ((guint)(ipu * r->tiles_per_ipu + tile) + 1);
   if (!(blocks = g_hash_table_lookup (r->blocks, key)))
@@ -655,19 +656,19 @@ read_end (Reader     *r,
       gint64 v;
 
       if (!json_object_has_member (counts, kind))
-        return fail (r, "the 'end' record does not count the %u '%s' records above it",
+        return fail (r, _("the 'end' record does not count the %u '%s' records above it"),
                      GPOINTER_TO_UINT (n), (const char *)kind);
       if (!get_int (r, counts, "end.counts", kind, 0, G_MAXINT64, &v))
         return FALSE;
       if (v != GPOINTER_TO_UINT (n))
         return fail_code (r, TES_IMPORT_ERROR_TRUNCATED,
-                          "the 'end' record counts %" G_GINT64_FORMAT " '%s' records, the file has %u "
-                          "(lines lost?)", v, (const char *)kind, GPOINTER_TO_UINT (n));
+                          _("the 'end' record counts %" PRId64 " '%s' records, the file has %u "
+                          "(lines lost?)"), v, (const char *)kind, GPOINTER_TO_UINT (n));
       listed++;
     }
   if (json_object_get_size (counts) != listed)
     return fail_code (r, TES_IMPORT_ERROR_TRUNCATED,
-                      "the 'end' record counts kinds of records the file does not have (lines lost?)");
+                      _("the 'end' record counts kinds of records the file does not have (lines lost?)"));
   r->ended = TRUE;
   return TRUE;
 }
@@ -703,7 +704,7 @@ read_record (Reader     *r,
         return readers[i].read (r, o);
       }
 
-  return fail (r, "unknown record '%s' (tiles, memory, runs, steps, liveness, blocks and end are known)", kind);
+  return fail (r, _("unknown record '%s' (tiles, memory, runs, steps, liveness, blocks and end are known)"), kind);
 }
 
 /* ---- what the model does not hold ------------------------------------------- */
@@ -856,17 +857,17 @@ tes_poplar_export_importer_import (TesImporter       *importer,
         continue;
       if (r.ended)
         {
-          ok = fail (&r, "a line after the 'end' record");
+          ok = fail (&r, _("a line after the 'end' record"));
           break;
         }
       if (!json_parser_load_from_data (parser, line, (gssize)len, &parse_error))
         {
-          ok = fail (&r, "not a JSON record (%s)", parse_error->message);
+          ok = fail (&r, _("not a JSON record (%s)"), parse_error->message);
           break;
         }
       root = json_parser_get_root (parser);
       if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-        ok = fail (&r, "a record must be a JSON object");
+        ok = fail (&r, _("a record must be a JSON object"));
       else if (!header)
         ok = header = read_header (&r, json_node_get_object (root));
       else
