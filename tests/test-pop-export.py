@@ -296,6 +296,13 @@ def main():
         out = run([exporter, pop, '-o', '-'], pythonpath=stand_in)
         check('-o - writes the same to standard output', out.returncode == 0 and out.stdout == text)
 
+        out = run([exporter, pop, '--no-blocks', '-o', '-'], pythonpath=stand_in)
+        kept = [line for line in text.splitlines(True) if '"record":"block"' not in line and
+                '"record":"end"' not in line]
+        check('--no-blocks leaves the blocks out, and the end record counts none',
+              out.returncode == 0 and out.stdout.splitlines(True)[:-1] == kept and
+              'block' not in json.loads(out.stdout.splitlines()[-1])['counts'], out.stderr)
+
         check_views(path, truth)
         check_errors(tmp, path)
 
