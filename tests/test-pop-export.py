@@ -161,6 +161,12 @@ def check_views(path, truth):
           i.get('liveness.always_live') == str(sum(t['total'] for t in truth['tiles']) - variables) and
           i.get('execution.runs') == '1' and i.get('graph.compute_sets') == str(truth['graph']['compute_sets']),
           {k: v for k, v in i.items() if not k.startswith('tile.')})
+    start = min(r['start'] for r in truth['runs']) / truth['clock_mhz']
+    end = max(r['end'] for r in truth['runs']) / truth['clock_mhz']
+    check('info: the run\'s microseconds, as the export printed them',
+          i.get('execution.run.0.microseconds.end') == repr(end) and
+          float(i.get('execution.run.0.microseconds.start', 'nan')) == start,
+          (i.get('execution.run.0.microseconds.start'), i.get('execution.run.0.microseconds.end'), end))
     bad = [t['index'] for t in truth['tiles']
            if i.get('tile.%d.liveness.always_live' % t['index']) != str(t['total'] - t['data_types']['Variables'])]
     check('info: every tile\'s always-live bytes', not bad, bad[:5])

@@ -446,6 +446,25 @@ read_memory (Reader     *r,
   return TRUE;
 }
 
+/* A number as the exporter printed it (Python's repr is the shortest text
+ * that reads back the same), not the 17 digits g_ascii_dtostr gives. */
+static const char *
+shortest_number (char   *buf,
+                 gsize   size,
+                 double  v)
+{
+  for (int precision = 1; precision < 17; precision++)
+    {
+      char format[8];
+
+      g_snprintf (format, sizeof format, "%%.%dg", precision);
+      g_ascii_formatd (buf, size, format, v);
+      if (g_ascii_strtod (buf, NULL) == v)
+        return buf;
+    }
+  return g_ascii_dtostr (buf, size, v);
+}
+
 static gboolean
 read_run (Reader     *r,
           JsonObject *o)
@@ -485,7 +504,7 @@ read_run (Reader     *r,
           if (!JSON_NODE_HOLDS_VALUE (n) ||
               (json_node_get_value_type (n) != G_TYPE_INT64 && json_node_get_value_type (n) != G_TYPE_DOUBLE))
             return fail (r, _("'run.microseconds[%u]' expects a number"), i);
-          tes_poplar_profile_set_info (p, key, g_ascii_dtostr (value, sizeof value, json_node_get_double (n)));
+          tes_poplar_profile_set_info (p, key, shortest_number (value, sizeof value, json_node_get_double (n)));
         }
     }
   return TRUE;
