@@ -36,9 +36,15 @@
 #define FORMAT_NAME "tessera-poplar-export"
 #define FORMAT_VERSION 1
 
-/* The same bounds as the text report's Target section. */
+/* The same bounds as the text report's Target section, and the profile
+ * reader's on the whole target (every per-tile array is that long, every
+ * step too); bytes and cycles small enough that no sum over the tiles and
+ * steps leaves 64 bits. */
 #define MAX_IPUS 4096
 #define MAX_TILES_PER_IPU 65536
+#define MAX_TILES (1 << 18)
+#define MAX_BYTES ((gint64)1 << 40)
+#define MAX_CYCLES ((gint64)1 << 60)
 
 struct _TesPoplarExportImporter
 {
@@ -324,9 +330,12 @@ read_header (Reader     *r,
     return FALSE;
   r->tiles_per_ipu = p->tiles_per_ipu = (gint)v;
   r->n_tiles = (guint)r->n_ipus * (guint)r->tiles_per_ipu;
+  if (r->n_tiles > MAX_TILES)
+    return fail (r, _("a target of %d IPUs of %d tiles is beyond the %d tiles Tessera accepts"),
+                 r->n_ipus, r->tiles_per_ipu, MAX_TILES);
   if (!get_int (r, target, "target", "tiles", r->n_tiles, r->n_tiles, &v) ||
-      !get_int (r, target, "target", "bytes_per_tile", 0, G_MAXINT64, &p->bytes_per_tile) ||
-      !get_int (r, target, "target", "clock_hz", 1, G_MAXINT64, &p->clock_hz))
+      !get_int (r, target, "target", "bytes_per_tile", 0, MAX_BYTES, &p->bytes_per_tile) ||
+      !get_int (r, target, "target", "clock_hz", 1, 1000000000000, &p->clock_hz))
     return FALSE;
   if (!get_string (r, target, "target", "type", TRUE, &text))
     return FALSE;
@@ -395,10 +404,10 @@ read_tile (Reader     *r,
     return fail (r, _("IPU %" PRId64 " tile %" PRId64 " is given twice"), ipu, tile);
   g_array_index (r->tile_seen, guint8, index) = 1;
 
-  if (!get_int (r, o, "tile", "including_gaps", 0, G_MAXINT64, &including) ||
+  if (!get_int (r, o, "tile", "including_gaps", 0, MAX_BYTES, &including) ||
       !get_int (r, o, "tile", "excluding_gaps", 0, including, &excluding) ||
-      !get_int (r, o, "tile", "always_live", 0, G_MAXINT64, &always) ||
-      !get_int (r, o, "tile", "not_always_live", 0, G_MAXINT64, &not_always) ||
+      !get_int (r, o, "tile", "always_live", 0, MAX_BYTES, &always) ||
+      !get_int (r, o, "tile", "not_always_live", 0, MAX_BYTES, &not_always) ||
       !(categories = get_object (r, o, "tile", "categories")))
     return FALSE;
 
@@ -434,8 +443,8 @@ read_memory (Reader     *r,
 {
   gint64 always, not_always;
 
-  if (!get_int (r, o, "memory", "always_live", 0, G_MAXINT64, &always) ||
-      !get_int (r, o, "memory", "not_always_live", 0, G_MAXINT64, &not_always))
+  if (!get_int (r, o, "memory", "always_live", 0, MAX_BYTES * MAX_TILES, &always) ||
+      !get_int (r, o, "memory", "not_always_live", 0, MAX_BYTES * MAX_TILES, &not_always))
     return FALSE;
   /* the totals guard the tile records above them */
   if (always != r->always_live || not_always != r->not_always_live)
@@ -564,9 +573,9 @@ read_step (Reader     *r,
         return fail (r, _("'%s' expects an object"), where);
       ipu = json_node_get_object (n);
       if (!get_int (r, ipu, where, "ipu", i, i, &v) ||
-          !get_int (r, ipu, where, "from", 0, G_MAXINT64, &ipu_from) ||
-          !get_int (r, ipu, where, "to", ipu_from, G_MAXINT64, &ipu_to) ||
-          !get_int (r, ipu, where, "cycles", 0, G_MAXINT64, &v) ||
+          !get_int (r, ipu, where, "from", 0, MAX_CYCLES, &ipu_from) ||
+          !get_int (r, ipu, where, "to", ipu_from, MAX_CYCLES, &ipu_to) ||
+          !get_int (r, ipu, where, "cycles", 0, MAX_CYCLES, &v) ||
           !get_number (r, ipu, where, "tile_balance", &balance[i].balance) ||
           !get_number (r, ipu, where, "active_tile_balance", &balance[i].active_balance) ||
           !(tiles = get_array (r, ipu, where, "tile_cycles", r->tiles_per_ipu)))
@@ -612,7 +621,7 @@ read_liveness (Reader     *r,
 
   if (!get_int (r, o, "liveness", "step", r->n_liveness, r->n_liveness, &step) ||
       !get_string (r, o, "liveness", "name", TRUE, &name) ||
-      !get_int (r, o, "liveness", "not_always_live", 0, G_MAXINT64, &bytes))
+      !get_int (r, o, "liveness", "not_always_live", 0, MAX_BYTES * MAX_TILES, &bytes))
     return FALSE;
   g_array_append_val (r->profile->not_always_live_by_step, bytes);
   r->n_liveness++;
@@ -635,8 +644,8 @@ read_block (Reader     *r,
       !get_int (r, o, "block", "tile", 0, r->tiles_per_ipu - 1, &tile) ||
       !get_string (r, o, "block", "name", TRUE, &name) ||
       !get_string (r, o, "block", "kind", FALSE, &kind) ||
-      !get_int (r, o, "block", "from", 0, G_MAXINT64, &from) ||
-      !get_int (r, o, "block", "to", from, G_MAXINT64, &to))
+      !get_int (r, o, "block", "from", 0, MAX_CYCLES, &from) ||
+      !get_int (r, o, "block", "to", from, MAX_CYCLES, &to))
     return FALSE;
   if (!g_strv_contains (block_kinds, kind))
     return fail (r, _("'block.kind' is '%s', not one of common, stream-copy, overflow, block-flush, other"), kind);
