@@ -71,7 +71,8 @@ def check_file(records, truth):
     target = header.get('target', {})
     check('the header gives the target (IPUs, tiles, bytes per tile, clock)',
           target.get('ipus') == truth['ipus'] and target.get('tiles_per_ipu') == per_ipu and
-          target.get('tiles') == n_tiles and target.get('bytes_per_tile') == truth['tile_memory_bytes'] and
+          target.get('tiles') == n_tiles and target.get('num_ipus') == truth['ipus'] and
+          target.get('num_tiles') == n_tiles and target.get('bytes_per_tile') == truth['tile_memory_bytes'] and
           target.get('clock_hz') == truth['clock_mhz'] * 1_000_000, target)
     check('the header gives the graph\'s compute sets',
           header.get('graph') == {'compute_sets': truth['graph']['compute_sets']}, header.get('graph'))
@@ -159,7 +160,8 @@ def check_views(path, truth):
     check('info: the target, and always-live bytes summed over the tiles',
           i.get('target.ipus') == str(truth['ipus']) and i.get('target.tiles_per_ipu') == str(per_ipu) and
           i.get('liveness.always_live') == str(sum(t['total'] for t in truth['tiles']) - variables) and
-          i.get('execution.runs') == '1' and i.get('graph.compute_sets') == str(truth['graph']['compute_sets']),
+          i.get('execution.runs') == '1' and i.get('graph.compute_sets') == str(truth['graph']['compute_sets']) and
+          i.get('target.libpva.num_tiles') == str(n_tiles),
           {k: v for k, v in i.items() if not k.startswith('tile.')})
     start = min(r['start'] for r in truth['runs']) / truth['clock_mhz']
     end = max(r['end'] for r in truth['runs']) / truth['clock_mhz']

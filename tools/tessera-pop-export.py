@@ -66,6 +66,9 @@ class Writer:
 def write_header(out, report, source):
     target = report.compilation.target
     version = report.version
+    # The IPUs whose tiles the report lists; with replicas libpva's numIPUs
+    # and numTiles may count more (kept beside, as libpva gives them).
+    ipus = len(report.compilation.ipus)
     header = {
         "format": FORMAT,
         "version": FORMAT_VERSION,
@@ -75,9 +78,11 @@ def write_header(out, report, source):
         "report_version": "%d.%d.%d" % (version.major, version.minor, version.point),
         "target": {
             "type": getattr(getattr(target, "type", None), "name", None),
-            "ipus": int(target.numIPUs),
+            "ipus": ipus,
             "tiles_per_ipu": int(target.tilesPerIpu),
-            "tiles": int(target.numTiles),
+            "tiles": ipus * int(target.tilesPerIpu),
+            "num_ipus": int(target.numIPUs),
+            "num_tiles": int(target.numTiles),
             "replicas": integer(getattr(target, "numReplicas", None)),
             "bytes_per_tile": int(target.bytesPerTile),
             "clock_hz": int(target.clockFrequency),
@@ -131,6 +136,9 @@ def write_runs(out, report, target):
                    microseconds=[micro.start, micro.end] if micro is not None else None)
         for step_index, step in enumerate(run.steps):
             cycles = list(step.cyclesByTile)
+            if len(cycles) < target["tiles"]:
+                raise ExportError("run %d step %d: libpva gives the cycles of %d tiles, the report lists %d"
+                                  % (run_index, step_index, len(cycles), target["tiles"]))
             ipus = []
             for ipu_index, ipu in enumerate(step.ipus):
                 active = ipu.activeCycles

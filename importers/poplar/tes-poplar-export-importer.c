@@ -340,15 +340,27 @@ read_header (Reader     *r,
   if (!get_string (r, target, "target", "type", TRUE, &text))
     return FALSE;
   p->target_type = g_strdup (text);
-  if (json_object_has_member (target, "replicas") && !JSON_NODE_HOLDS_NULL (json_object_get_member (target, "replicas")))
-    {
-      g_autofree char *s = NULL;
+  /* optional counts as libpva gives them, as info */
+  {
+    static const char *const keys[][2] = {
+      { "replicas", "target.replicas" },
+      { "num_ipus", "target.libpva.num_ipus" },
+      { "num_tiles", "target.libpva.num_tiles" },
+    };
 
-      if (!get_int (r, target, "target", "replicas", 1, G_MAXINT, &v))
-        return FALSE;
-      s = g_strdup_printf ("%" G_GINT64_FORMAT, v);
-      tes_poplar_profile_set_info (p, "target.replicas", s);
-    }
+    for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+      {
+        JsonNode *n = json_object_get_member (target, keys[i][0]);
+        g_autofree char *s = NULL;
+
+        if (n == NULL || JSON_NODE_HOLDS_NULL (n))
+          continue;
+        if (!get_int (r, target, "target", keys[i][0], 0, G_MAXINT, &v))
+          return FALSE;
+        s = g_strdup_printf ("%" G_GINT64_FORMAT, v);
+        tes_poplar_profile_set_info (p, keys[i][1], s);
+      }
+  }
 
   if (json_object_has_member (o, "graph"))
     {
