@@ -39,7 +39,7 @@ def check(name, ok, diagnostics=''):
 
 
 def run(argv, pythonpath=None):
-    env = dict(os.environ)
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE='1')   # nothing written into tests/pva
     env.pop('PYTHONPATH', None)
     if pythonpath is not None:
         env['PYTHONPATH'] = pythonpath
