@@ -13,7 +13,9 @@
 
 #include "tes-chrome-importer.h"
 #include "tes-importer-registry.h"
+#include "tes-poplar-export-importer.h"
 #include "tes-poplar-pop-importer.h"
+#include "tes-poplar-profile-importer.h"
 #include "tes-poplar-report-importer.h"
 #include "tes-poplar-size-importer.h"
 #include "tes-qaic-runner-importer.h"
@@ -56,6 +58,8 @@ builtin_type (guint i)
     case 12: return TES_TYPE_TORQ_HOST_OVERVIEW_IMPORTER;
     case 13: return TES_TYPE_TENSORRT_PROFILE_IMPORTER;
     case 14: return TES_TYPE_TENSORRT_TIMES_IMPORTER;
+    case 15: return TES_TYPE_POPLAR_PROFILE_IMPORTER;
+    case 16: return TES_TYPE_POPLAR_EXPORT_IMPORTER;
     default: return G_TYPE_INVALID;
     }
 }

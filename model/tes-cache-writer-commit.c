@@ -1063,6 +1063,20 @@ tes_cache_writer_commit (TesCacheWriter  *self,
       return FALSE;
     }
 
+  /* Hooks write rows like any importer, so they run before anything is stored. */
+  for (guint i = 0; self->commit_hooks != NULL && i < self->commit_hooks->len; i++)
+    {
+      TesCacheWriterHookEntry *entry = g_ptr_array_index (self->commit_hooks, i);
+
+      if (!entry->hook (self, entry->data, error))
+        return FALSE;
+      if (tes_cache_writer_failed (self))
+        {
+          g_propagate_error (error, g_steal_pointer (&self->error));
+          return FALSE;
+        }
+    }
+
   t0 = g_get_monotonic_time ();
   if (!write_all_slices (self, cancellable, error))
     return FALSE;

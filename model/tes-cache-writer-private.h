@@ -103,8 +103,16 @@ struct _TesCacheWriter
   GPtrArray    *clock_keys;     /* "unit:ticks:name" per clock, index = id - 1 */
   guint         n_warnings;
   gint64        started_us;
+  GPtrArray    *commit_hooks;   /* TesCacheWriterHookEntry*, run first by commit */
   gboolean      committed;
 };
+
+typedef struct
+{
+  TesCacheWriterCommitHook hook;
+  gpointer                 data;
+  GDestroyNotify           destroy;
+} TesCacheWriterHookEntry;
 
 /* tes-cache-writer.c */
 void          tes_cache_writer_track_slices_free  (gpointer            data);

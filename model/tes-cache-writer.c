@@ -80,6 +80,7 @@ tes_cache_writer_finalize (GObject *object)
   if (!self->committed && self->temp_path != NULL)
     g_unlink (self->temp_path);
 
+  g_clear_pointer (&self->commit_hooks, g_ptr_array_unref);
   g_clear_pointer (&self->strings, g_hash_table_unref);
   g_clear_pointer (&self->clock_keys, g_ptr_array_unref);
   g_clear_pointer (&self->tracks, g_ptr_array_unref);
@@ -109,6 +110,38 @@ tes_cache_writer_init (TesCacheWriter *self)
   self->flush_threshold = default_flush_threshold;
   self->sync_fd = -1;
   self->started_us = g_get_monotonic_time ();
+}
+
+static void
+hook_entry_free (gpointer data)
+{
+  TesCacheWriterHookEntry *entry = data;
+
+  if (entry->destroy != NULL)
+    entry->destroy (entry->data);
+  g_free (entry);
+}
+
+void
+tes_cache_writer_add_commit_hook (TesCacheWriter           *self,
+                                  TesCacheWriterCommitHook  hook,
+                                  gpointer                  data,
+                                  GDestroyNotify            destroy)
+{
+  TesCacheWriterHookEntry *entry;
+
+  g_return_if_fail (TES_IS_CACHE_WRITER (self));
+  g_return_if_fail (hook != NULL);
+  g_return_if_fail (!self->committed);
+
+  if (self->commit_hooks == NULL)
+    self->commit_hooks = g_ptr_array_new_with_free_func (hook_entry_free);
+
+  entry = g_new0 (TesCacheWriterHookEntry, 1);
+  entry->hook = hook;
+  entry->data = data;
+  entry->destroy = destroy;
+  g_ptr_array_add (self->commit_hooks, entry);
 }
 
 gboolean

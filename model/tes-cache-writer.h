@@ -36,6 +36,14 @@ typedef struct
 
 #define TES_OPERATOR_ROW_INIT { 0, 0, 0, -1, NULL, NULL, -1, -1, 0, NAN, NULL }
 
+/* Called by tes_cache_writer_commit() before it stores anything, in the
+ * order added: for importers whose rows depend on several files of a group
+ * (a Poplar graph profile and its execution profile), which can only be
+ * written once every file has been read. FALSE with @error fails the commit. */
+typedef gboolean (*TesCacheWriterCommitHook) (TesCacheWriter  *writer,
+                                              gpointer         data,
+                                              GError         **error);
+
 TesCacheWriter *tes_cache_writer_new               (const char           *cache_path,
                                                     GError              **error);
 const char     *tes_cache_writer_get_temp_path     (TesCacheWriter       *self);
@@ -127,6 +135,10 @@ void            tes_cache_writer_set_info          (TesCacheWriter       *self,
 void            tes_cache_writer_add_warning       (TesCacheWriter       *self,
                                                     gint64                source_id,
                                                     const char           *text);
+void            tes_cache_writer_add_commit_hook   (TesCacheWriter       *self,
+                                                    TesCacheWriterCommitHook hook,
+                                                    gpointer              data,
+                                                    GDestroyNotify        destroy);
 gboolean        tes_cache_writer_commit            (TesCacheWriter       *self,
                                                     GCancellable         *cancellable,
                                                     GError              **error);

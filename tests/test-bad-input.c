@@ -372,6 +372,11 @@ generate_case (const char *name,
     write_long (path, "Offline IMG Version: ", 'v', 64 << 20, "\n");
   else if (g_str_equal (name, "poplar-report-long-line.txt"))
     write_long (path, "Target:\n  Number of IPUs:         1\n  ", 'T', 64 << 20, ":  8\n");
+  else if (g_str_equal (name, "poplar-profile-deep.json"))
+    write_long (path, "{\"graphProfile\":", '[', 100000, "");
+  else if (g_str_equal (name, "poplar-profile-deep.cbor"))
+    /* a map with one key, then 100,000 arrays of one item each */
+    write_long (path, "\xa1\x6cgraphProfile", '\x81', 100000, "");
   else if (g_str_equal (name, "torq-runtime-long-line.csv"))
     write_long (path, "dispatch_name,invocation_id,action_id,timestamp_us,event\nd,0,-1,5000000,", 'E', 64 << 20, "\n");
   else

@@ -23,6 +23,8 @@ def under(*parts):
 expected = [
     (under(bindir, 'tessera-cli'), 'the command line'),
     (under(mandir, 'man1', 'tessera-cli.1'), 'the command line\'s man page'),
+    (under(bindir, 'tessera-pop-export'), 'the profile.pop exporter'),
+    (under(mandir, 'man1', 'tessera-pop-export.1'), 'the exporter\'s man page'),
     (under(datadir, 'glib-2.0', 'schemas', app_id + '.gschema.xml'), 'the settings schema'),
     (under(localedir, 'de', 'LC_MESSAGES', 'tessera.mo'), 'the German translation'),
 ]
@@ -54,7 +56,7 @@ with tempfile.TemporaryDirectory() as destdir:
     for path, what in expected:
         results.append(('installs %s as %s' % (what, path), os.path.isfile(installed(path)), ''))
 
-    for name in ('tessera-cli', 'tessera') if gui else ('tessera-cli',):
+    for name in ('tessera-cli', 'tessera-pop-export') + (('tessera',) if gui else ()):
         env = dict(os.environ)
         env.pop('DISPLAY', None)
         run = subprocess.run([installed(under(bindir, name)), '--version'],

@@ -2,15 +2,18 @@
 # The man pages: groff reads them without a warning, and they describe
 # every command and option the programs' --help lists, so that they stay
 # in step. Both programs answer --help and --version.
-# Usage: test-manpages.py SOURCE_ROOT VERSION TESSERA_CLI [TESSERA]   (TAP output)
+# Usage: test-manpages.py [--pop-export=TESSERA_POP_EXPORT] SOURCE_ROOT VERSION TESSERA_CLI [TESSERA]
+#        (TAP output)
 
 import os
 import re
 import subprocess
 import sys
 
-source_root, version, cli = sys.argv[1:4]
-app = sys.argv[4] if len(sys.argv) > 4 else None
+args = [a for a in sys.argv[1:] if not a.startswith('--pop-export=')]
+pop_export = next((a.split('=', 1)[1] for a in sys.argv[1:] if a.startswith('--pop-export=')), None)
+source_root, version, cli = args[0:3]
+app = args[3] if len(args) > 3 else None
 man_dir = os.path.join(source_root, 'data', 'man')
 
 results = []
@@ -37,13 +40,15 @@ def long_options(help_text):
     return sorted(set(re.findall(r'^\s+(?:-\w, )?(--[\w-]+)', help_text, re.M)))
 
 
-for page in ('tessera.1', 'tessera-cli.1'):
+for page in ('tessera.1', 'tessera-cli.1', 'tessera-pop-export.1'):
     lint = subprocess.run(['groff', '-man', '-ww', '-z', '-Tutf8', os.path.join(man_dir, page)],
                           capture_output=True, text=True)
     check('groff reads %s without a warning' % page, lint.returncode == 0 and not lint.stderr.strip(),
           lint.stderr)
 
 programs = [('tessera-cli', cli)] + ([('tessera', app)] if app else [])
+if pop_export:
+    programs.append(('tessera-pop-export', pop_export))
 for name, path in programs:
     out = run(path, '--version')
     check('%s --version prints "%s %s"' % (name, name, version),
@@ -77,6 +82,13 @@ check('tessera-cli.1 names every view of render --view', not missing,
 missing = [o for o in re.findall(r'(--[\w-]+)', usage) if o not in cli_page]
 check('tessera-cli.1 describes every option of tessera-cli --help', not missing,
       'describe in data/man/tessera-cli.1: %s' % ', '.join(missing))
+
+if pop_export:
+    out = run(pop_export, '--help')
+    missing = [o for o in long_options(out.stdout) if o not in page_text('tessera-pop-export.1')]
+    check('tessera-pop-export.1 describes every option of tessera-pop-export --help',
+          out.returncode == 0 and not missing,
+          'describe in data/man/tessera-pop-export.1: %s' % ', '.join(missing))
 
 if app:
     out = run(app, '--help-all')

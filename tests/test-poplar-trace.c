@@ -70,6 +70,14 @@ test_pop (void)
   tes_test_assert_contains (error->message, pop);
   tes_test_assert_contains (error->message, "this version of Tessera cannot read the profile.pop schema");
   tes_test_assert_contains (error->message, "Its 4 tables: compute_sets, ipu_tiles, program_steps, vertex_types.");
+  /* the command that exports it where the Poplar SDK is */
+  {
+    g_autofree char *dir = g_path_get_dirname (pop);
+    g_autofree char *out = g_build_filename (dir, "profile.tessera-pop.jsonl", NULL);
+    g_autofree char *command = g_strdup_printf ("run: tessera-pop-export %s -o %s,", pop, out);
+
+    tes_test_assert_contains (error->message, command);
+  }
   {
     g_autofree char *cache = tes_cache_path_for_source (pop);
 
@@ -108,6 +116,7 @@ test_pop (void)
   g_assert_cmpint (cli.status, ==, 1);
   tes_test_assert_contains (cli.err, "cannot read the profile.pop schema");
   tes_test_assert_contains (cli.err, "compute_sets, ipu_tiles, program_steps, vertex_types");
+  tes_test_assert_contains (cli.err, "tessera-pop-export ");
 }
 
 /* ---- tile execution trace (Chrome JSON, one thread per tile) -------------- */

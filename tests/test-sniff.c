@@ -51,6 +51,18 @@ static const Claim own_claims[] = {
       "poplar/archive_size_hex.txt",
       "poplar/archive_size_small.txt",
       NULL } },
+  { "poplar-profile", {
+      "poplar/profile-doc-graph.json",
+      "poplar/profile-doc-combined.json",
+      "poplar/profile-doc-combined.cbor",
+      "bad/poplar-profile-string-bytes.json",
+      "bad/poplar-profile-cut-short.cbor",
+      NULL } },
+  /* written by tessera-pop-export from tests/pva (docs/formats/poplar.md) */
+  { "poplar-export", {
+      "poplar/profile_small.tessera-pop.jsonl",
+      "bad/poplar-export-cut-short.tessera-pop.jsonl",
+      NULL } },
 };
 
 /* ../shared/fixtures, for the conformance suite. */
@@ -100,6 +112,13 @@ static const Claim claims[] = {
       NULL } },
   /* No profile.pop among the fixtures; test-poplar.c builds one. */
   { "poplar-pop", {
+      NULL } },
+  /* No SDK 1.x profile among the fixtures: ours are under tests/data. */
+  { "poplar-profile", {
+      NULL } },
+  /* Tessera's own export format: none among the shared fixtures (ours are
+   * in own_claims), and none of them may be taken for it. */
+  { "poplar-export", {
       NULL } },
   { "torq-timeline", {
       "torq/timeline_v1.csv",
@@ -290,7 +309,7 @@ test_fixtures (void)
 static void
 test_own_files (void)
 {
-  static const char * const kinds[] = { ".txt", ".csv", ".json", ".pb" };
+  static const char * const kinds[] = { ".txt", ".csv", ".json", ".jsonl", ".pb", ".cbor" };
   g_autofree char *root = g_test_build_filename (G_TEST_DIST, "data", NULL);
   g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GHashTable) folders = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);

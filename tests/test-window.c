@@ -12,6 +12,7 @@
 #include <gtk/gtk.h>
 
 #include <glib/gstdio.h>
+#include <sqlite3.h>
 
 #include "tes-row-item.h"
 #include "tes-recent.h"
@@ -419,6 +420,35 @@ test_window_error_unknown (void)
   tes_ui_test_close_window (window);
 }
 
+/* A profile.pop cannot be read here: the window names the command that
+ * exports it where the Poplar SDK is. */
+static void
+test_window_error_pop (void)
+{
+  g_autofree char *path = tes_test_tmp_path ("profile.pop");
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *out = g_build_filename (dir, "profile.tessera-pop.jsonl", NULL);
+  g_autofree char *command = g_strdup_printf ("tessera-pop-export %s -o %s", path, out);
+  sqlite3 *db = NULL;
+  TesWindow *window;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "CREATE TABLE ipu_tiles (ipu INTEGER, tile INTEGER);", NULL, NULL, NULL),
+                   ==, SQLITE_OK);
+  sqlite3_close (db);
+
+  g_test_expect_message ("tes-window", G_LOG_LEVEL_WARNING, "*profile.pop*");
+  window = tes_ui_test_open_window (path, NULL);
+  tes_ui_test_wait_for_page (window, "error");
+  g_test_assert_expected_messages ();
+
+  g_assert_null (tes_window_get_report (window));
+  g_assert_true (tes_ui_test_has_label_containing (window, "a PopVision profile.pop"));
+  g_assert_true (tes_ui_test_has_label_containing (window, command));
+
+  tes_ui_test_close_window (window);
+}
+
 static void
 test_window_error_import (void)
 {
@@ -695,6 +725,7 @@ main (int    argc,
   tes_ui_test_add ("/tes/window/recent", test_window_recent);
   tes_ui_test_add ("/tes/window/error-unknown", test_window_error_unknown);
   tes_ui_test_add ("/tes/window/error-import", test_window_error_import);
+  tes_ui_test_add ("/tes/window/error-pop", test_window_error_pop);
   tes_ui_test_add ("/tes/window/unknown-format", test_window_unknown_format);
   tes_ui_test_add ("/tes/window/drop", test_window_drop);
   tes_ui_test_add ("/tes/window/cancel", test_window_cancel);

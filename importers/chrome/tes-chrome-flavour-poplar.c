@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "tes-chrome-flavour.h"
+#include "tes-poplar-profile.h"
 
 #include <math.h>
 #include <string.h>
@@ -22,32 +23,9 @@
  * cycles, each tile lane is linked from the tiles table, and an event's
  * args "step" adds its cycles to that BSP step of its IPU. */
 
-/* Poplar: what one BSP step of one IPU did on each of its tiles. */
-typedef struct
-{
-  gint     ipu;
-  gint64   step;
-  gint64   start;
-  gint64   end;
-  char    *program;
-  GArray  *cycles;   /* guint32 per tile */
-  GArray  *states;   /* guint8 per tile, TesTileState */
-} BspStep;
-
-static void
-bsp_step_free (gpointer data)
-{
-  BspStep *step = data;
-
-  g_free (step->program);
-  g_array_unref (step->cycles);
-  g_array_unref (step->states);
-  g_free (step);
-}
-
-/* (ipu << 32 | step) -> BspStep*, of the whole trace */
-static GHashTable *
-steps_of (TesChromeBuilder *b)
+/* BSP steps of the whole trace, as tiles report them */
+static TesPoplarBsp *
+bsp_of (TesChromeBuilder *b)
 {
   return b->flavour_data;
 }
@@ -118,25 +96,12 @@ prepare (TesChromeBuilder *b)
   const char *given = tes_chrome_other_data (b, "otherData.clock_mhz");
   double mhz = given ? g_ascii_strtod (given, NULL) : 0;
 
-  b->flavour_data = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, bsp_step_free);
-  b->flavour_data_free = (GDestroyNotify)g_hash_table_unref;
+  b->flavour_data = tes_poplar_bsp_new ();
+  b->flavour_data_free = (GDestroyNotify)tes_poplar_bsp_free;
 
   b->mhz = mhz >= 1 && mhz < 1e6 ? (gint64)llround (mhz) : 0;
   if (b->mhz > 0)
     b->clock_source = "otherData.clock_mhz; slice durations from args.cycles";
-}
-
-/* The state a tile is in while a Poplar program of that kind runs. */
-static TesTileState
-poplar_tile_state (const char *program)
-{
-  if (program == NULL)
-    return TES_TILE_STATE_COMPUTE;
-  if (strstr (program, "Sync"))
-    return TES_TILE_STATE_SYNC;
-  if (strstr (program, "Exchange") || strstr (program, "Copy"))
-    return TES_TILE_STATE_EXCHANGE;
-  return TES_TILE_STATE_COMPUTE;
 }
 
 /* A tile's event with an args "step" adds its cycles to that BSP step of
@@ -151,56 +116,21 @@ bsp_add (TesChromeBuilder      *b,
          gint64                 cycles)
 {
   gint64 step_no = tes_chrome_args_cycles (args, args_len, "step");
-  BspStep *step;
+  g_autofree char *program = NULL;
+  const char *v;
+  gsize vl;
   gint ipu, tile;
-  gint64 key;
 
   if (step_no < 0 || step_no > G_MAXINT32 || !poplar_tile_of (b, mt, &ipu, &tile) || tile < 0 || tile > 1 << 20)
     return;
 
-  key = ((gint64)ipu << 32) | step_no;
-  if (!(step = g_hash_table_lookup (steps_of (b), &key)))
-    {
-      const char *v;
-      gsize vl;
+  /* the program's name when args give a plain one, else the event's */
+  if (tes_chrome_args_find (args, args_len, "program", &v, &vl) && vl >= 2 && v[0] == '"' &&
+      memchr (v + 1, '\\', vl - 2) == NULL)
+    program = g_strndup (v + 1, vl - 2);
 
-      step = g_new0 (BspStep, 1);
-      step->ipu = ipu;
-      step->step = step_no;
-      step->start = start;
-      step->end = start + cycles;
-      step->cycles = g_array_new (FALSE, TRUE, sizeof (guint32));
-      step->states = g_array_new (FALSE, TRUE, sizeof (guint8));
-      /* the program's name when args give a plain one, else the event's */
-      if (tes_chrome_args_find (args, args_len, "program", &v, &vl) && vl >= 2 && v[0] == '"' &&
-          memchr (v + 1, '\\', vl - 2) == NULL)
-        step->program = g_strndup (v + 1, vl - 2);
-      else
-        step->program = g_strdup (name);
-      g_hash_table_insert (steps_of (b), g_memdup2 (&key, sizeof key), step);
-    }
-
-  step->start = MIN (step->start, start);
-  step->end = MAX (step->end, start + cycles);
-  if ((guint)tile >= step->cycles->len)
-    {
-      g_array_set_size (step->cycles, tile + 1);
-      g_array_set_size (step->states, tile + 1);
-    }
-  g_array_index (step->cycles, guint32, tile) += (guint32)MIN (cycles, G_MAXUINT32);
-  g_array_index (step->states, guint8, tile) = poplar_tile_state (name);
-}
-
-static int
-compare_bsp_steps (gconstpointer a,
-                   gconstpointer b)
-{
-  const BspStep *sa = *(BspStep * const *)a;
-  const BspStep *sb = *(BspStep * const *)b;
-
-  if (sa->ipu != sb->ipu)
-    return sa->ipu < sb->ipu ? -1 : 1;
-  return (sa->step > sb->step) - (sa->step < sb->step);
+  tes_poplar_bsp_add (bsp_of (b), ipu, step_no, program ? program : name, start, (guint)tile,
+                      cycles, tes_poplar_tile_state (name));
 }
 
 /* One run per IPU, and its steps with one entry per tile of the IPU (the
@@ -208,58 +138,21 @@ compare_bsp_steps (gconstpointer a,
 static void
 write_bsp (TesChromeBuilder *b)
 {
-  g_autoptr(GPtrArray) threads = tes_chrome_list_threads (b);
-  g_autoptr(GPtrArray) steps = g_ptr_array_new ();
-  g_autoptr(GHashTable) n_tiles = g_hash_table_new (NULL, NULL);
-  GHashTableIter iter;
-  gpointer value;
-  gint64 run_id = 0;
-  gint run_ipu = -1;
+  g_autoptr(GPtrArray) threads = NULL;
 
-  g_hash_table_iter_init (&iter, steps_of (b));
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    g_ptr_array_add (steps, value);
-
-  if (b->mhz <= 0 || steps->len == 0)
+  if (b->mhz <= 0 || tes_poplar_bsp_is_empty (bsp_of (b)))
     return;
 
+  threads = tes_chrome_list_threads (b);
   for (guint i = 0; i < threads->len; i++)
     {
       gint ipu, tile;
 
       if (poplar_tile_of (b, g_ptr_array_index (threads, i), &ipu, &tile) && tile >= 0 && tile <= 1 << 20)
-        {
-          guint n = GPOINTER_TO_UINT (g_hash_table_lookup (n_tiles, GINT_TO_POINTER (ipu)));
-          g_hash_table_insert (n_tiles, GINT_TO_POINTER (ipu), GUINT_TO_POINTER (MAX (n, (guint)tile + 1)));
-        }
+        tes_poplar_bsp_set_n_tiles (bsp_of (b), ipu, (guint)tile + 1);
     }
 
-  g_ptr_array_sort (steps, compare_bsp_steps);
-
-  for (guint i = 0; i < steps->len; i++)
-    {
-      BspStep *step = g_ptr_array_index (steps, i);
-      guint n = GPOINTER_TO_UINT (g_hash_table_lookup (n_tiles, GINT_TO_POINTER (step->ipu)));
-
-      if (step->ipu != run_ipu)
-        {
-          g_autofree char *name = g_strdup_printf ("IPU %d", step->ipu);
-          gint64 end = step->end;
-
-          for (guint k = i; k < steps->len && ((BspStep *)g_ptr_array_index (steps, k))->ipu == step->ipu; k++)
-            end = MAX (end, ((BspStep *)g_ptr_array_index (steps, k))->end);
-          run_id = tes_cache_writer_add_run (b->writer, name, b->clock_id, step->start, end);
-          run_ipu = step->ipu;
-        }
-
-      n = MAX (n, step->cycles->len);
-      g_array_set_size (step->cycles, n);
-      g_array_set_size (step->states, n);
-      tes_cache_writer_add_bsp_step (b->writer, run_id, step->step, b->clock_id, step->start,
-                                     step->end - step->start, step->program, n,
-                                     (const guint32 *)(gpointer)step->cycles->data,
-                                     (const guint8 *)step->states->data);
-    }
+  tes_poplar_bsp_write (bsp_of (b), b->writer, b->clock_id);
 }
 
 /* An IPU process, a tile lane (linked from the tiles table). */

@@ -19,8 +19,10 @@
 
 /* PopVision's profile.pop is an SQLite database whose schema Graphcore
  * does not document (it is read through libpva). This importer only
- * recognises it, so that opening one says plainly that this version cannot
- * read it and what it holds, instead of "not a format Tessera recognises". */
+ * recognises it, so that opening one says plainly that Tessera cannot read
+ * it directly, what it holds, and the command that exports it where the
+ * Poplar SDK is (tools/tessera-pop-export.py) to a file Tessera opens,
+ * instead of "not a format Tessera recognises". */
 
 struct _TesPoplarPopImporter
 {
@@ -83,12 +85,44 @@ tes_poplar_pop_importer_sniff (TesImporter  *importer,
   return words >= 3 ? 60 : 0;
 }
 
+/* A path as a shell word: as it is when it needs no quoting (it reads
+ * better), else quoted. */
+static char *
+shell_word (const char *path)
+{
+  if (*path != '\0' && strpbrk (path, " \t\n'\"\\$`*?[]{}()<>|&;#~!") == NULL)
+    return g_strdup (path);
+  return g_shell_quote (path);
+}
+
+/* The command a user runs where the Poplar SDK is, with the name of the
+ * file it writes (tessera-pop-export's default) spelt out. */
+static char *
+export_command (const char *path)
+{
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *name = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *path_word = shell_word (path);
+  g_autofree char *out_word = NULL;
+
+  if (g_str_has_suffix (base, ".pop"))
+    base[strlen (base) - 4] = '\0';
+  name = g_strconcat (base, ".tessera-pop.jsonl", NULL);
+  out = strcmp (dir, ".") == 0 ? g_steal_pointer (&name) : g_build_filename (dir, name, NULL);
+  out_word = shell_word (out);
+
+  return g_strdup_printf ("tessera-pop-export %s -o %s", path_word, out_word);
+}
+
 static gboolean
 tes_poplar_pop_importer_import (TesImporter       *importer,
                                 TesImportContext  *context,
                                 GError           **error)
 {
   g_autoptr(GPtrArray) tables = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *command = export_command (context->path);
   sqlite3 *db = NULL;
   sqlite3_stmt *stmt = NULL;
   int rc;
@@ -125,8 +159,8 @@ tes_poplar_pop_importer_import (TesImporter       *importer,
       g_set_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_UNSUPPORTED,
                    _("%s: a PopVision profile.pop (SQLite) database; this version of Tessera "
                      "cannot read the profile.pop schema, and this one has no tables. "
-                     "Use Poplar's text report (printProfileSummary) instead"),
-                   context->path);
+                     "Where the Poplar SDK is enabled, run: %s, and open the file it writes"),
+                   context->path, command);
       return FALSE;
     }
 
@@ -136,9 +170,10 @@ tes_poplar_pop_importer_import (TesImporter       *importer,
 
     g_set_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_UNSUPPORTED,
                  _("%s: a PopVision profile.pop (SQLite) database; this version of Tessera "
-                   "cannot read the profile.pop schema, which Graphcore does not document. "
-                   "Its %u tables: %s. Use Poplar's text report (printProfileSummary) instead"),
-                 context->path, tables->len - 1, list);
+                   "cannot read the profile.pop schema, which Graphcore does not document "
+                   "(Graphcore's libpva, in the Poplar SDK, reads it). Its %u tables: %s. "
+                   "Where the Poplar SDK is enabled, run: %s, and open the file it writes"),
+                 context->path, tables->len - 1, list, command);
   }
 
   return FALSE;
@@ -150,7 +185,7 @@ tes_poplar_pop_importer_class_init (TesPoplarPopImporterClass *klass)
   TesImporterClass *importer_class = TES_IMPORTER_CLASS (klass);
 
   importer_class->name = "poplar-pop";
-  importer_class->title = "Graphcore PopVision profile.pop (detected only)";
+  importer_class->title = "Graphcore PopVision profile.pop (detected; names the export command)";
   importer_class->version = 1;
   importer_class->sniff = tes_poplar_pop_importer_sniff;
   importer_class->import = tes_poplar_pop_importer_import;

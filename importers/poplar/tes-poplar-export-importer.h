@@ -1,0 +1,19 @@
+/* tes-poplar-export-importer.h
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "tes-importer.h"
+
+G_BEGIN_DECLS
+
+#define TES_TYPE_POPLAR_EXPORT_IMPORTER (tes_poplar_export_importer_get_type ())
+
+G_DECLARE_FINAL_TYPE (TesPoplarExportImporter, tes_poplar_export_importer,
+                      TES, POPLAR_EXPORT_IMPORTER, TesImporter)
+
+G_END_DECLS
