@@ -375,6 +375,10 @@ def main():
                 shutil.copy(os.path.join(data, name), work)
                 compare(name, [work])
 
+        r = cli("info", g("graph.json"), g("profile.json"), ok=False)
+        check(r.returncode != 0 and "holds a graph profile, and so does " + g("graph.json") in r.stderr,
+              "two graph profiles: %r" % r.stderr.strip())
+
         with open(g("profile.json")) as f:
             doc = json.load(f)
         d = json.loads(json.dumps(doc))
