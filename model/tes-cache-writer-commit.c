@@ -70,8 +70,13 @@ nest_range (TesSliceRecord *mem,
             guint          *max_depth,
             GArray         *patches)
 {
-  TesSliceRecord *recs = mem + first;
+  TesSliceRecord *recs;
 
+  /* a track without slices (a group: an IPU over its tiles) has no records at all */
+  if (count == 0)
+    return;
+
+  recs = mem + first;
   for (guint i = 0; i < count; i++)
     {
       TesSliceRecord *r = &recs[i];

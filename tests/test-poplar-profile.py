@@ -253,7 +253,20 @@ def expected(paths):
     n_ipus = (n + tpi - 1) // tpi if n else 0
     slices = sum(sum(1 for c in s["cyclesByTile"][:n] if c > 0) if s.get("cyclesByTile") else n_ipus
                  for s in steps)
-    return {"n": n, "tpi": tpi, "tiles": tiles, "slices": slices, "states": states, "bsp": bsp, "info": info,
+    names = []
+    for st in steps:
+        p = programs[st["program"]] if "program" in st and st["program"] < len(programs) else {}
+        cs = graph.get("computeSets", {}).get("names", [])
+        names.append(st.get("name") or p.get("name")
+                     or (cs[p["computeSet"]] if "computeSet" in p and p["computeSet"] < len(cs) else None)
+                     or st.get("type") or p.get("type") or "step")
+    lanes = {}
+    for t in range(n):
+        row = [(st["cyclesFrom"], st["cyclesByTile"][t], names[i]) for i, st in enumerate(steps)
+               if t < len(st.get("cyclesByTile", [])) and st["cyclesByTile"][t] > 0]
+        if row:
+            lanes[t] = row
+    return {"n": n, "tpi": tpi, "tiles": tiles, "slices": slices, "lanes": lanes, "states": states, "bsp": bsp, "info": info,
             "counters": counters, "limit": target.get("bytesPerTile")}
 
 
@@ -324,6 +337,17 @@ def compare(label, paths, truth=None):
         for run in truth["runs"]:
             check(runs.get(run["name"]) == (run["start"], run["end"]),
                   "%s: run %s %s, truth %s" % (label, run["name"], runs.get(run["name"]), (run["start"], run["end"])))
+    # every tile lane's slices: (start, cycles, name) per step it works in
+    strings = dict(db.execute("SELECT id, value FROM strings"))
+    got_lanes = {}
+    for track, native, in db.execute("SELECT id, native_id FROM tracks WHERE kind = 4"):
+        rows = []
+        for data, in db.execute("SELECT data FROM slice_chunks WHERE track_id = ? ORDER BY first_index", (track,)):
+            for k in range(len(data) // 40):
+                start, dur, _self, name, _cat, _parent, _depth, _flags = struct.unpack_from("<qqqIIiHH", data, 40 * k)
+                rows.append((start, dur, strings.get(name)))
+        got_lanes[int(native)] = rows
+    check(got_lanes == exp["lanes"], "%s: tile lanes differ (%d lanes, expected %d)" % (label, len(got_lanes), len(exp["lanes"])))
     for ipu, values in exp["counters"].items():
         if ipu is None:
             q = ("SELECT c.ts, c.value FROM counter_values c JOIN tracks t ON t.id = c.track_id "
@@ -374,6 +398,10 @@ def main():
                 work = os.path.join(tmp, name)
                 shutil.copy(os.path.join(data, name), work)
                 compare(name, [work])
+
+        r = cli("info", g("graph.json"), g("profile.json"), ok=False)
+        check(r.returncode != 0 and "holds a graph profile, and so does " + g("graph.json") in r.stderr,
+              "two graph profiles: %r" % r.stderr.strip())
 
         with open(g("profile.json")) as f:
             doc = json.load(f)

@@ -269,25 +269,18 @@ tes_poplar_profile_importer_import (TesImporter       *importer,
       tes_cache_writer_add_commit_hook (context->writer, group_commit, group, group_free);
     }
 
-  combined = JSON_NODE_HOLDS_OBJECT (root) &&
-             (json_object_has_member (json_node_get_object (root), "graphProfile") ||
-              json_object_has_member (json_node_get_object (root), "executionProfile"));
-
   /* a second graph or execution profile would mix two runs */
-  if (JSON_NODE_HOLDS_OBJECT (root))
+  parts = tes_poplar_profile_document_parts (root, &combined);
+  if (((parts & TES_POPLAR_PART_GRAPH) && group->graph_path != NULL) ||
+      ((parts & TES_POPLAR_PART_EXECUTION) && group->execution_path != NULL))
     {
-      JsonObject *object = json_node_get_object (root);
-      gboolean graph = combined ? json_object_has_member (object, "graphProfile")
-                                : json_object_has_member (object, "target") || json_object_has_member (object, "memory");
-      gboolean execution = combined ? json_object_has_member (object, "executionProfile")
-                                    : json_object_has_member (object, "simulation");
+      gboolean graph = (parts & TES_POPLAR_PART_GRAPH) && group->graph_path != NULL;
 
-      if ((graph && group->graph_path != NULL) || (execution && group->execution_path != NULL))
-        return tes_import_fail (error, TES_IMPORT_ERROR_INVALID, context->path,
-                                _("holds a %s profile, and so does %s: open one graph profile with the "
-                                  "execution profile of the same run"),
-                                graph && group->graph_path ? _("graph") : _("execution"),
-                                graph && group->graph_path ? group->graph_path : group->execution_path);
+      return tes_import_fail (error, TES_IMPORT_ERROR_INVALID, context->path,
+                              _("holds a %s profile, and so does %s: open one graph profile with the "
+                                "execution profile of the same run"),
+                              graph ? _("graph") : _("execution"),
+                              graph ? group->graph_path : group->execution_path);
     }
 
   if (!tes_poplar_profile_read_document (group->profile, root, context->path, &parts, error))

@@ -20,6 +20,11 @@ typedef enum
   TES_POPLAR_PART_EXECUTION = 1 << 1,
 } TesPoplarParts;
 
+/* Which parts @root holds, and whether under graphProfile /
+ * executionProfile (@combined) rather than at the top. */
+TesPoplarParts tes_poplar_profile_document_parts (JsonNode *root,
+                                                  gboolean *combined);
+
 /* Reads one SDK 1.x document (a graph profile, an execution profile, or
  * both under "graphProfile" / "executionProfile") into @profile, which may
  * already hold the other part. Errors name @path and the key path, e.g.

@@ -388,9 +388,10 @@ read_target (Reader     *r,
     {
       gsize m = path_enter (r, "numTiles");
 
+      /* the error names the key: the path stays */
+      (void)m;
       return fail (r, _("%" PRId64 " tiles, but numIPUs × tilesPerIPU is %d × %d"),
                    num_tiles, p->n_ipus, p->tiles_per_ipu);
-      path_leave (r, m);
     }
   /* a target that gives the total and one of the factors */
   if (num_tiles > 0 && p->n_ipus > 0 && p->tiles_per_ipu <= 0 && num_tiles % p->n_ipus == 0)
@@ -669,8 +670,8 @@ read_step (Reader     *r,
     {
       gsize m = path_enter (r, "cyclesTo");
 
+      (void)m;
       return fail (r, _("%" PRId64 " is before cyclesFrom (%" PRId64 ")"), to, from);
-      path_leave (r, m);
     }
 
   if ((node = member (object, "name")) != NULL)
@@ -788,6 +789,36 @@ static gboolean
 looks_like_execution (JsonObject *object)
 {
   return json_object_has_member (object, "simulation") || json_object_has_member (object, "profilerMode");
+}
+
+TesPoplarParts
+tes_poplar_profile_document_parts (JsonNode *root,
+                                   gboolean *combined)
+{
+  JsonObject *object;
+  TesPoplarParts parts = 0;
+
+  *combined = FALSE;
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    return 0;
+
+  object = json_node_get_object (root);
+  if (json_object_has_member (object, "graphProfile") || json_object_has_member (object, "executionProfile"))
+    {
+      *combined = TRUE;
+      if (json_object_has_member (object, "graphProfile"))
+        parts |= TES_POPLAR_PART_GRAPH;
+      if (json_object_has_member (object, "executionProfile"))
+        parts |= TES_POPLAR_PART_EXECUTION;
+      return parts;
+    }
+
+  if (looks_like_graph (object))
+    parts |= TES_POPLAR_PART_GRAPH;
+  if (looks_like_execution (object))
+    parts |= TES_POPLAR_PART_EXECUTION;
+
+  return parts;
 }
 
 gboolean

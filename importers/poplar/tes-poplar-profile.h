@@ -22,7 +22,16 @@ G_BEGIN_DECLS
  * Tiles are numbered across the whole target, as Poplar numbers them
  * (IPU i's tile t is tile i × tiles_per_ipu + t); every per-tile array is
  * indexed so. What goes where in the cache is in docs/formats/poplar.md
- * ("poplar-profile"). */
+ * ("poplar-profile").
+ *
+ * Use: tes_poplar_profile_new (), set the target and graph fields, append
+ * gint64 figures to the arrays (g_array_append_val), add programs,
+ * categories and steps with the add functions (they return the new entry
+ * to fill), then tes_poplar_profile_write () from an importer's import().
+ * The writer trusts the model: a per-tile array should have as many
+ * entries as there are tiles (a shorter one reads as 0 past its end; the
+ * SDK 1.x reader refuses a mismatch, naming the key); figures should stay
+ * below 2^40 per entry so that sums over tiles fit in 64 bits. */
 
 /* "Unknown" for the gint64 figures below. */
 #define TES_POPLAR_UNKNOWN (-1)
