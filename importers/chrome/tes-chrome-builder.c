@@ -30,6 +30,7 @@ static const TesChromeFlavour * const flavours[] = {
   &tes_chrome_flavour_sigmastar,
   &tes_chrome_flavour_qaic,
   &tes_chrome_flavour_poplar,
+  &tes_chrome_flavour_kineto,
 };
 
 /* A trace none of them claims. */

@@ -113,7 +113,7 @@ tes_chrome_importer_class_init (TesChromeImporterClass *klass)
 
   importer_class->name = "chrome-json";
   importer_class->title = "Chrome Trace Event JSON";
-  importer_class->version = 4;   /* 4: SigmaStar cores are core tracks */
+  importer_class->version = 5;   /* 5: PyTorch profiler traces' devices, operators and steps */
   importer_class->sniff = tes_chrome_importer_sniff;
   importer_class->import = tes_chrome_importer_import;
 }
