@@ -13,7 +13,9 @@ from the C code:
 
   * devices are the processes whose process_labels is not "CPU" (named
     "<label> (<deviceProperties name>)" when a deviceProperties entry has
-    the pid as its id); each of their threads with X events is a stream;
+    the pid as its id); each of their threads named "stream N" (any case;
+    "stream <tid>" when it has no name) is a stream, the others are
+    threads like the CPU's;
   * a device's work is its X events of category kernel/Kernel/
     mtia_ccp_events, gpu_memcpy/Memcpy, gpu_memset/Memset; kinds as
     Holistic Trace Analysis names them (communication: name starts with
@@ -37,6 +39,7 @@ Usage: kineto_expected.py FILE... -> JSON {basename: {figure: value}}
 import gzip
 import json
 import os
+import re
 import sys
 from decimal import Decimal, ROUND_HALF_UP
 
@@ -153,8 +156,8 @@ def expected(path):
     works = []        # (device pid, stream name, start, end, ext, corr, kind, name)
     for (pid, tid), slices in threads.items():
         slices.sort(key=lambda s: (s[0], s[1], s[2]))
-        if pid in devices:
-            name = (thread_names.get((pid, tid)) or "stream %s" % tid).strip()
+        name = (thread_names.get((pid, tid)) or "stream %s" % tid).strip()
+        if pid in devices and re.fullmatch(r"[sS][tT][rR][eE][aA][mM] [0-9]+", name):
             for start, negdur, _, e in slices:
                 cat = e.get("cat")
                 if cat in KERNEL_CATS | MEMCPY_CATS | MEMSET_CATS:

@@ -315,6 +315,19 @@ process_kind (TesChromeBuilder       *b,
   return g_hash_table_contains (st->devices, mp) ? TES_TRACK_DEVICE : TES_TRACK_PROCESS;
 }
 
+/* "stream 7", "Stream 108" */
+static gboolean
+is_stream_name (const char *name)
+{
+  const char *p;
+
+  if (g_ascii_strncasecmp (name, "stream ", 7) != 0)
+    return FALSE;
+  for (p = name + 7; g_ascii_isdigit (*p); p++);
+
+  return p > name + 7 && *p == '\0';
+}
+
 /* A device's thread is a stream: a core track, so that Tile Balance and
  * `tessera-cli tiles` count it as a parallel unit. */
 static gboolean
@@ -328,17 +341,25 @@ thread_track (TesChromeBuilder      *b,
   Device *d = g_hash_table_lookup (st->devices, mt->process);
   Stream *s;
 
+  g_autofree char *name = NULL;
+
   if (d == NULL)
     return FALSE;
 
   d->track_id = parent;
+  if (mt->name != 0)
+    name = g_strstrip (g_strdup (tes_chrome_text (b, mt->name)));
+  else
+    name = g_strdup_printf ("stream %s", strchr (native_id, ':') + 1);
+  /* a device's other threads ("Device 0" with its context syncs, MTIA's
+   * submission queues) are no units */
+  if (!is_stream_name (name))
+    return FALSE;
+
   s = g_new0 (Stream, 1);
   s->device = d;
   s->index = st->streams->len;
-  if (mt->name != 0)
-    s->name = g_strstrip (g_strdup (tes_chrome_text (b, mt->name)));
-  else
-    s->name = g_strdup_printf ("stream %s", native_id + strlen (native_id) - strlen (strchr (native_id, ':') + 1));
+  s->name = g_steal_pointer (&name);
   s->track_id = mt->track_id = tes_chrome_add_track (b, parent, TES_TRACK_CORE, s->name, sort_index, native_id);
   g_ptr_array_add (st->streams, s);
   g_hash_table_insert (st->stream_of, mt, s);
