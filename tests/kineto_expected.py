@@ -72,7 +72,7 @@ def load(path):
 
 def int_arg(args, key):
     v = args.get(key) if isinstance(args, dict) else None
-    if isinstance(v, bool) or not isinstance(v, int):
+    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
         return None
     return v
 

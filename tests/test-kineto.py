@@ -5,7 +5,9 @@
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The Chrome importer's PyTorch profiler (Kineto) flavour against
-tests/kineto_expected.py, on every trace in tests/data/kineto/.
+tests/kineto_expected.py, on every trace in tests/data/kineto/ and on one
+bench/gen-chrome-trace.py --shape kineto writes (60,000 X events, 20 MB:
+cut into pieces parsed by several threads and spilled, as a large trace).
 
 Each trace is imported by tessera-cli into a scratch folder; the cache is
 then read with Python's sqlite3 (operators, runs, tracks, info) and
@@ -55,9 +57,13 @@ def run(*args):
 
 files = sorted(f for f in os.listdir(data) if f.endswith((".json", ".json.gz")))
 with tempfile.TemporaryDirectory() as tmp:
-    for name in files:
+    subprocess.run([sys.executable, os.path.join(root, "bench", "gen-chrome-trace.py"), "--shape", "kineto",
+                    "--events", "60000", "--seed", "5", "--out", os.path.join(tmp, "generated-kineto.json")],
+                   check=True, capture_output=True)
+    for name in files + ["generated-kineto.json"]:
         path = os.path.join(tmp, name)
-        shutil.copy(os.path.join(data, name), path)
+        if name in files:
+            shutil.copy(os.path.join(data, name), path)
         exp = kineto_expected.expected(path)
         run("info", "--reimport", path)
         db = sqlite3.connect(path + ".tessera")
@@ -65,6 +71,9 @@ with tempfile.TemporaryDirectory() as tmp:
         info = dict(db.execute("SELECT key, value FROM info"))
 
         ok(info.get("flavour") == "PyTorch Profiler (Kineto)", "%s: flavour %s" % (name, info.get("flavour")))
+        if name == "generated-kineto.json":
+            pieces = info.get("parse_pieces", "1 of 1").split(" of ")
+            ok(int(pieces[0]) > 1, "%s: parsed in %s pieces" % (name, info.get("parse_pieces")))
 
         # operators: one row per name, with its figures and kernels
         rows = {}

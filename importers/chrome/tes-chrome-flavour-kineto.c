@@ -407,25 +407,57 @@ kind_of (KState           *st,
   return (Kind)k;
 }
 
+/* An integer member of the compact args text ('"key":' given as it is
+ * written), -1 when there is none. A search for the key's text, not a
+ * walk over the members: kernels carry long args (grid, block, …), and
+ * this runs for every op, runtime call and kernel. Inside a string the
+ * quotes would be escaped, so a match after '{' or ',' is a member; Kineto
+ * nests no object holding these keys. */
 static gint64
 args_int (const char *args,
           gsize       len,
-          const char *key)
+          const char *pattern,
+          gsize       pattern_len)
 {
-  const char *v;
-  gsize vl;
-  char buf[32];
-  char *end;
-  gint64 value;
+  const char *at = args;
+  const char *end = args + len;
+  gint64 value = 0;
+  gboolean negative = FALSE;
 
-  if (args == NULL || !tes_chrome_args_find (args, len, key, &v, &vl) || vl == 0 || vl >= sizeof buf)
+  if (args == NULL)
     return -1;
-  memcpy (buf, v, vl);
-  buf[vl] = '\0';
-  value = g_ascii_strtoll (buf, &end, 10);
 
-  return (*end == '\0' && end != buf) ? value : -1;
+  for (;;)
+    {
+      at = memmem (at, end - at, pattern, pattern_len);
+      if (at == NULL)
+        return -1;
+      if (at > args && (at[-1] == '{' || at[-1] == ','))
+        break;
+      at += pattern_len;
+    }
+
+  at += pattern_len;
+  if (at < end && *at == '-')
+    {
+      negative = TRUE;
+      at++;
+    }
+  if (at >= end || !g_ascii_isdigit (*at))
+    return -1;
+  for (; at < end && g_ascii_isdigit (*at); at++)
+    {
+      if (value > (G_MAXINT64 - 9) / 10)
+        return -1;
+      value = value * 10 + (*at - '0');
+    }
+  if (at < end && *at != ',' && *at != '}')
+    return -1;       /* 1.5, 1e3: not an id */
+
+  return negative ? -1 : value;
 }
+
+#define ARGS_INT(args, len, key) args_int ((args), (len), "\"" key "\":", sizeof (key) + 2)
 
 /* HTA's kernel kinds (hta/common/types.py): communication by name (nccl…,
  * hccl…, …ncclKernel…), memory by category or name (Memcpy, Memset,
@@ -504,8 +536,8 @@ slice (TesChromeBuilder      *b,
 
       if (kind == K_KERNEL || kind == K_MEMCPY || kind == K_MEMSET)
         {
-          Work w = { *start, end, args_int (args, sl->args_len, "External id"),
-                     args_int (args, sl->args_len, "correlation"),
+          Work w = { *start, end, ARGS_INT (args, sl->args_len, "External id"),
+                     ARGS_INT (args, sl->args_len, "correlation"),
                      tes_chrome_gid (b, part->seg, sl->name), (guint16)s->index, 0 };
 
           w.work = work_of (kind, tes_chrome_text (b, w.name));
@@ -548,7 +580,7 @@ slice (TesChromeBuilder      *b,
         }
       else if (kind == K_OP)
         {
-          Op op = { *start, *dur, *dur, args_int (args, sl->args_len, "External id"), 0, 0, -1, name };
+          Op op = { *start, *dur, *dur, ARGS_INT (args, sl->args_len, "External id"), 0, 0, -1, name };
 
           for (guint i = st->stack->len; i > 0; i--)
             if (g_array_index (st->stack, Open, i - 1).op >= 0)
@@ -562,8 +594,8 @@ slice (TesChromeBuilder      *b,
     }
   else if (kind == K_RUNTIME)
     {
-      Launch launch = { args_int (args, sl->args_len, "correlation"), *start,
-                        args_int (args, sl->args_len, "External id") };
+      Launch launch = { ARGS_INT (args, sl->args_len, "correlation"), *start,
+                        ARGS_INT (args, sl->args_len, "External id") };
 
       if (launch.corr >= 0)
         g_array_append_val (st->launches, launch);
@@ -956,8 +988,9 @@ write_operators (TesChromeBuilder *b,
         }
       g_string_append (args, "]}");
 
+      /* rows are sums by name, like the vendors' per-type listings: no
+       * index, so Summary shows them by name, not as "<index> <name>" */
       row.source_id = b->context->source_id;
-      row.op_index = i;
       row.name = name;
       row.type = name;
       row.count = sum->count;

@@ -386,8 +386,10 @@ tes_chrome_scan_object (TesChromeScan *scan,
   gsize i = 0;
   guint args_token = G_MAXUINT;   /* the event's "args" object, while open */
   gsize args_at = 0;
-  guint irregular = 0;            /* white space skipped, strings decoded */
+  guint irregular = 0;            /* strings decoded */
   guint args_irregular = 0;
+  guint spaces = 0;               /* white space skipped */
+  guint args_spaces = 0;
   const char *text;
   gsize text_len;
 
@@ -396,7 +398,7 @@ tes_chrome_scan_object (TesChromeScan *scan,
   G_STMT_START { \
     if (i < len && is_ws (buf[i])) \
       { \
-        irregular++; \
+        spaces++; \
         while (i < len && is_ws (buf[i])) \
           i++; \
       } \
@@ -431,6 +433,7 @@ value:
           args_token = scan->n_tokens;
           args_at = i;
           args_irregular = irregular;
+          args_spaces = spaces;
         }
       stack[depth++] = '{';
       push (scan, TES_CHROME_TOK_START_MAP, NULL, 0, ++i);
@@ -513,11 +516,34 @@ after_value:
   if (depth == 1 && args_token != G_MAXUINT)
     {
       /* the args object just closed: one token for it all when the
-       * parser would write it back as it stands */
-      if (irregular == args_irregular)
+       * parser would write it back as it stands, or as it stands without
+       * its white space (the PyTorch profiler writes args over several
+       * indented lines); a decoded string leaves it to the tokens */
+      if (irregular == args_irregular && spaces == args_spaces)
         {
           scan->n_tokens = args_token;
           push (scan, TES_CHROME_TOK_ARGS, (const char *)buf + args_at, i - args_at, i);
+        }
+      else if (irregular == args_irregular)
+        {
+          /* no backslash inside: a quote always opens or closes a string */
+          char *out = scan->scratch + scratch_used;
+          gsize n = 0;
+          gboolean in_string = FALSE;
+
+          for (gsize k = args_at; k < i; k++)
+            {
+              guint8 c = buf[k];
+
+              if (c == '"')
+                in_string = !in_string;
+              else if (!in_string && is_ws (c))
+                continue;
+              out[n++] = (char)c;
+            }
+          scratch_used += n;
+          scan->n_tokens = args_token;
+          push (scan, TES_CHROME_TOK_ARGS, out, n, i);
         }
       args_token = G_MAXUINT;
     }
