@@ -125,6 +125,27 @@ def busy_idle(works, launch_ts):
     return idle
 
 
+def ms(value):
+    us = (value + 500) // 1000
+    return "%d.%03d ms" % (us // 1000, us % 1000)
+
+
+def details(s):
+    """Summary's Details cell: CPU and device time, the three heaviest
+    kernels (longest first, then by name; names cut at 60 characters)."""
+    text = "CPU %s (self %s)" % (ms(s["cpu_total_ns"]), ms(s["cpu_self_ns"]))
+    if s["device_total_ns"] > 0:
+        text += ", device %s (self %s)" % (ms(s["device_total_ns"]), ms(s["device_self_ns"]))
+    kernels = sorted(s["kernels"].items(), key=lambda kv: (-kv[1][1], kv[0].encode()))
+    for i, (name, (count, total)) in enumerate(kernels[:3]):
+        text += "; kernels: " if i == 0 else ", "
+        text += (name[:59] + "\u2026") if len(name) > 60 else name
+        text += " \u00d7%d %s" % (count, ms(total))
+    if len(kernels) > 3:
+        text += ", %d more" % (len(kernels) - 3)
+    return text
+
+
 def expected(path):
     events, doc = load(path)
     labels, names, thread_names = {}, {}, {}
@@ -222,6 +243,7 @@ def expected(path):
         sums[op["name"]]["device_total_ns"] += op["dev_total"]
     for name, s in sums.items():
         s["total"] = s["device_self_ns"] if linked else s["cpu_self_ns"]
+        s["details"] = details(s)
         s["kernels"] = {k: v for k, v in s["kernels"].items()}
     out["operators"] = sums
     out["linked"] = linked

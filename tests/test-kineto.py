@@ -85,13 +85,14 @@ with tempfile.TemporaryDirectory() as tmp:
                 "cpu_self_ns": a["cpu_self_ns"], "device_self_ns": a["device_self_ns"],
                 "device_total_ns": a["device_total_ns"],
                 "kernels": {k["name"]: [k["count"], k["device_ns"]] for k in a["kernels"]},
+                "details": a["details"],
             }
         ok(set(rows) == set(exp["operators"]),
            "%s: %d operators by name (missing %s, extra %s)" % (
                name, len(rows), sorted(set(exp["operators"]) - set(rows))[:3],
                sorted(set(rows) - set(exp["operators"]))[:3]))
         bad = [k for k in rows if k in exp["operators"] and rows[k] != exp["operators"][k]]
-        ok(not bad, "%s: count, CPU total and self, device self and total, kernels of every operator%s" % (
+        ok(not bad, "%s: count, CPU total and self, device self and total, kernels, details of every operator%s" % (
             name, "" if not bad else ": %s is %s, expected %s" % (bad[0], rows[bad[0]], exp["operators"][bad[0]])))
         ok(not any(k.startswith("ProfilerStep#") or k.startswith("PyTorch Profiler") for k in rows),
            "%s: no step and no profiler span among the operators" % name)

@@ -882,6 +882,73 @@ op_sum_free (gpointer data)
   g_free (sum);
 }
 
+/* longest first, then by name */
+static int
+compare_kernel_sums (gconstpointer a,
+                     gconstpointer b,
+                     gpointer      builder)
+{
+  const KernelSum *x = a, *y = b;
+
+  if (x->total != y->total)
+    return x->total < y->total ? 1 : -1;
+  return strcmp (tes_chrome_text (builder, x->name), tes_chrome_text (builder, y->name));
+}
+
+/* ns (never negative) as milliseconds to the µs, half up, for reading */
+static void
+append_ms (GString *out,
+           gint64   ns)
+{
+  gint64 us = (ns + 500) / 1000;
+
+  g_string_append_printf (out, "%" G_GINT64_FORMAT ".%03" G_GINT64_FORMAT " ms", us / 1000, us % 1000);
+}
+
+/* What Summary shows beside the op: its CPU and device time and its
+ * heaviest kernels (their names cut at 60 characters). */
+static void
+details_text (TesChromeBuilder *b,
+              const OpSum      *sum,
+              GString          *out)
+{
+  g_autoptr(GArray) kernels = g_array_copy (sum->kernels);
+
+  g_string_assign (out, "CPU ");
+  append_ms (out, sum->cpu_total);
+  g_string_append (out, " (self ");
+  append_ms (out, sum->cpu_self);
+  g_string_append (out, ")");
+  if (sum->dev_total > 0)
+    {
+      g_string_append (out, ", device ");
+      append_ms (out, sum->dev_total);
+      g_string_append (out, " (self ");
+      append_ms (out, sum->dev_self);
+      g_string_append (out, ")");
+    }
+  g_array_sort_with_data (kernels, compare_kernel_sums, b);
+  for (guint k = 0; k < kernels->len && k < 3; k++)
+    {
+      const KernelSum *ks = &g_array_index (kernels, KernelSum, k);
+      const char *name = tes_chrome_text (b, ks->name);
+      glong chars = g_utf8_strlen (name, -1);
+
+      g_string_append (out, k == 0 ? "; kernels: " : ", ");
+      if (chars > 60)
+        {
+          g_string_append_len (out, name, g_utf8_offset_to_pointer (name, 59) - name);
+          g_string_append (out, "…");
+        }
+      else
+        g_string_append (out, name);
+      g_string_append_printf (out, " ×%" G_GINT64_FORMAT " ", ks->count);
+      append_ms (out, ks->total);
+    }
+  if (kernels->len > 3)
+    g_string_append_printf (out, ", %u more", kernels->len - 3);
+}
+
 static void
 write_operators (TesChromeBuilder *b,
                  KState           *st,
@@ -891,6 +958,7 @@ write_operators (TesChromeBuilder *b,
   g_autoptr(GHashTable) sum_of = g_hash_table_new (NULL, NULL);
   g_autoptr(GPtrArray) sums = g_ptr_array_new_with_free_func (op_sum_free);
   g_autoptr(GString) args = g_string_new (NULL);
+  g_autoptr(GString) details = g_string_new (NULL);
   gboolean linked = FALSE;
 
   for (guint i = 0; i < st->ops->len; i++)
@@ -986,7 +1054,10 @@ write_operators (TesChromeBuilder *b,
           g_string_append_printf (args, ",\"count\":%" G_GINT64_FORMAT ",\"device_ns\":%" G_GINT64_FORMAT "}",
                                   ks->count, ks->total);
         }
-      g_string_append (args, "]}");
+      g_string_append (args, "],\"details\":");
+      details_text (b, sum, details);
+      tes_json_append_string (args, details->str, -1);
+      g_string_append_c (args, '}');
 
       /* rows are sums by name, like the vendors' per-type listings: no
        * index, so Summary shows them by name, not as "<index> <name>" */

@@ -255,7 +255,7 @@ const char *
 tes_summary_column_title (TesOperatorColumn column)
 {
   static const char *titles[] = {
-    N_("#"), N_("Name"), N_("Type"), N_("Share"), N_("Total"), N_("Count"),
+    N_("#"), N_("Name"), N_("Type"), N_("Share"), N_("Total"), N_("Count"), N_("Details"),
   };
 
   g_return_val_if_fail (column < TES_OPERATOR_N_COLUMNS, NULL);
@@ -287,6 +287,9 @@ tes_summary_format_cell (const TesSummaryRow *row,
     case TES_OPERATOR_COLUMN_COUNT:
       return row->count >= 0 ? g_strdup_printf ("%'" G_GINT64_FORMAT, row->count) : g_strdup ("");
 
+    case TES_OPERATOR_COLUMN_DETAILS:
+      return g_strdup (row->details ? row->details : "");
+
     case TES_OPERATOR_N_COLUMNS:
     default:
       g_return_val_if_reached (NULL);
@@ -312,6 +315,8 @@ tes_summary_known_columns (GPtrArray *rows)
         known |= 1 << TES_OPERATOR_COLUMN_TOTAL;
       if (row->count >= 0)
         known |= 1 << TES_OPERATOR_COLUMN_COUNT;
+      if (row->details != NULL)
+        known |= 1 << TES_OPERATOR_COLUMN_DETAILS;
     }
 
   return known;
@@ -367,6 +372,9 @@ tes_summary_compare_rows (const TesSummaryRow *a,
 
     case TES_OPERATOR_COLUMN_COUNT:
       return compare_int64 (a->count, b->count);
+
+    case TES_OPERATOR_COLUMN_DETAILS:
+      return g_strcmp0 (a->details, b->details);
 
     case TES_OPERATOR_N_COLUMNS:
     default:
@@ -506,8 +514,14 @@ tes_summary_rows_to_text (const TesSummaryRow * const *rows,
                           const char                  *total_unit)
 {
   GString *out = g_string_new (NULL);
+  /* the details column only when some row has details */
+  guint n_columns = TES_OPERATOR_COLUMN_DETAILS;
 
-  for (guint c = 0; c < TES_OPERATOR_N_COLUMNS; c++)
+  for (guint i = 0; i < n_rows; i++)
+    if (rows[i]->details != NULL)
+      n_columns = TES_OPERATOR_N_COLUMNS;
+
+  for (guint c = 0; c < n_columns; c++)
     {
       if (c > 0)
         g_string_append_c (out, '\t');
@@ -519,7 +533,7 @@ tes_summary_rows_to_text (const TesSummaryRow * const *rows,
 
   for (guint i = 0; i < n_rows; i++)
     {
-      for (guint c = 0; c < TES_OPERATOR_N_COLUMNS; c++)
+      for (guint c = 0; c < n_columns; c++)
         {
           g_autofree char *cell = tes_summary_format_cell (rows[i], c);
 
