@@ -297,15 +297,21 @@ tes_summary_format_cell (const TesSummaryRow *row,
 }
 
 /* A bit per column (1 << TesOperatorColumn) that some row has a value
- * for: a listing of shares alone has no totals or counts to show. */
+ * for: a listing of shares alone has no totals or counts to show, rows
+ * whose type is their name no type. */
 guint
 tes_summary_known_columns (GPtrArray *rows)
 {
-  guint known = (1 << TES_OPERATOR_COLUMN_NAME) | (1 << TES_OPERATOR_COLUMN_TYPE);
+  guint known = 1 << TES_OPERATOR_COLUMN_NAME;
 
   for (guint i = 0; rows != NULL && i < rows->len; i++)
     {
       const TesSummaryRow *row = g_ptr_array_index (rows, i);
+
+      /* a type that only repeats the name (rows summed by type, a
+       * framework's ops) is no column of its own */
+      if (g_strcmp0 (row->type, row->name) != 0)
+        known |= 1 << TES_OPERATOR_COLUMN_TYPE;
 
       if (row->op_index >= 0)
         known |= 1 << TES_OPERATOR_COLUMN_INDEX;
