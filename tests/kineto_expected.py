@@ -274,6 +274,35 @@ def expected(path):
     return out
 
 
+def expected_onnxruntime(path):
+    """ONNX Runtime's profile: one operator per node (its "Node" events
+    named <node>_kernel_time: count, summed dur in ns, op_name and
+    provider of its first), ordered by the node's first start then name;
+    a run per "Session" event named model_run, in start order."""
+    events, _ = load(path)
+    nodes, runs = {}, []
+    xs = sorted(((ns(e["ts"]), -max(ns(e.get("dur", 0)) or 0, 0), i, e) for i, e in enumerate(events)
+                 if isinstance(e, dict) and e.get("ph") == "X" and e.get("ts") is not None),
+                key=lambda x: x[:3])
+    for start, negdur, _, e in xs:
+        name, cat, args = e.get("name", ""), e.get("cat"), e.get("args") or {}
+        if cat == "Session" and name == "model_run":
+            runs.append(["model_run %d" % (len(runs) + 1), start, start - negdur])
+        elif cat == "Node" and name.endswith("_kernel_time") and len(name) > len("_kernel_time"):
+            n = nodes.get(name)
+            if n is None:
+                op = args.get("op_name") if isinstance(args.get("op_name"), str) else None
+                provider = args.get("provider") if isinstance(args.get("provider"), str) else None
+                n = nodes[name] = {"node": name[:-len("_kernel_time")], "op_name": op, "provider": provider,
+                                   "first": start, "count": 0, "total": 0}
+            n["count"] += 1
+            n["total"] += -negdur
+    order = sorted(nodes.values(), key=lambda n: (n["first"], n["node"].encode()))
+    return {"operators": [[i, n["node"], n["op_name"] or n["node"], n["count"], n["total"], n["provider"]]
+                          for i, n in enumerate(order)],
+            "runs": runs}
+
+
 def main():
     result = {os.path.basename(p): expected(p) for p in sys.argv[1:]}
     json.dump(result, sys.stdout, indent=1, sort_keys=True)

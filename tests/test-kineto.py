@@ -4,7 +4,7 @@
 # Copyright 2026 The Tessera developers
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The Chrome importer's PyTorch profiler (Kineto) flavour against
+"""The Chrome importer's PyTorch profiler (Kineto) and ONNX Runtime flavours against
 tests/kineto_expected.py, on every trace in tests/data/kineto/ and on one
 bench/gen-chrome-trace.py --shape kineto writes (60,000 X events, 20 MB:
 cut into pieces parsed by several threads and spilled, as a large trace).
@@ -141,6 +141,34 @@ with tempfile.TemporaryDirectory() as tmp:
                    for r in csv.DictReader(io.StringIO(run("summary", "--csv", path)))}
         ok(summary == {k: (o["total"], o["count"]) for k, o in exp["operators"].items()},
            "%s: summary gives every operator its time and calls" % name)
+        db.close()
+
+# ONNX Runtime's profile: a row per node, a run per model_run
+ort = os.path.join(root, "tests", "data", "onnxruntime")
+with tempfile.TemporaryDirectory() as tmp:
+    for name in sorted(f for f in os.listdir(ort) if f.endswith(".json")):
+        path = os.path.join(tmp, name)
+        shutil.copy(os.path.join(ort, name), path)
+        exp = kineto_expected.expected_onnxruntime(path)
+        run("info", "--reimport", path)
+        db = sqlite3.connect(path + ".tessera")
+        strings = dict(db.execute("SELECT id, value FROM strings"))
+        info = dict(db.execute("SELECT key, value FROM info"))
+        ok(info.get("flavour") == "ONNX Runtime profile", "%s: flavour %s" % (name, info.get("flavour")))
+        rows = [[i, strings[nm], strings[ty], c, t, json.loads(a)["provider"]] for i, nm, ty, c, t, a in db.execute(
+            "SELECT op_index, name, type, count, total, args FROM operators ORDER BY op_index")]
+        ok(rows == exp["operators"], "%s: %d nodes with their type, runs and kernel time%s" % (
+            name, len(rows), "" if rows == exp["operators"] else ": %s, expected %s" % (rows, exp["operators"])))
+        runs = [list(r) for r in db.execute("SELECT name, start, \"end\" FROM runs ORDER BY id")]
+        ok(runs == exp["runs"], "%s: runs %s" % (name, [r[0] for r in runs]))
+        each = [(r["label"], int(r["total"])) for r in csv.DictReader(io.StringIO(run("summary", "--mode", "each", "--csv", path)))]
+        ok(each == [("%d %s" % (o[0], o[2]), o[4]) for o in exp["operators"]],
+           "%s: summary --mode each lists the nodes as '<index> <op type>'" % name)
+        by_type = {}
+        for o in exp["operators"]:
+            by_type[o[2]] = by_type.get(o[2], 0) + o[4]
+        total = {r["name"]: int(r["total"]) for r in csv.DictReader(io.StringIO(run("summary", "--csv", path)))}
+        ok(total == by_type, "%s: summary --mode total sums the nodes by op type" % name)
         db.close()
 
 print("1..%d" % n)

@@ -76,6 +76,8 @@ extern const TesChromeFlavour tes_chrome_flavour_qaic;
 extern const TesChromeFlavour tes_chrome_flavour_poplar;
 /* tes-chrome-flavour-kineto.c: PyTorch profiler (Kineto) traces */
 extern const TesChromeFlavour tes_chrome_flavour_kineto;
+/* tes-chrome-flavour-onnxruntime.c: ONNX Runtime profiles */
+extern const TesChromeFlavour tes_chrome_flavour_onnxruntime;
 /* The rest */
 extern const TesChromeFlavour tes_chrome_flavour_generic;
 
