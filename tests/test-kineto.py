@@ -143,6 +143,26 @@ with tempfile.TemporaryDirectory() as tmp:
            "%s: summary gives every operator its time and calls" % name)
         db.close()
 
+# compare --fail-if-slower gates a model's regression by operator: B is
+# the hand-written trace with aten::relu's kernels twice as long
+with tempfile.TemporaryDirectory() as tmp:
+    a_path = os.path.join(tmp, "a.json")
+    b_path = os.path.join(tmp, "b.json")
+    shutil.copy(os.path.join(data, "written_old_names.json"), a_path)
+    with open(a_path, encoding="utf-8") as f:
+        doc = json.load(f)
+    relu = {e["args"]["External id"] for e in doc["traceEvents"] if e.get("name") == "aten::relu"}
+    for e in doc["traceEvents"]:
+        if e.get("cat") == "Kernel" and e.get("args", {}).get("External id") in relu:
+            e["dur"] *= 2
+    with open(b_path, "w", encoding="utf-8") as f:
+        json.dump(doc, f)
+    same = subprocess.run([cli, "compare", "--fail-if-slower", "5", a_path, a_path], capture_output=True, text=True)
+    ok(same.returncode == 0, "compare --fail-if-slower passes a trace against itself (exit %d)" % same.returncode)
+    slower = subprocess.run([cli, "compare", "--fail-if-slower", "5", a_path, b_path], capture_output=True, text=True)
+    ok(slower.returncode == 1 and "aten::relu" in slower.stdout + slower.stderr,
+       "compare --fail-if-slower fails on aten::relu's slower kernels (exit %d)" % slower.returncode)
+
 # ONNX Runtime's profile: a row per node, a run per model_run
 ort = os.path.join(root, "tests", "data", "onnxruntime")
 with tempfile.TemporaryDirectory() as tmp:
