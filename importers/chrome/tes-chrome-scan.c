@@ -264,6 +264,13 @@ decode_string (const guint8  *buf,
   return 0;
 }
 
+/* Bytes of a 64-bit word (Sean Anderson's bit hacks): whether one is 0,
+ * whether one is below n (n <= 128, the word holding no byte >= 128). */
+#define ONES_LOW       G_GUINT64_CONSTANT (0x0101010101010101)
+#define ONES_HIGH      G_GUINT64_CONSTANT (0x8080808080808080)
+#define HAS_ZERO(v)    (((v) - ONES_LOW) & ~(v) & ONES_HIGH)
+#define HAS_LESS(v, n) (((v) - ONES_LOW * (n)) & ~(v) & ONES_HIGH)
+
 /* The string whose opening quote is at i - 1; returns the index past its
  * closing quote, 0 to give up. Decoded text goes to the scratch buffer,
  * and counts in *irregular. */
@@ -281,6 +288,21 @@ scan_string (TesChromeScan  *scan,
 
   while (i < len)
     {
+      /* eight plain bytes at a time (no quote, backslash, control or
+       * non-ASCII byte among them): kernel names run to hundreds */
+      while (i + 8 <= len)
+        {
+          guint64 v;
+
+          memcpy (&v, buf + i, 8);
+          if ((v & ONES_HIGH) || HAS_ZERO (v ^ (ONES_LOW * '"')) || HAS_ZERO (v ^ (ONES_LOW * '\\')) ||
+              HAS_LESS (v, 0x20))
+            break;
+          i += 8;
+        }
+      if (i >= len)
+        break;
+
       switch (string_class[buf[i]])
         {
         case C_PLAIN:
