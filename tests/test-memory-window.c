@@ -222,7 +222,7 @@ test_memory_window_summary_width (void)
           g_object_unref (layout);
         }
   }
-  g_assert_cmpint (longest, >, 400);
+  g_assert_cmpint (longest, >, 300);
 
   gtk_widget_measure (summary, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, NULL, NULL);
   g_assert_cmpint (minimum, <, 800);
