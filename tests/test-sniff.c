@@ -38,6 +38,9 @@ static const Claim own_claims[] = {
       "chrome/sigmastar_object.json",
       "bad/chrome-instants-only.json",
       "bad/chrome-slice-end-overflow.json",
+      /* framework profilers: Chrome JSON, their flavours tell them apart */
+      "kineto/written_old_names.json",
+      "onnxruntime/onnxruntime_profile__mnist_cuda.json",
       NULL } },
   { "poplar-report", {
       "bad/poplar-maximum-without-value.txt",
