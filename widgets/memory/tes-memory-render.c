@@ -43,7 +43,9 @@ draw_header (TesPainter           *p,
              double                width)
 {
   g_autofree char *limit = model->limit > 0 ? format_kb (model->limit) : g_strdup (_("unknown"));
-  g_autofree char *line = g_strdup_printf (_("%u tiles · %s per tile"), MAX (model->n_all, model->tiles->len), limit);
+  g_autofree char *n_tiles = tes_format_grouped (MAX (model->n_all, model->tiles->len));
+  /* Translators: the tiles' count (grouped, "1,472") and each one's memory */
+  g_autofree char *line = g_strdup_printf (_("%s tiles · %s per tile"), n_tiles, limit);
   double h;
 
   h = tes_painter_text (p, line, MARGIN, y, width - 2 * MARGIN, PANGO_ALIGN_LEFT, TRUE, INK);
@@ -183,7 +185,9 @@ draw_tiles (TesPainter           *p,
 
   y += tes_painter_text (p, _("Memory by tile"), x, y, width, PANGO_ALIGN_LEFT, TRUE, INK) + 6;
   if (n == 0 || top <= 0)
-    return y;
+    return y + tes_painter_text (p, _("The report gives no tile’s bytes: open it with the run’s archive listing "
+                                      "(size -A) or its profile."),
+                                 x, y, width, PANGO_ALIGN_LEFT, FALSE, INK) + 6;
 
   columns = MIN (n, (guint)MAX (plot_w, 1));
   for (guint c = 0; c < columns; c++)
@@ -272,6 +276,8 @@ draw_heaviest (TesPainter           *p,
                double                y,
                double                width)
 {
+  if (model->heaviest->len == 0)
+    return y;
   y += tes_painter_text (p, _("Most subscribed tiles"), x, y, width, PANGO_ALIGN_LEFT, TRUE, INK) + 4;
 
   for (guint i = 0; i < model->heaviest->len; i++)
