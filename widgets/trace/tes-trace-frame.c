@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "tes-lane.h"
 #include "tes-trace-frame.h"
@@ -27,6 +28,7 @@ tes_trace_frame_free (TesTraceFrame *frame)
   g_clear_pointer (&frame->runs, g_array_unref);
   g_clear_pointer (&frame->lane_of_track, g_hash_table_unref);
   g_clear_pointer (&frame->balance, g_ptr_array_unref);
+  g_clear_pointer (&frame->terminals, g_array_unref);
   g_free (frame);
 }
 
@@ -62,13 +64,18 @@ estimate_visible (const TesTrack *track,
 }
 
 /* Zoomed far out: one box per run of pixel columns with the same dominant
- * name, from the lane summary, on every row the slices there reach. */
+ * name, from the lane summary, on every row the slices there reach. A
+ * column whose dominant step is of a kind left out (Show External Syncs…)
+ * is left empty: what else lies under it is too small to be seen there,
+ * and this keeps the cost a column's, not a slice's. */
 static gboolean
 boxes_from_summary (TesReport             *report,
                     const TesTrack        *track,
                     const TesTraceScale   *scale,
                     TesTraceMode           mode,
                     const TesTraceMatches *matches,
+                    const guint8          *hidden_names,
+                    guint                  levels,
                     gint64                 t0,
                     gint64                 t1,
                     GArray                *boxes,
@@ -78,6 +85,10 @@ boxes_from_summary (TesReport             *report,
   g_autoptr(GArray) lane = NULL;
   double px = scale->width / n_buckets;
   guint rows = mode == TES_TRACE_FLAME ? track->max_depth + 1 : 1;
+  TesTraceGroupOpen groups[TES_TRACE_MAX_GROUP_LEVELS];
+
+  for (guint l = 0; l < G_N_ELEMENTS (groups); l++)
+    groups[l].box = -1;
 
   if (!(lane = tes_report_get_lane (report, track->id, t0, t1, n_buckets, error)))
     return FALSE;
@@ -90,10 +101,26 @@ boxes_from_summary (TesReport             *report,
         {
           const TesLaneBucket *bucket = &g_array_index (lane, TesLaneBucket, i);
 
-          if (bucket->count == 0 || (mode == TES_TRACE_FLAME && bucket->max_depth < row))
+          if (bucket->count == 0 || (mode == TES_TRACE_FLAME && bucket->max_depth < row) ||
+              (hidden_names != NULL && bucket->dominant < tes_report_get_n_strings (report) &&
+               hidden_names[bucket->dominant]))
             {
               open = -1;
+              if (row == 0)
+                tes_trace_group_step (boxes, groups, levels, NULL, NULL);
               continue;
+            }
+
+          /* the groups follow the columns' dominant steps */
+          if (row == 0 && levels > 0)
+            {
+              TesTraceBox column = { .x0 = scale->x0 + i * px, .x1 = scale->x0 + (i + 1) * px,
+                                     .n_slices = bucket->count };
+
+              column.start = tes_trace_scale_time (scale, column.x0);
+              column.dur = tes_trace_scale_time (scale, column.x1) - column.start;
+              tes_trace_group_step (boxes, groups, levels,
+                                    tes_report_get_string (report, bucket->dominant), &column);
             }
 
           if (open >= 0)
@@ -119,7 +146,7 @@ boxes_from_summary (TesReport             *report,
               .x1 = scale->x0 + (i + 1) * px,
               .name = bucket->dominant,
               .n_slices = bucket->count,
-              .row = (guint16)row,
+              .row = (guint16)(row + levels),
             };
 
             /* a bucket is a pixel column: its times are the column's */
@@ -262,6 +289,78 @@ tes_trace_balance (TesReport  *report,
   return g_steal_pointer (&balances);
 }
 
+/* Whether the track counts Lightweight Profiling's cycles: the Poplar
+ * export importer gives its blocks a clock of their own, named so. */
+static gboolean
+is_lwp_track (TesReport      *report,
+              const TesTrack *track)
+{
+  const TesClock *clock = track->clock_id ? tes_report_get_clock (report, track->clock_id) : NULL;
+
+  return clock != NULL && clock->name != NULL && strstr (clock->name, "(Lightweight Profiling)") != NULL;
+}
+
+/* Where the report's first Lightweight Profiling block starts, in ns. */
+gboolean
+tes_trace_lwp_start (TesReport *report,
+                     gint64    *start)
+{
+  gboolean found = FALSE;
+
+  for (gint64 id = 1; id <= tes_report_get_n_tracks (report); id++)
+    {
+      const TesTrack *track = tes_report_get_track (report, id);
+      gint64 t;
+
+      if (!track->has_extent || track->n_slices == 0 || !is_lwp_track (report, track))
+        continue;
+      t = tes_report_convert_time (report, track->clock_id, 0, track->t_min);
+      if (!found || t < *start)
+        *start = t;
+      found = TRUE;
+    }
+
+  return found;
+}
+
+/* Show Terminals: per process (a track at the top of the tree), where the
+ * last slice of it or of any track below it ends. */
+static GArray *
+terminals (TesReport *report)
+{
+  gint64 n = tes_report_get_n_tracks (report);
+  g_autofree gint64 *end = g_new0 (gint64, n + 1);
+  g_autofree gboolean *has = g_new0 (gboolean, n + 1);
+  GArray *found = g_array_new (FALSE, FALSE, sizeof (TesTraceTerminal));
+
+  for (gint64 id = 1; id <= n; id++)
+    {
+      const TesTrack *track = tes_report_get_track (report, id);
+      gint64 root = id, t;
+
+      if (!track->has_extent || track->n_slices == 0 || track->kind == TES_TRACK_COUNTER)
+        continue;
+      for (guint hops = 0; hops < 64; hops++)
+        {
+          const TesTrack *up = tes_report_get_track (report, root);
+
+          if (up->parent_id <= 0 || up->parent_id > n)
+            break;
+          root = up->parent_id;
+        }
+      t = tes_report_convert_time (report, track->clock_id, 0, track->t_max);
+      if (!has[root] || t > end[root])
+        end[root] = t;
+      has[root] = TRUE;
+    }
+
+  for (gint64 id = 1; id <= n; id++)
+    if (has[id])
+      g_array_append_val (found, ((TesTraceTerminal) { id, end[id] }));
+
+  return found;
+}
+
 /* The frame for the visible range in the request's scale: lanes laid
  * out, and boxes for the lanes that meet [scroll_y, scroll_y +
  * view_height). */
@@ -279,7 +378,10 @@ tes_trace_frame_build (TesReport             *report,
   double view_height = request->view_height;
   guint n_columns = MAX ((guint)ceil (scale->width), 1);
   g_autofree guint8 *sync_names = request->group_syncs ? tes_trace_sync_names (report) : NULL;
-  TesTraceMerge merge = { mode, request->matches, sync_names, tes_report_get_n_strings (report) };
+  g_autofree guint8 *hidden_names = tes_trace_hidden_names (report, request->hide);
+  guint levels = request->lanes != NULL ? MIN (request->lanes->group_levels, TES_TRACE_MAX_GROUP_LEVELS) : 0;
+  TesTraceMerge merge = { mode, request->matches, sync_names, tes_report_get_n_strings (report), hidden_names,
+                          levels };
 
   g_return_val_if_fail (TES_IS_REPORT (report), NULL);
   g_return_val_if_fail (request != NULL, NULL);
@@ -291,7 +393,16 @@ tes_trace_frame_build (TesReport             *report,
   frame->searching = matches != NULL;
   frame->group_syncs = request->group_syncs;
   frame->tile_balance = request->tile_balance;
+  frame->hide = request->hide;
+  frame->group_levels = levels;
+  frame->relative_cycles = request->relative_cycles;
   tes_report_get_span (report, 0, &frame->origin, &frame->end);
+  /* Show Relative Cycles: the ruler counts from the first block */
+  frame->ruler_origin = frame->origin;
+  if (request->relative_cycles)
+    tes_trace_lwp_start (report, &frame->ruler_origin);
+  if (request->show_terminals)
+    frame->terminals = terminals (report);
   frame->lanes = tes_trace_layout_lanes (report, mode, request->lanes, &frame->total_height);
 
   if (request->overview != NULL && request->overview->len == n_columns)
@@ -345,7 +456,8 @@ tes_trace_frame_build (TesReport             *report,
 
       if (estimate_visible (track, t0, t1) > TES_TRACE_SLICES_PER_PIXEL * scale->width)
         {
-          if (!boxes_from_summary (report, track, scale, mode, matches, t0, t1, boxes, error))
+          if (!boxes_from_summary (report, track, scale, mode, matches, hidden_names, levels,
+                                   t0, t1, boxes, error))
             return NULL;
         }
       else

@@ -31,6 +31,13 @@ struct _TesTraceView
   gboolean        group_syncs;
   gboolean        tile_balance;
   gboolean        separate_overlaps;
+  gboolean        show_external_syncs;
+  gboolean        show_sync_ans;
+  gboolean        show_buffer_flushes;
+  gboolean        group_executions;
+  gboolean        show_terminals;
+  gboolean        relative_cycles;
+  int             path_levels;    /* the report's call paths' levels; -1: not counted yet */
   TesTraceLaneState lane_state;   /* folded, pinned, hidden lanes */
   GHashTable     *collapsed;      /* lane_state's */
   GHashTable     *hidden;
@@ -80,6 +87,12 @@ enum {
   PROP_GROUP_SYNCS,
   PROP_TILE_BALANCE,
   PROP_SEPARATE_OVERLAPS,
+  PROP_SHOW_EXTERNAL_SYNCS,
+  PROP_SHOW_SYNC_ANS,
+  PROP_SHOW_BUFFER_FLUSHES,
+  PROP_GROUP_EXECUTIONS,
+  PROP_SHOW_TERMINALS,
+  PROP_RELATIVE_CYCLES,
   PROP_SCROLLABLE,
   PROP_N_MATCHES,
   PROP_CURRENT_MATCH,

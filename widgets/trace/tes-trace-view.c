@@ -50,7 +50,27 @@ static const struct
   { PROP_TILE_BALANCE, "tile-balance", FALSE, G_STRUCT_OFFSET (TesTraceView, tile_balance) },
   /* in the flat view, overlapping (nested) slices on rows of their own */
   { PROP_SEPARATE_OVERLAPS, "separate-overlaps", FALSE, G_STRUCT_OFFSET (TesTraceView, separate_overlaps) },
+  /* PopVision's: Poplar's External Sync and SyncAns steps, shown by
+   * default; Lightweight Profiling's buffer flushes, hidden by default */
+  { PROP_SHOW_EXTERNAL_SYNCS, "show-external-syncs", TRUE, G_STRUCT_OFFSET (TesTraceView, show_external_syncs) },
+  { PROP_SHOW_SYNC_ANS, "show-sync-ans", TRUE, G_STRUCT_OFFSET (TesTraceView, show_sync_ans) },
+  { PROP_SHOW_BUFFER_FLUSHES, "show-buffer-flushes", FALSE, G_STRUCT_OFFSET (TesTraceView, show_buffer_flushes) },
+  /* steps named by a call path ("layer1/conv/…") under a box per path level */
+  { PROP_GROUP_EXECUTIONS, "group-executions", FALSE, G_STRUCT_OFFSET (TesTraceView, group_executions) },
+  /* a line where each process (an IPU, a device group) ends */
+  { PROP_SHOW_TERMINALS, "show-terminals", FALSE, G_STRUCT_OFFSET (TesTraceView, show_terminals) },
+  /* Lightweight Profiling's ruler counts from its first block */
+  { PROP_RELATIVE_CYCLES, "relative-cycles", FALSE, G_STRUCT_OFFSET (TesTraceView, relative_cycles) },
 };
+
+/* The kinds of step the View menu leaves out now. */
+static TesTraceHide
+hidden_kinds (TesTraceView *self)
+{
+  return (self->show_external_syncs ? 0 : TES_TRACE_HIDE_EXTERNAL_SYNCS) |
+         (self->show_sync_ans ? 0 : TES_TRACE_HIDE_SYNC_ANS) |
+         (self->show_buffer_flushes ? 0 : TES_TRACE_HIDE_BUFFER_FLUSHES);
+}
 
 static gboolean *
 option_flag (TesTraceView *self,
@@ -140,6 +160,12 @@ _tes_trace_view_ensure_frame (TesTraceView *self)
   tes_workspace_get_visible (self->workspace, &t0, &t1);
   tes_trace_scale_init (&scale, t0, t1, width);
 
+  /* Group Executions' rows: as many as the report's call paths have
+   * levels, found once per report */
+  if (self->group_executions && self->path_levels < 0)
+    self->path_levels = (int)tes_trace_path_levels (tes_workspace_get_report (self->workspace));
+  self->lane_state.group_levels = self->group_executions ? (guint)MAX (self->path_levels, 0) : 0;
+
   if (self->frame_valid && self->frame != NULL &&
       self->frame->scale.t0 == scale.t0 && self->frame->scale.t1 == scale.t1 &&
       self->frame->scale.width == scale.width &&
@@ -149,7 +175,11 @@ _tes_trace_view_ensure_frame (TesTraceView *self)
       (self->frame->flows != NULL) == self->show_flows &&
       (self->frame->runs != NULL) == self->show_runs &&
       self->frame->group_syncs == self->group_syncs &&
-      self->frame->tile_balance == self->tile_balance)
+      self->frame->tile_balance == self->tile_balance &&
+      self->frame->hide == hidden_kinds (self) &&
+      (self->frame->terminals != NULL) == self->show_terminals &&
+      self->frame->relative_cycles == self->relative_cycles &&
+      self->frame->group_levels == self->lane_state.group_levels)
     return self->frame;
 
   {
@@ -167,6 +197,9 @@ _tes_trace_view_ensure_frame (TesTraceView *self)
       .group_syncs = self->group_syncs,
       .tile_balance = self->tile_balance,
       .balance = self->frame ? self->frame->balance : NULL,
+      .hide = hidden_kinds (self),
+      .show_terminals = self->show_terminals,
+      .relative_cycles = self->relative_cycles,
     };
 
     frame = tes_trace_frame_build (tes_workspace_get_report (self->workspace), &request, NULL, &error);
@@ -759,6 +792,12 @@ tes_trace_view_get_property (GObject    *object,
     case PROP_GROUP_SYNCS:
     case PROP_TILE_BALANCE:
     case PROP_SEPARATE_OVERLAPS:
+    case PROP_SHOW_EXTERNAL_SYNCS:
+    case PROP_SHOW_SYNC_ANS:
+    case PROP_SHOW_BUFFER_FLUSHES:
+    case PROP_GROUP_EXECUTIONS:
+    case PROP_SHOW_TERMINALS:
+    case PROP_RELATIVE_CYCLES:
       g_value_set_boolean (value, *option_flag (self, prop_id));
       break;
 
@@ -814,6 +853,12 @@ tes_trace_view_set_property (GObject      *object,
     case PROP_GROUP_SYNCS:
     case PROP_TILE_BALANCE:
     case PROP_SEPARATE_OVERLAPS:
+    case PROP_SHOW_EXTERNAL_SYNCS:
+    case PROP_SHOW_SYNC_ANS:
+    case PROP_SHOW_BUFFER_FLUSHES:
+    case PROP_GROUP_EXECUTIONS:
+    case PROP_SHOW_TERMINALS:
+    case PROP_RELATIVE_CYCLES:
       {
         gboolean *flag = option_flag (self, prop_id);
 
@@ -919,6 +964,7 @@ tes_trace_view_init (TesTraceView *self)
   self->collapsed = g_hash_table_new (NULL, NULL);
   self->hidden = g_hash_table_new (NULL, NULL);
   self->pinned = g_array_new (FALSE, FALSE, sizeof (gint64));
+  self->path_levels = -1;
   self->lane_state = (TesTraceLaneState) { self->collapsed, self->pinned, self->hidden };
   self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 1, SCROLL_PX, 100, 1));
   g_signal_connect_object (self->vadjustment, "value-changed",
@@ -990,6 +1036,7 @@ tes_trace_view_set_workspace (TesTraceView *self,
   g_hash_table_remove_all (self->collapsed);
   g_hash_table_remove_all (self->hidden);
   g_array_set_size (self->pinned, 0);
+  self->path_levels = -1;
   /* another report: the last one's search means nothing here */
   g_cancellable_cancel (self->search_cancellable);
   g_clear_object (&self->search_cancellable);
