@@ -1486,6 +1486,73 @@ test_trace_group_executions (void)
   }
 }
 
+/* Group Executions on a Poplar text report's steps ("OnTileExecute:
+ * Pipeline/Stage0/MatMul/Conv_1/Convolve"): IPU 0's groups, with the
+ * cycles summary_report_sdk2_popart_2ipus.txt prints for its steps 1-9
+ * (880, 1,210,440, 640, 3,120, 186,220, 42,910, 51,234, 3,120, 2,491,436). */
+static void
+test_trace_group_poplar_steps (void)
+{
+  g_autofree char *path = tes_test_data_path ("poplar/summary_report_sdk2_popart_2ipus.txt");
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TesTraceFrame) frame = NULL;
+  TesTraceLaneState state = { 0 };
+  const TesTraceLane *lane;
+  const TesTrack *track;
+  TesTraceScale scale;
+  GArray *boxes;
+  /* the groups: row, path, first and last step (1-based), by their cycles */
+  static const struct { guint row; const char *path; gint64 from; gint64 to; guint n; } want[] = {
+    { 0, "WeightsFromHost", 880, 880 + 1210440, 1 },
+    { 0, "Pipeline", 1215080, 1215080 + 186220 + 42910 + 51234, 3 },
+    { 1, "Pipeline/Stage0", 1215080, 1215080 + 186220 + 42910, 2 },
+    { 2, "Pipeline/Stage0/MatMul", 1215080, 1215080 + 186220 + 42910, 2 },
+    { 3, "Pipeline/Stage0/MatMul/Conv_1", 1215080, 1215080 + 186220, 1 },
+  };
+  guint found = 0, n_groups = 0;
+
+  report = tes_report_import (path, tes_importer_registry_lookup ("poplar-report"),
+                              TES_REPORT_OPEN_NONE, NULL, NULL, &error);
+  g_assert_no_error (error);
+  state.group_levels = tes_trace_path_levels (report);
+  g_assert_cmpuint (state.group_levels, ==, 4);
+
+  track = tes_test_find_track (report, NULL, "IPU 0");
+  g_assert_nonnull (track);
+  tes_trace_scale_init (&scale, tes_report_convert_time (report, track->clock_id, 0, 0),
+                        tes_report_convert_time (report, track->clock_id, 0, 3990000), TES_TRACE_LABEL_WIDTH + 4000);
+  {
+    TesTraceRequest request = { .scale = scale, .view_height = 2000, .lanes = &state };
+
+    frame = tes_trace_frame_build (report, &request, NULL, &error);
+    g_assert_no_error (error);
+  }
+  lane = find_lane (frame->lanes, report, NULL, "IPU 0");
+  g_assert_nonnull (lane);
+  g_assert_cmpuint (lane->n_rows, ==, 5);
+  boxes = g_ptr_array_index (frame->boxes, lane - &g_array_index (frame->lanes, TesTraceLane, 0));
+  for (guint i = 0; i < boxes->len; i++)
+    {
+      const TesTraceBox *box = &g_array_index (boxes, TesTraceBox, i);
+      g_autofree char *group = box->label ? g_strndup (box->label, box->label_len) : NULL;
+
+      if (group == NULL)
+        continue;
+      n_groups++;
+      for (guint w = 0; w < G_N_ELEMENTS (want); w++)
+        if (box->row == want[w].row && g_str_equal (group, want[w].path))
+          {
+            g_assert_cmpint (box->start, ==, tes_report_convert_time (report, track->clock_id, 0, want[w].from));
+            g_assert_cmpint (box->start + box->dur, ==, tes_report_convert_time (report, track->clock_id, 0, want[w].to));
+            g_assert_cmpuint (box->n_slices, ==, want[w].n);
+            found++;
+          }
+    }
+  g_assert_cmpuint (found, ==, G_N_ELEMENTS (want));
+  g_assert_cmpuint (n_groups, ==, G_N_ELEMENTS (want));
+}
+
 /* Show Terminals: each process's end, from its lanes' last slices. */
 static void
 test_trace_terminals (void)
@@ -1636,6 +1703,7 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/summary", test_trace_summary);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/hide-steps", test_trace_hide_steps);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/group-executions", test_trace_group_executions);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/group-poplar-steps", test_trace_group_poplar_steps);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/terminals", test_trace_terminals);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/lwp-options", test_trace_lwp_options);
 
