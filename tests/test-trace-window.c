@@ -94,6 +94,28 @@ press (TesTraceView *view,
   g_error ("No key %s on the trace", gdk_keyval_name (keyval));
 }
 
+/* Sends keyval to the view's key controller (the arrows, which are not
+ * shortcuts); whether it took it. */
+static gboolean
+press_arrow (TesTraceView *view,
+             guint         keyval)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (view));
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+      gboolean handled = FALSE;
+
+      if (!GTK_IS_EVENT_CONTROLLER_KEY (controller))
+        continue;
+      g_signal_emit_by_name (controller, "key-pressed", keyval, 0, (GdkModifierType)0, &handled);
+      return handled;
+    }
+
+  g_error ("The trace takes no keys");
+}
+
 static const TesTraceLane *
 lane_named (const TesTraceFrame *frame,
             TesReport           *report,
@@ -979,6 +1001,24 @@ test_trace_window_options (void)
   lane = ipu0_lane (frame, f.report);
   g_assert_cmpuint (boxes_named (frame, f.report, lane, "SyncAns", &n_groups), ==, 0);
 
+  /* the Right key steps from a step to the next one shown, over the two
+   * left out (steps 2 and 3 of each four) */
+  {
+    const TesSliceRef *selected;
+    guint n_selected = 0;
+    double x, y;
+
+    point_at (&f, lane, 0, 1500, &x, &y);
+    g_assert_true (tes_trace_view_select_at (f.view, x, y, FALSE));
+    selected = tes_workspace_get_selected_slices (f.workspace, &n_selected);
+    g_assert_cmpuint (n_selected, ==, 1);
+    g_assert_cmpuint (selected[0].index, ==, 1);
+    g_assert_true (press_arrow (f.view, GDK_KEY_Right));
+    selected = tes_workspace_get_selected_slices (f.workspace, &n_selected);
+    g_assert_cmpuint (n_selected, ==, 1);
+    g_assert_cmpuint (selected[0].index, ==, 4);
+  }
+
   /* two levels above the steps: "layer1", "layer1/conv"; with the syncs
    * left out, the twenty layer1/conv steps follow each other: one box per
    * level holds them all */
@@ -989,6 +1029,23 @@ test_trace_window_options (void)
   g_assert_cmpuint (lane->n_rows, ==, 3);
   boxes_named (frame, f.report, lane, "", &n_groups);
   g_assert_cmpuint (n_groups, ==, 2);
+  /* a click on a group's box zooms to its steps (with 5 % each side) */
+  {
+    gint64 t0, t1;
+    double x, y;
+
+    press (f.view, GDK_KEY_0);
+    gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
+    frame = tes_trace_view_get_frame (f.view);
+    lane = ipu0_lane (frame, f.report);
+    point_at (&f, lane, 1, 10000, &x, &y);
+    g_assert_true (tes_trace_view_select_at (f.view, x, y, FALSE));
+    tes_workspace_get_visible (f.workspace, &t0, &t1);
+    /* the twenty steps from 0 to 38 µs */
+    g_assert_cmpint (t0, ==, 0);
+    g_assert_cmpint (t1, <=, 40000);
+    g_assert_cmpint (t1, >=, 38000);
+  }
 
   g_assert_null (frame->terminals);
   gtk_check_button_set_active (terminals, TRUE);

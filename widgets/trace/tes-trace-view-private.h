@@ -114,6 +114,7 @@ void                 _tes_trace_view_invalidate               (TesTraceView    *
 void                 _tes_trace_view_queue_accessible_update  (TesTraceView    *self);
 const TesTraceFrame *_tes_trace_view_ensure_frame             (TesTraceView    *self);
 TesTraceMode         _tes_trace_view_effective_mode           (TesTraceView    *self);
+TesTraceHide         _tes_trace_view_hidden_kinds             (TesTraceView    *self);
 void                 _tes_trace_view_zoom_to                  (TesTraceView    *self,
                                                                gint64           start,
                                                                gint64           end);

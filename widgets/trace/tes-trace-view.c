@@ -64,8 +64,8 @@ static const struct
 };
 
 /* The kinds of step the View menu leaves out now. */
-static TesTraceHide
-hidden_kinds (TesTraceView *self)
+TesTraceHide
+_tes_trace_view_hidden_kinds (TesTraceView *self)
 {
   return (self->show_external_syncs ? 0 : TES_TRACE_HIDE_EXTERNAL_SYNCS) |
          (self->show_sync_ans ? 0 : TES_TRACE_HIDE_SYNC_ANS) |
@@ -176,7 +176,7 @@ _tes_trace_view_ensure_frame (TesTraceView *self)
       (self->frame->runs != NULL) == self->show_runs &&
       self->frame->group_syncs == self->group_syncs &&
       self->frame->tile_balance == self->tile_balance &&
-      self->frame->hide == hidden_kinds (self) &&
+      self->frame->hide == _tes_trace_view_hidden_kinds (self) &&
       (self->frame->terminals != NULL) == self->show_terminals &&
       self->frame->relative_cycles == self->relative_cycles &&
       self->frame->group_levels == self->lane_state.group_levels)
@@ -197,7 +197,7 @@ _tes_trace_view_ensure_frame (TesTraceView *self)
       .group_syncs = self->group_syncs,
       .tile_balance = self->tile_balance,
       .balance = self->frame ? self->frame->balance : NULL,
-      .hide = hidden_kinds (self),
+      .hide = _tes_trace_view_hidden_kinds (self),
       .show_terminals = self->show_terminals,
       .relative_cycles = self->relative_cycles,
     };
@@ -447,7 +447,8 @@ tes_trace_view_select_at (TesTraceView *self,
       return FALSE;
     }
 
-  if (box->n_slices > 1)
+  /* several slices, or Group Executions' box of one or more steps */
+  if (box->n_slices > 1 || box->label != NULL)
     {
       _tes_trace_view_zoom_to (self, box->start, box->start + box->dur);
       return TRUE;
@@ -717,7 +718,16 @@ tes_trace_view_query_tooltip (GtkWidget  *widget,
   report = tes_workspace_get_report (self->workspace);
   duration = tes_workspace_format_duration (self->workspace, box->dur);
 
-  if (box->n_slices > 1)
+  if (box->label != NULL)
+    {
+      g_autofree char *path = g_strndup (box->label, box->label_len);
+
+      /* Translators: Group Executions' box: a call path and how many steps run under it */
+      markup = g_markup_printf_escaped (g_dngettext (GETTEXT_PACKAGE, "<b>%s</b>\n%u step, %s\nClick to zoom in",
+                                                     "<b>%s</b>\n%u steps, %s\nClick to zoom in", box->n_slices),
+                                        path, box->n_slices, duration);
+    }
+  else if (box->n_slices > 1)
     /* Translators: a box standing for several slices too small to draw apart */
     markup = g_markup_printf_escaped (_("<b>%u slices</b>\n%s\nClick to zoom in"), box->n_slices, duration);
   else
