@@ -1607,8 +1607,9 @@ test_trace_lwp_options (void)
   TesTraceScale scale;
   const TesTrack *tile;
 
-  /* the fixture with blocks of our own for its four: a common block from
-   * cycle 5000, a flush, a StreamCopy */
+  /* the fixture with blocks of our own for its four: on tile 0 a common
+   * block from cycle 5000, a flush, a StreamCopy; StreamCopy blocks only
+   * on tiles 1 and 2; a common block on tile 3 */
   g_assert_true (g_file_get_contents (fixture, &contents, NULL, NULL));
   lines = g_strsplit (contents, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
@@ -1619,11 +1620,15 @@ test_trace_lwp_options (void)
         {
           g_autoptr(GString) end = g_string_new (lines[i]);
 
-          g_assert_cmpuint (g_string_replace (end, "\"block\":4", "\"block\":3", 1), ==, 1);
+          g_assert_cmpuint (g_string_replace (end, "\"block\":4", "\"block\":6", 1), ==, 1);
           g_string_append (jsonl,
                            "{\"record\":\"block\",\"ipu\":0,\"tile\":0,\"name\":\"step0\",\"kind\":\"common\",\"from\":5000,\"to\":8000}\n"
                            "{\"record\":\"block\",\"ipu\":0,\"tile\":0,\"name\":\"flush\",\"kind\":\"block-flush\",\"from\":8000,\"to\":9000}\n"
-                           "{\"record\":\"block\",\"ipu\":0,\"tile\":0,\"name\":\"step1\",\"kind\":\"stream-copy\",\"from\":9000,\"to\":12000}\n");
+                           "{\"record\":\"block\",\"ipu\":0,\"tile\":0,\"name\":\"step1\",\"kind\":\"stream-copy\",\"from\":9000,\"to\":12000}\n"
+                           /* tiles 1 and 2 only took part in the StreamCopy; 3 was selected too */
+                           "{\"record\":\"block\",\"ipu\":0,\"tile\":1,\"name\":\"step1\",\"kind\":\"stream-copy\",\"from\":9000,\"to\":12000}\n"
+                           "{\"record\":\"block\",\"ipu\":0,\"tile\":2,\"name\":\"step1\",\"kind\":\"stream-copy\",\"from\":9100,\"to\":11900}\n"
+                           "{\"record\":\"block\",\"ipu\":0,\"tile\":3,\"name\":\"step0\",\"kind\":\"common\",\"from\":5000,\"to\":8000}\n");
           g_string_append_printf (jsonl, "%s\n", end->str);
           continue;
         }
@@ -1675,6 +1680,51 @@ test_trace_lwp_options (void)
             }
         }
     }
+
+  /* Aggregate StreamCopy Blocks: tiles 1 and 2 in one I/O lane above
+   * IPU 0's lanes, holding their two blocks; tiles 0 and 3 stay */
+  {
+    TesTraceIoEvents *io = tes_trace_io_events (report, &error);
+    TesTraceLaneState state = { 0 };
+    TesTraceRequest request = { .scale = scale, .view_height = 1000, .lanes = &state };
+    g_autoptr(TesTraceFrame) frame = NULL;
+    const TesTrack *t1 = tes_test_find_track (report, "Lightweight Profiling blocks", "IPU 0 tile 1");
+    const TesTrack *t2 = tes_test_find_track (report, "Lightweight Profiling blocks", "IPU 0 tile 2");
+    const TesTraceLane *io_lane = NULL;
+    guint n_io = 0, n_blocks = 0;
+
+    g_assert_no_error (error);
+    g_assert_nonnull (io);
+    g_assert_cmpuint (g_hash_table_size (io->members), ==, 1);
+    g_assert_true (g_hash_table_contains (io->aggregated, GSIZE_TO_POINTER (t1->id)));
+    g_assert_true (g_hash_table_contains (io->aggregated, GSIZE_TO_POINTER (t2->id)));
+    g_assert_false (g_hash_table_contains (io->aggregated, GSIZE_TO_POINTER (tile->id)));
+    g_assert_cmpuint (g_hash_table_size (io->aggregated), ==, 2);
+
+    state.io_events = io;
+    frame = tes_trace_frame_build (report, &request, NULL, &error);
+    g_assert_no_error (error);
+    for (guint i = 0; i < frame->lanes->len; i++)
+      {
+        const TesTraceLane *lane = &g_array_index (frame->lanes, TesTraceLane, i);
+
+        g_assert_true (lane->io_ipu >= 0 || (lane->track_id != t1->id && lane->track_id != t2->id));
+        if (lane->io_ipu >= 0)
+          {
+            io_lane = lane;
+            n_io++;
+            /* above the IPU's first lane, tile 0's */
+            g_assert_cmpint (g_array_index (frame->lanes, TesTraceLane, i + 1).track_id, ==, tile->id);
+            for (guint b = 0; b < ((GArray *)g_ptr_array_index (frame->boxes, i))->len; b++)
+              n_blocks += g_array_index ((GArray *)g_ptr_array_index (frame->boxes, i), TesTraceBox, b).n_slices;
+          }
+      }
+    g_assert_cmpuint (n_io, ==, 1);
+    g_assert_cmpint (io_lane->io_ipu, ==, 0);
+    g_assert_cmpuint (n_blocks, ==, 2);
+    g_assert_nonnull (find_lane (frame->lanes, report, "Lightweight Profiling blocks", "IPU 0 tile 3"));
+    tes_trace_io_events_free (io);
+  }
 }
 
 int

@@ -64,7 +64,8 @@ estimate_visible (const TesTrack *track,
 }
 
 /* Zoomed far out: one box per run of pixel columns with the same dominant
- * name, from the lane summary, on every row the slices there reach. A
+ * name, from the lane summary (or @combined, an I/O lane's), on every row
+ * the slices there reach. A
  * column whose dominant step is of a kind left out (Show External Syncs…)
  * is left empty: what else lies under it is too small to be seen there,
  * and this keeps the cost a column's, not a slice's. */
@@ -76,13 +77,14 @@ boxes_from_summary (TesReport             *report,
                     const TesTraceMatches *matches,
                     const guint8          *hidden_names,
                     guint                  levels,
+                    GArray                *combined,
                     gint64                 t0,
                     gint64                 t1,
                     GArray                *boxes,
                     GError               **error)
 {
   guint n_buckets = MAX (1, (guint)ceil (scale->width));
-  g_autoptr(GArray) lane = NULL;
+  g_autoptr(GArray) lane = combined != NULL ? g_array_ref (combined) : NULL;
   double px = scale->width / n_buckets;
   guint rows = mode == TES_TRACE_FLAME ? track->max_depth + 1 : 1;
   TesTraceGroupOpen groups[TES_TRACE_MAX_GROUP_LEVELS];
@@ -90,7 +92,7 @@ boxes_from_summary (TesReport             *report,
   for (guint l = 0; l < G_N_ELEMENTS (groups); l++)
     groups[l].box = -1;
 
-  if (!(lane = tes_report_get_lane (report, track->id, t0, t1, n_buckets, error)))
+  if (lane == NULL && !(lane = tes_report_get_lane (report, track->id, t0, t1, n_buckets, error)))
     return FALSE;
 
   for (guint row = 0; row < rows; row++)
@@ -361,6 +363,182 @@ terminals (TesReport *report)
   return found;
 }
 
+void
+tes_trace_io_events_free (TesTraceIoEvents *io)
+{
+  if (io == NULL)
+    return;
+
+  g_hash_table_unref (io->lane_of);
+  g_hash_table_unref (io->members);
+  g_hash_table_unref (io->aggregated);
+  g_hash_table_unref (io->ipu);
+  g_free (io);
+}
+
+/* Aggregate StreamCopy Blocks: the Lightweight Profiling lanes ("IPU i
+ * tile t", as the export importer names them) whose blocks are all
+ * StreamCopy blocks are tiles that were not selected but took part in a
+ * StreamCopy; per IPU with such tiles, an I/O lane. Reads every block of
+ * the LWP lanes once: a view keeps the result per report. NULL when there
+ * is nothing to aggregate. */
+TesTraceIoEvents *
+tes_trace_io_events (TesReport  *report,
+                     GError    **error)
+{
+  TesTraceIoEvents *io = g_new0 (TesTraceIoEvents, 1);
+  g_autoptr(GHashTable) first_of_ipu = g_hash_table_new (NULL, NULL);   /* IPU + 1 -> I/O lane id */
+  g_autoptr(GArray) tiles = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) tile_ipus = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  io->lane_of = g_hash_table_new (NULL, NULL);
+  io->members = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify)g_array_unref);
+  io->aggregated = g_hash_table_new (NULL, NULL);
+  io->ipu = g_hash_table_new (NULL, NULL);
+
+  for (gint64 id = 1; id <= tes_report_get_n_tracks (report); id++)
+    {
+      const TesTrack *track = tes_report_get_track (report, id);
+      g_autoptr(GArray) slices = NULL;
+      gboolean all_copies = TRUE;
+      guint ipu, tile;
+
+      if (track->kind != TES_TRACK_TILE || track->n_slices == 0 || !is_lwp_track (report, track) ||
+          track->name == NULL || sscanf (track->name, "IPU %u tile %u", &ipu, &tile) != 2)
+        continue;
+      g_array_append_val (tiles, id);
+      g_array_append_val (tile_ipus, ipu);
+
+      if (!(slices = tes_report_get_slices (report, id, G_MININT64, G_MAXINT64, error)))
+        {
+          tes_trace_io_events_free (io);
+          return NULL;
+        }
+      for (guint i = 0; i < slices->len && all_copies; i++)
+        all_copies = g_strcmp0 (tes_report_get_string (report, g_array_index (slices, TesSlice, i).category),
+                                "stream-copy") == 0;
+      if (all_copies)
+        {
+          gpointer lane = g_hash_table_lookup (first_of_ipu, GUINT_TO_POINTER (ipu + 1));
+          GArray *members;
+
+          if (lane == NULL)
+            {
+              lane = GSIZE_TO_POINTER (id);
+              g_hash_table_insert (first_of_ipu, GUINT_TO_POINTER (ipu + 1), lane);
+              g_hash_table_insert (io->members, lane, g_array_new (FALSE, FALSE, sizeof (gint64)));
+              g_hash_table_insert (io->ipu, lane, GUINT_TO_POINTER (ipu + 1));
+            }
+          members = g_hash_table_lookup (io->members, lane);
+          g_array_append_val (members, id);
+          g_hash_table_add (io->aggregated, GSIZE_TO_POINTER (id));
+        }
+    }
+
+  /* every LWP lane of such an IPU knows its I/O lane, which goes above the first */
+  for (guint i = 0; i < tiles->len; i++)
+    {
+      gpointer lane = g_hash_table_lookup (first_of_ipu, GUINT_TO_POINTER (g_array_index (tile_ipus, guint, i) + 1));
+
+      if (lane != NULL)
+        g_hash_table_insert (io->lane_of, GSIZE_TO_POINTER (g_array_index (tiles, gint64, i)), lane);
+    }
+
+  if (g_hash_table_size (io->members) == 0)
+    {
+      tes_trace_io_events_free (io);
+      return NULL;
+    }
+
+  return io;
+}
+
+static int
+compare_slice_start (gconstpointer a,
+                     gconstpointer b)
+{
+  const TesSlice *sa = a, *sb = b;
+
+  return (sa->start > sb->start) - (sa->start < sb->start);
+}
+
+/* An I/O lane's boxes: its tiles' StreamCopy blocks on one row, slice by
+ * slice when few are in view, else from their lane summaries combined
+ * column by column (a column's dominant block the one covering most of it
+ * on any tile), so the cost stays a column's. */
+static gboolean
+io_boxes (TesReport             *report,
+          const TesTraceLane    *lane,
+          const TesTraceIoEvents *io,
+          const TesTraceScale   *scale,
+          const TesTraceMerge   *merge,
+          gint64                 t0,
+          gint64                 t1,
+          GArray                *boxes,
+          guint64               *n_read,
+          GError               **error)
+{
+  GArray *members = g_hash_table_lookup (io->members, GSIZE_TO_POINTER (lane->track_id));
+  const TesTrack *track = tes_report_get_track (report, lane->track_id);
+  TesTraceMerge flat = *merge;
+  double visible = 0;
+
+  flat.mode = TES_TRACE_FLAT;
+  for (guint m = 0; members != NULL && m < members->len; m++)
+    visible += estimate_visible (tes_report_get_track (report, g_array_index (members, gint64, m)), t0, t1);
+
+  if (visible > TES_TRACE_SLICES_PER_PIXEL * scale->width)
+    {
+      guint n_buckets = MAX (1, (guint)ceil (scale->width));
+      g_autoptr(GArray) combined = g_array_new (FALSE, TRUE, sizeof (TesLaneBucket));
+
+      g_array_set_size (combined, n_buckets);
+      for (guint m = 0; m < members->len; m++)
+        {
+          g_autoptr(GArray) one = tes_report_get_lane (report, g_array_index (members, gint64, m), t0, t1,
+                                                       n_buckets, error);
+
+          if (one == NULL)
+            return FALSE;
+          for (guint i = 0; i < n_buckets; i++)
+            {
+              TesLaneBucket *to = &g_array_index (combined, TesLaneBucket, i);
+              const TesLaneBucket *from = &g_array_index (one, TesLaneBucket, i);
+
+              if (from->count > 0 && (to->count == 0 || from->dominant_time > to->dominant_time))
+                {
+                  to->dominant = from->dominant;
+                  to->dominant_time = from->dominant_time;
+                }
+              to->count += from->count;
+              to->busy = MAX (to->busy, from->busy);
+            }
+        }
+      return boxes_from_summary (report, track, scale, TES_TRACE_FLAT, merge->matches, merge->hidden_names,
+                                 merge->group_levels, combined, t0, t1, boxes, error);
+    }
+
+  {
+    g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (TesSlice));
+
+    for (guint m = 0; members != NULL && m < members->len; m++)
+      {
+        g_autoptr(GArray) slices = tes_report_get_slices (report, g_array_index (members, gint64, m), t0, t1, error);
+
+        if (slices == NULL)
+          return FALSE;
+        for (guint i = 0; i < slices->len; i++)
+          if (g_array_index (slices, TesSlice, i).depth == 0)
+            g_array_append_val (all, g_array_index (slices, TesSlice, i));
+      }
+    g_array_sort (all, compare_slice_start);
+    *n_read += all->len;
+    tes_trace_merge_slices (scale, (const TesSlice *)(gpointer)all->data, all->len, report, track, &flat, boxes);
+  }
+
+  return TRUE;
+}
+
 /* The frame for the visible range in the request's scale: lanes laid
  * out, and boxes for the lanes that meet [scroll_y, scroll_y +
  * view_height). */
@@ -395,6 +573,7 @@ tes_trace_frame_build (TesReport             *report,
   frame->tile_balance = request->tile_balance;
   frame->hide = request->hide;
   frame->group_levels = levels;
+  frame->io_events = request->lanes != NULL && request->lanes->io_events != NULL;
   frame->relative_cycles = request->relative_cycles;
   tes_report_get_span (report, 0, &frame->origin, &frame->end);
   /* Show Relative Cycles: the ruler counts from the first block */
@@ -454,10 +633,16 @@ tes_trace_frame_build (TesReport             *report,
       t1 = tes_report_convert_time (report, 0, track->clock_id, scale->t1) + 1;
       boxes = g_array_new (FALSE, TRUE, sizeof (TesTraceBox));
 
-      if (estimate_visible (track, t0, t1) > TES_TRACE_SLICES_PER_PIXEL * scale->width)
+      if (lane->io_ipu >= 0)
+        {
+          if (!io_boxes (report, lane, request->lanes->io_events, scale, &merge, t0, t1, boxes,
+                         &frame->n_slices_read, error))
+            return NULL;
+        }
+      else if (estimate_visible (track, t0, t1) > TES_TRACE_SLICES_PER_PIXEL * scale->width)
         {
           if (!boxes_from_summary (report, track, scale, mode, matches, hidden_names, levels,
-                                   t0, t1, boxes, error))
+                                   NULL, t0, t1, boxes, error))
             return NULL;
         }
       else

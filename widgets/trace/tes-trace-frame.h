@@ -80,6 +80,7 @@ typedef struct
   TesTraceHide   hide;           /* kinds of step left out */
   gboolean       relative_cycles;
   guint          group_levels;   /* Group Executions' rows above each lane's steps */
+  gboolean       io_events;      /* Aggregate StreamCopy Blocks */
   GArray        *terminals;      /* TesTraceTerminal, when asked for */
   GArray        *overview;       /* double per column of the run: share of lanes busy */
   GPtrArray     *counters;       /* per lane: TesCounterBucket per column, NULL but for counters in view */
@@ -105,6 +106,9 @@ GPtrArray     *tes_trace_balance     (TesReport             *report,
 void           tes_trace_frame_free  (TesTraceFrame         *frame);
 gboolean       tes_trace_lwp_start   (TesReport             *report,
                                       gint64                *start);
+TesTraceIoEvents *tes_trace_io_events (TesReport            *report,
+                                       GError              **error);
+void           tes_trace_io_events_free (TesTraceIoEvents   *io);
 
 /* What is under (x, y) of the picture: the lane (-1: none, e.g. the
  * ruler), and the box of that lane (-1: none). In the names' column,

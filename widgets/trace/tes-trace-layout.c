@@ -354,6 +354,7 @@ typedef struct
   GArray                  *lanes;
   double                   y;
   gboolean                 in_pinned;  /* laying out the pinned lanes on top */
+  GHashTable              *io_done;    /* I/O lanes laid out */
 } LaneBuild;
 
 static gboolean
@@ -424,7 +425,34 @@ add_lanes (LaneBuild *build,
       (!build->in_pinned && is_pinned (build->state, track_id)))
     return;
 
+  /* Aggregate StreamCopy Blocks: the IPU's I/O lane above its first
+   * lane; the tiles it aggregates go */
+  if (build->state->io_events != NULL && !build->in_pinned)
+    {
+      gpointer io = g_hash_table_lookup (build->state->io_events->lane_of, GSIZE_TO_POINTER (track_id));
+
+      if (io != NULL && g_hash_table_add (build->io_done, io))
+        {
+          TesTraceLane io_lane = {
+            .track_id = GPOINTER_TO_SIZE (io),
+            .level = level,
+            .expanded = TRUE,
+            .has_slices = TRUE,
+            .n_rows = 1 + build->state->group_levels,
+            .io_ipu = GPOINTER_TO_INT (g_hash_table_lookup (build->state->io_events->ipu, io)) - 1,
+            .y = build->y,
+          };
+
+          io_lane.height = io_lane.n_rows * TES_TRACE_ROW_HEIGHT + 4;
+          g_array_append_val (build->lanes, io_lane);
+          build->y += io_lane.height;
+        }
+      if (io != NULL && g_hash_table_contains (build->state->io_events->aggregated, GSIZE_TO_POINTER (track_id)))
+        return;
+    }
+
   lane.track_id = track_id;
+  lane.io_ipu = -1;
   lane.level = level;
   lane.pinned = build->in_pinned && level == 0;
   lane.is_group = children != NULL && children->len > 0;
@@ -466,6 +494,7 @@ tes_trace_layout_lanes (TesReport               *report,
   build.state = state ? state : &none;
   build.children = g_new0 (GPtrArray *, n_tracks + 1);
   build.lanes = g_array_new (FALSE, TRUE, sizeof (TesTraceLane));
+  build.io_done = g_hash_table_new (NULL, NULL);
 
   for (gint64 id = 1; id <= n_tracks; id++)
     {
@@ -502,6 +531,7 @@ tes_trace_layout_lanes (TesReport               *report,
   for (guint i = 0; i <= n_tracks; i++)
     g_clear_pointer (&build.children[i], g_ptr_array_unref);
   g_free (build.children);
+  g_hash_table_unref (build.io_done);
 
   if (total_height)
     *total_height = build.y;

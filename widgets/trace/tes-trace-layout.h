@@ -115,6 +115,19 @@ typedef enum
 
 /* What the user did to the lanes: folded groups, lanes pinned to the top
  * (in the order pinned), hidden lanes. Any member may be NULL. */
+/* Aggregate StreamCopy Blocks: the Lightweight Profiling lanes of tiles
+ * that were not selected (their blocks are all StreamCopy blocks: they
+ * only took part in StreamCopy programs) drawn as one "I/O Events" lane at
+ * the top of their IPU's lanes. Found once per report by
+ * tes_trace_io_events() (tes-trace-frame.h). */
+typedef struct
+{
+  GHashTable *lane_of;     /* every LWP tile lane of such an IPU -> the IPU's I/O lane (a member's id) */
+  GHashTable *members;     /* I/O lane id -> GArray of the gint64 track ids it aggregates */
+  GHashTable *aggregated;  /* the track ids aggregated, of every I/O lane */
+  GHashTable *ipu;         /* I/O lane id -> the IPU's number + 1 */
+} TesTraceIoEvents;
+
 typedef struct
 {
   GHashTable *collapsed;  /* group track ids */
@@ -122,6 +135,7 @@ typedef struct
   GHashTable *hidden;     /* track ids */
   gint64      only_ipu;   /* an IPU's track: the other IPUs are left out; 0: every IPU */
   guint       group_levels; /* Group Executions: rows above each lane's steps for their call paths */
+  const TesTraceIoEvents *io_events; /* Aggregate StreamCopy Blocks; NULL: off */
 } TesTraceLaneState;
 
 typedef struct
@@ -133,6 +147,8 @@ typedef struct
   gboolean expanded;
   gboolean has_slices;
   gboolean is_counter;    /* a counter series, drawn as a small chart */
+  int      io_ipu;        /* an IPU's I/O Events lane (Aggregate StreamCopy Blocks): its
+                           * number; -1 for any other lane */
   guint    n_rows;        /* rows of boxes; 0 for a bare group header */
   double   y;             /* top, in lane-area pixels */
   double   height;

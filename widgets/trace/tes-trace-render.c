@@ -52,6 +52,8 @@ draw_lane_label (TesPainter         *p,
   const TesTrack *track = tes_report_get_track (report, lane->track_id);
   double indent = 8 + lane->level * 12;
   double text_y = y + 3;
+  /* Translators: Aggregate StreamCopy Blocks' lane of an IPU; %d is its number */
+  g_autofree char *io_name = lane->io_ipu >= 0 ? g_strdup_printf (_("IPU %d I/O Events"), lane->io_ipu) : NULL;
 
   if (lane->is_group)
     {
@@ -76,7 +78,7 @@ draw_lane_label (TesPainter         *p,
       cairo_fill (cr);
     }
 
-  tes_painter_text (p, track->name ? track->name : "", indent + 12, text_y,
+  tes_painter_text (p, io_name ? io_name : track->name ? track->name : "", indent + 12, text_y,
                     TES_TRACE_LABEL_WIDTH - indent - (lane->pinned ? 30 : 18), PANGO_ALIGN_LEFT, lane->is_group, INK);
 
   /* pinned to the top: a dot at the end of the name's column */

@@ -45,6 +45,7 @@ struct _TesTraceSection
   GtkCheckButton *sync_ans_check;
   GtkCheckButton *flushes_check;
   GtkCheckButton *relative_check;
+  GtkCheckButton *aggregate_check;
   GtkDropDown    *unit_dropdown;
   GtkLabel       *range_label;
   GtkLabel       *details_label;
@@ -790,6 +791,7 @@ tes_trace_section_fill_ipus (TesTraceSection *self,
 /* The View menu's options that depend on what the report holds: Show
  * External Syncs and Show SyncAns where it names such steps, Group
  * Executions where its steps have call paths, Lightweight Profiling's
+ * (Show Buffer Flushes, Aggregate StreamCopy Blocks, Show Relative Cycles)
  * where it has blocks. */
 static void
 tes_trace_section_fill_options (TesTraceSection *self,
@@ -804,6 +806,7 @@ tes_trace_section_fill_options (TesTraceSection *self,
   gtk_widget_set_visible (GTK_WIDGET (self->groups_check), report != NULL && tes_trace_path_levels (report) > 0);
   gtk_widget_set_visible (GTK_WIDGET (self->flushes_check), lwp);
   gtk_widget_set_visible (GTK_WIDGET (self->relative_check), lwp);
+  gtk_widget_set_visible (GTK_WIDGET (self->aggregate_check), lwp);
 }
 
 static void
@@ -939,6 +942,7 @@ tes_trace_section_class_init (TesTraceSectionClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, sync_ans_check);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, flushes_check);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, relative_check);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, aggregate_check);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, unit_dropdown);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, range_label);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, details_label);
@@ -1002,6 +1006,7 @@ tes_trace_section_init (TesTraceSection *self)
   g_object_bind_property (self->sync_ans_check, "active", self->view, "show-sync-ans", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->flushes_check, "active", self->view, "show-buffer-flushes", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->relative_check, "active", self->view, "relative-cycles", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->aggregate_check, "active", self->view, "aggregate-stream-copies", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->view, "scrollable", self->scrollbar, "visible", G_BINDING_SYNC_CREATE);
 
   /* like the trace's keys, these work whatever has the focus while the

@@ -37,6 +37,9 @@ struct _TesTraceView
   gboolean        group_executions;
   gboolean        show_terminals;
   gboolean        relative_cycles;
+  gboolean        aggregate_stream_copies;
+  TesTraceIoEvents *io_events;    /* the report's, found when first asked for */
+  gboolean        io_events_known;
   int             path_levels;    /* the report's call paths' levels; -1: not counted yet */
   TesTraceLaneState lane_state;   /* folded, pinned, hidden lanes */
   GHashTable     *collapsed;      /* lane_state's */
@@ -93,6 +96,7 @@ enum {
   PROP_GROUP_EXECUTIONS,
   PROP_SHOW_TERMINALS,
   PROP_RELATIVE_CYCLES,
+  PROP_AGGREGATE_STREAM_COPIES,
   PROP_SCROLLABLE,
   PROP_N_MATCHES,
   PROP_CURRENT_MATCH,

@@ -61,6 +61,9 @@ static const struct
   { PROP_SHOW_TERMINALS, "show-terminals", FALSE, G_STRUCT_OFFSET (TesTraceView, show_terminals) },
   /* Lightweight Profiling's ruler counts from its first block */
   { PROP_RELATIVE_CYCLES, "relative-cycles", FALSE, G_STRUCT_OFFSET (TesTraceView, relative_cycles) },
+  /* StreamCopy blocks of tiles not selected in an I/O Events lane per IPU */
+  { PROP_AGGREGATE_STREAM_COPIES, "aggregate-stream-copies", FALSE,
+    G_STRUCT_OFFSET (TesTraceView, aggregate_stream_copies) },
 };
 
 /* The kinds of step the View menu leaves out now. */
@@ -165,6 +168,19 @@ _tes_trace_view_ensure_frame (TesTraceView *self)
   if (self->group_executions && self->path_levels < 0)
     self->path_levels = (int)tes_trace_path_levels (tes_workspace_get_report (self->workspace));
   self->lane_state.group_levels = self->group_executions ? (guint)MAX (self->path_levels, 0) : 0;
+  /* Aggregate StreamCopy Blocks: which tiles were not selected, found
+   * once per report */
+  if (self->aggregate_stream_copies && !self->io_events_known)
+    {
+      self->io_events = tes_trace_io_events (tes_workspace_get_report (self->workspace), &error);
+      self->io_events_known = TRUE;
+      if (error != NULL)
+        {
+          g_warning ("Cannot read the Lightweight Profiling blocks: %s", error->message);
+          g_clear_error (&error);
+        }
+    }
+  self->lane_state.io_events = self->aggregate_stream_copies ? self->io_events : NULL;
 
   if (self->frame_valid && self->frame != NULL &&
       self->frame->scale.t0 == scale.t0 && self->frame->scale.t1 == scale.t1 &&
@@ -179,7 +195,8 @@ _tes_trace_view_ensure_frame (TesTraceView *self)
       self->frame->hide == _tes_trace_view_hidden_kinds (self) &&
       (self->frame->terminals != NULL) == self->show_terminals &&
       self->frame->relative_cycles == self->relative_cycles &&
-      self->frame->group_levels == self->lane_state.group_levels)
+      self->frame->group_levels == self->lane_state.group_levels &&
+      self->frame->io_events == (self->lane_state.io_events != NULL))
     return self->frame;
 
   {
@@ -447,8 +464,10 @@ tes_trace_view_select_at (TesTraceView *self,
       return FALSE;
     }
 
-  /* several slices, or Group Executions' box of one or more steps */
-  if (box->n_slices > 1 || box->label != NULL)
+  /* several slices, Group Executions' box of one or more steps, or an I/O
+   * lane's block (of one of the tiles it aggregates) */
+  if (box->n_slices > 1 || box->label != NULL ||
+      g_array_index (self->frame->lanes, TesTraceLane, lane).io_ipu >= 0)
     {
       _tes_trace_view_zoom_to (self, box->start, box->start + box->dur);
       return TRUE;
@@ -769,6 +788,8 @@ tes_trace_view_dispose (GObject *object)
   g_clear_pointer (&self->collapsed, g_hash_table_unref);
   g_clear_pointer (&self->hidden, g_hash_table_unref);
   g_clear_pointer (&self->pinned, g_array_unref);
+  self->lane_state.io_events = NULL;
+  g_clear_pointer (&self->io_events, tes_trace_io_events_free);
   g_clear_pointer (&self->lane_menu, gtk_widget_unparent);
   g_clear_object (&self->vadjustment);
 
@@ -808,6 +829,7 @@ tes_trace_view_get_property (GObject    *object,
     case PROP_GROUP_EXECUTIONS:
     case PROP_SHOW_TERMINALS:
     case PROP_RELATIVE_CYCLES:
+    case PROP_AGGREGATE_STREAM_COPIES:
       g_value_set_boolean (value, *option_flag (self, prop_id));
       break;
 
@@ -869,6 +891,7 @@ tes_trace_view_set_property (GObject      *object,
     case PROP_GROUP_EXECUTIONS:
     case PROP_SHOW_TERMINALS:
     case PROP_RELATIVE_CYCLES:
+    case PROP_AGGREGATE_STREAM_COPIES:
       {
         gboolean *flag = option_flag (self, prop_id);
 
@@ -1047,6 +1070,11 @@ tes_trace_view_set_workspace (TesTraceView *self,
   g_hash_table_remove_all (self->hidden);
   g_array_set_size (self->pinned, 0);
   self->path_levels = -1;
+  /* the frame may point into the last report's I/O lanes: both go */
+  g_clear_pointer (&self->frame, tes_trace_frame_free);
+  self->lane_state.io_events = NULL;
+  g_clear_pointer (&self->io_events, tes_trace_io_events_free);
+  self->io_events_known = FALSE;
   /* another report: the last one's search means nothing here */
   g_cancellable_cancel (self->search_cancellable);
   g_clear_object (&self->search_cancellable);
