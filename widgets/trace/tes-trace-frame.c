@@ -556,7 +556,8 @@ tes_trace_frame_build (TesReport             *report,
   double view_height = request->view_height;
   guint n_columns = MAX ((guint)ceil (scale->width), 1);
   g_autofree guint8 *sync_names = request->group_syncs ? tes_trace_sync_names (report) : NULL;
-  g_autofree guint8 *hidden_names = tes_trace_hidden_names (report, request->hide);
+  g_autofree guint8 *own_hidden = request->hidden_names == NULL ? tes_trace_hidden_names (report, request->hide) : NULL;
+  const guint8 *hidden_names = request->hidden_names != NULL ? request->hidden_names : own_hidden;
   guint levels = request->lanes != NULL ? MIN (request->lanes->group_levels, TES_TRACE_MAX_GROUP_LEVELS) : 0;
   TesTraceMerge merge = { mode, request->matches, sync_names, tes_report_get_n_strings (report), hidden_names,
                           levels };

@@ -33,6 +33,8 @@ typedef struct
   gboolean               tile_balance;
   GPtrArray             *balance;       /* a frame's, reused; may be NULL */
   TesTraceHide           hide;          /* kinds of step left out */
+  const guint8          *hidden_names;  /* tes_trace_hidden_names() for hide, kept by the
+                                         * caller; NULL: computed here */
   gboolean               show_terminals;
   gboolean               relative_cycles; /* Lightweight Profiling's ruler from its first block */
 } TesTraceRequest;

@@ -84,7 +84,7 @@ step_slice (TesTraceView *self,
             int           direction)
 {
   TesReport *report = tes_workspace_get_report (self->workspace);
-  g_autofree guint8 *hidden = NULL;
+  const guint8 *hidden;
   TesSlice from, found;
   gboolean stepped;
   int depth;
@@ -96,7 +96,7 @@ step_slice (TesTraceView *self,
     return FALSE;
 
   depth = _tes_trace_view_effective_mode (self) == TES_TRACE_FLAME ? from.depth : -1;
-  hidden = tes_trace_hidden_names (report, _tes_trace_view_hidden_kinds (self));
+  hidden = _tes_trace_view_hidden_names (self);
   /* steps the View menu leaves out are stepped over (a bounded number:
    * past that, the bell rather than a wait) */
   for (guint n = 0; (stepped = tes_trace_nav_step (report, self->selected_track, &from, direction, depth, &found)) &&

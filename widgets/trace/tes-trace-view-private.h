@@ -41,6 +41,9 @@ struct _TesTraceView
   TesTraceIoEvents *io_events;    /* the report's, found when first asked for */
   gboolean        io_events_known;
   int             path_levels;    /* the report's call paths' levels; -1: not counted yet */
+  int             hideable;       /* TesTraceHide: the kinds of step the report names; -1: not known yet */
+  guint8         *hidden_names;   /* by string id, for hidden_for */
+  TesTraceHide    hidden_for;
   TesTraceLaneState lane_state;   /* folded, pinned, hidden lanes */
   GHashTable     *collapsed;      /* lane_state's */
   GHashTable     *hidden;
@@ -119,6 +122,7 @@ void                 _tes_trace_view_queue_accessible_update  (TesTraceView    *
 const TesTraceFrame *_tes_trace_view_ensure_frame             (TesTraceView    *self);
 TesTraceMode         _tes_trace_view_effective_mode           (TesTraceView    *self);
 TesTraceHide         _tes_trace_view_hidden_kinds             (TesTraceView    *self);
+const guint8        *_tes_trace_view_hidden_names             (TesTraceView    *self);
 void                 _tes_trace_view_zoom_to                  (TesTraceView    *self,
                                                                gint64           start,
                                                                gint64           end);

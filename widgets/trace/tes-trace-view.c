@@ -66,13 +66,40 @@ static const struct
     G_STRUCT_OFFSET (TesTraceView, aggregate_stream_copies) },
 };
 
-/* The kinds of step the View menu leaves out now. */
+/* The kinds of step the View menu leaves out now, of those the report
+ * names (found once per report: nothing to leave out costs nothing). */
 TesTraceHide
 _tes_trace_view_hidden_kinds (TesTraceView *self)
 {
-  return (self->show_external_syncs ? 0 : TES_TRACE_HIDE_EXTERNAL_SYNCS) |
-         (self->show_sync_ans ? 0 : TES_TRACE_HIDE_SYNC_ANS) |
-         (self->show_buffer_flushes ? 0 : TES_TRACE_HIDE_BUFFER_FLUSHES);
+  TesTraceHide hide = (self->show_external_syncs ? 0 : TES_TRACE_HIDE_EXTERNAL_SYNCS) |
+                      (self->show_sync_ans ? 0 : TES_TRACE_HIDE_SYNC_ANS) |
+                      (self->show_buffer_flushes ? 0 : TES_TRACE_HIDE_BUFFER_FLUSHES);
+
+  if (hide == 0 || self->workspace == NULL)
+    return 0;
+  if (self->hideable < 0)
+    self->hideable = (int)tes_trace_hideable (tes_workspace_get_report (self->workspace));
+
+  return hide & (TesTraceHide)self->hideable;
+}
+
+/* By string id, the steps left out now; NULL: none. Kept until the
+ * options or the report change. */
+const guint8 *
+_tes_trace_view_hidden_names (TesTraceView *self)
+{
+  TesTraceHide hide = _tes_trace_view_hidden_kinds (self);
+
+  if (hide == 0)
+    return NULL;
+  if (self->hidden_names == NULL || self->hidden_for != hide)
+    {
+      g_free (self->hidden_names);
+      self->hidden_names = tes_trace_hidden_names (tes_workspace_get_report (self->workspace), hide);
+      self->hidden_for = hide;
+    }
+
+  return self->hidden_names;
 }
 
 static gboolean *
@@ -215,6 +242,7 @@ _tes_trace_view_ensure_frame (TesTraceView *self)
       .tile_balance = self->tile_balance,
       .balance = self->frame ? self->frame->balance : NULL,
       .hide = _tes_trace_view_hidden_kinds (self),
+      .hidden_names = _tes_trace_view_hidden_names (self),
       .show_terminals = self->show_terminals,
       .relative_cycles = self->relative_cycles,
     };
@@ -788,6 +816,7 @@ tes_trace_view_dispose (GObject *object)
   g_clear_pointer (&self->collapsed, g_hash_table_unref);
   g_clear_pointer (&self->hidden, g_hash_table_unref);
   g_clear_pointer (&self->pinned, g_array_unref);
+  g_clear_pointer (&self->hidden_names, g_free);
   self->lane_state.io_events = NULL;
   g_clear_pointer (&self->io_events, tes_trace_io_events_free);
   g_clear_pointer (&self->lane_menu, gtk_widget_unparent);
@@ -998,6 +1027,7 @@ tes_trace_view_init (TesTraceView *self)
   self->hidden = g_hash_table_new (NULL, NULL);
   self->pinned = g_array_new (FALSE, FALSE, sizeof (gint64));
   self->path_levels = -1;
+  self->hideable = -1;
   self->lane_state = (TesTraceLaneState) { self->collapsed, self->pinned, self->hidden };
   self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 1, SCROLL_PX, 100, 1));
   g_signal_connect_object (self->vadjustment, "value-changed",
@@ -1070,6 +1100,8 @@ tes_trace_view_set_workspace (TesTraceView *self,
   g_hash_table_remove_all (self->hidden);
   g_array_set_size (self->pinned, 0);
   self->path_levels = -1;
+  self->hideable = -1;
+  g_clear_pointer (&self->hidden_names, g_free);
   /* the frame may point into the last report's I/O lanes: both go */
   g_clear_pointer (&self->frame, tes_trace_frame_free);
   self->lane_state.io_events = NULL;
