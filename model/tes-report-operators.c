@@ -22,6 +22,7 @@ tes_summary_row_free (TesSummaryRow *row)
   g_free (row->name);
   g_free (row->type);
   g_free (row->label);
+  g_free (row->details);
   g_free (row);
 }
 
@@ -80,7 +81,9 @@ load_operator_rows (TesReport       *self,
   stmt = NULL;
 
   if (!tes_report_prepare_checked (self, db,
-                                   "SELECT op_index, name, type, share, total, count, clock_id FROM operators "
+                                   "SELECT op_index, name, type, share, total, count, clock_id, "
+                                   "CASE WHEN json_valid (args) THEN json_extract (args, '$.details') END "
+                                   "FROM operators "
                                    "WHERE source_id IS ? "
                                    "ORDER BY op_index IS NULL, op_index, id",
                                    &stmt, error))
@@ -102,6 +105,8 @@ load_operator_rows (TesReport       *self,
       row->total = sqlite3_column_type (stmt, 4) == SQLITE_NULL ? -1 : sqlite3_column_int64 (stmt, 4);
       row->count = sqlite3_column_type (stmt, 5) == SQLITE_NULL ? -1 : sqlite3_column_int64 (stmt, 5);
       row->clock_id = sqlite3_column_int64 (stmt, 6);
+      if (sqlite3_column_type (stmt, 7) == SQLITE_TEXT)
+        row->details = g_strdup ((const char *)sqlite3_column_text (stmt, 7));
 
       *has_index |= row->op_index >= 0;
       all_shares &= !isnan (row->share);
@@ -258,9 +263,13 @@ group_rows (GPtrArray  *rows,
           group->total = 0;
           group->count = 0;
           group->clock_id = row->clock_id;
+          /* a group of one row keeps its details */
+          group->details = g_strdup (row->details);
           g_ptr_array_add (groups, group);
           g_hash_table_insert (index, group->name, group);
         }
+      else
+        g_clear_pointer (&group->details, g_free);
 
       group->share += row->share;
       group->total = (group->total < 0 || row->total < 0) ? -1 : group->total + row->total;

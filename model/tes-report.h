@@ -99,6 +99,7 @@ typedef struct
   gint64  total;      /* -1: unknown */
   gint64  count;      /* -1: unknown */
   gint64  clock_id;   /* the clock total counts in; 0: ns */
+  char   *details;    /* the vendor's words on the row (args "details"); NULL: none */
 } TesSummaryRow;
 
 typedef struct

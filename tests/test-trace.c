@@ -448,6 +448,32 @@ test_trace_merge (void)
     g_assert_cmpint (g_array_index (grouped, TesTraceBox, 0).dur, ==, 300000);
     g_assert_cmpuint (apart->len, ==, 3);
   }
+
+  /* a long step right after a very short one (Poplar's StreamCopyMid of
+   * 488,320 cycles after a StreamCopyBegin of 1,024) keeps its own box,
+   * its name and colour, however thin the one before */
+  {
+    const TesTrack *b0 = tes_test_find_track (report, "Device B", "core 0");
+    g_autoptr(GArray) found = tes_report_get_slices (report, b0->id, G_MININT64, G_MAXINT64, NULL);
+    g_autoptr(GArray) boxes = g_array_new (FALSE, TRUE, sizeof (TesTraceBox));
+    TesSlice two[2];
+
+    two[0] = g_array_index (found, TesSlice, 0);
+    two[0].start = tes_report_convert_time (report, 0, b0->clock_id, 3000000);
+    two[0].dur = tes_report_convert_time (report, 0, b0->clock_id, 100);
+    two[0].index = 0;
+    two[1] = two[0];
+    two[1].start = two[0].start + two[0].dur;
+    two[1].dur = tes_report_convert_time (report, 0, b0->clock_id, 200000);
+    two[1].index = 1;
+    /* 1,000 ns a pixel: 0.1 px, then 200 px */
+    tes_trace_scale_init (&scale, 3000000, 3300000, TES_TRACE_LABEL_WIDTH + 300);
+    tes_trace_merge_slices (&scale, two, 2, report, b0, &flat, boxes);
+    g_assert_cmpuint (boxes->len, ==, 2);
+    g_assert_cmpuint (g_array_index (boxes, TesTraceBox, 1).n_slices, ==, 1);
+    g_assert_cmpuint (g_array_index (boxes, TesTraceBox, 1).name, ==, two[1].name);
+    g_assert_cmpuint (g_array_index (boxes, TesTraceBox, 1).index, ==, 1);
+  }
 }
 
 static void

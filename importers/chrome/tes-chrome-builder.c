@@ -30,6 +30,8 @@ static const TesChromeFlavour * const flavours[] = {
   &tes_chrome_flavour_sigmastar,
   &tes_chrome_flavour_qaic,
   &tes_chrome_flavour_poplar,
+  &tes_chrome_flavour_kineto,
+  &tes_chrome_flavour_onnxruntime,
 };
 
 /* A trace none of them claims. */

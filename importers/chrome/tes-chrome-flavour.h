@@ -60,6 +60,10 @@ struct _TesChromeFlavour
                                     gint64                  *start,
                                     gint64                  *dur,
                                     guint32                 *category);
+  /* the track a slice goes to, asked right after slice() (kineto:
+   * a stream's annotations beside the stream); NULL: the thread's */
+  gint64        (*slice_track)     (TesChromeBuilder        *b,
+                                    TesChromeMergedThread   *mt);
   void          (*threads_written) (TesChromeBuilder        *b);
   void          (*rows_written)    (TesChromeBuilder        *b);
 };
@@ -70,6 +74,10 @@ extern const TesChromeFlavour tes_chrome_flavour_sigmastar;
 extern const TesChromeFlavour tes_chrome_flavour_qaic;
 /* tes-chrome-flavour-poplar.c: Graphcore Poplar tile execution traces */
 extern const TesChromeFlavour tes_chrome_flavour_poplar;
+/* tes-chrome-flavour-kineto.c: PyTorch profiler (Kineto) traces */
+extern const TesChromeFlavour tes_chrome_flavour_kineto;
+/* tes-chrome-flavour-onnxruntime.c: ONNX Runtime profiles */
+extern const TesChromeFlavour tes_chrome_flavour_onnxruntime;
 /* The rest */
 extern const TesChromeFlavour tes_chrome_flavour_generic;
 

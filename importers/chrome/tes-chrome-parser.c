@@ -24,7 +24,9 @@
  * into a TesChromeEvent and handed to its segment
  * (tes_chrome_segment_add_event) the moment its '}' arrives. The args
  * object is kept as compact JSON text; "otherData" and "metadata" go to
- * the segment's info. */
+ * the segment's info, and so do the scalar members of each object of the
+ * PyTorch profiler's "deviceProperties" array, as
+ * "deviceProperties.<index>.<key>". */
 
 typedef enum
 {
@@ -34,6 +36,7 @@ typedef enum
   F_EVENT,
   F_ID2,
   F_OTHER,
+  F_DEVICES,
   F_CAPTURE,
   F_SKIP,
 } FrameKind;
@@ -69,6 +72,7 @@ typedef enum
   K_DISPLAY_TIME_UNIT,
   K_OTHER_DATA,
   K_METADATA,
+  K_DEVICE_PROPERTIES,
   K_LOCAL,
   K_GLOBAL,
   K_OTHER,
@@ -87,6 +91,7 @@ struct _TesChromeParser
   gboolean          need_comma;
   GString          *other_prefix;
   GString          *other_key;
+  guint             n_devices;    /* objects of "deviceProperties" so far */
   guint64           last_event_end;
   guint64           last_token;   /* where the last value or key ended */
   TesChromeRollFunc roll;
@@ -462,7 +467,7 @@ on_scalar (TesChromeParser *p,
       break;
 
     case F_OTHER:
-      if (type != V_NULL && p->seg->info->len < 200)
+      if (type != V_NULL && p->seg->info->len < 512)
         {
           g_ptr_array_add (p->seg->info, g_strdup_printf ("%s.%s", p->other_prefix->str, p->other_key->str));
           if (type == V_STRING || type == V_NUMBER)
@@ -574,6 +579,18 @@ on_start (TesChromeParser *p,
           g_string_assign (p->other_prefix, p->key == K_OTHER_DATA ? "otherData" : "metadata");
           push (p, F_OTHER);
         }
+      else if (!is_map && p->key == K_DEVICE_PROPERTIES)
+        push (p, F_DEVICES);
+      else
+        push (p, F_SKIP);
+      break;
+
+    case F_DEVICES:
+      if (is_map)
+        {
+          g_string_printf (p->other_prefix, "deviceProperties.%u", p->n_devices++);
+          push (p, F_OTHER);
+        }
       else
         push (p, F_SKIP);
       break;
@@ -663,6 +680,7 @@ on_end (TesChromeParser *p,
     case F_EVENTS:
     case F_ID2:
     case F_OTHER:
+    case F_DEVICES:
     case F_TOP:
     default:
       p->n_frames--;
@@ -736,6 +754,8 @@ cb_map_key (void                *ctx,
         p->key = K_OTHER_DATA;
       else if (len == 8 && memcmp (key, "metadata", 8) == 0)
         p->key = K_METADATA;
+      else if (len == 16 && memcmp (key, "deviceProperties", 16) == 0)
+        p->key = K_DEVICE_PROPERTIES;
       else
         p->key = K_OTHER;
       break;

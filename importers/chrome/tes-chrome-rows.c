@@ -69,11 +69,14 @@ write_one (TesChromeBuilder      *b,
   gint64 start = sl->start;
   gint64 dur = sl->dur;
   guint32 category = tes_chrome_wid (b, tes_chrome_gid (b, run->part->seg, sl->cat));
+  gint64 track = mt->track_id;
 
   if (b->flavour->slice != NULL)
     b->flavour->slice (b, mt, run->part, sl, args, &start, &dur, &category);
+  if (b->flavour->slice_track != NULL)
+    track = b->flavour->slice_track (b, mt);
 
-  tes_cache_writer_add_slice (b->writer, mt->track_id, start, dur,
+  tes_cache_writer_add_slice (b->writer, track, start, dur,
                               tes_chrome_wid (b, tes_chrome_gid (b, run->part->seg, sl->name)), category, sl->flags,
                               args, sl->args_len);
 }

@@ -264,6 +264,13 @@ decode_string (const guint8  *buf,
   return 0;
 }
 
+/* Bytes of a 64-bit word (Sean Anderson's bit hacks): whether one is 0,
+ * whether one is below n (n <= 128, the word holding no byte >= 128). */
+#define ONES_LOW       G_GUINT64_CONSTANT (0x0101010101010101)
+#define ONES_HIGH      G_GUINT64_CONSTANT (0x8080808080808080)
+#define HAS_ZERO(v)    (((v) - ONES_LOW) & ~(v) & ONES_HIGH)
+#define HAS_LESS(v, n) (((v) - ONES_LOW * (n)) & ~(v) & ONES_HIGH)
+
 /* The string whose opening quote is at i - 1; returns the index past its
  * closing quote, 0 to give up. Decoded text goes to the scratch buffer,
  * and counts in *irregular. */
@@ -281,6 +288,21 @@ scan_string (TesChromeScan  *scan,
 
   while (i < len)
     {
+      /* eight plain bytes at a time (no quote, backslash, control or
+       * non-ASCII byte among them): kernel names run to hundreds */
+      while (i + 8 <= len)
+        {
+          guint64 v;
+
+          memcpy (&v, buf + i, 8);
+          if ((v & ONES_HIGH) || HAS_ZERO (v ^ (ONES_LOW * '"')) || HAS_ZERO (v ^ (ONES_LOW * '\\')) ||
+              HAS_LESS (v, 0x20))
+            break;
+          i += 8;
+        }
+      if (i >= len)
+        break;
+
       switch (string_class[buf[i]])
         {
         case C_PLAIN:
@@ -386,8 +408,10 @@ tes_chrome_scan_object (TesChromeScan *scan,
   gsize i = 0;
   guint args_token = G_MAXUINT;   /* the event's "args" object, while open */
   gsize args_at = 0;
-  guint irregular = 0;            /* white space skipped, strings decoded */
+  guint irregular = 0;            /* strings decoded */
   guint args_irregular = 0;
+  guint spaces = 0;               /* white space skipped */
+  guint args_spaces = 0;
   const char *text;
   gsize text_len;
 
@@ -396,7 +420,7 @@ tes_chrome_scan_object (TesChromeScan *scan,
   G_STMT_START { \
     if (i < len && is_ws (buf[i])) \
       { \
-        irregular++; \
+        spaces++; \
         while (i < len && is_ws (buf[i])) \
           i++; \
       } \
@@ -431,6 +455,7 @@ value:
           args_token = scan->n_tokens;
           args_at = i;
           args_irregular = irregular;
+          args_spaces = spaces;
         }
       stack[depth++] = '{';
       push (scan, TES_CHROME_TOK_START_MAP, NULL, 0, ++i);
@@ -513,11 +538,34 @@ after_value:
   if (depth == 1 && args_token != G_MAXUINT)
     {
       /* the args object just closed: one token for it all when the
-       * parser would write it back as it stands */
-      if (irregular == args_irregular)
+       * parser would write it back as it stands, or as it stands without
+       * its white space (the PyTorch profiler writes args over several
+       * indented lines); a decoded string leaves it to the tokens */
+      if (irregular == args_irregular && spaces == args_spaces)
         {
           scan->n_tokens = args_token;
           push (scan, TES_CHROME_TOK_ARGS, (const char *)buf + args_at, i - args_at, i);
+        }
+      else if (irregular == args_irregular)
+        {
+          /* no backslash inside: a quote always opens or closes a string */
+          char *out = scan->scratch + scratch_used;
+          gsize n = 0;
+          gboolean in_string = FALSE;
+
+          for (gsize k = args_at; k < i; k++)
+            {
+              guint8 c = buf[k];
+
+              if (c == '"')
+                in_string = !in_string;
+              else if (!in_string && is_ws (c))
+                continue;
+              out[n++] = (char)c;
+            }
+          scratch_used += n;
+          scan->n_tokens = args_token;
+          push (scan, TES_CHROME_TOK_ARGS, out, n, i);
         }
       args_token = G_MAXUINT;
     }

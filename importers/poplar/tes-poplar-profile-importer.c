@@ -85,7 +85,7 @@ head_has (const guint8 *head,
           const char   *needle,
           gsize         needle_len)
 {
-  return needle_len <= len && memmem (head, len, needle, needle_len) != NULL;
+  return head != NULL && needle_len <= len && memmem (head, len, needle, needle_len) != NULL;
 }
 
 /* A CBOR text string of @word: its header byte (major type 3) and bytes. */

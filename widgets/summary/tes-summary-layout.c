@@ -357,7 +357,7 @@ const char *
 tes_summary_column_title (TesOperatorColumn column)
 {
   static const char *titles[] = {
-    N_("#"), N_("Name"), N_("Type"), N_("Share"), N_("Total"), N_("Count"),
+    N_("#"), N_("Name"), N_("Type"), N_("Share"), N_("Total"), N_("Count"), N_("Details"),
   };
 
   g_return_val_if_fail (column < TES_OPERATOR_N_COLUMNS, NULL);
@@ -389,6 +389,9 @@ tes_summary_format_cell (const TesSummaryRow *row,
     case TES_OPERATOR_COLUMN_COUNT:
       return row->count >= 0 ? g_strdup_printf ("%'" G_GINT64_FORMAT, row->count) : g_strdup ("");
 
+    case TES_OPERATOR_COLUMN_DETAILS:
+      return g_strdup (row->details ? row->details : "");
+
     case TES_OPERATOR_N_COLUMNS:
     default:
       g_return_val_if_reached (NULL);
@@ -396,15 +399,21 @@ tes_summary_format_cell (const TesSummaryRow *row,
 }
 
 /* A bit per column (1 << TesOperatorColumn) that some row has a value
- * for: a listing of shares alone has no totals or counts to show. */
+ * for: a listing of shares alone has no totals or counts to show, rows
+ * whose type is their name no type. */
 guint
 tes_summary_known_columns (GPtrArray *rows)
 {
-  guint known = (1 << TES_OPERATOR_COLUMN_NAME) | (1 << TES_OPERATOR_COLUMN_TYPE);
+  guint known = 1 << TES_OPERATOR_COLUMN_NAME;
 
   for (guint i = 0; rows != NULL && i < rows->len; i++)
     {
       const TesSummaryRow *row = g_ptr_array_index (rows, i);
+
+      /* a type that only repeats the name (rows summed by type, a
+       * framework's ops) is no column of its own */
+      if (g_strcmp0 (row->type, row->name) != 0)
+        known |= 1 << TES_OPERATOR_COLUMN_TYPE;
 
       if (row->op_index >= 0)
         known |= 1 << TES_OPERATOR_COLUMN_INDEX;
@@ -414,6 +423,8 @@ tes_summary_known_columns (GPtrArray *rows)
         known |= 1 << TES_OPERATOR_COLUMN_TOTAL;
       if (row->count >= 0)
         known |= 1 << TES_OPERATOR_COLUMN_COUNT;
+      if (row->details != NULL)
+        known |= 1 << TES_OPERATOR_COLUMN_DETAILS;
     }
 
   return known;
@@ -469,6 +480,9 @@ tes_summary_compare_rows (const TesSummaryRow *a,
 
     case TES_OPERATOR_COLUMN_COUNT:
       return compare_int64 (a->count, b->count);
+
+    case TES_OPERATOR_COLUMN_DETAILS:
+      return g_strcmp0 (a->details, b->details);
 
     case TES_OPERATOR_N_COLUMNS:
     default:
@@ -608,8 +622,14 @@ tes_summary_rows_to_text (const TesSummaryRow * const *rows,
                           const char                  *total_unit)
 {
   GString *out = g_string_new (NULL);
+  /* the details column only when some row has details */
+  guint n_columns = TES_OPERATOR_COLUMN_DETAILS;
 
-  for (guint c = 0; c < TES_OPERATOR_N_COLUMNS; c++)
+  for (guint i = 0; i < n_rows; i++)
+    if (rows[i]->details != NULL)
+      n_columns = TES_OPERATOR_N_COLUMNS;
+
+  for (guint c = 0; c < n_columns; c++)
     {
       if (c > 0)
         g_string_append_c (out, '\t');
@@ -621,7 +641,7 @@ tes_summary_rows_to_text (const TesSummaryRow * const *rows,
 
   for (guint i = 0; i < n_rows; i++)
     {
-      for (guint c = 0; c < TES_OPERATOR_N_COLUMNS; c++)
+      for (guint c = 0; c < n_columns; c++)
         {
           g_autofree char *cell = tes_summary_format_cell (rows[i], c);
 

@@ -129,7 +129,7 @@ draw_table (TesPainter *p,
             double      width,
             double      bottom)
 {
-  static const double weights[TES_OPERATOR_N_COLUMNS] = { 0.07, 0.35, 0.22, 0.12, 0.14, 0.10 };
+  static const double weights[TES_OPERATOR_N_COLUMNS] = { 0.07, 0.35, 0.22, 0.12, 0.14, 0.10, 0.50 };
   g_autofree char *unit = tes_summary_total_unit (report, rows->len ? g_ptr_array_index (rows, 0) : NULL);
   guint known = tes_summary_known_columns (rows);
   double row_height = 18;
@@ -157,7 +157,8 @@ draw_table (TesPainter *p,
       for (guint c = 0; c < TES_OPERATOR_N_COLUMNS; c++)
         {
           double w = width * weights[c] / sum;
-          gboolean numeric = c != TES_OPERATOR_COLUMN_NAME && c != TES_OPERATOR_COLUMN_TYPE;
+          gboolean numeric = c != TES_OPERATOR_COLUMN_NAME && c != TES_OPERATOR_COLUMN_TYPE &&
+                             c != TES_OPERATOR_COLUMN_DETAILS;
           g_autofree char *text = NULL;
 
           if (!(known & (1 << c)))

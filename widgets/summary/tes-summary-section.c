@@ -517,7 +517,8 @@ tes_summary_section_add_columns (TesSummarySection *self)
   for (guint c = 0; c < TES_OPERATOR_N_COLUMNS; c++)
     columns[c] = (TesTableColumn) {
       .title = tes_summary_column_title (c),
-      .numeric = c != TES_OPERATOR_COLUMN_NAME && c != TES_OPERATOR_COLUMN_TYPE,
+      .numeric = c != TES_OPERATOR_COLUMN_NAME && c != TES_OPERATOR_COLUMN_TYPE &&
+                 c != TES_OPERATOR_COLUMN_DETAILS,
       .expand = c == TES_OPERATOR_COLUMN_NAME,
     };
 

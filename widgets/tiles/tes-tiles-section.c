@@ -17,6 +17,8 @@
 #include "tes-tiles-layout.h"
 #include "tes-tiles-section.h"
 
+#include <string.h>
+
 /* Tile Balance: over the trace's visible range (or its selected span),
  * how each IPU's tile-cycles split between computing, exchanging,
  * syncing and waiting, and which tiles worked least and most. It follows
@@ -166,10 +168,12 @@ legend_state (const TesTileBalance *balance,
 }
 
 /* Whether every unit listed is named as a core ("Core 0": qaic,
- * SigmaStar), not as an engine (Torq's "DMA In", "Slice 0", "CSS"). */
+ * SigmaStar) or as a stream ("stream 7": a PyTorch trace's GPU), as
+ * prefix says, not as an engine (Torq's "DMA In", "Slice 0", "CSS"). */
 static gboolean
-units_are_cores (TesReport            *report,
-                 const TesTileBalance *balance)
+units_are_named (TesReport            *report,
+                 const TesTileBalance *balance,
+                 const char           *prefix)
 {
   GArray *lists[] = { balance->least, balance->most };
 
@@ -178,7 +182,7 @@ units_are_cores (TesReport            *report,
       {
         const TesTrack *unit = tes_report_get_track (report, g_array_index (lists[l], TesTileActivity, i).track_id);
 
-        if (unit == NULL || unit->name == NULL || g_ascii_strncasecmp (unit->name, "core", 4) != 0)
+        if (unit == NULL || unit->name == NULL || g_ascii_strncasecmp (unit->name, prefix, strlen (prefix)) != 0)
           return FALSE;
       }
 
@@ -196,9 +200,13 @@ balance_title (TesReport            *report,
   const TesTrack *device = unit != NULL && unit->parent_id != 0 ? tes_report_get_track (report, unit->parent_id) : NULL;
   const char *device_name = device != NULL && device->name != NULL ? device->name : "";
 
-  if (unit != NULL && units_are_cores (report, balance))
+  if (unit != NULL && units_are_named (report, balance, "core"))
     /* Translators: a device (by its name) and its cores */
     return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %u core", "%s · %u cores", balance->n_tiles),
+                            device_name, balance->n_tiles);
+  if (unit != NULL && units_are_named (report, balance, "stream "))
+    /* Translators: a GPU (by its name) and its streams (CUDA or HIP streams) */
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %u stream", "%s · %u streams", balance->n_tiles),
                             device_name, balance->n_tiles);
   if (unit != NULL)
     /* Translators: a device (by its name) and its engines (DMA, slices, …) */
@@ -272,9 +280,12 @@ chart_heading (TesReport            *report,
   double mean = 100 * chart->mean;
   gboolean merged = chart->columns->len < balance->n_tiles;
 
-  if (balance_is_units (balance) && units_are_cores (report, balance))
+  if (balance_is_units (balance) && units_are_named (report, balance, "core"))
     /* Translators: the chart of every core of a device; the mean of their busy shares */
     return g_strdup_printf (_("Busy share of each core, in order  ·  dashed: mean %.1f %%"), mean);
+  if (balance_is_units (balance) && units_are_named (report, balance, "stream "))
+    /* Translators: the chart of every stream of a GPU; the mean of their busy shares */
+    return g_strdup_printf (_("Busy share of each stream, in order  ·  dashed: mean %.1f %%"), mean);
   if (balance_is_units (balance))
     /* Translators: the chart of every engine (DMA, slices, …) of a device */
     return g_strdup_printf (_("Busy share of each engine, in order  ·  dashed: mean %.1f %%"), mean);

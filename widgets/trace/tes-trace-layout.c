@@ -829,10 +829,12 @@ tes_trace_merge_slices (const TesTraceScale   *scale,
         {
           TesTraceBox *box = &g_array_index (boxes, TesTraceBox, *last);
 
-          /* within the pixel column the row's last box ends in, and one
-           * of the two too thin to be seen alone; or, with Group Syncs,
-           * syncs that follow each other */
-          if ((x0 < floor (box->x1) + 1 && (x1 - x0 < 1 || box->x1 - box->x0 < 1)) ||
+          /* a slice too thin to be seen alone, within the pixel column
+           * the row's last box ends in; or, with Group Syncs, syncs that
+           * follow each other. A slice wide enough to be seen is a box of
+           * its own even after a thin one: merged, it would be drawn
+           * nameless and grey for a sliver before it. */
+          if ((x0 < floor (box->x1) + 1 && x1 - x0 < 1) ||
               (is_sync (merge, slice) && box->name != 0 && box->name < merge->n_strings &&
                merge->sync_names[box->name] && x0 < box->x1 + 1))
             {

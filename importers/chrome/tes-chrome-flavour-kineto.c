@@ -1,0 +1,1119 @@
+/* tes-chrome-flavour-kineto.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "tes-chrome"
+
+#include "config.h"
+
+#include "tes-chrome-flavour.h"
+#include "tes-info.h"
+#include "tes-json.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The PyTorch profiler's Chrome trace (Kineto), on NVIDIA, AMD or MTIA
+ * devices: processes labelled "GPU N" (or "MTIA N") are devices and their
+ * streams parallel units; the framework's operators (cpu_op / Operator)
+ * become operator rows with their CPU time and the device time of the
+ * kernels they launched; ProfilerStep#N are runs; each device and stream
+ * gets its busy and idle time as Holistic Trace Analysis splits it.
+ *
+ * Per slice the work is O(1): a slice is classified by its category (a
+ * table by string id), a CPU thread's ops keep a stack for their self
+ * time, and a device thread's kernels are appended to an array. Kernels
+ * are joined to the ops that launched them once, at the end, through the
+ * "External id" (or the runtime call's "correlation"). */
+
+typedef enum
+{
+  K_UNKNOWN = 0,     /* not classified yet */
+  K_OTHER,
+  K_OP,              /* cpu_op, Operator */
+  K_RUNTIME,         /* cuda_runtime, Runtime, cuda_driver, mtia_runtime */
+  K_KERNEL,          /* kernel, Kernel, mtia_ccp_events */
+  K_MEMCPY,          /* gpu_memcpy, Memcpy */
+  K_MEMSET,          /* gpu_memset, Memset */
+} Kind;
+
+/* what a device's busy time is made of */
+enum
+{
+  WORK_COMPUTE,
+  WORK_MEMCPY,
+  WORK_MEMSET,
+  WORK_COMM,
+  N_WORK
+};
+
+static const char * const work_keys[N_WORK] = { "compute", "memcpy", "memset", "communication" };
+
+/* HTA's idle categories */
+enum
+{
+  IDLE_HOST_WAIT,
+  IDLE_KERNEL_WAIT,
+  IDLE_OTHER,
+  N_IDLE
+};
+
+static const char * const idle_keys[N_IDLE] = { "idle_host_wait", "idle_kernel_wait", "idle_other" };
+
+/* HTA's consecutive_kernel_delay default: 30 µs */
+#define KERNEL_WAIT_NS 30000
+
+typedef struct
+{
+  gint64  start;
+  gint64  dur;
+  gint64  self;
+  gint64  ext;          /* -1: none */
+  gint64  dev_self;
+  gint64  dev_total;
+  gint    parent;       /* enclosing op, -1: none */
+  guint32 name;         /* gid */
+} Op;
+
+typedef struct
+{
+  gint64  start;
+  gint64  end;
+  gint64  ext;          /* -1: none */
+  gint64  corr;         /* -1: none */
+  guint32 name;         /* gid */
+  guint16 stream;       /* index in streams */
+  guint8  work;
+} Work;
+
+/* a runtime call: the launch of the kernel with its correlation */
+typedef struct
+{
+  gint64 corr;
+  gint64 ts;
+  gint64 ext;           /* -1: none */
+} Launch;
+
+typedef struct
+{
+  gint64 end;
+  gint64 child;
+  gint   op;            /* -1: not an op */
+} Open;
+
+typedef struct
+{
+  char  *label;         /* "GPU 0" */
+  char  *model;         /* deviceProperties name, NULL: none */
+  gint64 track_id;
+} Device;
+
+typedef struct
+{
+  Device *device;
+  char   *name;         /* "stream 7" */
+  gint64  track_id;
+  gint64  marks_track;  /* its annotations and syncs, 0: not yet */
+  guint   index;
+} Stream;
+
+typedef struct
+{
+  GArray     *kinds;        /* gid -> guint8 Kind */
+  GHashTable *devices;      /* TesChromeMergedProcess* -> Device* */
+  GPtrArray  *device_list;
+  GPtrArray  *streams;      /* Stream* */
+  GHashTable *stream_of;    /* TesChromeMergedThread* -> Stream* */
+  GPtrArray  *texts;        /* owned texts given gids */
+
+  GArray     *ops;          /* Op */
+  GArray     *work;         /* Work */
+  GArray     *launches;     /* Launch */
+  GArray     *steps;        /* gint64 pairs: start, end; names in step_names */
+  GPtrArray  *step_names;
+
+  /* the thread being written */
+  TesChromeMergedThread *cur;
+  Stream     *cur_stream;
+  GArray     *stack;        /* Open */
+  gint64      route;        /* track of the current slice, 0: the thread's */
+  gint64      next_marks_sort;
+} KState;
+
+static void
+device_free (gpointer data)
+{
+  Device *d = data;
+
+  g_free (d->label);
+  g_free (d->model);
+  g_free (d);
+}
+
+static void
+stream_free (gpointer data)
+{
+  Stream *s = data;
+
+  g_free (s->name);
+  g_free (s);
+}
+
+static void
+kstate_free (gpointer data)
+{
+  KState *st = data;
+
+  g_array_unref (st->kinds);
+  g_hash_table_unref (st->devices);
+  g_ptr_array_unref (st->device_list);
+  g_ptr_array_unref (st->streams);
+  g_hash_table_unref (st->stream_of);
+  g_ptr_array_unref (st->texts);
+  g_array_unref (st->ops);
+  g_array_unref (st->work);
+  g_array_unref (st->launches);
+  g_array_unref (st->steps);
+  g_ptr_array_unref (st->step_names);
+  g_array_unref (st->stack);
+  g_free (st);
+}
+
+/* ---- telling it ---------------------------------------------------------- */
+
+/* Kineto gives nearly every event an "External id" (ops, runtime calls,
+ * kernels) or a "correlation"; with_stack adds "Python id". */
+static gboolean
+claims_args (const char *args,
+             gsize       len)
+{
+  const char *v;
+  gsize vl;
+
+  return tes_chrome_args_find (args, len, "External id", &v, &vl) ||
+         tes_chrome_args_find (args, len, "correlation", &v, &vl) ||
+         tes_chrome_args_find (args, len, "Python id", &v, &vl);
+}
+
+static gboolean
+label_is_device (const char *label)
+{
+  return label != NULL && label[0] != '\0' && g_strcmp0 (label, "CPU") != 0;
+}
+
+/* Half the sampled events carry Kineto's ids, or a process is labelled
+ * as the profiler labels its devices ("GPU 0") beside one labelled
+ * "CPU". */
+static gboolean
+detect (TesChromeBuilder *b,
+        guint             n_claimed,
+        guint             n_sampled)
+{
+  gboolean cpu = FALSE, device = FALSE;
+
+  if (n_claimed > 0 && 2 * n_claimed >= n_sampled)
+    return TRUE;
+
+  for (guint i = 0; i < b->processes->len; i++)
+    {
+      TesChromeMergedProcess *mp = g_ptr_array_index (b->processes, i);
+      const char *label = tes_chrome_text (b, mp->labels);
+
+      cpu |= g_strcmp0 (label, "CPU") == 0;
+      device |= label_is_device (label) && (g_str_has_prefix (label, "GPU ") || g_str_has_prefix (label, "MTIA "));
+    }
+
+  return cpu && device;
+}
+
+/* ---- tracks -------------------------------------------------------------- */
+
+static guint32
+own_gid (KState           *st,
+         TesChromeBuilder *b,
+         char             *text)
+{
+  g_ptr_array_add (st->texts, text);
+  return tes_chrome_gid_of_text (b, text);
+}
+
+/* deviceProperties[i].name of the device whose id is the process's pid. */
+static char *
+device_model (TesChromeBuilder       *b,
+              TesChromeMergedProcess *mp)
+{
+  for (guint i = 0; i < 1024; i++)
+    {
+      g_autofree char *id_key = g_strdup_printf ("deviceProperties.%u.id", i);
+      g_autofree char *name_key = g_strdup_printf ("deviceProperties.%u.name", i);
+      const char *id = tes_chrome_other_data (b, id_key);
+      char *end;
+      gint64 value;
+
+      if (id == NULL)
+        return NULL;
+      value = g_ascii_strtoll (id, &end, 10);
+      if (*end == '\0' && !(mp->key_flags & TES_CHROME_KEY_PID_STRING) && value == mp->pid)
+        return g_strdup (tes_chrome_other_data (b, name_key));
+    }
+
+  return NULL;
+}
+
+/* Devices are the processes labelled "GPU N" (any label but "CPU"): named
+ * after the label and the model, instead of the Python process's name
+ * every one of them carries. */
+static void
+prepare (TesChromeBuilder *b)
+{
+  KState *st = g_new0 (KState, 1);
+
+  st->kinds = g_array_new (FALSE, TRUE, sizeof (guint8));
+  st->devices = g_hash_table_new (NULL, NULL);
+  st->device_list = g_ptr_array_new_with_free_func (device_free);
+  st->streams = g_ptr_array_new_with_free_func (stream_free);
+  st->stream_of = g_hash_table_new (NULL, NULL);
+  st->texts = g_ptr_array_new_with_free_func (g_free);
+  st->ops = g_array_new (FALSE, FALSE, sizeof (Op));
+  st->work = g_array_new (FALSE, FALSE, sizeof (Work));
+  st->launches = g_array_new (FALSE, FALSE, sizeof (Launch));
+  st->steps = g_array_new (FALSE, FALSE, 2 * sizeof (gint64));
+  st->step_names = g_ptr_array_new_with_free_func (g_free);
+  st->stack = g_array_new (FALSE, FALSE, sizeof (Open));
+  b->flavour_data = st;
+  b->flavour_data_free = kstate_free;
+
+  for (guint i = 0; i < b->processes->len; i++)
+    {
+      TesChromeMergedProcess *mp = g_ptr_array_index (b->processes, i);
+      const char *label = tes_chrome_text (b, mp->labels);
+      Device *d;
+
+      if (!label_is_device (label))
+        continue;
+
+      d = g_new0 (Device, 1);
+      d->label = g_strdup (label);
+      d->model = device_model (b, mp);
+      g_ptr_array_add (st->device_list, d);
+      g_hash_table_insert (st->devices, mp, d);
+      mp->name = own_gid (st, b, d->model ? g_strdup_printf ("%s (%s)", d->label, d->model)
+                                          : g_strdup (d->label));
+    }
+}
+
+static TesTrackKind
+process_kind (TesChromeBuilder       *b,
+              TesChromeMergedProcess *mp)
+{
+  KState *st = b->flavour_data;
+
+  return g_hash_table_contains (st->devices, mp) ? TES_TRACK_DEVICE : TES_TRACK_PROCESS;
+}
+
+/* "stream 7", "Stream 108" */
+static gboolean
+is_stream_name (const char *name)
+{
+  const char *p;
+
+  if (g_ascii_strncasecmp (name, "stream ", 7) != 0)
+    return FALSE;
+  for (p = name + 7; g_ascii_isdigit (*p); p++);
+
+  return p > name + 7 && *p == '\0';
+}
+
+/* A device's thread is a stream: a core track, so that Tile Balance and
+ * `tessera-cli tiles` count it as a parallel unit. */
+static gboolean
+thread_track (TesChromeBuilder      *b,
+              TesChromeMergedThread *mt,
+              gint64                 parent,
+              gint64                 sort_index,
+              const char            *native_id)
+{
+  KState *st = b->flavour_data;
+  Device *d = g_hash_table_lookup (st->devices, mt->process);
+  Stream *s;
+
+  g_autofree char *name = NULL;
+
+  if (d == NULL)
+    return FALSE;
+
+  d->track_id = parent;
+  if (mt->name != 0)
+    name = g_strstrip (g_strdup (tes_chrome_text (b, mt->name)));
+  else
+    name = g_strdup_printf ("stream %s", strchr (native_id, ':') + 1);
+  /* a device's other threads ("Device 0" with its context syncs, MTIA's
+   * submission queues) are no units */
+  if (!is_stream_name (name))
+    return FALSE;
+
+  s = g_new0 (Stream, 1);
+  s->device = d;
+  s->index = st->streams->len;
+  s->name = g_steal_pointer (&name);
+  s->track_id = mt->track_id = tes_chrome_add_track (b, parent, TES_TRACK_CORE, s->name, sort_index, native_id);
+  g_ptr_array_add (st->streams, s);
+  g_hash_table_insert (st->stream_of, mt, s);
+
+  return TRUE;
+}
+
+/* ---- slices -------------------------------------------------------------- */
+
+static Kind
+classify (const char *cat)
+{
+  static const struct
+  {
+    const char *cat;
+    Kind        kind;
+  } table[] = {
+    { "cpu_op", K_OP }, { "Operator", K_OP },
+    { "cuda_runtime", K_RUNTIME }, { "Runtime", K_RUNTIME }, { "cuda_driver", K_RUNTIME },
+    { "mtia_runtime", K_RUNTIME }, { "privateuse1_runtime", K_RUNTIME },
+    { "kernel", K_KERNEL }, { "Kernel", K_KERNEL }, { "mtia_ccp_events", K_KERNEL },
+    { "gpu_memcpy", K_MEMCPY }, { "Memcpy", K_MEMCPY },
+    { "gpu_memset", K_MEMSET }, { "Memset", K_MEMSET },
+  };
+
+  for (guint i = 0; cat != NULL && i < G_N_ELEMENTS (table); i++)
+    if (strcmp (cat, table[i].cat) == 0)
+      return table[i].kind;
+
+  return K_OTHER;
+}
+
+static Kind
+kind_of (KState           *st,
+         TesChromeBuilder *b,
+         guint32           cat)
+{
+  guint8 k;
+
+  if (cat >= st->kinds->len)
+    g_array_set_size (st->kinds, MAX (cat + 1, b->texts->len));
+  if ((k = g_array_index (st->kinds, guint8, cat)) == K_UNKNOWN)
+    g_array_index (st->kinds, guint8, cat) = k = (guint8)classify (tes_chrome_text (b, cat));
+
+  return (Kind)k;
+}
+
+/* An integer member of the compact args text ('"key":' given as it is
+ * written), -1 when there is none. A search for the key's text, not a
+ * walk over the members: kernels carry long args (grid, block, …), and
+ * this runs for every op, runtime call and kernel. Inside a string the
+ * quotes would be escaped, so a match after '{' or ',' is a member; Kineto
+ * nests no object holding these keys. */
+static gint64
+args_int (const char *args,
+          gsize       len,
+          const char *pattern,
+          gsize       pattern_len)
+{
+  const char *at = args;
+  const char *end = args + len;
+  gint64 value = 0;
+  gboolean negative = FALSE;
+
+  if (args == NULL)
+    return -1;
+
+  for (;;)
+    {
+      at = memmem (at, end - at, pattern, pattern_len);
+      if (at == NULL)
+        return -1;
+      if (at > args && (at[-1] == '{' || at[-1] == ','))
+        break;
+      at += pattern_len;
+    }
+
+  at += pattern_len;
+  if (at < end && *at == '-')
+    {
+      negative = TRUE;
+      at++;
+    }
+  if (at >= end || !g_ascii_isdigit (*at))
+    return -1;
+  for (; at < end && g_ascii_isdigit (*at); at++)
+    {
+      if (value > (G_MAXINT64 - 9) / 10)
+        return -1;
+      value = value * 10 + (*at - '0');
+    }
+  if (at < end && *at != ',' && *at != '}')
+    return -1;       /* 1.5, 1e3: not an id */
+
+  return negative ? -1 : value;
+}
+
+#define ARGS_INT(args, len, key) args_int ((args), (len), "\"" key "\":", sizeof (key) + 2)
+
+/* HTA's kernel kinds (hta/common/types.py): communication by name (nccl…,
+ * hccl…, …ncclKernel…), memory by category or name (Memcpy, Memset,
+ * dma…), the rest compute. */
+static guint8
+work_of (Kind        kind,
+         const char *name)
+{
+  if (kind == K_MEMCPY)
+    return WORK_MEMCPY;
+  if (kind == K_MEMSET)
+    return WORK_MEMSET;
+  if (name == NULL)
+    return WORK_COMPUTE;
+  if (g_str_has_prefix (name, "nccl") || g_str_has_prefix (name, "hccl") || strstr (name, "ncclKernel") != NULL)
+    return WORK_COMM;
+  if (g_str_has_prefix (name, "Memcpy") || g_str_has_prefix (name, "hipMemcpy") || g_str_has_prefix (name, "dma"))
+    return WORK_MEMCPY;
+  if (g_str_has_prefix (name, "Memset") || g_str_has_prefix (name, "hipMemset"))
+    return WORK_MEMSET;
+
+  return WORK_COMPUTE;
+}
+
+/* Pops the ops that end at or before t, their self time now known. */
+static void
+pop_until (KState *st,
+           gint64  t)
+{
+  while (st->stack->len > 0)
+    {
+      Open *top = &g_array_index (st->stack, Open, st->stack->len - 1);
+
+      if (top->end > t)
+        return;
+      if (top->op >= 0)
+        {
+          Op *op = &g_array_index (st->ops, Op, top->op);
+
+          op->self = MAX (op->dur - top->child, 0);
+        }
+      g_array_set_size (st->stack, st->stack->len - 1);
+    }
+}
+
+static void
+slice (TesChromeBuilder      *b,
+       TesChromeMergedThread *mt,
+       TesChromePart         *part,
+       const TesChromeSlice  *sl,
+       const char            *args,
+       gint64                *start,
+       gint64                *dur,
+       guint32               *category)
+{
+  KState *st = b->flavour_data;
+  guint32 cat = tes_chrome_gid (b, part->seg, sl->cat);
+  Kind kind = cat ? kind_of (st, b, cat) : K_OTHER;
+  gint64 end = *start + *dur;
+  Open open = { end, 0, -1 };
+  guint32 name;
+
+  (void)category;
+
+  st->route = 0;
+  if (mt != st->cur)
+    {
+      pop_until (st, G_MAXINT64);
+      st->cur = mt;
+      st->cur_stream = g_hash_table_lookup (st->stream_of, mt);
+    }
+
+  if (st->cur_stream != NULL)
+    {
+      Stream *s = st->cur_stream;
+
+      if (kind == K_KERNEL || kind == K_MEMCPY || kind == K_MEMSET)
+        {
+          Work w = { *start, end, ARGS_INT (args, sl->args_len, "External id"),
+                     ARGS_INT (args, sl->args_len, "correlation"),
+                     tes_chrome_gid (b, part->seg, sl->name), (guint16)s->index, 0 };
+
+          w.work = work_of (kind, tes_chrome_text (b, w.name));
+          g_array_append_val (st->work, w);
+          return;
+        }
+
+      /* annotations and syncs on a stream are no work of it: a lane of
+       * their own beside the stream's */
+      if (s->marks_track == 0)
+        {
+          g_autofree char *marks = g_strdup_printf ("%s annotations", s->name);
+
+          s->marks_track = tes_chrome_add_track (b, s->device->track_id, TES_TRACK_THREAD, marks,
+                                                 1000000 + st->next_marks_sort++, NULL);
+        }
+      st->route = s->marks_track;
+      return;
+    }
+
+  pop_until (st, *start);
+  if (st->stack->len > 0)
+    {
+      Open *parent = &g_array_index (st->stack, Open, st->stack->len - 1);
+
+      parent->child += MIN (end, parent->end) - *start;
+    }
+
+  name = tes_chrome_gid (b, part->seg, sl->name);
+  if (kind == K_OTHER || kind == K_OP)
+    {
+      const char *text = tes_chrome_text (b, name);
+
+      if (text != NULL && g_str_has_prefix (text, "ProfilerStep#"))
+        {
+          gint64 span[2] = { *start, end };
+
+          g_array_append_val (st->steps, span);
+          g_ptr_array_add (st->step_names, g_strdup (text));
+        }
+      else if (kind == K_OP)
+        {
+          Op op = { *start, *dur, *dur, ARGS_INT (args, sl->args_len, "External id"), 0, 0, -1, name };
+
+          for (guint i = st->stack->len; i > 0; i--)
+            if (g_array_index (st->stack, Open, i - 1).op >= 0)
+              {
+                op.parent = g_array_index (st->stack, Open, i - 1).op;
+                break;
+              }
+          open.op = st->ops->len;
+          g_array_append_val (st->ops, op);
+        }
+    }
+  else if (kind == K_RUNTIME)
+    {
+      Launch launch = { ARGS_INT (args, sl->args_len, "correlation"), *start,
+                        ARGS_INT (args, sl->args_len, "External id") };
+
+      if (launch.corr >= 0)
+        g_array_append_val (st->launches, launch);
+    }
+
+  g_array_append_val (st->stack, open);
+}
+
+static gint64
+slice_track (TesChromeBuilder      *b,
+             TesChromeMergedThread *mt)
+{
+  KState *st = b->flavour_data;
+
+  return st->route != 0 ? st->route : mt->track_id;
+}
+
+/* ---- once every slice is written ----------------------------------------- */
+
+/* ns as exact milliseconds */
+static char *
+format_ms (gint64 ns)
+{
+  return g_strdup_printf ("%s%" G_GINT64_FORMAT ".%06" G_GINT64_FORMAT " ms",
+                          ns < 0 ? "-" : "", ABS (ns) / 1000000, ABS (ns) % 1000000);
+}
+
+static void
+set_ms (GPtrArray  *info,
+        const char *prefix,
+        const char *key,
+        gint64      ns)
+{
+  g_autofree char *v = format_ms (ns);
+
+  tes_info_list_add (info, g_strdup_printf ("%s.%s", prefix, key), v);
+}
+
+static int
+compare_work (gconstpointer a,
+              gconstpointer b)
+{
+  const Work *x = a, *y = b;
+
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  return (x->end > y->end) - (x->end < y->end);
+}
+
+static int
+compare_work_ptr (gconstpointer a,
+                  gconstpointer b)
+{
+  return compare_work (*(Work * const *)a, *(Work * const *)b);
+}
+
+static int
+compare_spans (gconstpointer a,
+               gconstpointer b)
+{
+  const gint64 *x = a, *y = b;
+
+  if (x[0] != y[0])
+    return x[0] < y[0] ? -1 : 1;
+  return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* Sorts spans and merges them in place into their union; returns its length. */
+static gint64
+merge_spans (GArray *spans)
+{
+  guint n = 0;
+  gint64 total = 0;
+
+  g_array_sort (spans, compare_spans);
+  for (guint i = 0; i < spans->len; i++)
+    {
+      gint64 *s = &g_array_index (spans, gint64, 2 * i);
+      gint64 *last = n > 0 ? &g_array_index (spans, gint64, 2 * (n - 1)) : NULL;
+
+      if (last != NULL && s[0] <= last[1])
+        last[1] = MAX (last[1], s[1]);
+      else
+        {
+          gint64 *dst = &g_array_index (spans, gint64, 2 * n++);
+
+          dst[0] = s[0];
+          dst[1] = s[1];
+        }
+    }
+  g_array_set_size (spans, n);
+  for (guint i = 0; i < n; i++)
+    total += g_array_index (spans, gint64, 2 * i + 1) - g_array_index (spans, gint64, 2 * i);
+
+  return total;
+}
+
+/* The time two unions (merged, sorted) share. */
+static gint64
+intersect_spans (GArray *a,
+                 GArray *b)
+{
+  gint64 shared = 0;
+  guint i = 0, j = 0;
+
+  while (i < a->len && j < b->len)
+    {
+      const gint64 *x = &g_array_index (a, gint64, 2 * i);
+      const gint64 *y = &g_array_index (b, gint64, 2 * j);
+
+      shared += MAX (0, MIN (x[1], y[1]) - MAX (x[0], y[0]));
+      if (x[1] < y[1])
+        i++;
+      else
+        j++;
+    }
+
+  return shared;
+}
+
+/* Busy time (the union of the works) and idle time between the first
+ * start and the last end, each gap split as HTA splits a stream's: the
+ * host's wait when the next work's runtime call came after the gap began,
+ * else a kernel wait when the gap is under 30 µs, else other. works are
+ * sorted by start. */
+static void
+busy_idle (KState      *st,
+           GHashTable  *launch_of,
+           const Work **works,
+           guint        n,
+           gint64      *busy,
+           gint64       idle[N_IDLE])
+{
+  gint64 reach = G_MININT64;
+
+  *busy = 0;
+  memset (idle, 0, N_IDLE * sizeof (gint64));
+  (void)st;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const Work *w = works[i];
+
+      if (reach != G_MININT64 && w->start > reach)
+        {
+          gint64 gap = w->start - reach;
+          const Launch *launch = w->corr >= 0 ? g_hash_table_lookup (launch_of, &w->corr) : NULL;
+
+          if (launch != NULL && launch->ts > reach)
+            idle[IDLE_HOST_WAIT] += gap;
+          else if (gap < KERNEL_WAIT_NS)
+            idle[IDLE_KERNEL_WAIT] += gap;
+          else
+            idle[IDLE_OTHER] += gap;
+        }
+      if (w->end > reach)
+        {
+          *busy += w->end - MAX (w->start, reach == G_MININT64 ? w->start : reach);
+          reach = w->end;
+        }
+    }
+}
+
+static void
+write_units (TesChromeBuilder *b,
+             KState           *st,
+             GHashTable       *launch_of)
+{
+  g_autoptr(GPtrArray) by_stream = g_ptr_array_new_with_free_func ((GDestroyNotify)g_ptr_array_unref);
+
+  for (guint i = 0; i < st->streams->len; i++)
+    g_ptr_array_add (by_stream, g_ptr_array_new ());
+  for (guint i = 0; i < st->work->len; i++)
+    {
+      Work *w = &g_array_index (st->work, Work, i);
+
+      g_ptr_array_add (g_ptr_array_index (by_stream, w->stream), w);
+    }
+
+  for (guint d = 0; d < st->device_list->len; d++)
+    {
+      Device *dev = g_ptr_array_index (st->device_list, d);
+      g_autoptr(GPtrArray) works = g_ptr_array_new ();
+      g_autoptr(GArray) comm = g_array_new (FALSE, FALSE, 2 * sizeof (gint64));
+      g_autoptr(GArray) comp = g_array_new (FALSE, FALSE, 2 * sizeof (gint64));
+      gint64 kinds[N_WORK] = { 0 };
+      gint64 busy, idle[N_IDLE];
+      guint n_streams = 0;
+      g_autoptr(GPtrArray) info = tes_info_list_new ();
+      g_autoptr(GPtrArray) stream_info = tes_info_list_new ();
+
+      for (guint s = 0; s < st->streams->len; s++)
+        {
+          Stream *stream = g_ptr_array_index (st->streams, s);
+          GPtrArray *sw = g_ptr_array_index (by_stream, s);
+          g_autofree char *prefix = NULL;
+
+          if (stream->device != dev || sw->len == 0)
+            continue;
+
+          n_streams++;
+          /* a thread's slices come in start order, ties longest first */
+          prefix = g_strdup_printf ("%s %s", dev->label, stream->name);
+          busy_idle (st, launch_of, (const Work **)sw->pdata, sw->len, &busy, idle);
+          set_ms (stream_info, prefix, "busy", busy);
+          set_ms (stream_info, prefix, "idle", idle[0] + idle[1] + idle[2]);
+          for (guint k = 0; k < N_IDLE; k++)
+            set_ms (stream_info, prefix, idle_keys[k], idle[k]);
+
+          for (guint i = 0; i < sw->len; i++)
+            {
+              Work *w = g_ptr_array_index (sw, i);
+              gint64 span[2] = { w->start, w->end };
+
+              g_ptr_array_add (works, w);
+              kinds[w->work] += w->end - w->start;
+              if (w->work == WORK_COMM)
+                g_array_append_vals (comm, span, 1);
+              else if (w->work == WORK_COMPUTE)
+                g_array_append_vals (comp, span, 1);
+            }
+        }
+
+      if (works->len == 0)
+        continue;
+
+      g_ptr_array_sort (works, (GCompareFunc)(gpointer)compare_work_ptr);
+      busy_idle (st, launch_of, (const Work **)works->pdata, works->len, &busy, idle);
+      if (dev->model != NULL)
+        tes_info_list_add (info, g_strdup_printf ("%s.model", dev->label), dev->model);
+      tes_info_list_add_int (info, g_strdup_printf ("%s.streams", dev->label), n_streams);
+      set_ms (info, dev->label, "busy", busy);
+      set_ms (info, dev->label, "idle", idle[0] + idle[1] + idle[2]);
+      for (guint k = 0; k < N_IDLE; k++)
+        set_ms (info, dev->label, idle_keys[k], idle[k]);
+      for (guint k = 0; k < N_WORK; k++)
+        set_ms (info, dev->label, work_keys[k], kinds[k]);
+
+      /* HTA's overlap: of the communication's union, the share that
+       * computation's union covers */
+      {
+        gint64 comm_time = merge_spans (comm);
+
+        merge_spans (comp);
+        if (comm_time > 0)
+          {
+            g_autofree char *value = g_strdup_printf ("%.2f %%", 100.0 * (double)intersect_spans (comm, comp) / (double)comm_time);
+
+            tes_info_list_add (info, g_strdup_printf ("%s.comm_overlap", dev->label), value);
+          }
+      }
+      tes_info_list_write (info, b->writer, b->context->source_id);
+      tes_info_list_write (stream_info, b->writer, b->context->source_id);
+    }
+}
+
+/* Per op name: the sums over its calls. */
+typedef struct
+{
+  guint32     name;
+  gint64      count;
+  gint64      cpu_total;
+  gint64      cpu_self;
+  gint64      dev_self;
+  gint64      dev_total;
+  GArray     *kernels;      /* KernelSum, first launched first */
+  GHashTable *kernel_index; /* kernel name gid -> index + 1 */
+} OpSum;
+
+typedef struct
+{
+  guint32 name;
+  gint64  count;
+  gint64  total;
+} KernelSum;
+
+static void
+op_sum_free (gpointer data)
+{
+  OpSum *sum = data;
+
+  g_array_unref (sum->kernels);
+  g_hash_table_unref (sum->kernel_index);
+  g_free (sum);
+}
+
+/* longest first, then by name */
+static int
+compare_kernel_sums (gconstpointer a,
+                     gconstpointer b,
+                     gpointer      builder)
+{
+  const KernelSum *x = a, *y = b;
+
+  if (x->total != y->total)
+    return x->total < y->total ? 1 : -1;
+  return strcmp (tes_chrome_text (builder, x->name), tes_chrome_text (builder, y->name));
+}
+
+/* ns (never negative) as milliseconds to the µs, half up, for reading */
+static void
+append_ms (GString *out,
+           gint64   ns)
+{
+  gint64 us = (ns + 500) / 1000;
+
+  g_string_append_printf (out, "%" G_GINT64_FORMAT ".%03" G_GINT64_FORMAT " ms", us / 1000, us % 1000);
+}
+
+/* What Summary shows beside the op: its CPU and device time and its
+ * heaviest kernels (their names cut at 60 characters). */
+static void
+details_text (TesChromeBuilder *b,
+              const OpSum      *sum,
+              GString          *out)
+{
+  g_autoptr(GArray) kernels = g_array_copy (sum->kernels);
+
+  g_string_assign (out, "CPU ");
+  append_ms (out, sum->cpu_total);
+  g_string_append (out, " (self ");
+  append_ms (out, sum->cpu_self);
+  g_string_append (out, ")");
+  if (sum->dev_total > 0)
+    {
+      g_string_append (out, ", device ");
+      append_ms (out, sum->dev_total);
+      g_string_append (out, " (self ");
+      append_ms (out, sum->dev_self);
+      g_string_append (out, ")");
+    }
+  g_array_sort_with_data (kernels, compare_kernel_sums, b);
+  for (guint k = 0; k < kernels->len && k < 3; k++)
+    {
+      const KernelSum *ks = &g_array_index (kernels, KernelSum, k);
+      const char *name = tes_chrome_text (b, ks->name);
+      glong chars = g_utf8_strlen (name, -1);
+
+      g_string_append (out, k == 0 ? "; kernels: " : ", ");
+      if (chars > 60)
+        {
+          g_string_append_len (out, name, g_utf8_offset_to_pointer (name, 59) - name);
+          g_string_append (out, "…");
+        }
+      else
+        g_string_append (out, name);
+      g_string_append_printf (out, " ×%" G_GINT64_FORMAT " ", ks->count);
+      append_ms (out, ks->total);
+    }
+  if (kernels->len > 3)
+    g_string_append_printf (out, ", %u more", kernels->len - 3);
+}
+
+static void
+write_operators (TesChromeBuilder *b,
+                 KState           *st,
+                 GHashTable       *launch_of)
+{
+  g_autoptr(GHashTable) op_of_ext = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr(GHashTable) sum_of = g_hash_table_new (NULL, NULL);
+  g_autoptr(GPtrArray) sums = g_ptr_array_new_with_free_func (op_sum_free);
+  g_autoptr(GString) args = g_string_new (NULL);
+  g_autoptr(GString) details = g_string_new (NULL);
+  gboolean linked = FALSE;
+
+  for (guint i = 0; i < st->ops->len; i++)
+    {
+      Op *op = &g_array_index (st->ops, Op, i);
+
+      if (op->ext >= 0)
+        g_hash_table_insert (op_of_ext, &op->ext, op);
+    }
+
+  for (guint i = 0; i < st->ops->len; i++)
+    {
+      Op *op = &g_array_index (st->ops, Op, i);
+      OpSum *sum = g_hash_table_lookup (sum_of, GUINT_TO_POINTER (op->name));
+
+      if (sum == NULL)
+        {
+          sum = g_new0 (OpSum, 1);
+          sum->name = op->name;
+          sum->kernels = g_array_new (FALSE, FALSE, sizeof (KernelSum));
+          sum->kernel_index = g_hash_table_new (NULL, NULL);
+          g_ptr_array_add (sums, sum);
+          g_hash_table_insert (sum_of, GUINT_TO_POINTER (op->name), sum);
+        }
+      sum->count++;
+      sum->cpu_total += op->dur;
+      sum->cpu_self += op->self;
+    }
+
+  /* each kernel, copy or set to the op that launched it: the kernel's
+   * own External id, else its runtime call's */
+  for (guint i = 0; i < st->work->len; i++)
+    {
+      const Work *w = &g_array_index (st->work, Work, i);
+      gint64 ext = w->ext;
+      const Launch *launch;
+      Op *op = NULL;
+      OpSum *sum;
+      guint k;
+
+      if (ext >= 0)
+        op = g_hash_table_lookup (op_of_ext, &ext);
+      if (op == NULL && w->corr >= 0 && (launch = g_hash_table_lookup (launch_of, &w->corr)) != NULL &&
+          launch->ext >= 0)
+        op = g_hash_table_lookup (op_of_ext, &launch->ext);
+      if (op == NULL)
+        continue;
+
+      linked = TRUE;
+      op->dev_self += w->end - w->start;
+      for (Op *up = op; up != NULL; up = up->parent >= 0 ? &g_array_index (st->ops, Op, up->parent) : NULL)
+        up->dev_total += w->end - w->start;
+
+      sum = g_hash_table_lookup (sum_of, GUINT_TO_POINTER (op->name));
+      k = GPOINTER_TO_UINT (g_hash_table_lookup (sum->kernel_index, GUINT_TO_POINTER (w->name)));
+      if (k == 0)
+        {
+          KernelSum ks = { w->name, 0, 0 };
+
+          g_array_append_val (sum->kernels, ks);
+          k = sum->kernels->len;
+          g_hash_table_insert (sum->kernel_index, GUINT_TO_POINTER (w->name), GUINT_TO_POINTER (k));
+        }
+      g_array_index (sum->kernels, KernelSum, k - 1).count++;
+      g_array_index (sum->kernels, KernelSum, k - 1).total += w->end - w->start;
+    }
+
+  for (guint i = 0; i < st->ops->len; i++)
+    {
+      Op *op = &g_array_index (st->ops, Op, i);
+      OpSum *sum = g_hash_table_lookup (sum_of, GUINT_TO_POINTER (op->name));
+
+      sum->dev_self += op->dev_self;
+      sum->dev_total += op->dev_total;
+    }
+
+  for (guint i = 0; i < sums->len; i++)
+    {
+      OpSum *sum = g_ptr_array_index (sums, i);
+      TesOperatorRow row = TES_OPERATOR_ROW_INIT;
+      const char *name = tes_chrome_text (b, sum->name);
+
+      g_string_printf (args, "{\"cpu_total_ns\":%" G_GINT64_FORMAT ",\"cpu_self_ns\":%" G_GINT64_FORMAT
+                       ",\"device_total_ns\":%" G_GINT64_FORMAT ",\"device_self_ns\":%" G_GINT64_FORMAT
+                       ",\"kernels\":[",
+                       sum->cpu_total, sum->cpu_self, sum->dev_total, sum->dev_self);
+      for (guint k = 0; k < sum->kernels->len; k++)
+        {
+          const KernelSum *ks = &g_array_index (sum->kernels, KernelSum, k);
+
+          g_string_append (args, k ? ",{\"name\":" : "{\"name\":");
+          tes_json_append_string (args, tes_chrome_text (b, ks->name), -1);
+          g_string_append_printf (args, ",\"count\":%" G_GINT64_FORMAT ",\"device_ns\":%" G_GINT64_FORMAT "}",
+                                  ks->count, ks->total);
+        }
+      g_string_append (args, "],\"details\":");
+      details_text (b, sum, details);
+      tes_json_append_string (args, details->str, -1);
+      g_string_append_c (args, '}');
+
+      /* rows are sums by name, like the vendors' per-type listings: no
+       * index, so Summary shows them by name, not as "<index> <name>" */
+      row.source_id = b->context->source_id;
+      row.name = name;
+      row.type = name;
+      row.count = sum->count;
+      /* what the op cost where it ran: its kernels' time when the trace
+       * links kernels to ops, else its own CPU time; self times, so that
+       * nested ops are not counted twice */
+      row.total = linked ? sum->dev_self : sum->cpu_self;
+      row.clock_id = b->clock_id;
+      row.args_json = args->str;
+      tes_cache_writer_add_operator (b->writer, &row);
+    }
+
+  tes_cache_writer_set_info (b->writer, b->context->source_id, "PyTorch.operator_time",
+                             linked ? "device self time (the kernels each op launched itself)"
+                                    : "CPU self time (no kernel is linked to an op)");
+}
+
+static void
+threads_written (TesChromeBuilder *b)
+{
+  KState *st = b->flavour_data;
+  g_autoptr(GHashTable) launch_of = g_hash_table_new (g_int64_hash, g_int64_equal);
+
+  pop_until (st, G_MAXINT64);
+  st->cur = NULL;
+
+  for (guint i = 0; i < st->launches->len; i++)
+    {
+      Launch *launch = &g_array_index (st->launches, Launch, i);
+
+      g_hash_table_insert (launch_of, &launch->corr, launch);
+    }
+
+  write_operators (b, st, launch_of);
+  write_units (b, st, launch_of);
+
+  for (guint i = 0; i < st->steps->len; i++)
+    {
+      const gint64 *span = &g_array_index (st->steps, gint64, 2 * i);
+
+      tes_cache_writer_add_run (b->writer, g_ptr_array_index (st->step_names, i), b->clock_id, span[0], span[1]);
+    }
+}
+
+const TesChromeFlavour tes_chrome_flavour_kineto = {
+  .title = "PyTorch Profiler (Kineto)",
+  .claims_args = claims_args,
+  .detect = detect,
+  .prepare = prepare,
+  .process_kind = process_kind,
+  .thread_track = thread_track,
+  .slice = slice,
+  .slice_track = slice_track,
+  .threads_written = threads_written,
+};

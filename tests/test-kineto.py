@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+# test-kineto.py
+#
+# Copyright 2026 The Tessera developers
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The Chrome importer's PyTorch profiler (Kineto) and ONNX Runtime flavours against
+tests/kineto_expected.py, on every trace in tests/data/kineto/ and on one
+bench/gen-chrome-trace.py --shape kineto writes (60,000 X events, 20 MB:
+cut into pieces parsed by several threads and spilled, as a large trace).
+
+Each trace is imported by tessera-cli into a scratch folder; the cache is
+then read with Python's sqlite3 (operators, runs, tracks, info) and
+`tessera-cli tiles --csv` and `summary --csv` are run, and every figure
+is compared with the one kineto_expected.py computes from the JSON.
+
+Usage: test-kineto.py SOURCE_ROOT TESSERA_CLI   (TAP output)
+"""
+import csv
+import io
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from decimal import Decimal
+
+root, cli = sys.argv[1], sys.argv[2]
+data = os.path.join(root, "tests", "data", "kineto")
+sys.path.insert(0, os.path.join(root, "tests"))
+import kineto_expected  # noqa: E402
+
+n = 0
+failed = 0
+
+
+def ok(cond, what):
+    global n, failed
+    n += 1
+    if cond:
+        print("ok %d - %s" % (n, what))
+    else:
+        failed += 1
+        print("not ok %d - %s" % (n, what))
+
+
+def ms_to_ns(text):
+    assert text.endswith(" ms"), text
+    return int(Decimal(text[:-3]) * 1000000)
+
+
+def run(*args):
+    return subprocess.run([cli] + list(args), check=True, capture_output=True, text=True).stdout
+
+
+files = sorted(f for f in os.listdir(data) if f.endswith((".json", ".json.gz")))
+with tempfile.TemporaryDirectory() as tmp:
+    subprocess.run([sys.executable, os.path.join(root, "bench", "gen-chrome-trace.py"), "--shape", "kineto",
+                    "--events", "60000", "--seed", "5", "--out", os.path.join(tmp, "generated-kineto.json")],
+                   check=True, capture_output=True)
+    for name in files + ["generated-kineto.json"]:
+        path = os.path.join(tmp, name)
+        if name in files:
+            shutil.copy(os.path.join(data, name), path)
+        exp = kineto_expected.expected(path)
+        run("info", "--reimport", path)
+        db = sqlite3.connect(path + ".tessera")
+        strings = dict(db.execute("SELECT id, value FROM strings"))
+        info = dict(db.execute("SELECT key, value FROM info"))
+
+        ok(info.get("flavour") == "PyTorch Profiler (Kineto)", "%s: flavour %s" % (name, info.get("flavour")))
+        if name == "generated-kineto.json":
+            pieces = info.get("parse_pieces", "1 of 1").split(" of ")
+            ok(int(pieces[0]) > 1, "%s: parsed in %s pieces" % (name, info.get("parse_pieces")))
+
+        # operators: one row per name, with its figures and kernels
+        rows = {}
+        for op_name, typ, count, total, args in db.execute(
+                "SELECT name, type, count, total, args FROM operators ORDER BY op_index"):
+            a = json.loads(args)
+            rows[strings[op_name]] = {
+                "count": count, "total": total, "cpu_total_ns": a["cpu_total_ns"],
+                "cpu_self_ns": a["cpu_self_ns"], "device_self_ns": a["device_self_ns"],
+                "device_total_ns": a["device_total_ns"],
+                "kernels": {k["name"]: [k["count"], k["device_ns"]] for k in a["kernels"]},
+                "details": a["details"],
+            }
+        ok(set(rows) == set(exp["operators"]),
+           "%s: %d operators by name (missing %s, extra %s)" % (
+               name, len(rows), sorted(set(exp["operators"]) - set(rows))[:3],
+               sorted(set(rows) - set(exp["operators"]))[:3]))
+        bad = [k for k in rows if k in exp["operators"] and rows[k] != exp["operators"][k]]
+        ok(not bad, "%s: count, CPU total and self, device self and total, kernels, details of every operator%s" % (
+            name, "" if not bad else ": %s is %s, expected %s" % (bad[0], rows[bad[0]], exp["operators"][bad[0]])))
+        ok(not any(k.startswith("ProfilerStep#") or k.startswith("PyTorch Profiler") for k in rows),
+           "%s: no step and no profiler span among the operators" % name)
+        want = ("device self time (the kernels each op launched itself)" if exp["linked"]
+                else "CPU self time (no kernel is linked to an op)")
+        ok(info.get("PyTorch.operator_time") == want, "%s: operator time is %s" % (name, want))
+
+        # runs: one per ProfilerStep#N
+        runs = [list(r) for r in db.execute("SELECT name, start, \"end\" FROM runs ORDER BY id")]
+        ok(sorted(runs) == sorted(exp["runs"]), "%s: runs %s" % (name, [r[0] for r in runs]))
+
+        # devices, named after their label and model, and their figures
+        tracks = list(db.execute("SELECT id, parent_id, kind, name FROM tracks"))
+        device_names = sorted(t[3] for t in tracks if t[2] == 0)
+        ok(device_names == sorted(d["name"] for d in exp["devices"].values()),
+           "%s: devices %s" % (name, device_names))
+        for label, d in sorted(exp["devices"].items()):
+            for key in ("busy", "idle", "idle_host_wait", "idle_kernel_wait", "idle_other",
+                        "compute", "memcpy", "memset", "communication"):
+                got = info.get("%s.%s" % (label, key))
+                ok(got is not None and ms_to_ns(got) == d[key],
+                   "%s: %s %s = %s (expected %d ns)" % (name, label, key, got, d[key]))
+            ok(info.get("%s.comm_overlap" % label) == d.get("comm_overlap"),
+               "%s: %s communication overlap %s" % (name, label, d.get("comm_overlap")))
+            ok(info.get("%s.model" % label) == d.get("model"), "%s: %s model" % (name, label))
+            ok(info.get("%s.streams" % label) == str(d["streams"]), "%s: %s streams" % (name, label))
+        for key, s in sorted(exp["streams"].items()):
+            for fig in ("busy", "idle", "idle_host_wait", "idle_kernel_wait", "idle_other"):
+                got = info.get("%s.%s" % (key, fig))
+                ok(got is not None and ms_to_ns(got) == s[fig],
+                   "%s: %s %s = %s (expected %d ns)" % (name, key, fig, got, s[fig]))
+
+        # tessera-cli tiles: a unit per stream, busy = the union of its work
+        units = {}
+        lines = run("tiles", "--csv", path).splitlines()
+        for r in csv.DictReader(io.StringIO("\n".join(lines))):
+            units[(r["device"], r["unit"])] = (int(r["busy_ns"]), int(r["idle_ns"]))
+        label_of = {d["name"]: label for label, d in exp["devices"].items()}
+        got = {"%s %s" % (label_of.get(dev, dev), unit): busy for (dev, unit), (busy, idle) in units.items()}
+        ok(got == {k: s["busy"] for k, s in exp["streams"].items()},
+           "%s: tiles lists every stream with its busy time" % name)
+        ok(len({busy + idle for busy, idle in units.values()}) <= 1, "%s: busy + idle is one window" % name)
+
+        # summary (per type, the type being the op): each op's time and calls
+        summary = {r["name"]: (int(r["total"]), int(r["count"]))
+                   for r in csv.DictReader(io.StringIO(run("summary", "--csv", path)))}
+        ok(summary == {k: (o["total"], o["count"]) for k, o in exp["operators"].items()},
+           "%s: summary gives every operator its time and calls" % name)
+        db.close()
+
+# compare --fail-if-slower gates a model's regression by operator: B is
+# the hand-written trace with aten::relu's kernels twice as long
+with tempfile.TemporaryDirectory() as tmp:
+    a_path = os.path.join(tmp, "a.json")
+    b_path = os.path.join(tmp, "b.json")
+    shutil.copy(os.path.join(data, "written_old_names.json"), a_path)
+    with open(a_path, encoding="utf-8") as f:
+        doc = json.load(f)
+    relu = {e["args"]["External id"] for e in doc["traceEvents"] if e.get("name") == "aten::relu"}
+    for e in doc["traceEvents"]:
+        if e.get("cat") == "Kernel" and e.get("args", {}).get("External id") in relu:
+            e["dur"] *= 2
+    with open(b_path, "w", encoding="utf-8") as f:
+        json.dump(doc, f)
+    same = subprocess.run([cli, "compare", "--fail-if-slower", "5", a_path, a_path], capture_output=True, text=True)
+    ok(same.returncode == 0, "compare --fail-if-slower passes a trace against itself (exit %d)" % same.returncode)
+    slower = subprocess.run([cli, "compare", "--fail-if-slower", "5", a_path, b_path], capture_output=True, text=True)
+    ok(slower.returncode == 1 and "aten::relu" in slower.stdout + slower.stderr,
+       "compare --fail-if-slower fails on aten::relu's slower kernels (exit %d)" % slower.returncode)
+
+# ONNX Runtime's profile: a row per node, a run per model_run
+ort = os.path.join(root, "tests", "data", "onnxruntime")
+with tempfile.TemporaryDirectory() as tmp:
+    for name in sorted(f for f in os.listdir(ort) if f.endswith(".json")):
+        path = os.path.join(tmp, name)
+        shutil.copy(os.path.join(ort, name), path)
+        exp = kineto_expected.expected_onnxruntime(path)
+        run("info", "--reimport", path)
+        db = sqlite3.connect(path + ".tessera")
+        strings = dict(db.execute("SELECT id, value FROM strings"))
+        info = dict(db.execute("SELECT key, value FROM info"))
+        ok(info.get("flavour") == "ONNX Runtime profile", "%s: flavour %s" % (name, info.get("flavour")))
+        rows = [[i, strings[nm], strings[ty], c, t, json.loads(a)["provider"]] for i, nm, ty, c, t, a in db.execute(
+            "SELECT op_index, name, type, count, total, args FROM operators ORDER BY op_index")]
+        ok(rows == exp["operators"], "%s: %d nodes with their type, runs and kernel time%s" % (
+            name, len(rows), "" if rows == exp["operators"] else ": %s, expected %s" % (rows, exp["operators"])))
+        runs = [list(r) for r in db.execute("SELECT name, start, \"end\" FROM runs ORDER BY id")]
+        ok(runs == exp["runs"], "%s: runs %s" % (name, [r[0] for r in runs]))
+        each = [(r["label"], int(r["total"])) for r in csv.DictReader(io.StringIO(run("summary", "--mode", "each", "--csv", path)))]
+        ok(each == [(o[1], o[4]) for o in exp["operators"]],
+           "%s: summary --mode each lists the nodes by their names, in order" % name)
+        by_type = {}
+        for o in exp["operators"]:
+            by_type[o[2]] = by_type.get(o[2], 0) + o[4]
+        total = {r["name"]: int(r["total"]) for r in csv.DictReader(io.StringIO(run("summary", "--csv", path)))}
+        ok(total == by_type, "%s: summary --mode total sums the nodes by op type" % name)
+        db.close()
+
+print("1..%d" % n)
+sys.exit(1 if failed else 0)
