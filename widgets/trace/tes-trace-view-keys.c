@@ -149,7 +149,8 @@ step_row (TesTraceView *self,
       guint levels = self->lane_state.group_levels;
       guint n_rows = flame ? MAX (lane->n_rows, levels + 1) : levels + 1;
 
-      if (!lane->has_slices || lane->is_counter)
+      /* an I/O lane's blocks are other lanes' slices: not stepped to */
+      if (!lane->has_slices || lane->is_counter || lane->io_ipu >= 0)
         continue;
       /* the steps' rows, not Group Executions' above them */
       for (guint row = levels; row < n_rows; row++)

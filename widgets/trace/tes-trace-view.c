@@ -758,8 +758,9 @@ tes_trace_view_query_tooltip (GtkWidget  *widget,
   g_autofree char *markup = NULL;
   gint64 track_id;
   gboolean in_label;
+  int lane = -1;
 
-  if (self->workspace == NULL || !(box = _tes_trace_view_box_at (self, x, y, &track_id, &in_label, NULL)))
+  if (self->workspace == NULL || !(box = _tes_trace_view_box_at (self, x, y, &track_id, &in_label, &lane)))
     return FALSE;
 
   report = tes_workspace_get_report (self->workspace);
@@ -782,7 +783,9 @@ tes_trace_view_query_tooltip (GtkWidget  *widget,
       const char *name = tes_report_get_string (report, box->name);
       const char *category = tes_report_get_string (report, box->category);
       g_autofree char *cycles = NULL;
-      g_autofree char *args = tes_report_get_slice_args (report, track_id, box->index, NULL);
+      /* an I/O lane's block is one of several tiles': its arguments are not the lane's */
+      gboolean io = lane >= 0 && g_array_index (self->frame->lanes, TesTraceLane, lane).io_ipu >= 0;
+      g_autofree char *args = io ? NULL : tes_report_get_slice_args (report, track_id, box->index, NULL);
 
       /* the duration in cycles too, unless that is already the unit */
       if (tes_workspace_get_time_unit (self->workspace) != TES_TIME_UNIT_CYCLES)
