@@ -1058,7 +1058,21 @@ test_trace_window_options (void)
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (option_check (&f, "Show E_xternal Syncs"))));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (option_check (&f, "Show Sync_Ans"))));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (option_check (&f, "Show Ter_minals"))));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (option_check (&f, "Aggregate StreamC_opy Blocks"))));
   fixture_close (&f);
+
+  /* Lightweight Profiling's options where the report has its blocks */
+  {
+    g_autofree char *export = tes_test_data_path ("poplar/profile_small.tessera-pop.jsonl");
+
+    fixture_open_path (&f, export);
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (option_check (&f, "Show Buffer _Flushes"))));
+    g_assert_false (gtk_check_button_get_active (option_check (&f, "Show Buffer _Flushes")));
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (option_check (&f, "Aggregate StreamC_opy Blocks"))));
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (option_check (&f, "Show Relative _Cycles"))));
+    g_assert_false (gtk_widget_get_visible (GTK_WIDGET (option_check (&f, "Show E_xternal Syncs"))));
+    fixture_close (&f);
+  }
 }
 
 /* A report without timed events has no trace to show. */
