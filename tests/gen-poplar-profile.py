@@ -27,7 +27,8 @@ choices of ours (the truth has no liveness): a tile's data types become
 Poplar's storage categories (Variables -> variable, ...); its always-live
 bytes are its variables, constants and code; its not-always-live bytes at
 a step are its stack and vertex state when it works in that step, else its
-vertex field data; a step's program is "step<N>" of the phase's type.
+vertex field data; a step's program is the truth's (a call path ending in
+"step<N>") of the phase's type.
 """
 import argparse
 import json

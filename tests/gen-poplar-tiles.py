@@ -62,6 +62,10 @@ PHASES = [
     ("OnTileExecute", "compute"),
     ("GlobalExchange", "exchange"),
 ]
+# Where each phase's program sits in the model: Poplar names programs by
+# their debug context, a slash-separated call path ("layer1/conv/Conv2D"),
+# which PopVision's Group Executions groups by. A run of PHASES is a layer.
+SCOPES = ["conv", "conv", "conv", "sync", "io", "dense", "dense"]
 CLOCKS_MHZ = [1330, 1600, 1850]
 HOT_TILES = 2          # tiles given far more Variables than fit
 DETAILED_TILES = 4     # Tile # N blocks, heaviest first
@@ -146,8 +150,9 @@ def make_steps(rnd, ipus, tiles_per_ipu, n_steps):
                 cycles[rnd.randrange(tiles_per_ipu)] = base
             longest = max(cycles)
             longest_all = max(longest_all, longest)
+            program = "layer%d/%s/step%d" % (s // len(PHASES), SCOPES[s % len(SCOPES)], s)
             steps.append({"ipu": ipu, "step": s, "name": name, "state": state,
-                          "program": "step%d" % s, "start": cycle, "dur": longest,
+                          "program": program, "start": cycle, "dur": longest,
                           "cycles": cycles})
         cycle += longest_all + rnd.randint(10, 40)
     return steps

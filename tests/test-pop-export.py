@@ -33,6 +33,26 @@ CATEGORY = {
 results = []
 
 
+
+def stand_in_blocks(truth):
+    """The blocks tests/pva's rule gives, computed here from the truth:
+    (ipu, tile, program, kind, from, to), in the exporter's order (tile by
+    tile)."""
+    out = []
+    for ipu in range(truth['ipus']):
+        mine = [s for s in truth['steps'] if s['ipu'] == ipu]
+        first = []
+        for n, s in enumerate(mine):
+            kind = 'stream-copy' if s['name'] == 'StreamCopy' else 'common'
+            first.append((ipu, 0, s['program'], kind, s['start'], s['start'] + s['dur']))
+            if n % 5 == 4 and n + 1 < len(mine) and mine[n + 1]['start'] > s['start'] + s['dur']:
+                first.append((ipu, 0, s['program'], 'block-flush', s['start'] + s['dur'], mine[n + 1]['start']))
+        out += first
+        if truth['tiles_per_ipu'] > 1:
+            out += [(ipu, 1, s['program'], 'stream-copy', s['start'], s['start'] + s['dur'])
+                    for s in mine if s['name'] == 'StreamCopy']
+    return out
+
 def check(name, ok, diagnostics=''):
     results.append((name, bool(ok), diagnostics))
     return ok
@@ -121,11 +141,11 @@ def check_file(records, truth):
           [(n, variables * (n % 5 + 1) // 5) for n in range(n_steps)], liveness[:3])
 
     blocks = [r for r in records if r.get('record') == 'block']
-    want = [(s['ipu'], 0, s['program'], s['start'], s['start'] + s['dur'])
-            for ipu in range(truth['ipus']) for s in truth['steps'] if s['ipu'] == ipu]
-    check('Lightweight Profiling blocks of each IPU\'s first tile (the stand-in\'s rule)',
-          [(r['ipu'], r['tile'], r['name'], r['from'], r['to']) for r in blocks] == want and
-          all(r['kind'] == 'common' for r in blocks), blocks[:2])
+    want = stand_in_blocks(truth)
+    check('Lightweight Profiling blocks of each IPU\'s first two tiles (the stand-in\'s rule): common, '
+          'StreamCopy and buffer flushes',
+          [(r['ipu'], r['tile'], r['name'], r['kind'], r['from'], r['to']) for r in blocks] == want and
+          {r['kind'] for r in blocks} == {'common', 'stream-copy', 'block-flush'}, blocks[:2])
 
     end = records[-1]
     counted = {k: kinds.count(k) for k in set(kinds) if k != 'end'}
@@ -179,13 +199,17 @@ def check_views(path, truth):
 
     out = run([cli, 'summary', '--by', 'category', '--csv', path])
     rows = {r['label']: r for r in csv_rows(out.stdout)} if out.returncode == 0 else {}
-    blocks = [s for s in truth['steps']]
-    common = rows.get('common')
     # the summary converts the blocks' clock to the report's first one
     # through nanoseconds: within a cycle per block
+    bad = []
+    for kind in ('common', 'stream-copy', 'block-flush'):
+        blocks = [b for b in stand_in_blocks(truth) if b[3] == kind]
+        row = rows.get(kind)
+        if (row is None or int(row['count']) != len(blocks) or
+                abs(int(row['total']) - sum(b[5] - b[4] for b in blocks)) > len(blocks)):
+            bad.append((kind, row))
     check('Lightweight Profiling blocks: a slice each, of the block\'s cycles (summary by category)',
-          common is not None and int(common['count']) == len(blocks) and
-          abs(int(common['total']) - sum(s['dur'] for s in blocks)) <= len(blocks), out.stderr + repr(common))
+          not bad, out.stderr + repr(bad))
 
     out = run([cli, 'memory', '--tiles', '--csv', path])
     rows = csv_rows(out.stdout) if out.returncode == 0 else []

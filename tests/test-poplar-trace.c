@@ -259,6 +259,7 @@ assert_bsp_trace (TesReport  *report,
   g_autoptr(GPtrArray) steps = NULL;
   g_autoptr(GArray) runs = NULL;
   g_autoptr(GHashTable) expected = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  g_autoptr(GHashTable) programs = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   JsonArray *events;
   gint64 busy = 0;
 
@@ -281,6 +282,9 @@ assert_bsp_trace (TesReport  *report,
           g_hash_table_insert (expected, g_memdup2 (&step, sizeof step), cycles);
         }
       cycles[json_object_get_int_member (ev, "tid")] += json_object_get_int_member (args, "cycles");
+      if (!g_hash_table_contains (programs, &step))
+        g_hash_table_insert (programs, g_memdup2 (&step, sizeof step),
+                             g_strdup (json_object_get_string_member (args, "program")));
     }
 
   runs = tes_report_get_runs (report, &error);
@@ -296,7 +300,7 @@ assert_bsp_trace (TesReport  *report,
     {
       const TesBspStep *step = g_ptr_array_index (steps, i);
       const gint64 *cycles = g_hash_table_lookup (expected, &step->step);
-      g_autofree char *program = g_strdup_printf ("step%" G_GINT64_FORMAT, step->step);
+      const char *program = g_hash_table_lookup (programs, &step->step);
       gint64 longest = 0;
 
       g_assert_cmpint (step->step, ==, i);

@@ -94,6 +94,28 @@ press (TesTraceView *view,
   g_error ("No key %s on the trace", gdk_keyval_name (keyval));
 }
 
+/* Sends keyval to the view's key controller (the arrows, which are not
+ * shortcuts); whether it took it. */
+static gboolean
+press_arrow (TesTraceView *view,
+             guint         keyval)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (view));
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+      gboolean handled = FALSE;
+
+      if (!GTK_IS_EVENT_CONTROLLER_KEY (controller))
+        continue;
+      g_signal_emit_by_name (controller, "key-pressed", keyval, 0, (GdkModifierType)0, &handled);
+      return handled;
+    }
+
+  g_error ("The trace takes no keys");
+}
+
 static const TesTraceLane *
 lane_named (const TesTraceFrame *frame,
             TesReport           *report,
@@ -871,6 +893,188 @@ test_trace_window_select_ipu (void)
   fixture_close (&f);
 }
 
+static GtkCheckButton *
+option_check (Fixture    *f,
+              const char *label)
+{
+  g_autoptr(GPtrArray) checks = tes_ui_test_find_widgets (f->window, GTK_TYPE_CHECK_BUTTON);
+
+  for (guint i = 0; i < checks->len; i++)
+    if (g_strcmp0 (gtk_check_button_get_label (g_ptr_array_index (checks, i)), label) == 0)
+      return g_ptr_array_index (checks, i);
+
+  g_error ("No option %s in the View menu", label);
+}
+
+/* The lane of the steps of the options' trace. */
+static const TesTraceLane *
+ipu0_lane (const TesTraceFrame *frame,
+           TesReport           *report)
+{
+  const TesTraceLane *lane = lane_named (frame, report, "IPU 0", "Thread 0");
+
+  if (lane == NULL)
+    lane = lane_named (frame, report, NULL, "IPU 0");
+  g_assert_nonnull (lane);
+
+  return lane;
+}
+
+/* The boxes of a lane that hold steps so named, and its group boxes. */
+static guint
+boxes_named (const TesTraceFrame *frame,
+             TesReport           *report,
+             const TesTraceLane  *lane,
+             const char          *name,
+             guint               *n_groups)
+{
+  GArray *boxes = g_ptr_array_index (frame->boxes, lane - &g_array_index (frame->lanes, TesTraceLane, 0));
+  guint n = 0;
+
+  *n_groups = 0;
+  for (guint i = 0; boxes != NULL && i < boxes->len; i++)
+    {
+      const TesTraceBox *box = &g_array_index (boxes, TesTraceBox, i);
+
+      *n_groups += box->label != NULL;
+      n += box->name != 0 && g_str_equal (tes_report_get_string (report, box->name), name);
+    }
+
+  return n;
+}
+
+/* PopVision's options in the View menu: Show External Syncs and Show
+ * SyncAns (on by default) where the report has such steps, Group
+ * Executions where its steps have call paths, Show Terminals; and none of
+ * them on a trace without such steps. */
+static void
+test_trace_window_options (void)
+{
+  g_autofree char *path = tes_test_tmp_path ("options.json");
+  g_autoptr(GString) json = g_string_new ("{\"traceEvents\":[\n"
+                                          "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"args\":{\"name\":\"IPU 0\"}}");
+  static const char *const names[] = {
+    "OnTileExecute: layer1/conv/Conv2D", "DoExchange: layer1/conv/Exchange", "External Sync", "SyncAns",
+  };
+  GtkCheckButton *external, *ans, *groups, *terminals;
+  const TesTraceFrame *frame;
+  const TesTraceLane *lane;
+  Fixture f = { 0 };
+  guint n_groups;
+
+  for (guint i = 0; i < 40; i++)
+    g_string_append_printf (json, ",\n{\"ph\":\"X\",\"name\":\"%s\",\"pid\":1,\"tid\":0,\"ts\":%u,\"dur\":1}",
+                            names[i % G_N_ELEMENTS (names)], i);
+  g_string_append (json, "\n]}\n");
+  tes_test_write_file (path, json->str, json->len);
+  fixture_open_path (&f, path);
+
+  external = option_check (&f, "Show E_xternal Syncs");
+  ans = option_check (&f, "Show Sync_Ans");
+  groups = option_check (&f, "Group _Executions");
+  terminals = option_check (&f, "Show Ter_minals");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (external)));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (ans)));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (groups)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (option_check (&f, "Show Buffer _Flushes"))));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (option_check (&f, "Show Relative _Cycles"))));
+  g_assert_true (gtk_check_button_get_active (external));
+  g_assert_true (gtk_check_button_get_active (ans));
+  g_assert_false (gtk_check_button_get_active (groups));
+
+  frame = tes_trace_view_get_frame (f.view);
+  lane = ipu0_lane (frame, f.report);
+  g_assert_cmpuint (boxes_named (frame, f.report, lane, "External Sync", &n_groups), ==, 10);
+  g_assert_cmpuint (boxes_named (frame, f.report, lane, "SyncAns", &n_groups), ==, 10);
+  g_assert_cmpuint (n_groups, ==, 0);
+  g_assert_cmpuint (lane->n_rows, ==, 1);
+
+  gtk_check_button_set_active (external, FALSE);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
+  frame = tes_trace_view_get_frame (f.view);
+  lane = ipu0_lane (frame, f.report);
+  g_assert_cmpuint (boxes_named (frame, f.report, lane, "External Sync", &n_groups), ==, 0);
+  g_assert_cmpuint (boxes_named (frame, f.report, lane, "SyncAns", &n_groups), ==, 10);
+  gtk_check_button_set_active (ans, FALSE);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
+  frame = tes_trace_view_get_frame (f.view);
+  lane = ipu0_lane (frame, f.report);
+  g_assert_cmpuint (boxes_named (frame, f.report, lane, "SyncAns", &n_groups), ==, 0);
+
+  /* the Right key steps from a step to the next one shown, over the two
+   * left out (steps 2 and 3 of each four) */
+  {
+    const TesSliceRef *selected;
+    guint n_selected = 0;
+    double x, y;
+
+    point_at (&f, lane, 0, 1500, &x, &y);
+    g_assert_true (tes_trace_view_select_at (f.view, x, y, FALSE));
+    selected = tes_workspace_get_selected_slices (f.workspace, &n_selected);
+    g_assert_cmpuint (n_selected, ==, 1);
+    g_assert_cmpuint (selected[0].index, ==, 1);
+    g_assert_true (press_arrow (f.view, GDK_KEY_Right));
+    selected = tes_workspace_get_selected_slices (f.workspace, &n_selected);
+    g_assert_cmpuint (n_selected, ==, 1);
+    g_assert_cmpuint (selected[0].index, ==, 4);
+  }
+
+  /* two levels above the steps: "layer1", "layer1/conv"; with the syncs
+   * left out, the twenty layer1/conv steps follow each other: one box per
+   * level holds them all */
+  gtk_check_button_set_active (groups, TRUE);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
+  frame = tes_trace_view_get_frame (f.view);
+  lane = ipu0_lane (frame, f.report);
+  g_assert_cmpuint (lane->n_rows, ==, 3);
+  boxes_named (frame, f.report, lane, "", &n_groups);
+  g_assert_cmpuint (n_groups, ==, 2);
+  /* a click on a group's box zooms to its steps (with 5 % each side) */
+  {
+    gint64 t0, t1;
+    double x, y;
+
+    press (f.view, GDK_KEY_0);
+    gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
+    frame = tes_trace_view_get_frame (f.view);
+    lane = ipu0_lane (frame, f.report);
+    point_at (&f, lane, 1, 10000, &x, &y);
+    g_assert_true (tes_trace_view_select_at (f.view, x, y, FALSE));
+    tes_workspace_get_visible (f.workspace, &t0, &t1);
+    /* the twenty steps from 0 to 38 µs */
+    g_assert_cmpint (t0, ==, 0);
+    g_assert_cmpint (t1, <=, 40000);
+    g_assert_cmpint (t1, >=, 38000);
+  }
+
+  g_assert_null (frame->terminals);
+  gtk_check_button_set_active (terminals, TRUE);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
+  g_assert_nonnull (tes_trace_view_get_frame (f.view)->terminals);
+  fixture_close (&f);
+
+  /* a trace without such steps or paths offers none of them */
+  fixture_open (&f);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (option_check (&f, "Show E_xternal Syncs"))));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (option_check (&f, "Show Sync_Ans"))));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (option_check (&f, "Show Ter_minals"))));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (option_check (&f, "Aggregate StreamC_opy Blocks"))));
+  fixture_close (&f);
+
+  /* Lightweight Profiling's options where the report has its blocks */
+  {
+    g_autofree char *export = tes_test_data_path ("poplar/profile_small.tessera-pop.jsonl");
+
+    fixture_open_path (&f, export);
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (option_check (&f, "Show Buffer _Flushes"))));
+    g_assert_false (gtk_check_button_get_active (option_check (&f, "Show Buffer _Flushes")));
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (option_check (&f, "Aggregate StreamC_opy Blocks"))));
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (option_check (&f, "Show Relative _Cycles"))));
+    g_assert_false (gtk_widget_get_visible (GTK_WIDGET (option_check (&f, "Show E_xternal Syncs"))));
+    fixture_close (&f);
+  }
+}
+
 /* A report without timed events has no trace to show. */
 static void
 test_trace_window_absent (void)
@@ -901,6 +1105,7 @@ main (int    argc,
   tes_ui_test_add ("/tes/trace-window/width", test_trace_window_width);
   tes_ui_test_add ("/tes/trace-window/step-details", test_trace_window_step_details);
   tes_ui_test_add ("/tes/trace-window/select-ipu", test_trace_window_select_ipu);
+  tes_ui_test_add ("/tes/trace-window/options", test_trace_window_options);
   tes_ui_test_add ("/tes/trace-window/vendors", test_trace_window_vendors);
   tes_ui_test_add ("/tes/trace-window/absent", test_trace_window_absent);
 

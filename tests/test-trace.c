@@ -1278,6 +1278,481 @@ test_trace_cli_render (void)
   tes_test_assert_contains (r.err, "no clock frequency");
 }
 
+/* Poplar-like steps written here: a repeating sequence with call paths,
+ * External Syncs and SyncAns in the three spellings PopVision's steps
+ * take, each 1 µs back to back, then a long stretch of External Syncs so
+ * that, zoomed out, they dominate columns of the lane summary. */
+static const char *const option_steps[] = {
+  "OnTileExecute: layer1/conv/Conv2D",
+  "DoExchange: layer1/conv/Exchange",
+  "OnTileExecute: layer1/relu/Relu",
+  "Sync",
+  "OnTileExecute: layer2/dense/MatMul",
+  "External Sync",
+  "SyncAns",
+  "ExternalSync",
+};
+#define OPTION_REPEATS 500
+#define OPTION_TAIL    2000
+
+static TesReport *
+open_option_steps (void)
+{
+  g_autofree char *path = tes_test_tmp_path ("options.json");
+  g_autoptr(GString) json = g_string_new ("{\"traceEvents\":[\n"
+                                          "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"args\":{\"name\":\"IPU 0\"}},\n"
+                                          "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":2,\"args\":{\"name\":\"IPU 1\"}}");
+  g_autoptr(GError) error = NULL;
+  TesReport *report;
+  guint n = 0;
+
+  for (guint r = 0; r < OPTION_REPEATS; r++)
+    for (guint i = 0; i < G_N_ELEMENTS (option_steps); i++, n++)
+      g_string_append_printf (json, ",\n{\"ph\":\"X\",\"name\":\"%s\",\"pid\":1,\"tid\":0,\"ts\":%u,\"dur\":1}",
+                              option_steps[i], n);
+  for (guint i = 0; i < OPTION_TAIL; i++, n++)
+    g_string_append_printf (json, ",\n{\"ph\":\"X\",\"name\":\"External Sync\",\"pid\":1,\"tid\":0,\"ts\":%u,\"dur\":1}", n);
+  /* IPU 1 ends first: its terminal is its own */
+  g_string_append (json, ",\n{\"ph\":\"X\",\"name\":\"Sync\",\"pid\":2,\"tid\":0,\"ts\":0,\"dur\":700}\n]}\n");
+  tes_test_write_file (path, json->str, json->len);
+
+  report = tes_report_import (path, tes_importer_registry_lookup ("chrome-json"),
+                              TES_REPORT_OPEN_NONE, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  return report;
+}
+
+static gboolean
+is_external_or_ans (const char *name)
+{
+  return g_str_equal (name, "External Sync") || g_str_equal (name, "ExternalSync") || g_str_equal (name, "SyncAns");
+}
+
+/* The boxes' names on the IPU 0 lane, and how many steps they hold. */
+static guint
+count_boxes (TesReport           *report,
+             const TesTraceFrame *frame,
+             guint               *n_hidden,
+             guint64             *n_steps)
+{
+  const TesTraceLane *lane = find_lane (frame->lanes, report, "IPU 0", "Thread 0");
+  GArray *boxes;
+
+  if (lane == NULL)
+    lane = find_lane (frame->lanes, report, NULL, "IPU 0");
+  g_assert_nonnull (lane);
+  boxes = g_ptr_array_index (frame->boxes, lane - &g_array_index (frame->lanes, TesTraceLane, 0));
+  g_assert_nonnull (boxes);
+  *n_hidden = 0;
+  *n_steps = 0;
+  for (guint i = 0; i < boxes->len; i++)
+    {
+      const TesTraceBox *box = &g_array_index (boxes, TesTraceBox, i);
+
+      if (box->label != NULL)
+        continue;
+      *n_steps += box->n_slices;
+      if (box->name != 0 && is_external_or_ans (tes_report_get_string (report, box->name)))
+        (*n_hidden)++;
+    }
+
+  return boxes->len;
+}
+
+/* Show External Syncs and Show SyncAns leave those steps out of the lanes,
+ * slice by slice zoomed in and column by column zoomed out. */
+static void
+test_trace_hide_steps (void)
+{
+  g_autoptr(TesReport) report = open_option_steps ();
+  TesTraceHide both = TES_TRACE_HIDE_EXTERNAL_SYNCS | TES_TRACE_HIDE_SYNC_ANS;
+  guint64 n_steps;
+  guint n_hidden;
+  TesTraceScale scale;
+
+  g_assert_cmpint (tes_trace_step_kind ("External Sync"), ==, TES_TRACE_HIDE_EXTERNAL_SYNCS);
+  g_assert_cmpint (tes_trace_step_kind ("externalsync"), ==, TES_TRACE_HIDE_EXTERNAL_SYNCS);
+  g_assert_cmpint (tes_trace_step_kind ("SyncAns"), ==, TES_TRACE_HIDE_SYNC_ANS);
+  g_assert_cmpint (tes_trace_step_kind ("Sync ANS"), ==, TES_TRACE_HIDE_SYNC_ANS);
+  g_assert_cmpint (tes_trace_step_kind ("block-flush"), ==, TES_TRACE_HIDE_BUFFER_FLUSHES);
+  g_assert_cmpint (tes_trace_step_kind ("Sync"), ==, 0);
+  g_assert_cmpint (tes_trace_step_kind ("OnTileExecute: layer1/ExternalSync"), ==, 0);
+  g_assert_cmpint (tes_trace_hideable (report), ==, both);
+
+  /* zoomed in, slice by slice: the first 80 steps over 1000 px */
+  tes_trace_scale_init (&scale, 0, 80000, TES_TRACE_LABEL_WIDTH + 1000);
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      TesTraceRequest request = { .scale = scale, .view_height = 1000, .hide = pass ? both : 0 };
+      g_autoptr(TesTraceFrame) frame = tes_trace_frame_build (report, &request, NULL, NULL);
+
+      g_assert_nonnull (frame);
+      g_assert_cmpuint (frame->n_slices_read, >, 0);
+      count_boxes (report, frame, &n_hidden, &n_steps);
+      /* 10 repeats of 8 steps (and the edge's neighbour): 3 of 8 hidden */
+      if (pass == 0)
+        {
+          g_assert_cmpuint (n_hidden, >=, 30);
+          g_assert_cmpuint (n_steps, >=, 80);
+        }
+      else
+        {
+          g_assert_cmpuint (n_hidden, ==, 0);
+          g_assert_cmpuint (n_steps, >=, 50);
+          g_assert_cmpuint (n_steps, <=, 52);
+        }
+    }
+
+  /* zoomed out, from the lane summaries: the tail's External Syncs fill
+   * columns of their own, gone when hidden */
+  tes_trace_scale_init (&scale, 0, (OPTION_REPEATS * G_N_ELEMENTS (option_steps) + OPTION_TAIL) * 1000,
+                        TES_TRACE_LABEL_WIDTH + 300);
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      TesTraceRequest request = { .scale = scale, .view_height = 1000, .hide = pass ? both : 0 };
+      g_autoptr(TesTraceFrame) frame = tes_trace_frame_build (report, &request, NULL, NULL);
+
+      g_assert_nonnull (frame);
+      g_assert_cmpuint (frame->n_slices_read, ==, 1);   /* IPU 1's one slice */
+      count_boxes (report, frame, &n_hidden, &n_steps);
+      if (pass == 0)
+        g_assert_cmpuint (n_hidden, >, 0);
+      else
+        g_assert_cmpuint (n_hidden, ==, 0);
+    }
+}
+
+/* Group Executions: a box per level of the steps' call paths, on rows
+ * above the steps, for consecutive steps sharing the prefix. */
+static void
+test_trace_group_executions (void)
+{
+  g_autoptr(TesReport) report = open_option_steps ();
+  TesTraceLaneState state = { .group_levels = tes_trace_path_levels (report) };
+  TesTraceScale scale;
+  gsize len = 0;
+
+  g_assert_null (tes_trace_step_path ("Sync", 0, &len));
+  g_assert_nonnull (tes_trace_step_path ("OnTileExecute: a/b/c", 1, &len));
+  g_assert_cmpuint (len, ==, 3);
+  g_assert_null (tes_trace_step_path ("OnTileExecute: a/b/c", 2, &len));
+  g_assert_null (tes_trace_step_path ("/usr", 0, &len));
+  /* layer1/conv/Conv2D: two levels above the step */
+  g_assert_cmpuint (state.group_levels, ==, 2);
+
+  /* the first two repeats (16 steps) over 1600 px, flat */
+  tes_trace_scale_init (&scale, 0, 16000, TES_TRACE_LABEL_WIDTH + 1600);
+  {
+    TesTraceRequest request = { .scale = scale, .view_height = 1000, .lanes = &state };
+    g_autoptr(TesTraceFrame) frame = tes_trace_frame_build (report, &request, NULL, NULL);
+    const TesTraceLane *lane = find_lane (frame->lanes, report, "IPU 0", "Thread 0");
+    GArray *boxes;
+    /* each repeat: row 0 "layer1" (3 steps) and "layer2" (1); row 1
+     * "layer1/conv" (2), "layer1/relu" (1), "layer2/dense" (1) */
+    static const struct { guint row; const char *path; guint n; gint64 start; gint64 dur; } want[] = {
+      { 0, "layer1", 3, 0, 3000 }, { 0, "layer2", 1, 4000, 1000 },
+      { 1, "layer1/conv", 2, 0, 2000 }, { 1, "layer1/relu", 1, 2000, 1000 }, { 1, "layer2/dense", 1, 4000, 1000 },
+    };
+    guint found[G_N_ELEMENTS (want)] = { 0 };
+    guint n_groups = 0;
+
+    if (lane == NULL)
+      lane = find_lane (frame->lanes, report, NULL, "IPU 0");
+    g_assert_nonnull (lane);
+    g_assert_cmpuint (lane->n_rows, ==, 3);
+    boxes = g_ptr_array_index (frame->boxes, lane - &g_array_index (frame->lanes, TesTraceLane, 0));
+    for (guint i = 0; i < boxes->len; i++)
+      {
+        const TesTraceBox *box = &g_array_index (boxes, TesTraceBox, i);
+        g_autofree char *path = box->label ? g_strndup (box->label, box->label_len) : NULL;
+
+        if (path == NULL)
+          {
+            g_assert_cmpuint (box->row, ==, 2);   /* the steps, under their groups */
+            continue;
+          }
+        n_groups++;
+        for (guint w = 0; w < G_N_ELEMENTS (want); w++)
+          for (guint r = 0; r < 2; r++)
+            if (box->row == want[w].row && g_str_equal (path, want[w].path) &&
+                box->start == want[w].start + r * 8000)
+              {
+                g_assert_cmpuint (box->n_slices, ==, want[w].n);
+                g_assert_cmpint (box->dur, ==, want[w].dur);
+                found[w]++;
+              }
+      }
+    g_assert_cmpuint (n_groups, ==, 2 * G_N_ELEMENTS (want));
+    for (guint w = 0; w < G_N_ELEMENTS (want); w++)
+      g_assert_cmpuint (found[w], ==, 2);
+  }
+
+  /* zoomed out, the groups follow the columns' dominant steps: still on
+   * their rows, no wider than the run */
+  tes_trace_scale_init (&scale, 0, (OPTION_REPEATS * G_N_ELEMENTS (option_steps) + OPTION_TAIL) * 1000,
+                        TES_TRACE_LABEL_WIDTH + 300);
+  {
+    TesTraceRequest request = { .scale = scale, .view_height = 1000, .lanes = &state };
+    g_autoptr(TesTraceFrame) frame = tes_trace_frame_build (report, &request, NULL, NULL);
+    const TesTraceLane *lane = find_lane (frame->lanes, report, "IPU 0", "Thread 0");
+    GArray *boxes;
+
+    if (lane == NULL)
+      lane = find_lane (frame->lanes, report, NULL, "IPU 0");
+    boxes = g_ptr_array_index (frame->boxes, lane - &g_array_index (frame->lanes, TesTraceLane, 0));
+    for (guint i = 0; i < boxes->len; i++)
+      {
+        const TesTraceBox *box = &g_array_index (boxes, TesTraceBox, i);
+
+        g_assert_cmpuint (box->row, <, 3);
+        g_assert_true ((box->label != NULL) == (box->row < 2));
+        g_assert_cmpfloat (box->x1, <=, TES_TRACE_LABEL_WIDTH + 300 + 1);
+      }
+  }
+}
+
+/* Group Executions on a Poplar text report's steps ("OnTileExecute:
+ * Pipeline/Stage0/MatMul/Conv_1/Convolve"): IPU 0's groups, with the
+ * cycles summary_report_sdk2_popart_2ipus.txt prints for its steps 1-9
+ * (880, 1,210,440, 640, 3,120, 186,220, 42,910, 51,234, 3,120, 2,491,436). */
+static void
+test_trace_group_poplar_steps (void)
+{
+  g_autofree char *path = tes_test_data_path ("poplar/summary_report_sdk2_popart_2ipus.txt");
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TesTraceFrame) frame = NULL;
+  TesTraceLaneState state = { 0 };
+  const TesTraceLane *lane;
+  const TesTrack *track;
+  TesTraceScale scale;
+  GArray *boxes;
+  /* the groups: row, path, first and last step (1-based), by their cycles */
+  static const struct { guint row; const char *path; gint64 from; gint64 to; guint n; } want[] = {
+    { 0, "WeightsFromHost", 880, 880 + 1210440, 1 },
+    { 0, "Pipeline", 1215080, 1215080 + 186220 + 42910 + 51234, 3 },
+    { 1, "Pipeline/Stage0", 1215080, 1215080 + 186220 + 42910, 2 },
+    { 2, "Pipeline/Stage0/MatMul", 1215080, 1215080 + 186220 + 42910, 2 },
+    { 3, "Pipeline/Stage0/MatMul/Conv_1", 1215080, 1215080 + 186220, 1 },
+  };
+  guint found = 0, n_groups = 0;
+
+  report = tes_report_import (path, tes_importer_registry_lookup ("poplar-report"),
+                              TES_REPORT_OPEN_NONE, NULL, NULL, &error);
+  g_assert_no_error (error);
+  state.group_levels = tes_trace_path_levels (report);
+  g_assert_cmpuint (state.group_levels, ==, 4);
+
+  track = tes_test_find_track (report, NULL, "IPU 0");
+  g_assert_nonnull (track);
+  tes_trace_scale_init (&scale, tes_report_convert_time (report, track->clock_id, 0, 0),
+                        tes_report_convert_time (report, track->clock_id, 0, 3990000), TES_TRACE_LABEL_WIDTH + 4000);
+  {
+    TesTraceRequest request = { .scale = scale, .view_height = 2000, .lanes = &state };
+
+    frame = tes_trace_frame_build (report, &request, NULL, &error);
+    g_assert_no_error (error);
+  }
+  lane = find_lane (frame->lanes, report, NULL, "IPU 0");
+  g_assert_nonnull (lane);
+  g_assert_cmpuint (lane->n_rows, ==, 5);
+  boxes = g_ptr_array_index (frame->boxes, lane - &g_array_index (frame->lanes, TesTraceLane, 0));
+  for (guint i = 0; i < boxes->len; i++)
+    {
+      const TesTraceBox *box = &g_array_index (boxes, TesTraceBox, i);
+      g_autofree char *group = box->label ? g_strndup (box->label, box->label_len) : NULL;
+
+      if (group == NULL)
+        continue;
+      n_groups++;
+      for (guint w = 0; w < G_N_ELEMENTS (want); w++)
+        if (box->row == want[w].row && g_str_equal (group, want[w].path))
+          {
+            g_assert_cmpint (box->start, ==, tes_report_convert_time (report, track->clock_id, 0, want[w].from));
+            g_assert_cmpint (box->start + box->dur, ==, tes_report_convert_time (report, track->clock_id, 0, want[w].to));
+            g_assert_cmpuint (box->n_slices, ==, want[w].n);
+            found++;
+          }
+    }
+  g_assert_cmpuint (found, ==, G_N_ELEMENTS (want));
+  g_assert_cmpuint (n_groups, ==, G_N_ELEMENTS (want));
+}
+
+/* Show Terminals: each process's end, from its lanes' last slices. */
+static void
+test_trace_terminals (void)
+{
+  g_autoptr(TesReport) report = open_option_steps ();
+  TesTraceScale scale;
+  TesTraceRequest request = { .view_height = 1000, .show_terminals = TRUE };
+  g_autoptr(TesTraceFrame) frame = NULL;
+  guint n = 0;
+
+  tes_trace_scale_init (&scale, 0, 10000000, TES_TRACE_LABEL_WIDTH + 1000);
+  request.scale = scale;
+  frame = tes_trace_frame_build (report, &request, NULL, NULL);
+  g_assert_nonnull (frame->terminals);
+  for (guint i = 0; i < frame->terminals->len; i++)
+    {
+      const TesTraceTerminal *t = &g_array_index (frame->terminals, TesTraceTerminal, i);
+      const char *name = tes_report_get_track (report, t->track_id)->name;
+
+      if (g_str_equal (name, "IPU 0"))
+        {
+          g_assert_cmpint (t->end, ==, (OPTION_REPEATS * G_N_ELEMENTS (option_steps) + OPTION_TAIL) * 1000);
+          n++;
+        }
+      else if (g_str_equal (name, "IPU 1"))
+        {
+          g_assert_cmpint (t->end, ==, 700000);
+          n++;
+        }
+    }
+  g_assert_cmpuint (n, ==, 2);
+
+  request.show_terminals = FALSE;
+  g_clear_pointer (&frame, tes_trace_frame_free);
+  frame = tes_trace_frame_build (report, &request, NULL, NULL);
+  g_assert_null (frame->terminals);
+}
+
+/* Lightweight Profiling's options on blocks of a profile.pop export:
+ * buffer flushes left out, and the ruler counting from the first block. */
+static void
+test_trace_lwp_options (void)
+{
+  g_autofree char *fixture = tes_test_data_path ("poplar/profile_small.tessera-pop.jsonl");
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autofree char *path = tes_test_tmp_path ("lwp.tessera-pop.jsonl");
+  g_autoptr(GString) jsonl = g_string_new (NULL);
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 first = 0, clock_hz;
+  TesTraceScale scale;
+  const TesTrack *tile;
+
+  /* the fixture with blocks of our own for its four: on tile 0 a common
+   * block from cycle 5000, a flush, a StreamCopy; StreamCopy blocks only
+   * on tiles 1 and 2; a common block on tile 3 */
+  g_assert_true (g_file_get_contents (fixture, &contents, NULL, NULL));
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (strstr (lines[i], "\"record\":\"block\"") != NULL)
+        continue;
+      if (strstr (lines[i], "\"record\":\"end\"") != NULL)
+        {
+          g_autoptr(GString) end = g_string_new (lines[i]);
+
+          g_assert_cmpuint (g_string_replace (end, "\"block\":4", "\"block\":6", 1), ==, 1);
+          g_string_append (jsonl,
+                           "{\"record\":\"block\",\"ipu\":0,\"tile\":0,\"name\":\"step0\",\"kind\":\"common\",\"from\":5000,\"to\":8000}\n"
+                           "{\"record\":\"block\",\"ipu\":0,\"tile\":0,\"name\":\"flush\",\"kind\":\"block-flush\",\"from\":8000,\"to\":9000}\n"
+                           "{\"record\":\"block\",\"ipu\":0,\"tile\":0,\"name\":\"step1\",\"kind\":\"stream-copy\",\"from\":9000,\"to\":12000}\n"
+                           /* tiles 1 and 2 only took part in the StreamCopy; 3 was selected too */
+                           "{\"record\":\"block\",\"ipu\":0,\"tile\":1,\"name\":\"step1\",\"kind\":\"stream-copy\",\"from\":9000,\"to\":12000}\n"
+                           "{\"record\":\"block\",\"ipu\":0,\"tile\":2,\"name\":\"step1\",\"kind\":\"stream-copy\",\"from\":9100,\"to\":11900}\n"
+                           "{\"record\":\"block\",\"ipu\":0,\"tile\":3,\"name\":\"step0\",\"kind\":\"common\",\"from\":5000,\"to\":8000}\n");
+          g_string_append_printf (jsonl, "%s\n", end->str);
+          continue;
+        }
+      if (*lines[i] != '\0')
+        g_string_append_printf (jsonl, "%s\n", lines[i]);
+    }
+  tes_test_write_file (path, jsonl->str, jsonl->len);
+  report = tes_report_import (path, tes_importer_registry_lookup ("poplar-export"),
+                              TES_REPORT_OPEN_NONE, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  g_assert_true (tes_trace_hideable (report) & TES_TRACE_HIDE_BUFFER_FLUSHES);
+  tile = tes_test_find_track (report, "Lightweight Profiling blocks", "IPU 0 tile 0");
+  g_assert_nonnull (tile);
+  clock_hz = tes_report_get_clock (report, tile->clock_id)->ticks_per_second;
+  g_assert_true (tes_trace_lwp_start (report, &first));
+  g_assert_cmpint (first, ==, tes_report_convert_time (report, tile->clock_id, 0, 5000));
+
+  tes_trace_scale_init (&scale, tes_report_convert_time (report, tile->clock_id, 0, 0),
+                        tes_report_convert_time (report, tile->clock_id, 0, 13000), TES_TRACE_LABEL_WIDTH + 1300);
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      TesTraceRequest request = { .scale = scale, .view_height = 1000,
+                                  .hide = pass ? TES_TRACE_HIDE_BUFFER_FLUSHES : 0, .relative_cycles = pass };
+      g_autoptr(TesTraceFrame) frame = tes_trace_frame_build (report, &request, NULL, NULL);
+      const TesTraceLane *lane = find_lane (frame->lanes, report, "Lightweight Profiling blocks", "IPU 0 tile 0");
+      GArray *boxes = g_ptr_array_index (frame->boxes, lane - &g_array_index (frame->lanes, TesTraceLane, 0));
+      guint flushes = 0;
+
+      for (guint i = 0; i < boxes->len; i++)
+        flushes += g_str_equal (tes_report_get_string (report, g_array_index (boxes, TesTraceBox, i).category),
+                                "block-flush");
+      g_assert_cmpuint (boxes->len, ==, pass ? 2 : 3);
+      g_assert_cmpuint (flushes, ==, pass ? 0 : 1);
+      /* the ruler: from the report's start, or from the first block */
+      g_assert_cmpint (frame->ruler_origin, ==, pass ? first : frame->origin);
+      if (pass)
+        {
+          g_autoptr(GArray) ticks = tes_trace_ruler_ticks (&frame->scale, frame->ruler_origin,
+                                                           TES_TIME_UNIT_CYCLES, clock_hz, 80);
+
+          for (guint i = 0; i < ticks->len; i++)
+            {
+              const TesTraceTick *tick = &g_array_index (ticks, TesTraceTick, i);
+
+              /* 0 cycles where the first block starts */
+              if (tick->label != NULL && g_str_equal (tick->label, "0 cyc"))
+                g_assert_cmpfloat (fabs (tick->x - tes_trace_scale_x (&frame->scale, first)), <, 1);
+            }
+        }
+    }
+
+  /* Aggregate StreamCopy Blocks: tiles 1 and 2 in one I/O lane above
+   * IPU 0's lanes, holding their two blocks; tiles 0 and 3 stay */
+  {
+    TesTraceIoEvents *io = tes_trace_io_events (report, &error);
+    TesTraceLaneState state = { 0 };
+    TesTraceRequest request = { .scale = scale, .view_height = 1000, .lanes = &state };
+    g_autoptr(TesTraceFrame) frame = NULL;
+    const TesTrack *t1 = tes_test_find_track (report, "Lightweight Profiling blocks", "IPU 0 tile 1");
+    const TesTrack *t2 = tes_test_find_track (report, "Lightweight Profiling blocks", "IPU 0 tile 2");
+    const TesTraceLane *io_lane = NULL;
+    guint n_io = 0, n_blocks = 0;
+
+    g_assert_no_error (error);
+    g_assert_nonnull (io);
+    g_assert_cmpuint (g_hash_table_size (io->members), ==, 1);
+    g_assert_true (g_hash_table_contains (io->aggregated, GSIZE_TO_POINTER (t1->id)));
+    g_assert_true (g_hash_table_contains (io->aggregated, GSIZE_TO_POINTER (t2->id)));
+    g_assert_false (g_hash_table_contains (io->aggregated, GSIZE_TO_POINTER (tile->id)));
+    g_assert_cmpuint (g_hash_table_size (io->aggregated), ==, 2);
+
+    state.io_events = io;
+    frame = tes_trace_frame_build (report, &request, NULL, &error);
+    g_assert_no_error (error);
+    for (guint i = 0; i < frame->lanes->len; i++)
+      {
+        const TesTraceLane *lane = &g_array_index (frame->lanes, TesTraceLane, i);
+
+        g_assert_true (lane->io_ipu >= 0 || (lane->track_id != t1->id && lane->track_id != t2->id));
+        if (lane->io_ipu >= 0)
+          {
+            io_lane = lane;
+            n_io++;
+            /* above the IPU's first lane, tile 0's */
+            g_assert_cmpint (g_array_index (frame->lanes, TesTraceLane, i + 1).track_id, ==, tile->id);
+            for (guint b = 0; b < ((GArray *)g_ptr_array_index (frame->boxes, i))->len; b++)
+              n_blocks += g_array_index ((GArray *)g_ptr_array_index (frame->boxes, i), TesTraceBox, b).n_slices;
+          }
+      }
+    g_assert_cmpuint (n_io, ==, 1);
+    g_assert_cmpint (io_lane->io_ipu, ==, 0);
+    g_assert_cmpuint (n_blocks, ==, 2);
+    g_assert_nonnull (find_lane (frame->lanes, report, "Lightweight Profiling blocks", "IPU 0 tile 3"));
+    tes_trace_io_events_free (io);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1302,6 +1777,11 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/search", test_trace_search);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/matches", test_trace_matches);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/summary", test_trace_summary);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/hide-steps", test_trace_hide_steps);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/group-executions", test_trace_group_executions);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/group-poplar-steps", test_trace_group_poplar_steps);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/terminals", test_trace_terminals);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/lwp-options", test_trace_lwp_options);
 
   return g_test_run ();
 }

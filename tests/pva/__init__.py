@@ -136,17 +136,36 @@ class _Execution:
 
     def blocks(self, tile):
         """Lightweight Profiling blocks of a tile. The stand-in's rule: the
-        first tile of each IPU (libpva's default profiler.blocks.tile) has one
-        block per BSP step the IPU was busy in, named after its program,
-        from the step's start to its end on that IPU."""
+        first tile of each IPU (libpva's default profiler.blocks.tile, the
+        selected tile) has one block per BSP step the IPU was busy in, named
+        after its program, from the step's start to its end on that IPU,
+        a StreamCopy step's being a StreamCopy block (isStreamCopy), the
+        others common; after every fifth step, a buffer flush (isBlockFlush)
+        from that step's end to the IPU's next step (when there is a gap),
+        named after the step's program. The second tile of each IPU took
+        part in the StreamCopy steps: a StreamCopy block for each."""
         per_ipu = self._truth["tiles_per_ipu"]
+        ipu = tile // per_ipu
+        mine = [s for s in self._truth["steps"] if s["ipu"] == ipu]
+        if tile % per_ipu == 1:
+            return [_block(s["program"], tile, s["start"], s["start"] + s["dur"], "isStreamCopy")
+                    for s in mine if s["name"] == "StreamCopy"]
         if tile % per_ipu != 0:
             return []
-        ipu = tile // per_ipu
-        return [_Block(program=_Obj(name=s["program"]), tile=tile,
-                       cyclesFrom=s["start"], cyclesTo=s["start"] + s["dur"],
-                       isCommon=True, isStreamCopy=False, isOverflow=False, isBlockFlush=False)
-                for s in self._truth["steps"] if s["ipu"] == ipu]
+        blocks = []
+        for n, s in enumerate(mine):
+            blocks.append(_block(s["program"], tile, s["start"], s["start"] + s["dur"],
+                                 "isStreamCopy" if s["name"] == "StreamCopy" else "isCommon"))
+            end = s["start"] + s["dur"]
+            if n % 5 == 4 and n + 1 < len(mine) and mine[n + 1]["start"] > end:
+                blocks.append(_block(s["program"], tile, end, mine[n + 1]["start"], "isBlockFlush"))
+        return blocks
+
+
+def _block(program, tile, cycles_from, cycles_to, kind):
+    flags = {k: k == kind for k in ("isCommon", "isStreamCopy", "isOverflow", "isBlockFlush")}
+    return _Block(program=_Obj(name=program), tile=tile, cyclesFrom=cycles_from, cyclesTo=cycles_to,
+                  **flags)
 
 
 class Report:

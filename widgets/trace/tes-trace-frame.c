@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "tes-lane.h"
 #include "tes-trace-frame.h"
@@ -27,6 +28,7 @@ tes_trace_frame_free (TesTraceFrame *frame)
   g_clear_pointer (&frame->runs, g_array_unref);
   g_clear_pointer (&frame->lane_of_track, g_hash_table_unref);
   g_clear_pointer (&frame->balance, g_ptr_array_unref);
+  g_clear_pointer (&frame->terminals, g_array_unref);
   g_free (frame);
 }
 
@@ -62,24 +64,35 @@ estimate_visible (const TesTrack *track,
 }
 
 /* Zoomed far out: one box per run of pixel columns with the same dominant
- * name, from the lane summary, on every row the slices there reach. */
+ * name, from the lane summary (or @combined, an I/O lane's), on every row
+ * the slices there reach. A
+ * column whose dominant step is of a kind left out (Show External Syncs…)
+ * is left empty: what else lies under it is too small to be seen there,
+ * and this keeps the cost a column's, not a slice's. */
 static gboolean
 boxes_from_summary (TesReport             *report,
                     const TesTrack        *track,
                     const TesTraceScale   *scale,
                     TesTraceMode           mode,
                     const TesTraceMatches *matches,
+                    const guint8          *hidden_names,
+                    guint                  levels,
+                    GArray                *combined,
                     gint64                 t0,
                     gint64                 t1,
                     GArray                *boxes,
                     GError               **error)
 {
   guint n_buckets = MAX (1, (guint)ceil (scale->width));
-  g_autoptr(GArray) lane = NULL;
+  g_autoptr(GArray) lane = combined != NULL ? g_array_ref (combined) : NULL;
   double px = scale->width / n_buckets;
   guint rows = mode == TES_TRACE_FLAME ? track->max_depth + 1 : 1;
+  TesTraceGroupOpen groups[TES_TRACE_MAX_GROUP_LEVELS];
 
-  if (!(lane = tes_report_get_lane (report, track->id, t0, t1, n_buckets, error)))
+  for (guint l = 0; l < G_N_ELEMENTS (groups); l++)
+    groups[l].box = -1;
+
+  if (lane == NULL && !(lane = tes_report_get_lane (report, track->id, t0, t1, n_buckets, error)))
     return FALSE;
 
   for (guint row = 0; row < rows; row++)
@@ -90,10 +103,26 @@ boxes_from_summary (TesReport             *report,
         {
           const TesLaneBucket *bucket = &g_array_index (lane, TesLaneBucket, i);
 
-          if (bucket->count == 0 || (mode == TES_TRACE_FLAME && bucket->max_depth < row))
+          if (bucket->count == 0 || (mode == TES_TRACE_FLAME && bucket->max_depth < row) ||
+              (hidden_names != NULL && bucket->dominant < tes_report_get_n_strings (report) &&
+               hidden_names[bucket->dominant]))
             {
               open = -1;
+              if (row == 0)
+                tes_trace_group_step (boxes, groups, levels, NULL, NULL);
               continue;
+            }
+
+          /* the groups follow the columns' dominant steps */
+          if (row == 0 && levels > 0)
+            {
+              TesTraceBox column = { .x0 = scale->x0 + i * px, .x1 = scale->x0 + (i + 1) * px,
+                                     .n_slices = bucket->count };
+
+              column.start = tes_trace_scale_time (scale, column.x0);
+              column.dur = tes_trace_scale_time (scale, column.x1) - column.start;
+              tes_trace_group_step (boxes, groups, levels,
+                                    tes_report_get_string (report, bucket->dominant), &column);
             }
 
           if (open >= 0)
@@ -119,7 +148,7 @@ boxes_from_summary (TesReport             *report,
               .x1 = scale->x0 + (i + 1) * px,
               .name = bucket->dominant,
               .n_slices = bucket->count,
-              .row = (guint16)row,
+              .row = (guint16)(row + levels),
             };
 
             /* a bucket is a pixel column: its times are the column's */
@@ -262,6 +291,254 @@ tes_trace_balance (TesReport  *report,
   return g_steal_pointer (&balances);
 }
 
+/* Whether the track counts Lightweight Profiling's cycles: the Poplar
+ * export importer gives its blocks a clock of their own, named so. */
+static gboolean
+is_lwp_track (TesReport      *report,
+              const TesTrack *track)
+{
+  const TesClock *clock = track->clock_id ? tes_report_get_clock (report, track->clock_id) : NULL;
+
+  return clock != NULL && clock->name != NULL && strstr (clock->name, "(Lightweight Profiling)") != NULL;
+}
+
+/* Where the report's first Lightweight Profiling block starts, in ns. */
+gboolean
+tes_trace_lwp_start (TesReport *report,
+                     gint64    *start)
+{
+  gboolean found = FALSE;
+
+  for (gint64 id = 1; id <= tes_report_get_n_tracks (report); id++)
+    {
+      const TesTrack *track = tes_report_get_track (report, id);
+      gint64 t;
+
+      if (!track->has_extent || track->n_slices == 0 || !is_lwp_track (report, track))
+        continue;
+      t = tes_report_convert_time (report, track->clock_id, 0, track->t_min);
+      if (!found || t < *start)
+        *start = t;
+      found = TRUE;
+    }
+
+  return found;
+}
+
+/* Show Terminals: per process (a track at the top of the tree), where the
+ * last slice of it or of any track below it ends. */
+static GArray *
+terminals (TesReport *report)
+{
+  gint64 n = tes_report_get_n_tracks (report);
+  g_autofree gint64 *end = g_new0 (gint64, n + 1);
+  g_autofree gboolean *has = g_new0 (gboolean, n + 1);
+  GArray *found = g_array_new (FALSE, FALSE, sizeof (TesTraceTerminal));
+
+  for (gint64 id = 1; id <= n; id++)
+    {
+      const TesTrack *track = tes_report_get_track (report, id);
+      gint64 root = id, t;
+
+      if (!track->has_extent || track->n_slices == 0 || track->kind == TES_TRACK_COUNTER)
+        continue;
+      for (guint hops = 0; hops < 64; hops++)
+        {
+          const TesTrack *up = tes_report_get_track (report, root);
+
+          if (up->parent_id <= 0 || up->parent_id > n)
+            break;
+          root = up->parent_id;
+        }
+      t = tes_report_convert_time (report, track->clock_id, 0, track->t_max);
+      if (!has[root] || t > end[root])
+        end[root] = t;
+      has[root] = TRUE;
+    }
+
+  for (gint64 id = 1; id <= n; id++)
+    if (has[id])
+      g_array_append_val (found, ((TesTraceTerminal) { id, end[id] }));
+
+  return found;
+}
+
+void
+tes_trace_io_events_free (TesTraceIoEvents *io)
+{
+  if (io == NULL)
+    return;
+
+  g_hash_table_unref (io->lane_of);
+  g_hash_table_unref (io->members);
+  g_hash_table_unref (io->aggregated);
+  g_hash_table_unref (io->ipu);
+  g_free (io);
+}
+
+/* Aggregate StreamCopy Blocks: the Lightweight Profiling lanes ("IPU i
+ * tile t", as the export importer names them) whose blocks are all
+ * StreamCopy blocks are tiles that were not selected but took part in a
+ * StreamCopy; per IPU with such tiles, an I/O lane. Reads every block of
+ * the LWP lanes once: a view keeps the result per report. NULL when there
+ * is nothing to aggregate. */
+TesTraceIoEvents *
+tes_trace_io_events (TesReport  *report,
+                     GError    **error)
+{
+  TesTraceIoEvents *io = g_new0 (TesTraceIoEvents, 1);
+  g_autoptr(GHashTable) first_of_ipu = g_hash_table_new (NULL, NULL);   /* IPU + 1 -> I/O lane id */
+  g_autoptr(GArray) tiles = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) tile_ipus = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  io->lane_of = g_hash_table_new (NULL, NULL);
+  io->members = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify)g_array_unref);
+  io->aggregated = g_hash_table_new (NULL, NULL);
+  io->ipu = g_hash_table_new (NULL, NULL);
+
+  for (gint64 id = 1; id <= tes_report_get_n_tracks (report); id++)
+    {
+      const TesTrack *track = tes_report_get_track (report, id);
+      g_autoptr(GArray) slices = NULL;
+      gboolean all_copies = TRUE;
+      guint ipu, tile;
+
+      if (track->kind != TES_TRACK_TILE || track->n_slices == 0 || !is_lwp_track (report, track) ||
+          track->name == NULL || sscanf (track->name, "IPU %u tile %u", &ipu, &tile) != 2)
+        continue;
+      g_array_append_val (tiles, id);
+      g_array_append_val (tile_ipus, ipu);
+
+      if (!(slices = tes_report_get_slices (report, id, G_MININT64, G_MAXINT64, error)))
+        {
+          tes_trace_io_events_free (io);
+          return NULL;
+        }
+      for (guint i = 0; i < slices->len && all_copies; i++)
+        all_copies = g_strcmp0 (tes_report_get_string (report, g_array_index (slices, TesSlice, i).category),
+                                "stream-copy") == 0;
+      if (all_copies)
+        {
+          gpointer lane = g_hash_table_lookup (first_of_ipu, GUINT_TO_POINTER (ipu + 1));
+          GArray *members;
+
+          if (lane == NULL)
+            {
+              lane = GSIZE_TO_POINTER (id);
+              g_hash_table_insert (first_of_ipu, GUINT_TO_POINTER (ipu + 1), lane);
+              g_hash_table_insert (io->members, lane, g_array_new (FALSE, FALSE, sizeof (gint64)));
+              g_hash_table_insert (io->ipu, lane, GUINT_TO_POINTER (ipu + 1));
+            }
+          members = g_hash_table_lookup (io->members, lane);
+          g_array_append_val (members, id);
+          g_hash_table_add (io->aggregated, GSIZE_TO_POINTER (id));
+        }
+    }
+
+  /* every LWP lane of such an IPU knows its I/O lane, which goes above the first */
+  for (guint i = 0; i < tiles->len; i++)
+    {
+      gpointer lane = g_hash_table_lookup (first_of_ipu, GUINT_TO_POINTER (g_array_index (tile_ipus, guint, i) + 1));
+
+      if (lane != NULL)
+        g_hash_table_insert (io->lane_of, GSIZE_TO_POINTER (g_array_index (tiles, gint64, i)), lane);
+    }
+
+  if (g_hash_table_size (io->members) == 0)
+    {
+      tes_trace_io_events_free (io);
+      return NULL;
+    }
+
+  return io;
+}
+
+static int
+compare_slice_start (gconstpointer a,
+                     gconstpointer b)
+{
+  const TesSlice *sa = a, *sb = b;
+
+  return (sa->start > sb->start) - (sa->start < sb->start);
+}
+
+/* An I/O lane's boxes: its tiles' StreamCopy blocks on one row, slice by
+ * slice when few are in view, else from their lane summaries combined
+ * column by column (a column's dominant block the one covering most of it
+ * on any tile), so the cost stays a column's. */
+static gboolean
+io_boxes (TesReport             *report,
+          const TesTraceLane    *lane,
+          const TesTraceIoEvents *io,
+          const TesTraceScale   *scale,
+          const TesTraceMerge   *merge,
+          gint64                 t0,
+          gint64                 t1,
+          GArray                *boxes,
+          guint64               *n_read,
+          GError               **error)
+{
+  GArray *members = g_hash_table_lookup (io->members, GSIZE_TO_POINTER (lane->track_id));
+  const TesTrack *track = tes_report_get_track (report, lane->track_id);
+  TesTraceMerge flat = *merge;
+  double visible = 0;
+
+  flat.mode = TES_TRACE_FLAT;
+  for (guint m = 0; members != NULL && m < members->len; m++)
+    visible += estimate_visible (tes_report_get_track (report, g_array_index (members, gint64, m)), t0, t1);
+
+  if (visible > TES_TRACE_SLICES_PER_PIXEL * scale->width)
+    {
+      guint n_buckets = MAX (1, (guint)ceil (scale->width));
+      g_autoptr(GArray) combined = g_array_new (FALSE, TRUE, sizeof (TesLaneBucket));
+
+      g_array_set_size (combined, n_buckets);
+      for (guint m = 0; m < members->len; m++)
+        {
+          g_autoptr(GArray) one = tes_report_get_lane (report, g_array_index (members, gint64, m), t0, t1,
+                                                       n_buckets, error);
+
+          if (one == NULL)
+            return FALSE;
+          for (guint i = 0; i < n_buckets; i++)
+            {
+              TesLaneBucket *to = &g_array_index (combined, TesLaneBucket, i);
+              const TesLaneBucket *from = &g_array_index (one, TesLaneBucket, i);
+
+              if (from->count > 0 && (to->count == 0 || from->dominant_time > to->dominant_time))
+                {
+                  to->dominant = from->dominant;
+                  to->dominant_time = from->dominant_time;
+                }
+              to->count += from->count;
+              to->busy = MAX (to->busy, from->busy);
+            }
+        }
+      return boxes_from_summary (report, track, scale, TES_TRACE_FLAT, merge->matches, merge->hidden_names,
+                                 merge->group_levels, combined, t0, t1, boxes, error);
+    }
+
+  {
+    g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (TesSlice));
+
+    for (guint m = 0; members != NULL && m < members->len; m++)
+      {
+        g_autoptr(GArray) slices = tes_report_get_slices (report, g_array_index (members, gint64, m), t0, t1, error);
+
+        if (slices == NULL)
+          return FALSE;
+        for (guint i = 0; i < slices->len; i++)
+          if (g_array_index (slices, TesSlice, i).depth == 0)
+            g_array_append_val (all, g_array_index (slices, TesSlice, i));
+      }
+    g_array_sort (all, compare_slice_start);
+    *n_read += all->len;
+    tes_trace_merge_slices (scale, (const TesSlice *)(gpointer)all->data, all->len, report, track, &flat, boxes);
+  }
+
+  return TRUE;
+}
+
 /* The frame for the visible range in the request's scale: lanes laid
  * out, and boxes for the lanes that meet [scroll_y, scroll_y +
  * view_height). */
@@ -279,7 +556,11 @@ tes_trace_frame_build (TesReport             *report,
   double view_height = request->view_height;
   guint n_columns = MAX ((guint)ceil (scale->width), 1);
   g_autofree guint8 *sync_names = request->group_syncs ? tes_trace_sync_names (report) : NULL;
-  TesTraceMerge merge = { mode, request->matches, sync_names, tes_report_get_n_strings (report) };
+  g_autofree guint8 *own_hidden = request->hidden_names == NULL ? tes_trace_hidden_names (report, request->hide) : NULL;
+  const guint8 *hidden_names = request->hidden_names != NULL ? request->hidden_names : own_hidden;
+  guint levels = request->lanes != NULL ? MIN (request->lanes->group_levels, TES_TRACE_MAX_GROUP_LEVELS) : 0;
+  TesTraceMerge merge = { mode, request->matches, sync_names, tes_report_get_n_strings (report), hidden_names,
+                          levels };
 
   g_return_val_if_fail (TES_IS_REPORT (report), NULL);
   g_return_val_if_fail (request != NULL, NULL);
@@ -291,7 +572,17 @@ tes_trace_frame_build (TesReport             *report,
   frame->searching = matches != NULL;
   frame->group_syncs = request->group_syncs;
   frame->tile_balance = request->tile_balance;
+  frame->hide = request->hide;
+  frame->group_levels = levels;
+  frame->io_events = request->lanes != NULL && request->lanes->io_events != NULL;
+  frame->relative_cycles = request->relative_cycles;
   tes_report_get_span (report, 0, &frame->origin, &frame->end);
+  /* Show Relative Cycles: the ruler counts from the first block */
+  frame->ruler_origin = frame->origin;
+  if (request->relative_cycles)
+    tes_trace_lwp_start (report, &frame->ruler_origin);
+  if (request->show_terminals)
+    frame->terminals = terminals (report);
   frame->lanes = tes_trace_layout_lanes (report, mode, request->lanes, &frame->total_height);
 
   if (request->overview != NULL && request->overview->len == n_columns)
@@ -343,9 +634,16 @@ tes_trace_frame_build (TesReport             *report,
       t1 = tes_report_convert_time (report, 0, track->clock_id, scale->t1) + 1;
       boxes = g_array_new (FALSE, TRUE, sizeof (TesTraceBox));
 
-      if (estimate_visible (track, t0, t1) > TES_TRACE_SLICES_PER_PIXEL * scale->width)
+      if (lane->io_ipu >= 0)
         {
-          if (!boxes_from_summary (report, track, scale, mode, matches, t0, t1, boxes, error))
+          if (!io_boxes (report, lane, request->lanes->io_events, scale, &merge, t0, t1, boxes,
+                         &frame->n_slices_read, error))
+            return NULL;
+        }
+      else if (estimate_visible (track, t0, t1) > TES_TRACE_SLICES_PER_PIXEL * scale->width)
+        {
+          if (!boxes_from_summary (report, track, scale, mode, matches, hidden_names, levels,
+                                   NULL, t0, t1, boxes, error))
             return NULL;
         }
       else

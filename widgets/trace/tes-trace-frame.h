@@ -32,6 +32,11 @@ typedef struct
   gboolean               group_syncs;
   gboolean               tile_balance;
   GPtrArray             *balance;       /* a frame's, reused; may be NULL */
+  TesTraceHide           hide;          /* kinds of step left out */
+  const guint8          *hidden_names;  /* tes_trace_hidden_names() for hide, kept by the
+                                         * caller; NULL: computed here */
+  gboolean               show_terminals;
+  gboolean               relative_cycles; /* Lightweight Profiling's ruler from its first block */
 } TesTraceRequest;
 
 /* Tile balance: for the lane that groups an IPU's tiles, each BSP step
@@ -49,12 +54,22 @@ typedef struct
   GArray *steps;    /* TesTraceStepBalance, in time order */
 } TesTraceBalance;
 
+/* Show Terminals: where a process (a lane at the top of the tree, an IPU
+ * or a device group, with all below it) ends. */
+typedef struct
+{
+  gint64 track_id;
+  gint64 end;       /* ns */
+} TesTraceTerminal;
+
 typedef struct
 {
   TesTraceScale  scale;
   TesTraceMode   mode;
   gint64         origin;         /* ns: the run's start, where the ruler counts from */
   gint64         end;            /* ns: the run's end */
+  gint64         ruler_origin;   /* ns: where the ruler counts from (the origin, or with
+                                  * Show Relative Cycles the first LWP block) */
   GArray        *lanes;          /* TesTraceLane */
   GPtrArray     *boxes;          /* per lane: GArray of TesTraceBox, NULL when not in view */
   double         total_height;   /* of all lanes */
@@ -64,6 +79,11 @@ typedef struct
   gboolean       searching;      /* boxes say whether they hold a match */
   gboolean       group_syncs;    /* runs of syncs drawn as one box */
   gboolean       tile_balance;
+  TesTraceHide   hide;           /* kinds of step left out */
+  gboolean       relative_cycles;
+  guint          group_levels;   /* Group Executions' rows above each lane's steps */
+  gboolean       io_events;      /* Aggregate StreamCopy Blocks */
+  GArray        *terminals;      /* TesTraceTerminal, when asked for */
   GArray        *overview;       /* double per column of the run: share of lanes busy */
   GPtrArray     *counters;       /* per lane: TesCounterBucket per column, NULL but for counters in view */
   GArray        *flows;          /* TesFlow with an end in the range, when asked for */
@@ -86,6 +106,11 @@ GArray        *tes_trace_overview    (TesReport             *report,
 GPtrArray     *tes_trace_balance     (TesReport             *report,
                                       GError               **error);
 void           tes_trace_frame_free  (TesTraceFrame         *frame);
+gboolean       tes_trace_lwp_start   (TesReport             *report,
+                                      gint64                *start);
+TesTraceIoEvents *tes_trace_io_events (TesReport            *report,
+                                       GError              **error);
+void           tes_trace_io_events_free (TesTraceIoEvents   *io);
 
 /* What is under (x, y) of the picture: the lane (-1: none, e.g. the
  * ruler), and the box of that lane (-1: none). In the names' column,

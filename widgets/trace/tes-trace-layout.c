@@ -354,6 +354,7 @@ typedef struct
   GArray                  *lanes;
   double                   y;
   gboolean                 in_pinned;  /* laying out the pinned lanes on top */
+  GHashTable              *io_done;    /* I/O lanes laid out */
 } LaneBuild;
 
 static gboolean
@@ -424,7 +425,34 @@ add_lanes (LaneBuild *build,
       (!build->in_pinned && is_pinned (build->state, track_id)))
     return;
 
+  /* Aggregate StreamCopy Blocks: the IPU's I/O lane above its first
+   * lane; the tiles it aggregates go */
+  if (build->state->io_events != NULL && !build->in_pinned)
+    {
+      gpointer io = g_hash_table_lookup (build->state->io_events->lane_of, GSIZE_TO_POINTER (track_id));
+
+      if (io != NULL && g_hash_table_add (build->io_done, io))
+        {
+          TesTraceLane io_lane = {
+            .track_id = GPOINTER_TO_SIZE (io),
+            .level = level,
+            .expanded = TRUE,
+            .has_slices = TRUE,
+            .n_rows = 1 + build->state->group_levels,
+            .io_ipu = GPOINTER_TO_INT (g_hash_table_lookup (build->state->io_events->ipu, io)) - 1,
+            .y = build->y,
+          };
+
+          io_lane.height = io_lane.n_rows * TES_TRACE_ROW_HEIGHT + 4;
+          g_array_append_val (build->lanes, io_lane);
+          build->y += io_lane.height;
+        }
+      if (io != NULL && g_hash_table_contains (build->state->io_events->aggregated, GSIZE_TO_POINTER (track_id)))
+        return;
+    }
+
   lane.track_id = track_id;
+  lane.io_ipu = -1;
   lane.level = level;
   lane.pinned = build->in_pinned && level == 0;
   lane.is_group = children != NULL && children->len > 0;
@@ -432,7 +460,7 @@ add_lanes (LaneBuild *build,
   lane.has_slices = track->n_slices > 0 && track->kind != TES_TRACK_COUNTER;
   lane.is_counter = track->kind == TES_TRACK_COUNTER && track->has_extent;
   if (lane.has_slices)
-    lane.n_rows = build->mode == TES_TRACE_FLAME ? track->max_depth + 1 : 1;
+    lane.n_rows = (build->mode == TES_TRACE_FLAME ? track->max_depth + 1 : 1) + build->state->group_levels;
   lane.y = build->y;
   if (lane.is_counter)
     lane.height = TES_TRACE_COUNTER_HEIGHT;
@@ -466,6 +494,7 @@ tes_trace_layout_lanes (TesReport               *report,
   build.state = state ? state : &none;
   build.children = g_new0 (GPtrArray *, n_tracks + 1);
   build.lanes = g_array_new (FALSE, TRUE, sizeof (TesTraceLane));
+  build.io_done = g_hash_table_new (NULL, NULL);
 
   for (gint64 id = 1; id <= n_tracks; id++)
     {
@@ -502,6 +531,7 @@ tes_trace_layout_lanes (TesReport               *report,
   for (guint i = 0; i <= n_tracks; i++)
     g_clear_pointer (&build.children[i], g_ptr_array_unref);
   g_free (build.children);
+  g_hash_table_unref (build.io_done);
 
   if (total_height)
     *total_height = build.y;
@@ -560,6 +590,176 @@ tes_trace_sync_names (TesReport *report)
   return sync;
 }
 
+/* Which kind of step that @name names, if one the View menu can leave
+ * out: spaces, '_' and '-' aside and in any case, "External Sync…" (Poplar
+ * prints "External Sync", its program type is ExternalSync), "SyncAns…",
+ * and a buffer flush ("block-flush", libpva's isBlockFlush, or "Buffer
+ * Flush"). A text report's "Type: call/path" is judged by its type. */
+TesTraceHide
+tes_trace_step_kind (const char *name)
+{
+  char folded[32];
+  guint n = 0;
+
+  for (const char *c = name; c != NULL && *c != '\0' && *c != ':' && n < sizeof folded - 1; c++)
+    if (*c != ' ' && *c != '_' && *c != '-')
+      folded[n++] = g_ascii_tolower (*c);
+  folded[n] = '\0';
+
+  if (g_str_has_prefix (folded, "externalsync"))
+    return TES_TRACE_HIDE_EXTERNAL_SYNCS;
+  if (g_str_has_prefix (folded, "syncans"))
+    return TES_TRACE_HIDE_SYNC_ANS;
+  if (strcmp (folded, "blockflush") == 0 || strcmp (folded, "bufferflush") == 0)
+    return TES_TRACE_HIDE_BUFFER_FLUSHES;
+
+  return 0;
+}
+
+/* The kinds of step the report names (any string of it): the View menu
+ * offers only those. */
+TesTraceHide
+tes_trace_hideable (TesReport *report)
+{
+  TesTraceHide kinds = 0;
+  guint n = tes_report_get_n_strings (report);
+
+  for (guint id = 1; id < n; id++)
+    kinds |= tes_trace_step_kind (tes_report_get_string (report, id));
+
+  return kinds;
+}
+
+/* By string id, whether a step so named (or of that category) is left
+ * out; NULL when @hide leaves nothing out. */
+guint8 *
+tes_trace_hidden_names (TesReport    *report,
+                        TesTraceHide  hide)
+{
+  guint n = tes_report_get_n_strings (report);
+  guint8 *hidden;
+
+  if (hide == 0)
+    return NULL;
+
+  hidden = g_new0 (guint8, MAX (n, 1));
+  for (guint id = 1; id < n; id++)
+    hidden[id] = (tes_trace_step_kind (tes_report_get_string (report, id)) & hide) != 0;
+
+  return hidden;
+}
+
+gboolean
+tes_trace_is_hidden (const guint8   *hidden_names,
+                     guint           n_strings,
+                     const TesSlice *slice)
+{
+  return hidden_names != NULL &&
+         ((slice->name < n_strings && hidden_names[slice->name]) ||
+          (slice->category < n_strings && hidden_names[slice->category]));
+}
+
+/* The path of a step's name ("Type: a/b/c" or "a/b/c"), and in
+ * *prefix_len the length of its first @level + 1 components; NULL when the
+ * path has no more components than that (a step is not its own group). */
+const char *
+tes_trace_step_path (const char *name,
+                     guint       level,
+                     gsize      *prefix_len)
+{
+  const char *path, *colon, *end;
+
+  if (name == NULL)
+    return NULL;
+  path = (colon = strstr (name, ": ")) != NULL ? colon + 2 : name;
+  end = path;
+  for (guint l = 0; l <= level; l++)
+    {
+      if ((end = strchr (end + (l > 0), '/')) == NULL || end == path)
+        return NULL;
+    }
+  /* the prefix must leave a component after it */
+  if (end[1] == '\0')
+    return NULL;
+  *prefix_len = end - path;
+
+  return path;
+}
+
+/* The most levels of call path any step name has, at most
+ * TES_TRACE_MAX_GROUP_LEVELS: how many rows Group Executions adds. */
+guint
+tes_trace_path_levels (TesReport *report)
+{
+  guint n = tes_report_get_n_strings (report);
+  guint levels = 0;
+
+  for (guint id = 1; id < n && levels < TES_TRACE_MAX_GROUP_LEVELS; id++)
+    {
+      const char *name = tes_report_get_string (report, id);
+      gsize len;
+
+      while (levels < TES_TRACE_MAX_GROUP_LEVELS && tes_trace_step_path (name, levels, &len) != NULL)
+        levels++;
+    }
+
+  return levels;
+}
+
+/* Adds @step (a box on the steps' row) to the groups of @levels rows:
+ * each level's box grows while the steps fed one after the other share its
+ * prefix, and a step without it ends it. */
+void
+tes_trace_group_step (GArray              *boxes,
+                      TesTraceGroupOpen   *open,
+                      guint                levels,
+                      const char          *name,
+                      const TesTraceBox   *step)
+{
+  for (guint l = 0; l < levels; l++)
+    {
+      gsize len = 0;
+      const char *path = tes_trace_step_path (name, l, &len);
+
+      if (path == NULL)
+        {
+          open[l].box = -1;
+          continue;
+        }
+
+      if (open[l].box >= 0 && open[l].len == len && memcmp (open[l].path, path, len) == 0)
+        {
+          TesTraceBox *box = &g_array_index (boxes, TesTraceBox, open[l].box);
+
+          box->x1 = MAX (box->x1, step->x1);
+          box->dur = MAX (box->start + box->dur, step->start + step->dur) - box->start;
+          box->n_slices += step->n_slices;
+          box->matched |= step->matched;
+          continue;
+        }
+
+      {
+        TesTraceBox box = {
+          .x0 = step->x0,
+          .x1 = step->x1,
+          .index = G_MAXUINT32,
+          .n_slices = step->n_slices,
+          .row = (guint16)l,
+          .start = step->start,
+          .dur = step->dur,
+          .matched = step->matched,
+          .label = path,
+          .label_len = (guint)len,
+        };
+
+        open[l].path = path;
+        open[l].len = len;
+        open[l].box = (int)boxes->len;
+        g_array_append_val (boxes, box);
+      }
+    }
+}
+
 /* Slices (in start order, in @clock_id's ticks) to boxes: a slice wider
  * than a pixel is a box of its own; narrower ones that fall in the pixel
  * column where their row's last box ends are merged into it, so a frame
@@ -579,17 +779,23 @@ tes_trace_merge_slices (const TesTraceScale   *scale,
   const TesTraceMatches *matches = merge->matches;
   g_autoptr(GArray) open = g_array_new (FALSE, FALSE, sizeof (int));
   double right = scale->x0 + scale->width;
+  guint levels = merge->group_levels;
+  TesTraceGroupOpen groups[TES_TRACE_MAX_GROUP_LEVELS];
+
+  for (guint l = 0; l < G_N_ELEMENTS (groups); l++)
+    groups[l].box = -1;
 
   for (guint i = 0; i < n_slices; i++)
     {
       const TesSlice *slice = &slices[i];
-      guint row = mode == TES_TRACE_FLAME ? slice->depth : 0;
+      guint row = (mode == TES_TRACE_FLAME ? slice->depth : 0) + levels;
       gint64 start, end;
       double x0, x1;
       gboolean matched;
       int *last;
 
-      if (mode == TES_TRACE_FLAT && slice->depth > 0)
+      if ((mode == TES_TRACE_FLAT && slice->depth > 0) ||
+          tes_trace_is_hidden (merge->hidden_names, merge->n_strings, slice))
         continue;
 
       start = tes_report_convert_time (report, clock_id, 0, slice->start);
@@ -607,8 +813,17 @@ tes_trace_merge_slices (const TesTraceScale   *scale,
 
           g_array_append_val (open, none);
         }
-      last = &g_array_index (open, int, row);
       matched = matches != NULL && tes_trace_matches_has_slice (matches, track->id, slice->index);
+
+      /* every step, merged into a box or not, extends or ends the groups */
+      if (levels > 0 && slice->depth == 0)
+        {
+          TesTraceBox step = { .x0 = x0, .x1 = x1, .n_slices = 1, .start = start, .dur = end - start,
+                               .matched = matched };
+
+          tes_trace_group_step (boxes, groups, levels, tes_report_get_string (report, slice->name), &step);
+        }
+      last = &g_array_index (open, int, row);
 
       if (*last >= 0)
         {

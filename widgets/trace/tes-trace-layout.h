@@ -115,12 +115,27 @@ typedef enum
 
 /* What the user did to the lanes: folded groups, lanes pinned to the top
  * (in the order pinned), hidden lanes. Any member may be NULL. */
+/* Aggregate StreamCopy Blocks: the Lightweight Profiling lanes of tiles
+ * that were not selected (their blocks are all StreamCopy blocks: they
+ * only took part in StreamCopy programs) drawn as one "I/O Events" lane at
+ * the top of their IPU's lanes. Found once per report by
+ * tes_trace_io_events() (tes-trace-frame.h). */
+typedef struct
+{
+  GHashTable *lane_of;     /* every LWP tile lane of such an IPU -> the IPU's I/O lane (a member's id) */
+  GHashTable *members;     /* I/O lane id -> GArray of the gint64 track ids it aggregates */
+  GHashTable *aggregated;  /* the track ids aggregated, of every I/O lane */
+  GHashTable *ipu;         /* I/O lane id -> the IPU's number + 1 */
+} TesTraceIoEvents;
+
 typedef struct
 {
   GHashTable *collapsed;  /* group track ids */
   GArray     *pinned;     /* gint64 track ids */
   GHashTable *hidden;     /* track ids */
   gint64      only_ipu;   /* an IPU's track: the other IPUs are left out; 0: every IPU */
+  guint       group_levels; /* Group Executions: rows above each lane's steps for their call paths */
+  const TesTraceIoEvents *io_events; /* Aggregate StreamCopy Blocks; NULL: off */
 } TesTraceLaneState;
 
 typedef struct
@@ -132,6 +147,8 @@ typedef struct
   gboolean expanded;
   gboolean has_slices;
   gboolean is_counter;    /* a counter series, drawn as a small chart */
+  int      io_ipu;        /* an IPU's I/O Events lane (Aggregate StreamCopy Blocks): its
+                           * number; -1 for any other lane */
   guint    n_rows;        /* rows of boxes; 0 for a bare group header */
   double   y;             /* top, in lane-area pixels */
   double   height;
@@ -163,6 +180,9 @@ typedef struct
   gboolean matched;       /* holds a match of the search */
   gint64   start;         /* ns, of the first slice */
   gint64   dur;           /* ns, of the whole box */
+  const char *label;      /* Group Executions: the call path the box groups (the report's
+                           * string, up to label_len); NULL for a step */
+  guint    label_len;
 } TesTraceBox;
 
 /* How slices become boxes, beside the scale. */
@@ -172,7 +192,53 @@ typedef struct
   const TesTraceMatches *matches;     /* NULL: no search */
   const guint8          *sync_names;  /* by string id, syncs to group; NULL: don't */
   guint                  n_strings;
+  const guint8          *hidden_names; /* by string id, steps left out; NULL: none */
+  guint                  group_levels; /* Group Executions' rows above the steps; 0: none */
 } TesTraceMerge;
+
+/* Group Executions: steps named by a slash-separated call path (a text
+ * report's "OnTileExecute: layer1/conv/Conv2D", the rest of the name after
+ * "Type: ") are drawn under one box per level of that path, on
+ * group_levels rows above the steps: consecutive steps whose paths share a
+ * prefix share that level's box. */
+#define TES_TRACE_MAX_GROUP_LEVELS 4
+
+guint    tes_trace_path_levels      (TesReport             *report);
+const char *tes_trace_step_path     (const char            *name,
+                                     guint                  level,
+                                     gsize                 *prefix_len);
+
+typedef struct
+{
+  const char *path;
+  gsize       len;
+  int         box;
+} TesTraceGroupOpen;
+
+void     tes_trace_group_step       (GArray                *boxes,
+                                     TesTraceGroupOpen     *open,
+                                     guint                  levels,
+                                     const char            *name,
+                                     const TesTraceBox     *step);
+
+/* Steps the View menu can leave out, by their name or category: Poplar's
+ * External Sync and SyncAns steps (PopVision's Show External Syncs, Show
+ * SyncAns) and Lightweight Profiling's buffer flushes (Show Buffer
+ * Flushes). */
+typedef enum
+{
+  TES_TRACE_HIDE_EXTERNAL_SYNCS  = 1 << 0,
+  TES_TRACE_HIDE_SYNC_ANS        = 1 << 1,
+  TES_TRACE_HIDE_BUFFER_FLUSHES  = 1 << 2,
+} TesTraceHide;
+
+TesTraceHide tes_trace_step_kind    (const char            *name);
+TesTraceHide tes_trace_hideable     (TesReport             *report);
+guint8  *tes_trace_hidden_names     (TesReport             *report,
+                                     TesTraceHide           hide);
+gboolean tes_trace_is_hidden        (const guint8          *hidden_names,
+                                     guint                  n_strings,
+                                     const TesSlice        *slice);
 
 void     tes_trace_merge_slices     (const TesTraceScale   *scale,
                                      const TesSlice        *slices,

@@ -52,6 +52,8 @@ draw_lane_label (TesPainter         *p,
   const TesTrack *track = tes_report_get_track (report, lane->track_id);
   double indent = 8 + lane->level * 12;
   double text_y = y + 3;
+  /* Translators: Aggregate StreamCopy Blocks' lane of an IPU; %d is its number */
+  g_autofree char *io_name = lane->io_ipu >= 0 ? g_strdup_printf (_("IPU %d I/O Events"), lane->io_ipu) : NULL;
 
   if (lane->is_group)
     {
@@ -76,7 +78,7 @@ draw_lane_label (TesPainter         *p,
       cairo_fill (cr);
     }
 
-  tes_painter_text (p, track->name ? track->name : "", indent + 12, text_y,
+  tes_painter_text (p, io_name ? io_name : track->name ? track->name : "", indent + 12, text_y,
                     TES_TRACE_LABEL_WIDTH - indent - (lane->pinned ? 30 : 18), PANGO_ALIGN_LEFT, lane->is_group, INK);
 
   /* pinned to the top: a dot at the end of the name's column */
@@ -92,6 +94,12 @@ static guint8
 box_color_index (TesReport         *report,
                  const TesTraceBox *box)
 {
+  if (box->label != NULL)
+    {
+      g_autofree char *path = g_strndup (box->label, box->label_len);
+
+      return tes_trace_color_index (path);
+    }
   if (box->name == 0)
     return TES_SHARE_CHART_N_COLORS;
 
@@ -466,6 +474,21 @@ draw_box_marks (TesPainter          *p,
       double by = y + 2 + box->row * TES_TRACE_ROW_HEIGHT;
       double bh = TES_TRACE_ROW_HEIGHT - 2;
 
+      /* Group Executions' box: named after its path's last level */
+      if (box->label != NULL)
+        {
+          double x0 = MAX (box->x0, TES_TRACE_LABEL_WIDTH);
+          const char *slash = g_strrstr_len (box->label, box->label_len, "/");
+          const char *last = slash ? slash + 1 : box->label;
+          g_autofree char *text = g_strndup (last, box->label_len - (last - box->label));
+
+          if (style->show_text && box->x1 - x0 > 36)
+            tes_painter_text (p, text, x0 + 3, by + 1, box->x1 - x0 - 6, PANGO_ALIGN_LEFT, FALSE,
+                              frame->searching && !box->matched
+                                ? DIM_INK : text_on (color_of_index (box_color_index (report, box))));
+          continue;
+        }
+
       if (box->n_slices != 1)
         continue;
 
@@ -557,7 +580,7 @@ draw_ruler (TesPainter          *p,
             double               height)
 {
   cairo_t *cr = p->cr;
-  g_autoptr(GArray) ticks = tes_trace_ruler_ticks (&frame->scale, frame->origin, style->unit,
+  g_autoptr(GArray) ticks = tes_trace_ruler_ticks (&frame->scale, frame->ruler_origin, style->unit,
                                                    style->cycles_per_second, 90);
   double top = TES_TRACE_MINIMAP_HEIGHT;
 
@@ -596,6 +619,43 @@ draw_ruler (TesPainter          *p,
   cairo_move_to (cr, 0, TES_TRACE_RULER_HEIGHT - 0.5);
   cairo_line_to (cr, width, TES_TRACE_RULER_HEIGHT - 0.5);
   cairo_stroke (cr);
+}
+
+/* Show Terminals: a line where each process ends, down its lanes (from
+ * the process's lane to the next lane at the top of the tree). */
+static void
+draw_terminals (cairo_t             *cr,
+                const TesTraceFrame *frame,
+                double               height)
+{
+  if (frame->terminals == NULL)
+    return;
+
+  tes_painter_set_rgb (cr, INK);
+  cairo_set_line_width (cr, 2);
+  for (guint t = 0; t < frame->terminals->len; t++)
+    {
+      const TesTraceTerminal *terminal = &g_array_index (frame->terminals, TesTraceTerminal, t);
+      gpointer index = g_hash_table_lookup (frame->lane_of_track, &terminal->track_id);
+      double x = tes_trace_scale_x (&frame->scale, terminal->end);
+      guint first, last;
+      double y0, y1;
+
+      if (index == NULL || x < frame->scale.x0 || x > frame->scale.x0 + frame->scale.width + 1)
+        continue;
+      first = GPOINTER_TO_UINT (index) - 1;
+      for (last = first + 1; last < frame->lanes->len; last++)
+        if (g_array_index (frame->lanes, TesTraceLane, last).level == 0)
+          break;
+      y0 = TES_TRACE_RULER_HEIGHT + g_array_index (frame->lanes, TesTraceLane, first).y - frame->scroll_y;
+      y1 = TES_TRACE_RULER_HEIGHT + g_array_index (frame->lanes, TesTraceLane, last - 1).y +
+           g_array_index (frame->lanes, TesTraceLane, last - 1).height - frame->scroll_y;
+      if (y1 < TES_TRACE_RULER_HEIGHT || y0 > height)
+        continue;
+      cairo_move_to (cr, round (x) - 1, y0 + 1);
+      cairo_line_to (cr, round (x) - 1, y1 - 1);
+      cairo_stroke (cr);
+    }
 }
 
 /* Draws @frame into a @width × @height area at the origin of @cr. */
@@ -696,6 +756,7 @@ tes_trace_render_frame (cairo_t             *cr,
         draw_counter (&p, report, lane, g_ptr_array_index (frame->counters, i), &frame->scale, y);
     }
   draw_balance (&p, frame, width);
+  draw_terminals (cr, frame, height);
   draw_flows (cr, frame);
   cairo_restore (cr);
 

@@ -39,6 +39,13 @@ struct _TesTraceSection
   GtkCheckButton *syncs_check;
   GtkCheckButton *separate_check;
   GtkCheckButton *balance_check;
+  GtkCheckButton *groups_check;
+  GtkCheckButton *terminals_check;
+  GtkCheckButton *external_syncs_check;
+  GtkCheckButton *sync_ans_check;
+  GtkCheckButton *flushes_check;
+  GtkCheckButton *relative_check;
+  GtkCheckButton *aggregate_check;
   GtkDropDown    *unit_dropdown;
   GtkLabel       *range_label;
   GtkLabel       *details_label;
@@ -781,6 +788,27 @@ tes_trace_section_fill_ipus (TesTraceSection *self,
   gtk_widget_set_visible (self->ipu_box, self->ipu_tracks->len > 1);
 }
 
+/* The View menu's options that depend on what the report holds: Show
+ * External Syncs and Show SyncAns where it names such steps, Group
+ * Executions where its steps have call paths, Lightweight Profiling's
+ * (Show Buffer Flushes, Aggregate StreamCopy Blocks, Show Relative Cycles)
+ * where it has blocks. */
+static void
+tes_trace_section_fill_options (TesTraceSection *self,
+                                TesReport       *report)
+{
+  TesTraceHide kinds = report ? tes_trace_hideable (report) : 0;
+  gint64 first_block;
+  gboolean lwp = report != NULL && tes_trace_lwp_start (report, &first_block);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->external_syncs_check), (kinds & TES_TRACE_HIDE_EXTERNAL_SYNCS) != 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->sync_ans_check), (kinds & TES_TRACE_HIDE_SYNC_ANS) != 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->groups_check), report != NULL && tes_trace_path_levels (report) > 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->flushes_check), lwp);
+  gtk_widget_set_visible (GTK_WIDGET (self->relative_check), lwp);
+  gtk_widget_set_visible (GTK_WIDGET (self->aggregate_check), lwp);
+}
+
 static void
 tes_trace_section_workspace_changed (TesSection   *section,
                                      TesWorkspace *old_workspace)
@@ -793,6 +821,7 @@ tes_trace_section_workspace_changed (TesSection   *section,
 
   tes_trace_view_set_workspace (self->view, workspace);
   tes_trace_section_fill_ipus (self, workspace ? tes_workspace_get_report (workspace) : NULL);
+  tes_trace_section_fill_options (self, workspace ? tes_workspace_get_report (workspace) : NULL);
 
   if (workspace == NULL)
     return;
@@ -907,6 +936,13 @@ tes_trace_section_class_init (TesTraceSectionClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, syncs_check);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, separate_check);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, balance_check);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, groups_check);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, terminals_check);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, external_syncs_check);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, sync_ans_check);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, flushes_check);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, relative_check);
+  gtk_widget_class_bind_template_child (widget_class, TesTraceSection, aggregate_check);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, unit_dropdown);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, range_label);
   gtk_widget_class_bind_template_child (widget_class, TesTraceSection, details_label);
@@ -964,6 +1000,13 @@ tes_trace_section_init (TesTraceSection *self)
   g_object_bind_property (self->syncs_check, "active", self->view, "group-syncs", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->separate_check, "active", self->view, "separate-overlaps", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->balance_check, "active", self->view, "tile-balance", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->groups_check, "active", self->view, "group-executions", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->terminals_check, "active", self->view, "show-terminals", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->external_syncs_check, "active", self->view, "show-external-syncs", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->sync_ans_check, "active", self->view, "show-sync-ans", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->flushes_check, "active", self->view, "show-buffer-flushes", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->relative_check, "active", self->view, "relative-cycles", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->aggregate_check, "active", self->view, "aggregate-stream-copies", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->view, "scrollable", self->scrollbar, "visible", G_BINDING_SYNC_CREATE);
 
   /* like the trace's keys, these work whatever has the focus while the

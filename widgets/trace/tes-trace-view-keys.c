@@ -40,7 +40,8 @@ _tes_trace_view_select_slice (TesTraceView   *self,
     .category = slice->category,
     .index = slice->index,
     .n_slices = 1,
-    .row = slice->depth,
+    /* as drawn: under Group Executions' rows; the flat view draws the top level */
+    .row = (_tes_trace_view_effective_mode (self) == TES_TRACE_FLAME ? slice->depth : 0) + self->lane_state.group_levels,
     .flags = slice->flags,
     .start = start,
     .dur = end - start,
@@ -83,7 +84,9 @@ step_slice (TesTraceView *self,
             int           direction)
 {
   TesReport *report = tes_workspace_get_report (self->workspace);
+  const guint8 *hidden;
   TesSlice from, found;
+  gboolean stepped;
   int depth;
 
   if (!_tes_trace_view_has_selected_slice (self))
@@ -93,7 +96,20 @@ step_slice (TesTraceView *self,
     return FALSE;
 
   depth = _tes_trace_view_effective_mode (self) == TES_TRACE_FLAME ? from.depth : -1;
-  if (tes_trace_nav_step (report, self->selected_track, &from, direction, depth, &found))
+  hidden = _tes_trace_view_hidden_names (self);
+  /* steps the View menu leaves out are stepped over (a bounded number:
+   * past that, the bell rather than a wait) */
+  for (guint n = 0; (stepped = tes_trace_nav_step (report, self->selected_track, &from, direction, depth, &found)) &&
+                    tes_trace_is_hidden (hidden, tes_report_get_n_strings (report), &found); n++)
+    {
+      if (n == 10000)
+        {
+          stepped = FALSE;
+          break;
+        }
+      from = found;
+    }
+  if (stepped)
     _tes_trace_view_select_slice (self, self->selected_track, &found, FALSE);
   else
     gtk_widget_error_bell (GTK_WIDGET (self));
@@ -130,13 +146,16 @@ step_row (TesTraceView *self,
   for (guint i = 0; i < frame->lanes->len; i++)
     {
       const TesTraceLane *lane = &g_array_index (frame->lanes, TesTraceLane, i);
-      guint n_rows = flame ? MAX (lane->n_rows, 1) : 1;
+      guint levels = self->lane_state.group_levels;
+      guint n_rows = flame ? MAX (lane->n_rows, levels + 1) : levels + 1;
 
-      if (!lane->has_slices || lane->is_counter)
+      /* an I/O lane's blocks are other lanes' slices: not stepped to */
+      if (!lane->has_slices || lane->is_counter || lane->io_ipu >= 0)
         continue;
-      for (guint row = 0; row < n_rows; row++)
+      /* the steps' rows, not Group Executions' above them */
+      for (guint row = levels; row < n_rows; row++)
         {
-          Row pair = { lane->track_id, flame ? (int)row : -1 };
+          Row pair = { lane->track_id, flame ? (int)(row - levels) : -1 };
 
           if (selected && lane->track_id == self->selected_track &&
               (!flame || row == self->selected_box.row))

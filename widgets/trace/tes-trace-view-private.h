@@ -31,6 +31,19 @@ struct _TesTraceView
   gboolean        group_syncs;
   gboolean        tile_balance;
   gboolean        separate_overlaps;
+  gboolean        show_external_syncs;
+  gboolean        show_sync_ans;
+  gboolean        show_buffer_flushes;
+  gboolean        group_executions;
+  gboolean        show_terminals;
+  gboolean        relative_cycles;
+  gboolean        aggregate_stream_copies;
+  TesTraceIoEvents *io_events;    /* the report's, found when first asked for */
+  gboolean        io_events_known;
+  int             path_levels;    /* the report's call paths' levels; -1: not counted yet */
+  int             hideable;       /* TesTraceHide: the kinds of step the report names; -1: not known yet */
+  guint8         *hidden_names;   /* by string id, for hidden_for */
+  TesTraceHide    hidden_for;
   TesTraceLaneState lane_state;   /* folded, pinned, hidden lanes */
   GHashTable     *collapsed;      /* lane_state's */
   GHashTable     *hidden;
@@ -80,6 +93,13 @@ enum {
   PROP_GROUP_SYNCS,
   PROP_TILE_BALANCE,
   PROP_SEPARATE_OVERLAPS,
+  PROP_SHOW_EXTERNAL_SYNCS,
+  PROP_SHOW_SYNC_ANS,
+  PROP_SHOW_BUFFER_FLUSHES,
+  PROP_GROUP_EXECUTIONS,
+  PROP_SHOW_TERMINALS,
+  PROP_RELATIVE_CYCLES,
+  PROP_AGGREGATE_STREAM_COPIES,
   PROP_SCROLLABLE,
   PROP_N_MATCHES,
   PROP_CURRENT_MATCH,
@@ -101,6 +121,8 @@ void                 _tes_trace_view_invalidate               (TesTraceView    *
 void                 _tes_trace_view_queue_accessible_update  (TesTraceView    *self);
 const TesTraceFrame *_tes_trace_view_ensure_frame             (TesTraceView    *self);
 TesTraceMode         _tes_trace_view_effective_mode           (TesTraceView    *self);
+TesTraceHide         _tes_trace_view_hidden_kinds             (TesTraceView    *self);
+const guint8        *_tes_trace_view_hidden_names             (TesTraceView    *self);
 void                 _tes_trace_view_zoom_to                  (TesTraceView    *self,
                                                                gint64           start,
                                                                gint64           end);

@@ -50,7 +50,57 @@ static const struct
   { PROP_TILE_BALANCE, "tile-balance", FALSE, G_STRUCT_OFFSET (TesTraceView, tile_balance) },
   /* in the flat view, overlapping (nested) slices on rows of their own */
   { PROP_SEPARATE_OVERLAPS, "separate-overlaps", FALSE, G_STRUCT_OFFSET (TesTraceView, separate_overlaps) },
+  /* PopVision's: Poplar's External Sync and SyncAns steps, shown by
+   * default; Lightweight Profiling's buffer flushes, hidden by default */
+  { PROP_SHOW_EXTERNAL_SYNCS, "show-external-syncs", TRUE, G_STRUCT_OFFSET (TesTraceView, show_external_syncs) },
+  { PROP_SHOW_SYNC_ANS, "show-sync-ans", TRUE, G_STRUCT_OFFSET (TesTraceView, show_sync_ans) },
+  { PROP_SHOW_BUFFER_FLUSHES, "show-buffer-flushes", FALSE, G_STRUCT_OFFSET (TesTraceView, show_buffer_flushes) },
+  /* steps named by a call path ("layer1/conv/…") under a box per path level */
+  { PROP_GROUP_EXECUTIONS, "group-executions", FALSE, G_STRUCT_OFFSET (TesTraceView, group_executions) },
+  /* a line where each process (an IPU, a device group) ends */
+  { PROP_SHOW_TERMINALS, "show-terminals", FALSE, G_STRUCT_OFFSET (TesTraceView, show_terminals) },
+  /* Lightweight Profiling's ruler counts from its first block */
+  { PROP_RELATIVE_CYCLES, "relative-cycles", FALSE, G_STRUCT_OFFSET (TesTraceView, relative_cycles) },
+  /* StreamCopy blocks of tiles not selected in an I/O Events lane per IPU */
+  { PROP_AGGREGATE_STREAM_COPIES, "aggregate-stream-copies", FALSE,
+    G_STRUCT_OFFSET (TesTraceView, aggregate_stream_copies) },
 };
+
+/* The kinds of step the View menu leaves out now, of those the report
+ * names (found once per report: nothing to leave out costs nothing). */
+TesTraceHide
+_tes_trace_view_hidden_kinds (TesTraceView *self)
+{
+  TesTraceHide hide = (self->show_external_syncs ? 0 : TES_TRACE_HIDE_EXTERNAL_SYNCS) |
+                      (self->show_sync_ans ? 0 : TES_TRACE_HIDE_SYNC_ANS) |
+                      (self->show_buffer_flushes ? 0 : TES_TRACE_HIDE_BUFFER_FLUSHES);
+
+  if (hide == 0 || self->workspace == NULL)
+    return 0;
+  if (self->hideable < 0)
+    self->hideable = (int)tes_trace_hideable (tes_workspace_get_report (self->workspace));
+
+  return hide & (TesTraceHide)self->hideable;
+}
+
+/* By string id, the steps left out now; NULL: none. Kept until the
+ * options or the report change. */
+const guint8 *
+_tes_trace_view_hidden_names (TesTraceView *self)
+{
+  TesTraceHide hide = _tes_trace_view_hidden_kinds (self);
+
+  if (hide == 0)
+    return NULL;
+  if (self->hidden_names == NULL || self->hidden_for != hide)
+    {
+      g_free (self->hidden_names);
+      self->hidden_names = tes_trace_hidden_names (tes_workspace_get_report (self->workspace), hide);
+      self->hidden_for = hide;
+    }
+
+  return self->hidden_names;
+}
 
 static gboolean *
 option_flag (TesTraceView *self,
@@ -140,6 +190,25 @@ _tes_trace_view_ensure_frame (TesTraceView *self)
   tes_workspace_get_visible (self->workspace, &t0, &t1);
   tes_trace_scale_init (&scale, t0, t1, width);
 
+  /* Group Executions' rows: as many as the report's call paths have
+   * levels, found once per report */
+  if (self->group_executions && self->path_levels < 0)
+    self->path_levels = (int)tes_trace_path_levels (tes_workspace_get_report (self->workspace));
+  self->lane_state.group_levels = self->group_executions ? (guint)MAX (self->path_levels, 0) : 0;
+  /* Aggregate StreamCopy Blocks: which tiles were not selected, found
+   * once per report */
+  if (self->aggregate_stream_copies && !self->io_events_known)
+    {
+      self->io_events = tes_trace_io_events (tes_workspace_get_report (self->workspace), &error);
+      self->io_events_known = TRUE;
+      if (error != NULL)
+        {
+          g_warning ("Cannot read the Lightweight Profiling blocks: %s", error->message);
+          g_clear_error (&error);
+        }
+    }
+  self->lane_state.io_events = self->aggregate_stream_copies ? self->io_events : NULL;
+
   if (self->frame_valid && self->frame != NULL &&
       self->frame->scale.t0 == scale.t0 && self->frame->scale.t1 == scale.t1 &&
       self->frame->scale.width == scale.width &&
@@ -149,7 +218,12 @@ _tes_trace_view_ensure_frame (TesTraceView *self)
       (self->frame->flows != NULL) == self->show_flows &&
       (self->frame->runs != NULL) == self->show_runs &&
       self->frame->group_syncs == self->group_syncs &&
-      self->frame->tile_balance == self->tile_balance)
+      self->frame->tile_balance == self->tile_balance &&
+      self->frame->hide == _tes_trace_view_hidden_kinds (self) &&
+      (self->frame->terminals != NULL) == self->show_terminals &&
+      self->frame->relative_cycles == self->relative_cycles &&
+      self->frame->group_levels == self->lane_state.group_levels &&
+      self->frame->io_events == (self->lane_state.io_events != NULL))
     return self->frame;
 
   {
@@ -167,6 +241,10 @@ _tes_trace_view_ensure_frame (TesTraceView *self)
       .group_syncs = self->group_syncs,
       .tile_balance = self->tile_balance,
       .balance = self->frame ? self->frame->balance : NULL,
+      .hide = _tes_trace_view_hidden_kinds (self),
+      .hidden_names = _tes_trace_view_hidden_names (self),
+      .show_terminals = self->show_terminals,
+      .relative_cycles = self->relative_cycles,
     };
 
     frame = tes_trace_frame_build (tes_workspace_get_report (self->workspace), &request, NULL, &error);
@@ -414,7 +492,10 @@ tes_trace_view_select_at (TesTraceView *self,
       return FALSE;
     }
 
-  if (box->n_slices > 1)
+  /* several slices, Group Executions' box of one or more steps, or an I/O
+   * lane's block (of one of the tiles it aggregates) */
+  if (box->n_slices > 1 || box->label != NULL ||
+      g_array_index (self->frame->lanes, TesTraceLane, lane).io_ipu >= 0)
     {
       _tes_trace_view_zoom_to (self, box->start, box->start + box->dur);
       return TRUE;
@@ -677,14 +758,24 @@ tes_trace_view_query_tooltip (GtkWidget  *widget,
   g_autofree char *markup = NULL;
   gint64 track_id;
   gboolean in_label;
+  int lane = -1;
 
-  if (self->workspace == NULL || !(box = _tes_trace_view_box_at (self, x, y, &track_id, &in_label, NULL)))
+  if (self->workspace == NULL || !(box = _tes_trace_view_box_at (self, x, y, &track_id, &in_label, &lane)))
     return FALSE;
 
   report = tes_workspace_get_report (self->workspace);
   duration = tes_workspace_format_duration (self->workspace, box->dur);
 
-  if (box->n_slices > 1)
+  if (box->label != NULL)
+    {
+      g_autofree char *path = g_strndup (box->label, box->label_len);
+
+      /* Translators: Group Executions' box: a call path and how many steps run under it */
+      markup = g_markup_printf_escaped (g_dngettext (GETTEXT_PACKAGE, "<b>%s</b>\n%u step, %s\nClick to zoom in",
+                                                     "<b>%s</b>\n%u steps, %s\nClick to zoom in", box->n_slices),
+                                        path, box->n_slices, duration);
+    }
+  else if (box->n_slices > 1)
     /* Translators: a box standing for several slices too small to draw apart */
     markup = g_markup_printf_escaped (_("<b>%u slices</b>\n%s\nClick to zoom in"), box->n_slices, duration);
   else
@@ -692,7 +783,9 @@ tes_trace_view_query_tooltip (GtkWidget  *widget,
       const char *name = tes_report_get_string (report, box->name);
       const char *category = tes_report_get_string (report, box->category);
       g_autofree char *cycles = NULL;
-      g_autofree char *args = tes_report_get_slice_args (report, track_id, box->index, NULL);
+      /* an I/O lane's block is one of several tiles': its arguments are not the lane's */
+      gboolean io = lane >= 0 && g_array_index (self->frame->lanes, TesTraceLane, lane).io_ipu >= 0;
+      g_autofree char *args = io ? NULL : tes_report_get_slice_args (report, track_id, box->index, NULL);
 
       /* the duration in cycles too, unless that is already the unit */
       if (tes_workspace_get_time_unit (self->workspace) != TES_TIME_UNIT_CYCLES)
@@ -726,6 +819,9 @@ tes_trace_view_dispose (GObject *object)
   g_clear_pointer (&self->collapsed, g_hash_table_unref);
   g_clear_pointer (&self->hidden, g_hash_table_unref);
   g_clear_pointer (&self->pinned, g_array_unref);
+  g_clear_pointer (&self->hidden_names, g_free);
+  self->lane_state.io_events = NULL;
+  g_clear_pointer (&self->io_events, tes_trace_io_events_free);
   g_clear_pointer (&self->lane_menu, gtk_widget_unparent);
   g_clear_object (&self->vadjustment);
 
@@ -759,6 +855,13 @@ tes_trace_view_get_property (GObject    *object,
     case PROP_GROUP_SYNCS:
     case PROP_TILE_BALANCE:
     case PROP_SEPARATE_OVERLAPS:
+    case PROP_SHOW_EXTERNAL_SYNCS:
+    case PROP_SHOW_SYNC_ANS:
+    case PROP_SHOW_BUFFER_FLUSHES:
+    case PROP_GROUP_EXECUTIONS:
+    case PROP_SHOW_TERMINALS:
+    case PROP_RELATIVE_CYCLES:
+    case PROP_AGGREGATE_STREAM_COPIES:
       g_value_set_boolean (value, *option_flag (self, prop_id));
       break;
 
@@ -814,6 +917,13 @@ tes_trace_view_set_property (GObject      *object,
     case PROP_GROUP_SYNCS:
     case PROP_TILE_BALANCE:
     case PROP_SEPARATE_OVERLAPS:
+    case PROP_SHOW_EXTERNAL_SYNCS:
+    case PROP_SHOW_SYNC_ANS:
+    case PROP_SHOW_BUFFER_FLUSHES:
+    case PROP_GROUP_EXECUTIONS:
+    case PROP_SHOW_TERMINALS:
+    case PROP_RELATIVE_CYCLES:
+    case PROP_AGGREGATE_STREAM_COPIES:
       {
         gboolean *flag = option_flag (self, prop_id);
 
@@ -919,6 +1029,8 @@ tes_trace_view_init (TesTraceView *self)
   self->collapsed = g_hash_table_new (NULL, NULL);
   self->hidden = g_hash_table_new (NULL, NULL);
   self->pinned = g_array_new (FALSE, FALSE, sizeof (gint64));
+  self->path_levels = -1;
+  self->hideable = -1;
   self->lane_state = (TesTraceLaneState) { self->collapsed, self->pinned, self->hidden };
   self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 1, SCROLL_PX, 100, 1));
   g_signal_connect_object (self->vadjustment, "value-changed",
@@ -990,6 +1102,14 @@ tes_trace_view_set_workspace (TesTraceView *self,
   g_hash_table_remove_all (self->collapsed);
   g_hash_table_remove_all (self->hidden);
   g_array_set_size (self->pinned, 0);
+  self->path_levels = -1;
+  self->hideable = -1;
+  g_clear_pointer (&self->hidden_names, g_free);
+  /* the frame may point into the last report's I/O lanes: both go */
+  g_clear_pointer (&self->frame, tes_trace_frame_free);
+  self->lane_state.io_events = NULL;
+  g_clear_pointer (&self->io_events, tes_trace_io_events_free);
+  self->io_events_known = FALSE;
   /* another report: the last one's search means nothing here */
   g_cancellable_cancel (self->search_cancellable);
   g_clear_object (&self->search_cancellable);
