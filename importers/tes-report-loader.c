@@ -279,6 +279,7 @@ import_to_cache (const char * const  *paths,
       context.writer = writer;
       context.progress = progress;
       context.cancellable = cancellable;
+      context.n_sources = n;
       context.source_id = tes_cache_writer_add_source (writer, stamps[i],
                                                        tes_importer_get_name (importers[i]),
                                                        tes_importer_get_version (importers[i]),
