@@ -140,6 +140,7 @@ def check_job(label, cache, ranks, open_args):
 
     # steps side by side, the slowest rank named
     names = []
+    slowest_in = {r: 0 for r in ranks}
     for r in sorted(ranks):
         for name, _, _ in ranks[r]["exp"]["runs"]:
             if name not in names:
@@ -154,9 +155,13 @@ def check_job(label, cache, ranks, open_args):
                     slowest = (r, spans[0])
             else:
                 parts.append("rank %d none" % r)
+        slowest_in[slowest[0]] += 1
         want = ", ".join(parts) + ("; slowest rank %d" % slowest[0] if len(ranks) > 1 else "")
         ok(info.get("steps.%s" % name) == want, "%s: steps.%s = %s" % (label, name, info.get("steps.%s" % name)))
     ok(info.get("ranks") == str(len(ranks)), "%s: %s ranks" % (label, info.get("ranks")))
+    most = max(sorted(ranks), key=lambda r: (slowest_in[r], -r))
+    want = "rank %d (slowest in %d of %d steps)" % (most, slowest_in[most], len(names))
+    ok(info.get("steps.slowest_rank") == want, "%s: steps.slowest_rank = %s" % (label, info.get("steps.slowest_rank")))
 
     # tessera-cli info prints the same facts
     text = run("info", *open_args)

@@ -183,6 +183,7 @@ finish_ranks (TesCacheWriter  *writer,
 {
   GPtrArray *ranks = data;
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autofree guint *slowest_in = NULL;
   const RankSource *ref = NULL;
   gint64 world_size = -1;
   const char *world_path = NULL;
@@ -286,12 +287,14 @@ finish_ranks (TesCacheWriter  *writer,
     }
 
   /* each step's duration on every rank, and the slowest */
+  slowest_in = g_new0 (guint, ranks->len);
   for (guint s = 0; s < names->len; s++)
     {
       const char *name = g_ptr_array_index (names, s);
       g_autoptr(GString) text = g_string_new (NULL);
       g_autofree char *key = g_strdup_printf ("steps.%s", name);
       gint64 slowest = -1, longest = -1;
+      guint slowest_index = 0;
 
       for (guint i = 0; i < ranks->len; i++)
         {
@@ -309,6 +312,7 @@ finish_ranks (TesCacheWriter  *writer,
                 {
                   longest = span[1] - span[0];
                   slowest = r->rank;
+                  slowest_index = i;
                 }
             }
           else
@@ -316,7 +320,23 @@ finish_ranks (TesCacheWriter  *writer,
         }
       if (ranks->len > 1)
         g_string_append_printf (text, _("; slowest rank %" G_GINT64_FORMAT), slowest);
+      if (slowest >= 0)
+        slowest_in[slowest_index]++;
       tes_cache_writer_set_info (writer, 0, key, text->str);
+    }
+
+  /* the rank the job waits for most often (the lowest on a tie) */
+  if (ranks->len > 1 && names->len > 0)
+    {
+      guint most = 0;
+      g_autofree char *text = NULL;
+
+      for (guint i = 1; i < ranks->len; i++)
+        if (slowest_in[i] > slowest_in[most])
+          most = i;
+      text = g_strdup_printf (_("rank %" G_GINT64_FORMAT " (slowest in %u of %u steps)"),
+                              ((RankSource *)g_ptr_array_index (ranks, most))->rank, slowest_in[most], names->len);
+      tes_cache_writer_set_info (writer, 0, "steps.slowest_rank", text);
     }
 
   return TRUE;
