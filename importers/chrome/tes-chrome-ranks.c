@@ -14,7 +14,8 @@
  * "Rank N ProfilerStep#M", and report info "steps.<step>" sets each
  * rank's duration of the step side by side and names the slowest rank.
  * Which rank a file is can only be told once every file was read, so
- * the grouping is finished by a commit hook. */
+ * the grouping is finished by a commit hook. Info values are data, kept
+ * in English as the other importers' are; errors are translated. */
 
 #define G_LOG_DOMAIN "tes-chrome"
 
@@ -202,8 +203,8 @@ finish_ranks (TesCacheWriter  *writer,
         {
           if (world_size >= 0 && r->world_size != world_size)
             return tes_import_fail (error, TES_IMPORT_ERROR_INVALID, r->path,
-                                    _("distributedInfo.world_size is %" G_GINT64_FORMAT " but %s says %" G_GINT64_FORMAT ": the traces are not of one job"),
-                                    r->world_size, world_path, world_size);
+                                    _("distributedInfo.world_size is %d but %s says %d: the traces are not of one job"),
+                                    (int)r->world_size, world_path, (int)world_size);
           world_size = r->world_size;
           world_path = r->path;
         }
@@ -215,8 +216,8 @@ finish_ranks (TesCacheWriter  *writer,
 
         if (x->rank >= 0 && x->rank == y->rank)
           return tes_import_fail (error, TES_IMPORT_ERROR_INVALID, y->path,
-                                  _("rank %" G_GINT64_FORMAT " (%s) is also %s's (%s): two traces of one rank"),
-                                  y->rank, from_text (y->from), x->path, from_text (x->from));
+                                  _("rank %d (%s) is also %s's (%s): two traces of one rank"),
+                                  (int)y->rank, from_text (y->from), x->path, from_text (x->from));
       }
   for (guint i = 0; i < ranks->len; i++)
     {
@@ -236,8 +237,8 @@ finish_ranks (TesCacheWriter  *writer,
 
       if (world_size >= 0 && r->rank >= world_size)
         return tes_import_fail (error, TES_IMPORT_ERROR_INVALID, r->path,
-                                _("rank %" G_GINT64_FORMAT " (%s) is not below distributedInfo.world_size %" G_GINT64_FORMAT),
-                                r->rank, from_text (r->from), world_size);
+                                _("rank %d (%s) is not below distributedInfo.world_size %d"),
+                                (int)r->rank, from_text (r->from), (int)world_size);
     }
 
   g_ptr_array_sort (ranks, compare_ranks);
@@ -278,7 +279,7 @@ finish_ranks (TesCacheWriter  *writer,
           value = format_ms (offset);
         }
       else
-        value = g_strdup (_("not aligned: no ProfilerStep#"));
+        value = g_strdup ("not aligned: no ProfilerStep#");
       tes_cache_writer_set_info (writer, 0, key, value);
 
       for (guint s = 0; s < r->step_names->len; s++)
@@ -316,10 +317,10 @@ finish_ranks (TesCacheWriter  *writer,
                 }
             }
           else
-            g_string_append (text, _("none"));
+            g_string_append (text, "none");
         }
       if (ranks->len > 1)
-        g_string_append_printf (text, _("; slowest rank %" G_GINT64_FORMAT), slowest);
+        g_string_append_printf (text, "; slowest rank %" G_GINT64_FORMAT, slowest);
       if (slowest >= 0)
         slowest_in[slowest_index]++;
       tes_cache_writer_set_info (writer, 0, key, text->str);
@@ -334,7 +335,7 @@ finish_ranks (TesCacheWriter  *writer,
       for (guint i = 1; i < ranks->len; i++)
         if (slowest_in[i] > slowest_in[most])
           most = i;
-      text = g_strdup_printf (_("rank %" G_GINT64_FORMAT " (slowest in %u of %u steps)"),
+      text = g_strdup_printf ("rank %" G_GINT64_FORMAT " (slowest in %u of %u steps)",
                               ((RankSource *)g_ptr_array_index (ranks, most))->rank, slowest_in[most], names->len);
       tes_cache_writer_set_info (writer, 0, "steps.slowest_rank", text);
     }
