@@ -427,24 +427,25 @@ tes_window_chooser_response_cb (TesWindow            *self,
   g_clear_object (&self->chooser);
 }
 
+static void destroy_chooser (GtkFileChooserNative **chooser);
+
+/* Open… picks files, Open Folder… folders: a folder opens as the traces
+ * in it (the per-rank traces of one job), as on the command line. */
 static void
-tes_window_open_action (GtkWidget  *widget,
-                        const char *action_name,
-                        GVariant   *param)
+show_open_chooser (TesWindow            *self,
+                   GtkFileChooserAction  action)
 {
-  TesWindow *self = (TesWindow *)widget;
-
-  g_assert (TES_IS_WINDOW (self));
-
-  if (self->chooser != NULL)
+  if (self->chooser != NULL && gtk_file_chooser_get_action (GTK_FILE_CHOOSER (self->chooser)) == action)
     {
       gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
       return;
     }
+  destroy_chooser (&self->chooser);
 
-  self->chooser = gtk_file_chooser_native_new (_("Open Report"),
+  self->chooser = gtk_file_chooser_native_new (action == GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER ? _("Open Folder of Traces")
+                                                                                              : _("Open Report"),
                                                GTK_WINDOW (self),
-                                               GTK_FILE_CHOOSER_ACTION_OPEN,
+                                               action,
                                                _("_Open"),
                                                _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
@@ -463,6 +464,22 @@ tes_window_open_action (GtkWidget  *widget,
                            G_CALLBACK (tes_window_chooser_response_cb),
                            self, G_CONNECT_SWAPPED);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+static void
+tes_window_open_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *param)
+{
+  show_open_chooser (TES_WINDOW (widget), GTK_FILE_CHOOSER_ACTION_OPEN);
+}
+
+static void
+tes_window_open_folder_action (GtkWidget  *widget,
+                               const char *action_name,
+                               GVariant   *param)
+{
+  show_open_chooser (TES_WINDOW (widget), GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER);
 }
 
 /**
@@ -988,6 +1005,7 @@ tes_window_class_init (TesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TesWindow, recent_menu);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, tes_window_open_action);
+  gtk_widget_class_install_action (widget_class, "win.open-folder", NULL, tes_window_open_folder_action);
   gtk_widget_class_install_action (widget_class, "win.cancel", NULL, tes_window_cancel_action);
   gtk_widget_class_install_action (widget_class, "win.open-recent", "as", tes_window_open_recent_action);
   gtk_widget_class_install_action (widget_class, "win.open-demo", NULL, tes_window_open_demo_action);

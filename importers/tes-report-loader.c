@@ -279,6 +279,7 @@ import_to_cache (const char * const  *paths,
       context.writer = writer;
       context.progress = progress;
       context.cancellable = cancellable;
+      context.n_sources = n;
       context.source_id = tes_cache_writer_add_source (writer, stamps[i],
                                                        tes_importer_get_name (importers[i]),
                                                        tes_importer_get_version (importers[i]),
@@ -432,15 +433,70 @@ tes_report_import (const char          *path,
   return tes_report_import_files (&path, &importer, 1, flags, progress, cancellable, error);
 }
 
+static gint
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char * const *)a, *(const char * const *)b);
+}
+
+/* A folder given as a file stands for the traces in it (the per-rank
+ * traces of one job): every file directly in it, in name order, that an
+ * importer recognises; hidden files, subfolders and Tessera caches are
+ * left out. A folder with none is an error naming it. */
+static gboolean
+add_folder (TesReportLoader  *self,
+            const char       *folder,
+            GPtrArray        *paths,
+            GPtrArray        *importers,
+            GError          **error)
+{
+  g_autoptr(GDir) dir = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+  guint found = 0;
+
+  if (!(dir = g_dir_open (folder, 0, error)))
+    return FALSE;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (name[0] != '.' && !strstr (name, ".tessera"))
+      g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names);
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree char *path = g_build_filename (folder, g_ptr_array_index (names, i), NULL);
+      g_autoptr(GError) ignored = NULL;
+      TesImporter *importer;
+
+      if (!g_file_test (path, G_FILE_TEST_IS_REGULAR) ||
+          !(importer = tes_importer_registry_choose (path, self->format, &ignored)))
+        continue;
+      g_ptr_array_add (paths, g_steal_pointer (&path));
+      g_ptr_array_add (importers, importer);
+      found++;
+    }
+
+  if (found == 0)
+    {
+      g_set_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_EMPTY,
+                   _("%s: no trace in the folder (of its %u files, no importer recognises any)"), folder, names->len);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 static TesReport *
 load (TesReportLoader  *self,
       GCancellable     *cancellable,
       GError          **error)
 {
   g_autoptr(GPtrArray) importers = g_ptr_array_new ();
-  guint n_files = self->paths->len;
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  guint n_given = self->paths->len;
 
-  if (n_files == 0)
+  if (n_given == 0)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _("No file to open"));
       return NULL;
@@ -448,7 +504,7 @@ load (TesReportLoader  *self,
 
   tes_progress_set_range (self->progress, 0.0, 1.0);
 
-  for (guint i = 0; i < n_files; i++)
+  for (guint i = 0; i < n_given; i++)
     {
       const char *path = g_ptr_array_index (self->paths, i);
       TesImporter *importer = g_ptr_array_index (self->importers, i);
@@ -456,14 +512,23 @@ load (TesReportLoader  *self,
 
       tes_progress_update (self->progress, 0.0, message);
 
-      if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
-          !tes_source_file_check (path, error))
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return NULL;
+
+      if (importer == NULL && g_file_test (path, G_FILE_TEST_IS_DIR))
+        {
+          if (!add_folder (self, path, paths, importers, error))
+            return NULL;
+          continue;
+        }
+
+      if (!tes_source_file_check (path, error))
         return NULL;
 
       if (importer == NULL && self->format == NULL && tes_report_loader_is_cache_file (path))
         {
           /* A shared report: the cache alone, its sources maybe elsewhere */
-          if (n_files > 1)
+          if (n_given > 1)
             {
               g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                            _("%s is a Tessera cache: open it alone, it holds its whole report"), path);
@@ -477,12 +542,13 @@ load (TesReportLoader  *self,
           !(importer = tes_importer_registry_choose (path, self->format, error)))
         return NULL;
 
+      g_ptr_array_add (paths, g_strdup (path));
       g_ptr_array_add (importers, importer);
     }
 
-  return tes_report_import_files ((const char * const *)self->paths->pdata,
+  return tes_report_import_files ((const char * const *)paths->pdata,
                                   (TesImporter * const *)importers->pdata,
-                                  n_files, self->flags, self->progress, cancellable, error);
+                                  paths->len, self->flags, self->progress, cancellable, error);
 }
 
 /**

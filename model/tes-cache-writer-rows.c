@@ -330,3 +330,80 @@ tes_cache_writer_add_warning (TesCacheWriter *self,
   key = g_strdup_printf ("warning.%u", ++self->n_warnings);
   tes_cache_writer_set_info (self, source_id, key, text);
 }
+
+/* For a commit hook that places several files on one time base after
+ * all of them were read (the ranks of one job): the clock's offset_ns. */
+void
+tes_cache_writer_set_clock_offset (TesCacheWriter *self,
+                                   gint64          clock_id,
+                                   gint64          offset_ns)
+{
+  sqlite3_stmt *s = NULL;
+
+  g_return_if_fail (TES_IS_CACHE_WRITER (self));
+
+  if (tes_cache_writer_failed (self))
+    return;
+
+  if (sqlite3_prepare_v2 (self->db, "UPDATE clocks SET offset_ns = ? WHERE id = ?", -1, &s, NULL) != SQLITE_OK)
+    {
+      tes_cache_writer_fail (self, "Storing a clock");
+      return;
+    }
+  sqlite3_bind_int64 (s, 1, offset_ns);
+  sqlite3_bind_int64 (s, 2, clock_id);
+  tes_cache_writer_step_done (self, s, "Storing a clock");
+  sqlite3_finalize (s);
+}
+
+/* A group track named once every file of the report was read. */
+void
+tes_cache_writer_rename_track (TesCacheWriter *self,
+                               gint64          track_id,
+                               const char     *name,
+                               gint64          sort_index)
+{
+  sqlite3_stmt *s = NULL;
+
+  g_return_if_fail (TES_IS_CACHE_WRITER (self));
+  g_return_if_fail (name != NULL);
+
+  if (tes_cache_writer_failed (self))
+    return;
+
+  if (sqlite3_prepare_v2 (self->db, "UPDATE tracks SET name = ?, sort_index = ? WHERE id = ?", -1, &s, NULL) != SQLITE_OK)
+    {
+      tes_cache_writer_fail (self, "Storing a track");
+      return;
+    }
+  sqlite3_bind_text (s, 1, name, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64 (s, 2, sort_index);
+  sqlite3_bind_int64 (s, 3, track_id);
+  tes_cache_writer_step_done (self, s, "Storing a track");
+  sqlite3_finalize (s);
+}
+
+/* Puts @prefix before the names of the runs on @clock_id ("Rank 1 "). */
+void
+tes_cache_writer_prefix_runs (TesCacheWriter *self,
+                              gint64          clock_id,
+                              const char     *prefix)
+{
+  sqlite3_stmt *s = NULL;
+
+  g_return_if_fail (TES_IS_CACHE_WRITER (self));
+  g_return_if_fail (prefix != NULL);
+
+  if (tes_cache_writer_failed (self))
+    return;
+
+  if (sqlite3_prepare_v2 (self->db, "UPDATE runs SET name = ? || name WHERE clock_id = ?", -1, &s, NULL) != SQLITE_OK)
+    {
+      tes_cache_writer_fail (self, "Storing a run");
+      return;
+    }
+  sqlite3_bind_text (s, 1, prefix, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64 (s, 2, clock_id);
+  tes_cache_writer_step_done (self, s, "Storing a run");
+  sqlite3_finalize (s);
+}

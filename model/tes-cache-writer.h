@@ -135,6 +135,16 @@ void            tes_cache_writer_set_info          (TesCacheWriter       *self,
 void            tes_cache_writer_add_warning       (TesCacheWriter       *self,
                                                     gint64                source_id,
                                                     const char           *text);
+void            tes_cache_writer_set_clock_offset  (TesCacheWriter       *self,
+                                                    gint64                clock_id,
+                                                    gint64                offset_ns);
+void            tes_cache_writer_rename_track      (TesCacheWriter       *self,
+                                                    gint64                track_id,
+                                                    const char           *name,
+                                                    gint64                sort_index);
+void            tes_cache_writer_prefix_runs       (TesCacheWriter       *self,
+                                                    gint64                clock_id,
+                                                    const char           *prefix);
 void            tes_cache_writer_add_commit_hook   (TesCacheWriter       *self,
                                                     TesCacheWriterCommitHook hook,
                                                     gpointer              data,

@@ -865,3 +865,107 @@ tes_compare_summary_free (TesCompareSummary *summary)
   g_clear_pointer (&summary->growths, g_array_unref);
   g_free (summary);
 }
+
+/* A framework's training or inference step: PyTorch's ProfilerStep#N,
+ * "Rank R ProfilerStep#N" in a job's report. */
+static gboolean
+is_step_run (const TesRun *run)
+{
+  return run->name != NULL && strstr (run->name, "ProfilerStep#") != NULL;
+}
+
+static gint64
+run_ns (TesReport    *report,
+        const TesRun *run)
+{
+  return tes_report_convert_time (report, run->clock_id, 0, run->end) -
+         tes_report_convert_time (report, run->clock_id, 0, run->start);
+}
+
+static void
+compare_step_clear (gpointer data)
+{
+  g_free (((TesCompareStep *)data)->name);
+}
+
+/**
+ * tes_compare_steps:
+ *
+ * The two runs' profiler steps side by side, each step's duration in ns:
+ * a step of A with the step of B of the same name (ProfilerStep#N with
+ * ProfilerStep#N, per rank in a job's report), in A's order, then B's
+ * steps A lacks. Two runs that share no step name (a profile taken at
+ * steps 4-6 against one at 10-12) pair their steps in order instead, and
+ * @in_order says so. Neither run having steps gives an empty array.
+ *
+ * Returns: (transfer full): TesCompareStep, or %NULL with @error set
+ */
+GArray *
+tes_compare_steps (TesReport  *a,
+                   TesReport  *b,
+                   gboolean   *in_order,
+                   GError    **error)
+{
+  g_autoptr(GArray) a_runs = NULL;
+  g_autoptr(GArray) b_runs = NULL;
+  g_autoptr(GPtrArray) a_steps = g_ptr_array_new ();
+  g_autoptr(GPtrArray) b_steps = g_ptr_array_new ();
+  g_autoptr(GArray) out = g_array_new (FALSE, TRUE, sizeof (TesCompareStep));
+  g_autofree gboolean *b_used = NULL;
+  gboolean shared = FALSE;
+
+  g_return_val_if_fail (TES_IS_REPORT (a) && TES_IS_REPORT (b), NULL);
+
+  g_array_set_clear_func (out, compare_step_clear);
+  if (!(a_runs = tes_report_get_runs (a, error)) || !(b_runs = tes_report_get_runs (b, error)))
+    return NULL;
+  for (guint i = 0; i < a_runs->len; i++)
+    if (is_step_run (&g_array_index (a_runs, TesRun, i)))
+      g_ptr_array_add (a_steps, &g_array_index (a_runs, TesRun, i));
+  for (guint i = 0; i < b_runs->len; i++)
+    if (is_step_run (&g_array_index (b_runs, TesRun, i)))
+      g_ptr_array_add (b_steps, &g_array_index (b_runs, TesRun, i));
+
+  for (guint i = 0; i < a_steps->len && !shared; i++)
+    for (guint j = 0; j < b_steps->len && !shared; j++)
+      shared = g_str_equal (((TesRun *)g_ptr_array_index (a_steps, i))->name,
+                            ((TesRun *)g_ptr_array_index (b_steps, j))->name);
+  if (in_order != NULL)
+    *in_order = !shared && a_steps->len > 0 && b_steps->len > 0;
+
+  b_used = g_new0 (gboolean, b_steps->len + 1);
+  for (guint i = 0; i < a_steps->len; i++)
+    {
+      const TesRun *ra = g_ptr_array_index (a_steps, i), *rb = NULL;
+      TesCompareStep step = { .a_ns = run_ns (a, ra), .b_ns = -1 };
+      guint j;
+
+      if (shared)
+        {
+          for (j = 0; j < b_steps->len; j++)
+            if (!b_used[j] && g_str_equal (ra->name, ((TesRun *)g_ptr_array_index (b_steps, j))->name))
+              break;
+        }
+      else
+        j = i;
+      if (j < b_steps->len)
+        {
+          rb = g_ptr_array_index (b_steps, j);
+          b_used[j] = TRUE;
+          step.b_ns = run_ns (b, rb);
+        }
+      step.name = rb != NULL && !g_str_equal (ra->name, rb->name) ? g_strdup_printf ("%s / %s", ra->name, rb->name)
+                                                                : g_strdup (ra->name);
+      g_array_append_val (out, step);
+    }
+  for (guint j = 0; j < b_steps->len; j++)
+    if (!b_used[j])
+      {
+        const TesRun *rb = g_ptr_array_index (b_steps, j);
+        TesCompareStep step = { .name = g_strdup (rb->name), .a_ns = -1, .b_ns = run_ns (b, rb) };
+
+        g_array_append_val (out, step);
+      }
+
+  return g_steal_pointer (&out);
+}

@@ -73,6 +73,14 @@ typedef struct
 } TesCompareTile;
 
 /* The most tiles listed as having grown. */
+/* A profiler step of both runs (tes_compare_steps) */
+typedef struct
+{
+  char   *name;            /* "ProfilerStep#5", or "A's / B's" when paired in order */
+  gint64  a_ns;            /* -1: only in B */
+  gint64  b_ns;            /* -1: only in A */
+} TesCompareStep;
+
 #define TES_COMPARE_MAX_GROWTHS 10
 
 /* Two runs as a whole: their totals, what share each operator type takes,
@@ -123,6 +131,10 @@ TesCompareSummary *tes_compare_summarize (TesReport        *a,
 char          *tes_compare_summary_format (const TesCompareSummary *summary,
                                            double                   value,
                                            TesTimeUnit              time_unit);
+GArray        *tes_compare_steps       (TesReport          *a,
+                                        TesReport          *b,
+                                        gboolean           *in_order,
+                                        GError            **error);
 double         tes_compare_percent     (double               a,
                                         double               b);
 void           tes_compare_summary_free (TesCompareSummary *summary);

@@ -37,6 +37,7 @@ typedef struct
   gint64          source_id;
   TesProgress    *progress;      /* may be NULL */
   GCancellable   *cancellable;   /* may be NULL */
+  guint           n_sources;     /* files of the report, this one included (0: unknown) */
 } TesImportContext;
 
 #define TES_TYPE_IMPORTER (tes_importer_get_type ())

@@ -506,3 +506,34 @@ tes_report_get_unit_activity (TesReport  *self,
 
   return g_steal_pointer (&activity);
 }
+
+/**
+ * tes_report_dup_unit_device_name:
+ *
+ * The name of the device a parallel unit (a core track) belongs to, its
+ * parent track, as Tile Balance and `tessera-cli tiles` group units by:
+ * when that device is itself inside a group (the "Rank N" of one of a
+ * job's traces), the top group's name comes first, "Rank 1 · GPU 1", so
+ * that the ranks' devices stay apart however they are named.
+ *
+ * Returns: (transfer full): the name, "" when the unit has no device
+ */
+char *
+tes_report_dup_unit_device_name (TesReport *self,
+                                 gint64     unit_track_id)
+{
+  const TesTrack *unit, *device, *top;
+
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+
+  unit = unit_track_id != 0 ? tes_report_get_track (self, unit_track_id) : NULL;
+  device = unit != NULL && unit->parent_id != 0 ? tes_report_get_track (self, unit->parent_id) : NULL;
+  if (device == NULL)
+    return g_strdup ("");
+
+  for (top = device; top->parent_id != 0; top = tes_report_get_track (self, top->parent_id));
+  if (top == device)
+    return g_strdup (device->name != NULL ? device->name : "");
+
+  return g_strdup_printf ("%s · %s", top->name != NULL ? top->name : "", device->name != NULL ? device->name : "");
+}

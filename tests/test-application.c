@@ -417,13 +417,13 @@ find_menu_item (GtkWidget  *popover,
   return NULL;
 }
 
-/* The main menu: Open, Open Recent, Compare With, Export, Delete Cache, Style, Keyboard Shortcuts, About; the commands
+/* The main menu: Open, Open Folder, Open Recent, Compare With, Export, Delete Cache, Style, Keyboard Shortcuts, About; the commands
  * that need a report are greyed out without one. */
 static void
 test_app_menu (void)
 {
   static const char * const expected[] = {
-    "win.open", "win.open-recent", "win.compare", "win.export", "win.delete-cache", "app.theme",
+    "win.open", "win.open-folder", "win.open-recent", "win.compare", "win.export", "win.delete-cache", "app.theme",
     "win.show-help-overlay", "app.about",
   };
   TesApplication *app = app_start ();

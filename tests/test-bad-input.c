@@ -567,6 +567,15 @@ check_special_file (const SpecialFile *f)
   g_autofree char *path = make_special_file (f->kind, &sock);
   g_autofree char *expected = g_strdup_printf ("%s: not a regular file (%s)", path, f->what);
   g_auto(TesCliResult) r = { 0 };
+  /* a folder given to the loader (the window, the command line) stands
+   * for the traces in it: an empty one has none */
+  gboolean folder = g_str_equal (f->kind, "folder");
+
+  if (folder)
+    {
+      g_free (expected);
+      expected = g_strdup_printf ("%s: no trace in the folder (of its 0 files, no importer recognises any)", path);
+    }
 
   for (guint with_format = 0; with_format < 2; with_format++)
     {
@@ -578,7 +587,13 @@ check_special_file (const SpecialFile *f)
       tes_report_loader_set_format (loader, with_format ? "chrome-json" : NULL);
       report = tes_report_loader_load (loader, NULL, &error);
       g_assert_null (report);
-      assert_refused (error, path, f, "the loader");
+      if (folder)
+        {
+          g_assert_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_EMPTY);
+          g_assert_cmpstr (error->message, ==, expected);
+        }
+      else
+        assert_refused (error, path, f, "the loader");
     }
 
   {

@@ -678,6 +678,38 @@ test_tiles_window_engines (void)
     }
 }
 
+/* The ranks of one job (HTA's sampled_rank-0 and -1, opened as their
+ * folder): a balance per rank's GPU, its five streams, titled after the
+ * rank; each stream's busy time is checked against Python's json by
+ * test-ranks.py (tessera-cli tiles). */
+static void
+test_tiles_window_ranks (void)
+{
+  g_autofree char *src0 = tes_test_data_path ("kineto/sampled_rank-0.json.gz");
+  g_autofree char *src1 = tes_test_data_path ("kineto/sampled_rank-1.json.gz");
+  g_autofree char *rank0 = tes_test_copy_to_tmp (src0, "sampled_rank-0.json.gz");
+  g_autofree char *rank1 = tes_test_copy_to_tmp (src1, "sampled_rank-1.json.gz");
+  g_autofree char *folder = g_path_get_dirname (rank0);
+  g_autofree char *description = NULL;
+  TesTilesSection *section;
+  TesWindow *window;
+  GPtrArray *balances;
+  GtkWidget *area;
+
+  section = open_tiles_section (folder, &window);
+  balances = wait_for_balances (section);
+  g_assert_nonnull (balances);
+  g_assert_cmpuint (balances->len, ==, 2);
+  for (guint i = 0; i < balances->len; i++)
+    g_assert_cmpuint (((TesTileBalance *)g_ptr_array_index (balances, i))->n_tiles, ==, 5);
+
+  area = find_widget (GTK_WIDGET (section), GTK_TYPE_DRAWING_AREA);
+  description = accessible_property (area, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+  tes_test_assert_contains (description, "Rank 0 · GPU 0 · 5 streams");
+
+  tes_ui_test_close_window (window);
+}
+
 /* The BSP heatmap on a generated run: one block per IPU with its tiles,
  * each cell coloured by the state the truth gives that tile in that step
  * (busy more than half the step, else idle); a click selects the step
@@ -929,6 +961,7 @@ main (int    argc,
   tes_ui_test_add ("/tes/tiles-window/follows", test_tiles_window_follows);
   tes_ui_test_add ("/tes/tiles-window/units", test_tiles_window_units);
   tes_ui_test_add ("/tes/tiles-window/engines", test_tiles_window_engines);
+  tes_ui_test_add ("/tes/tiles-window/ranks", test_tiles_window_ranks);
   tes_ui_test_add ("/tes/bsp-window/heatmap", test_bsp_window_heatmap);
 
   return tes_ui_test_run ();

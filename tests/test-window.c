@@ -362,6 +362,33 @@ test_window_several_files (void)
   tes_ui_test_close_window (window);
 }
 
+/* A folder holding the traces of a job's ranks (HTA's sampled_rank-0
+ * and -1) opens as one report whose Summary sets each step's time on
+ * both ranks side by side, the slowest named (figures: test-ranks.py,
+ * from Python's json). */
+static void
+test_window_folder_of_ranks (void)
+{
+  g_autofree char *src0 = tes_test_data_path ("kineto/sampled_rank-0.json.gz");
+  g_autofree char *src1 = tes_test_data_path ("kineto/sampled_rank-1.json.gz");
+  g_autofree char *rank0 = tes_test_copy_to_tmp (src0, "sampled_rank-0.json.gz");
+  g_autofree char *rank1 = tes_test_copy_to_tmp (src1, "sampled_rank-1.json.gz");
+  g_autofree char *folder = g_path_get_dirname (rank0);
+  g_autoptr(GFile) file = g_file_new_for_path (folder);
+  TesWindow *window;
+
+  window = g_object_ref (tes_window_new (NULL));
+  gtk_window_present (GTK_WINDOW (window));
+  tes_window_open_files (window, &file, 1, NULL);
+  tes_ui_test_wait_for_page (window, "report");
+  summary_section (window);
+
+  g_assert_true (tes_ui_test_has_label_containing (window, "rank 0 622.928000 ms, rank 1 630.639000 ms; slowest rank 1"));
+  g_assert_true (tes_ui_test_has_label_containing (window, "rank 0 607.312000 ms, rank 1 607.904000 ms; slowest rank 1"));
+
+  tes_ui_test_close_window (window);
+}
+
 /* A report shared as its cache alone: it opens, and says its source is
  * not here. */
 static void
@@ -721,6 +748,7 @@ main (int    argc,
   tes_ui_test_add ("/tes/window/report", test_window_report);
   tes_ui_test_add ("/tes/window/total-only", test_window_total_only);
   tes_ui_test_add ("/tes/window/several-files", test_window_several_files);
+  tes_ui_test_add ("/tes/window/folder-of-ranks", test_window_folder_of_ranks);
   tes_ui_test_add ("/tes/window/cache-without-source", test_window_cache_without_source);
   tes_ui_test_add ("/tes/window/recent", test_window_recent);
   tes_ui_test_add ("/tes/window/error-unknown", test_window_error_unknown);

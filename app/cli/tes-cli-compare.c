@@ -227,13 +227,20 @@ print_summary_csv_tiles (const char *record,
 
 /* compare --summary --csv: the summary's rows instead of the operators'. */
 static void
-print_summary_csv (const TesCompareSummary *summary)
+print_summary_csv (const TesCompareSummary *summary,
+                   GArray                  *steps)
 {
   const char *unit = summary->unit == TES_TIME_UNIT_CYCLES ? "cycles" : "ns";
 
   printf ("record,name,unit,a,b,delta,delta_percent\n");
   print_summary_csv_row ("total", NULL, unit, summary->a_total, summary->b_total);
   print_summary_csv_row ("span", NULL, unit, summary->a_span, summary->b_span);
+  for (guint i = 0; steps != NULL && i < steps->len; i++)
+    {
+      const TesCompareStep *s = &g_array_index (steps, TesCompareStep, i);
+
+      print_summary_csv_row ("step", s->name, "ns", s->a_ns < 0 ? NAN : (double)s->a_ns, s->b_ns < 0 ? NAN : (double)s->b_ns);
+    }
   for (guint i = 0; i < summary->shares->len; i++)
     {
       const TesCompareShare *s = &g_array_index (summary->shares, TesCompareShare, i);
@@ -253,6 +260,35 @@ print_summary_csv (const TesCompareSummary *summary)
   print_summary_csv_tiles ("newly_out", summary->newly_out);
   print_summary_csv_tiles ("no_longer_out", summary->no_longer_out);
   print_summary_csv_tiles ("grown", summary->growths);
+}
+
+static char *
+step_text (gint64 ns)
+{
+  return ns < 0 ? g_strdup ("—") : g_strdup_printf ("%" G_GINT64_FORMAT, ns);
+}
+
+/* The runs' profiler steps, before the operators: each step's ns in A
+ * and B (tes_compare_steps). */
+static void
+print_steps (GArray   *steps,
+             gboolean  in_order)
+{
+  if (steps->len == 0)
+    return;
+  printf ("%-32s %14s %14s %15s %10s\n", in_order ? "Step (paired in order)" : "Step", "A ns", "B ns", "Δ", "Δ %");
+  for (guint i = 0; i < steps->len; i++)
+    {
+      const TesCompareStep *s = &g_array_index (steps, TesCompareStep, i);
+      g_autofree char *a = step_text (s->a_ns);
+      g_autofree char *b = step_text (s->b_ns);
+      g_autofree char *delta = s->a_ns < 0 || s->b_ns < 0 ? g_strdup ("") : g_strdup_printf ("%+" G_GINT64_FORMAT, s->b_ns - s->a_ns);
+      g_autofree char *pct = s->b_ns < 0 ? g_strdup ("removed") : s->a_ns < 0 ? g_strdup ("added")
+                             : s->a_ns == 0 ? g_strdup ("") : g_strdup_printf ("%+.1f", tes_compare_percent ((double)s->a_ns, (double)s->b_ns));
+
+      printf ("%-32s %14s %14s %14s %9s\n", s->name, a, b, delta, pct);
+    }
+  putchar ('\n');
 }
 
 /* tessera-cli compare A B: two runs' operators side by side, largest
@@ -287,6 +323,9 @@ tes_cli_compare (int    argc,
   g_autoptr(TesComparison) comparison = NULL;
   g_autoptr(TesWorkspace) workspace = NULL;
   g_autoptr(GPtrArray) regressions = NULL;
+  g_autoptr(GArray) steps = NULL;
+  gboolean steps_in_order = FALSE;
+  guint slower_steps = 0;
   TesCompareKey key = TES_COMPARE_BY_NAME;
   gboolean total_slower = FALSE;
   const char *unit_name;
@@ -327,9 +366,11 @@ tes_cli_compare (int    argc,
   unit_name = comparison->unit == TES_TIME_UNIT_CYCLES ? "cycles" : "ns";
   if (summary_wanted && !(summary = tes_compare_summarize (a_report, b_report, &error)))
     return tes_cli_input_error (error);
+  if (!(steps = tes_compare_steps (a_report, b_report, &steps_in_order, &error)))
+    return tes_cli_input_error (error);
 
   if (summary != NULL && options.csv)
-    print_summary_csv (summary);
+    print_summary_csv (summary, steps);
   else if (options.csv)
     printf ("a_name,a_type,b_name,b_type,a_%s,b_%s,delta,delta_percent\n",
             comparison->in_percent ? "share" : unit_name, comparison->in_percent ? "share" : unit_name);
@@ -345,6 +386,7 @@ tes_cli_compare (int    argc,
           print_summary (summary, tes_workspace_get_time_unit (workspace));
           putchar ('\n');
         }
+      print_steps (steps, steps_in_order);
       /* "Δ" takes two bytes and one column: one more byte of width */
       printf ("%-32s %14s %14s %15s %10s\n", "Operator", "A", "B", "Δ", "Δ %");
     }
@@ -401,5 +443,18 @@ tes_cli_compare (int    argc,
                row->delta_pct);
     }
 
-  return total_slower || regressions->len > 0 ? TES_CLI_EXIT_BAD_INPUT : TES_CLI_EXIT_OK;
+  /* a model's regression by step too: the steps both runs have */
+  for (guint i = 0; i < steps->len; i++)
+    {
+      const TesCompareStep *s = &g_array_index (steps, TesCompareStep, i);
+      double pct = s->a_ns > 0 && s->b_ns >= 0 ? tes_compare_percent ((double)s->a_ns, (double)s->b_ns) : NAN;
+
+      if (!isnan (pct) && pct > fail_pct)
+        {
+          fprintf (stderr, "tessera-cli: step %s got slower by %.1f %%\n", s->name, pct);
+          slower_steps++;
+        }
+    }
+
+  return total_slower || regressions->len > 0 || slower_steps > 0 ? TES_CLI_EXIT_BAD_INPUT : TES_CLI_EXIT_OK;
 }

@@ -398,9 +398,9 @@ print_unit_activity (TesReport *report,
   for (guint i = 0; i < activity->len && !csv; i++)
     {
       const TesTileActivity *row = &g_array_index (activity, TesTileActivity, i);
-      const TesTrack *unit = tes_report_get_track (report, row->track_id);
+      g_autofree char *device = tes_report_dup_unit_device_name (report, row->track_id);
 
-      device_width = MAX (device_width, g_utf8_strlen (track_name (report, unit->parent_id), -1));
+      device_width = MAX (device_width, g_utf8_strlen (device, -1));
       unit_width = MAX (unit_width, g_utf8_strlen (track_name (report, row->track_id), -1));
     }
   if (!csv)
@@ -413,20 +413,20 @@ print_unit_activity (TesReport *report,
   for (guint i = 0; i < activity->len; i++)
     {
       const TesTileActivity *row = &g_array_index (activity, TesTileActivity, i);
-      const TesTrack *unit = tes_report_get_track (report, row->track_id);
+      g_autofree char *device = tes_report_dup_unit_device_name (report, row->track_id);
       gint64 busy = row->cycles[TES_TILE_STATE_COMPUTE];   /* a unit only computes or waits */
       gint64 idle = row->cycles[TES_TILE_STATE_IDLE];
 
       if (csv)
         {
-          tes_cli_print_csv_field (track_name (report, unit->parent_id));
+          tes_cli_print_csv_field (device);
           putchar (',');
           tes_cli_print_csv_field (track_name (report, row->track_id));
           printf (",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT "\n", busy, idle);
         }
       else
         {
-          print_padded (track_name (report, unit->parent_id), device_width + 1);
+          print_padded (device, device_width + 1);
           print_padded (track_name (report, row->track_id), unit_width + 1);
           printf ("%14" G_GINT64_FORMAT " %14" G_GINT64_FORMAT " %6.1f%%\n", busy, idle,
                   busy + idle > 0 ? 100.0 * (double)busy / (double)(busy + idle) : 0.0);

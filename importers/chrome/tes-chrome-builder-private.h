@@ -139,6 +139,10 @@ struct _TesChromeBuilder
   gint64                  clock_id;
   gint64                  mhz;              /* 0: ns */
   const char             *clock_source;
+  char                   *clock_name;       /* of the ns clock; NULL: "ts" (a flavour's, freed by the builder) */
+
+  /* parent of the file's top-level tracks (0: none; Kineto's "Rank N") */
+  gint64                  root_track;
 };
 
 /* tes-chrome-builder.c */
@@ -181,6 +185,12 @@ void        tes_chrome_async_track_free       (gpointer               data);
 
 /* tes-chrome-tracks.c */
 void        tes_chrome_builder_add_tracks     (TesChromeBuilder      *b);
+
+/* tes-chrome-ranks.c */
+void        tes_chrome_ranks_prepare          (TesChromeBuilder      *b);
+void        tes_chrome_ranks_register         (TesChromeBuilder      *b,
+                                               GArray                *steps,
+                                               GPtrArray             *step_names);
 int         tes_chrome_compare_threads        (gconstpointer          a,
                                                gconstpointer          b,
                                                gpointer               builder);

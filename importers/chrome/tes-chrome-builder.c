@@ -124,6 +124,9 @@ tes_chrome_add_track (TesChromeBuilder *b,
                       gint64            sort_index,
                       const char       *native_id)
 {
+  if (parent == 0)
+    parent = b->root_track;
+
   return tes_cache_writer_add_track (b->writer, parent, b->context->source_id, b->clock_id,
                                      kind, name, sort_index, native_id);
 }
@@ -364,7 +367,7 @@ tes_chrome_build (TesImportContext  *context,
   if (b->clock_source != NULL)
     b->clock_id = tes_cache_writer_add_clock (b->writer, "IPU cycles", TES_TIME_UNIT_CYCLES, b->mhz * 1000000);
   else
-    b->clock_id = tes_cache_writer_add_clock (b->writer, "ts", TES_TIME_UNIT_NS, 1000000000);
+    b->clock_id = tes_cache_writer_add_clock (b->writer, b->clock_name ? b->clock_name : "ts", TES_TIME_UNIT_NS, 1000000000);
 
   if (g_cancellable_set_error_if_cancelled (context->cancellable, error))
     goto out;
@@ -390,6 +393,7 @@ tes_chrome_build (TesImportContext  *context,
 out:
   if (b->flavour_data_free != NULL)
     g_clear_pointer (&b->flavour_data, b->flavour_data_free);
+  g_clear_pointer (&b->clock_name, g_free);
   g_hash_table_unref (b->gid_of);
   g_ptr_array_unref (b->texts);
   for (guint k = 0; k < b->n_segs; k++)

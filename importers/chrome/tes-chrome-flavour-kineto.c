@@ -286,6 +286,7 @@ prepare (TesChromeBuilder *b)
   st->stack = g_array_new (FALSE, FALSE, sizeof (Open));
   b->flavour_data = st;
   b->flavour_data_free = kstate_free;
+  tes_chrome_ranks_prepare (b);
 
   for (guint i = 0; i < b->processes->len; i++)
     {
@@ -1104,6 +1105,7 @@ threads_written (TesChromeBuilder *b)
 
       tes_cache_writer_add_run (b->writer, g_ptr_array_index (st->step_names, i), b->clock_id, span[0], span[1]);
     }
+  tes_chrome_ranks_register (b, st->steps, st->step_names);
 }
 
 const TesChromeFlavour tes_chrome_flavour_kineto = {

@@ -73,6 +73,7 @@ typedef enum
   K_OTHER_DATA,
   K_METADATA,
   K_DEVICE_PROPERTIES,
+  K_DISTRIBUTED_INFO,
   K_LOCAL,
   K_GLOBAL,
   K_OTHER,
@@ -579,6 +580,11 @@ on_start (TesChromeParser *p,
           g_string_assign (p->other_prefix, p->key == K_OTHER_DATA ? "otherData" : "metadata");
           push (p, F_OTHER);
         }
+      else if (is_map && p->key == K_DISTRIBUTED_INFO)
+        {
+          g_string_assign (p->other_prefix, "distributedInfo");
+          push (p, F_OTHER);
+        }
       else if (!is_map && p->key == K_DEVICE_PROPERTIES)
         push (p, F_DEVICES);
       else
@@ -756,6 +762,8 @@ cb_map_key (void                *ctx,
         p->key = K_METADATA;
       else if (len == 16 && memcmp (key, "deviceProperties", 16) == 0)
         p->key = K_DEVICE_PROPERTIES;
+      else if (len == 15 && memcmp (key, "distributedInfo", 15) == 0)
+        p->key = K_DISTRIBUTED_INFO;
       else
         p->key = K_OTHER;
       break;

@@ -197,8 +197,7 @@ balance_title (TesReport            *report,
 {
   const TesTileActivity *any = balance->least->len > 0 ? &g_array_index (balance->least, TesTileActivity, 0) : NULL;
   const TesTrack *unit = any != NULL && any->track_id != 0 ? tes_report_get_track (report, any->track_id) : NULL;
-  const TesTrack *device = unit != NULL && unit->parent_id != 0 ? tes_report_get_track (report, unit->parent_id) : NULL;
-  const char *device_name = device != NULL && device->name != NULL ? device->name : "";
+  g_autofree char *device_name = unit != NULL ? tes_report_dup_unit_device_name (report, unit->id) : g_strdup ("");
 
   if (unit != NULL && units_are_named (report, balance, "core"))
     /* Translators: a device (by its name) and its cores */
@@ -635,9 +634,8 @@ tes_tiles_section_describe (TesTilesSection *self)
       g_autofree char *busy = busy_text (workspace, tile);
       g_autofree char *name = unit_name (report, tile);
       const TesTrack *unit = tile->track_id != 0 ? tes_report_get_track (report, tile->track_id) : NULL;
-      const TesTrack *device = unit != NULL && unit->parent_id != 0 ? tes_report_get_track (report, unit->parent_id)
-                                                                    : NULL;
-      g_autofree char *group = device != NULL ? g_strdup (device->name) : g_strdup_printf (_("IPU %d"), tile->ipu);
+      g_autofree char *group = unit != NULL && unit->parent_id != 0 ? tes_report_dup_unit_device_name (report, unit->id)
+                                                                    : g_strdup_printf (_("IPU %d"), tile->ipu);
 
       /* Translators: the tile the keys selected: its IPU (or device), the tile (or core) and its busy time */
       g_string_append_printf (text, _(". Selected: %s, %s, %s busy"), group, name, busy);
