@@ -615,21 +615,13 @@ slice_track (TesChromeBuilder      *b,
 
 /* ---- once every slice is written ----------------------------------------- */
 
-/* ns as exact milliseconds */
-static char *
-format_ms (gint64 ns)
-{
-  return g_strdup_printf ("%s%" G_GINT64_FORMAT ".%06" G_GINT64_FORMAT " ms",
-                          ns < 0 ? "-" : "", ABS (ns) / 1000000, ABS (ns) % 1000000);
-}
-
 static void
 set_ms (GPtrArray  *info,
         const char *prefix,
         const char *key,
         gint64      ns)
 {
-  g_autofree char *v = format_ms (ns);
+  g_autofree char *v = tes_chrome_format_ms (ns);
 
   tes_info_list_add (info, g_strdup_printf ("%s.%s", prefix, key), v);
 }
@@ -650,47 +642,6 @@ compare_work_ptr (gconstpointer a,
                   gconstpointer b)
 {
   return compare_work (*(Work * const *)a, *(Work * const *)b);
-}
-
-static int
-compare_spans (gconstpointer a,
-               gconstpointer b)
-{
-  const gint64 *x = a, *y = b;
-
-  if (x[0] != y[0])
-    return x[0] < y[0] ? -1 : 1;
-  return (x[1] > y[1]) - (x[1] < y[1]);
-}
-
-/* Sorts spans and merges them in place into their union; returns its length. */
-static gint64
-merge_spans (GArray *spans)
-{
-  guint n = 0;
-  gint64 total = 0;
-
-  g_array_sort (spans, compare_spans);
-  for (guint i = 0; i < spans->len; i++)
-    {
-      gint64 *s = &g_array_index (spans, gint64, 2 * i);
-      gint64 *last = n > 0 ? &g_array_index (spans, gint64, 2 * (n - 1)) : NULL;
-
-      if (last != NULL && s[0] <= last[1])
-        last[1] = MAX (last[1], s[1]);
-      else
-        {
-          gint64 *dst = &g_array_index (spans, gint64, 2 * n++);
-
-          dst[0] = s[0];
-          dst[1] = s[1];
-        }
-    }
-  g_array_set_size (spans, n);
-  for (guint i = 0; i < n; i++)
-    total += g_array_index (spans, gint64, 2 * i + 1) - g_array_index (spans, gint64, 2 * i);
-
-  return total;
 }
 
 /* The time two unions (merged, sorted) share. */
@@ -837,9 +788,9 @@ write_units (TesChromeBuilder *b,
       /* HTA's overlap: of the communication's union, the share that
        * computation's union covers */
       {
-        gint64 comm_time = merge_spans (comm);
+        gint64 comm_time = tes_chrome_merge_spans (comm);
 
-        merge_spans (comp);
+        tes_chrome_merge_spans (comp);
         if (comm_time > 0)
           {
             g_autofree char *value = g_strdup_printf ("%.2f %%", 100.0 * (double)intersect_spans (comm, comp) / (double)comm_time);

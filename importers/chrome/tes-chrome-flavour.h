@@ -78,6 +78,10 @@ extern const TesChromeFlavour tes_chrome_flavour_poplar;
 extern const TesChromeFlavour tes_chrome_flavour_kineto;
 /* tes-chrome-flavour-onnxruntime.c: ONNX Runtime profiles */
 extern const TesChromeFlavour tes_chrome_flavour_onnxruntime;
+/* tes-chrome-flavour-tensorflow.c: TensorFlow's profiler (TensorBoard's
+ * trace viewer JSON) and TF1's client.timeline */
+extern const TesChromeFlavour tes_chrome_flavour_tensorflow;
+extern const TesChromeFlavour tes_chrome_flavour_tf_timeline;
 /* The rest */
 extern const TesChromeFlavour tes_chrome_flavour_generic;
 
