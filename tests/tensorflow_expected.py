@@ -65,7 +65,7 @@ def tf1_lane(process):
             label = "%s %s" % (m.group(1).upper(), m.group(2))
             rest = parts[i + 1:]
             if not rest:
-                return "host", None, None
+                return "host", label, None
             if label.startswith("CPU "):
                 return None, None, None
             if rest == ["stream:all"]:
@@ -239,8 +239,18 @@ def expected(path):
     for dev in streams:
         busy = sum(e - s for s, e in union(spans.get(dev, [])))
         devices[dev] = {"busy": busy, "streams": sorted(streams[dev])}
-    return {"flavour": fl, "operators": operators, "operator_time": how, "runs": runs, "devices": devices,
-            "device_tracks": sorted({lane(p, t)[1] for (p, t) in by_thread if lane(p, t)[1]})}
+    # TF1's executor processes are named after their device
+    executors = set()
+    if tf1:
+        for (p, t) in by_thread:
+            kind, label, _ = tf1_lane(procs.get(p))
+            if kind == "host":
+                name = procs[p]
+                executors.add("%s ops" % label if name.startswith("/job:localhost/") else
+                              "%s %s ops" % (name[:name.find("/device:") if "/device:" in name else name.rfind("/")],
+                                             label))
+    return {"executors": sorted(executors), "flavour": fl, "operators": operators, "operator_time": how, "runs": runs, "devices": devices,
+            "device_tracks": sorted({lane(p, t)[1] for (p, t) in by_thread if lane(p, t)[1] and lane(p, t)[0] != "host"})}
 
 
 if __name__ == "__main__":

@@ -93,6 +93,9 @@ with tempfile.TemporaryDirectory() as tmp:
         tracks = list(db.execute("SELECT id, parent_id, kind, name FROM tracks"))
         devices = sorted(t[3] for t in tracks if t[2] == 0)
         ok(devices == exp["device_tracks"], "%s: devices %s" % (name, devices))
+        processes = {t[3] for t in tracks if t[2] == 2}
+        ok(set(exp["executors"]) <= processes and not any(p.endswith(" Compute") for p in processes),
+           "%s: TF1 executor processes named after their device: %s" % (name, sorted(processes)))
         for label, d in sorted(exp["devices"].items()):
             got = info.get("%s.busy" % label)
             ok(got is not None and ms_to_ns(got) == d["busy"],

@@ -102,6 +102,8 @@ typedef struct
 
   TesChromeMergedThread *cur;
   GArray     *stack;      /* Open */
+  GPtrArray  *texts;      /* owned texts given gids */
+  GHashTable *renamed;    /* TF1 executor processes given a name */
 } TfState;
 
 static void
@@ -148,6 +150,8 @@ tf_state_free (gpointer data)
   g_array_unref (st->steps);
   g_ptr_array_unref (st->step_names);
   g_array_unref (st->stack);
+  g_ptr_array_unref (st->texts);
+  g_hash_table_unref (st->renamed);
   g_free (st);
 }
 
@@ -223,7 +227,7 @@ tf1_lane (const char  *process,
   if (*end == '\0')
     {
       /* the executor's ops placed on the device: CPU time */
-      g_free (label);
+      *device = label;
       return LANE_HOST;
     }
   if (g_str_has_prefix (label, "CPU "))
@@ -331,8 +335,37 @@ prepare (TesChromeBuilder *b)
   st->steps = g_array_new (FALSE, FALSE, 2 * sizeof (gint64));
   st->step_names = g_ptr_array_new_with_free_func (g_free);
   st->stack = g_array_new (FALSE, FALSE, sizeof (Open));
+  st->texts = g_ptr_array_new_with_free_func (g_free);
+  st->renamed = g_hash_table_new (NULL, NULL);
   b->flavour_data = st;
   b->flavour_data_free = tf_state_free;
+
+  /* TF1's executor processes by the device the ops were placed on, "GPU 0
+   * ops", rather than "/job:localhost/replica:0/task:0/device:GPU:0
+   * Compute", cut to its job in the lane names; another job's keep it */
+  for (guint i = 0; st->tf1 && i < b->processes->len; i++)
+    {
+      TesChromeMergedProcess *mp = g_ptr_array_index (b->processes, i);
+      const char *process = tes_chrome_text (b, mp->name);
+      g_autofree char *label = NULL, *name = NULL;
+      char *text;
+
+      if (tf1_lane (process, &label, &name) != LANE_HOST || label == NULL)
+        continue;
+      if (g_str_has_prefix (process, "/job:localhost/"))
+        text = g_strdup_printf ("%s ops", label);
+      else
+        {
+          const char *cut = strstr (process, "/device:");
+
+          if (cut == NULL)
+            cut = strrchr (process, '/');
+          text = g_strdup_printf ("%.*s %s ops", (int)(cut - process), process, label);
+        }
+      g_ptr_array_add (st->texts, text);
+      mp->name = tes_chrome_gid_of_text (b, text);
+      g_hash_table_add (st->renamed, mp);
+    }
 }
 
 /* ---- tracks -------------------------------------------------------------- */
@@ -360,6 +393,33 @@ device_get (TesChromeBuilder *b,
   return d;
 }
 
+/* the number in "stream 7", "Stream #14(Compute)" */
+static gint64
+stream_number (const char *name)
+{
+  while (*name != '\0' && !g_ascii_isdigit (*name))
+    name++;
+
+  return *name ? g_ascii_strtoll (name, NULL, 10) : G_MAXINT64;
+}
+
+/* a device's lanes: streams by number, then the rest as they came */
+static int
+compare_lanes (gconstpointer a,
+               gconstpointer b)
+{
+  const TesChromeMergedThread *x = *(TesChromeMergedThread * const *)a;
+  const TesChromeMergedThread *y = *(TesChromeMergedThread * const *)b;
+  const Lane *lx = x->flavour_data, *ly = y->flavour_data;
+  gint64 nx, ny;
+
+  if (lx->kind == LANE_STREAM && ly->kind == LANE_STREAM && lx->device == ly->device &&
+      (nx = stream_number (lx->name)) != (ny = stream_number (ly->name)))
+    return nx < ny ? -1 : 1;
+
+  return (x->order > y->order) - (x->order < y->order);
+}
+
 /* A device track per device, before the processes: its streams first (core
  * tracks, the units), then its other lanes, in the trace's order. The
  * threads of a device are the flavour's; the host's stay the builder's. */
@@ -382,7 +442,9 @@ add_tracks (TesChromeBuilder *b)
 
       if (!(mt->used || tes_chrome_thread_has_slices (mt)))
         continue;
-      if (st->tf1)
+      if (st->tf1 && g_hash_table_contains (st->renamed, mt->process))
+        kind = LANE_HOST;
+      else if (st->tf1)
         kind = tf1_lane (process, &label, &name);
       else if ((label = tf2_device (process)) != NULL)
         {
@@ -393,6 +455,8 @@ add_tracks (TesChromeBuilder *b)
         kind = process != NULL && g_str_has_prefix (process, "/host:") ? LANE_HOST : LANE_NONE;
       if (kind == LANE_NONE)
         continue;
+      if (kind == LANE_HOST)
+        g_clear_pointer (&label, g_free);
 
       lane = g_new0 (Lane, 1);
       lane->kind = kind;
@@ -408,6 +472,7 @@ add_tracks (TesChromeBuilder *b)
     }
 
   /* streams, then the rest */
+  g_ptr_array_sort (mine, compare_lanes);
   for (guint pass = 0; pass < 2; pass++)
     for (guint i = 0; i < mine->len; i++)
       {
