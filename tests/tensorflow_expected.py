@@ -32,7 +32,8 @@ from the C code:
     without its ".N") are rows only when no TF op has device time;
   * a device's busy time is the union of its streams' events;
   * runs: the events of the first device's Steps lane ("Step N" when the
-    name is a number).
+    name is a number); without one, TF2 host events whose args have
+    step_num and _r 1 ("Step <step_num>"), by start.
 """
 import os
 import re
@@ -132,7 +133,7 @@ def expected(path):
             s, d = ns(e["ts"]), ns(e.get("dur", 0)) or 0
             by_thread.setdefault((e["pid"], e["tid"]), []).append((s, -d, i, e))
 
-    ops, xla, spans, streams, steps_device, runs = {}, {}, {}, {}, None, []
+    ops, xla, spans, streams, steps_device, runs, host_steps = {}, {}, {}, {}, None, [], []
 
     def op(table, name, typ, start):
         o = table.get(name)
@@ -175,6 +176,9 @@ def expected(path):
                         o["cpu_self"] += max(dur - child, 0)
                 if stack:
                     stack[-1][1] += min(s + d, stack[-1][0]) - s
+                a = e.get("args") or {}
+                if not tf1 and "step_num" in a and str(a.get("_r")) == "1":
+                    host_steps.append([s, s + d, "Step %s" % a["step_num"]])
                 o = op_of(e, False, s)
                 if o is not None:
                     o["calls"] += 1
@@ -208,6 +212,8 @@ def expected(path):
                 n = e.get("name")
                 runs.append(["Step %s" % n if n.isdigit() else n, s, s + d])
 
+    if not runs:
+        runs = [[name, s, e] for s, e, name in sorted(host_steps, key=lambda r: (r[0], r[1]))]
     kernels_named = any(o["kernels"] for o in ops.values())
     lane_time = not kernels_named and any(o["lane"] for o in ops.values())
     device_time = kernels_named or lane_time

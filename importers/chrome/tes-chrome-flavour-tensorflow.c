@@ -98,6 +98,8 @@ typedef struct
   GPtrArray  *xla_list;
   GArray     *steps;      /* gint64 pairs */
   GPtrArray  *step_names;
+  GArray     *host_steps; /* gint64 triples: start, end, index in host_step_names */
+  GPtrArray  *host_step_names;
   gboolean    kernels_named; /* a kernel names its op */
 
   TesChromeMergedThread *cur;
@@ -149,6 +151,8 @@ tf_state_free (gpointer data)
   g_ptr_array_unref (st->xla_list);
   g_array_unref (st->steps);
   g_ptr_array_unref (st->step_names);
+  g_array_unref (st->host_steps);
+  g_ptr_array_unref (st->host_step_names);
   g_array_unref (st->stack);
   g_ptr_array_unref (st->texts);
   g_hash_table_unref (st->renamed);
@@ -334,6 +338,8 @@ prepare (TesChromeBuilder *b)
   st->xla_list = g_ptr_array_new_with_free_func (op_free);
   st->steps = g_array_new (FALSE, FALSE, 2 * sizeof (gint64));
   st->step_names = g_ptr_array_new_with_free_func (g_free);
+  st->host_steps = g_array_new (FALSE, FALSE, 3 * sizeof (gint64));
+  st->host_step_names = g_ptr_array_new_with_free_func (g_free);
   st->stack = g_array_new (FALSE, FALSE, sizeof (Open));
   st->texts = g_ptr_array_new_with_free_func (g_free);
   st->renamed = g_hash_table_new (NULL, NULL);
@@ -501,21 +507,6 @@ add_tracks (TesChromeBuilder *b)
 
 /* ---- slices -------------------------------------------------------------- */
 
-static char *
-args_string (const char *args,
-             gsize       len,
-             const char *key)
-{
-  const char *v;
-  gsize vl;
-
-  if (args == NULL || len == 0 || !tes_chrome_args_find (args, len, key, &v, &vl) ||
-      !tes_chrome_value_is_string (v, vl))
-    return NULL;
-
-  return tes_chrome_value_dup_string (v, vl);
-}
-
 /* "dense/MatMul:MatMul" -> the op's name and type: the type a TF op type
  * (a letter or '_' then letters, digits, '_'), the name not empty, no
  * "::" (a C++ scope, "ExecutorState::Process", is no op). */
@@ -584,13 +575,13 @@ op_of (TfState    *st,
 
   if (st->tf1)
     {
-      if ((name = args_string (args, len, "name")) == NULL)
+      if ((name = tes_chrome_args_dup_string (args, len, "name")) == NULL)
         return NULL;
-      type = args_string (args, len, "op");
+      type = tes_chrome_args_dup_string (args, len, "op");
     }
   else
     {
-      g_autofree char *tf_op = kernel ? args_string (args, len, "tf_op") : NULL;
+      g_autofree char *tf_op = kernel ? tes_chrome_args_dup_string (args, len, "tf_op") : NULL;
 
       if (!split_op (kernel ? tf_op : text, &name, &type))
         return NULL;
@@ -615,6 +606,40 @@ pop_until (TfState *st,
     }
 }
 
+/* a member as text: a string unescaped, anything else as written */
+static char *
+args_text (const char *args,
+           gsize       len,
+           const char *key)
+{
+  const char *v;
+  gsize vl;
+
+  if (args == NULL || len == 0 || !tes_chrome_args_find (args, len, key, &v, &vl))
+    return NULL;
+
+  return tes_chrome_value_dup_string (v, vl);
+}
+
+/* tf.profiler.experimental.Trace ("train", step_num=N, _r=1): the step
+ * marker the TF2 profiler documents for loops it cannot see itself */
+static void
+host_step (TfState    *st,
+           const char *args,
+           gsize       len,
+           gint64      start,
+           gint64      dur)
+{
+  g_autofree char *step = args_text (args, len, "step_num");
+  g_autofree char *root = args_text (args, len, "_r");
+  gint64 span[3] = { start, start + dur, st->host_step_names->len };
+
+  if (step == NULL || root == NULL || strcmp (root, "1") != 0)
+    return;
+  g_array_append_vals (st->host_steps, span, 1);
+  g_ptr_array_add (st->host_step_names, g_strdup_printf ("Step %s", step));
+}
+
 static void
 host_slice (TfState    *st,
             const char *text,
@@ -632,6 +657,8 @@ host_slice (TfState    *st,
 
       parent->child += MIN (start + dur, parent->end) - start;
     }
+  if (!st->tf1)
+    host_step (st, args, len, start, dur);
   if ((open.op = op_of (st, text, args, len, FALSE, start)) != NULL)
     {
       open.op->calls++;
@@ -688,7 +715,7 @@ slice (TesChromeBuilder      *b,
 
     case LANE_TF_OPS:
       {
-        g_autofree char *long_name = args_string (args, len, "long_name");
+        g_autofree char *long_name = tes_chrome_args_dup_string (args, len, "long_name");
         char *name = NULL, *type = NULL;
 
         if (split_op (long_name != NULL ? long_name : text, &name, &type))
@@ -816,6 +843,19 @@ write_ops (TesChromeBuilder *b,
     }
 }
 
+static int
+compare_spans3 (gconstpointer a,
+                gconstpointer b)
+{
+  const gint64 *x = a, *y = b;
+
+  for (guint i = 0; i < 3; i++)
+    if (x[i] != y[i])
+      return x[i] < y[i] ? -1 : 1;
+
+  return 0;
+}
+
 static void
 threads_written (TesChromeBuilder *b)
 {
@@ -849,6 +889,19 @@ threads_written (TesChromeBuilder *b)
     how = "CPU self time (no kernel names its op)";
   tes_cache_writer_set_info (b->writer, b->context->source_id, "TensorFlow.operator_time", how);
 
+  /* no Steps lane (a host without devices): the host's step markers, in
+   * start order */
+  if (st->steps->len == 0 && st->host_steps->len > 0)
+    {
+      g_array_sort (st->host_steps, compare_spans3);
+      for (guint i = 0; i < st->host_steps->len; i++)
+        {
+          const gint64 *span = &g_array_index (st->host_steps, gint64, 3 * i);
+
+          g_array_append_vals (st->steps, span, 1);
+          g_ptr_array_add (st->step_names, g_strdup (g_ptr_array_index (st->host_step_names, span[2])));
+        }
+    }
   for (guint i = 0; i < st->steps->len; i++)
     {
       const gint64 *span = &g_array_index (st->steps, gint64, 2 * i);

@@ -74,6 +74,10 @@ gboolean  tes_chrome_value_is_string  (const char     *value,
  * milliseconds ("12.345678 ms"); spans (gint64 pairs start, end) sorted
  * and merged in place into their union, whose length it returns. */
 char     *tes_chrome_format_ms        (gint64          ns);
+/* the string member key of the compact args, unescaped; NULL: none */
+char     *tes_chrome_args_dup_string  (const char     *args,
+                                       gsize           len,
+                                       const char     *key);
 gint64    tes_chrome_merge_spans      (GArray         *spans);
 
 /* Line number (1-based) of a byte offset of the file, decompressed if

@@ -404,3 +404,18 @@ tes_chrome_merge_spans (GArray *spans)
 
   return total;
 }
+
+char *
+tes_chrome_args_dup_string (const char *args,
+                            gsize       len,
+                            const char *key)
+{
+  const char *v;
+  gsize vl;
+
+  if (args == NULL || len == 0 || !tes_chrome_args_find (args, len, key, &v, &vl) ||
+      !tes_chrome_value_is_string (v, vl))
+    return NULL;
+
+  return tes_chrome_value_dup_string (v, vl);
+}
