@@ -134,6 +134,7 @@ def expected(path):
             by_thread.setdefault((e["pid"], e["tid"]), []).append((s, -d, i, e))
 
     ops, xla, spans, streams, steps_device, runs, host_steps = {}, {}, {}, {}, None, [], []
+    stream_spans = {}
 
     def op(table, name, typ, start):
         o = table.get(name)
@@ -192,6 +193,7 @@ def expected(path):
             d = -negd
             if kind == "stream":
                 spans.setdefault(dev, []).append((s, s + d))
+                stream_spans.setdefault((dev, name), []).append((s, s + d))
                 o = op_of(e, True, s)
                 if o is not None:
                     o["kernels"] += 1
@@ -244,7 +246,9 @@ def expected(path):
     devices = {}
     for dev in streams:
         busy = sum(e - s for s, e in union(spans.get(dev, [])))
-        devices[dev] = {"busy": busy, "streams": sorted(streams[dev])}
+        devices[dev] = {"busy": busy, "streams": sorted(streams[dev]),
+                        "stream_busy": {n: sum(e - s for s, e in union(stream_spans[(dev, n)]))
+                                        for n in streams[dev]}}
     # TF1's executor processes are named after their device
     executors = set()
     if tf1:

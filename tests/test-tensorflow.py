@@ -108,10 +108,14 @@ with tempfile.TemporaryDirectory() as tmp:
             ok(tiles.returncode == 1 and "no parallel units" in tiles.stderr,
                "%s: tiles says a trace without a stream has no units" % name)
         else:
+            windows = set()
             for r in csv.DictReader(io.StringIO(tiles.stdout)):
-                units.setdefault(r["device"], set()).add(r["unit"])
-            ok(units == {k: set(d["streams"]) for k, d in exp["devices"].items()},
-               "%s: tiles lists every stream as a unit of its device: %s" % (name, sorted(units)))
+                units.setdefault(r["device"], {})[r["unit"]] = int(r["busy_ns"])
+                windows.add(int(r["busy_ns"]) + int(r["idle_ns"]))
+            ok(units == {k: d["stream_busy"] for k, d in exp["devices"].items()},
+               "%s: tiles lists every stream as a unit of its device, busy the union of its work: %s" % (
+                   name, units))
+            ok(len(windows) == 1, "%s: busy + idle is one window" % name)
 
         # summary --mode each: every op by its name; total: summed by type
         each = [(r["label"], int(r["total"]))
