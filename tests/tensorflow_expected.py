@@ -17,7 +17,7 @@ from the C code:
     "TensorFlow Ops" and "XLA Ops" its derived op lanes; a host event
     named "<name>:<Type>" (Type a letter or _ then letters, digits, _; no
     "::" anywhere) is a call of op <name>; a kernel names its op by its
-    args "tf_op" written the same way;
+    args "tf_op" (else "level 0") written the same way;
   * TF1 timeline: a process "<path> Compute" whose path ends in a device
     ("/device:GPU:0", "/gpu:0", "/cpu:0") holds the executor's ops (args
     "name" the op, "op" its type); "<device>/stream:N Compute" is stream
@@ -152,7 +152,7 @@ def expected(path):
             if not isinstance(args.get("name"), str):
                 return None
             return op(ops, args["name"], args.get("op") if isinstance(args.get("op"), str) else None, start)
-        nt = split_op(args.get("tf_op") if kernel else e.get("name"))
+        nt = split_op((args.get("tf_op", args.get("level 0")) if kernel else e.get("name")))
         return op(ops, nt[0], nt[1], start) if nt else None
 
     # the first device (in the order the processes come) with a Steps lane

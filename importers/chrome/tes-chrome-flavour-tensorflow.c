@@ -562,7 +562,8 @@ op_get (GHashTable *table,
 }
 
 /* The op a host event or a kernel is: TF1 by its args "name" and "op",
- * TF2 by "<name>:<Type>" (the host's event name, the kernel's "tf_op"). */
+ * TF2 by "<name>:<Type>" (the host's event name, the kernel's "tf_op" or
+ * "level 0"). */
 static Op *
 op_of (TfState    *st,
        const char *text,
@@ -581,7 +582,11 @@ op_of (TfState    *st,
     }
   else
     {
+      /* "level 0": what profilers before "tf_op" called the kernel's op */
       g_autofree char *tf_op = kernel ? tes_chrome_args_dup_string (args, len, "tf_op") : NULL;
+
+      if (kernel && tf_op == NULL)
+        tf_op = tes_chrome_args_dup_string (args, len, "level 0");
 
       if (!split_op (kernel ? tf_op : text, &name, &type))
         return NULL;
