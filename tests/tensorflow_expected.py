@@ -40,7 +40,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kineto_expected import load, ns, union  # noqa: E402
+from kineto_expected import load, ms, ns, union  # noqa: E402
 
 OP_TYPE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 DEVICE = re.compile(r"(?:device:)?([A-Za-z_]+):(\d+)\Z")
@@ -140,7 +140,8 @@ def expected(path):
         o = table.get(name)
         if o is None:
             o = table[name] = {"name": name, "type": typ, "first": start, "calls": 0, "cpu_total": 0,
-                               "cpu_self": 0, "kernels": 0, "kernel_ns": 0, "lane": 0, "lane_ns": 0}
+                               "cpu_self": 0, "kernels": 0, "kernel_ns": 0, "lane": 0, "lane_ns": 0,
+                               "by_name": {}}
         o["first"] = min(o["first"], start)
         if o["type"] is None:
             o["type"] = typ
@@ -198,6 +199,9 @@ def expected(path):
                 if o is not None:
                     o["kernels"] += 1
                     o["kernel_ns"] += d
+                    k = o["by_name"].setdefault(e.get("name", ""), [0, 0])
+                    k[0] += 1
+                    k[1] += d
             elif kind == "tf_ops":
                 nt = split_op((e.get("args") or {}).get("long_name") or e.get("name"))
                 if nt:
@@ -220,6 +224,25 @@ def expected(path):
     lane_time = not kernels_named and any(o["lane"] for o in ops.values())
     device_time = kernels_named or lane_time
 
+    def details(o, dev, n_dev, by_kernels):
+        """Summary's Details cell: CPU time, device time, the three
+        heaviest kernels (longest first, then by name; names cut at 60)."""
+        text = ""
+        if o["calls"]:
+            text = "CPU %s (self %s)" % (ms(o["cpu_total"]), ms(o["cpu_self"]))
+        if n_dev:
+            unit = ("kernel" if n_dev == 1 else "kernels") if by_kernels else ("event" if n_dev == 1 else "events")
+            text += "%sdevice %s (%d %s)" % (", " if text else "", ms(dev), n_dev, unit)
+        if by_kernels:
+            kernels = sorted(o["by_name"].items(), key=lambda kv: (-kv[1][1], kv[0].encode()))
+            for i, (name, (count, total)) in enumerate(kernels[:3]):
+                text += "; kernels: " if i == 0 else ", "
+                text += (name[:59] + "\u2026") if len(name) > 60 else name
+                text += " \u00d7%d %s" % (count, ms(total))
+            if len(kernels) > 3:
+                text += ", %d more" % (len(kernels) - 3)
+        return text
+
     def rows(table, by_kernels):
         out = []
         for o in sorted(table.values(), key=lambda o: (o["first"], o["name"].encode())):
@@ -229,7 +252,9 @@ def expected(path):
                         "count": o["calls"] if o["calls"] else n_dev,
                         "total": dev if n_dev else o["cpu_self"],
                         "cpu_total_ns": o["cpu_total"], "cpu_self_ns": o["cpu_self"],
-                        "device_ns": dev, "device_events": n_dev})
+                        "device_ns": dev, "device_events": n_dev,
+                        "kernels": o["by_name"] if by_kernels else {},
+                        "details": details(o, dev, n_dev, by_kernels)})
         return out
 
     operators = rows(ops, kernels_named)

@@ -77,11 +77,13 @@ with tempfile.TemporaryDirectory() as tmp:
             a = json.loads(args)
             rows.append({"name": strings[op_name], "type": strings[typ], "count": count, "total": total,
                          "cpu_total_ns": a["cpu_total_ns"], "cpu_self_ns": a["cpu_self_ns"],
-                         "device_ns": a["device_ns"], "device_events": a["device_events"]})
+                         "device_ns": a["device_ns"], "device_events": a["device_events"],
+                         "kernels": {k["name"]: [k["count"], k["device_ns"]] for k in a["kernels"]},
+                         "details": a["details"]})
         ok(len(rows) == len(exp["operators"]), "%s: %d operators (expected %d)" % (
             name, len(rows), len(exp["operators"])))
         bad = [(r, e) for r, e in zip(rows, exp["operators"]) if r != e]
-        ok(not bad, "%s: name, type, calls, CPU total and self, device time of every operator%s" % (
+        ok(not bad, "%s: name, type, calls, CPU total and self, device time, kernels and details of every operator%s" % (
             name, "" if not bad else ": %s, expected %s" % bad[0]))
         ok(not any(r["name"].startswith(("__inference", "ExecutorState", "EagerExecute")) for r in rows),
            "%s: no step function, runtime frame or profiler span among the operators" % name)

@@ -76,6 +76,7 @@ typedef struct
   gint64   kernel_ns;     /* its kernels on the streams */
   gint64   lane_events;
   gint64   lane_ns;       /* its events of the TensorFlow Ops lane */
+  TesChromeKernels by_name; /* its kernels */
 } Op;
 
 typedef struct
@@ -134,6 +135,7 @@ op_free (gpointer data)
 
   g_free (op->name);
   g_free (op->type);
+  tes_chrome_kernels_clear (&op->by_name);
   g_free (op);
 }
 
@@ -547,6 +549,7 @@ op_get (GHashTable *table,
       op->name = name;
       op->type = type;
       op->first = start;
+      tes_chrome_kernels_init (&op->by_name);
       g_ptr_array_add (list, op);
       g_hash_table_insert (table, op->name, op);
       return op;
@@ -714,6 +717,7 @@ slice (TesChromeBuilder      *b,
             st->kernels_named = TRUE;
             op->kernels++;
             op->kernel_ns += *dur;
+            tes_chrome_kernels_add (&op->by_name, tes_chrome_gid (b, part->seg, sl->name), *dur);
           }
       }
       break;
@@ -783,15 +787,6 @@ compare_ops (gconstpointer a,
 }
 
 static void
-append_ms (GString *out,
-           gint64   ns)
-{
-  g_autofree char *ms = tes_chrome_format_ms (ns);
-
-  g_string_append (out, ms);
-}
-
-static void
 write_ops (TesChromeBuilder *b,
            GPtrArray        *list,
            gboolean          by_kernels,
@@ -812,22 +807,26 @@ write_ops (TesChromeBuilder *b,
       if (op->calls > 0)
         {
           g_string_append (details, "CPU ");
-          append_ms (details, op->cpu_total);
+          tes_chrome_append_ms (details, op->cpu_total);
           g_string_append (details, " (self ");
-          append_ms (details, op->cpu_self);
+          tes_chrome_append_ms (details, op->cpu_self);
           g_string_append (details, ")");
         }
       if (n_dev > 0)
         {
           g_string_append (details, details->len ? ", device " : "device ");
-          append_ms (details, dev);
+          tes_chrome_append_ms (details, dev);
           g_string_append_printf (details, " (%" G_GINT64_FORMAT " %s)", n_dev,
                                   by_kernels ? (n_dev == 1 ? "kernel" : "kernels") : (n_dev == 1 ? "event" : "events"));
         }
+      if (by_kernels)
+        tes_chrome_kernels_append_text (b, &op->by_name, details);
       g_string_printf (args, "{\"cpu_total_ns\":%" G_GINT64_FORMAT ",\"cpu_self_ns\":%" G_GINT64_FORMAT
                        ",\"device_ns\":%" G_GINT64_FORMAT ",\"device_events\":%" G_GINT64_FORMAT
-                       ",\"xla\":%s,\"details\":",
+                       ",\"xla\":%s,\"kernels\":",
                        op->cpu_total, op->cpu_self, dev, n_dev, op->xla ? "true" : "false");
+      tes_chrome_kernels_append_json (b, &op->by_name, args);
+      g_string_append (args, ",\"details\":");
       tes_json_append_string (args, details->str, -1);
       g_string_append_c (args, '}');
 
