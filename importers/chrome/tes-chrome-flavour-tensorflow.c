@@ -107,6 +107,8 @@ typedef struct
   GArray     *stack;      /* Open */
   GPtrArray  *texts;      /* owned texts given gids */
   GHashTable *renamed;    /* TF1 executor processes given a name */
+  GHashTable *op_of_text; /* "<name>:<Type>" -> Op*, NULL: no op */
+  GString    *scratch;
 } TfState;
 
 static void
@@ -158,6 +160,8 @@ tf_state_free (gpointer data)
   g_array_unref (st->stack);
   g_ptr_array_unref (st->texts);
   g_hash_table_unref (st->renamed);
+  g_hash_table_unref (st->op_of_text);
+  g_string_free (st->scratch, TRUE);
   g_free (st);
 }
 
@@ -345,6 +349,8 @@ prepare (TesChromeBuilder *b)
   st->stack = g_array_new (FALSE, FALSE, sizeof (Open));
   st->texts = g_ptr_array_new_with_free_func (g_free);
   st->renamed = g_hash_table_new (NULL, NULL);
+  st->op_of_text = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  st->scratch = g_string_new (NULL);
   b->flavour_data = st;
   b->flavour_data_free = tf_state_free;
 
@@ -567,6 +573,62 @@ op_get (GHashTable *table,
 /* The op a host event or a kernel is: TF1 by its args "name" and "op",
  * TF2 by "<name>:<Type>" (the host's event name, the kernel's "tf_op" or
  * "level 0"). */
+/* A string member of the args into the scratch buffer, without an
+ * allocation when it holds no escape; NULL: none. */
+static const char *
+args_scratch (TfState    *st,
+              const char *args,
+              gsize       len,
+              const char *key)
+{
+  const char *v;
+  gsize vl;
+
+  if (args == NULL || len == 0 || !tes_chrome_args_find (args, len, key, &v, &vl) ||
+      !tes_chrome_value_is_string (v, vl))
+    return NULL;
+  if (memchr (v, '\\', vl) == NULL)
+    g_string_append_len (g_string_truncate (st->scratch, 0), v + 1, vl - 2);
+  else
+    {
+      g_autofree char *text = tes_chrome_value_dup_string (v, vl);
+
+      g_string_assign (st->scratch, text);
+    }
+
+  return st->scratch->str;
+}
+
+/* The op "<name>:<Type>" names, NULL when it names none; each text is
+ * split once. */
+static Op *
+op_by_text (TfState    *st,
+            const char *text,
+            gint64      start)
+{
+  gpointer found;
+  char *name, *type;
+  Op *op = NULL;
+
+  if (text == NULL)
+    return NULL;
+  if (g_hash_table_lookup_extended (st->op_of_text, text, NULL, &found))
+    op = found;
+  else
+    {
+      if (split_op (text, &name, &type))
+        op = op_get (st->ops, st->op_list, name, type, start);
+      g_hash_table_insert (st->op_of_text, g_strdup (text), op);
+    }
+  if (op != NULL)
+    op->first = MIN (op->first, start);
+
+  return op;
+}
+
+/* The op a host event or a kernel is: TF1 by its args "name" and "op",
+ * TF2 by "<name>:<Type>" (the host's event name, the kernel's "tf_op" or
+ * "level 0"). */
 static Op *
 op_of (TfState    *st,
        const char *text,
@@ -575,27 +637,28 @@ op_of (TfState    *st,
        gboolean    kernel,
        gint64      start)
 {
-  char *name = NULL, *type = NULL;
+  const char *name;
+  Op *op;
 
-  if (st->tf1)
+  if (!st->tf1)
     {
-      if ((name = tes_chrome_args_dup_string (args, len, "name")) == NULL)
-        return NULL;
-      type = tes_chrome_args_dup_string (args, len, "op");
-    }
-  else
-    {
+      if (!kernel)
+        return op_by_text (st, text, start);
       /* "level 0": what profilers before "tf_op" called the kernel's op */
-      g_autofree char *tf_op = kernel ? tes_chrome_args_dup_string (args, len, "tf_op") : NULL;
-
-      if (kernel && tf_op == NULL)
-        tf_op = tes_chrome_args_dup_string (args, len, "level 0");
-
-      if (!split_op (kernel ? tf_op : text, &name, &type))
-        return NULL;
+      if ((name = args_scratch (st, args, len, "tf_op")) == NULL)
+        name = args_scratch (st, args, len, "level 0");
+      return op_by_text (st, name, start);
     }
 
-  return op_get (st->ops, st->op_list, name, type, start);
+  if ((name = args_scratch (st, args, len, "name")) == NULL)
+    return NULL;
+  if ((op = g_hash_table_lookup (st->ops, name)) != NULL)
+    {
+      op->first = MIN (op->first, start);
+      return op;
+    }
+
+  return op_get (st->ops, st->op_list, g_strdup (name), tes_chrome_args_dup_string (args, len, "op"), start);
 }
 
 static void
@@ -724,12 +787,10 @@ slice (TesChromeBuilder      *b,
 
     case LANE_TF_OPS:
       {
-        g_autofree char *long_name = tes_chrome_args_dup_string (args, len, "long_name");
-        char *name = NULL, *type = NULL;
+        const char *long_name = args_scratch (st, args, len, "long_name");
 
-        if (split_op (long_name != NULL ? long_name : text, &name, &type))
+        if ((op = op_by_text (st, long_name != NULL ? long_name : text, *start)) != NULL)
           {
-            op = op_get (st->ops, st->op_list, name, type, *start);
             op->lane_events++;
             op->lane_ns += *dur;
           }
