@@ -216,7 +216,7 @@ def expected(path):
                 o["lane_ns"] += d
             elif kind == "steps" and dev == steps_device:
                 n = e.get("name")
-                runs.append(["Step %s" % n if n.isdigit() else n, s, s + d])
+                runs.append(["Step %s" % n if n.isdigit() else n or "Step", s, s + d])
 
     if not runs:
         runs = [[name, s, e] for s, e, name in sorted(host_steps, key=lambda r: (r[0], r[1]))]

@@ -823,7 +823,8 @@ slice (TesChromeBuilder      *b,
           for (const char *p = text; digits && *p; p++)
             digits &= g_ascii_isdigit (*p);
           g_array_append_vals (st->steps, span, 1);
-          g_ptr_array_add (st->step_names, digits ? g_strdup_printf ("Step %s", text) : g_strdup (text ? text : "Step"));
+          g_ptr_array_add (st->step_names, digits ? g_strdup_printf ("Step %s", text)
+                                                  : g_strdup (text != NULL && *text != '\0' ? text : "Step"));
         }
       break;
 
