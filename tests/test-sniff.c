@@ -41,6 +41,11 @@ static const Claim own_claims[] = {
       /* framework profilers: Chrome JSON, their flavours tell them apart */
       "kineto/written_old_names.json",
       "onnxruntime/onnxruntime_profile__mnist_cuda.json",
+      "tensorflow/cpu_timeline_01.json",
+      "tensorflow/gpu_timeline_01.json",
+      "tensorflow/gpu_timeline_02_step_0.json",
+      "tensorflow/written_tf2_cpu.trace.json",
+      "tensorflow/written_tf2_xla.trace.json",
       NULL } },
   { "poplar-report", {
       "bad/poplar-maximum-without-value.txt",
@@ -304,21 +309,6 @@ test_fixtures (void)
   g_assert_cmpuint (claimed, >=, 2);
 }
 
-/* Folders of traces the Chrome importer reads, told apart by its
- * flavours (docs/formats/frameworks.md): chrome-json is their vendor's
- * importer. */
-static gboolean
-is_flavour_folder (const char *top)
-{
-  static const char * const folders[] = { "kineto", "onnxruntime", "tensorflow" };
-
-  for (guint i = 0; i < G_N_ELEMENTS (folders); i++)
-    if (g_str_equal (top, folders[i]))
-      return TRUE;
-
-  return FALSE;
-}
-
 /* Every profile under tests/data, found by walking it, so files added
  * there are covered too: ours go to the importer own_claims names; any
  * other one to at most one importer, of the vendor its folder names
@@ -376,7 +366,7 @@ test_own_files (void)
         g_hash_table_insert (folders, g_strdup (top), GUINT_TO_POINTER (0));
       if (got == NULL)
         continue;
-      if (g_str_has_prefix (got, prefix) || (is_flavour_folder (top) && g_str_equal (got, "chrome-json")))
+      if (g_str_has_prefix (got, prefix))
         g_hash_table_insert (folders, g_strdup (top),
                              GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (folders, top)) + 1));
       else if (!(g_str_equal (got, "chrome-json") && g_str_has_suffix (rel, ".json")))
