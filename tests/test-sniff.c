@@ -41,6 +41,11 @@ static const Claim own_claims[] = {
       /* framework profilers: Chrome JSON, their flavours tell them apart */
       "kineto/written_old_names.json",
       "onnxruntime/onnxruntime_profile__mnist_cuda.json",
+      "tensorflow/cpu_timeline_01.json",
+      "tensorflow/gpu_timeline_01.json",
+      "tensorflow/gpu_timeline_02_step_0.json",
+      "tensorflow/written_tf2_cpu.trace.json",
+      "tensorflow/written_tf2_xla.trace.json",
       NULL } },
   { "poplar-report", {
       "bad/poplar-maximum-without-value.txt",

@@ -32,6 +32,8 @@ static const TesChromeFlavour * const flavours[] = {
   &tes_chrome_flavour_poplar,
   &tes_chrome_flavour_kineto,
   &tes_chrome_flavour_onnxruntime,
+  &tes_chrome_flavour_tensorflow,
+  &tes_chrome_flavour_tf_timeline,
 };
 
 /* A trace none of them claims. */

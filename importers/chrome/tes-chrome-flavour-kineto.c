@@ -616,21 +616,13 @@ slice_track (TesChromeBuilder      *b,
 
 /* ---- once every slice is written ----------------------------------------- */
 
-/* ns as exact milliseconds */
-static char *
-format_ms (gint64 ns)
-{
-  return g_strdup_printf ("%s%" G_GINT64_FORMAT ".%06" G_GINT64_FORMAT " ms",
-                          ns < 0 ? "-" : "", ABS (ns) / 1000000, ABS (ns) % 1000000);
-}
-
 static void
 set_ms (GPtrArray  *info,
         const char *prefix,
         const char *key,
         gint64      ns)
 {
-  g_autofree char *v = format_ms (ns);
+  g_autofree char *v = tes_chrome_format_ms (ns);
 
   tes_info_list_add (info, g_strdup_printf ("%s.%s", prefix, key), v);
 }
@@ -651,47 +643,6 @@ compare_work_ptr (gconstpointer a,
                   gconstpointer b)
 {
   return compare_work (*(Work * const *)a, *(Work * const *)b);
-}
-
-static int
-compare_spans (gconstpointer a,
-               gconstpointer b)
-{
-  const gint64 *x = a, *y = b;
-
-  if (x[0] != y[0])
-    return x[0] < y[0] ? -1 : 1;
-  return (x[1] > y[1]) - (x[1] < y[1]);
-}
-
-/* Sorts spans and merges them in place into their union; returns its length. */
-static gint64
-merge_spans (GArray *spans)
-{
-  guint n = 0;
-  gint64 total = 0;
-
-  g_array_sort (spans, compare_spans);
-  for (guint i = 0; i < spans->len; i++)
-    {
-      gint64 *s = &g_array_index (spans, gint64, 2 * i);
-      gint64 *last = n > 0 ? &g_array_index (spans, gint64, 2 * (n - 1)) : NULL;
-
-      if (last != NULL && s[0] <= last[1])
-        last[1] = MAX (last[1], s[1]);
-      else
-        {
-          gint64 *dst = &g_array_index (spans, gint64, 2 * n++);
-
-          dst[0] = s[0];
-          dst[1] = s[1];
-        }
-    }
-  g_array_set_size (spans, n);
-  for (guint i = 0; i < n; i++)
-    total += g_array_index (spans, gint64, 2 * i + 1) - g_array_index (spans, gint64, 2 * i);
-
-  return total;
 }
 
 /* The time two unions (merged, sorted) share. */
@@ -838,9 +789,9 @@ write_units (TesChromeBuilder *b,
       /* HTA's overlap: of the communication's union, the share that
        * computation's union covers */
       {
-        gint64 comm_time = merge_spans (comm);
+        gint64 comm_time = tes_chrome_merge_spans (comm);
 
-        merge_spans (comp);
+        tes_chrome_merge_spans (comp);
         if (comm_time > 0)
           {
             g_autofree char *value = g_strdup_printf ("%.2f %%", 100.0 * (double)intersect_spans (comm, comp) / (double)comm_time);
@@ -862,48 +813,16 @@ typedef struct
   gint64      cpu_self;
   gint64      dev_self;
   gint64      dev_total;
-  GArray     *kernels;      /* KernelSum, first launched first */
-  GHashTable *kernel_index; /* kernel name gid -> index + 1 */
+  TesChromeKernels kernels;
 } OpSum;
-
-typedef struct
-{
-  guint32 name;
-  gint64  count;
-  gint64  total;
-} KernelSum;
 
 static void
 op_sum_free (gpointer data)
 {
   OpSum *sum = data;
 
-  g_array_unref (sum->kernels);
-  g_hash_table_unref (sum->kernel_index);
+  tes_chrome_kernels_clear (&sum->kernels);
   g_free (sum);
-}
-
-/* longest first, then by name */
-static int
-compare_kernel_sums (gconstpointer a,
-                     gconstpointer b,
-                     gpointer      builder)
-{
-  const KernelSum *x = a, *y = b;
-
-  if (x->total != y->total)
-    return x->total < y->total ? 1 : -1;
-  return strcmp (tes_chrome_text (builder, x->name), tes_chrome_text (builder, y->name));
-}
-
-/* ns (never negative) as milliseconds to the µs, half up, for reading */
-static void
-append_ms (GString *out,
-           gint64   ns)
-{
-  gint64 us = (ns + 500) / 1000;
-
-  g_string_append_printf (out, "%" G_GINT64_FORMAT ".%03" G_GINT64_FORMAT " ms", us / 1000, us % 1000);
 }
 
 /* What Summary shows beside the op: its CPU and device time and its
@@ -913,41 +832,20 @@ details_text (TesChromeBuilder *b,
               const OpSum      *sum,
               GString          *out)
 {
-  g_autoptr(GArray) kernels = g_array_copy (sum->kernels);
-
   g_string_assign (out, "CPU ");
-  append_ms (out, sum->cpu_total);
+  tes_chrome_append_ms (out, sum->cpu_total);
   g_string_append (out, " (self ");
-  append_ms (out, sum->cpu_self);
+  tes_chrome_append_ms (out, sum->cpu_self);
   g_string_append (out, ")");
   if (sum->dev_total > 0)
     {
       g_string_append (out, ", device ");
-      append_ms (out, sum->dev_total);
+      tes_chrome_append_ms (out, sum->dev_total);
       g_string_append (out, " (self ");
-      append_ms (out, sum->dev_self);
+      tes_chrome_append_ms (out, sum->dev_self);
       g_string_append (out, ")");
     }
-  g_array_sort_with_data (kernels, compare_kernel_sums, b);
-  for (guint k = 0; k < kernels->len && k < 3; k++)
-    {
-      const KernelSum *ks = &g_array_index (kernels, KernelSum, k);
-      const char *name = tes_chrome_text (b, ks->name);
-      glong chars = g_utf8_strlen (name, -1);
-
-      g_string_append (out, k == 0 ? "; kernels: " : ", ");
-      if (chars > 60)
-        {
-          g_string_append_len (out, name, g_utf8_offset_to_pointer (name, 59) - name);
-          g_string_append (out, "…");
-        }
-      else
-        g_string_append (out, name);
-      g_string_append_printf (out, " ×%" G_GINT64_FORMAT " ", ks->count);
-      append_ms (out, ks->total);
-    }
-  if (kernels->len > 3)
-    g_string_append_printf (out, ", %u more", kernels->len - 3);
+  tes_chrome_kernels_append_text (b, &sum->kernels, out);
 }
 
 static void
@@ -979,8 +877,7 @@ write_operators (TesChromeBuilder *b,
         {
           sum = g_new0 (OpSum, 1);
           sum->name = op->name;
-          sum->kernels = g_array_new (FALSE, FALSE, sizeof (KernelSum));
-          sum->kernel_index = g_hash_table_new (NULL, NULL);
+          tes_chrome_kernels_init (&sum->kernels);
           g_ptr_array_add (sums, sum);
           g_hash_table_insert (sum_of, GUINT_TO_POINTER (op->name), sum);
         }
@@ -998,7 +895,6 @@ write_operators (TesChromeBuilder *b,
       const Launch *launch;
       Op *op = NULL;
       OpSum *sum;
-      guint k;
 
       if (ext >= 0)
         op = g_hash_table_lookup (op_of_ext, &ext);
@@ -1014,17 +910,7 @@ write_operators (TesChromeBuilder *b,
         up->dev_total += w->end - w->start;
 
       sum = g_hash_table_lookup (sum_of, GUINT_TO_POINTER (op->name));
-      k = GPOINTER_TO_UINT (g_hash_table_lookup (sum->kernel_index, GUINT_TO_POINTER (w->name)));
-      if (k == 0)
-        {
-          KernelSum ks = { w->name, 0, 0 };
-
-          g_array_append_val (sum->kernels, ks);
-          k = sum->kernels->len;
-          g_hash_table_insert (sum->kernel_index, GUINT_TO_POINTER (w->name), GUINT_TO_POINTER (k));
-        }
-      g_array_index (sum->kernels, KernelSum, k - 1).count++;
-      g_array_index (sum->kernels, KernelSum, k - 1).total += w->end - w->start;
+      tes_chrome_kernels_add (&sum->kernels, w->name, w->end - w->start);
     }
 
   for (guint i = 0; i < st->ops->len; i++)
@@ -1044,18 +930,10 @@ write_operators (TesChromeBuilder *b,
 
       g_string_printf (args, "{\"cpu_total_ns\":%" G_GINT64_FORMAT ",\"cpu_self_ns\":%" G_GINT64_FORMAT
                        ",\"device_total_ns\":%" G_GINT64_FORMAT ",\"device_self_ns\":%" G_GINT64_FORMAT
-                       ",\"kernels\":[",
+                       ",\"kernels\":",
                        sum->cpu_total, sum->cpu_self, sum->dev_total, sum->dev_self);
-      for (guint k = 0; k < sum->kernels->len; k++)
-        {
-          const KernelSum *ks = &g_array_index (sum->kernels, KernelSum, k);
-
-          g_string_append (args, k ? ",{\"name\":" : "{\"name\":");
-          tes_json_append_string (args, tes_chrome_text (b, ks->name), -1);
-          g_string_append_printf (args, ",\"count\":%" G_GINT64_FORMAT ",\"device_ns\":%" G_GINT64_FORMAT "}",
-                                  ks->count, ks->total);
-        }
-      g_string_append (args, "],\"details\":");
+      tes_chrome_kernels_append_json (b, &sum->kernels, args);
+      g_string_append (args, ",\"details\":");
       details_text (b, sum, details);
       tes_json_append_string (args, details->str, -1);
       g_string_append_c (args, '}');

@@ -99,20 +99,6 @@ prepare (TesChromeBuilder *b)
   b->flavour_data_free = ostate_free;
 }
 
-static char *
-args_string (const char *args,
-             gsize       len,
-             const char *key)
-{
-  const char *v;
-  gsize vl;
-
-  if (args == NULL || !tes_chrome_args_find (args, len, key, &v, &vl) || !tes_chrome_value_is_string (v, vl))
-    return NULL;
-
-  return tes_chrome_value_dup_string (v, vl);
-}
-
 static void
 slice (TesChromeBuilder      *b,
        TesChromeMergedThread *mt,
@@ -154,8 +140,8 @@ slice (TesChromeBuilder      *b,
       node = g_new0 (Node, 1);
       node->name = name;
       node->node = g_strndup (text, len - strlen (KERNEL_SUFFIX));
-      node->op_name = args_string (args, sl->args_len, "op_name");
-      node->provider = args_string (args, sl->args_len, "provider");
+      node->op_name = tes_chrome_args_dup_string (args, sl->args_len, "op_name");
+      node->provider = tes_chrome_args_dup_string (args, sl->args_len, "provider");
       node->first = *start;
       g_ptr_array_add (st->nodes, node);
       g_hash_table_insert (st->node_of, GUINT_TO_POINTER (name), node);

@@ -68,6 +68,39 @@ struct _TesChromeFlavour
   void          (*rows_written)    (TesChromeBuilder        *b);
 };
 
+/* tes-chrome-kernels.c: an operator's kernels, summed by name (gid),
+ * first launched first, for the framework flavours */
+typedef struct
+{
+  guint32 name;
+  gint64  count;
+  gint64  total;
+} TesChromeKernelSum;
+
+typedef struct
+{
+  GArray     *sums;       /* TesChromeKernelSum */
+  GHashTable *index;      /* name gid -> index + 1 */
+} TesChromeKernels;
+
+void tes_chrome_kernels_init        (TesChromeKernels       *k);
+void tes_chrome_kernels_clear       (TesChromeKernels       *k);
+void tes_chrome_kernels_add         (TesChromeKernels       *k,
+                                     guint32                 name,
+                                     gint64                  dur);
+/* ns as milliseconds to the µs, half up ("1.235 ms"), for reading */
+void tes_chrome_append_ms           (GString                *out,
+                                     gint64                  ns);
+/* "; kernels: <name> ×<count> <ms>, …" for the heaviest three (longest
+ * first, then by name; names cut at 60 characters), ", N more" */
+void tes_chrome_kernels_append_text (TesChromeBuilder       *b,
+                                     const TesChromeKernels *k,
+                                     GString                *out);
+/* [{"name":…,"count":…,"device_ns":…},…] in launch order */
+void tes_chrome_kernels_append_json (TesChromeBuilder       *b,
+                                     const TesChromeKernels *k,
+                                     GString                *out);
+
 /* tes-chrome-flavour-sigmastar.c: SigmaStar performance_timeline.py */
 extern const TesChromeFlavour tes_chrome_flavour_sigmastar;
 /* tes-chrome-flavour-qaic.c: Qualcomm qaic-opstats traces */
@@ -78,6 +111,10 @@ extern const TesChromeFlavour tes_chrome_flavour_poplar;
 extern const TesChromeFlavour tes_chrome_flavour_kineto;
 /* tes-chrome-flavour-onnxruntime.c: ONNX Runtime profiles */
 extern const TesChromeFlavour tes_chrome_flavour_onnxruntime;
+/* tes-chrome-flavour-tensorflow.c: TensorFlow's profiler (TensorBoard's
+ * trace viewer JSON) and TF1's client.timeline */
+extern const TesChromeFlavour tes_chrome_flavour_tensorflow;
+extern const TesChromeFlavour tes_chrome_flavour_tf_timeline;
 /* The rest */
 extern const TesChromeFlavour tes_chrome_flavour_generic;
 

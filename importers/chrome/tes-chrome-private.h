@@ -70,6 +70,16 @@ char     *tes_chrome_value_dup_string (const char     *value,
 gboolean  tes_chrome_value_is_string  (const char     *value,
                                        gsize           len);
 
+/* tes-chrome-util.c: what the framework flavours share. ns as exact
+ * milliseconds ("12.345678 ms"); spans (gint64 pairs start, end) sorted
+ * and merged in place into their union, whose length it returns. */
+char     *tes_chrome_format_ms        (gint64          ns);
+/* the string member key of the compact args, unescaped; NULL: none */
+char     *tes_chrome_args_dup_string  (const char     *args,
+                                       gsize           len,
+                                       const char     *key);
+gint64    tes_chrome_merge_spans      (GArray         *spans);
+
 /* Line number (1-based) of a byte offset of the file, decompressed if
  * gzip; 0 when it cannot be read again. */
 guint64   tes_chrome_line_of_offset   (const char     *path,

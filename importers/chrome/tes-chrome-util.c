@@ -355,3 +355,67 @@ tes_chrome_line_of_offset (const char *path,
   tes_chrome_lines_of_offsets (path, &offset, &line, 1);
   return line;
 }
+
+/* ---- what the framework flavours share ----------------------------------- */
+
+char *
+tes_chrome_format_ms (gint64 ns)
+{
+  return g_strdup_printf ("%s%" G_GINT64_FORMAT ".%06" G_GINT64_FORMAT " ms",
+                          ns < 0 ? "-" : "", ABS (ns) / 1000000, ABS (ns) % 1000000);
+}
+
+static int
+compare_spans (gconstpointer a,
+               gconstpointer b)
+{
+  const gint64 *x = a, *y = b;
+
+  if (x[0] != y[0])
+    return x[0] < y[0] ? -1 : 1;
+  return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+gint64
+tes_chrome_merge_spans (GArray *spans)
+{
+  guint n = 0;
+  gint64 total = 0;
+
+  g_array_sort (spans, compare_spans);
+  for (guint i = 0; i < spans->len; i++)
+    {
+      gint64 *s = &g_array_index (spans, gint64, 2 * i);
+      gint64 *last = n > 0 ? &g_array_index (spans, gint64, 2 * (n - 1)) : NULL;
+
+      if (last != NULL && s[0] <= last[1])
+        last[1] = MAX (last[1], s[1]);
+      else
+        {
+          gint64 *dst = &g_array_index (spans, gint64, 2 * n++);
+
+          dst[0] = s[0];
+          dst[1] = s[1];
+        }
+    }
+  g_array_set_size (spans, n);
+  for (guint i = 0; i < n; i++)
+    total += g_array_index (spans, gint64, 2 * i + 1) - g_array_index (spans, gint64, 2 * i);
+
+  return total;
+}
+
+char *
+tes_chrome_args_dup_string (const char *args,
+                            gsize       len,
+                            const char *key)
+{
+  const char *v;
+  gsize vl;
+
+  if (args == NULL || len == 0 || !tes_chrome_args_find (args, len, key, &v, &vl) ||
+      !tes_chrome_value_is_string (v, vl))
+    return NULL;
+
+  return tes_chrome_value_dup_string (v, vl);
+}

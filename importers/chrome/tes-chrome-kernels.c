@@ -1,0 +1,124 @@
+/* tes-chrome-kernels.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "tes-chrome"
+
+#include "config.h"
+
+#include "tes-chrome-flavour.h"
+#include "tes-json.h"
+
+#include <math.h>
+#include <string.h>
+
+/* What the framework flavours (Kineto, TensorFlow) tell of an operator's
+ * kernels: per kernel name its launches and device time, listed in the
+ * args and, the heaviest three, in the Summary's details. */
+
+void
+tes_chrome_kernels_init (TesChromeKernels *k)
+{
+  k->sums = g_array_new (FALSE, FALSE, sizeof (TesChromeKernelSum));
+  k->index = g_hash_table_new (NULL, NULL);
+}
+
+void
+tes_chrome_kernels_clear (TesChromeKernels *k)
+{
+  g_clear_pointer (&k->sums, g_array_unref);
+  g_clear_pointer (&k->index, g_hash_table_unref);
+}
+
+void
+tes_chrome_kernels_add (TesChromeKernels *k,
+                        guint32           name,
+                        gint64            dur)
+{
+  guint i = GPOINTER_TO_UINT (g_hash_table_lookup (k->index, GUINT_TO_POINTER (name)));
+  TesChromeKernelSum *sum;
+
+  if (i == 0)
+    {
+      TesChromeKernelSum ks = { name, 0, 0 };
+
+      g_array_append_val (k->sums, ks);
+      i = k->sums->len;
+      g_hash_table_insert (k->index, GUINT_TO_POINTER (name), GUINT_TO_POINTER (i));
+    }
+  sum = &g_array_index (k->sums, TesChromeKernelSum, i - 1);
+  sum->count++;
+  sum->total += dur;
+}
+
+void
+tes_chrome_append_ms (GString *out,
+                      gint64   ns)
+{
+  gint64 us = (ns + 500) / 1000;
+
+  g_string_append_printf (out, "%" G_GINT64_FORMAT ".%03" G_GINT64_FORMAT " ms", us / 1000, us % 1000);
+}
+
+/* longest first, then by name */
+static int
+compare_kernel_sums (gconstpointer a,
+                     gconstpointer b,
+                     gpointer      builder)
+{
+  const TesChromeKernelSum *x = a, *y = b;
+
+  if (x->total != y->total)
+    return x->total < y->total ? 1 : -1;
+  return strcmp (tes_chrome_text (builder, x->name), tes_chrome_text (builder, y->name));
+}
+
+void
+tes_chrome_kernels_append_text (TesChromeBuilder       *b,
+                                const TesChromeKernels *k,
+                                GString                *out)
+{
+  g_autoptr(GArray) kernels = g_array_copy (k->sums);
+
+  g_array_sort_with_data (kernels, compare_kernel_sums, b);
+  for (guint i = 0; i < kernels->len && i < 3; i++)
+    {
+      const TesChromeKernelSum *ks = &g_array_index (kernels, TesChromeKernelSum, i);
+      const char *name = tes_chrome_text (b, ks->name);
+      glong chars = g_utf8_strlen (name, -1);
+
+      g_string_append (out, i == 0 ? "; kernels: " : ", ");
+      if (chars > 60)
+        {
+          g_string_append_len (out, name, g_utf8_offset_to_pointer (name, 59) - name);
+          g_string_append (out, "…");
+        }
+      else
+        g_string_append (out, name);
+      g_string_append_printf (out, " ×%" G_GINT64_FORMAT " ", ks->count);
+      tes_chrome_append_ms (out, ks->total);
+    }
+  if (kernels->len > 3)
+    g_string_append_printf (out, ", %u more", kernels->len - 3);
+}
+
+void
+tes_chrome_kernels_append_json (TesChromeBuilder       *b,
+                                const TesChromeKernels *k,
+                                GString                *out)
+{
+  g_string_append_c (out, '[');
+  for (guint i = 0; i < k->sums->len; i++)
+    {
+      const TesChromeKernelSum *ks = &g_array_index (k->sums, TesChromeKernelSum, i);
+
+      g_string_append (out, i ? ",{\"name\":" : "{\"name\":");
+      tes_json_append_string (out, tes_chrome_text (b, ks->name), -1);
+      g_string_append_printf (out, ",\"count\":%" G_GINT64_FORMAT ",\"device_ns\":%" G_GINT64_FORMAT "}",
+                              ks->count, ks->total);
+    }
+  g_string_append_c (out, ']');
+}
