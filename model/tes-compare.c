@@ -871,7 +871,19 @@ tes_compare_summary_free (TesCompareSummary *summary)
 static gboolean
 is_step_run (const TesRun *run)
 {
-  return run->name != NULL && strstr (run->name, "ProfilerStep#") != NULL;
+  const char *digits;
+
+  if (run->name == NULL)
+    return FALSE;
+  /* PyTorch's ProfilerStep#N (Rank R ProfilerStep#N for a job's ranks),
+   * TensorFlow's Step N */
+  if (strstr (run->name, "ProfilerStep#") != NULL)
+    return TRUE;
+  if (!g_str_has_prefix (run->name, "Step "))
+    return FALSE;
+  for (digits = run->name + 5; g_ascii_isdigit (*digits); digits++)
+    ;
+  return digits > run->name + 5 && *digits == '\0';
 }
 
 static gint64

@@ -129,6 +129,14 @@ with tempfile.TemporaryDirectory() as tmp:
             by_type[o["type"]] = by_type.get(o["type"], 0) + o["total"]
         total = {r["name"]: int(r["total"]) for r in csv.DictReader(io.StringIO(run("summary", "--csv", path)))}
         ok(total == by_type, "%s: summary sums the ops by type" % name)
+
+        # compare sets TensorFlow's steps side by side, each step's ns as json reads it
+        if exp["runs"]:
+            steps = {r["name"]: (int(float(r["a"])), int(float(r["b"])))
+                     for r in csv.DictReader(io.StringIO(run("compare", "--summary", "--csv", path, path)))
+                     if r["record"] == "step"}
+            ok(steps == {nm: (e - s, e - s) for nm, s, e in exp["runs"]},
+               "%s: compare pairs the steps: %s" % (name, steps))
         db.close()
 
 print("1..%d" % n)
