@@ -1082,6 +1082,13 @@ tes_cache_writer_commit (TesCacheWriter  *self,
         }
     }
 
+  tes_cache_writer_flush_flows (self);
+  if (tes_cache_writer_failed (self))
+    {
+      g_propagate_error (error, g_steal_pointer (&self->error));
+      return FALSE;
+    }
+
   t0 = g_get_monotonic_time ();
   if (!write_all_slices (self, cancellable, error))
     return FALSE;
@@ -1130,6 +1137,7 @@ tes_cache_writer_commit (TesCacheWriter  *self,
   for (guint i = 0; i < TES_CACHE_WRITER_N_STMTS; i++)
     g_clear_pointer (&self->stmts[i], sqlite3_finalize);
   g_clear_pointer (&self->insert_chunk, sqlite3_finalize);
+  g_clear_pointer (&self->insert_flows, sqlite3_finalize);
   g_clear_pointer (&self->insert_lod, sqlite3_finalize);
   g_clear_pointer (&self->update_track, sqlite3_finalize);
 

@@ -80,6 +80,8 @@ typedef enum
   TES_CACHE_WRITER_N_STMTS
 } TesCacheWriterStmt;
 
+#define TES_CACHE_WRITER_FLOW_BATCH 64
+
 struct _TesCacheWriter
 {
   GObject       parent_instance;
@@ -105,6 +107,11 @@ struct _TesCacheWriter
   gint64        started_us;
   GPtrArray    *commit_hooks;   /* TesCacheWriterHookEntry*, run first by commit */
   gboolean      committed;
+  /* flows wait here to be stored TES_CACHE_WRITER_FLOW_BATCH rows to a
+   * statement: a Kineto trace has one per kernel */
+  sqlite3_stmt *insert_flows;
+  guint         n_flows;
+  gint64        flows[TES_CACHE_WRITER_FLOW_BATCH * 6];
 };
 
 typedef struct
@@ -131,6 +138,7 @@ void          tes_cache_writer_bind_id_or_null    (sqlite3_stmt       *s,
                                                    int                 col,
                                                    gint64              id);
 gint64        tes_cache_writer_clamp_time         (gint64              t);
+void          tes_cache_writer_flush_flows        (TesCacheWriter     *self);
 gint64        tes_cache_writer_clamp_dur          (gint64              start,
                                                    gint64              dur);
 void          tes_cache_writer_set_default_flush_threshold (guint      n_slices);

@@ -70,6 +70,7 @@ tes_cache_writer_finalize (GObject *object)
   for (guint i = 0; i < TES_CACHE_WRITER_N_STMTS; i++)
     g_clear_pointer (&self->stmts[i], sqlite3_finalize);
   g_clear_pointer (&self->insert_chunk, sqlite3_finalize);
+  g_clear_pointer (&self->insert_flows, sqlite3_finalize);
   g_clear_pointer (&self->insert_lod, sqlite3_finalize);
   g_clear_pointer (&self->update_track, sqlite3_finalize);
   g_clear_pointer (&self->db, sqlite3_close);

@@ -954,8 +954,14 @@ scan_trace (guint n)
     "{ \"op\" : \"Conv2D\" ,\r\n \"bytes\" : 1234 }",
     "{\"nul\":\"a\\u0000b\",\"pair\":\"\\ud83d\\ude00\",\"lone\":\"\\udc00\"}",
     "{\"v\":\"tab\\there\"}",
+    /* the PyTorch profiler's: indented lines, runs of white space longer
+     * than the scanner's 16-byte words, keys with spaces, long names */
+    "{\n                        \"External id\": 262, \"grid\": [108, 1, 1],\t\"q\" :\r\n\"\",\n"
+    "      \"kernel\": \"void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)"
+    "::launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar)\xc3\xa9 {lambda(float)#1}\", \"e\": {  }\n    }",
   };
-  static const char * const seps[] = { ",", ",\n", " ,\n ", ",\r\n", "\t,\t", ",\f" };
+  static const char * const seps[] = { ",", ",\n", " ,\n ", ",\r\n", "\t,\t", ",\f",
+                                       ",\n                                  " };
   GString *s = g_string_new ("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"a\":\"b\\u00e9\",\"n\":1},"
                              "\"stackFrames\":{\"1\":{\"name\":\"f\"}},\"traceEvents\":[\n"
                              "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":2,"

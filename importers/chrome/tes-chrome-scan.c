@@ -11,6 +11,10 @@
 
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* yajl lexes a byte at a time through a state machine and calls back
  * through a function pointer per token: half an import's CPU. Most events
  * are small objects in plain JSON; this scans them in one pass with a
@@ -48,6 +52,7 @@ tes_chrome_scan_clear (TesChromeScan *scan)
 {
   g_free (scan->tokens);
   g_free (scan->scratch);
+  g_free (scan->gaps);
   memset (scan, 0, sizeof *scan);
 }
 
@@ -55,6 +60,61 @@ static inline gboolean
 is_ws (guint8 c)
 {
   return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+#ifdef __SSE2__
+/* Sixteen bytes at p (SSE2, which every x86-64 has): a mask of those
+ * that end a run of plain string bytes (a quote, a backslash, a control
+ * or non-ASCII byte: below 0x20 as a signed byte), and of those that are
+ * not white space. */
+static inline guint
+string_stops16 (const guint8 *p)
+{
+  __m128i v = _mm_loadu_si128 ((const __m128i *)p);
+  __m128i m = _mm_or_si128 (_mm_or_si128 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('"')),
+                                          _mm_cmpeq_epi8 (v, _mm_set1_epi8 ('\\'))),
+                            _mm_cmplt_epi8 (v, _mm_set1_epi8 (0x20)));
+
+  return (guint)_mm_movemask_epi8 (m);
+}
+
+static inline guint
+not_ws16 (const guint8 *p)
+{
+  __m128i v = _mm_loadu_si128 ((const __m128i *)p);
+  __m128i m = _mm_or_si128 (_mm_or_si128 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 (' ')),
+                                          _mm_cmpeq_epi8 (v, _mm_set1_epi8 ('\n'))),
+                            _mm_or_si128 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('\r')),
+                                          _mm_cmpeq_epi8 (v, _mm_set1_epi8 ('\t'))));
+
+  return ~(guint)_mm_movemask_epi8 (m) & 0xffff;
+}
+#endif
+
+/* The index past the white space from i, which is white space: the
+ * PyTorch profiler indents every line, so runs are a newline and 4 to 8
+ * spaces, or one space after ':' and ','. */
+static inline gsize
+skip_ws (const guint8 *buf,
+         gsize         len,
+         gsize         i)
+{
+  i++;
+#ifdef __SSE2__
+  if (i < len && is_ws (buf[i]))
+    while (i + 16 <= len)
+      {
+        guint stops = not_ws16 (buf + i);
+
+        if (stops != 0)
+          return i + (gsize)__builtin_ctz (stops);
+        i += 16;
+      }
+#endif
+  while (i < len && is_ws (buf[i]))
+    i++;
+
+  return i;
 }
 
 static inline void
@@ -76,6 +136,44 @@ push (TesChromeScan *scan,
   t->len = (guint32)len;
   t->end = (guint32)end;
   t->type = type;
+}
+
+static inline void
+add_gap (TesChromeScan *scan,
+         guint         *n_gaps,
+         gsize          from,
+         gsize          to)
+{
+  if (G_UNLIKELY (*n_gaps == scan->gaps_cap))
+    {
+      scan->gaps_cap = MAX (64, scan->gaps_cap * 2);
+      scan->gaps = g_renew (guint32, scan->gaps, 2 * (gsize)scan->gaps_cap);
+    }
+  scan->gaps[2 * *n_gaps] = (guint32)from;
+  scan->gaps[2 * *n_gaps + 1] = (guint32)to;
+  (*n_gaps)++;
+}
+
+/* buf[from, to) to out, which has 16 bytes to spare; returns its length */
+static inline gsize
+copy_run (char         *out,
+          const guint8 *buf,
+          gsize         len,
+          gsize         from,
+          gsize         to)
+{
+  gsize n = to - from;
+
+#ifdef __SSE2__
+  if (n <= 16 && from + 16 <= len)
+    {
+      _mm_storeu_si128 ((__m128i *)out, _mm_loadu_si128 ((const __m128i *)(buf + from)));
+      return n;
+    }
+#endif
+  memcpy (out, buf + from, n);
+
+  return n;
 }
 
 /* true, false or null at @i: pushed, and where it ends; 0 if it is not
@@ -288,8 +386,22 @@ scan_string (TesChromeScan  *scan,
 
   while (i < len)
     {
-      /* eight plain bytes at a time (no quote, backslash, control or
-       * non-ASCII byte among them): kernel names run to hundreds */
+      /* sixteen or eight plain bytes at a time (no quote, backslash,
+       * control or non-ASCII byte among them): kernel names run to
+       * hundreds, and most keys end in the first sixteen */
+#ifdef __SSE2__
+      while (i + 16 <= len)
+        {
+          guint stops = string_stops16 (buf + i);
+
+          if (stops != 0)
+            {
+              i += (gsize)__builtin_ctz (stops);
+              goto classify;
+            }
+          i += 16;
+        }
+#endif
       while (i + 8 <= len)
         {
           guint64 v;
@@ -302,7 +414,9 @@ scan_string (TesChromeScan  *scan,
         }
       if (i >= len)
         break;
-
+#ifdef __SSE2__
+    classify:
+#endif
       switch (string_class[buf[i]])
         {
         case C_PLAIN:
@@ -410,19 +524,20 @@ tes_chrome_scan_object (TesChromeScan *scan,
   gsize args_at = 0;
   guint irregular = 0;            /* strings decoded */
   guint args_irregular = 0;
-  guint spaces = 0;               /* white space skipped */
-  guint args_spaces = 0;
+  guint n_gaps = 0;               /* white space runs in the open args */
   const char *text;
   gsize text_len;
 
-/* white space between tokens, which a capture leaves out */
+/* white space between tokens, which a capture leaves out: the runs in
+ * the args are noted, to copy what lies between them */
 #define SKIP_WS() \
   G_STMT_START { \
     if (i < len && is_ws (buf[i])) \
       { \
-        spaces++; \
-        while (i < len && is_ws (buf[i])) \
-          i++; \
+        gsize from_ = i; \
+        i = skip_ws (buf, len, i); \
+        if (args_token != G_MAXUINT) \
+          add_gap (scan, &n_gaps, from_, i); \
       } \
   } G_STMT_END
 
@@ -430,11 +545,12 @@ tes_chrome_scan_object (TesChromeScan *scan,
   if (len == 0 || buf[0] != '{' || max_depth == 0)
     return 0;
 
-  /* a decoded string is never longer than its escaped text */
-  if (scan->scratch_cap < len)
+  /* a decoded string is never longer than its escaped text; a run of
+   * args text may be copied sixteen bytes at a time */
+  if (scan->scratch_cap < len + 16)
     {
       g_free (scan->scratch);
-      scan->scratch_cap = MAX (len, 64 * 1024);
+      scan->scratch_cap = MAX (len + 16, 64 * 1024);
       scan->scratch = g_malloc (scan->scratch_cap);
     }
   scan->n_tokens = 0;
@@ -455,7 +571,7 @@ value:
           args_token = scan->n_tokens;
           args_at = i;
           args_irregular = irregular;
-          args_spaces = spaces;
+          n_gaps = 0;
         }
       stack[depth++] = '{';
       push (scan, TES_CHROME_TOK_START_MAP, NULL, 0, ++i);
@@ -541,28 +657,24 @@ after_value:
        * parser would write it back as it stands, or as it stands without
        * its white space (the PyTorch profiler writes args over several
        * indented lines); a decoded string leaves it to the tokens */
-      if (irregular == args_irregular && spaces == args_spaces)
+      if (irregular == args_irregular && n_gaps == 0)
         {
           scan->n_tokens = args_token;
           push (scan, TES_CHROME_TOK_ARGS, (const char *)buf + args_at, i - args_at, i);
         }
       else if (irregular == args_irregular)
         {
-          /* no backslash inside: a quote always opens or closes a string */
+          /* the text between the white space runs between its tokens */
           char *out = scan->scratch + scratch_used;
           gsize n = 0;
-          gboolean in_string = FALSE;
+          gsize from = args_at;
 
-          for (gsize k = args_at; k < i; k++)
+          for (guint g = 0; g < n_gaps; g++)
             {
-              guint8 c = buf[k];
-
-              if (c == '"')
-                in_string = !in_string;
-              else if (!in_string && is_ws (c))
-                continue;
-              out[n++] = (char)c;
+              n += copy_run (out + n, buf, len, from, scan->gaps[2 * g]);
+              from = scan->gaps[2 * g + 1];
             }
+          n += copy_run (out + n, buf, len, from, i);
           scratch_used += n;
           scan->n_tokens = args_token;
           push (scan, TES_CHROME_TOK_ARGS, out, n, i);

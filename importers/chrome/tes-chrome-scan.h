@@ -54,6 +54,8 @@ typedef struct
   guint           cap;
   char           *scratch;    /* decoded strings with escapes */
   gsize           scratch_cap;
+  guint32        *gaps;       /* white space runs in the open args: from, to */
+  guint           gaps_cap;   /* in runs */
 } TesChromeScan;
 
 void  tes_chrome_scan_init   (TesChromeScan *scan);
