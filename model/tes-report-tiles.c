@@ -415,27 +415,48 @@ track_is_below (TesReport      *self,
   return FALSE;
 }
 
-/**
- * tes_report_get_unit_activity:
- *
- * Per parallel unit of a device that is not a Poplar IPU (a qaic core:
- * a core track, its HVX, HMX and DMA threads below it), the time in
- * [start_ns, end_ns) in which any of its tracks runs a slice (as
- * "compute", in ns) and the rest of the range (idle). Devices (a unit's
- * parent track) and units are numbered in track order from 0, as ipu and
- * tile; track_id names the unit's track. n_steps counts its busy stretches.
- */
-GArray *
-tes_report_get_unit_activity (TesReport  *self,
-                              gint64      start_ns,
-                              gint64      end_ns,
-                              GError    **error)
+/* A row's busy time: the union of @spans (pairs of ns, sorted here), its
+ * busy stretches and, as idle, the rest of the range (@range_ns). */
+static void
+set_union (TesTileActivity *row,
+           GArray          *spans,
+           gint64           range_ns)
+{
+  gint64 busy = 0, reach = G_MININT64;
+
+  g_array_sort (spans, compare_intervals);
+  for (guint i = 0; i < spans->len; i++)
+    {
+      const gint64 *span = &g_array_index (spans, gint64, 2 * i);
+
+      if (span[0] >= reach)
+        row->n_steps++;
+      if (span[1] > reach)
+        {
+          busy += span[1] - MAX (span[0], reach);
+          reach = span[1];
+        }
+    }
+  row->cycles[TES_TILE_STATE_COMPUTE] = busy;
+  row->cycles[TES_TILE_STATE_IDLE] = range_ns - busy;
+}
+
+/* The units' rows; @devices (or NULL) gets the devices' track ids in their
+ * order and @device_spans (or NULL) each device's units' spans. */
+static GArray *
+unit_activity (TesReport  *self,
+               gint64      start_ns,
+               gint64      end_ns,
+               GArray     *devices,
+               GPtrArray  *device_spans,
+               GError    **error)
 {
   g_autoptr(GArray) activity = g_array_new (FALSE, TRUE, sizeof (TesTileActivity));
-  g_autoptr(GArray) devices = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) own_devices = devices == NULL ? g_array_new (FALSE, FALSE, sizeof (gint64)) : NULL;
   TesReportCounts counts;
 
-  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+  if (devices == NULL)
+    devices = own_devices;
 
   tes_report_get_counts (self, &counts);
   for (gint64 id = 1; id <= counts.n_tracks && end_ns > start_ns; id++)
@@ -443,7 +464,6 @@ tes_report_get_unit_activity (TesReport  *self,
       const TesTrack *unit = tes_report_get_track (self, id);
       g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, 2 * sizeof (gint64));
       TesTileActivity row = { .track_id = id };
-      gint64 busy = 0, reach = G_MININT64;
       guint device;
 
       if (unit == NULL || unit->kind != TES_TRACK_CORE)
@@ -482,27 +502,74 @@ tes_report_get_unit_activity (TesReport  *self,
             }
         }
 
-      /* the union of the stretches */
-      g_array_sort (spans, compare_intervals);
-      for (guint i = 0; i < spans->len; i++)
+      if (device_spans != NULL)
         {
-          const gint64 *span = &g_array_index (spans, gint64, 2 * i);
-
-          if (span[0] >= reach)
-            row.n_steps++;
-          if (span[1] > reach)
-            {
-              busy += span[1] - MAX (span[0], reach);
-              reach = span[1];
-            }
+          if (device >= device_spans->len)
+            g_ptr_array_add (device_spans, g_array_new (FALSE, FALSE, 2 * sizeof (gint64)));
+          g_array_append_vals (g_ptr_array_index (device_spans, device), spans->data, spans->len);
         }
-      row.cycles[TES_TILE_STATE_COMPUTE] = busy;
-      row.cycles[TES_TILE_STATE_IDLE] = end_ns - start_ns - busy;
+      set_union (&row, spans, end_ns - start_ns);
       g_array_append_val (activity, row);
     }
 
   /* by device, then unit */
   g_array_sort (activity, compare_units);
+
+  return g_steal_pointer (&activity);
+}
+
+/**
+ * tes_report_get_unit_activity:
+ *
+ * Per parallel unit of a device that is not a Poplar IPU (a qaic core:
+ * a core track, its HVX, HMX and DMA threads below it), the time in
+ * [start_ns, end_ns) in which any of its tracks runs a slice (as
+ * "compute", in ns) and the rest of the range (idle). Devices (a unit's
+ * parent track) and units are numbered in track order from 0, as ipu and
+ * tile; track_id names the unit's track. n_steps counts its busy stretches.
+ */
+GArray *
+tes_report_get_unit_activity (TesReport  *self,
+                              gint64      start_ns,
+                              gint64      end_ns,
+                              GError    **error)
+{
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+
+  return unit_activity (self, start_ns, end_ns, NULL, NULL, error);
+}
+
+/**
+ * tes_report_get_device_activity:
+ *
+ * Per device of tes_report_get_unit_activity() (a GPU and its streams), as
+ * one row numbered as its units' ipu (tile 0): busy is the union of all
+ * its units' work in [start_ns, end_ns), so time in which two streams
+ * overlap counts once, and idle the rest of the range. track_id names the
+ * device's track (the units' parent).
+ */
+GArray *
+tes_report_get_device_activity (TesReport  *self,
+                                gint64      start_ns,
+                                gint64      end_ns,
+                                GError    **error)
+{
+  g_autoptr(GArray) activity = g_array_new (FALSE, TRUE, sizeof (TesTileActivity));
+  g_autoptr(GArray) devices = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GPtrArray) device_spans = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
+  g_autoptr(GArray) units = NULL;
+
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+
+  if (!(units = unit_activity (self, start_ns, end_ns, devices, device_spans, error)))
+    return NULL;
+  for (guint d = 0; d < device_spans->len; d++)
+    {
+      TesTileActivity row = { .ipu = (gint)d, .track_id = g_array_index (devices, gint64, d) };
+
+      set_union (&row, g_ptr_array_index (device_spans, d), end_ns - start_ns);
+      g_array_append_val (activity, row);
+    }
 
   return g_steal_pointer (&activity);
 }

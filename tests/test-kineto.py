@@ -125,16 +125,25 @@ with tempfile.TemporaryDirectory() as tmp:
                 ok(got is not None and ms_to_ns(got) == s[fig],
                    "%s: %s %s = %s (expected %d ns)" % (name, key, fig, got, s[fig]))
 
-        # tessera-cli tiles: a unit per stream, busy = the union of its work
+        # tessera-cli tiles: a unit per stream, busy = the union of its work,
+        # and a line per device (no unit), busy = the union of all its streams'
         units = {}
+        devices = {}
         lines = run("tiles", "--csv", path).splitlines()
-        for r in csv.DictReader(io.StringIO("\n".join(lines))):
-            units[(r["device"], r["unit"])] = (int(r["busy_ns"]), int(r["idle_ns"]))
         label_of = {d["name"]: label for label, d in exp["devices"].items()}
+        for r in csv.DictReader(io.StringIO("\n".join(lines))):
+            if r["unit"] == "":
+                devices[label_of.get(r["device"], r["device"])] = (int(r["busy_ns"]), int(r["idle_ns"]))
+            else:
+                units[(r["device"], r["unit"])] = (int(r["busy_ns"]), int(r["idle_ns"]))
         got = {"%s %s" % (label_of.get(dev, dev), unit): busy for (dev, unit), (busy, idle) in units.items()}
         ok(got == {k: s["busy"] for k, s in exp["streams"].items()},
            "%s: tiles lists every stream with its busy time" % name)
-        ok(len({busy + idle for busy, idle in units.values()}) <= 1, "%s: busy + idle is one window" % name)
+        got = {label: busy for label, (busy, idle) in devices.items()}
+        ok(got == {k: d["busy"] for k, d in exp["devices"].items()},
+           "%s: tiles lists every device with its busy time, the union of its streams: %s" % (name, got))
+        ok(len({busy + idle for busy, idle in list(units.values()) + list(devices.values())}) <= 1,
+           "%s: busy + idle is one window" % name)
 
         # summary (per type, the type being the op): each op's time and calls
         summary = {r["name"]: (int(r["total"]), int(r["count"]))

@@ -168,6 +168,7 @@ def check_job(label, cache, ranks, open_args):
     ok(all(("steps.%s = " % name) in text for name in names), "%s: info lists the steps" % label)
 
     # Tile Balance per rank: each rank's streams, under "Rank N · GPU …"
+    # and each rank's GPU as a whole (no unit), busy the union of its streams'
     units = {}
     for row in csv.DictReader(io.StringIO(run("tiles", "--csv", *open_args))):
         units[(row["device"], row["unit"])] = int(row["busy_ns"])
@@ -177,6 +178,7 @@ def check_job(label, cache, ranks, open_args):
             label_, stream = key.rsplit(" stream ", 1)
             dev = v["exp"]["devices"][label_]["name"]
             want_units[("Rank %d · %s" % (r, dev), "stream " + stream)] = s["busy"]
+            want_units[("Rank %d · %s" % (r, dev), "")] = v["exp"]["devices"][label_]["busy"]
     ok(units == want_units, "%s: tiles lists each rank's streams with their busy time (%d units)" % (label, len(units)))
     db.close()
 

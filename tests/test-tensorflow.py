@@ -111,12 +111,18 @@ with tempfile.TemporaryDirectory() as tmp:
                "%s: tiles says a trace without a stream has no units" % name)
         else:
             windows = set()
+            devices = {}
             for r in csv.DictReader(io.StringIO(tiles.stdout)):
-                units.setdefault(r["device"], {})[r["unit"]] = int(r["busy_ns"])
+                if r["unit"] == "":   # the device as a whole
+                    devices[r["device"]] = int(r["busy_ns"])
+                else:
+                    units.setdefault(r["device"], {})[r["unit"]] = int(r["busy_ns"])
                 windows.add(int(r["busy_ns"]) + int(r["idle_ns"]))
             ok(units == {k: d["stream_busy"] for k, d in exp["devices"].items()},
                "%s: tiles lists every stream as a unit of its device, busy the union of its work: %s" % (
                    name, units))
+            ok(devices == {k: d["busy"] for k, d in exp["devices"].items()},
+               "%s: tiles lists every device, busy the union of its streams' work: %s" % (name, devices))
             ok(len(windows) == 1, "%s: busy + idle is one window" % name)
 
         # summary --mode each: every op by its name; total: summed by type

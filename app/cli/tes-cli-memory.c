@@ -14,6 +14,9 @@
 #include "tes-cli-private.h"
 #include "tes-workspace.h"
 
+/* the text table's unit column on a device's own line */
+#define DEVICE_UNION "(union)"
+
 /* "report" for the report's first histogram, "report.N" for the next,
  * as its info keys are numbered; "per-tile" for Tessera's binning. */
 static char *
@@ -383,15 +386,43 @@ print_padded (const char *text,
     putchar (' ');
 }
 
-/* A vendor's parallel units (qaic cores, Torq engines, SigmaStar cores):
- * by device and unit, named as the report names them, the ns each
- * worked and waited in the range. */
+/* One line of the units' table (unit_name "" for the device as a whole). */
+static void
+print_unit_row (const char *device,
+                const char *unit_name,
+                gint64      busy,
+                gint64      idle,
+                glong       device_width,
+                glong       unit_width,
+                gboolean    csv)
+{
+  if (csv)
+    {
+      tes_cli_print_csv_field (device);
+      putchar (',');
+      tes_cli_print_csv_field (unit_name);
+      printf (",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT "\n", busy, idle);
+      return;
+    }
+
+  print_padded (device, device_width + 1);
+  print_padded (*unit_name != '\0' ? unit_name : DEVICE_UNION, unit_width + 1);
+  printf ("%14" G_GINT64_FORMAT " %14" G_GINT64_FORMAT " %6.1f%%\n", busy, idle,
+          busy + idle > 0 ? 100.0 * (double)busy / (double)(busy + idle) : 0.0);
+}
+
+/* A vendor's parallel units (qaic cores, Torq engines, SigmaStar cores,
+ * a GPU's streams): by device, the device as a whole first (busy: the
+ * union of its units' work, so overlapping streams count once), then its
+ * units, named as the report names them, the ns each worked and waited
+ * in the range. */
 static void
 print_unit_activity (TesReport *report,
                      GArray    *activity,
+                     GArray    *devices,
                      gboolean   csv)
 {
-  glong device_width = 6, unit_width = 4;
+  glong device_width = 6, unit_width = sizeof DEVICE_UNION - 1;
 
   if (csv)
     printf ("device,unit,busy_ns,idle_ns\n");
@@ -414,23 +445,17 @@ print_unit_activity (TesReport *report,
     {
       const TesTileActivity *row = &g_array_index (activity, TesTileActivity, i);
       g_autofree char *device = tes_report_dup_unit_device_name (report, row->track_id);
-      gint64 busy = row->cycles[TES_TILE_STATE_COMPUTE];   /* a unit only computes or waits */
-      gint64 idle = row->cycles[TES_TILE_STATE_IDLE];
 
-      if (csv)
+      /* a unit only computes or waits */
+      if (row->tile == 0 && (guint)row->ipu < devices->len)
         {
-          tes_cli_print_csv_field (device);
-          putchar (',');
-          tes_cli_print_csv_field (track_name (report, row->track_id));
-          printf (",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT "\n", busy, idle);
+          const TesTileActivity *all = &g_array_index (devices, TesTileActivity, row->ipu);
+
+          print_unit_row (device, "", all->cycles[TES_TILE_STATE_COMPUTE], all->cycles[TES_TILE_STATE_IDLE],
+                          device_width, unit_width, csv);
         }
-      else
-        {
-          print_padded (device, device_width + 1);
-          print_padded (track_name (report, row->track_id), unit_width + 1);
-          printf ("%14" G_GINT64_FORMAT " %14" G_GINT64_FORMAT " %6.1f%%\n", busy, idle,
-                  busy + idle > 0 ? 100.0 * (double)busy / (double)(busy + idle) : 0.0);
-        }
+      print_unit_row (device, track_name (report, row->track_id), row->cycles[TES_TILE_STATE_COMPUTE],
+                      row->cycles[TES_TILE_STATE_IDLE], device_width, unit_width, csv);
     }
 }
 
@@ -451,6 +476,7 @@ tes_cli_tiles (int    argc,
   g_autoptr(TesReport) report = NULL;
   g_autoptr(TesWorkspace) workspace = NULL;
   g_autoptr(GArray) activity = NULL;
+  g_autoptr(GArray) devices = NULL;
   g_autoptr(GError) error = NULL;
   const char * const *paths = NULL;
   gint64 t0 = G_MININT64, t1 = G_MAXINT64;
@@ -474,11 +500,12 @@ tes_cli_tiles (int    argc,
       g_clear_pointer (&activity, g_array_unref);
       if (options.range == NULL && !tes_workspace_get_span (workspace, &t0, &t1))
         t0 = t1 = 0;
-      if (!(activity = tes_report_get_unit_activity (report, t0, t1, &error)))
+      if (!(activity = tes_report_get_unit_activity (report, t0, t1, &error))
+          || !(devices = tes_report_get_device_activity (report, t0, t1, &error)))
         return tes_cli_input_error (error);
       if (activity->len > 0)
         {
-          print_unit_activity (report, activity, options.csv);
+          print_unit_activity (report, activity, devices, options.csv);
           return TES_CLI_EXIT_OK;
         }
     }

@@ -22,6 +22,8 @@ typedef struct
   GArray *least;           /* TesTileActivity, up to ten, least busy first */
   GArray *most;            /* most busy first */
   GArray *tiles;           /* TesTileActivity, every tile in tile order */
+  gboolean has_union;      /* a device's units: the device's own row below */
+  gint64  union_cycles[4]; /* its busy (the union of its units' work) and idle */
 } TesTileBalance;
 
 /* A column of the chart of every tile: the tiles that fall into one

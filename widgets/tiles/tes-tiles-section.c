@@ -73,6 +73,8 @@ compute_balances (TesReport  *report,
                   GError    **error)
 {
   g_autoptr(GArray) activity = NULL;
+  g_autoptr(GArray) devices = NULL;
+  GPtrArray *balances;
   TesReportCounts counts;
 
   tes_report_get_counts (report, &counts);
@@ -85,8 +87,23 @@ compute_balances (TesReport  *report,
     activity = tes_report_get_unit_activity (report, t0, t1 + 1, error);
   if (activity == NULL)
     return NULL;
+  if (counts.n_bsp_steps == 0 && !(devices = tes_report_get_device_activity (report, t0, t1 + 1, error)))
+    return NULL;
 
-  return tes_tile_balance_compute (activity, 10);
+  balances = tes_tile_balance_compute (activity, 10);
+  /* a device's bar: its own busy time, the union of its units' work */
+  for (guint i = 0; devices != NULL && i < balances->len; i++)
+    {
+      TesTileBalance *balance = g_ptr_array_index (balances, i);
+
+      if ((guint)balance->ipu >= devices->len)
+        continue;
+      balance->has_union = TRUE;
+      memcpy (balance->union_cycles, g_array_index (devices, TesTileActivity, balance->ipu).cycles,
+              sizeof balance->union_cycles);
+    }
+
+  return balances;
 }
 
 typedef struct
@@ -145,6 +162,14 @@ balance_is_units (const TesTileBalance *balance)
   return balance->least->len > 0 && g_array_index (balance->least, TesTileActivity, 0).track_id != 0;
 }
 
+/* What a balance's bar shows: a device's own busy and idle time when it
+ * has them (overlapping units count once), else its tiles' sums. */
+static const gint64 *
+balance_cycles (const TesTileBalance *balance)
+{
+  return balance->has_union ? balance->union_cycles : balance->cycles;
+}
+
 /* The states a balance's legend lists, in order (compute, exchange, sync,
  * then idle); FALSE past the last. */
 static gboolean
@@ -164,6 +189,9 @@ legend_state (const TesTileBalance *balance,
   *state = is_units ? units[nth] : tiles[nth];
   /* Translators: the share of a core's or engine's time it worked */
   *label = is_units && *state == TES_TILE_STATE_COMPUTE ? _("Busy") : tes_tile_state_name (*state);
+  if (balance->has_union && *state == TES_TILE_STATE_COMPUTE)
+    /* Translators: a device's busy share: the time any of its units (streams, cores) worked */
+    *label = _("Busy (union of its units)");
   return TRUE;
 }
 
@@ -425,6 +453,7 @@ draw_balances (cairo_t      *cr,
   for (guint i = 0; balances != NULL && i < balances->len; i++)
     {
       const TesTileBalance *balance = g_ptr_array_index (balances, i);
+      const gint64 *cycles = balance_cycles (balance);
       gint64 all = 0;
       double x = MARGIN, bar = width - 2 * MARGIN;
       g_autofree char *title = balance_title (report, balance);
@@ -433,19 +462,19 @@ draw_balances (cairo_t      *cr,
       const char *label;
 
       for (guint s = 0; s < 4; s++)
-        all += balance->cycles[s];
+        all += cycles[s];
 
       y += tes_painter_text (&p, title, MARGIN, y, bar, PANGO_ALIGN_LEFT, TRUE, INK) + 4;
       for (guint s = 0; all > 0 && legend_state (balance, s, &state, &label); s++)
         {
-          double w = bar * balance->cycles[state] / all;
+          double w = bar * cycles[state] / all;
 
           tes_painter_set_rgb (cr, tes_tile_state_color (state));
           cairo_rectangle (cr, x, y, w, 16);
           cairo_fill (cr);
           x += w;
           g_string_append_printf (legend, "%s%s %.1f %%", legend->len ? "  ·  " : "", label,
-                                  100.0 * balance->cycles[state] / all);
+                                  100.0 * cycles[state] / all);
         }
       y += 18;
       y += tes_painter_text (&p, legend->str, MARGIN, y, bar, PANGO_ALIGN_LEFT, FALSE, DIM_INK) + 8;
@@ -587,12 +616,13 @@ tes_tiles_section_describe (TesTilesSection *self)
   for (guint i = 0; i < self->balances->len; i++)
     {
       const TesTileBalance *balance = g_ptr_array_index (self->balances, i);
+      const gint64 *cycles = balance_cycles (balance);
       TesTileState state;
       const char *label;
       gint64 all = 0;
 
       for (guint s = 0; s < 4; s++)
-        all += balance->cycles[s];
+        all += cycles[s];
       if (text->len > 0)
         g_string_append (text, "; ");
       {
@@ -602,7 +632,7 @@ tes_tiles_section_describe (TesTilesSection *self)
       }
       for (guint s = 0; legend_state (balance, s, &state, &label); s++)
         g_string_append_printf (text, "%s %s %.1f %%", s > 0 ? "," : "", label,
-                                all > 0 ? 100.0 * balance->cycles[state] / all : 0);
+                                all > 0 ? 100.0 * cycles[state] / all : 0);
       if (balance->least->len > 0 && balance->most->len > 0)
         {
           g_autofree char *least = unit_name (report, &g_array_index (balance->least, TesTileActivity, 0));
