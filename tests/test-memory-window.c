@@ -597,7 +597,8 @@ test_tiles_window_units (void)
 /* Tile Balance of a Torq compile-time timeline's engines and of a
  * SigmaStar run's two cores: each unit busy for the union of its rows
  * (read from the file by test-units-util.c), the least and the most busy
- * named, "engines" or "cores" as the units are. */
+ * named, "engines" or "cores" as the units are, and the device's bar the
+ * union of its units' work. */
 static void
 test_tiles_window_engines (void)
 {
@@ -608,8 +609,8 @@ test_tiles_window_engines (void)
     const char *path;
     const char *title;
   } cases[] = {
-    { torq, "Compile-time timeline · 6 engines: Busy " },
-    { sigmastar, "SigmaStar IPU · 2 cores: Busy " },
+    { torq, "Compile-time timeline · 6 engines: Busy (union of its units) " },
+    { sigmastar, "SigmaStar IPU · 2 cores: Busy (union of its units) " },
   };
 
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
@@ -654,6 +655,12 @@ test_tiles_window_engines (void)
           g_assert_nonnull (unit);
           g_assert_cmpint (tes_tile_activity_busy (row), ==, tes_test_unit_busy (unit, G_MININT64, G_MAXINT64));
         }
+      /* the device's bar: its own busy time, the union of its units'
+       * (SigmaStar: core 0 at 0-150 and 200-300 µs, core 1 at 20-110 and
+       * 300-340 µs, 290 µs in all, less than their 380 µs summed) */
+      g_assert_true (balance->has_union);
+      if (c == 1)
+        g_assert_cmpint (balance->union_cycles[TES_TILE_STATE_COMPUTE], ==, 290000);
 
       area = find_widget (GTK_WIDGET (section), GTK_TYPE_DRAWING_AREA);
       description = accessible_property (area, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
