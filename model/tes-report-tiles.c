@@ -546,12 +546,14 @@ tes_report_get_unit_activity (TesReport  *self,
  * one row numbered as its units' ipu (tile 0): busy is the union of all
  * its units' work in [start_ns, end_ns), so time in which two streams
  * overlap counts once, and idle the rest of the range. track_id names the
- * device's track (the units' parent).
+ * device's track (the units' parent). @units (or NULL) gets what
+ * tes_report_get_unit_activity() gives, read in the same pass.
  */
 GArray *
 tes_report_get_device_activity (TesReport  *self,
                                 gint64      start_ns,
                                 gint64      end_ns,
+                                GArray    **units_out,
                                 GError    **error)
 {
   g_autoptr(GArray) activity = g_array_new (FALSE, TRUE, sizeof (TesTileActivity));
@@ -570,6 +572,8 @@ tes_report_get_device_activity (TesReport  *self,
       set_union (&row, g_ptr_array_index (device_spans, d), end_ns - start_ns);
       g_array_append_val (activity, row);
     }
+  if (units_out != NULL)
+    *units_out = g_steal_pointer (&units);
 
   return g_steal_pointer (&activity);
 }

@@ -312,6 +312,7 @@ GArray           *tes_report_get_unit_activity   (TesReport           *self,
 GArray           *tes_report_get_device_activity (TesReport           *self,
                                                   gint64               start_ns,
                                                   gint64               end_ns,
+                                                  GArray             **units,
                                                   GError             **error);
 char             *tes_report_dup_unit_device_name (TesReport          *self,
                                                   gint64               unit_track_id);

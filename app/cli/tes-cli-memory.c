@@ -500,8 +500,7 @@ tes_cli_tiles (int    argc,
       g_clear_pointer (&activity, g_array_unref);
       if (options.range == NULL && !tes_workspace_get_span (workspace, &t0, &t1))
         t0 = t1 = 0;
-      if (!(activity = tes_report_get_unit_activity (report, t0, t1, &error))
-          || !(devices = tes_report_get_device_activity (report, t0, t1, &error)))
+      if (!(devices = tes_report_get_device_activity (report, t0, t1, &activity, &error)))
         return tes_cli_input_error (error);
       if (activity->len > 0)
         {

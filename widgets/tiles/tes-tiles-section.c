@@ -84,10 +84,8 @@ compute_balances (TesReport  *report,
   else if (counts.n_bsp_steps > 0)
     activity = tes_report_get_tile_activity (report, t0, t1 + 1, error);
   else
-    activity = tes_report_get_unit_activity (report, t0, t1 + 1, error);
+    devices = tes_report_get_device_activity (report, t0, t1 + 1, &activity, error);
   if (activity == NULL)
-    return NULL;
-  if (counts.n_bsp_steps == 0 && !(devices = tes_report_get_device_activity (report, t0, t1 + 1, error)))
     return NULL;
 
   balances = tes_tile_balance_compute (activity, 10);
