@@ -446,7 +446,7 @@ print_unit_activity (TesReport *report,
       const TesTileActivity *row = &g_array_index (activity, TesTileActivity, i);
       g_autofree char *device = tes_report_dup_unit_device_name (report, row->track_id);
 
-      /* a unit only computes or waits */
+      /* before a device's first unit, the device; a unit only computes or waits */
       if (row->tile == 0 && (guint)row->ipu < devices->len)
         {
           const TesTileActivity *all = &g_array_index (devices, TesTileActivity, row->ipu);
