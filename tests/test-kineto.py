@@ -25,34 +25,16 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-from decimal import Decimal
 
 root, cli = sys.argv[1], sys.argv[2]
 data = os.path.join(root, "tests", "data", "kineto")
 sys.path.insert(0, os.path.join(root, "tests"))
+from cli_tap import Tap, ms_to_ns  # noqa: E402
 import kineto_expected  # noqa: E402
 
-n = 0
-failed = 0
-
-
-def ok(cond, what):
-    global n, failed
-    n += 1
-    if cond:
-        print("ok %d - %s" % (n, what))
-    else:
-        failed += 1
-        print("not ok %d - %s" % (n, what))
-
-
-def ms_to_ns(text):
-    assert text.endswith(" ms"), text
-    return int(Decimal(text[:-3]) * 1000000)
-
-
-def run(*args):
-    return subprocess.run([cli] + list(args), check=True, capture_output=True, text=True).stdout
+tap = Tap(cli)
+ok = tap.ok
+run = tap.run
 
 
 files = sorted(f for f in os.listdir(data) if f.endswith((".json", ".json.gz")))
@@ -200,5 +182,4 @@ with tempfile.TemporaryDirectory() as tmp:
         ok(total == by_type, "%s: summary --mode total sums the nodes by op type" % name)
         db.close()
 
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+sys.exit(tap.finish())
