@@ -789,12 +789,23 @@ tes_workspace_get_linked (TesWorkspace *self)
 char *
 tes_format_grouped (double value)
 {
-  g_autofree char *digits = g_strdup_printf ("%.0f", value);
+  return tes_format_grouped_fixed (value, 0);
+}
+
+/* @value with @decimals digits after the locale's decimal point, the
+ * digits before it grouped as tes_format_grouped() does (1,234.500). */
+char *
+tes_format_grouped_fixed (double value,
+                          int    decimals)
+{
+  g_autofree char *digits = g_strdup_printf ("%.*f", CLAMP (decimals, 0, 9), value);
   GString *out = g_string_new (NULL);
-  gsize len = strlen (digits);
   gsize lead = digits[0] == '-' ? 1 : 0;
+  gsize len = lead;
   const char *separator = localeconv ()->thousands_sep;
 
+  while (g_ascii_isdigit (digits[len]))
+    len++;
   if (separator == NULL || *separator == '\0')
     separator = ",";
   for (gsize i = 0; i < len; i++)
@@ -803,6 +814,8 @@ tes_format_grouped (double value)
         g_string_append (out, separator);
       g_string_append_c (out, digits[i]);
     }
+  /* the decimal point and the decimals, as printf wrote them */
+  g_string_append (out, digits + len);
 
   return g_string_free (out, FALSE);
 }

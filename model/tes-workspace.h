@@ -89,5 +89,7 @@ gboolean           tes_workspace_parse_range            (TesWorkspace       *sel
 char              *tes_format_duration                  (double              value,
                                                          TesTimeUnit         unit);
 char              *tes_format_grouped                   (double              value);
+char              *tes_format_grouped_fixed             (double              value,
+                                                         int                 decimals);
 
 G_END_DECLS
