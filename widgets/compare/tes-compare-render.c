@@ -98,8 +98,8 @@ draw_sides (TesPainter    *p,
         drawn = tes_section_type_render (section_type, sides[side], view, p->cr, width, body, error);
       else
         {
-          /* Translators: where a compared run's trace would be: %s is the view ("Execution Trace") */
-          g_autofree char *text = g_strdup_printf (_("No %s in this run"), tes_section_type_get_title (section_type));
+          /* where a compared run's trace would be (the CLI checks the other views' data first) */
+          const char *text = _("This run has no timeline.");
 
           tes_painter_set_rgb (p->cr, 0xffffff);
           cairo_paint (p->cr);
