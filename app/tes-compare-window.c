@@ -52,7 +52,8 @@ tes_compare_window_show (TesCompareWindow *self)
   tes_compare_section_set_vertical (self->section, !gtk_toggle_button_get_active (self->side_by_side_button));
   gtk_stack_add_named (self->stack, GTK_WIDGET (self->section), "compare");
   gtk_stack_set_visible_child_name (self->stack, "compare");
-  gtk_widget_set_sensitive (GTK_WIDGET (self->side_by_side_button), TRUE);
+  /* nothing to set side by side when neither run has a trace */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->side_by_side_button), tes_compare_section_get_has_traces (self->section));
 }
 
 static void

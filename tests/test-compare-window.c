@@ -689,6 +689,57 @@ test_compare_window_section (void)
   gtk_window_destroy (window);
 }
 
+/* A run whose operators cannot be read (its cache lost their table after
+ * it was opened): the section says so, naming the run, where the tables
+ * would be, and the window has nothing to set side by side. */
+static void
+test_compare_window_error (void)
+{
+  g_autofree char *src = tes_test_data_path ("yolov8s_op_time_each.txt");
+  g_autofree char *a_path = tes_test_copy_to_tmp (src, "compare-a-each.txt");
+  g_autofree char *b_path = tes_test_copy_to_tmp (src, "compare-b-each.txt");
+  g_autoptr(TesReport) a = tes_test_import (a_path, tes_importer_registry_lookup ("sigmastar-op-time"));
+  g_autoptr(TesReport) b = tes_test_import (b_path, tes_importer_registry_lookup ("sigmastar-op-time"));
+  g_autoptr(TesWorkspace) wa = tes_workspace_new (a);
+  g_autoptr(TesWorkspace) wb = tes_workspace_new (b);
+  g_autoptr(GPtrArray) labels = NULL;
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+  gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
+  TesCompareSection *section;
+  const char *error;
+  gboolean shown = FALSE;
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open_v2 (tes_report_get_cache_path (b), &db, SQLITE_OPEN_READWRITE, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "DROP TABLE operators", NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+
+  section = TES_COMPARE_SECTION (tes_compare_section_new (wa, wb));
+  gtk_window_set_default_size (window, 1000, 700);
+  gtk_window_set_child (window, GTK_WIDGET (section));
+  gtk_window_present (window);
+  while ((error = tes_compare_section_get_error (section)) == NULL)
+    {
+      g_assert_null (tes_compare_section_get_model (section));
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out waiting for the error");
+      g_main_context_iteration (NULL, FALSE);
+    }
+  tes_test_assert_contains (error, "B: compare-b-each.txt");
+  tes_test_assert_contains (error, "operators");
+  g_assert_false (tes_compare_section_get_has_traces (section));
+
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (section));
+  labels = tes_ui_test_find_widgets ((TesWindow *)window, GTK_TYPE_LABEL);
+  for (guint i = 0; i < labels->len; i++)
+    if (g_str_equal (gtk_label_get_label (g_ptr_array_index (labels, i)), error) &&
+        gtk_widget_is_drawable (g_ptr_array_index (labels, i)))
+      shown = TRUE;
+  g_assert_true (shown);
+
+  gtk_window_destroy (window);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -696,6 +747,7 @@ main (int    argc,
   tes_ui_test_init (&argc, &argv);
 
   tes_ui_test_add ("/tes/compare-window/section", test_compare_window_section);
+  tes_ui_test_add ("/tes/compare-window/error", test_compare_window_error);
   tes_ui_test_add ("/tes/compare-window/linked", test_compare_window_linked);
   tes_ui_test_add ("/tes/compare-window/diff", test_compare_window_diff);
   tes_ui_test_add ("/tes/compare-window/summary", test_compare_window_summary);

@@ -595,6 +595,15 @@ tes_compare_section_get_rows (TesCompareSection *self)
   return G_LIST_MODEL (self->selection);
 }
 
+/* Whether either run has a trace to show (else the table takes the height). */
+gboolean
+tes_compare_section_get_has_traces (TesCompareSection *self)
+{
+  g_return_val_if_fail (TES_IS_COMPARE_SECTION (self), FALSE);
+
+  return gtk_widget_get_visible (GTK_WIDGET (self->traces));
+}
+
 /* One above the other, or side by side. */
 void
 tes_compare_section_set_vertical (TesCompareSection *self,

@@ -26,6 +26,7 @@ const TesComparison     *tes_compare_section_get_comparison (TesCompareSection *
 const TesCompareSummary *tes_compare_section_get_summary    (TesCompareSection *self);
 const char              *tes_compare_section_get_error      (TesCompareSection *self);
 GListModel              *tes_compare_section_get_rows       (TesCompareSection *self);
+gboolean                 tes_compare_section_get_has_traces (TesCompareSection *self);
 void                     tes_compare_section_set_vertical   (TesCompareSection *self,
                                                              gboolean           vertical);
 void                     tes_compare_section_select_row     (TesCompareSection *self,
