@@ -733,7 +733,12 @@ tes_workspace_link (TesWorkspace *self,
   g_object_add_weak_pointer (G_OBJECT (other), (gpointer *)&self->linked);
   g_object_add_weak_pointer (G_OBJECT (self), (gpointer *)&other->linked);
 
-  tes_workspace_align_link (self, self->span_start, other->span_start);
+  /* a run without a timeline (a compile report) has no range to give:
+   * the other keeps its own */
+  if (!self->has_span && other->has_span)
+    tes_workspace_align_link (other, other->span_start, self->span_start);
+  else
+    tes_workspace_align_link (self, self->span_start, other->span_start);
 }
 
 /* Two runs rarely share a clock origin: @self_time in this workspace is

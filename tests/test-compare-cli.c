@@ -360,7 +360,7 @@ test_compare_layout_tensorrt (void)
   for (guint i = 0; i < model->comparison->rows->len; i++)
     {
       const TesCompareRow *row = &g_array_index (model->comparison->rows, TesCompareRow, i);
-      const char *name = tes_compare_row_name (row);
+      const char *name = (row->a ? row->a : row->b)->name;
       double ms[2] = { layer_ms (a_path, name), layer_ms (b_path, name) };
 
       for (guint side = 0; side < 2; side++)
@@ -396,6 +396,33 @@ test_compare_layout_tensorrt (void)
       total_seen = TRUE;
     }
   g_assert_true (total_seen);
+}
+
+/* A Poplar report's trace (PopART, two IPUs) names its rows after their
+ * IPU: the Operator column adds each row's type, so that no two rows read
+ * alike and each says its IPU and its step type. */
+static void
+test_compare_layout_names (void)
+{
+  g_autofree char *path = tes_test_data_path ("poplar/summary_report_sdk2_popart_2ipus.txt");
+  g_autoptr(TesReport) report = tes_test_import (path, tes_importer_registry_lookup ("poplar-report"));
+  g_autoptr(TesCompareModel) model = NULL;
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GError) error = NULL;
+
+  model = tes_compare_model_new (report, report, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (model->comparison->rows->len, >, 2);
+  for (guint i = 0; i < model->comparison->rows->len; i++)
+    {
+      const TesCompareRow *row = &g_array_index (model->comparison->rows, TesCompareRow, i);
+      char *name = tes_compare_cell_text (model, row, TES_COMPARE_COLUMN_OPERATOR);
+      g_autofree char *expected = g_strdup_printf ("%s · %s", row->a->name, row->a->type);
+
+      g_assert_true (g_str_has_prefix (row->a->name, "IPU "));
+      g_assert_cmpstr (name, ==, expected);
+      g_assert_true (g_hash_table_add (seen, name));
+    }
 }
 
 /* `render A --compare B` draws the Compare section as the compare window
@@ -461,6 +488,7 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/compare-cli/render-section", test_compare_cli_render_section);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/compare-cli/layout-scale", test_compare_layout_scale);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/compare-cli/layout-tensorrt", test_compare_layout_tensorrt);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/compare-cli/layout-names", test_compare_layout_names);
 
   return g_test_run ();
 }

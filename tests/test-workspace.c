@@ -255,6 +255,26 @@ test_workspace_link (void)
   tes_workspace_set_visible (a, FIRST_NS + 200, FIRST_NS + 300);
 }
 
+/* A run without a timeline (SigmaStar's per-operator times) compared with
+ * a trace: the trace keeps its whole run in view, not a 1 ns range. */
+static void
+test_workspace_link_timeless (void)
+{
+  g_autoptr(TesReport) trace = open_trace ();
+  g_autofree char *path = tes_test_data_path ("yolov8s_op_time_each.txt");
+  g_autoptr(TesReport) timeless = tes_test_import (path, tes_importer_registry_lookup ("sigmastar-op-time"));
+  g_autoptr(TesWorkspace) a = tes_workspace_new (timeless);
+  g_autoptr(TesWorkspace) b = tes_workspace_new (trace);
+  gint64 span_start, span_end, start, end;
+
+  g_assert_false (tes_workspace_get_span (a, NULL, NULL));
+  g_assert_true (tes_workspace_get_span (b, &span_start, &span_end));
+  tes_workspace_link (a, b);
+  tes_workspace_get_visible (b, &start, &end);
+  g_assert_cmpint (start, ==, span_start);
+  g_assert_cmpint (end, ==, span_end);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -266,6 +286,7 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/workspace/time-unit", test_workspace_time_unit);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/workspace/parse-range", test_workspace_parse_range);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/workspace/link", test_workspace_link);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/workspace/link-timeless", test_workspace_link_timeless);
 
   return g_test_run ();
 }

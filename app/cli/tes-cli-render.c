@@ -37,12 +37,16 @@ open_compare_run (const char           *run,
     return tes_cli_report_error (error);
 
   *workspace = tes_workspace_new (*report);
-  if (tes_workspace_time_unit_available (*workspace, tes_workspace_get_time_unit (a), NULL))
-    tes_workspace_set_time_unit (*workspace, tes_workspace_get_time_unit (a));
-  else if (options->unit != NULL)
+  /* a run without a timeline has no unit to give: B keeps its own */
+  if (tes_workspace_get_span (a, NULL, NULL) || options->unit != NULL)
     {
-      fprintf (stderr, "tessera-cli: %s: cannot show %s\n", paths[0], options->unit);
-      return TES_CLI_EXIT_BAD_INPUT;
+      if (tes_workspace_time_unit_available (*workspace, tes_workspace_get_time_unit (a), NULL))
+        tes_workspace_set_time_unit (*workspace, tes_workspace_get_time_unit (a));
+      else if (options->unit != NULL)
+        {
+          fprintf (stderr, "tessera-cli: %s: cannot show %s\n", paths[0], options->unit);
+          return TES_CLI_EXIT_BAD_INPUT;
+        }
     }
   tes_workspace_link (a, *workspace);
   if (!tes_section_type_has_data (section, *workspace))

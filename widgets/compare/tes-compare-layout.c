@@ -11,6 +11,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "tes-compare-layout.h"
 
@@ -197,12 +198,21 @@ tes_compare_scale_format (const TesCompareScale *scale,
   return sign && scaled > 0 ? g_strconcat ("+", text, NULL) : g_steal_pointer (&text);
 }
 
-const char *
+/* What the Operator column says: the row's label or name, and its type
+ * where that says more (a Poplar trace's rows are named after their IPU:
+ * "IPU 0 · Sync"). */
+char *
 tes_compare_row_name (const TesCompareRow *row)
 {
   const TesSummaryRow *either = row->a ? row->a : row->b;
+  const char *name = either->label ? either->label : either->name;
 
-  return either->label ? either->label : either->name;
+  if (name == NULL)
+    return g_strdup (either->type ? either->type : "");
+  if (either->type != NULL && *either->type != '\0' && strstr (name, either->type) == NULL)
+    return g_strdup_printf ("%s · %s", name, either->type);
+
+  return g_strdup (name);
 }
 
 /* "A (ms)": the operators' table's titles, each time column's with its unit. */
@@ -245,7 +255,7 @@ tes_compare_cell_text (const TesCompareModel *model,
   switch (column)
     {
     case TES_COMPARE_COLUMN_OPERATOR:
-      return g_strdup (tes_compare_row_name (row));
+      return tes_compare_row_name (row);
     case TES_COMPARE_COLUMN_A:
       return row->a ? tes_compare_scale_format (&model->scale, row->a_value, FALSE) : g_strdup ("—");
     case TES_COMPARE_COLUMN_B:
@@ -288,7 +298,12 @@ tes_compare_cell_compare (const TesCompareRow *a,
   double x, y;
 
   if (column == TES_COMPARE_COLUMN_OPERATOR)
-    return g_utf8_collate (tes_compare_row_name (a), tes_compare_row_name (b));
+    {
+      g_autofree char *x_name = tes_compare_row_name (a);
+      g_autofree char *y_name = tes_compare_row_name (b);
+
+      return g_utf8_collate (x_name, y_name);
+    }
 
   x = row_value (a, column);
   y = row_value (b, column);

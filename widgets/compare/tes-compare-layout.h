@@ -93,7 +93,7 @@ char            *tes_compare_scale_format       (const TesCompareScale  *scale,
                                                  double                  value,
                                                  gboolean                sign);
 
-const char      *tes_compare_row_name           (const TesCompareRow    *row);
+char            *tes_compare_row_name           (const TesCompareRow    *row);
 char            *tes_compare_column_title       (const TesCompareModel  *model,
                                                  TesCompareColumn        column);
 char            *tes_compare_cell_text          (const TesCompareModel  *model,
