@@ -461,6 +461,9 @@ test_compare_cli_render_section (void)
   /* the tabs' strip right below the traces, then the table's header and rows */
   g_assert_cmpuint (tes_test_count_pixels (section, (int)geometry.bar_y, (int)geometry.bar_y + 2,
                                            TES_TEST_PIXEL_EQUAL, 0xe8e8e8), >, (guint)(2 * width * 9 / 10));
+  /* the Operators tab shown: its darker box, a tab's width and height */
+  g_assert_cmpuint (tes_test_count_pixels (section, (int)geometry.bar_y + 4, (int)geometry.bar_y + TES_COMPARE_BAR_HEIGHT - 4,
+                                           TES_TEST_PIXEL_EQUAL, 0xd8d8d8), >, 50 * (TES_COMPARE_BAR_HEIGHT - 8));
   for (guint line = 0; line < 3; line++)
     {
       int top = (int)(geometry.table_y + line * geometry.row_height);
