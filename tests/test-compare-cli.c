@@ -13,6 +13,7 @@
 #include <cairo.h>
 
 #include "tes-compare-render.h"
+#include "tes-compare-section.h"
 #include "tes-importer-registry.h"
 #include "tes-test-pixels.h"
 #include "tes-test-util.h"
@@ -471,6 +472,27 @@ test_compare_cli_render_section (void)
       g_assert_cmpuint (tes_test_count_pixels (section, top, top + (int)geometry.row_height,
                                                TES_TEST_PIXEL_UNLIKE, 0xffffff), >, 100);
     }
+  /* the very pixels the section's own render draws in-process */
+  {
+    TesImporter *importer = tes_importer_registry_lookup ("chrome-json");
+    g_autoptr(TesReport) a_report = tes_test_import (a, importer);
+    g_autoptr(TesReport) b_report = tes_test_import (b, importer);
+    g_autoptr(TesWorkspace) wa = tes_workspace_new (a_report);
+    g_autoptr(TesWorkspace) wb = tes_workspace_new (b_report);
+    cairo_surface_t *in_process = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+    cairo_t *cr = cairo_create (in_process);
+    g_autoptr(GError) error = NULL;
+
+    tes_workspace_set_time_unit (wb, tes_workspace_get_time_unit (wa));
+    tes_workspace_link (wa, wb);
+    g_assert_true (tes_section_type_has_data (TES_TYPE_COMPARE_SECTION, wa));
+    g_assert_true (tes_section_type_render (TES_TYPE_COMPARE_SECTION, wa, NULL, cr, width, height, &error));
+    g_assert_no_error (error);
+    cairo_destroy (cr);
+    cairo_surface_flush (in_process);
+    g_assert_true (tes_test_same_rows (section, 0, in_process, 0, height));
+    cairo_surface_destroy (in_process);
+  }
   cairo_surface_destroy (section);
   cairo_surface_destroy (alone);
 

@@ -34,14 +34,6 @@
 #define TAB         0xd8d8d8
 #define MARGIN      8.0
 
-/* "A: report.txt, listing.txt": the side and its files' names. */
-char *
-tes_compare_render_title (TesWorkspace *workspace,
-                          guint         side)
-{
-  return tes_compare_run_title (tes_workspace_get_report (workspace), side);
-}
-
 static void
 draw_strip (TesPainter   *p,
             TesWorkspace *workspace,
@@ -49,7 +41,7 @@ draw_strip (TesPainter   *p,
             double        top,
             double        width)
 {
-  g_autofree char *title = tes_compare_render_title (workspace, side);
+  g_autofree char *title = tes_compare_run_title (tes_workspace_get_report (workspace), side);
 
   cairo_save (p->cr);
   cairo_rectangle (p->cr, 0, top, width, TES_COMPARE_RENDER_LABEL_HEIGHT);

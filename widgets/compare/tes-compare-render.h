@@ -17,8 +17,6 @@ G_BEGIN_DECLS
 /* The strip above each run that names it. */
 #define TES_COMPARE_RENDER_LABEL_HEIGHT 24
 
-char     *tes_compare_render_title     (TesWorkspace           *workspace,
-                                        guint                   side);
 gboolean  tes_compare_render           (GType                   section_type,
                                         const char             *view,
                                         TesWorkspace           *a,
