@@ -73,6 +73,8 @@ int        tes_cli_memory             (int                  argc,
                                        char               **argv);
 int        tes_cli_tiles              (int                  argc,
                                        char               **argv);
+int        tes_cli_insights           (int                  argc,
+                                       char               **argv);
 int        tes_cli_formats            (int                  argc,
                                        char               **argv);
 int        tes_cli_cache              (int                  argc,

@@ -39,6 +39,9 @@ static const char usage_text[] =
   "                                     each tile's compute, exchange, sync and idle cycles over\n"
   "                                     the BSP steps that start in the range; without BSP steps,\n"
   "                                     each core's or engine's busy and idle ns in the range\n"
+  "  insights [--json] [--compare B] [--threshold NAME=VALUE] FILE…\n"
+  "                                     where the time and the memory go wrong, ranked by\n"
+  "                                     cost, each with its evidence and the view to see it in\n"
   "  cache --list [FILE…]              the report caches in the user cache folder and the\n"
   "                                     FILEs' caches: size, sources, state (ok, stale, damaged)\n"
   "  cache --clear [FILE…]             remove the FILEs' caches, or all in the user cache folder\n"
@@ -100,6 +103,7 @@ main (int    argc,
     { "compare", tes_cli_compare },
     { "memory", tes_cli_memory },
     { "tiles", tes_cli_tiles },
+    { "insights", tes_cli_insights },
 #ifdef TES_HAVE_WIDGETS
     { "render", run_render },
 #endif
