@@ -1428,7 +1428,8 @@ compare_insights (Ctx     *ctx,
       if (fabs (pct) >= T (ctx, MEMORY_CHANGE_PCT) || summary->newly_out->len > 0)
         {
           GVariantBuilder ev, list, cats;
-          g_autofree char *delta = grouped ((double)(summary->b_bytes - summary->a_bytes));
+          g_autofree char *a_text = grouped ((double)summary->a_bytes);
+          g_autofree char *b_text = grouped ((double)summary->b_bytes);
           const TesCompareTile *focus = NULL;
           TesInsight *insight;
 
@@ -1472,12 +1473,12 @@ compare_insights (Ctx     *ctx,
           insight = add_insight (ctx, TES_INSIGHT_MEMORY_CHANGE, (double)(summary->b_bytes - summary->a_bytes),
                                  TES_INSIGHT_UNIT_BYTES, summary->newly_out->len > 0 ? 100 : fabs (pct), &ev,
                                  g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                               "B's tiles hold %s bytes more than A's (%+.1f %%); "
+                                                               "B's tiles hold %s bytes, A's %s (%+.1f %%); "
                                                                "%u tile is newly over its limit.",
-                                                               "B's tiles hold %s bytes more than A's (%+.1f %%); "
+                                                               "B's tiles hold %s bytes, A's %s (%+.1f %%); "
                                                                "%u tiles are newly over their limit.",
                                                                summary->newly_out->len),
-                                                  delta, pct, summary->newly_out->len));
+                                                  b_text, a_text, pct, summary->newly_out->len));
           insight->target.view = "memory-tiles";
           insight->target.in_b = TRUE;
           if (summary->newly_out->len > 0)
