@@ -1565,6 +1565,73 @@ tes_insights_compute (TesReport                  *report,
   return g_steal_pointer (&out);
 }
 
+typedef struct
+{
+  TesReport            *compare;
+  TesInsightThresholds  thresholds;
+} ComputeData;
+
+static void
+compute_data_free (ComputeData *data)
+{
+  g_clear_object (&data->compare);
+  g_free (data);
+}
+
+static void
+compute_thread (GTask        *task,
+                gpointer      source,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  ComputeData *data = task_data;
+  GError *error = NULL;
+  GPtrArray *insights = tes_insights_compute (source, data->compare, &data->thresholds, cancellable, &error);
+
+  if (insights == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, insights, (GDestroyNotify)g_ptr_array_unref);
+}
+
+/* tes_insights_compute() in a thread, for the window (a big trace's units
+ * take a while to read). */
+void
+tes_insights_compute_async (TesReport                  *report,
+                            TesReport                  *compare,
+                            const TesInsightThresholds *thresholds,
+                            GCancellable               *cancellable,
+                            GAsyncReadyCallback         callback,
+                            gpointer                    user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  ComputeData *data = g_new0 (ComputeData, 1);
+
+  g_return_if_fail (TES_IS_REPORT (report));
+  g_return_if_fail (compare == NULL || TES_IS_REPORT (compare));
+
+  data->compare = compare != NULL ? g_object_ref (compare) : NULL;
+  if (thresholds != NULL)
+    data->thresholds = *thresholds;
+  else
+    tes_insight_thresholds_init (&data->thresholds);
+
+  task = g_task_new (report, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tes_insights_compute_async);
+  g_task_set_task_data (task, data, (GDestroyNotify)compute_data_free);
+  g_task_run_in_thread (task, compute_thread);
+}
+
+GPtrArray *
+tes_insights_compute_finish (TesReport     *report,
+                             GAsyncResult  *result,
+                             GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, report), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
 /**
  * tes_insight_dup_render_args:
  *

@@ -134,6 +134,15 @@ GPtrArray  *tes_insights_compute             (TesReport                  *report
                                               const TesInsightThresholds *thresholds,
                                               GCancellable               *cancellable,
                                               GError                    **error);
+void        tes_insights_compute_async       (TesReport                  *report,
+                                              TesReport                  *compare,
+                                              const TesInsightThresholds *thresholds,
+                                              GCancellable               *cancellable,
+                                              GAsyncReadyCallback         callback,
+                                              gpointer                    user_data);
+GPtrArray  *tes_insights_compute_finish      (TesReport                  *report,
+                                              GAsyncResult               *result,
+                                              GError                    **error);
 char      **tes_insight_dup_render_args      (const TesInsight           *insight,
                                               TesReport                  *report);
 void        tes_insight_free                 (TesInsight                 *insight);

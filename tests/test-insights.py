@@ -452,6 +452,12 @@ tap.ok(sorted(f["evidence"]["operator"] for f in found) == want and
        all(close(f["evidence"]["a"], a_ops[f["evidence"]["operator"]][1]) and
            close(f["evidence"]["b"], b_ops[f["evidence"]["operator"]][1]) for f in found),
        "regression: %s, A's and B's device time as the traces give them" % want)
+b_total = sum(d for _, d in b_ops.values())
+found = [f for f in of(doc, "regression") if not f["evidence"]["operator"]]
+tap.ok(100.0 * (b_total - a_total) / a_total > REGRESSION_PCT and len(found) == 1 and
+       close(found[0]["evidence"]["a"], a_total) and close(found[0]["evidence"]["b"], b_total),
+       "regression of the operators' total: %d ns in A, %d in B (%+.1f %%)"
+       % (a_total, b_total, 100.0 * (b_total - a_total) / a_total))
 slower = sorted(a[0] for a, b in zip(a_run_steps, b_run_steps) if 100.0 * (b[1] - a[1]) / a[1] > REGRESSION_PCT)
 tap.ok(sorted(f["evidence"]["step"] for f in of(doc, "step-regression")) == slower,
        "step-regression: the steps slower by more than %d %%: %d of them" % (REGRESSION_PCT, len(slower)))
