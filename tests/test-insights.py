@@ -525,5 +525,14 @@ tap.ok(out.returncode == 2 and "no_such" in out.stderr and "memory_imbalance" in
 out = subprocess.run([cli, "insights", "--threshold", "sync_share=-1", jsonl], capture_output=True, text=True)
 tap.ok(out.returncode == 2, "--threshold with a negative value: exit 2")
 
+bad = os.path.join(data, "bad", "poplar-report-negative.txt")
+out = subprocess.run([cli, "insights", bad], capture_output=True, text=True)
+tap.ok(out.returncode == 1 and "poplar-report-negative.txt:3:" in out.stderr and out.stdout == "",
+       "a file that cannot be read: exit 1, the file and line named, nothing printed")
+missing = os.path.join(tmp, "no-such-run.json")
+out = subprocess.run([cli, "insights", "--compare", missing, jsonl], capture_output=True, text=True)
+tap.ok(out.returncode == 1 and "no-such-run.json" in out.stderr and out.stdout == "",
+       "--compare with a run that cannot be opened: exit 1, the file named")
+
 shutil.rmtree(tmp, ignore_errors=True)
 sys.exit(tap.finish())

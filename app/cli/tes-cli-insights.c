@@ -10,12 +10,14 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 
 #include <json-glib/json-glib.h>
 
 #include "tes-cli-private.h"
 #include "tes-insights.h"
+#include "tes-workspace.h"
 
 /* The --json layout's version: docs/insights.md documents it; bumped when
  * a key changes meaning or goes (new keys may come without). */
@@ -28,7 +30,15 @@ variant_text (GVariant *value)
   if (g_variant_is_of_type (value, G_VARIANT_TYPE_INT64))
     return g_strdup_printf ("%" G_GINT64_FORMAT, g_variant_get_int64 (value));
   if (g_variant_is_of_type (value, G_VARIANT_TYPE_DOUBLE))
-    return g_strdup_printf ("%.6g", g_variant_get_double (value));
+    {
+      double v = g_variant_get_double (value);
+
+      /* whole figures (ns, cycles, bytes) whole; ratios and shares to
+       * four significant digits */
+      if (v == floor (v) && fabs (v) < 1e15)
+        return g_strdup_printf ("%.0f", v);
+      return g_strdup_printf (fabs (v) < 1000 ? "%.4g" : "%.1f", v);
+    }
   if (g_variant_is_of_type (value, G_VARIANT_TYPE_STRING))
     return g_strdup (g_variant_get_string (value, NULL));
   return g_variant_print (value, FALSE);
@@ -103,6 +113,28 @@ selection_text (const TesInsight *insight)
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
+/* "214,836 bytes", "12.854 ms", "3,204 cycles", "52.5 %" */
+static char *
+cost_text (const TesInsight *insight)
+{
+  g_autofree char *grouped = NULL;
+
+  switch (insight->cost_unit)
+    {
+    case TES_INSIGHT_UNIT_NS:
+      return tes_format_duration (insight->cost, fabs (insight->cost) >= 1e6 ? TES_TIME_UNIT_MS
+                                  : fabs (insight->cost) >= 1e3 ? TES_TIME_UNIT_US : TES_TIME_UNIT_NS);
+    case TES_INSIGHT_UNIT_PERCENT:
+      return g_strdup_printf ("%.1f %%", insight->cost);
+    case TES_INSIGHT_UNIT_BYTES:
+    case TES_INSIGHT_UNIT_CYCLES:
+    case TES_INSIGHT_UNIT_TILES:
+    default:
+      grouped = tes_format_grouped (insight->cost);
+      return g_strdup_printf ("%s %s", grouped, tes_insight_unit_get_name (insight->cost_unit));
+    }
+}
+
 static void
 print_text (GPtrArray  *insights,
             TesReport  *a,
@@ -121,9 +153,10 @@ print_text (GPtrArray  *insights,
       g_autofree char *joined = g_strjoinv (" ", args);
       g_autofree char *selection = selection_text (insight);
 
-      printf ("%u. %s (%s): %.6g %s, %.1f %%\n", insight->rank, tes_insight_kind_get_name (insight->kind),
-              tes_insight_kind_get_area (insight->kind), insight->cost, tes_insight_unit_get_name (insight->cost_unit),
-              insight->share);
+      g_autofree char *cost = cost_text (insight);
+
+      printf ("%u. %s (%s): %s, %.1f %%\n", insight->rank, tes_insight_kind_get_name (insight->kind),
+              tes_insight_kind_get_area (insight->kind), cost, insight->share);
       printf ("   %s\n", insight->sentence);
       print_vardict (insight->evidence, "   ");
       printf ("   see: tessera-cli render %s%s%s\n", joined, *selection ? " ; select:" : "", selection);
