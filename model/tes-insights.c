@@ -580,9 +580,11 @@ memory_insights (Ctx     *ctx,
 
 /* ---- BSP and tiles ----------------------------------------------------- */
 
+/* A step worth a finding, kept without its tiles' arrays: a big run's
+ * steps are read one IPU at a time. */
 typedef struct
 {
-  const TesBspStep *step;
+  TesBspStep        step;       /* tile_cycles and tile_states NULL */
   gint              ipu;
   gint64            run_id;
   TesBspStepStats   stats;
@@ -600,7 +602,20 @@ compare_step_cost (gconstpointer a,
     return x->cost > y->cost ? -1 : 1;
   if (x->ipu != y->ipu)
     return x->ipu < y->ipu ? -1 : 1;
-  return x->step->step < y->step->step ? -1 : x->step->step > y->step->step;
+  return x->step.step < y->step.step ? -1 : x->step.step > y->step.step;
+}
+
+static int
+compare_by_step_value (gconstpointer a,
+                       gconstpointer b,
+                       gpointer      user_data)
+{
+  const double *by_step = user_data;
+  guint x = *(const guint *)a, y = *(const guint *)b;
+
+  if (by_step[x] != by_step[y])
+    return by_step[x] > by_step[y] ? -1 : 1;
+  return x < y ? -1 : x > y;
 }
 
 static void
@@ -631,7 +646,8 @@ state_share_insight (Ctx            *ctx,
                      GPtrArray      *steps)
 {
   g_autofree double *by_step = g_new0 (double, MAX (steps->len, 1));
-  g_autofree guint *order = g_new (guint, MAX (steps->len, 1));
+  g_autoptr(GArray) order_array = g_array_sized_new (FALSE, FALSE, sizeof (guint), steps->len);
+  guint *order;
   double in_state = 0, all = 0;
   guint n_tiles = 0;
   GVariantBuilder ev, list;
@@ -655,20 +671,14 @@ state_share_insight (Ctx            *ctx,
             by_step[s] += busy;
         }
       in_state += by_step[s];
-      order[s] = s;
+      g_array_append_val (order_array, s);
     }
   if (all <= 0 || n_tiles == 0 || (share = 100.0 * in_state / all) < threshold || in_state <= 0)
     return;
 
   /* the steps that hold most of it, largest first */
-  for (guint i = 1; i < steps->len; i++)
-    for (guint j = i; j > 0 && by_step[order[j]] > by_step[order[j - 1]]; j--)
-      {
-        guint swap = order[j];
-
-        order[j] = order[j - 1];
-        order[j - 1] = swap;
-      }
+  g_array_sort_with_data (order_array, compare_by_step_value, by_step);
+  order = (guint *)(gpointer)order_array->data;
 
   g_variant_builder_init (&ev, G_VARIANT_TYPE_VARDICT);
   g_variant_builder_init (&list, G_VARIANT_TYPE ("aa{sv}"));
@@ -709,7 +719,6 @@ bsp_step_insights (Ctx           *ctx,
 {
   g_autoptr(GArray) runs = NULL;
   g_autoptr(GArray) costs = g_array_new (FALSE, TRUE, sizeof (StepCost));
-  g_autoptr(GPtrArray) keep = g_ptr_array_new_with_free_func ((GDestroyNotify)g_ptr_array_unref);
   TesReportCounts counts;
 
   tes_report_get_counts (ctx->report, &counts);
@@ -740,9 +749,12 @@ bsp_step_insights (Ctx           *ctx,
         }
       for (guint s = 0; s < steps->len && ipu_cycles > 0; s++)
         {
-          StepCost c = { .step = g_ptr_array_index (steps, s), .ipu = ipu, .run_id = run->id };
+          const TesBspStep *step = g_ptr_array_index (steps, s);
+          StepCost c = { .step = *step, .ipu = ipu, .run_id = run->id };
 
-          tes_bsp_step_get_stats (c.step, &c.stats);
+          c.step.tile_cycles = NULL;
+          c.step.tile_states = NULL;
+          tes_bsp_step_get_stats (step, &c.stats);
           if (c.stats.max_cycles == 0 || c.stats.tile_balance >= T (ctx, STEP_BALANCE) ||
               100.0 * c.stats.cycles / ipu_cycles < T (ctx, STEP_MIN_SHARE))
             continue;
@@ -754,14 +766,13 @@ bsp_step_insights (Ctx           *ctx,
       state_share_insight (ctx, TES_INSIGHT_SYNC_SHARE, TES_TILE_STATE_SYNC, T (ctx, SYNC_SHARE), ipu, run->id, steps);
       state_share_insight (ctx, TES_INSIGHT_EXCHANGE_SHARE, TES_TILE_STATE_EXCHANGE, T (ctx, EXCHANGE_SHARE), ipu,
                            run->id, steps);
-      g_ptr_array_add (keep, g_steal_pointer (&steps));
     }
 
   g_array_sort (costs, compare_step_cost);
   for (guint i = 0; i < costs->len && i < (guint)T (ctx, STEPS_LISTED); i++)
     {
       const StepCost *c = &g_array_index (costs, StepCost, i);
-      const char *program = tes_report_get_string (ctx->report, c->step->name);
+      const char *program = tes_report_get_string (ctx->report, c->step.name);
       g_autofree char *cycles = grouped ((double)c->stats.cycles);
       g_autofree char *lost = grouped (c->cost);
       GVariantBuilder ev;
@@ -769,7 +780,7 @@ bsp_step_insights (Ctx           *ctx,
 
       g_variant_builder_init (&ev, G_VARIANT_TYPE_VARDICT);
       put_int (&ev, "ipu", c->ipu);
-      put_int (&ev, "step", c->step->step);
+      put_int (&ev, "step", c->step.step);
       put_string (&ev, "name", program);
       put_int (&ev, "cycles", c->stats.cycles);
       put_double (&ev, "tile_balance_percent", c->stats.tile_balance);
@@ -780,9 +791,9 @@ bsp_step_insights (Ctx           *ctx,
       insight = add_insight (ctx, TES_INSIGHT_STEP_BALANCE, c->cost, TES_INSIGHT_UNIT_CYCLES, c->share, &ev,
                              g_strdup_printf (_("Step %" PRId64 " (%s) on IPU %d keeps its tiles %.1f %% busy over its "
                                                 "%s cycles: %s cycles of waiting per tile, for the slowest one."),
-                                              c->step->step, program != NULL ? program : "", c->ipu,
+                                              c->step.step, program != NULL ? program : "", c->ipu,
                                               c->stats.tile_balance, cycles, lost));
-      select_step (ctx, insight, "bsp", c->ipu, c->run_id, c->step);
+      select_step (ctx, insight, "bsp", c->ipu, c->run_id, &c->step);
     }
 
   return TRUE;
@@ -1336,6 +1347,7 @@ compare_insights (Ctx     *ctx,
   g_autoptr(TesCompareSummary) summary = NULL;
   g_autoptr(GArray) steps = NULL;
   gboolean in_order = FALSE;
+  gint64 a_steps = 0;
 
   a_rows = compare_side_rows (ctx->report, &local);
   g_clear_error (&local);
@@ -1390,6 +1402,8 @@ compare_insights (Ctx     *ctx,
 
   if (!(steps = tes_compare_steps (ctx->report, ctx->compare, &in_order, error)))
     return FALSE;
+  for (guint j = 0; j < steps->len; j++)
+    a_steps += MAX (g_array_index (steps, TesCompareStep, j).a_ns, 0);
   for (guint i = 0; i < steps->len; i++)
     {
       const TesCompareStep *s = &g_array_index (steps, TesCompareStep, i);
@@ -1398,12 +1412,9 @@ compare_insights (Ctx     *ctx,
       g_autofree char *b_text = NULL;
       GVariantBuilder ev;
       TesInsight *insight;
-      gint64 a_total = 0;
 
       if (isnan (pct) || pct <= T (ctx, REGRESSION_PCT))
         continue;
-      for (guint j = 0; j < steps->len; j++)
-        a_total += MAX (g_array_index (steps, TesCompareStep, j).a_ns, 0);
       a_text = duration_text ((double)s->a_ns);
       b_text = duration_text ((double)s->b_ns);
       g_variant_builder_init (&ev, G_VARIANT_TYPE_VARDICT);
@@ -1412,7 +1423,7 @@ compare_insights (Ctx     *ctx,
       put_int (&ev, "b_ns", s->b_ns);
       put_double (&ev, "delta_percent", pct);
       insight = add_insight (ctx, TES_INSIGHT_STEP_REGRESSION, (double)(s->b_ns - s->a_ns), TES_INSIGHT_UNIT_NS,
-                             a_total > 0 ? 100.0 * (s->b_ns - s->a_ns) / a_total : 0, &ev,
+                             a_steps > 0 ? 100.0 * (s->b_ns - s->a_ns) / a_steps : 0, &ev,
                              g_strdup_printf (_("Step %s got %.1f %% slower: %s in A, %s in B."), s->name, pct, a_text,
                                               b_text));
       insight->target.view = "trace";
