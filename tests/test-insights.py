@@ -519,8 +519,50 @@ for name in sorted(os.listdir(os.path.join(data, "kineto"))):
     tap.ok(doc["exit"] == 0 and got == sorted(want.values()),
            "%s: idle-gaps per stream as its kernels, copies and sets give them: %s" % (name, sorted(want.values())))
 
+# a Synaptics Torq compile-time timeline (v1: id, start and end cycle at
+# 100 MHz, location, op): each engine's gaps of 1 µs or more, read here
+path = os.path.join(tmp, "timeline_v1.csv")
+shutil.copy(os.path.join(data, "torq", "timeline_v1.csv"), path)
+engines = {"DI": "DMA In", "DO": "DMA Out", "S": "Slices"}
+spans = {}
+with open(path) as f:
+    for line in f:
+        row = line.rstrip("\n").split(",")
+        if len(row) < 3 or not row[1].isdigit():
+            continue
+        unit = engines[row[0].rstrip("0123456789")]
+        spans.setdefault(unit, []).append((int(row[1]) * 10, int(row[2]) * 10))
+want = {}
+for unit, mine in spans.items():
+    reach, gaps = None, []
+    for s0, e0 in sorted(mine):
+        if reach is not None and s0 - reach >= 1000:
+            gaps.append(s0 - reach)
+        reach = e0 if reach is None else max(reach, e0)
+    if gaps:
+        want[unit] = (len(gaps), sum(gaps))
+doc = insights("--threshold", "idle_gap_us=1", path)
+got = {f["evidence"]["unit"]: (f["evidence"]["gaps"], f["evidence"]["idle_ns"]) for f in of(doc, "idle-gaps")}
+tap.ok(got == want and len(want) > 0, "Torq timeline_v1.csv: each engine's gaps of 1 us or more, as its rows give "
+       "them: %s" % want)
+
+# a SigmaStar performance timeline: the operators the vendor gives 10 % or
+# more of the cycles (total_cycle_percent), the five largest
+path = os.path.join(tmp, "performance_timeline_mini.json")
+shutil.copy(os.path.join(data, "sigmastar", "performance_timeline_mini.json"), path)
+with open(path) as f:
+    layers = [e for e in json.load(f) if e.get("ph") == "X" and "total_cycle_percent" in e.get("args", {})]
+want = sorted(((e["args"]["total_cycle_percent"], e["name"], e["args"]["total_cycle"]) for e in layers
+               if e["args"]["total_cycle_percent"] >= OPERATOR_SHARE), key=lambda w: -w[0])[:5]
+doc = insights(path)
+got = [(f["evidence"]["share_percent"], f["evidence"]["operator"], f["evidence"]["total_cycles"])
+       for f in of(doc, "long-operator")]
+tap.ok(got == want and len(want) > 0, "SigmaStar timeline: long-operator %s as its layers' total_cycle_percent "
+       "and total_cycle give them" % [w[1] for w in want])
+
 for rel in (("qaic", "opstats_trace_mini.json"), ("poplar", "compile_report_small.txt"),
             ("poplar", "summary_report_sdk2_popart_2ipus.txt"), ("chrome", "sigmastar_array.json"),
+            ("torq", "timeline_v2.csv"), ("torq", "runtime_v1.csv"),
             ("yolov8s_op_time_each.txt",)):
     path = os.path.join(tmp, rel[-1])
     shutil.copy(os.path.join(data, *rel), path)
