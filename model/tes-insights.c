@@ -1644,6 +1644,40 @@ tes_insights_compute_finish (TesReport     *report,
 }
 
 /**
+ * tes_insight_apply:
+ * @workspace: the workspace of the run the finding is in (B's for a
+ *   finding with target.in_b)
+ *
+ * Puts the finding's selection on @workspace, as activating it in the
+ * window does before showing target.view: its range shown and selected,
+ * its IPU, tile, BSP step and run. The lane and the operator are the
+ * view's to select (the workspace has no such cursor).
+ */
+void
+tes_insight_apply (const TesInsight *insight,
+                   TesWorkspace     *workspace)
+{
+  const TesInsightTarget *t;
+
+  g_return_if_fail (insight != NULL && TES_IS_WORKSPACE (workspace));
+
+  t = &insight->target;
+  if (t->has_range)
+    {
+      tes_workspace_set_visible (workspace, t->start_ns, t->end_ns);
+      tes_workspace_set_selection (workspace, t->start_ns, t->end_ns);
+    }
+  if (t->run_id > 0)
+    tes_workspace_set_run (workspace, t->run_id);
+  if (t->step >= 0)
+    tes_workspace_set_step (workspace, t->step);
+  if (t->ipu >= 0)
+    tes_workspace_set_ipu (workspace, t->ipu);
+  if (t->tile >= 0)
+    tes_workspace_set_tile (workspace, t->tile);
+}
+
+/**
  * tes_insight_dup_render_args:
  *
  * The `tessera-cli render` arguments that draw @insight's section over its

@@ -10,6 +10,7 @@
 #include <gio/gio.h>
 
 #include "tes-report.h"
+#include "tes-workspace.h"
 
 G_BEGIN_DECLS
 
@@ -143,6 +144,8 @@ void        tes_insights_compute_async       (TesReport                  *report
 GPtrArray  *tes_insights_compute_finish      (TesReport                  *report,
                                               GAsyncResult               *result,
                                               GError                    **error);
+void        tes_insight_apply                (const TesInsight           *insight,
+                                              TesWorkspace               *workspace);
 char      **tes_insight_dup_render_args      (const TesInsight           *insight,
                                               TesReport                  *report);
 void        tes_insight_free                 (TesInsight                 *insight);

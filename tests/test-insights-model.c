@@ -125,6 +125,14 @@ test_insights_async (void)
   g_assert_cmpint (((TesInsight *)g_ptr_array_index (sync, 0))->kind, ==, TES_INSIGHT_TILES_OVER_LIMIT);
   args = tes_insight_dup_render_args (g_ptr_array_index (sync, 0), report);
   g_assert_cmpstrv (args, ((const char * const[]){ "--view", "memory-tiles", NULL }));
+  {
+    g_autoptr(TesWorkspace) workspace = tes_workspace_new (report);
+
+    /* activating it selects the tile furthest over: tile 3 of IPU 0 */
+    tes_insight_apply (g_ptr_array_index (sync, 0), workspace);
+    g_assert_cmpint (tes_workspace_get_ipu (workspace), ==, 0);
+    g_assert_cmpint (tes_workspace_get_tile (workspace), ==, 3);
+  }
 
   g_cancellable_cancel (cancellable);
   g_assert_null (tes_insights_compute (report, NULL, NULL, cancellable, &error));
@@ -182,6 +190,20 @@ test_insights_qaic_gap (void)
     /* the gap, 150–510 µs, with a tenth of it either side, within the
      * run's 0–520 µs */
     g_assert_cmpstrv (args, ((const char * const[]){ "--view", "trace", "--range", "114000ns:520000ns", NULL }));
+  }
+  {
+    g_autoptr(TesWorkspace) workspace = tes_workspace_new (report);
+    gint64 origin = 0, start, end;
+
+    tes_workspace_get_span (workspace, &origin, NULL);
+    tes_insight_apply (gap, workspace);
+    tes_workspace_get_visible (workspace, &start, &end);
+    g_assert_cmpint (start - origin, ==, 114000);
+    g_assert_cmpint (end - origin, ==, 520000);
+    g_assert_true (tes_workspace_get_selection (workspace, &start, &end));
+    g_assert_cmpint (start - origin, ==, 114000);
+    g_assert_cmpint (gap->target.track_id, >, 0);
+    g_assert_cmpstr (gap->target.lane, ==, tes_report_get_track (report, gap->target.track_id)->name);
   }
 
   /* at 80 µs, the 90 µs gap counts too */
