@@ -131,7 +131,11 @@ tes_insight_thresholds_init (TesInsightThresholds *thresholds)
     thresholds->values[i] = thresholds_info[i].value;
 }
 
-/* "NAME=VALUE", VALUE a finite number of at least 0. */
+/* Far beyond any figure a report holds, and within what gint64 ns and
+ * guint counts take. */
+#define THRESHOLD_MAX 1e12
+
+/* "NAME=VALUE", VALUE a number from 0 to THRESHOLD_MAX. */
 gboolean
 tes_insight_thresholds_parse (TesInsightThresholds *thresholds,
                               const char           *assignment,
@@ -152,10 +156,10 @@ tes_insight_thresholds_parse (TesInsightThresholds *thresholds,
     }
   name = g_strndup (assignment, equals - assignment);
   value = g_ascii_strtod (equals + 1, &end);
-  if (end == equals + 1 || *end != '\0' || !isfinite (value) || value < 0)
+  if (end == equals + 1 || *end != '\0' || !isfinite (value) || value < 0 || value > THRESHOLD_MAX)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "“%s”: the value must be a number of at least 0", assignment);
+                   "“%s”: the value must be a number from 0 to %g", assignment, THRESHOLD_MAX);
       return FALSE;
     }
 

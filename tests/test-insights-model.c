@@ -67,6 +67,10 @@ test_insights_thresholds (void)
   g_clear_error (&error);
   g_assert_false (tes_insight_thresholds_parse (&t, "sync_share=5x", &error));
   g_clear_error (&error);
+  g_assert_false (tes_insight_thresholds_parse (&t, "steps_listed=1e300", &error));
+  g_clear_error (&error);
+  g_assert_true (tes_insight_thresholds_parse (&t, "steps_listed=0", &error));
+  g_assert_no_error (error);
 
   /* every kind is named, every name in the docs */
   for (guint k = 0; k < TES_INSIGHT_N_KINDS; k++)
