@@ -848,32 +848,64 @@ details_text (TesChromeBuilder *b,
   tes_chrome_kernels_append_text (b, &sum->kernels, out);
 }
 
-static void
-write_operators (TesChromeBuilder *b,
-                 KState           *st,
-                 GHashTable       *launch_of)
+/* The step (index in st->steps) an op ran in, by its start: -1 for none.
+ * Steps do not overlap and come in start order (@sorted), unless a trace
+ * has them on several threads: then each is tried. */
+static gint
+step_of (KState   *st,
+         gboolean  sorted,
+         gint64    start)
 {
-  g_autoptr(GHashTable) op_of_ext = g_hash_table_new (g_int64_hash, g_int64_equal);
+  guint lo = 0, hi = st->steps->len;
+
+  if (!sorted)
+    {
+      for (guint i = 0; i < st->steps->len; i++)
+        if (g_array_index (st->steps, gint64, 2 * i) <= start && start < g_array_index (st->steps, gint64, 2 * i + 1))
+          return (gint)i;
+      return -1;
+    }
+
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+
+      if (g_array_index (st->steps, gint64, 2 * mid) <= start)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0 || start >= g_array_index (st->steps, gint64, 2 * (lo - 1) + 1))
+    return -1;
+
+  return (gint)lo - 1;
+}
+
+/* One operator row per op name of the ops in @step (every op when -1),
+ * with the kernels each launched (@op_of_work: the op index of each work,
+ * -1: none), for run @run_id (0: the whole trace). */
+static void
+write_op_sums (TesChromeBuilder *b,
+               KState           *st,
+               const gint       *op_of_work,
+               const gint       *step_of_op,
+               gint              step,
+               gint64            run_id,
+               gboolean          linked)
+{
   g_autoptr(GHashTable) sum_of = g_hash_table_new (NULL, NULL);
   g_autoptr(GPtrArray) sums = g_ptr_array_new_with_free_func (op_sum_free);
   g_autoptr(GString) args = g_string_new (NULL);
   g_autoptr(GString) details = g_string_new (NULL);
-  gboolean linked = FALSE;
 
   for (guint i = 0; i < st->ops->len; i++)
     {
       Op *op = &g_array_index (st->ops, Op, i);
+      OpSum *sum;
 
-      if (op->ext >= 0)
-        g_hash_table_insert (op_of_ext, &op->ext, op);
-    }
-
-  for (guint i = 0; i < st->ops->len; i++)
-    {
-      Op *op = &g_array_index (st->ops, Op, i);
-      OpSum *sum = g_hash_table_lookup (sum_of, GUINT_TO_POINTER (op->name));
-
-      if (sum == NULL)
+      if (step >= 0 && step_of_op[i] != step)
+        continue;
+      if (!(sum = g_hash_table_lookup (sum_of, GUINT_TO_POINTER (op->name))))
         {
           sum = g_new0 (OpSum, 1);
           sum->name = op->name;
@@ -884,42 +916,20 @@ write_operators (TesChromeBuilder *b,
       sum->count++;
       sum->cpu_total += op->dur;
       sum->cpu_self += op->self;
+      sum->dev_self += op->dev_self;
+      sum->dev_total += op->dev_total;
     }
 
-  /* each kernel, copy or set to the op that launched it: the kernel's
-   * own External id, else its runtime call's */
   for (guint i = 0; i < st->work->len; i++)
     {
       const Work *w = &g_array_index (st->work, Work, i);
-      gint64 ext = w->ext;
-      const Launch *launch;
-      Op *op = NULL;
-      OpSum *sum;
+      const Op *op;
 
-      if (ext >= 0)
-        op = g_hash_table_lookup (op_of_ext, &ext);
-      if (op == NULL && w->corr >= 0 && (launch = g_hash_table_lookup (launch_of, &w->corr)) != NULL &&
-          launch->ext >= 0)
-        op = g_hash_table_lookup (op_of_ext, &launch->ext);
-      if (op == NULL)
+      if (op_of_work[i] < 0 || (step >= 0 && step_of_op[op_of_work[i]] != step))
         continue;
-
-      linked = TRUE;
-      op->dev_self += w->end - w->start;
-      for (Op *up = op; up != NULL; up = up->parent >= 0 ? &g_array_index (st->ops, Op, up->parent) : NULL)
-        up->dev_total += w->end - w->start;
-
-      sum = g_hash_table_lookup (sum_of, GUINT_TO_POINTER (op->name));
-      tes_chrome_kernels_add (&sum->kernels, w->name, w->end - w->start);
-    }
-
-  for (guint i = 0; i < st->ops->len; i++)
-    {
-      Op *op = &g_array_index (st->ops, Op, i);
-      OpSum *sum = g_hash_table_lookup (sum_of, GUINT_TO_POINTER (op->name));
-
-      sum->dev_self += op->dev_self;
-      sum->dev_total += op->dev_total;
+      op = &g_array_index (st->ops, Op, op_of_work[i]);
+      tes_chrome_kernels_add (&((OpSum *)g_hash_table_lookup (sum_of, GUINT_TO_POINTER (op->name)))->kernels,
+                              w->name, w->end - w->start);
     }
 
   for (guint i = 0; i < sums->len; i++)
@@ -941,6 +951,7 @@ write_operators (TesChromeBuilder *b,
       /* rows are sums by name, like the vendors' per-type listings: no
        * index, so Summary shows them by name, not as "<index> <name>" */
       row.source_id = b->context->source_id;
+      row.run_id = run_id;
       row.name = name;
       row.type = name;
       row.count = sum->count;
@@ -952,6 +963,63 @@ write_operators (TesChromeBuilder *b,
       row.args_json = args->str;
       tes_cache_writer_add_operator (b->writer, &row);
     }
+}
+
+/* The operator rows of the whole trace, then of each step (@run_ids: the
+ * steps' runs), so that Summary and compare work per step. An op belongs
+ * to the step its call started in; its kernels go with it, even when they
+ * run after the step's host side ended. */
+static void
+write_operators (TesChromeBuilder *b,
+                 KState           *st,
+                 GHashTable       *launch_of,
+                 const gint64     *run_ids)
+{
+  g_autoptr(GHashTable) op_of_ext = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autofree gint *op_of_work = g_new (gint, st->work->len + 1);
+  g_autofree gint *step_of_op = g_new (gint, st->ops->len + 1);
+  gboolean linked = FALSE, sorted = TRUE;
+
+  for (guint s = 1; s < st->steps->len; s++)
+    sorted &= g_array_index (st->steps, gint64, 2 * s) >= g_array_index (st->steps, gint64, 2 * s - 1);
+  for (guint i = 0; i < st->ops->len; i++)
+    {
+      Op *op = &g_array_index (st->ops, Op, i);
+
+      if (op->ext >= 0)
+        g_hash_table_insert (op_of_ext, &op->ext, GINT_TO_POINTER (i + 1));
+      step_of_op[i] = step_of (st, sorted, op->start);
+    }
+
+  /* each kernel, copy or set to the op that launched it: the kernel's
+   * own External id, else its runtime call's */
+  for (guint i = 0; i < st->work->len; i++)
+    {
+      const Work *w = &g_array_index (st->work, Work, i);
+      gint64 ext = w->ext;
+      const Launch *launch;
+      gint found = 0;
+      Op *op;
+
+      if (ext >= 0)
+        found = GPOINTER_TO_INT (g_hash_table_lookup (op_of_ext, &ext));
+      if (found == 0 && w->corr >= 0 && (launch = g_hash_table_lookup (launch_of, &w->corr)) != NULL &&
+          launch->ext >= 0)
+        found = GPOINTER_TO_INT (g_hash_table_lookup (op_of_ext, &launch->ext));
+      op_of_work[i] = found - 1;
+      if (found == 0)
+        continue;
+
+      linked = TRUE;
+      op = &g_array_index (st->ops, Op, found - 1);
+      op->dev_self += w->end - w->start;
+      for (Op *up = op; up != NULL; up = up->parent >= 0 ? &g_array_index (st->ops, Op, up->parent) : NULL)
+        up->dev_total += w->end - w->start;
+    }
+
+  write_op_sums (b, st, op_of_work, step_of_op, -1, 0, linked);
+  for (guint s = 0; s < st->steps->len; s++)
+    write_op_sums (b, st, op_of_work, step_of_op, (gint)s, run_ids[s], linked);
 
   tes_cache_writer_set_info (b->writer, b->context->source_id, "PyTorch.operator_time",
                              linked ? "device self time (the kernels each op launched itself)"
@@ -963,6 +1031,7 @@ threads_written (TesChromeBuilder *b)
 {
   KState *st = b->flavour_data;
   g_autoptr(GHashTable) launch_of = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autofree gint64 *run_ids = NULL;
 
   pop_until (st, G_MAXINT64);
   st->cur = NULL;
@@ -974,15 +1043,16 @@ threads_written (TesChromeBuilder *b)
       g_hash_table_insert (launch_of, &launch->corr, launch);
     }
 
-  write_operators (b, st, launch_of);
-  write_units (b, st, launch_of);
-
+  run_ids = g_new0 (gint64, st->steps->len + 1);
   for (guint i = 0; i < st->steps->len; i++)
     {
       const gint64 *span = &g_array_index (st->steps, gint64, 2 * i);
 
-      tes_cache_writer_add_run (b->writer, g_ptr_array_index (st->step_names, i), b->clock_id, span[0], span[1]);
+      run_ids[i] = tes_cache_writer_add_run (b->writer, g_ptr_array_index (st->step_names, i), b->clock_id, span[0], span[1]);
     }
+
+  write_operators (b, st, launch_of, run_ids);
+  write_units (b, st, launch_of);
   tes_chrome_ranks_register (b, st->steps, st->step_names);
 }
 
