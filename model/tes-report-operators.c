@@ -12,6 +12,7 @@
 #include "tes-report-private.h"
 
 #include <math.h>
+#include <string.h>
 
 void
 tes_summary_row_free (TesSummaryRow *row)
@@ -170,11 +171,33 @@ add_aggregate_rows (TesReport  *self,
     }
 }
 
+/* The top-level track a run is of: its IPU ("IPU 1", a Poplar profile's
+ * run per IPU), or its rank ("Rank 1" of "Rank 1 ProfilerStep#5"); 0 for
+ * a run of the whole report. */
+static gint64
+run_scope (TesReport    *self,
+           const TesRun *run)
+{
+  for (gint64 id = 1; run->name != NULL && id <= (gint64)self->tracks->len; id++)
+    {
+      const TesTrack *track = tes_report_get_track (self, id);
+      gsize len = track->name ? strlen (track->name) : 0;
+
+      if (track->parent_id == 0 && len > 0 && strncmp (run->name, track->name, len) == 0 &&
+          (run->name[len] == '\0' || run->name[len] == ' ') &&
+          (track->kind == TES_TRACK_IPU || g_str_has_prefix (track->name, "Rank ")))
+        return id;
+    }
+
+  return 0;
+}
+
 /* Slices by name or category, self time. An IPU's lanes are summed apart
  * from the rest, by category (a Poplar step's type: OnTileExecute,
  * DoExchange, Sync…), one row per IPU and type named after the IPU, so
  * that the rows give each IPU's cycle proportions as PopVision does and
- * grouped by type the run's. */
+ * grouped by type the run's. A run's are the slices inside its range, of
+ * its IPU or rank when it is one's. */
 static GPtrArray *
 load_slice_rows (TesReport     *self,
                  TesGroupBy     group_by,
@@ -185,8 +208,9 @@ load_slice_rows (TesReport     *self,
   g_autoptr(GArray) rest = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autofree gboolean *in_ipu = g_new0 (gboolean, self->tracks->len + 1);
   gint64 clock_id = self->clocks->len ? 1 : 0;
+  g_autofree gboolean *in_scope = NULL;
   gboolean any_ipu = FALSE;
-  gint64 t0 = G_MININT64, t1 = G_MAXINT64;
+  gint64 t0 = G_MININT64, t1 = G_MAXINT64, scope = 0;
   double sum = 0;
 
   /* in the IPUs' own clock where there are IPUs: a compile report opened
@@ -203,6 +227,16 @@ load_slice_rows (TesReport     *self,
     {
       t0 = tes_report_convert_time (self, run->clock_id, clock_id, run->start);
       t1 = tes_report_convert_time (self, run->clock_id, clock_id, run->end);
+      scope = run_scope (self, run);
+    }
+  if (scope > 0)
+    {
+      g_autoptr(GArray) ids = tes_report_get_subtree_tracks (self, scope);
+
+      in_scope = g_new0 (gboolean, self->tracks->len + 1);
+      in_scope[scope] = TRUE;
+      for (guint i = 0; i < ids->len; i++)
+        in_scope[g_array_index (ids, gint64, i)] = TRUE;
     }
 
   for (gint64 id = 1; id <= (gint64)self->tracks->len; id++)
@@ -211,7 +245,7 @@ load_slice_rows (TesReport     *self,
       g_autoptr(GArray) ids = NULL;
       g_autoptr(GArray) aggs = NULL;
 
-      if (track->kind != TES_TRACK_IPU || track->parent_id != 0)
+      if (track->kind != TES_TRACK_IPU || track->parent_id != 0 || (in_scope && !in_scope[id]))
         continue;
       ids = tes_report_get_subtree_tracks (self, id);
       if (ids->len == 0)
@@ -225,17 +259,19 @@ load_slice_rows (TesReport     *self,
       any_ipu = TRUE;
     }
 
-  for (gint64 id = 1; any_ipu && id <= (gint64)self->tracks->len; id++)
-    if (!in_ipu[id] && tes_report_get_track (self, id)->n_slices > 0 &&
+  /* the rest: every other track, or a scope's */
+  for (gint64 id = 1; (any_ipu || in_scope) && id <= (gint64)self->tracks->len; id++)
+    if (!in_ipu[id] && (!in_scope || in_scope[id]) && tes_report_get_track (self, id)->n_slices > 0 &&
         tes_report_get_track (self, id)->kind != TES_TRACK_COUNTER)
       g_array_append_val (rest, id);
 
-  if (!any_ipu || rest->len > 0)
+  if ((!any_ipu && !in_scope) || rest->len > 0)
     {
+      gboolean listed = any_ipu || in_scope;
       g_autoptr(GArray) aggs = NULL;
 
-      if (!(aggs = tes_report_aggregate_slices (self, any_ipu ? (const gint64 *)(gpointer)rest->data : NULL,
-                                                any_ipu ? rest->len : 0, clock_id, t0, t1,
+      if (!(aggs = tes_report_aggregate_slices (self, listed ? (const gint64 *)(gpointer)rest->data : NULL,
+                                                listed ? rest->len : 0, clock_id, t0, t1,
                                                 group_by, NULL, error)))
         return NULL;
       add_aggregate_rows (self, rows, aggs, NULL, clock_id);
