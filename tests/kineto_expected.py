@@ -301,9 +301,10 @@ def expected_onnxruntime(path):
     """ONNX Runtime's profile: one operator per node (its "Node" events
     named <node>_kernel_time: count, summed dur in ns, op_name and
     provider of its first), ordered by the node's first start then name;
-    a run per "Session" event named model_run, in start order."""
+    a run per "Session" event named model_run, in start order; and per
+    run the same rows from the node events that start inside it."""
     events, _ = load(path)
-    nodes, runs = {}, []
+    nodes, runs, calls = {}, [], []
     xs = sorted(((ns(e["ts"]), -max(ns(e.get("dur", 0)) or 0, 0), i, e) for i, e in enumerate(events)
                  if isinstance(e, dict) and e.get("ph") == "X" and e.get("ts") is not None),
                 key=lambda x: x[:3])
@@ -320,10 +321,24 @@ def expected_onnxruntime(path):
                                    "first": start, "count": 0, "total": 0}
             n["count"] += 1
             n["total"] += -negdur
-    order = sorted(nodes.values(), key=lambda n: (n["first"], n["node"].encode()))
-    return {"operators": [[i, n["node"], n["op_name"] or n["node"], n["count"], n["total"], n["provider"]]
-                          for i, n in enumerate(order)],
-            "runs": runs}
+            calls.append((n, start, -negdur))
+
+    def rows(table):
+        order = sorted(table.values(), key=lambda n: (n["first"], n["node"].encode()))
+        return [[i, n["node"], n["op_name"] or n["node"], n["count"], n["total"], n["provider"]]
+                for i, n in enumerate(order)]
+
+    per_run = {}
+    for name, lo, hi in runs:
+        table = {}
+        for n, start, dur in calls:
+            if lo <= start < hi:
+                c = table.setdefault(n["node"], dict(n, first=start, count=0, total=0))
+                c["first"] = min(c["first"], start)
+                c["count"] += 1
+                c["total"] += dur
+        per_run[name] = rows(table)
+    return {"operators": rows(nodes), "runs": runs, "run_operators": per_run}
 
 
 def main():

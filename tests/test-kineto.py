@@ -272,11 +272,21 @@ with tempfile.TemporaryDirectory() as tmp:
         info = dict(db.execute("SELECT key, value FROM info"))
         ok(info.get("flavour") == "ONNX Runtime profile", "%s: flavour %s" % (name, info.get("flavour")))
         rows = [[i, strings[nm], strings[ty], c, t, json.loads(a)["provider"]] for i, nm, ty, c, t, a in db.execute(
-            "SELECT op_index, name, type, count, total, args FROM operators ORDER BY op_index")]
+            "SELECT op_index, name, type, count, total, args FROM operators WHERE run_id IS NULL ORDER BY op_index")]
         ok(rows == exp["operators"], "%s: %d nodes with their type, runs and kernel time%s" % (
             name, len(rows), "" if rows == exp["operators"] else ": %s, expected %s" % (rows, exp["operators"])))
         runs = [list(r) for r in db.execute("SELECT name, start, \"end\" FROM runs ORDER BY id")]
         ok(runs == exp["runs"], "%s: runs %s" % (name, [r[0] for r in runs]))
+        for run_name, _, _ in exp["runs"]:
+            got = [[i, strings[nm], strings[ty], c, t, json.loads(a)["provider"]] for i, nm, ty, c, t, a in db.execute(
+                "SELECT o.op_index, o.name, o.type, o.count, o.total, o.args FROM operators o "
+                "JOIN runs r ON r.id = o.run_id WHERE r.name = ? ORDER BY o.op_index", (run_name,))]
+            ok(got == exp["run_operators"][run_name], "%s: %d nodes of %s with their kernel time" % (
+                name, len(got), run_name))
+            each = [(r["label"], int(r["total"])) for r in csv.DictReader(io.StringIO(
+                run("summary", "--mode", "each", "--run", run_name, "--csv", path)))]
+            ok(each == [(o[1], o[4]) for o in exp["run_operators"][run_name]],
+               "%s: summary --run %s lists the run's nodes in order" % (name, run_name))
         each = [(r["label"], int(r["total"])) for r in csv.DictReader(io.StringIO(run("summary", "--mode", "each", "--csv", path)))]
         ok(each == [(o[1], o[4]) for o in exp["operators"]],
            "%s: summary --mode each lists the nodes by their names, in order" % name)
