@@ -188,6 +188,22 @@ with tempfile.TemporaryDirectory() as tmp:
     ok(slower.returncode == 1 and "aten::relu" in slower.stdout + slower.stderr,
        "compare --fail-if-slower fails on aten::relu's slower kernels (exit %d)" % slower.returncode)
 
+# a step or run the trace lacks is a usage error that lists its runs
+with tempfile.TemporaryDirectory() as tmp:
+    path = os.path.join(tmp, "written_old_names.json")
+    shutil.copy(os.path.join(data, "written_old_names.json"), path)
+    steps = [r[0] for r in kineto_expected.expected(path)["runs"]]
+    for args in (["--step", "99"], ["--run", "ProfilerStep#99"]):
+        missing = subprocess.run([cli, "summary"] + args + [path], capture_output=True, text=True)
+        ok(missing.returncode == 2 and ("its runs: %s" % ", ".join(steps)) in missing.stderr,
+           "summary %s: exit %d, %s" % (" ".join(args), missing.returncode, missing.stderr.splitlines()[:1]))
+    for args in (["--step", "x"], ["--step", "7", "--run", steps[0]]):
+        bad = subprocess.run([cli, "summary"] + args + [path], capture_output=True, text=True)
+        ok(bad.returncode == 2, "summary %s is a usage error (exit %d)" % (" ".join(args), bad.returncode))
+    missing = subprocess.run([cli, "compare", "--step", "99", path, path], capture_output=True, text=True)
+    ok(missing.returncode == 2 and "ProfilerStep#99" in missing.stderr,
+       "compare --step 99: exit %d" % missing.returncode)
+
 # the wall time is not the streams' summed work: nccl_data's GPU 0 runs
 # two streams at once
 exp = kineto_expected.expected(os.path.join(data, "nccl_data.json.gz"))
