@@ -459,26 +459,29 @@ tes_report_summarize_run (TesReport       *self,
   return NULL;
 }
 
-/* "Rank 1 ProfilerStep#5" is step ProfilerStep#5 of rank 1. */
-static gboolean
-is_rank_run_of (const char *run_name,
-                const char *name)
+/* "Rank 1 ProfilerStep#5" is step ProfilerStep#5 of rank 1: the rank,
+ * or -1 when @run_name is no rank's run of @name. */
+static gint64
+rank_of_run (const char *run_name,
+             const char *name)
 {
   const char *p;
 
-  if (!g_str_has_prefix (run_name, "Rank "))
-    return FALSE;
+  if (run_name == NULL || !g_str_has_prefix (run_name, "Rank "))
+    return -1;
   for (p = run_name + 5; g_ascii_isdigit (*p); p++)
     ;
+  if (p == run_name + 5 || *p != ' ' || !g_str_equal (p + 1, name))
+    return -1;
 
-  return p > run_name + 5 && *p == ' ' && g_str_equal (p + 1, name);
+  return g_ascii_strtoll (run_name + 5, NULL, 10);
 }
 
 /**
  * tes_report_find_run:
  *
  * The run named @name: exactly, else (a job's report, whose runs are per
- * rank) the first rank's "Rank R @name".
+ * rank) the lowest rank's "Rank R @name".
  *
  * Returns: its id, or 0 with @error set (%TES_REPORT_ERROR_NOT_FOUND,
  *   naming the runs there are)
@@ -490,6 +493,7 @@ tes_report_find_run (TesReport   *self,
 {
   g_autoptr(GArray) runs = NULL;
   g_autoptr(GString) some = g_string_new (NULL);
+  gint64 lowest_rank = -1, found = 0;
 
   g_return_val_if_fail (TES_IS_REPORT (self), 0);
   g_return_val_if_fail (name != NULL, 0);
@@ -500,8 +504,17 @@ tes_report_find_run (TesReport   *self,
     if (g_strcmp0 (g_array_index (runs, TesRun, i).name, name) == 0)
       return g_array_index (runs, TesRun, i).id;
   for (guint i = 0; i < runs->len; i++)
-    if (g_array_index (runs, TesRun, i).name != NULL && is_rank_run_of (g_array_index (runs, TesRun, i).name, name))
-      return g_array_index (runs, TesRun, i).id;
+    {
+      gint64 rank = rank_of_run (g_array_index (runs, TesRun, i).name, name);
+
+      if (rank >= 0 && (lowest_rank < 0 || rank < lowest_rank))
+        {
+          lowest_rank = rank;
+          found = g_array_index (runs, TesRun, i).id;
+        }
+    }
+  if (found > 0)
+    return found;
 
   for (guint i = 0; i < runs->len && i < 5; i++)
     g_string_append_printf (some, "%s%s", i ? ", " : "", g_array_index (runs, TesRun, i).name);
