@@ -848,48 +848,16 @@ details_text (TesChromeBuilder *b,
   tes_chrome_kernels_append_text (b, &sum->kernels, out);
 }
 
-/* The step (index in st->steps) an op ran in, by its start: -1 for none.
- * Steps do not overlap and come in start order (@sorted), unless a trace
- * has them on several threads: then each is tried. */
-static gint
-step_of (KState   *st,
-         gboolean  sorted,
-         gint64    start)
-{
-  guint lo = 0, hi = st->steps->len;
-
-  if (!sorted)
-    {
-      for (guint i = 0; i < st->steps->len; i++)
-        if (g_array_index (st->steps, gint64, 2 * i) <= start && start < g_array_index (st->steps, gint64, 2 * i + 1))
-          return (gint)i;
-      return -1;
-    }
-
-  while (lo < hi)
-    {
-      guint mid = (lo + hi) / 2;
-
-      if (g_array_index (st->steps, gint64, 2 * mid) <= start)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  if (lo == 0 || start >= g_array_index (st->steps, gint64, 2 * (lo - 1) + 1))
-    return -1;
-
-  return (gint)lo - 1;
-}
-
-/* One operator row per op name of the ops in @step (every op when -1),
- * with the kernels each launched (@op_of_work: the op index of each work,
- * -1: none), for run @run_id (0: the whole trace). */
+/* One operator row per op name of the ops @ops (indexes in st->ops; NULL:
+ * every op), with the kernels each launched (@works: indexes in st->work
+ * of theirs, NULL: every work; @op_of_work: the op index of each work, -1:
+ * none), for run @run_id (0: the whole trace). */
 static void
 write_op_sums (TesChromeBuilder *b,
                KState           *st,
                const gint       *op_of_work,
-               const gint       *step_of_op,
-               gint              step,
+               GArray           *ops,
+               GArray           *works,
                gint64            run_id,
                gboolean          linked)
 {
@@ -898,13 +866,11 @@ write_op_sums (TesChromeBuilder *b,
   g_autoptr(GString) args = g_string_new (NULL);
   g_autoptr(GString) details = g_string_new (NULL);
 
-  for (guint i = 0; i < st->ops->len; i++)
+  for (guint k = 0; k < (ops ? ops->len : st->ops->len); k++)
     {
-      Op *op = &g_array_index (st->ops, Op, i);
+      Op *op = &g_array_index (st->ops, Op, ops ? g_array_index (ops, guint, k) : k);
       OpSum *sum;
 
-      if (step >= 0 && step_of_op[i] != step)
-        continue;
       if (!(sum = g_hash_table_lookup (sum_of, GUINT_TO_POINTER (op->name))))
         {
           sum = g_new0 (OpSum, 1);
@@ -920,12 +886,13 @@ write_op_sums (TesChromeBuilder *b,
       sum->dev_total += op->dev_total;
     }
 
-  for (guint i = 0; i < st->work->len; i++)
+  for (guint k = 0; k < (works ? works->len : st->work->len); k++)
     {
+      guint i = works ? g_array_index (works, guint, k) : k;
       const Work *w = &g_array_index (st->work, Work, i);
       const Op *op;
 
-      if (op_of_work[i] < 0 || (step >= 0 && step_of_op[op_of_work[i]] != step))
+      if (op_of_work[i] < 0)
         continue;
       op = &g_array_index (st->ops, Op, op_of_work[i]);
       tes_chrome_kernels_add (&((OpSum *)g_hash_table_lookup (sum_of, GUINT_TO_POINTER (op->name)))->kernels,
@@ -978,17 +945,20 @@ write_operators (TesChromeBuilder *b,
   g_autoptr(GHashTable) op_of_ext = g_hash_table_new (g_int64_hash, g_int64_equal);
   g_autofree gint *op_of_work = g_new (gint, st->work->len + 1);
   g_autofree gint *step_of_op = g_new (gint, st->ops->len + 1);
-  gboolean linked = FALSE, sorted = TRUE;
+  const gint64 *steps = (const gint64 *)(gpointer)st->steps->data;
+  gboolean linked = FALSE;
+  /* steps do not overlap and come in start order, unless a trace has
+   * them on several threads */
+  gboolean sorted = tes_chrome_spans_sorted (steps, st->steps->len, 2);
 
-  for (guint s = 1; s < st->steps->len; s++)
-    sorted &= g_array_index (st->steps, gint64, 2 * s) >= g_array_index (st->steps, gint64, 2 * s - 1);
   for (guint i = 0; i < st->ops->len; i++)
     {
       Op *op = &g_array_index (st->ops, Op, i);
 
       if (op->ext >= 0)
         g_hash_table_insert (op_of_ext, &op->ext, GINT_TO_POINTER (i + 1));
-      step_of_op[i] = step_of (st, sorted, op->start);
+      /* the step its call started in */
+      step_of_op[i] = tes_chrome_span_at (steps, st->steps->len, 2, sorted, op->start);
     }
 
   /* each kernel, copy or set to the op that launched it: the kernel's
@@ -1017,9 +987,29 @@ write_operators (TesChromeBuilder *b,
         up->dev_total += w->end - w->start;
     }
 
-  write_op_sums (b, st, op_of_work, step_of_op, -1, 0, linked);
-  for (guint s = 0; s < st->steps->len; s++)
-    write_op_sums (b, st, op_of_work, step_of_op, (gint)s, run_ids[s], linked);
+  write_op_sums (b, st, op_of_work, NULL, NULL, 0, linked);
+
+  /* each step's ops and their works, in one pass: a trace of many steps
+   * costs no more than one of few */
+  {
+    g_autoptr(GPtrArray) ops_in = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
+    g_autoptr(GPtrArray) works_in = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
+
+    for (guint s = 0; s < st->steps->len; s++)
+      {
+        g_ptr_array_add (ops_in, g_array_new (FALSE, FALSE, sizeof (guint)));
+        g_ptr_array_add (works_in, g_array_new (FALSE, FALSE, sizeof (guint)));
+      }
+    for (guint i = 0; i < st->ops->len; i++)
+      if (step_of_op[i] >= 0)
+        g_array_append_val (g_ptr_array_index (ops_in, step_of_op[i]), i);
+    for (guint i = 0; i < st->work->len; i++)
+      if (op_of_work[i] >= 0 && step_of_op[op_of_work[i]] >= 0)
+        g_array_append_val (g_ptr_array_index (works_in, step_of_op[op_of_work[i]]), i);
+    for (guint s = 0; s < st->steps->len; s++)
+      write_op_sums (b, st, op_of_work, g_ptr_array_index (ops_in, s), g_ptr_array_index (works_in, s),
+                     run_ids[s], linked);
+  }
 
   tes_cache_writer_set_info (b->writer, b->context->source_id, "PyTorch.operator_time",
                              linked ? "device self time (the kernels each op launched itself)"

@@ -233,26 +233,40 @@ static void
 threads_written (TesChromeBuilder *b)
 {
   OState *st = b->flavour_data;
+  g_autoptr(GPtrArray) calls_in = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
+  gboolean sorted;
 
   write_nodes (b, st->nodes, 0);
 
   /* each model_run's own rows: the node events that start inside it (the
-   * first run, with its warm-up, apart from the others) */
+   * first run, with its warm-up, apart from the others), found in one
+   * pass: runs come one after the other */
+  sorted = tes_chrome_spans_sorted ((const gint64 *)(gpointer)st->runs->data, st->runs->len, 2);
+  for (guint i = 0; i < st->runs->len; i++)
+    g_ptr_array_add (calls_in, g_array_new (FALSE, FALSE, sizeof (guint)));
+  for (guint c = 0; c < st->calls->len; c++)
+    {
+      gint run = tes_chrome_span_at ((const gint64 *)(gpointer)st->runs->data, st->runs->len, 2, sorted,
+                                     g_array_index (st->calls, Call, c).start);
+
+      if (run >= 0)
+        g_array_append_val (g_ptr_array_index (calls_in, run), c);
+    }
+
   for (guint i = 0; i < st->runs->len; i++)
     {
       const gint64 *span = &g_array_index (st->runs, gint64, 2 * i);
+      GArray *mine = g_ptr_array_index (calls_in, i);
       g_autofree char *name = g_strdup_printf ("model_run %u", i + 1);
       gint64 run_id = tes_cache_writer_add_run (b->writer, name, b->clock_id, span[0], span[1]);
       g_autoptr(GHashTable) copy_of = g_hash_table_new (NULL, NULL);
       g_autoptr(GPtrArray) nodes = g_ptr_array_new_with_free_func (g_free);
 
-      for (guint c = 0; c < st->calls->len; c++)
+      for (guint k = 0; k < mine->len; k++)
         {
-          const Call *call = &g_array_index (st->calls, Call, c);
+          const Call *call = &g_array_index (st->calls, Call, g_array_index (mine, guint, k));
           Node *copy;
 
-          if (call->start < span[0] || call->start >= span[1])
-            continue;
           if (!(copy = g_hash_table_lookup (copy_of, call->node)))
             {
               /* the names stay the whole node's */

@@ -993,16 +993,36 @@ compare_spans3 (gconstpointer a,
   return 0;
 }
 
-/* The operator rows of one step (run @run_id; @step: its start, end and
- * group_id), summed as the whole trace's are, in the order they first
- * ran in it (op_index from 0 per step). An event is the step's when the
- * profiler gave both the same group_id (the host runs ahead of the
- * device, so its ops start before the device's step), else when it
- * starts inside the step. */
+/* The step (index in st->steps) an event is of, -1: none. An event is
+ * the step's when the profiler gave both the same group_id (the host runs
+ * ahead of the device, so its ops start before the device's step), else
+ * when it starts inside the step. */
+static gint
+step_of_event (TfState      *st,
+               GHashTable   *step_of_group,
+               gboolean      sorted,
+               const Event  *e)
+{
+  gpointer found;
+  gint step;
+
+  if (e->group >= 0 && g_hash_table_lookup_extended (step_of_group, &e->group, NULL, &found))
+    return GPOINTER_TO_INT (found);
+  /* else by time, in a step without a group */
+  step = tes_chrome_span_at ((const gint64 *)(gpointer)st->steps->data, st->steps->len, 3, sorted, e->start);
+  if (step >= 0 && (e->group < 0 || g_array_index (st->steps, gint64, 3 * step + 2) < 0))
+    return step;
+
+  return -1;
+}
+
+/* The operator rows of one step (run @run_id; @events: indexes in
+ * st->events of the step's), summed as the whole trace's are, in the
+ * order they first ran in it (op_index from 0 per step). */
 static void
 write_step_ops (TesChromeBuilder *b,
                 TfState          *st,
-                const gint64     *step,
+                GArray           *events,
                 gint64            run_id,
                 gboolean          by_kernels,
                 gboolean          with_xla)
@@ -1012,13 +1032,11 @@ write_step_ops (TesChromeBuilder *b,
   g_autoptr(GPtrArray) xla = g_ptr_array_new_with_free_func (op_free);
   guint index = 0;
 
-  for (guint i = 0; i < st->events->len; i++)
+  for (guint k = 0; k < events->len; k++)
     {
-      const Event *e = &g_array_index (st->events, Event, i);
+      const Event *e = &g_array_index (st->events, Event, g_array_index (events, guint, k));
       Op *op;
 
-      if (e->group >= 0 && step[2] >= 0 ? e->group != step[2] : (e->start < step[0] || e->start >= step[1]))
-        continue;
       if (!(op = g_hash_table_lookup (copy_of, e->op)))
         {
           op = g_new0 (Op, 1);
@@ -1104,15 +1122,37 @@ threads_written (TesChromeBuilder *b)
         }
     }
   /* each step's own operator rows, so that Summary and compare work per
-   * step: an event counts in the step it starts in */
-  for (guint i = 0; i < st->steps->len; i++)
-    {
-      const gint64 *span = &g_array_index (st->steps, gint64, 3 * i);
-      gint64 run_id = tes_cache_writer_add_run (b->writer, g_ptr_array_index (st->step_names, i), b->clock_id,
-                                                span[0], span[1]);
+   * step: the events of each step, found in one pass */
+  {
+    g_autoptr(GHashTable) step_of_group = g_hash_table_new (g_int64_hash, g_int64_equal);
+    g_autoptr(GPtrArray) events_in = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
+    gboolean sorted = tes_chrome_spans_sorted ((const gint64 *)(gpointer)st->steps->data, st->steps->len, 3);
 
-      write_step_ops (b, st, span, run_id, st->kernels_named, !device_time && st->xla_list->len > 0);
-    }
+    for (guint i = 0; i < st->steps->len; i++)
+      {
+        gint64 *step = &g_array_index (st->steps, gint64, 3 * i);
+
+        if (step[2] >= 0 && !g_hash_table_contains (step_of_group, &step[2]))
+          g_hash_table_insert (step_of_group, &step[2], GINT_TO_POINTER (i));
+        g_ptr_array_add (events_in, g_array_new (FALSE, FALSE, sizeof (guint)));
+      }
+    for (guint i = 0; st->steps->len > 0 && i < st->events->len; i++)
+      {
+        gint step = step_of_event (st, step_of_group, sorted, &g_array_index (st->events, Event, i));
+
+        if (step >= 0)
+          g_array_append_val (g_ptr_array_index (events_in, step), i);
+      }
+    for (guint i = 0; i < st->steps->len; i++)
+      {
+        const gint64 *span = &g_array_index (st->steps, gint64, 3 * i);
+        gint64 run_id = tes_cache_writer_add_run (b->writer, g_ptr_array_index (st->step_names, i), b->clock_id,
+                                                  span[0], span[1]);
+
+        write_step_ops (b, st, g_ptr_array_index (events_in, i), run_id, st->kernels_named,
+                        !device_time && st->xla_list->len > 0);
+      }
+  }
 
   /* per device its busy time: the union of its streams' work, wall time */
   for (guint i = 0; i < st->devices->len; i++)
