@@ -200,6 +200,20 @@ with tempfile.TemporaryDirectory() as tmp:
     for args in (["--step", "x"], ["--step", "7", "--run", steps[0]]):
         bad = subprocess.run([cli, "summary"] + args + [path], capture_output=True, text=True)
         ok(bad.returncode == 2, "summary %s is a usage error (exit %d)" % (" ".join(args), bad.returncode))
+    # render draws the Summary of the step asked for: each step's picture
+    # differs from the other's and from the whole trace's
+    pictures = {}
+    for args in ([], ["--step", "7"], ["--step", "8"]):
+        out = os.path.join(tmp, "summary%s.png" % "".join(args))
+        drawn = subprocess.run([cli, "render"] + args + ["--width", "600", "--height", "400", "-o", out, path],
+                               capture_output=True, text=True)
+        with open(out, "rb") as f:
+            pictures[" ".join(args)] = (drawn.returncode, f.read())
+    ok(all(rc == 0 for rc, _ in pictures.values()) and len({png for _, png in pictures.values()}) == 3,
+       "render --step 7, --step 8 and the whole trace draw three different Summaries")
+    missing = subprocess.run([cli, "render", "--step", "99", "-o", os.path.join(tmp, "x.svg"), path],
+                             capture_output=True, text=True)
+    ok(missing.returncode == 2, "render --step 99: exit %d" % missing.returncode)
     missing = subprocess.run([cli, "compare", "--step", "99", path, path], capture_output=True, text=True)
     ok(missing.returncode == 2 and "ProfilerStep#99" in missing.stderr,
        "compare --step 99: exit %d" % missing.returncode)
