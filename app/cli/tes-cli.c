@@ -27,7 +27,7 @@ static const char usage_text[] =
   "                                     of the whole report or of one run (a profiler step)\n"
 #ifdef TES_HAVE_WIDGETS
   "  render [--view summary|trace|flame] [--range START:END] [--unit U]\n"
-  "         [--width W] [--height H] --out OUT.png|svg|pdf FILE…\n"
+  "         [--run NAME|--step N] [--width W] [--height H] --out OUT.png|svg|pdf FILE…\n"
   "                                     draw a view (default: summary) as the window does\n"
 #endif
   "  compare [--by name|type] [--run NAME|--step N] [--csv] [--fail-if-slower PCT] A B\n"
