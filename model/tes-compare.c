@@ -1072,21 +1072,28 @@ add_devices (TesReport  *report,
 {
   g_autoptr(GArray) units = NULL;
   g_autoptr(GArray) devices = NULL;
+  g_autofree char *rank = NULL;
   gint64 lo = 0, hi = 0;
 
   if (run_id > 0)
     {
       g_autoptr(GArray) runs = tes_report_get_runs (report, error);
-      guint i;
+      const TesRun *run = NULL;
+      const char *space;
 
       if (runs == NULL)
         return FALSE;
-      for (i = 0; i < runs->len && g_array_index (runs, TesRun, i).id != run_id; i++)
-        ;
-      if (i == runs->len)
+      for (guint i = 0; i < runs->len && run == NULL; i++)
+        if (g_array_index (runs, TesRun, i).id == run_id)
+          run = &g_array_index (runs, TesRun, i);
+      if (run == NULL)
         return TRUE;
-      lo = tes_report_convert_time (report, g_array_index (runs, TesRun, i).clock_id, 0, g_array_index (runs, TesRun, i).start);
-      hi = tes_report_convert_time (report, g_array_index (runs, TesRun, i).clock_id, 0, g_array_index (runs, TesRun, i).end);
+      lo = tes_report_convert_time (report, run->clock_id, 0, run->start);
+      hi = tes_report_convert_time (report, run->clock_id, 0, run->end);
+      /* a rank's step ("Rank 1 ProfilerStep#5"): that rank's devices,
+       * "Rank 1 · GPU 1" */
+      if (run->name != NULL && g_str_has_prefix (run->name, "Rank ") && (space = strchr (run->name + 5, ' ')))
+        rank = g_strdup_printf ("%.*s · ", (int)(space - run->name), run->name);
     }
   else if (!tes_report_get_span (report, 0, &lo, &hi))
     return TRUE;
@@ -1103,7 +1110,7 @@ add_devices (TesReport  *report,
       for (guint u = 0; u < units->len && name == NULL; u++)
         if (g_array_index (units, TesTileActivity, u).ipu == device->ipu)
           name = tes_report_dup_unit_device_name (report, g_array_index (units, TesTileActivity, u).track_id);
-      if (name == NULL)
+      if (name == NULL || (rank != NULL && !g_str_has_prefix (name, rank)))
         continue;
       for (guint i = 0; i < out->len && entry == NULL; i++)
         if (g_str_equal (g_array_index (out, TesCompareDevice, i).name, name))
@@ -1130,7 +1137,7 @@ add_devices (TesReport  *report,
  * The devices of two runs by name, each with its wall time in A and B:
  * the union of its units' busy time (a GPU's streams, a qaic core's
  * threads), over run @a_run_id of A and @b_run_id of B (0: the whole
- * report). A run's total is this, per device: never a sum over its
+ * report; a rank's step, "Rank 1 ProfilerStep#5": that rank's devices). A run's total is this, per device: never a sum over its
  * streams or threads, which counts the time they overlap twice. Runs
  * without parallel units give an empty array.
  *

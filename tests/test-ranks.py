@@ -191,6 +191,12 @@ with tempfile.TemporaryDirectory() as tmp:
             run("summary", "--run", "Rank %d %s" % (r, step), "--csv", job)))}
         want = {k: (o["total"], o["count"]) for k, o in ranks[r]["exp"]["step_operators"][step].items()}
         ok(got == want, "HTA pair: summary --run 'Rank %d %s' gives rank %d's operators of the step" % (r, step, r))
+        devices = {row["name"]: int(float(row["a"])) for row in csv.DictReader(io.StringIO(
+            run("compare", "--run", "Rank %d %s" % (r, step), "--summary", "--csv", job, job)))
+            if row["record"] == "device"}
+        want = {"Rank %d · %s" % (r, d["name"]): d["step_wall"][step] for d in ranks[r]["exp"]["devices"].values()}
+        ok(devices == want, "HTA pair: compare --run 'Rank %d %s' gives that rank's devices' wall time in the step: %s" % (
+            r, step, devices))
     ok(run("summary", "--step", step[len("ProfilerStep#"):], "--csv", job) ==
        run("summary", "--run", "Rank 0 %s" % step, "--csv", job),
        "HTA pair: summary --step gives the lowest rank's step")
