@@ -282,6 +282,16 @@ with tempfile.TemporaryDirectory() as tmp:
     line = "tessera-cli: %s in step %s got slower by %.1f %%" % (op, step, pct)
     ok(slower.returncode == 1 and line in slower.stderr.splitlines(),
        "compare --fail-if-slower names %s in %s, %.1f %% slower (exit %d)" % (op, step, pct, slower.returncode))
+    # and the step's device wall time, the union of its streams' work in
+    # the step, by as much as Python's union says
+    lines = []
+    for label, d in exp["devices"].items():
+        a_wall, b_wall = d["step_wall"][step], b_exp["devices"][label]["step_wall"][step]
+        if a_wall > 0 and 100.0 * (b_wall - a_wall) / a_wall > 5:
+            lines.append("tessera-cli: %s's wall time in step %s got slower by %.1f %%" % (
+                d["name"], step, 100.0 * (b_wall - a_wall) / a_wall))
+    ok(lines and all(line in slower.stderr.splitlines() for line in lines),
+       "compare --fail-if-slower names each device slower in the step: %s" % lines)
     ok(not any(("in step %s " % o) in slower.stderr for o in others),
        "compare --fail-if-slower names no other step (%s)" % [l for l in slower.stderr.splitlines() if "in step" in l])
     by_step = subprocess.run([cli, "compare", "--run", step, "--csv", a_path, b_path], capture_output=True, text=True)
