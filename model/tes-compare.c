@@ -867,7 +867,8 @@ tes_compare_summary_free (TesCompareSummary *summary)
 }
 
 /* A framework's training or inference step: PyTorch's ProfilerStep#N,
- * "Rank R ProfilerStep#N" in a job's report. */
+ * "Rank R ProfilerStep#N" in a job's report, TensorFlow's Step N, ONNX
+ * Runtime's model_run N. */
 static gboolean
 is_step_run (const TesRun *run)
 {
@@ -876,14 +877,17 @@ is_step_run (const TesRun *run)
   if (run->name == NULL)
     return FALSE;
   /* PyTorch's ProfilerStep#N (Rank R ProfilerStep#N for a job's ranks),
-   * TensorFlow's Step N */
+   * TensorFlow's Step N, ONNX Runtime's model_run N (an inference) */
   if (strstr (run->name, "ProfilerStep#") != NULL)
     return TRUE;
-  if (!g_str_has_prefix (run->name, "Step "))
+  if (g_str_has_prefix (run->name, "Step "))
+    digits = run->name + 5;
+  else if (g_str_has_prefix (run->name, "model_run "))
+    digits = run->name + 10;
+  else
     return FALSE;
-  for (digits = run->name + 5; g_ascii_isdigit (*digits); digits++)
-    ;
-  return digits > run->name + 5 && *digits == '\0';
+
+  return *digits != '\0' && strspn (digits, "0123456789") == strlen (digits);
 }
 
 static gint64

@@ -337,4 +337,24 @@ with tempfile.TemporaryDirectory() as tmp:
         ok(total == by_type, "%s: summary --mode total sums the nodes by op type" % name)
         db.close()
 
+        # compare gates per model_run: the heaviest node of the last run
+        # made twice as long is named with its run, no other run is
+        run_name, lo, hi = exp["runs"][-1]
+        node = max(exp["run_operators"][run_name], key=lambda o: o[4])[1]
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+        for e in doc:
+            if e.get("name") == node + "_kernel_time" and lo <= kineto_expected.ns(e["ts"]) < hi:
+                e["dur"] = e["dur"] * 2
+        slow_path = os.path.join(tmp, "slower_" + name)
+        with open(slow_path, "w", encoding="utf-8") as f:
+            json.dump(doc, f)
+        before = {o[1]: o[4] for o in exp["run_operators"][run_name]}[node]
+        after = {o[1]: o[4] for o in kineto_expected.expected_onnxruntime(slow_path)["run_operators"][run_name]}[node]
+        slower = subprocess.run([cli, "compare", "--fail-if-slower", "5", path, slow_path], capture_output=True, text=True)
+        line = "tessera-cli: %s in step %s got slower by %.1f %%" % (node, run_name, 100.0 * (after - before) / before)
+        ok(slower.returncode == 1 and line in slower.stderr.splitlines()
+           and not any("in step %s " % r[0] in slower.stderr for r in exp["runs"][:-1]),
+           "%s: compare --fail-if-slower names %s in %s only (exit %d)" % (name, node, run_name, slower.returncode))
+
 sys.exit(tap.finish())
