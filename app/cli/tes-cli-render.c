@@ -76,6 +76,8 @@ tes_cli_render (int    argc,
     { "out", 'o', 0, G_OPTION_ARG_FILENAME, &options.output, "The file to write: .png, .svg or .pdf", "OUT" },
     { "range", 0, 0, G_OPTION_ARG_STRING, &options.range, "The time shown, since the run's start (e.g. 1ms:2.5ms)", "START:END" },
     { "unit", 0, 0, G_OPTION_ARG_STRING, &options.unit, "Time unit: ns, us, ms or cycles", "U" },
+    { "run", 0, 0, G_OPTION_ARG_STRING, &options.run, "The Summary of the run NAME (a profiler step, a program run)", "NAME" },
+    { "step", 0, 0, G_OPTION_ARG_STRING, &options.step, "The Summary of profiler step N", "N" },
     { "compare", 0, 0, G_OPTION_ARG_FILENAME, &compare, "Compare with this run (files comma-separated)", "B" },
     { NULL }
   };
@@ -94,6 +96,7 @@ tes_cli_render (int    argc,
   gboolean png;
   gboolean comparing;
   int status;
+  gint64 run_id;
 
   if ((status = tes_cli_parse_command_line ("render", "FILE…", &argc, &argv, &options, entries, &paths, &n_paths)) != TES_CLI_EXIT_OK)
     return status;
@@ -123,6 +126,11 @@ tes_cli_render (int    argc,
     return tes_cli_report_error (error);
 
   workspace = tes_workspace_new (report);
+  if ((status = tes_cli_check_run_options (&options)) != TES_CLI_EXIT_OK)
+    return status;
+  if ((run_id = tes_cli_find_run (report, &options, &error)) < 0)
+    return tes_cli_usage_error ("render: %s", error->message);
+  tes_workspace_set_run (workspace, run_id);
 
   if (options.unit != NULL)
     {
