@@ -12,6 +12,8 @@
 
 #include "tes-tiles-layout.h"
 
+#include <string.h>
+
 void
 tes_tile_balance_free (TesTileBalance *balance)
 {
@@ -234,4 +236,46 @@ tes_tile_state_name (TesTileState state)
     case TES_TILE_STATE_IDLE:
     default: return _("Idle");
     }
+}
+
+/**
+ * tes_tile_balances_new:
+ * @ipus: (nullable): the BSP steps with their pyramid when loaded (the
+ *   same figures, faster), or NULL
+ *
+ * Tile Balance over [@t0, @t1): tes_report_get_balance_activity()'s rows,
+ * which `tessera-cli tiles` prints, per IPU or device, with a device's
+ * own busy time (the union of its units' work). Any thread: it reads the
+ * report and what is immutable.
+ *
+ * Returns: (transfer full): TesTileBalance per IPU or device
+ */
+GPtrArray *
+tes_tile_balances_new (TesReport  *report,
+                       GPtrArray  *ipus,
+                       gint64      t0,
+                       gint64      t1,
+                       GError    **error)
+{
+  g_autoptr(GArray) activity = NULL;
+  g_autoptr(GArray) devices = NULL;
+  GPtrArray *balances;
+
+  if (!(activity = tes_report_get_balance_activity (report, ipus, t0, t1, &devices, error)))
+    return NULL;
+
+  balances = tes_tile_balance_compute (activity, 10);
+  /* a device's bar: its own busy time, the union of its units' work */
+  for (guint i = 0; devices != NULL && i < balances->len; i++)
+    {
+      TesTileBalance *balance = g_ptr_array_index (balances, i);
+
+      if ((guint)balance->ipu >= devices->len)
+        continue;
+      balance->has_union = TRUE;
+      memcpy (balance->union_cycles, g_array_index (devices, TesTileActivity, balance->ipu).cycles,
+              sizeof balance->union_cycles);
+    }
+
+  return balances;
 }

@@ -54,6 +54,11 @@ typedef struct
 
 GPtrArray    *tes_tile_balance_compute     (GArray                *activity,
                                             guint                  n_extremes);
+GPtrArray    *tes_tile_balances_new        (TesReport             *report,
+                                            GPtrArray             *ipus,
+                                            gint64                 t0,
+                                            gint64                 t1,
+                                            GError               **error);
 gint64        tes_tile_activity_busy       (const TesTileActivity *activity);
 double        tes_tile_activity_share      (const TesTileActivity *activity,
                                             TesTileState           state);
