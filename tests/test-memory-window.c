@@ -47,6 +47,25 @@ truth_step (JsonArray *steps,
 }
 
 /* What the heatmap's description says of a selected cell, from the truth. */
+/* @n with a ',' between groups of three digits, as the C locale's
+ * numbers are grouped (written here, not through tes_format_grouped). */
+static char *
+comma_grouped (gint64 n)
+{
+  g_autofree char *digits = g_strdup_printf ("%" G_GINT64_FORMAT, n);
+  GString *out = g_string_new (NULL);
+  gsize len = strlen (digits);
+
+  for (gsize i = 0; i < len; i++)
+    {
+      if (i > 0 && (len - i) % 3 == 0)
+        g_string_append_c (out, ',');
+      g_string_append_c (out, digits[i]);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
 static char *
 expected_cell (JsonObject *step,
                guint       tile)
@@ -57,10 +76,13 @@ expected_cell (JsonObject *step,
                    g_str_equal (state, "compute") ? TES_TILE_STATE_COMPUTE :
                    g_str_equal (state, "exchange") ? TES_TILE_STATE_EXCHANGE : TES_TILE_STATE_SYNC;
 
-  return g_strdup_printf ("Selected: IPU %d, tile %u, step %d: %s, %d of %d cycles",
+  g_autofree char *busy_text = comma_grouped (busy);
+  g_autofree char *dur_text = comma_grouped (json_object_get_int_member (step, "dur"));
+
+  return g_strdup_printf ("Selected: IPU %d, tile %u, step %d: %s, %s of %s cycles",
                           (int)json_object_get_int_member (step, "ipu"), tile,
-                          (int)json_object_get_int_member (step, "step"), tes_tile_state_name (s), (int)busy,
-                          (int)json_object_get_int_member (step, "dur"));
+                          (int)json_object_get_int_member (step, "step"), tes_tile_state_name (s), busy_text,
+                          dur_text);
 }
 
 /* The first widget of @type in @widget's tree (@widget itself included). */

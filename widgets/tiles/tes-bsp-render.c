@@ -28,7 +28,9 @@ static void
 draw_cycles_legend (TesPainter *p,
                     double      max_cycles)
 {
-  g_autofree char *top = g_strdup_printf (_("%.0f cycles"), max_cycles);
+  g_autofree char *grouped = tes_format_grouped (max_cycles);
+  /* Translators: the top of the scale of busy cycles, grouped as the locale groups digits */
+  g_autofree char *top = g_strdup_printf (_("%s cycles"), grouped);
   double x = TES_BSP_LABEL_WIDTH;
   const char *label = _("Busy cycles per tile:");
   cairo_pattern_t *ramp = cairo_pattern_create_linear (0, 0, 1, 0);
@@ -293,9 +295,11 @@ tes_bsp_render_frame (TesBspFrame    *frame,
     {
       const TesBspIpu *ipu = g_ptr_array_index (ipus, i);
       graphene_rect_t rect = tes_bsp_heat_rect (i, ipus->len, width, height);
-      g_autofree char *title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "IPU %d · %u tile", "IPU %d · %u tiles",
+      g_autofree char *n_tiles = tes_format_grouped (ipu->n_tiles);
+      /* Translators: an IPU (by its number) and its tiles */
+      g_autofree char *title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "IPU %d · %s tile", "IPU %d · %s tiles",
                                                              ipu->n_tiles),
-                                                ipu->ipu, ipu->n_tiles);
+                                                ipu->ipu, n_tiles);
       g_autofree char *last = g_strdup_printf (_("tile %u"), MAX (ipu->n_tiles, 1) - 1);
 
       tes_painter_text (&p, title, TES_BSP_LABEL_WIDTH, rect.origin.y - TES_BSP_HEADER_HEIGHT + 2, rect.size.width,

@@ -200,15 +200,19 @@ tes_bsp_section_describe (TesBspSection *self)
     {
       const TesBspIpu *ipu = g_ptr_array_index (self->ipus, i);
       guint first = span_after (ipu->spans, t0), last = first;
+      g_autofree char *n_tiles = NULL, *in_view = NULL, *n_steps = NULL;
 
       while (last < ipu->spans->len && g_array_index (ipu->spans, TesBspSpan, last).start < t1)
         last++;
+      n_tiles = tes_format_grouped (ipu->n_tiles);
+      in_view = tes_format_grouped (last - first);
+      n_steps = tes_format_grouped (ipu->spans->len);
       if (text->len > 0)
         g_string_append (text, "; ");
       /* Translators: an IPU of the BSP heatmap: its number, its tiles, then the steps in view of all it has */
-      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "IPU %d: %u tiles, %u of %u step in view",
-                                                 "IPU %d: %u tiles, %u of %u steps in view", ipu->spans->len),
-                              ipu->ipu, ipu->n_tiles, last - first, ipu->spans->len);
+      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "IPU %d: %s tiles, %s of %s step in view",
+                                                 "IPU %d: %s tiles, %s of %s steps in view", ipu->spans->len),
+                              ipu->ipu, n_tiles, in_view, n_steps);
     }
 
   if (self->has_cursor)
@@ -219,14 +223,14 @@ tes_bsp_section_describe (TesBspSection *self)
       TesTileState state = self->cursor_tile < span->n_tiles ? MIN (span->tile_states[self->cursor_tile],
                                                                      TES_TILE_STATE_SYNC)
                                                              : TES_TILE_STATE_IDLE;
-      guint32 cycles = self->cursor_tile < span->n_tiles && state != TES_TILE_STATE_IDLE
-                       ? span->tile_cycles[self->cursor_tile] : 0;
+      g_autofree char *cycles = tes_format_grouped (self->cursor_tile < span->n_tiles && state != TES_TILE_STATE_IDLE
+                                                    ? span->tile_cycles[self->cursor_tile] : 0);
+      g_autofree char *step_cycles = tes_format_grouped (span->dur_cycles);
 
       /* Translators: the selected cell: IPU, tile, BSP step, the tile's state, its busy cycles and the step's */
-      g_string_append_printf (text, _(". Selected: IPU %d, tile %u, step %" PRId64 ": %s, %u of %"
-                                      PRId64 " cycles"),
+      g_string_append_printf (text, _(". Selected: IPU %d, tile %u, step %" PRId64 ": %s, %s of %s cycles"),
                               ipu->ipu, self->cursor_tile, step->step, tes_tile_state_name (state), cycles,
-                              span->dur_cycles);
+                              step_cycles);
     }
   g_string_append_c (text, '.');
 

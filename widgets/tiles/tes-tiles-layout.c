@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "tes-tiles-layout.h"
+#include "tes-workspace.h"
 
 #include <string.h>
 
@@ -278,4 +279,69 @@ tes_tile_balances_new (TesReport  *report,
     }
 
   return balances;
+}
+
+/**
+ * tes_tile_balance_unit:
+ * @view_unit: the workspace's (a Torq timeline shows cycles)
+ *
+ * The one unit a balance's lists give busy times in, named in their
+ * heading: a Poplar tile's cycles; a vendor's unit's time (ns) in cycles
+ * when the view counts cycles, else the largest of ns, µs and ms in which
+ * the busiest unit listed still shows 100 or more: whole numbers of three
+ * to five digits, grouped ("149 µs" rather than "0.149 ms", "52,341 µs"
+ * rather than "52341.000 µs").
+ */
+TesTimeUnit
+tes_tile_balance_unit (const TesTileBalance *balance,
+                       TesTimeUnit           view_unit)
+{
+  GArray *lists[] = { balance->least, balance->most };
+  gint64 most = 0;
+
+  for (guint l = 0; l < G_N_ELEMENTS (lists); l++)
+    for (guint i = 0; lists[l] != NULL && i < lists[l]->len; i++)
+      {
+        const TesTileActivity *tile = &g_array_index (lists[l], TesTileActivity, i);
+
+        if (tile->track_id == 0)
+          return TES_TIME_UNIT_CYCLES;
+        most = MAX (most, tes_tile_activity_busy (tile));
+      }
+
+  if (view_unit == TES_TIME_UNIT_CYCLES)
+    return TES_TIME_UNIT_CYCLES;
+  if (most < G_GINT64_CONSTANT (100000))
+    return TES_TIME_UNIT_NS;
+  if (most < G_GINT64_CONSTANT (100000000))
+    return TES_TIME_UNIT_US;
+  return TES_TIME_UNIT_MS;
+}
+
+/**
+ * tes_tile_format_busy:
+ * @cycles_per_ns: the view's clock, for a vendor's unit in cycles
+ *
+ * @tile's busy time in @unit (tes_tile_balance_unit()), whole and grouped
+ * as the locale groups, without the unit.
+ */
+char *
+tes_tile_format_busy (const TesTileActivity *tile,
+                      TesTimeUnit            unit,
+                      double                 cycles_per_ns)
+{
+  double busy = (double)tes_tile_activity_busy (tile);
+
+  /* a tile's figures are cycles already; a unit's are ns */
+  if (tile->track_id != 0)
+    switch (unit)
+      {
+      case TES_TIME_UNIT_CYCLES: busy *= cycles_per_ns; break;
+      case TES_TIME_UNIT_US:     busy /= 1e3; break;
+      case TES_TIME_UNIT_MS:     busy /= 1e6; break;
+      case TES_TIME_UNIT_NS:
+      default:                   break;
+      }
+
+  return tes_format_grouped (busy);
 }

@@ -123,59 +123,78 @@ tes_tiles_balance_title (TesReport            *report,
   const TesTileActivity *any = balance->least->len > 0 ? &g_array_index (balance->least, TesTileActivity, 0) : NULL;
   const TesTrack *unit = any != NULL && any->track_id != 0 ? tes_report_get_track (report, any->track_id) : NULL;
   g_autofree char *device_name = unit != NULL ? tes_report_dup_unit_device_name (report, unit->id) : g_strdup ("");
+  g_autofree char *n = tes_format_grouped (balance->n_tiles);
 
   if (unit != NULL && units_are_named (report, balance, "core"))
     /* Translators: a device (by its name) and its cores */
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %u core", "%s · %u cores", balance->n_tiles),
-                            device_name, balance->n_tiles);
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %s core", "%s · %s cores", balance->n_tiles),
+                            device_name, n);
   if (unit != NULL && units_are_named (report, balance, "stream "))
     /* Translators: a GPU (by its name) and its streams (CUDA or HIP streams) */
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %u stream", "%s · %u streams", balance->n_tiles),
-                            device_name, balance->n_tiles);
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %s stream", "%s · %s streams", balance->n_tiles),
+                            device_name, n);
   if (unit != NULL)
     /* Translators: a device (by its name) and its engines (DMA, slices, …) */
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %u engine", "%s · %u engines", balance->n_tiles),
-                            device_name, balance->n_tiles);
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %s engine", "%s · %s engines", balance->n_tiles),
+                            device_name, n);
 
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "IPU %d · %u tile", "IPU %d · %u tiles", balance->n_tiles),
-                          balance->ipu, balance->n_tiles);
+  /* Translators: an IPU (by its number) and its tiles */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "IPU %d · %s tile", "IPU %d · %s tiles", balance->n_tiles),
+                          balance->ipu, n);
 }
 
-/* A unit's busy time: a tile's in cycles, a vendor's unit's (ns) in the
- * unit the trace shows (a Torq timeline's or SigmaStar run's cycles). */
+/* The cycles a vendor's unit's ns make on the clock the view counts
+ * cycles with (0 without one). */
+static double
+cycles_per_ns (TesWorkspace *workspace)
+{
+  gint64 clock_id = tes_workspace_get_cycles_clock (workspace);
+  const TesClock *clock = clock_id != 0 ? tes_report_get_clock (tes_workspace_get_report (workspace), clock_id) : NULL;
+
+  return clock != NULL ? (double)clock->ticks_per_second / 1e9 : 0;
+}
+
+/* A unit's busy time with its unit, in the one its balance's lists use
+ * (tes_tile_balance_unit()): for what screen readers say of a line. */
 char *
 tes_tiles_busy_text (TesWorkspace          *workspace,
-           const TesTileActivity *tile)
+                     const TesTileBalance  *balance,
+                     const TesTileActivity *tile)
 {
-  if (tile->track_id != 0)
-    return tes_workspace_format_duration (workspace, tes_tile_activity_busy (tile));
+  TesTimeUnit unit = tes_tile_balance_unit (balance, tes_workspace_get_time_unit (workspace));
+  g_autofree char *busy = tes_tile_format_busy (tile, unit, cycles_per_ns (workspace));
 
-  return tes_format_duration ((double)tes_tile_activity_busy (tile), TES_TIME_UNIT_CYCLES);
+  return g_strdup_printf ("%s %s", busy, tes_time_unit_to_string (unit));
 }
 
 /* @selected: the line to mark, or -1 */
 static double
-draw_tile_list (TesPainter   *p,
-                TesWorkspace *workspace,
-                GArray       *tiles,
-                const char   *title,
-                double        x,
-                double        y,
-                double        width,
-                int           selected)
+draw_tile_list (TesPainter           *p,
+                TesWorkspace         *workspace,
+                const TesTileBalance *balance,
+                GArray               *tiles,
+                const char           *title,
+                double                x,
+                double                y,
+                double                width,
+                int                   selected)
 {
   TesReport *report = tes_workspace_get_report (workspace);
+  TesTimeUnit unit = tes_tile_balance_unit (balance, tes_workspace_get_time_unit (workspace));
+  double per_ns = cycles_per_ns (workspace);
+  /* Translators: a list of tiles (or cores) and the unit their busy times are in: "Least busy (µs)" */
+  g_autofree char *heading = g_strdup_printf (_("%s (%s)"), title, tes_time_unit_to_string (unit));
 
-  y += tes_painter_text (p, title, x, y, width, PANGO_ALIGN_LEFT, TRUE, INK) + 2;
+  y += tes_painter_text (p, heading, x, y, width, PANGO_ALIGN_LEFT, TRUE, INK) + 2;
   for (guint i = 0; i < tiles->len; i++)
     {
       const TesTileActivity *tile = &g_array_index (tiles, TesTileActivity, i);
       gint64 busy = tes_tile_activity_busy (tile);
       gint64 all = busy + tile->cycles[TES_TILE_STATE_IDLE];
-      g_autofree char *cycles = tes_tiles_busy_text (workspace, tile);
+      g_autofree char *cycles = tes_tile_format_busy (tile, unit, per_ns);
       g_autofree char *name = tes_tiles_unit_name (report, tile);
-      /* Translators: a tile (or a core), the time it worked, and its share of the range */
-      g_autofree char *line = g_strdup_printf (_("%s: %s busy (%.0f %%)"), name, cycles,
+      /* Translators: a tile (or a core), the time it worked (in the unit its list's heading names), and its share of the range */
+      g_autofree char *line = g_strdup_printf (_("%s: %s (%.0f %%)"), name, cycles,
                                                all > 0 ? 100.0 * busy / all : 0);
 
       if ((int)i == selected)
@@ -379,8 +398,8 @@ tes_tiles_render_balances (cairo_t      *cr,
 
       {
         double half = (width - 3 * MARGIN) / 2;
-        double left = draw_tile_list (&p, workspace, balance->least, _("Least busy"), MARGIN, y, half, selected);
-        double right = draw_tile_list (&p, workspace, balance->most, _("Most busy"), 2 * MARGIN + half, y, half,
+        double left = draw_tile_list (&p, workspace, balance, balance->least, _("Least busy"), MARGIN, y, half, selected);
+        double right = draw_tile_list (&p, workspace, balance, balance->most, _("Most busy"), 2 * MARGIN + half, y, half,
                                        selected - (int)balance->least->len);
 
         y = MAX (left, right) + 16;

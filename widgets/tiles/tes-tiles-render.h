@@ -37,6 +37,7 @@ char         *tes_tiles_unit_name       (TesReport             *report,
 char         *tes_tiles_balance_title   (TesReport             *report,
                                          const TesTileBalance  *balance);
 char         *tes_tiles_busy_text       (TesWorkspace          *workspace,
+                                         const TesTileBalance  *balance,
                                          const TesTileActivity *tile);
 const gint64 *tes_tiles_balance_cycles  (const TesTileBalance  *balance);
 gboolean      tes_tiles_legend_state    (const TesTileBalance  *balance,

@@ -118,17 +118,19 @@ height_cb (TesCanvas *canvas,
   return tes_tiles_render_height (workspace, self->balances, width, self->updating);
 }
 
-/* The listed tile @index (counted across every IPU's lists), and the list
- * it is in. */
+/* The listed tile @index (counted across every IPU's lists), the list
+ * it is in and its balance. */
 static const TesTileActivity *
-listed_tile (GPtrArray  *balances,
-             int         index,
-             gboolean   *most)
+listed_tile (GPtrArray             *balances,
+             int                    index,
+             gboolean              *most,
+             const TesTileBalance **of)
 {
   for (guint i = 0; balances != NULL && index >= 0 && i < balances->len; i++)
     {
       const TesTileBalance *balance = g_ptr_array_index (balances, i);
 
+      *of = balance;
       if (index < (int)balance->least->len)
         {
           *most = FALSE;
@@ -175,6 +177,7 @@ tes_tiles_section_describe (TesTilesSection *self)
   g_autoptr(GString) text = g_string_new (NULL);
   const TesTileActivity *tile;
   gboolean most = FALSE;
+  const TesTileBalance *of = NULL;
   TesReport *report;
 
   g_return_val_if_fail (TES_IS_TILES_SECTION (self), NULL);
@@ -229,9 +232,9 @@ tes_tiles_section_describe (TesTilesSection *self)
         }
     }
 
-  if ((tile = listed_tile (self->balances, self->selected, &most)) != NULL)
+  if ((tile = listed_tile (self->balances, self->selected, &most, &of)) != NULL)
     {
-      g_autofree char *busy = tes_tiles_busy_text (workspace, tile);
+      g_autofree char *busy = tes_tiles_busy_text (workspace, of, tile);
       g_autofree char *name = tes_tiles_unit_name (report, tile);
       const TesTrack *unit = tile->track_id != 0 ? tes_report_get_track (report, tile->track_id) : NULL;
       g_autofree char *group = unit != NULL && unit->parent_id != 0 ? tes_report_dup_unit_device_name (report, unit->id)
@@ -279,8 +282,9 @@ activate_action (GtkWidget  *widget,
   TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
   const TesTileActivity *tile;
   gboolean most;
+  const TesTileBalance *of;
 
-  if (workspace == NULL || (tile = listed_tile (self->balances, self->selected, &most)) == NULL)
+  if (workspace == NULL || (tile = listed_tile (self->balances, self->selected, &most, &of)) == NULL)
     return;
   tes_workspace_set_ipu (workspace, tile->ipu);
   tes_workspace_set_tile (workspace, tile->tile);
