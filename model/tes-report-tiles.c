@@ -365,13 +365,21 @@ tes_report_get_bsp_ipus (TesReport  *self,
  *
  * Returns: (transfer full): TesTileActivity by IPU, then tile
  */
+/* (an IPU number no run holds leaves its slot empty) */
+static void
+activity_array_free (gpointer data)
+{
+  if (data != NULL)
+    g_array_unref (data);
+}
+
 GArray *
 tes_bsp_ipus_get_tile_activity (GPtrArray *ipus,
                                 gint64     start_ns,
                                 gint64     end_ns)
 {
   GArray *activity = g_array_new (FALSE, TRUE, sizeof (TesTileActivity));
-  g_autoptr(GPtrArray) by_ipu = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
+  g_autoptr(GPtrArray) by_ipu = g_ptr_array_new_with_free_func (activity_array_free);
 
   for (guint i = 0; i < ipus->len; i++)
     {

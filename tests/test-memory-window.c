@@ -75,9 +75,9 @@ expected_cell (JsonObject *step,
   TesTileState s = busy == 0 ? TES_TILE_STATE_IDLE :
                    g_str_equal (state, "compute") ? TES_TILE_STATE_COMPUTE :
                    g_str_equal (state, "exchange") ? TES_TILE_STATE_EXCHANGE : TES_TILE_STATE_SYNC;
-
   g_autofree char *busy_text = comma_grouped (busy);
   g_autofree char *dur_text = comma_grouped (json_object_get_int_member (step, "dur"));
+
 
   return g_strdup_printf ("Selected: IPU %d, tile %u, step %d: %s, %s of %s cycles",
                           (int)json_object_get_int_member (step, "ipu"), tile,
