@@ -253,7 +253,7 @@ tes_cache_writer_set_run_ipu (TesCacheWriter *self,
   sqlite3_stmt *s = NULL;
 
   g_return_if_fail (TES_IS_CACHE_WRITER (self));
-  g_return_if_fail (ipu >= 0);
+  g_return_if_fail (ipu >= 0 && ipu < TES_MAX_IPUS);
 
   if (tes_cache_writer_failed (self))
     return;
@@ -280,7 +280,7 @@ tes_cache_writer_set_track_tile (TesCacheWriter *self,
   sqlite3_stmt *s = NULL;
 
   g_return_if_fail (TES_IS_CACHE_WRITER (self));
-  g_return_if_fail (ipu >= 0);
+  g_return_if_fail (ipu >= 0 && ipu < TES_MAX_IPUS);
 
   if (tes_cache_writer_failed (self))
     return;

@@ -16,6 +16,9 @@ typedef struct _TesImporter    TesImporter;
 typedef struct _TesProgress    TesProgress;
 typedef struct _TesReport      TesReport;
 
+/* As many IPUs as a Poplar target may have: the most a run or lane stores. */
+#define TES_MAX_IPUS 4096
+
 /* Bumped whenever the cache layout changes; stored in PRAGMA user_version. */
 #define TES_CACHE_SCHEMA_VERSION 6
 

@@ -32,9 +32,6 @@ typedef struct
   gint64       offset_ns;
 } TesClock;
 
-/* As many IPUs as a Poplar target may have. */
-#define TES_MAX_IPUS 4096
-
 typedef struct
 {
   gint64        id;

@@ -386,6 +386,35 @@ test_tiles_ipu_imported (void)
     }
 }
 
+/* A process "IPU 5000", beyond the IPUs a cache stores with a lane, is
+ * no IPU: its lanes are plain threads, and the cache opens (a lane stored
+ * with IPU 5000 made the cache read as damaged). Written for this test. */
+static void
+test_tiles_ipu_beyond (void)
+{
+  static const char trace[] =
+    "{\"otherData\":{\"clock_mhz\":1000},\"traceEvents\":[\n"
+    "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,\"args\":{\"name\":\"IPU 5000\"}},\n"
+    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":0,\"tid\":0,\"args\":{\"name\":\"Tile 0\"}},\n"
+    "{\"ph\":\"X\",\"name\":\"OnTileExecute\",\"pid\":0,\"tid\":0,\"ts\":0,\"dur\":1,\"args\":{\"cycles\":1000,\"step\":0}},\n"
+    "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"args\":{\"name\":\"IPU 1\"}},\n"
+    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\"Tile 0\"}},\n"
+    "{\"ph\":\"X\",\"name\":\"OnTileExecute\",\"pid\":1,\"tid\":0,\"ts\":0,\"dur\":1,\"args\":{\"cycles\":1000,\"step\":0}}\n"
+    "]}\n";
+  g_autofree char *path = tes_test_tmp_path ("ipu-5000.json");
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GArray) activity = NULL;
+  g_autoptr(GError) error = NULL;
+
+  tes_test_write_file (path, trace, -1);
+  report = import (path, "chrome-json");
+  activity = tes_report_get_tile_activity (report, G_MININT64 / 2, G_MAXINT64 / 2, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (activity->len, ==, 1);
+  g_assert_cmpint (g_array_index (activity, TesTileActivity, 0).ipu, ==, 1);
+  g_assert_cmpint (g_array_index (activity, TesTileActivity, 0).cycles[TES_TILE_STATE_COMPUTE], ==, 1000);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -397,6 +426,7 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/tiles/list-unit", test_tiles_list_unit);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/tiles/ipu-is-data", test_tiles_ipu_is_data);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/tiles/ipu-imported", test_tiles_ipu_imported);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/tiles/ipu-beyond", test_tiles_ipu_beyond);
 
   return g_test_run ();
 }
