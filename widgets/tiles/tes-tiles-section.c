@@ -29,8 +29,7 @@ struct _TesTilesSection
 {
   TesSection      parent_instance;
 
-  GtkWidget      *scrolled;
-  TesCanvas      *area;       /* in scrolled */
+  TesCanvas      *area;       /* in the template's scrolled window */
   GPtrArray      *balances;   /* TesTileBalance */
   int             selected;   /* a tile of the lists, counted across them all; -1: none */
   gboolean        stale;      /* the range changed while the section was hidden */
@@ -502,7 +501,6 @@ tes_tiles_section_class_init (TesTilesSectionClass *klass)
 
   g_type_ensure (TES_TYPE_CANVAS);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tessera/Tessera/widgets/tes-tiles-section.ui");
-  gtk_widget_class_bind_template_child (widget_class, TesTilesSection, scrolled);
   gtk_widget_class_bind_template_child (widget_class, TesTilesSection, area);
 
   gtk_widget_class_install_action (widget_class, "tiles.move", "i", move_action);
