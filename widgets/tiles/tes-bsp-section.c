@@ -280,6 +280,20 @@ scroll_changed (TesBspSection *self)
   gtk_widget_queue_draw (GTK_WIDGET (self->area));
 }
 
+/* The wheel over the magnified heatmap moves it, as over its scrollbar. */
+static gboolean
+wheel_cb (TesBspSection *self,
+          double         dx,
+          double         dy)
+{
+  if (self->magnify <= 1 || dy == 0)
+    return FALSE;
+
+  gtk_adjustment_set_value (self->adjustment, gtk_adjustment_get_value (self->adjustment) +
+                                              dy * gtk_adjustment_get_page_size (self->adjustment) / 8);
+  return TRUE;
+}
+
 /* @user_data: the section, alive unless the load was cancelled */
 static void
 load_cb (GObject      *object,
@@ -630,6 +644,7 @@ static void
 tes_bsp_section_init (TesBspSection *self)
 {
   GtkGesture *click = gtk_gesture_click_new ();
+  GtkEventController *wheel = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
 
   self->magnify = 1;
   self->frame = tes_bsp_frame_new ();
@@ -638,6 +653,8 @@ tes_bsp_section_init (TesBspSection *self)
   tes_canvas_set_funcs (self->area, NULL, draw_cb, self);
   g_signal_connect_object (click, "pressed", G_CALLBACK (pressed_cb), self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self->area), GTK_EVENT_CONTROLLER (click));
+  g_signal_connect_object (wheel, "scroll", G_CALLBACK (wheel_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->area), wheel);
   update_description (self);
 }
 
