@@ -172,6 +172,14 @@ test_bsp_window_magnify_follows_size (void)
   g_assert_cmpfloat (gtk_adjustment_get_page_size (adjustment), ==, gtk_widget_get_height (canvas));
   g_assert_cmpfloat (gtk_adjustment_get_upper (adjustment), ==, 4.0 * gtk_widget_get_height (canvas));
 
+  /* the keys keep the cell they move in view: down past the view's last row */
+  gtk_adjustment_set_value (adjustment, 0);
+  g_assert_true (tes_bsp_section_move_cursor (section, 0, 0));
+  g_assert_true (tes_bsp_section_move_cursor (section, 0, (int)json_object_get_int_member (g.truth, "tiles_per_ipu") - 1));
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), >, 0);
+  g_assert_true (tes_bsp_section_move_cursor (section, 0, -(int)json_object_get_int_member (g.truth, "tiles_per_ipu")));
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), <, gtk_widget_get_height (canvas));
+
   /* a click lands on the cell the magnified picture shows there */
   gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment));
   g_assert_true (tes_bsp_section_click (section, gtk_widget_get_width (canvas) / 2.0, gtk_widget_get_height (canvas) - 30));

@@ -454,6 +454,20 @@ tes_bsp_section_move_cursor (TesBspSection *self,
 
       tes_workspace_set_visible (workspace, span->start - width / 2, span->start - width / 2 + width);
     }
+  /* and its row, magnified */
+  {
+    graphene_rect_t cell;
+    double top = gtk_adjustment_get_value (self->adjustment);
+    double page = gtk_adjustment_get_page_size (self->adjustment);
+
+    if (self->magnify > 1 && cursor_rect (self, gtk_widget_get_width (GTK_WIDGET (self->area)), picture_height (self), &cell))
+      {
+        if (cell.origin.y < top)
+          gtk_adjustment_set_value (self->adjustment, cell.origin.y);
+        else if (cell.origin.y + cell.size.height > top + page)
+          gtk_adjustment_set_value (self->adjustment, cell.origin.y + cell.size.height - page);
+      }
+  }
 
   return TRUE;
 }
