@@ -738,7 +738,7 @@ bsp_step_insights (Ctx           *ctx,
       double ipu_cycles = 0;
       gint ipu;
 
-      if ((ipu = tes_run_get_ipu (run)) < 0)
+      if ((ipu = run->ipu) < 0)
         continue;
       if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
           !(steps = tes_report_get_bsp_steps (ctx->report, run->id, error)))
@@ -1273,7 +1273,7 @@ slow_step_insights (Ctx     *ctx,
       const TesRun *run = &g_array_index (runs, TesRun, r);
       double ns;
 
-      if (tes_run_get_ipu (run) >= 0)
+      if (run->ipu >= 0)
         continue;
       ns = (double)(tes_report_convert_time (ctx->report, run->clock_id, 0, run->end) -
                     tes_report_convert_time (ctx->report, run->clock_id, 0, run->start));
@@ -1298,7 +1298,7 @@ slow_step_insights (Ctx     *ctx,
       GVariantBuilder ev;
       TesInsight *insight;
 
-      if (tes_run_get_ipu (run) >= 0)
+      if (run->ipu >= 0)
         continue;
       start = tes_report_convert_time (ctx->report, run->clock_id, 0, run->start);
       end = tes_report_convert_time (ctx->report, run->clock_id, 0, run->end);
