@@ -1200,7 +1200,8 @@ read_host_device (TesReport     *report,
 }
 
 /* Framework operators (PyTorch's) whose kernels take a small part of the
- * host time spent launching them: the args the Kineto importer writes. */
+ * host time spent launching them: the args the Kineto importer writes, on
+ * the whole trace's rows (a step's rows count the same time again). */
 static gboolean
 launch_bound_insights (Ctx     *ctx,
                        GError **error)
@@ -1212,7 +1213,7 @@ launch_bound_insights (Ctx     *ctx,
   if (!tes_report_read_rows (ctx->report,
                              "SELECT name, coalesce (count, 0), json_extract (args, '$.cpu_total_ns'), "
                              "       coalesce (json_extract (args, '$.device_total_ns'), 0) FROM operators "
-                             "WHERE json_valid (args) AND json_extract (args, '$.cpu_total_ns') > 0 ORDER BY id",
+                             "WHERE run_id IS NULL AND json_valid (args) AND json_extract (args, '$.cpu_total_ns') > 0 ORDER BY id",
                              0, read_host_device, rows, error))
     return FALSE;
 
