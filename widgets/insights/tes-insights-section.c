@@ -304,6 +304,9 @@ tes_insights_section_init (TesInsightsSection *self)
 
   self->store = g_list_store_new (TES_TYPE_ROW_ITEM);
   self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->store)));
+  /* nothing chosen until the keyboard or the pointer chooses */
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
   g_signal_connect (factory, "setup", G_CALLBACK (setup_row_cb), NULL);
   g_signal_connect (factory, "bind", G_CALLBACK (bind_row_cb), NULL);
   gtk_list_view_set_factory (self->list, factory);
