@@ -686,6 +686,27 @@ tes_window_export_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->export_chooser));
 }
 
+/* The section's own drawn view (a focusable drawing area or widget of
+ * ours with no children: the trace, the heatmap, the memory page), where
+ * the keyboard continues; NULL when it has none. */
+static GtkWidget *
+tes_window_find_view (GtkWidget *widget)
+{
+  if (gtk_widget_get_focusable (widget) && gtk_widget_is_drawable (widget) &&
+      (GTK_IS_DRAWING_AREA (widget) || g_str_has_prefix (G_OBJECT_TYPE_NAME (widget), "Tes")) &&
+      gtk_widget_get_first_child (widget) == NULL)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *view = tes_window_find_view (child);
+
+      if (view != NULL)
+        return view;
+    }
+
+  return NULL;
+}
+
 /* A finding activated in the Insights section ("(sxs)": the view, the
  * lane's track or 0, the operator or ""): its section shown, with the lane
  * pinned in the trace or the Summary filtered to the operator; the
@@ -696,16 +717,16 @@ tes_window_show_finding_action (GtkWidget  *widget,
                                 GVariant   *param)
 {
   TesWindow *self = (TesWindow *)widget;
-  const char *view, *operator_name;
+  const char *view_name, *operator_name;
   gint64 track_id;
   GType type;
-  GtkWidget *section;
+  GtkWidget *section, *view;
 
-  g_variant_get (param, "(&sx&s)", &view, &track_id, &operator_name);
-  if ((type = tes_sections_lookup (view, NULL)) == G_TYPE_INVALID ||
+  g_variant_get (param, "(&sx&s)", &view_name, &track_id, &operator_name);
+  if ((type = tes_sections_lookup (view_name, NULL)) == G_TYPE_INVALID ||
       !(section = gtk_stack_get_child_by_name (self->section_stack, g_type_name (type))))
     {
-      g_warning ("No section shows the view “%s”", view);
+      g_warning ("No section shows the view “%s”", view_name);
       return;
     }
 
@@ -719,7 +740,12 @@ tes_window_show_finding_action (GtkWidget  *widget,
 
       tes_summary_section_set_filter (TES_SUMMARY_SECTION (section), filter);
     }
-  gtk_widget_child_focus (section, GTK_DIR_TAB_FORWARD);
+  /* the keyboard goes on in the view shown (drawn once shown: a frame
+   * later), else in the section's first control */
+  if ((view = tes_window_find_view (section)) != NULL)
+    gtk_widget_grab_focus (view);
+  else
+    gtk_widget_child_focus (section, GTK_DIR_TAB_FORWARD);
 }
 
 /**

@@ -254,7 +254,7 @@ test_insights_layout_poplar (void)
         continue;
       hot = TRUE;
       g_assert_cmpstr (row->area, ==, "BSP and tiles");
-      tes_test_assert_contains (row->evidence, "\nhot tiles: ");
+      tes_test_assert_contains (row->evidence, "\nhot tiles:\n  • ipu ");
       g_assert_true (strstr (row->evidence, "tile 5, busy cycles") != NULL ||
                      strstr (row->evidence, "tile 17, busy cycles") != NULL);
       tes_test_assert_contains (row->target, "Tile Balance: IPU ");
@@ -310,8 +310,11 @@ test_insights_layout_evidence (void)
   text = tes_insights_evidence_text (evidence);
   g_assert_cmpstr (text, ==,
                    "unit stream 7, idle 1.250 ms, gaps 12,345, share 12.3 %, ratio 1.83\n"
-                   "largest: start 2.000 ms, dur 400.000 µs; start 2.000 ms, dur 400.000 µs; "
-                   "start 2.000 ms, dur 400.000 µs (+2 more)");
+                   "largest:\n"
+                   "  • start 2.000 ms, dur 400.000 µs\n"
+                   "  • start 2.000 ms, dur 400.000 µs\n"
+                   "  • start 2.000 ms, dur 400.000 µs\n"
+                   "  (+2 more)");
 }
 
 /* `tessera-cli render --view insights` draws with the section's own code:

@@ -216,9 +216,32 @@ test_insights_window_activate (void)
   g_assert_cmpstr (gtk_stack_get_visible_child_name (sections), ==, "TesMemorySection");
   g_assert_cmpint (tes_workspace_get_ipu (workspace), ==, t->ipu);
   g_assert_cmpint (tes_workspace_get_tile (workspace), ==, t->tile);
-  /* the focus went along */
+  /* the keyboard goes on in the Memory page's drawing */
   g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)),
                                          gtk_stack_get_visible_child (sections)));
+  g_assert_true (GTK_IS_DRAWING_AREA (gtk_root_get_focus (GTK_ROOT (window))));
+
+  /* the second finding's Show button does the same for its finding */
+  gtk_stack_set_visible_child (sections, GTK_WIDGET (section));
+  tes_ui_test_wait_for_stable_size (GTK_WIDGET (section));
+  {
+    g_autoptr(GPtrArray) buttons = tes_ui_test_find_widgets (window, GTK_TYPE_BUTTON);
+    GtkWidget *show = NULL;
+
+    for (guint i = 0; i < buttons->len && show == NULL; i++)
+      {
+        GtkWidget *button = g_ptr_array_index (buttons, i);
+
+        if (gtk_widget_is_ancestor (button, list) && gtk_widget_get_mapped (button))
+          show = button;
+      }
+    g_assert_nonnull (show);
+    g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (show)), ==, row_at (section, 0)->show_label);
+    tes_workspace_set_tile (workspace, -1);
+    g_signal_emit_by_name (show, "clicked");
+    g_assert_cmpstr (gtk_stack_get_visible_child_name (sections), ==, "TesMemorySection");
+    g_assert_cmpint (tes_workspace_get_tile (workspace), ==, t->tile);
+  }
 
   /* a step: its IPU, step and range, in BSP */
   position = find_kind (section, TES_INSIGHT_STEP_BALANCE);
@@ -279,6 +302,9 @@ test_insights_window_trace (void)
   g_assert_cmpint (end, ==, t->end_ns);
   g_assert_true (tes_trace_view_get_lane_pinned (
     tes_trace_section_get_view (TES_TRACE_SECTION (gtk_stack_get_visible_child (sections))), t->track_id));
+  /* the keyboard goes on in the trace */
+  g_assert_true (gtk_root_get_focus (GTK_ROOT (window)) ==
+                 GTK_WIDGET (tes_trace_section_get_view (TES_TRACE_SECTION (gtk_stack_get_visible_child (sections)))));
 
   position = find_kind (section, TES_INSIGHT_LONG_OPERATOR);
   g_assert_cmpint (position, >=, 0);

@@ -141,9 +141,9 @@ append_figures (GString    *out,
  * @evidence: a finding's a{sv}
  *
  * The numbers: its figures on the first line ("idle 1.250 ms, gaps 3"),
- * then one line per list with its first items ("largest: start 2.000 ms,
- * dur 400.000 µs; … (+2 more)"). Keys are docs/insights.md's, units on
- * the values.
+ * then each list's name and its first items, one per line ("largest:",
+ * "  • start 2.000 ms, dur 400.000 µs", …, "  (+2 more)"). Keys are
+ * docs/insights.md's, units on the values.
  *
  * Returns: (transfer full): the text
  */
@@ -165,20 +165,22 @@ tes_insights_evidence_text (GVariant *evidence)
 
       if (n == 0)
         continue;
-      g_string_append_printf (out, "%s%s: ", out->len ? "\n" : "", name);
+      g_string_append_printf (out, "%s%s:", out->len ? "\n" : "", name);
       for (gsize j = 0; j < MIN (n, EVIDENCE_ITEMS_SHOWN); j++)
         {
           g_autoptr(GVariant) item = g_variant_get_child_value (list, j);
 
-          if (j > 0)
-            g_string_append (out, "; ");
+          g_string_append (out, "\n  • ");
           append_figures (out, item, NULL, NULL);
         }
       if (n > EVIDENCE_ITEMS_SHOWN)
-        /* Translators: after the first items of a list of a finding's evidence */
-        g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, " (+%u more)", " (+%u more)",
-                                                  n - EVIDENCE_ITEMS_SHOWN),
-                                (guint)(n - EVIDENCE_ITEMS_SHOWN));
+        {
+          g_string_append (out, "\n  ");
+          /* Translators: after the first items of a list of a finding's evidence */
+          g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, "(+%u more)", "(+%u more)",
+                                                    n - EVIDENCE_ITEMS_SHOWN),
+                                  (guint)(n - EVIDENCE_ITEMS_SHOWN));
+        }
     }
 
   return g_string_free (g_steal_pointer (&out), FALSE);
@@ -246,6 +248,30 @@ tes_insight_row_free (TesInsightRow *row)
   g_free (row);
 }
 
+/* The evidence as screen readers read it, on one line: "hot tiles: ipu
+ * 0, tile 5…; ipu 0, tile 17…". */
+static char *
+one_line (const char *text)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *line = lines[i];
+
+      while (*line == ' ')
+        line++;
+      if (g_str_has_prefix (line, "• "))
+        line += strlen ("• ");
+      if (out->len > 0)
+        g_string_append (out, out->str[out->len - 1] == ':' ? " " : "; ");
+      g_string_append (out, line);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
 static int
 compare_ranks (gconstpointer a,
                gconstpointer b)
@@ -274,9 +300,7 @@ row_new (const TesInsight *insight)
   /* Translators: a finding's button; %s is a section's title */
   row->show_label = g_strdup_printf (_("Show in %s"), tes_insights_view_title (insight->target.view));
 
-  /* screen readers read it as one: lines become sentences */
-  evidence_line = g_strdup (row->evidence);
-  g_strdelimit (evidence_line, "\n", ';');
+  evidence_line = one_line (row->evidence);
   /* Translators: what screen readers say of a finding: its rank, area,
    * cost and share, its sentence, its evidence and where it is shown */
   row->accessible = g_strdup_printf (_("Finding %u, %s: %s, %s. %s Evidence: %s. Activate to show %s."),
