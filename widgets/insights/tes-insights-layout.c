@@ -124,7 +124,8 @@ append_figures (GString    *out,
               g_ptr_array_add (lists, g_variant_ref (value));
             }
         }
-      else
+      /* an empty name (the operators' total) says nothing */
+      else if (!g_variant_is_of_type (value, G_VARIANT_TYPE_STRING) || *g_variant_get_string (value, NULL) != '\0')
         {
           g_autofree char *name = evidence_key_text (key);
           g_autofree char *text = evidence_value_text (key, value);

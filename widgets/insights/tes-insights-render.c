@@ -170,8 +170,10 @@ tes_insights_render_findings (GPtrArray  *insights,
   tes_painter_clear (&p);
 }
 
-/* The section's render: the findings computed here, with the default
- * thresholds (those the window uses), against the linked run if any. */
+/* The section's render: the run's own findings computed here, with the
+ * default thresholds (those the window uses). A linked run is not
+ * compared: each run of `render --compare` shows its own findings, and
+ * `tessera-cli insights --compare` the two runs'. */
 gboolean
 tes_insights_render (TesWorkspace  *workspace,
                      const char    *view,
@@ -181,14 +183,13 @@ tes_insights_render (TesWorkspace  *workspace,
                      GError       **error)
 {
   TesReport *report = tes_workspace_get_report (workspace);
-  TesWorkspace *linked = tes_workspace_get_linked (workspace);
   g_autoptr(GPtrArray) insights = NULL;
   g_autofree char *name = tes_summary_report_title (report);
   g_autofree char *title = NULL;
   TesInsightThresholds thresholds;
 
   tes_insight_thresholds_init (&thresholds);
-  insights = tes_insights_compute (report, linked ? tes_workspace_get_report (linked) : NULL, &thresholds, NULL, error);
+  insights = tes_insights_compute (report, NULL, &thresholds, NULL, error);
   if (insights == NULL)
     return FALSE;
 

@@ -237,7 +237,6 @@ tes_insights_section_workspace_changed (TesSection   *section,
 {
   TesInsightsSection *self = (TesInsightsSection *)section;
   TesWorkspace *workspace = tes_section_get_workspace (section);
-  TesWorkspace *linked;
   TesInsightThresholds thresholds;
 
   clear (self);
@@ -246,11 +245,12 @@ tes_insights_section_workspace_changed (TesSection   *section,
   if (workspace == NULL)
     return;
 
-  linked = tes_workspace_get_linked (workspace);
+  /* the run's own findings, as the render draws them (a linked run is
+   * the Compare section's) */
   tes_insight_thresholds_init (&thresholds);
   self->cancellable = g_cancellable_new ();
-  tes_insights_compute_async (tes_workspace_get_report (workspace), linked ? tes_workspace_get_report (linked) : NULL,
-                              &thresholds, self->cancellable, compute_cb, g_object_ref (self));
+  tes_insights_compute_async (tes_workspace_get_report (workspace), NULL, &thresholds, self->cancellable,
+                              compute_cb, g_object_ref (self));
 }
 
 static void
