@@ -21,9 +21,9 @@ typedef struct
   guint             rank;
   char             *area;        /* "Memory", "BSP and tiles"… */
   char             *cost;        /* "214,836 bytes", as the CLI prints it */
-  char             *share;       /* "100.0 % of the limit"… */
+  char             *share;       /* "73.4 % share" (of the whole its kind names) */
   char             *sentence;
-  char             *evidence;    /* the numbers, one line per list */
+  char             *evidence;    /* the numbers: figures, then lists one item a line */
   char             *target;      /* "Memory: IPU 0, tile 20" */
   char             *show_label;  /* "Show in Memory" */
   char             *accessible;  /* all of it, one sentence after another */
