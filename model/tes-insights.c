@@ -114,6 +114,69 @@ tes_insight_unit_get_name (TesInsightUnit unit)
   return names[unit];
 }
 
+/* A count for ngettext(): languages choose their plural by the last
+ * digits, so a count past gulong keeps those. */
+static gulong
+plural_count (double value)
+{
+  value = fabs (value);
+  return value < 1e9 ? (gulong)value : 1000000000ul + (gulong)fmod (value, 1000.0);
+}
+
+/**
+ * tes_insight_format_ns:
+ *
+ * A duration in the unit that keeps it short: "12.854 ms", "340.000 µs",
+ * "87 ns", as findings' costs and evidence print it.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+tes_insight_format_ns (double ns)
+{
+  return tes_format_duration (ns, fabs (ns) >= 1e6 ? TES_TIME_UNIT_MS
+                              : fabs (ns) >= 1e3 ? TES_TIME_UNIT_US : TES_TIME_UNIT_NS);
+}
+
+/**
+ * tes_insight_format_cost:
+ *
+ * What @insight costs, as `tessera-cli insights` and the window print it:
+ * "214,836 bytes", "12.854 ms", "3,204 cycles", "52.5 %" (the unit's word
+ * translated; `--json`'s cost_unit is the stable name).
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+tes_insight_format_cost (const TesInsight *insight)
+{
+  g_autofree char *grouped = NULL;
+  gulong n;
+
+  g_return_val_if_fail (insight != NULL, NULL);
+
+  if (insight->cost_unit == TES_INSIGHT_UNIT_NS)
+    return tes_insight_format_ns (insight->cost);
+  if (insight->cost_unit == TES_INSIGHT_UNIT_PERCENT)
+    return g_strdup_printf ("%.1f %%", insight->cost);
+
+  grouped = tes_format_grouped (insight->cost);
+  n = plural_count (insight->cost);
+  switch (insight->cost_unit)
+    {
+    case TES_INSIGHT_UNIT_BYTES:
+      /* Translators: a finding's cost; %s is a grouped number */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s byte", "%s bytes", n), grouped);
+    case TES_INSIGHT_UNIT_CYCLES:
+      /* Translators: a finding's cost; %s is a grouped number */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s cycle", "%s cycles", n), grouped);
+    case TES_INSIGHT_UNIT_TILES:
+    default:
+      /* Translators: a finding's cost; %s is a grouped number */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s tile", "%s tiles", n), grouped);
+    }
+}
+
 const TesInsightThresholdInfo *
 tes_insight_threshold_get_info (TesInsightThreshold threshold)
 {
