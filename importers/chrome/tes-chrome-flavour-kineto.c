@@ -428,14 +428,20 @@ args_int (const char *args,
   if (args == NULL)
     return -1;
 
-  for (;;)
+  /* Kineto writes "External id" first: no search for it */
+  if (len > pattern_len && args[0] == '{' && memcmp (args + 1, pattern, pattern_len) == 0)
+    at = args + 1;
+  else
     {
-      at = memmem (at, end - at, pattern, pattern_len);
-      if (at == NULL)
-        return -1;
-      if (at > args && (at[-1] == '{' || at[-1] == ','))
-        break;
-      at += pattern_len;
+      for (;;)
+        {
+          at = memmem (at, end - at, pattern, pattern_len);
+          if (at == NULL)
+            return -1;
+          if (at > args && (at[-1] == '{' || at[-1] == ','))
+            break;
+          at += pattern_len;
+        }
     }
 
   at += pattern_len;
