@@ -98,6 +98,78 @@ typedef struct
   gint64 ext;           /* -1: none */
 } Launch;
 
+/* Ops by External id and launches by correlation id, both ids ≥ 0: an
+ * open-addressed table of the ids themselves. A GHashTable of gint64
+ * keys reads each key through a pointer into the big arrays, a cache
+ * miss per probe with 500k ops. The last insert of an id wins, as with
+ * g_hash_table_insert(). */
+typedef struct
+{
+  gint64   *ids;          /* -1: empty */
+  gpointer *values;
+  gsize     mask;
+} IdMap;
+
+static void
+id_map_init (IdMap *map,
+             gsize  n)
+{
+  gsize size = 16;
+
+  while (size < 2 * n)
+    size *= 2;
+  map->ids = g_new (gint64, size);
+  map->values = g_new (gpointer, size);
+  map->mask = size - 1;
+  memset (map->ids, 0xff, size * sizeof (gint64));
+}
+
+static void
+id_map_clear (IdMap *map)
+{
+  g_clear_pointer (&map->ids, g_free);
+  g_clear_pointer (&map->values, g_free);
+}
+
+static inline gsize
+id_map_slot (const IdMap *map,
+             gint64       id)
+{
+  gsize i = (gsize)(((guint64)id * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> 32) & map->mask;
+
+  while (map->ids[i] != -1 && map->ids[i] != id)
+    i = (i + 1) & map->mask;
+
+  return i;
+}
+
+static void
+id_map_insert (IdMap    *map,
+               gint64    id,
+               gpointer  value)
+{
+  gsize i;
+
+  g_assert (id >= 0);
+  i = id_map_slot (map, id);
+
+  map->ids[i] = id;
+  map->values[i] = value;
+}
+
+static gpointer
+id_map_lookup (const IdMap *map,
+               gint64       id)
+{
+  gsize i;
+
+  if (id < 0)
+    return NULL;
+  i = id_map_slot (map, id);
+
+  return map->ids[i] == id ? map->values[i] : NULL;
+}
+
 typedef struct
 {
   gint64 end;
@@ -681,7 +753,7 @@ intersect_spans (GArray *a,
  * sorted by start. */
 static void
 busy_idle (KState      *st,
-           GHashTable  *launch_of,
+           const IdMap *launch_of,
            const Work **works,
            guint        n,
            gint64      *busy,
@@ -700,7 +772,7 @@ busy_idle (KState      *st,
       if (reach != G_MININT64 && w->start > reach)
         {
           gint64 gap = w->start - reach;
-          const Launch *launch = w->corr >= 0 ? g_hash_table_lookup (launch_of, &w->corr) : NULL;
+          const Launch *launch = id_map_lookup (launch_of, w->corr);
 
           if (launch != NULL && launch->ts > reach)
             idle[IDLE_HOST_WAIT] += gap;
@@ -720,7 +792,7 @@ busy_idle (KState      *st,
 static void
 write_units (TesChromeBuilder *b,
              KState           *st,
-             GHashTable       *launch_of)
+             const IdMap      *launch_of)
 {
   g_autoptr(GPtrArray) by_stream = g_ptr_array_new_with_free_func ((GDestroyNotify)g_ptr_array_unref);
 
@@ -857,21 +929,22 @@ details_text (TesChromeBuilder *b,
 static void
 write_operators (TesChromeBuilder *b,
                  KState           *st,
-                 GHashTable       *launch_of)
+                 const IdMap      *launch_of)
 {
-  g_autoptr(GHashTable) op_of_ext = g_hash_table_new (g_int64_hash, g_int64_equal);
+  IdMap op_of_ext;
   g_autoptr(GHashTable) sum_of = g_hash_table_new (NULL, NULL);
   g_autoptr(GPtrArray) sums = g_ptr_array_new_with_free_func (op_sum_free);
   g_autoptr(GString) args = g_string_new (NULL);
   g_autoptr(GString) details = g_string_new (NULL);
   gboolean linked = FALSE;
 
+  id_map_init (&op_of_ext, st->ops->len);
   for (guint i = 0; i < st->ops->len; i++)
     {
       Op *op = &g_array_index (st->ops, Op, i);
 
       if (op->ext >= 0)
-        g_hash_table_insert (op_of_ext, &op->ext, op);
+        id_map_insert (&op_of_ext, op->ext, op);
     }
 
   for (guint i = 0; i < st->ops->len; i++)
@@ -903,10 +976,10 @@ write_operators (TesChromeBuilder *b,
       OpSum *sum;
 
       if (ext >= 0)
-        op = g_hash_table_lookup (op_of_ext, &ext);
-      if (op == NULL && w->corr >= 0 && (launch = g_hash_table_lookup (launch_of, &w->corr)) != NULL &&
+        op = id_map_lookup (&op_of_ext, ext);
+      if (op == NULL && (launch = id_map_lookup (launch_of, w->corr)) != NULL &&
           launch->ext >= 0)
-        op = g_hash_table_lookup (op_of_ext, &launch->ext);
+        op = id_map_lookup (&op_of_ext, launch->ext);
       if (op == NULL)
         continue;
 
@@ -962,26 +1035,29 @@ write_operators (TesChromeBuilder *b,
   tes_cache_writer_set_info (b->writer, b->context->source_id, "PyTorch.operator_time",
                              linked ? "device self time (the kernels each op launched itself)"
                                     : "CPU self time (no kernel is linked to an op)");
+  id_map_clear (&op_of_ext);
 }
 
 static void
 threads_written (TesChromeBuilder *b)
 {
   KState *st = b->flavour_data;
-  g_autoptr(GHashTable) launch_of = g_hash_table_new (g_int64_hash, g_int64_equal);
+  IdMap launch_of;
 
   pop_until (st, G_MAXINT64);
   st->cur = NULL;
 
+  id_map_init (&launch_of, st->launches->len);
   for (guint i = 0; i < st->launches->len; i++)
     {
       Launch *launch = &g_array_index (st->launches, Launch, i);
 
-      g_hash_table_insert (launch_of, &launch->corr, launch);
+      id_map_insert (&launch_of, launch->corr, launch);
     }
 
-  write_operators (b, st, launch_of);
-  write_units (b, st, launch_of);
+  write_operators (b, st, &launch_of);
+  write_units (b, st, &launch_of);
+  id_map_clear (&launch_of);
 
   for (guint i = 0; i < st->steps->len; i++)
     {
