@@ -196,6 +196,7 @@ typedef struct
 typedef struct
 {
   GArray     *kinds;        /* gid -> guint8 Kind */
+  GArray     *names;        /* gid -> guint8 NAME_* of a slice's name, 0: not yet */
   GHashTable *devices;      /* TesChromeMergedProcess* -> Device* */
   GPtrArray  *device_list;
   GPtrArray  *streams;      /* Stream* */
@@ -241,6 +242,7 @@ kstate_free (gpointer data)
   KState *st = data;
 
   g_array_unref (st->kinds);
+  g_array_unref (st->names);
   g_hash_table_unref (st->devices);
   g_ptr_array_unref (st->device_list);
   g_ptr_array_unref (st->streams);
@@ -345,6 +347,7 @@ prepare (TesChromeBuilder *b)
   KState *st = g_new0 (KState, 1);
 
   st->kinds = g_array_new (FALSE, TRUE, sizeof (guint8));
+  st->names = g_array_new (FALSE, TRUE, sizeof (guint8));
   st->devices = g_hash_table_new (NULL, NULL);
   st->device_list = g_ptr_array_new_with_free_func (device_free);
   st->streams = g_ptr_array_new_with_free_func (stream_free);
@@ -561,6 +564,36 @@ work_of (Kind        kind,
   return WORK_COMPUTE;
 }
 
+/* What a slice's name says, worked out once per name: the kernels'
+ * names run to hundreds of bytes. */
+enum
+{
+  NAME_KNOWN = 1 << 0,
+  NAME_STEP  = 1 << 1,      /* ProfilerStep#N */
+  NAME_WORK  = 2,           /* work_of() a kernel of this name, from bit 2 */
+};
+
+static guint8
+name_class (KState           *st,
+            TesChromeBuilder *b,
+            guint32           name)
+{
+  guint8 c;
+
+  if (name >= st->names->len)
+    g_array_set_size (st->names, MAX (name + 1, b->texts->len));
+  if ((c = g_array_index (st->names, guint8, name)) == 0)
+    {
+      const char *text = tes_chrome_text (b, name);
+
+      c = NAME_KNOWN | (text != NULL && g_str_has_prefix (text, "ProfilerStep#") ? NAME_STEP : 0) |
+          (guint8)(work_of (K_KERNEL, text) << NAME_WORK);
+      g_array_index (st->names, guint8, name) = c;
+    }
+
+  return c;
+}
+
 /* Pops the ops that end at or before t, their self time now known. */
 static void
 pop_until (KState *st,
@@ -619,7 +652,7 @@ slice (TesChromeBuilder      *b,
                      ARGS_INT (args, sl->args_len, "correlation"),
                      tes_chrome_gid (b, part->seg, sl->name), (guint16)s->index, 0 };
 
-          w.work = work_of (kind, tes_chrome_text (b, w.name));
+          w.work = kind == K_KERNEL ? name_class (st, b, w.name) >> NAME_WORK : work_of (kind, NULL);
           g_array_append_val (st->work, w);
           return;
         }
@@ -648,10 +681,9 @@ slice (TesChromeBuilder      *b,
   name = tes_chrome_gid (b, part->seg, sl->name);
   if (kind == K_OTHER || kind == K_OP)
     {
-      const char *text = tes_chrome_text (b, name);
-
-      if (text != NULL && g_str_has_prefix (text, "ProfilerStep#"))
+      if (name_class (st, b, name) & NAME_STEP)
         {
+          const char *text = tes_chrome_text (b, name);
           gint64 span[2] = { *start, end };
 
           g_array_append_val (st->steps, span);
