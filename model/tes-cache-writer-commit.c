@@ -1099,8 +1099,6 @@ tes_cache_writer_commit (TesCacheWriter  *self,
 
   finish_sql = g_strdup_printf ("CREATE INDEX instants_track ON instants (track_id, ts);"
                                 "CREATE INDEX counter_values_track ON counter_values (track_id, ts);"
-                                "CREATE INDEX flows_from ON flows (from_track, from_ts);"
-                                "CREATE INDEX flows_to ON flows (to_track, to_ts);"
                                 "CREATE INDEX operators_track ON operators (track_id, op_index);"
                                 "CREATE INDEX info_key ON info (key);"
                                 /* Instants and counters widen their track's extent. */

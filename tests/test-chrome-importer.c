@@ -347,6 +347,56 @@ test_nanoseconds (void)
   check_nanoseconds (TES_TEST_OWN_DATA, "chrome/nanoseconds.json", want, G_N_ELEMENTS (want));
 }
 
+static int
+compare_int64 (gconstpointer a,
+               gconstpointer b)
+{
+  gint64 x = *(const gint64 *)a, y = *(const gint64 *)b;
+
+  return (x > y) - (x < y);
+}
+
+/* Times in µs as numbers: those of at most 15 digits and 3 decimals the
+ * parser reads directly, the others through tes_chrome_parse_decimal()
+ * (test_decimal above); each slice must start where that parse puts it. */
+static void
+test_plain_times (void)
+{
+  static const char * const times[] = {
+    "0", "7", "1.5", "1.25", "1.125", "1.0625", "12.0", "99.999", "100.001",
+    "123456789012345.678", "999999999999999.999", "1000000000000000", "1000000000000000.5",
+    "3.14159", "2.5e1", "0.001", "0.0004", "4.000", "5.0001",
+  };
+  g_autofree char *path = tes_test_tmp_path ("plain-times.json");
+  g_autoptr(GString) text = g_string_new ("[\n");
+  g_autoptr(GArray) want = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GArray) slices = NULL;
+  const TesTrack *thread;
+
+  for (guint i = 0; i < G_N_ELEMENTS (times); i++)
+    {
+      gint64 ns = 0;
+
+      g_assert_cmpint (tes_chrome_parse_decimal (times[i], strlen (times[i]), 3, &ns), <=, TES_CHROME_DECIMAL_ROUNDED);
+      g_array_append_val (want, ns);
+      g_string_append_printf (text, "%s{\"ph\":\"X\",\"name\":\"t%u\",\"ts\":%s,\"dur\":1,\"pid\":1,\"tid\":1}",
+                              i > 0 ? ",\n" : "", i, times[i]);
+    }
+  g_string_append (text, "\n]\n");
+  g_array_sort (want, compare_int64);
+  tes_test_write_file (path, text->str, -1);
+
+  report = import (path, &error);
+  g_assert_no_error (error);
+  thread = find_track (report, TES_TRACK_THREAD, "Thread 1", -1);
+  slices = all_slices (report, thread->id);
+  g_assert_cmpuint (slices->len, ==, want->len);
+  for (guint i = 0; i < slices->len; i++)
+    g_assert_cmpint (g_array_index (slices, TesSlice, i).start, ==, g_array_index (want, gint64, i));
+}
+
 static void
 test_nanoseconds_shared (void)
 {
@@ -1163,6 +1213,7 @@ main (int   argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/own-files", test_own_files);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/decimal", test_decimal);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/nanoseconds", test_nanoseconds);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/plain-times", test_plain_times);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/tracks-and-args", test_tracks_and_args);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/bad-input", test_bad_input);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/recoveries", test_recoveries);

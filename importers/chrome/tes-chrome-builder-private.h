@@ -14,9 +14,10 @@ G_BEGIN_DECLS
 /* What the files of the builder share. The builder joins the segments
  * (tes-chrome-merge.c), matches async and flow events
  * (tes-chrome-match.c), makes the tracks (tes-chrome-tracks.c) and writes
- * the rows (tes-chrome-rows.c); tes-chrome-builder.c runs those steps and
- * holds the string tables. Vendors' flavours (tes-chrome-flavour.h) hook
- * into the steps. Strings are "gids": one id per text across all the
+ * the rows (tes-chrome-rows.c); tes-chrome-builder.c runs those steps.
+ * The string tables and the helpers the steps and the flavours share are
+ * in tes-chrome-shared.c, which calls none of them. Vendors' flavours
+ * (tes-chrome-flavour.h) hook into the steps. Strings are "gids": one id per text across all the
  * segments. */
 
 typedef struct _TesChromeBuilder       TesChromeBuilder;
@@ -145,7 +146,7 @@ struct _TesChromeBuilder
   gint64                  root_track;
 };
 
-/* tes-chrome-builder.c */
+/* tes-chrome-shared.c */
 guint32     tes_chrome_gid_slow               (TesChromeBuilder      *b,
                                                TesChromeSegment      *seg,
                                                guint32                sid);

@@ -98,6 +98,78 @@ typedef struct
   gint64 ext;           /* -1: none */
 } Launch;
 
+/* Ops by External id and launches by correlation id, both ids ≥ 0: an
+ * open-addressed table of the ids themselves. A GHashTable of gint64
+ * keys reads each key through a pointer into the big arrays, a cache
+ * miss per probe with 500k ops. The last insert of an id wins, as with
+ * g_hash_table_insert(). */
+typedef struct
+{
+  gint64   *ids;          /* -1: empty */
+  gpointer *values;
+  gsize     mask;
+} IdMap;
+
+static void
+id_map_init (IdMap *map,
+             gsize  n)
+{
+  gsize size = 16;
+
+  while (size < 2 * n)
+    size *= 2;
+  map->ids = g_new (gint64, size);
+  map->values = g_new (gpointer, size);
+  map->mask = size - 1;
+  memset (map->ids, 0xff, size * sizeof (gint64));
+}
+
+static void
+id_map_clear (IdMap *map)
+{
+  g_clear_pointer (&map->ids, g_free);
+  g_clear_pointer (&map->values, g_free);
+}
+
+static inline gsize
+id_map_slot (const IdMap *map,
+             gint64       id)
+{
+  gsize i = (gsize)(((guint64)id * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> 32) & map->mask;
+
+  while (map->ids[i] != -1 && map->ids[i] != id)
+    i = (i + 1) & map->mask;
+
+  return i;
+}
+
+static void
+id_map_insert (IdMap    *map,
+               gint64    id,
+               gpointer  value)
+{
+  gsize i;
+
+  g_assert (id >= 0);
+  i = id_map_slot (map, id);
+
+  map->ids[i] = id;
+  map->values[i] = value;
+}
+
+static gpointer
+id_map_lookup (const IdMap *map,
+               gint64       id)
+{
+  gsize i;
+
+  if (id < 0)
+    return NULL;
+  i = id_map_slot (map, id);
+
+  return map->ids[i] == id ? map->values[i] : NULL;
+}
+
 typedef struct
 {
   gint64 end;
@@ -124,6 +196,7 @@ typedef struct
 typedef struct
 {
   GArray     *kinds;        /* gid -> guint8 Kind */
+  GArray     *names;        /* gid -> guint8 NAME_* of a slice's name, 0: not yet */
   GHashTable *devices;      /* TesChromeMergedProcess* -> Device* */
   GPtrArray  *device_list;
   GPtrArray  *streams;      /* Stream* */
@@ -169,6 +242,7 @@ kstate_free (gpointer data)
   KState *st = data;
 
   g_array_unref (st->kinds);
+  g_array_unref (st->names);
   g_hash_table_unref (st->devices);
   g_ptr_array_unref (st->device_list);
   g_ptr_array_unref (st->streams);
@@ -273,6 +347,7 @@ prepare (TesChromeBuilder *b)
   KState *st = g_new0 (KState, 1);
 
   st->kinds = g_array_new (FALSE, TRUE, sizeof (guint8));
+  st->names = g_array_new (FALSE, TRUE, sizeof (guint8));
   st->devices = g_hash_table_new (NULL, NULL);
   st->device_list = g_ptr_array_new_with_free_func (device_free);
   st->streams = g_ptr_array_new_with_free_func (stream_free);
@@ -428,14 +503,20 @@ args_int (const char *args,
   if (args == NULL)
     return -1;
 
-  for (;;)
+  /* Kineto writes "External id" first: no search for it */
+  if (len > pattern_len && args[0] == '{' && memcmp (args + 1, pattern, pattern_len) == 0)
+    at = args + 1;
+  else
     {
-      at = memmem (at, end - at, pattern, pattern_len);
-      if (at == NULL)
-        return -1;
-      if (at > args && (at[-1] == '{' || at[-1] == ','))
-        break;
-      at += pattern_len;
+      for (;;)
+        {
+          at = memmem (at, end - at, pattern, pattern_len);
+          if (at == NULL)
+            return -1;
+          if (at > args && (at[-1] == '{' || at[-1] == ','))
+            break;
+          at += pattern_len;
+        }
     }
 
   at += pattern_len;
@@ -481,6 +562,36 @@ work_of (Kind        kind,
     return WORK_MEMSET;
 
   return WORK_COMPUTE;
+}
+
+/* What a slice's name says, worked out once per name: the kernels'
+ * names run to hundreds of bytes. */
+enum
+{
+  NAME_KNOWN = 1 << 0,
+  NAME_STEP  = 1 << 1,      /* ProfilerStep#N */
+  NAME_WORK  = 2,           /* work_of() a kernel of this name, from bit 2 */
+};
+
+static guint8
+name_class (KState           *st,
+            TesChromeBuilder *b,
+            guint32           name)
+{
+  guint8 c;
+
+  if (name >= st->names->len)
+    g_array_set_size (st->names, MAX (name + 1, b->texts->len));
+  if ((c = g_array_index (st->names, guint8, name)) == 0)
+    {
+      const char *text = tes_chrome_text (b, name);
+
+      c = NAME_KNOWN | (text != NULL && g_str_has_prefix (text, "ProfilerStep#") ? NAME_STEP : 0) |
+          (guint8)(work_of (K_KERNEL, text) << NAME_WORK);
+      g_array_index (st->names, guint8, name) = c;
+    }
+
+  return c;
 }
 
 /* Pops the ops that end at or before t, their self time now known. */
@@ -541,7 +652,7 @@ slice (TesChromeBuilder      *b,
                      ARGS_INT (args, sl->args_len, "correlation"),
                      tes_chrome_gid (b, part->seg, sl->name), (guint16)s->index, 0 };
 
-          w.work = work_of (kind, tes_chrome_text (b, w.name));
+          w.work = kind == K_KERNEL ? name_class (st, b, w.name) >> NAME_WORK : work_of (kind, NULL);
           g_array_append_val (st->work, w);
           return;
         }
@@ -570,10 +681,9 @@ slice (TesChromeBuilder      *b,
   name = tes_chrome_gid (b, part->seg, sl->name);
   if (kind == K_OTHER || kind == K_OP)
     {
-      const char *text = tes_chrome_text (b, name);
-
-      if (text != NULL && g_str_has_prefix (text, "ProfilerStep#"))
+      if (name_class (st, b, name) & NAME_STEP)
         {
+          const char *text = tes_chrome_text (b, name);
           gint64 span[2] = { *start, end };
 
           g_array_append_val (st->steps, span);
@@ -675,7 +785,7 @@ intersect_spans (GArray *a,
  * sorted by start. */
 static void
 busy_idle (KState      *st,
-           GHashTable  *launch_of,
+           const IdMap *launch_of,
            const Work **works,
            guint        n,
            gint64      *busy,
@@ -694,7 +804,7 @@ busy_idle (KState      *st,
       if (reach != G_MININT64 && w->start > reach)
         {
           gint64 gap = w->start - reach;
-          const Launch *launch = w->corr >= 0 ? g_hash_table_lookup (launch_of, &w->corr) : NULL;
+          const Launch *launch = id_map_lookup (launch_of, w->corr);
 
           if (launch != NULL && launch->ts > reach)
             idle[IDLE_HOST_WAIT] += gap;
@@ -714,7 +824,7 @@ busy_idle (KState      *st,
 static void
 write_units (TesChromeBuilder *b,
              KState           *st,
-             GHashTable       *launch_of)
+             const IdMap      *launch_of)
 {
   g_autoptr(GPtrArray) by_stream = g_ptr_array_new_with_free_func ((GDestroyNotify)g_ptr_array_unref);
 
@@ -939,10 +1049,10 @@ write_op_sums (TesChromeBuilder *b,
 static void
 write_operators (TesChromeBuilder *b,
                  KState           *st,
-                 GHashTable       *launch_of,
+                 const IdMap      *launch_of,
                  const gint64     *run_ids)
 {
-  g_autoptr(GHashTable) op_of_ext = g_hash_table_new (g_int64_hash, g_int64_equal);
+  IdMap op_of_ext;
   g_autofree gint *op_of_work = g_new (gint, st->work->len + 1);
   g_autofree gint *step_of_op = g_new (gint, st->ops->len + 1);
   const gint64 *steps = (const gint64 *)(gpointer)st->steps->data;
@@ -951,12 +1061,13 @@ write_operators (TesChromeBuilder *b,
    * them on several threads */
   gboolean sorted = tes_chrome_spans_sorted (steps, st->steps->len, 2);
 
+  id_map_init (&op_of_ext, st->ops->len);
   for (guint i = 0; i < st->ops->len; i++)
     {
       Op *op = &g_array_index (st->ops, Op, i);
 
       if (op->ext >= 0)
-        g_hash_table_insert (op_of_ext, &op->ext, GINT_TO_POINTER (i + 1));
+        id_map_insert (&op_of_ext, op->ext, GINT_TO_POINTER (i + 1));
       /* the step its call started in */
       step_of_op[i] = tes_chrome_span_at (steps, st->steps->len, 2, sorted, op->start);
     }
@@ -972,10 +1083,10 @@ write_operators (TesChromeBuilder *b,
       Op *op;
 
       if (ext >= 0)
-        found = GPOINTER_TO_INT (g_hash_table_lookup (op_of_ext, &ext));
-      if (found == 0 && w->corr >= 0 && (launch = g_hash_table_lookup (launch_of, &w->corr)) != NULL &&
+        found = GPOINTER_TO_INT (id_map_lookup (&op_of_ext, ext));
+      if (found == 0 && (launch = id_map_lookup (launch_of, w->corr)) != NULL &&
           launch->ext >= 0)
-        found = GPOINTER_TO_INT (g_hash_table_lookup (op_of_ext, &launch->ext));
+        found = GPOINTER_TO_INT (id_map_lookup (&op_of_ext, launch->ext));
       op_of_work[i] = found - 1;
       if (found == 0)
         continue;
@@ -987,6 +1098,7 @@ write_operators (TesChromeBuilder *b,
         up->dev_total += w->end - w->start;
     }
 
+  id_map_clear (&op_of_ext);
   write_op_sums (b, st, op_of_work, NULL, NULL, 0, linked);
 
   /* each step's ops and their works, in one pass: a trace of many steps
@@ -1020,17 +1132,18 @@ static void
 threads_written (TesChromeBuilder *b)
 {
   KState *st = b->flavour_data;
-  g_autoptr(GHashTable) launch_of = g_hash_table_new (g_int64_hash, g_int64_equal);
   g_autofree gint64 *run_ids = NULL;
+  IdMap launch_of;
 
   pop_until (st, G_MAXINT64);
   st->cur = NULL;
 
+  id_map_init (&launch_of, st->launches->len);
   for (guint i = 0; i < st->launches->len; i++)
     {
       Launch *launch = &g_array_index (st->launches, Launch, i);
 
-      g_hash_table_insert (launch_of, &launch->corr, launch);
+      id_map_insert (&launch_of, launch->corr, launch);
     }
 
   run_ids = g_new0 (gint64, st->steps->len + 1);
@@ -1041,8 +1154,9 @@ threads_written (TesChromeBuilder *b)
       run_ids[i] = tes_cache_writer_add_run (b->writer, g_ptr_array_index (st->step_names, i), b->clock_id, span[0], span[1]);
     }
 
-  write_operators (b, st, launch_of, run_ids);
-  write_units (b, st, launch_of);
+  write_operators (b, st, &launch_of, run_ids);
+  write_units (b, st, &launch_of);
+  id_map_clear (&launch_of);
   tes_chrome_ranks_register (b, st->steps, st->step_names);
 }
 

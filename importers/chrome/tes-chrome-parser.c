@@ -11,13 +11,10 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "tes-chrome-parser.h"
-#include "tes-chrome-scan.h"
+#include "tes-chrome-parser-private.h"
 #include "tes-json.h"
 
 #include <string.h>
-
-#include <yajl/yajl_parse.h>
 
 /* Streaming parse of Chrome Trace Event JSON with yajl's callbacks: no
  * document tree is ever built; each event is assembled from the callbacks
@@ -28,111 +25,8 @@
  * PyTorch profiler's "deviceProperties" array, as
  * "deviceProperties.<index>.<key>". */
 
-typedef enum
-{
-  F_TOP,
-  F_TOP_OBJECT,
-  F_EVENTS,
-  F_EVENT,
-  F_ID2,
-  F_OTHER,
-  F_DEVICES,
-  F_CAPTURE,
-  F_SKIP,
-} FrameKind;
-
-typedef struct
-{
-  FrameKind kind;
-  guint     nest;
-} Frame;
-
-typedef enum
-{
-  K_NONE,
-  K_PH,
-  K_NAME,
-  K_CAT,
-  K_PID,
-  K_TID,
-  K_TS,
-  K_DUR,
-  K_TTS,
-  K_TDUR,
-  K_ID,
-  K_ID2,
-  K_BIND_ID,
-  K_S,
-  K_SCOPE,
-  K_BP,
-  K_FLOW_IN,
-  K_FLOW_OUT,
-  K_ARGS,
-  K_TRACE_EVENTS,
-  K_DISPLAY_TIME_UNIT,
-  K_OTHER_DATA,
-  K_METADATA,
-  K_DEVICE_PROPERTIES,
-  K_DISTRIBUTED_INFO,
-  K_LOCAL,
-  K_GLOBAL,
-  K_OTHER,
-} Key;
-
-struct _TesChromeParser
-{
-  TesChromeSegment *seg;
-  yajl_handle       yajl;
-  guint64           base;         /* file offset of the buffer yajl parses */
-  Frame             frames[16];
-  guint             n_frames;
-  guint             depth;
-  Key               key;
-  TesChromeEvent    ev;
-  gboolean          need_comma;
-  GString          *other_prefix;
-  GString          *other_key;
-  guint             n_devices;    /* objects of "deviceProperties" so far */
-  guint64           last_event_end;
-  guint64           last_token;   /* where the last value or key ended */
-  TesChromeRollFunc roll;
-  gpointer          roll_data;
-  guint64           roll_every;
-  guint64           roll_from;    /* where the segment's first event starts */
-  TesChromeScan     scan;         /* the events yajl is spared */
-  guint64           scan_at;      /* file offset past the token being replayed */
-  guint             replaying : 1;
-  guint             scan_enabled : 1;
-  guint             in_string : 1;    /* of the bytes yajl was given, as yajl lexes them */
-  guint             escaped : 1;
-  guint             saw_top : 1;
-  guint             object_form : 1;
-  guint             saw_events : 1;
-  guint             fed : 1;
-  GError           *error;
-};
-
 /* tes_chrome_parser_set_scan() */
 static gboolean default_scan = TRUE;
-
-typedef enum
-{
-  V_NULL,
-  V_FALSE,
-  V_TRUE,
-  V_NUMBER,
-  V_STRING,
-} ValueType;
-
-/* What yajl_get_bytes_consumed() would say: the file offset just past
- * the token the callback is given. */
-static inline guint64
-offset_now (TesChromeParser *p)
-{
-  if (p->replaying)
-    return p->scan_at;
-  return p->base + yajl_get_bytes_consumed (p->yajl);
-}
 
 static int
 fail (TesChromeParser *p,
@@ -143,12 +37,6 @@ fail (TesChromeParser *p,
   if (p->error == NULL)
     g_set_error_literal (&p->error, domain, code, message);
   return 0;
-}
-
-static inline Frame *
-top (TesChromeParser *p)
-{
-  return &p->frames[p->n_frames - 1];
 }
 
 static void
@@ -218,6 +106,43 @@ bad_type (TesChromeParser *p)
   tes_chrome_segment_warn (p->seg, TES_CHROME_W_BAD_TYPE, p->ev.offset);
 }
 
+/* The common case of a time in µs as a number, "1700000001187.779":
+ * at most 15 digits before the point and 3 after, in ns without
+ * tes_decimal_parse()'s general path (a quarter of the replay's time);
+ * anything else (a sign, an exponent, finer than 1 ns) goes that way. */
+static inline gboolean
+plain_us (const char *s,
+          gsize       len,
+          gint64     *ns)
+{
+  gint64 v = 0;
+  gsize i = 0;
+  guint frac = 0;
+
+  while (i < len && g_ascii_isdigit (s[i]))
+    v = v * 10 + (s[i++] - '0');
+  if (i == 0 || i > 15)
+    return FALSE;
+  if (i < len)
+    {
+      if (s[i++] != '.')
+        return FALSE;
+      for (; i < len && g_ascii_isdigit (s[i]); i++, frac++)
+        {
+          if (frac == 3)
+            return FALSE;
+          v = v * 10 + (s[i] - '0');
+        }
+      if (frac == 0 || i != len)
+        return FALSE;
+    }
+  for (; frac < 3; frac++)
+    v *= 10;
+  *ns = v;
+
+  return TRUE;
+}
+
 static void
 time_field (TesChromeParser *p,
             guint32          flag,
@@ -233,6 +158,13 @@ time_field (TesChromeParser *p,
   if (type != V_NUMBER && type != V_STRING)
     {
       bad_type (p);
+      return;
+    }
+
+  if (type == V_NUMBER && plain_us (s, len, &v))
+    {
+      *field = v;
+      p->ev.flags |= flag;
       return;
     }
 
@@ -409,11 +341,11 @@ event_field (TesChromeParser *p,
     }
 }
 
-static int
-on_scalar (TesChromeParser *p,
-           ValueType        type,
-           const char      *s,
-           gsize            len)
+int
+tes_chrome_parser_on_scalar (TesChromeParser *p,
+                             ValueType        type,
+                             const char      *s,
+                             gsize            len)
 {
   Frame *f;
 
@@ -489,14 +421,14 @@ on_scalar (TesChromeParser *p,
 static int
 cb_null (void *ctx)
 {
-  return on_scalar (ctx, V_NULL, NULL, 0);
+  return tes_chrome_parser_on_scalar (ctx, V_NULL, NULL, 0);
 }
 
 static int
 cb_boolean (void *ctx,
             int   value)
 {
-  return on_scalar (ctx, value ? V_TRUE : V_FALSE, NULL, 0);
+  return tes_chrome_parser_on_scalar (ctx, value ? V_TRUE : V_FALSE, NULL, 0);
 }
 
 static int
@@ -504,7 +436,7 @@ cb_number (void       *ctx,
            const char *s,
            size_t      len)
 {
-  return on_scalar (ctx, V_NUMBER, s, len);
+  return tes_chrome_parser_on_scalar (ctx, V_NUMBER, s, len);
 }
 
 static int
@@ -512,7 +444,7 @@ cb_string (void                *ctx,
            const unsigned char *s,
            size_t               len)
 {
-  return on_scalar (ctx, V_STRING, (const char *)s, len);
+  return tes_chrome_parser_on_scalar (ctx, V_STRING, (const char *)s, len);
 }
 
 static void
@@ -524,9 +456,9 @@ begin_event (TesChromeParser *p)
   g_string_truncate (p->ev.args, 0);
 }
 
-static int
-on_start (TesChromeParser *p,
-          gboolean         is_map)
+int
+tes_chrome_parser_on_start (TesChromeParser *p,
+                            gboolean         is_map)
 {
   Frame *f;
 
@@ -643,9 +575,9 @@ on_start (TesChromeParser *p,
   return 1;
 }
 
-static int
-on_end (TesChromeParser *p,
-        gboolean         is_map)
+int
+tes_chrome_parser_on_end (TesChromeParser *p,
+                          gboolean         is_map)
 {
   Frame *f = top (p);
 
@@ -700,34 +632,32 @@ on_end (TesChromeParser *p,
 static int
 cb_start_map (void *ctx)
 {
-  return on_start (ctx, TRUE);
+  return tes_chrome_parser_on_start (ctx, TRUE);
 }
 
 static int
 cb_end_map (void *ctx)
 {
-  return on_end (ctx, TRUE);
+  return tes_chrome_parser_on_end (ctx, TRUE);
 }
 
 static int
 cb_start_array (void *ctx)
 {
-  return on_start (ctx, FALSE);
+  return tes_chrome_parser_on_start (ctx, FALSE);
 }
 
 static int
 cb_end_array (void *ctx)
 {
-  return on_end (ctx, FALSE);
+  return tes_chrome_parser_on_end (ctx, FALSE);
 }
 
-static int
-cb_map_key (void                *ctx,
-            const unsigned char *k,
-            size_t               len)
+int
+tes_chrome_parser_on_key (TesChromeParser *p,
+                          const char      *key,
+                          gsize            len)
 {
-  TesChromeParser *p = ctx;
-  const char *key = (const char *)k;
   Frame *f = top (p);
 
   p->last_token = offset_now (p);
@@ -789,6 +719,14 @@ cb_map_key (void                *ctx,
     }
 
   return 1;
+}
+
+static int
+cb_map_key (void                *ctx,
+            const unsigned char *k,
+            size_t               len)
+{
+  return tes_chrome_parser_on_key (ctx, (const char *)k, len);
 }
 
 static const yajl_callbacks callbacks = {
@@ -865,278 +803,12 @@ tes_chrome_parser_free (TesChromeParser *p)
   g_free (p);
 }
 
-static const char *
-describe_bad_token (const guint8 *buf,
-                    gsize         len,
-                    gsize         at)
-{
-  const char *rest = (const char *)buf + at;
-  gsize left = at < len ? len - at : 0;
-
-  if ((left >= 3 && memcmp (rest, "NaN", 3) == 0) ||
-      (left >= 8 && memcmp (rest, "Infinity", 8) == 0) ||
-      (left >= 9 && memcmp (rest, "-Infinity", 9) == 0))
-    return _(" (NaN and Infinity are not JSON numbers)");
-  if (at == 0 && left >= 2 && ((buf[0] == 0xff && buf[1] == 0xfe) || (buf[0] == 0xfe && buf[1] == 0xff)))
-    return _(" (UTF-16 text: Tessera reads JSON in UTF-8; convert it: iconv -f UTF-16 -t UTF-8)");
-
-  return "";
-}
-
-static gboolean
-is_ws (guint8 c)
-{
-  return c == ' ' || c == '\n' || c == '\r' || c == '\t';
-}
-
-/* An event's args object that the scanner found in the compact form the
- * capture writes: kept as it is, with what on_start(), the capture and
- * on_end() would leave behind. */
-static int
-on_compact_args (TesChromeParser *p,
-                 const char      *text,
-                 gsize            len)
-{
-  g_assert (top (p)->kind == F_EVENT && p->key == K_ARGS);
-
-  p->last_token = offset_now (p);
-  g_string_truncate (p->ev.args, 0);
-  tes_json_append_raw (p->ev.args, text, len);
-  /* {} carries nothing */
-  if (len > 2)
-    p->ev.flags |= TES_CHROME_EV_HAS_ARGS;
-  p->need_comma = TRUE;
-  p->key = K_NONE;
-
-  return 1;
-}
-
-/* Hands the scanned tokens to the callbacks yajl would have called, at
- * the offsets it would have reported; the object starts at offset. */
-static int
-replay (TesChromeParser *p,
-        guint64          offset)
-{
-  const TesChromeToken *t = p->scan.tokens;
-  int ok = 1;
-
-  p->replaying = TRUE;
-  for (guint i = 0; i < p->scan.n_tokens && ok; i++, t++)
-    {
-      p->scan_at = offset + t->end;
-      switch (t->type)
-        {
-        case TES_CHROME_TOK_START_MAP: ok = on_start (p, TRUE); break;
-        case TES_CHROME_TOK_END_MAP: ok = on_end (p, TRUE); break;
-        case TES_CHROME_TOK_START_ARRAY: ok = on_start (p, FALSE); break;
-        case TES_CHROME_TOK_END_ARRAY: ok = on_end (p, FALSE); break;
-        case TES_CHROME_TOK_KEY: ok = cb_map_key (p, (const unsigned char *)t->text, t->len); break;
-        case TES_CHROME_TOK_STRING: ok = on_scalar (p, V_STRING, t->text, t->len); break;
-        case TES_CHROME_TOK_NUMBER: ok = on_scalar (p, V_NUMBER, t->text, t->len); break;
-        case TES_CHROME_TOK_TRUE: ok = on_scalar (p, V_TRUE, NULL, 0); break;
-        case TES_CHROME_TOK_FALSE: ok = on_scalar (p, V_FALSE, NULL, 0); break;
-        case TES_CHROME_TOK_NULL: ok = on_scalar (p, V_NULL, NULL, 0); break;
-        case TES_CHROME_TOK_ARGS: ok = on_compact_args (p, t->text, t->len); break;
-        default: g_assert_not_reached ();
-        }
-    }
-  p->replaying = FALSE;
-
-  return ok;
-}
-
-/* Whether yajl stands just past an event of the events array that ended
- * at offset: the next bytes may go to the scanner. */
-static inline gboolean
-between_events (TesChromeParser *p,
-                guint64          offset)
-{
-  return p->n_frames > 0 && top (p)->kind == F_EVENTS && p->last_event_end == offset &&
-         p->error == NULL;
-}
-
-/* From just past an event's '}', the following events (',' '{'…'}') that
- * lie whole in data, scanned and replayed; returns the bytes consumed,
- * which end just past an event's '}'. *failed: a callback failed. */
-static gsize
-scan_events (TesChromeParser *p,
-             const guint8    *data,
-             gsize            len,
-             guint64          offset,
-             gboolean        *failed)
-{
-  gsize done = 0;
-
-  for (;;)
-    {
-      gsize i = done;
-      gsize n;
-
-      while (i < len && is_ws (data[i]))
-        i++;
-      if (i >= len || data[i] != ',')
-        return done;
-      i++;
-      while (i < len && is_ws (data[i]))
-        i++;
-      if (i >= len || data[i] != '{' ||
-          !(n = tes_chrome_scan_object (&p->scan, data + i, len - i, TES_CHROME_MAX_DEPTH - p->depth)))
-        return done;
-      if (!replay (p, offset + i))
-        {
-          *failed = TRUE;
-          return i;
-        }
-      done = i + n;
-    }
-}
-
-/* The index past the first '}' outside a string from data[pos] on (or
- * len), following strings across calls the way yajl lexes them (until it
- * finds an error). yajl is fed up to there: never a token cut in two,
- * which yajl would hold and lex again from its start with the next
- * slice. */
-static gsize
-next_brace (TesChromeParser *p,
-            const guint8    *data,
-            gsize            pos,
-            gsize            len)
-{
-  gboolean in_string = p->in_string;
-  gboolean escaped = p->escaped;
-  gsize i;
-
-  for (i = pos; i < len; i++)
-    {
-      guint8 c = data[i];
-
-      if (in_string)
-        {
-          if (escaped)
-            escaped = FALSE;
-          else if (c == '\\')
-            escaped = TRUE;
-          else if (c == '"')
-            in_string = FALSE;
-        }
-      else if (c == '"')
-        in_string = TRUE;
-      else if (c == '}')
-        {
-          i++;
-          break;
-        }
-    }
-
-  p->in_string = in_string;
-  p->escaped = escaped;
-
-  return i;
-}
-
-/* yajl's error for the bytes it rejected at data[at] (data holds the
- * whole buffer being fed). */
-static void
-set_yajl_error (TesChromeParser  *p,
-                const guint8     *data,
-                gsize             len,
-                gsize             at,
-                GError          **error)
-{
-  g_autofree guchar *msg = yajl_get_error (p->yajl, 0, NULL, 0);
-  g_autofree char *text = g_strstrip (g_strdup ((const char *)msg));
-  const char *colon = strstr (text, ": ");
-
-  /* yajl says "lexical error: invalid char in json text." */
-  g_set_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_INVALID,
-               _("invalid JSON: %s%s"), colon ? colon + 2 : text,
-               describe_bad_token (data, len, at));
-}
-
 /* For tests: whether parsers created from now on leave whole events to
  * the scanner (the default) or give yajl every byte. */
 void
 tes_chrome_parser_set_scan (gboolean enabled)
 {
   default_scan = enabled;
-}
-
-/* Parses the next bytes of the stream, which start at offset in the file.
- * On an error, *error_offset is the byte it is at.
- *
- * Between two events the scanner (tes-chrome-scan.h) takes the events
- * that lie whole in the buffer; yajl parses the rest, up to each '}'
- * outside a string in turn, so that the scanner can take over again after
- * the event it closes. */
-gboolean
-tes_chrome_parser_feed (TesChromeParser  *p,
-                        const guint8     *data,
-                        gsize             len,
-                        guint64           offset,
-                        guint64          *error_offset,
-                        GError          **error)
-{
-  gsize pos = 0;
-
-  if (!p->fed)
-    p->last_token = offset;
-  p->fed = TRUE;
-
-  while (pos < len)
-    {
-      gsize end = len;
-      gsize at;
-
-      if (p->scan_enabled && between_events (p, offset + pos))
-        {
-          gboolean failed = FALSE;
-
-          pos += scan_events (p, data + pos, len - pos, offset + pos, &failed);
-          if (failed)
-            {
-              if (error_offset != NULL)
-                *error_offset = p->scan_at > 0 ? p->scan_at - 1 : 0;
-              g_propagate_error (error, g_steal_pointer (&p->error));
-              return FALSE;
-            }
-          if (pos >= len)
-            break;
-        }
-
-      if (p->scan_enabled)
-        end = next_brace (p, data, pos, len);
-
-      p->base = offset + pos;
-      if (yajl_parse (p->yajl, data + pos, end - pos) == yajl_status_ok)
-        {
-          pos = end;
-          continue;
-        }
-
-      /* yajl stops just past the byte it rejects (counted, as when it
-       * was given the whole buffer, from the buffer's start) */
-      at = pos + yajl_get_bytes_consumed (p->yajl);
-      if (at > 0)
-        at--;
-      if (error_offset != NULL)
-        *error_offset = offset + at;
-
-      if (p->error != NULL)
-        g_propagate_error (error, g_steal_pointer (&p->error));
-      else
-        set_yajl_error (p, data, len, at, error);
-      return FALSE;
-    }
-
-  if (offset + len - p->last_token <= TES_CHROME_MAX_TOKEN)
-    return TRUE;
-
-  if (error_offset != NULL)
-    *error_offset = p->last_token;
-  g_set_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_INVALID,
-               _("no JSON value or key ends within %d MiB (a string or number that long "
-                 "is no trace event: a damaged or hostile file?)"), TES_CHROME_MAX_TOKEN >> 20);
-  return FALSE;
 }
 
 /* Whether the stream has just closed an event of the events array whose

@@ -1,0 +1,165 @@
+/* tes-chrome-shared.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "tes-chrome"
+
+#include "config.h"
+
+#include "tes-chrome-builder-private.h"
+#include "tes-chrome-private.h"
+#include "tes-info.h"
+
+#include <math.h>
+
+/* What the builder's steps (merge, match, tracks, rows, ranks) and the
+ * vendors' flavours share: the string tables, warnings, tracks and small
+ * readers. Kept apart from tes-chrome-builder.c, which only runs the steps,
+ * so that no file of the builder calls back into the one that calls it. */
+
+/* ---- strings ----------------------------------------------------------- */
+
+guint32
+tes_chrome_gid_of_text (TesChromeBuilder *b,
+                        const char       *text)
+{
+  gpointer value;
+
+  if (text == NULL)
+    return 0;
+
+  if (g_hash_table_lookup_extended (b->gid_of, text, NULL, &value))
+    return GPOINTER_TO_UINT (value);
+
+  g_ptr_array_add (b->texts, (gpointer)text);
+  g_hash_table_insert (b->gid_of, (gpointer)text, GUINT_TO_POINTER (b->texts->len - 1));
+
+  return b->texts->len - 1;
+}
+
+/* tes_chrome_gid() the first time a string id is met. */
+guint32
+tes_chrome_gid_slow (TesChromeBuilder *b,
+                     TesChromeSegment *seg,
+                     guint32           sid)
+{
+  GArray *map = b->gmaps[seg->index];
+  guint32 g;
+
+  if (sid == 0)
+    return 0;
+
+  if (sid >= map->len)
+    g_array_set_size (map, seg->strings.strs->len);
+
+  if ((g = g_array_index (map, guint32, sid)) == 0)
+    {
+      g = tes_chrome_gid_of_text (b, tes_chrome_strings_get (&seg->strings, sid));
+      g_array_index (map, guint32, sid) = g;
+    }
+
+  return g;
+}
+
+/* tes_chrome_wid() the first time a gid is written. */
+guint32
+tes_chrome_wid_slow (TesChromeBuilder *b,
+                     guint32           g)
+{
+  guint32 w;
+
+  if (g == 0)
+    return 0;
+
+  if (g >= b->wids->len)
+    g_array_set_size (b->wids, b->texts->len);
+
+  if ((w = g_array_index (b->wids, guint32, g)) == 0)
+    {
+      w = tes_cache_writer_intern (b->writer, tes_chrome_text (b, g));
+      g_array_index (b->wids, guint32, g) = w;
+    }
+
+  return w;
+}
+
+void
+tes_chrome_warn (TesChromeBuilder *b,
+                 TesChromeWarning  w,
+                 guint64           offset)
+{
+  if (b->warnings[w].count++ == 0 || offset < b->warnings[w].first_offset)
+    b->warnings[w].first_offset = offset;
+}
+
+/* ---- helpers for the steps and the flavours ------------------------------ */
+
+gint64
+tes_chrome_add_track (TesChromeBuilder *b,
+                      gint64            parent,
+                      TesTrackKind      kind,
+                      const char       *name,
+                      gint64            sort_index,
+                      const char       *native_id)
+{
+  if (parent == 0)
+    parent = b->root_track;
+
+  return tes_cache_writer_add_track (b->writer, parent, b->context->source_id, b->clock_id,
+                                     kind, name, sort_index, native_id);
+}
+
+/* An "otherData" (or "metadata") member of the file, "otherData.key". */
+const char *
+tes_chrome_other_data (TesChromeBuilder *b,
+                       const char       *key)
+{
+  return tes_info_list_lookup (b->segs[0]->info, key);
+}
+
+/* A whole number of cycles from args, -1 when there is none. */
+gint64
+tes_chrome_args_cycles (const char *args,
+                        gsize       len,
+                        const char *key)
+{
+  const char *v;
+  gsize vl;
+  double d;
+
+  if (len == 0 || !tes_chrome_args_find (args, len, key, &v, &vl) ||
+      !tes_chrome_value_to_double (v, vl, TRUE, &d) || d < 0 || d > 9e15)
+    return -1;
+
+  return (gint64)llround (d);
+}
+
+/* Every merged thread, process by process, in their current order. */
+GPtrArray *
+tes_chrome_list_threads (TesChromeBuilder *b)
+{
+  GPtrArray *threads = g_ptr_array_new ();
+
+  for (guint i = 0; i < b->processes->len; i++)
+    {
+      TesChromeMergedProcess *mp = g_ptr_array_index (b->processes, i);
+
+      for (guint j = 0; j < mp->threads->len; j++)
+        g_ptr_array_add (threads, g_ptr_array_index (mp->threads, j));
+    }
+
+  return threads;
+}
+
+gboolean
+tes_chrome_thread_has_slices (TesChromeMergedThread *mt)
+{
+  for (guint i = 0; i < mt->parts->len; i++)
+    if (tes_chrome_thread_n_slices (g_array_index (mt->parts, TesChromePart, i).thread) > 0)
+      return TRUE;
+
+  return FALSE;
+}
