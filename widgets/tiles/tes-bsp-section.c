@@ -393,6 +393,13 @@ tes_bsp_section_render (TesWorkspace  *workspace,
                          cr, width, height);
 }
 
+/* Export View draws the colouring shown. */
+static const char *
+tes_bsp_section_get_view_name (TesSection *section)
+{
+  return TES_BSP_SECTION (section)->coloring == TES_BSP_COLOR_CYCLES ? "bsp-cycles" : "bsp";
+}
+
 /* The first span ending after @t (spans in time order). */
 static guint
 span_after (GArray *spans,
@@ -880,6 +887,7 @@ tes_bsp_section_class_init (TesBspSectionClass *klass)
   section_class->has_data = tes_bsp_section_has_data;
   section_class->workspace_changed = tes_bsp_section_workspace_changed;
   section_class->render = tes_bsp_section_render;
+  section_class->get_view = tes_bsp_section_get_view_name;
 
   gtk_widget_class_install_action (widget_class, "bsp.magnify", "d", magnify_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, 0, "bsp.magnify", "d", 2.0);

@@ -902,6 +902,12 @@ tes_trace_section_dispose (GObject *object)
   G_OBJECT_CLASS (tes_trace_section_parent_class)->dispose (object);
 }
 
+static const char *
+tes_trace_section_get_view_name (TesSection *section)
+{
+  return tes_trace_view_get_mode (TES_TRACE_SECTION (section)->view) == TES_TRACE_FLAME ? "flame" : "trace";
+}
+
 static void
 tes_trace_section_class_init (TesTraceSectionClass *klass)
 {
@@ -919,6 +925,7 @@ tes_trace_section_class_init (TesTraceSectionClass *klass)
   section_class->has_data = tes_trace_section_has_data;
   section_class->workspace_changed = tes_trace_section_workspace_changed;
   section_class->render = tes_trace_section_render;
+  section_class->get_view = tes_trace_section_get_view_name;
 
   g_type_ensure (TES_TYPE_TRACE_VIEW);
 
