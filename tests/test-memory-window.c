@@ -7,6 +7,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "tes-bsp-section.h"
@@ -230,6 +231,62 @@ test_memory_window_summary_width (void)
   tes_ui_test_close_window (window);
 }
 
+/* The descendant of @widget drawn as a picture (accessible role img). */
+static GtkWidget *
+find_picture (GtkWidget *widget)
+{
+  if (gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (widget)) == GTK_ACCESSIBLE_ROLE_IMG)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_picture (child);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* The Memory page is as tall as its layout at the width it is given,
+ * from its measure, before it is ever drawn (it used to set its height
+ * from its draw function, and was 0 high until then). */
+static void
+test_memory_window_page_height (void)
+{
+  g_auto(Generated) g = { 0 };
+  const TesMemoryModel *model;
+  GtkWidget *section, *page;
+  TesWindow *window;
+
+  generate (&g, TES_TEST_OWN_DATA);
+  window = open_compile_and_listing (&g, 1200, 800);
+  section = gtk_stack_get_child_by_name (tes_window_get_sections (window), "TesMemorySection");
+  g_assert_nonnull (section);
+  g_assert_false (gtk_widget_get_mapped (section));
+  model = tes_memory_section_get_model (TES_MEMORY_SECTION (section));
+  g_assert_nonnull (model);
+  page = find_picture (section);
+  g_assert_nonnull (page);
+
+  for (int width = 500; width <= 1500; width += 500)
+    {
+      cairo_surface_t *scratch = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1, 1);
+      cairo_t *cr = cairo_create (scratch);
+      int expected = (int)ceil (tes_memory_render_model (cr, model, TES_MEMORY_VIEW_ALL, width, NULL));
+      int minimum = -1, natural = -1;
+
+      cairo_destroy (cr);
+      cairo_surface_destroy (scratch);
+      g_assert_cmpint (expected, >, 200);
+      gtk_widget_measure (page, GTK_ORIENTATION_VERTICAL, width, &minimum, &natural, NULL, NULL);
+      g_assert_cmpint (minimum, ==, expected);
+      g_assert_cmpint (natural, ==, expected);
+    }
+
+  tes_ui_test_close_window (window);
+}
+
 /* The Memory section in the window, on a generated Poplar run: a click
  * on a histogram bin lists exactly its tiles; `tessera-cli render` draws
  * the same page. */
@@ -257,14 +314,7 @@ test_memory_window_click (void)
   g_assert_cmpuint (model->n_over, ==, json_object_get_int_member (g.truth, "out_of_memory"));
 
   /* where the page drew the bins: the same layout, drawn aside */
-  {
-    g_autoptr(GPtrArray) areas = tes_ui_test_find_widgets (window, GTK_TYPE_DRAWING_AREA);
-
-    page = NULL;
-    for (guint i = 0; i < areas->len; i++)
-      if (gtk_widget_is_ancestor (g_ptr_array_index (areas, i), GTK_WIDGET (section)))
-        page = g_ptr_array_index (areas, i);
-  }
+  page = find_picture (GTK_WIDGET (section));
   g_assert_nonnull (page);
   tes_ui_test_wait_for_stable_size (page);
   width = gtk_widget_get_width (page);
@@ -964,6 +1014,7 @@ main (int    argc,
   tes_ui_test_init (&argc, &argv);
 
   tes_ui_test_add ("/tes/memory-window/click", test_memory_window_click);
+  tes_ui_test_add ("/tes/memory-window/page-height", test_memory_window_page_height);
   tes_ui_test_add ("/tes/memory-window/summary-width", test_memory_window_summary_width);
   tes_ui_test_add ("/tes/tiles-window/follows", test_tiles_window_follows);
   tes_ui_test_add ("/tes/tiles-window/units", test_tiles_window_units);

@@ -11,7 +11,9 @@
 
 #include <glib/gi18n.h>
 #include <inttypes.h>
+#include <math.h>
 
+#include "tes-canvas.h"
 #include "tes-memory-render.h"
 #include "tes-memory-section.h"
 
@@ -24,7 +26,7 @@ struct _TesMemorySection
 {
   TesSection        parent_instance;
 
-  GtkDrawingArea   *page;
+  TesCanvas        *page;
   GtkLabel         *listing;
 
   TesMemoryModel   *model;
@@ -51,22 +53,43 @@ tes_memory_section_render (TesWorkspace  *workspace,
   return tes_memory_render (workspace, which, cr, width, height, error);
 }
 
-static void
-draw_page (GtkDrawingArea *area,
-           cairo_t        *cr,
-           int             width,
-           int             height,
-           gpointer        user_data)
+/* The page's height at @width: its layout, measured on a scratch surface. */
+static int
+page_height (TesCanvas *canvas,
+             int        width,
+             gpointer   user_data)
 {
   TesMemorySection *self = user_data;
+  cairo_surface_t *scratch;
+  cairo_t *cr;
   double used;
+
+  if (self->model == NULL)
+    return 0;
+
+  scratch = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1, 1);
+  cr = cairo_create (scratch);
+  used = tes_memory_render_model (cr, self->model, TES_MEMORY_VIEW_ALL, width, NULL);
+  cairo_destroy (cr);
+  cairo_surface_destroy (scratch);
+
+  return (int)ceil (used);
+}
+
+static void
+draw_page (TesCanvas *canvas,
+           cairo_t   *cr,
+           int        width,
+           int        height,
+           gpointer   user_data)
+{
+  TesMemorySection *self = user_data;
 
   if (self->model == NULL)
     return;
 
   g_array_set_size (self->bin_rects, 0);
-  used = tes_memory_render_model (cr, self->model, TES_MEMORY_VIEW_ALL, width, self->bin_rects);
-  gtk_drawing_area_set_content_height (area, (int)used);
+  tes_memory_render_model (cr, self->model, TES_MEMORY_VIEW_ALL, width, self->bin_rects);
 
   /* the selected bin, outlined */
   for (guint i = 0; i < self->bin_rects->len; i++)
@@ -268,7 +291,7 @@ tes_memory_section_workspace_changed (TesSection   *section,
     gtk_label_set_label (self->listing, error->message);
 
   update_description (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self->page));
+  gtk_widget_queue_resize (GTK_WIDGET (self->page));
 }
 
 static void
@@ -299,6 +322,7 @@ tes_memory_section_class_init (TesMemorySectionClass *klass)
   section_class->workspace_changed = tes_memory_section_workspace_changed;
   section_class->render = tes_memory_section_render;
 
+  g_type_ensure (TES_TYPE_CANVAS);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tessera/Tessera/widgets/tes-memory-section.ui");
   gtk_widget_class_bind_template_child (widget_class, TesMemorySection, page);
   gtk_widget_class_bind_template_child (widget_class, TesMemorySection, listing);
@@ -321,7 +345,7 @@ tes_memory_section_init (TesMemorySection *self)
   self->bin_rects = g_array_new (FALSE, FALSE, sizeof (TesMemoryBinRect));
   self->selected = -1;
   update_description (self);
-  gtk_drawing_area_set_draw_func (self->page, draw_page, self, NULL);
+  tes_canvas_set_funcs (self->page, page_height, draw_page, self);
 
   gesture = gtk_gesture_click_new ();
   g_signal_connect_object (gesture, "pressed", G_CALLBACK (pressed_cb), self, G_CONNECT_SWAPPED);

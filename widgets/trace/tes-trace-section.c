@@ -10,7 +10,9 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
+#include "tes-canvas.h"
 #include "tes-row-item.h"
 #include "tes-table.h"
 #include "tes-trace-render.h"
@@ -56,7 +58,7 @@ struct _TesTraceSection
   GtkStack       *bottom_stack;
   GtkLabel       *summary_title;
   GtkColumnView  *stats_view;
-  GtkDrawingArea *proportions_area;
+  TesCanvas      *proportions_area;
   GtkDrawingArea *histogram_area;
 
   /* the Summary tab: rebuilt in a thread a moment after the range or the
@@ -601,17 +603,33 @@ tes_trace_section_update_histogram (TesTraceSection *self)
   g_task_run_in_thread (task, histogram_worker);
 }
 
-static void
-draw_proportions (GtkDrawingArea *area,
-                  cairo_t        *cr,
-                  int             width,
-                  int             height,
-                  gpointer        user_data)
+/* The bars' height at @width: their layout, measured on a scratch surface. */
+static int
+proportions_height (TesCanvas *canvas,
+                    int        width,
+                    gpointer   user_data)
 {
   TesTraceSection *self = user_data;
+  cairo_surface_t *scratch = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1, 1);
+  cairo_t *cr = cairo_create (scratch);
   double used = tes_trace_draw_proportions (cr, self->proportions, width);
 
-  gtk_drawing_area_set_content_height (area, (int)used);
+  cairo_destroy (cr);
+  cairo_surface_destroy (scratch);
+
+  return (int)ceil (used);
+}
+
+static void
+draw_proportions (TesCanvas *canvas,
+                  cairo_t   *cr,
+                  int        width,
+                  int        height,
+                  gpointer   user_data)
+{
+  TesTraceSection *self = user_data;
+
+  tes_trace_draw_proportions (cr, self->proportions, width);
 }
 
 static void
@@ -927,6 +945,7 @@ tes_trace_section_class_init (TesTraceSectionClass *klass)
   section_class->render = tes_trace_section_render;
   section_class->get_view = tes_trace_section_get_view_name;
 
+  g_type_ensure (TES_TYPE_CANVAS);
   g_type_ensure (TES_TYPE_TRACE_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tessera/Tessera/widgets/tes-trace-section.ui");
@@ -999,7 +1018,7 @@ tes_trace_section_init (TesTraceSection *self)
     /* largest total first, as the rows come */
     gtk_column_view_sort_by_column (self->stats_view, added[STAT_TOTAL], GTK_SORT_DESCENDING);
   }
-  gtk_drawing_area_set_draw_func (self->proportions_area, draw_proportions, self, NULL);
+  tes_canvas_set_funcs (self->proportions_area, proportions_height, draw_proportions, self);
   gtk_drawing_area_set_draw_func (self->histogram_area, draw_histogram, self, NULL);
   g_object_bind_property (self->text_check, "active", self->view, "show-text", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->flows_check, "active", self->view, "show-flows", G_BINDING_SYNC_CREATE);
