@@ -249,10 +249,29 @@ test_workspace_link (void)
   g_assert_cmpint (start, ==, FIRST_NS + 4000);
   g_assert_cmpint (end, ==, FIRST_NS + 4500);
 
-  /* A finalized partner unlinks itself */
+  /* A finalized partner unlinks itself: the survivor links to nothing,
+   * moves alone, and a new partner starts from no offset */
   tes_workspace_link (a, b);
-  g_clear_object (&b);
+  tes_workspace_align_link (a, FIRST_NS, FIRST_NS + 7000);
+  g_assert_true (tes_workspace_get_linked (a) == b);
+  g_object_add_weak_pointer (G_OBJECT (b), (gpointer *)&b);
+  g_object_unref (b);
+  g_assert_null (b);
+  g_assert_null (tes_workspace_get_linked (a));
   tes_workspace_set_visible (a, FIRST_NS + 200, FIRST_NS + 300);
+  tes_workspace_get_visible (a, &start, &end);
+  g_assert_cmpint (start, ==, FIRST_NS + 200);
+  g_assert_cmpint (end, ==, FIRST_NS + 300);
+  {
+    g_autoptr(TesWorkspace) c = tes_workspace_new (report);
+
+    tes_workspace_link (a, c);
+    g_assert_true (tes_workspace_get_linked (c) == a);
+    tes_workspace_set_visible (a, FIRST_NS + 400, FIRST_NS + 600);
+    tes_workspace_get_visible (c, &start, &end);
+    g_assert_cmpint (start, ==, FIRST_NS + 400);
+    g_assert_cmpint (end, ==, FIRST_NS + 600);
+  }
 }
 
 int
