@@ -783,55 +783,87 @@ tes_workspace_get_linked (TesWorkspace *self)
   return self->linked;
 }
 
-/* @value rounded to a whole number, its digits in groups of three: the
- * locale's separator in the window (German 1.234.567); the C locale, which
- * the command line keeps for numbers, has none: ','. */
+/* @value with @decimals digits after the point, its whole part in groups
+ * of three: the locale's separator and decimal point in the window
+ * (German 1.234.567,5); the C locale, which the command line keeps for
+ * numbers, has no separator: ','. Every number the window shows goes
+ * through here. */
 char *
-tes_format_grouped (double value)
+tes_format_decimal (double value,
+                    int    decimals)
 {
-  g_autofree char *digits = g_strdup_printf ("%.0f", value);
+  g_autofree char *digits = g_strdup_printf ("%.*f", MAX (decimals, 0), value);
   GString *out = g_string_new (NULL);
-  gsize len = strlen (digits);
   gsize lead = digits[0] == '-' ? 1 : 0;
+  gsize whole = lead;
   const char *separator = localeconv ()->thousands_sep;
 
   if (separator == NULL || *separator == '\0')
     separator = ",";
-  for (gsize i = 0; i < len; i++)
+  while (g_ascii_isdigit (digits[whole]))
+    whole++;
+  for (gsize i = 0; i < whole; i++)
     {
-      if (i > lead && (len - i) % 3 == 0)
+      if (i > lead && (whole - i) % 3 == 0)
         g_string_append (out, separator);
       g_string_append_c (out, digits[i]);
     }
+  /* the decimal point, as printf wrote it, and the decimals */
+  g_string_append (out, digits + whole);
 
   return g_string_free (out, FALSE);
 }
 
+/* @value rounded to a whole number, its digits grouped. */
+char *
+tes_format_grouped (double value)
+{
+  return tes_format_decimal (value, 0);
+}
+
+/* The unit that reads best for durations up to @largest_ns: ms from a
+ * millisecond, µs from a microsecond, else ns. */
+TesTimeUnit
+tes_time_unit_readable (double largest_ns)
+{
+  if (fabs (largest_ns) >= 1e6)
+    return TES_TIME_UNIT_MS;
+  if (fabs (largest_ns) >= 1e3)
+    return TES_TIME_UNIT_US;
+  return TES_TIME_UNIT_NS;
+}
+
+/* @value in @unit's base (ns for time units, cycles for cycles) as a
+ * figure in @unit, without the unit: for a column whose header names it.
+ * ns and cycles whole, µs and ms to the nanosecond. */
+char *
+tes_format_in_unit (double      value,
+                    TesTimeUnit unit)
+{
+  switch (unit)
+    {
+    case TES_TIME_UNIT_US:
+      return tes_format_decimal (value / 1e3, 3);
+
+    case TES_TIME_UNIT_MS:
+      return tes_format_decimal (value / 1e6, 3);
+
+    case TES_TIME_UNIT_CYCLES:
+    case TES_TIME_UNIT_NS:
+    default:
+      return tes_format_grouped (value);
+    }
+}
+
 /* @value in @unit's base (ns for time units, cycles for cycles) as text
- * with its unit: the time units scale it, cycles group digits. */
+ * with its unit: the time units scale it, every unit groups digits. */
 char *
 tes_format_duration (double      value,
                      TesTimeUnit unit)
 {
-  switch (unit)
-    {
-    case TES_TIME_UNIT_CYCLES:
-      {
-        g_autofree char *grouped = tes_format_grouped (value);
+  g_autofree char *figure = tes_format_in_unit (value, unit);
 
-        return g_strconcat (grouped, " cycles", NULL);
-      }
-
-    case TES_TIME_UNIT_US:
-      return g_strdup_printf ("%.3f µs", value / 1e3);
-
-    case TES_TIME_UNIT_MS:
-      return g_strdup_printf ("%.3f ms", value / 1e6);
-
-    case TES_TIME_UNIT_NS:
-    default:
-      return g_strdup_printf ("%.0f ns", value);
-    }
+  return g_strconcat (figure, " ", tes_time_unit_to_string (unit), NULL);
 }
 
 static gboolean

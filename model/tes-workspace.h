@@ -88,6 +88,11 @@ gboolean           tes_workspace_parse_range            (TesWorkspace       *sel
 
 char              *tes_format_duration                  (double              value,
                                                          TesTimeUnit         unit);
+char              *tes_format_in_unit                   (double              value,
+                                                         TesTimeUnit         unit);
+TesTimeUnit        tes_time_unit_readable               (double              largest_ns);
 char              *tes_format_grouped                   (double              value);
+char              *tes_format_decimal                   (double              value,
+                                                         int                 decimals);
 
 G_END_DECLS

@@ -181,6 +181,31 @@ test_workspace_time_unit (void)
   g_clear_pointer (&text, g_free);
   text = tes_format_duration (-1234, TES_TIME_UNIT_CYCLES);
   g_assert_cmpstr (text, ==, "-1,234 cycles");
+  g_clear_pointer (&text, g_free);
+
+  /* every unit groups its thousands, as cycles do */
+  text = tes_format_duration (1234567890, TES_TIME_UNIT_US);
+  g_assert_cmpstr (text, ==, "1,234,567.890 µs");
+  g_clear_pointer (&text, g_free);
+  text = tes_format_duration (-1234567890, TES_TIME_UNIT_MS);
+  g_assert_cmpstr (text, ==, "-1,234.568 ms");
+  g_clear_pointer (&text, g_free);
+  text = tes_format_duration (999999, TES_TIME_UNIT_NS);
+  g_assert_cmpstr (text, ==, "999,999 ns");
+  g_clear_pointer (&text, g_free);
+  text = tes_format_decimal (1234.5, 1);
+  g_assert_cmpstr (text, ==, "1,234.5");
+  g_clear_pointer (&text, g_free);
+  text = tes_format_decimal (999.96, 1);
+  g_assert_cmpstr (text, ==, "1,000.0");
+  g_clear_pointer (&text, g_free);
+
+  /* a column of durations up to @largest reads in: */
+  g_assert_cmpint (tes_time_unit_readable (999), ==, TES_TIME_UNIT_NS);
+  g_assert_cmpint (tes_time_unit_readable (1000), ==, TES_TIME_UNIT_US);
+  g_assert_cmpint (tes_time_unit_readable (46876493), ==, TES_TIME_UNIT_MS);
+  text = tes_format_in_unit (46876493, TES_TIME_UNIT_MS);
+  g_assert_cmpstr (text, ==, "46.876");
 }
 
 /* --range START:END: times since the run's start, each in its own unit
