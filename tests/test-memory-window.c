@@ -329,7 +329,8 @@ test_memory_window_click (void)
     {
       const TesMemoryBinRect *rect = &g_array_index (rects, TesMemoryBinRect, i);
       const TesTileHistogramBin *bin = &g_array_index (model->histogram, TesTileHistogramBin, rect->bin);
-      g_autofree char *expected = g_strdup_printf (" KB: %" G_GINT64_FORMAT " tile", bin->tiles);
+      g_autofree char *n_tiles = tes_format_grouped (bin->tiles);
+      g_autofree char *expected = g_strdup_printf (" KB: %s tile", n_tiles);
       const char *text;
 
       if (bin->tiles == 0)
@@ -343,7 +344,24 @@ test_memory_window_click (void)
         guint listed = 0;
 
         for (const char *p = text; (p = strstr (p, " B)")); p++)
-          listed++;
+          {
+            /* its bytes grouped, as every figure of the window */
+            const char *open = p;
+            g_autofree char *figure = NULL;
+            g_autoptr(GString) digits = g_string_new (NULL);
+            g_autofree char *grouped = NULL;
+
+            while (open > text && open[-1] != '(')
+              open--;
+            figure = g_strndup (open, p - open);
+            for (const char *c = figure; *c; c++)
+              if (*c != ',')
+                g_string_append_c (digits, *c);
+            grouped = tes_format_grouped (g_ascii_strtod (digits->str, NULL));
+            g_assert_cmpstr (figure, ==, grouped);
+            g_assert_cmpint (g_ascii_strtoll (digits->str, NULL, 10), >=, 1000);
+            listed++;
+          }
         g_assert_cmpuint (listed, ==, bin->tiles);
       }
     }
@@ -358,7 +376,8 @@ test_memory_window_click (void)
     g_autofree char *description = accessible_property (page, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
     JsonObject *top = json_array_get_object_element (truth_tiles (&g), (guint)json_array_get_int_element (
                                                        json_object_get_array_member (g.truth, "top_tiles"), 0));
-    g_autofree char *counts = g_strdup_printf ("%u tiles, %d out of memory", json_array_get_length (truth_tiles (&g)),
+    g_autofree char *n_tiles = tes_format_grouped (json_array_get_length (truth_tiles (&g)));
+    g_autofree char *counts = g_strdup_printf ("%s tiles, %d out of memory", n_tiles,
                                                (int)json_object_get_int_member (g.truth, "out_of_memory"));
     g_autofree char *heaviest = g_strdup_printf ("most used tile %d:%d: %d KB", (int)json_object_get_int_member (top, "ipu"),
                                                  (int)json_object_get_int_member (top, "tile"),

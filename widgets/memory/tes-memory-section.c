@@ -10,7 +10,6 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <inttypes.h>
 #include <math.h>
 
 #include "tes-canvas.h"
@@ -110,12 +109,13 @@ static char *
 bin_text (const TesTileHistogramBin *bin,
           guint                      n_tiles)
 {
-  g_autofree char *lower = g_strdup_printf ("%'" G_GINT64_FORMAT, bin->lower / 1024);
-  g_autofree char *upper = g_strdup_printf ("%'" G_GINT64_FORMAT, bin->upper / 1024);
+  g_autofree char *lower = tes_format_grouped ((double)(bin->lower / 1024));
+  g_autofree char *upper = tes_format_grouped ((double)(bin->upper / 1024));
+  g_autofree char *count = tes_format_grouped (n_tiles);
 
-  /* Translators: a bin of the memory histogram (its bounds in KB) and how many tiles it holds */
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s - %s KB: %u tile", "%s - %s KB: %u tiles", n_tiles),
-                          lower, upper, n_tiles);
+  /* Translators: a bin of the memory histogram (its bounds in KB) and how many tiles it holds, grouped */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s - %s KB: %s tile", "%s - %s KB: %s tiles", n_tiles),
+                          lower, upper, count);
 }
 
 /**
@@ -138,17 +138,21 @@ tes_memory_section_describe (TesMemorySection *self)
     return g_strdup (_("No tile memory in this report"));
 
   text = g_string_new (NULL);
-  /* Translators: the Memory page in words: tiles, then those over the per-tile limit */
-  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%u tile, %u out of memory",
-                                             "%u tiles, %u out of memory", model->tiles->len),
-                          model->tiles->len, model->n_over);
+  {
+    g_autofree char *n_tiles = tes_format_grouped (model->tiles->len);
+
+    /* Translators: the Memory page in words: tiles (grouped, "1,472"), then those over the per-tile limit */
+    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%s tile, %u out of memory",
+                                               "%s tiles, %u out of memory", model->tiles->len),
+                            n_tiles, model->n_over);
+  }
   if (model->heaviest->len > 0)
     {
       const TesTile *top = &g_array_index (model->heaviest, TesTile, 0);
+      g_autofree char *kb = tes_format_grouped ((double)(top->total_bytes / 1024));
 
-      /* Translators: the most used tile: IPU:tile and its bytes in KB */
-      g_string_append_printf (text, _("; most used tile %d:%d: %" PRId64 " KB"), top->ipu, top->tile,
-                              top->total_bytes / 1024);
+      /* Translators: the most used tile: IPU:tile and its bytes in KB (grouped) */
+      g_string_append_printf (text, _("; most used tile %d:%d: %s KB"), top->ipu, top->tile, kb);
     }
   /* Translators: how many bins the memory histogram has */
   g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "; histogram of %u bin", "; histogram of %u bins",
@@ -209,8 +213,9 @@ tes_memory_section_select_bin (TesMemorySection *self,
     {
       const TesTile *tile = &g_array_index (tiles, TesTile, i);
 
-      g_string_append_printf (text, "%s%d:%d (%" G_GINT64_FORMAT " B)", i ? ", " : "\n",
-                              tile->ipu, tile->tile, tile->total_bytes);
+      g_autofree char *bytes = tes_format_grouped ((double)tile->total_bytes);
+
+      g_string_append_printf (text, "%s%d:%d (%s B)", i ? ", " : "\n", tile->ipu, tile->tile, bytes);
     }
   gtk_label_set_label (self->listing, text->str);
   update_description (self);
