@@ -317,7 +317,7 @@ test_trace_window_select (void)
   tes_workspace_set_time_unit (f.workspace, TES_TIME_UNIT_NS);
   g_clear_pointer (&details, g_free);
   details = tes_trace_section_dup_details (f.section);
-  tes_test_assert_contains (details, "Duration: 100000 ns\n");
+  tes_test_assert_contains (details, "Duration: 100,000 ns\n");
 
   /* Shift+click on sync, on the other device: the span from one to the
    * other is selected and shown */
@@ -541,7 +541,7 @@ test_trace_window_search (void)
   g_assert_cmpint (tes_trace_view_get_current_match (f.view), ==, -1);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.section), "trace.step-match", "i", 10));
   g_assert_cmpint (tes_trace_view_get_current_match (f.view), ==, 9);
-  g_assert_true (tes_ui_test_has_label_containing (f.window, "10 of 1002"));
+  g_assert_true (tes_ui_test_has_label_containing (f.window, "10 of 1,002"));
   /* ten back from the tenth wraps round to the last */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.section), "trace.step-match", "i", -10));
   g_assert_cmpint (tes_trace_view_get_current_match (f.view), ==, 1001);

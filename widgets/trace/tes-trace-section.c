@@ -161,6 +161,7 @@ append_step_details (GString    *text,
   g_autofree char *all = NULL;
   g_autofree char *min = NULL;
   g_autofree char *max = NULL;
+  g_autofree char *mean = NULL;
   TesBspStepStats stats;
 
   if (tes_report_get_track (report, track_id)->kind != TES_TRACK_TILE ||
@@ -176,13 +177,14 @@ append_step_details (GString    *text,
   all = tes_format_grouped (stats.all_cycles);
   min = tes_format_grouped (stats.min_cycles);
   max = tes_format_grouped (stats.max_cycles);
+  mean = tes_format_decimal (stats.mean_cycles, 1);
 
   /* Translators: a BSP program step's number and its program's name */
   g_string_append_printf (text, _("\nProgram step %s: %s\n"), number, tes_report_get_string (report, step->name));
   g_string_append_printf (text, _("Cycles: %s\n"), cycles);
   g_string_append_printf (text, _("Active tiles: %s of %s\n"), active, n_tiles);
   /* Translators: all the tiles' cycles added up, then their least, mean and most */
-  g_string_append_printf (text, _("All cycles: %s (min %s, mean %.1f, max %s)\n"), all, min, stats.mean_cycles, max);
+  g_string_append_printf (text, _("All cycles: %s (min %s, mean %s, max %s)\n"), all, min, mean, max);
   g_string_append_printf (text, _("Tile balance: %.1f %%\n"), stats.tile_balance);
   g_string_append_printf (text, _("Active tile balance: %.1f %%\n"), stats.active_tile_balance);
 }
@@ -316,7 +318,7 @@ stat_cell (gconstpointer row,
   if (column == STAT_NAME)
     return g_strdup (stat->name ? stat->name : "");
   if (column == STAT_COUNT)
-    return g_strdup_printf ("%" G_GINT64_FORMAT, stat->count);
+    return tes_format_grouped ((double)stat->count);
 
   return workspace ? tes_workspace_format_duration (workspace, values[column]) : g_strdup ("");
 }
@@ -707,10 +709,19 @@ tes_trace_section_update_matches (TesTraceSection *self)
   else if (n == 0)
     text = g_strdup (_("No match"));
   else if (current < 0)
-    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u match", "%u matches", n), n);
+    {
+      g_autofree char *count = tes_format_grouped (n);
+
+      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s match", "%s matches", n), count);
+    }
   else
-    /* Translators: the match stepped to, of all matches */
-    text = g_strdup_printf (_("%d of %u"), current + 1, n);
+    {
+      g_autofree char *at = tes_format_grouped (current + 1);
+      g_autofree char *count = tes_format_grouped (n);
+
+      /* Translators: the match stepped to, of all matches (both grouped) */
+      text = g_strdup_printf (_("%s of %s"), at, count);
+    }
 
   gtk_label_set_label (self->match_label, text);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "trace.step-match", n > 0);

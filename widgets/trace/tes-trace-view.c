@@ -762,14 +762,20 @@ tes_trace_view_query_tooltip (GtkWidget  *widget,
     {
       g_autofree char *path = g_strndup (box->label, box->label_len);
 
-      /* Translators: Group Executions' box: a call path and how many steps run under it */
-      markup = g_markup_printf_escaped (g_dngettext (GETTEXT_PACKAGE, "<b>%s</b>\n%u step, %s\nClick to zoom in",
-                                                     "<b>%s</b>\n%u steps, %s\nClick to zoom in", box->n_slices),
-                                        path, box->n_slices, duration);
+      g_autofree char *n_steps = tes_format_grouped (box->n_slices);
+
+      /* Translators: Group Executions' box: a call path and how many steps (grouped) run under it */
+      markup = g_markup_printf_escaped (g_dngettext (GETTEXT_PACKAGE, "<b>%s</b>\n%s step, %s\nClick to zoom in",
+                                                     "<b>%s</b>\n%s steps, %s\nClick to zoom in", box->n_slices),
+                                        path, n_steps, duration);
     }
   else if (box->n_slices > 1)
-    /* Translators: a box standing for several slices too small to draw apart */
-    markup = g_markup_printf_escaped (_("<b>%u slices</b>\n%s\nClick to zoom in"), box->n_slices, duration);
+    {
+      g_autofree char *n_slices = tes_format_grouped (box->n_slices);
+
+      /* Translators: a box standing for several slices (grouped, "12,345") too small to draw apart */
+      markup = g_markup_printf_escaped (_("<b>%s slices</b>\n%s\nClick to zoom in"), n_slices, duration);
+    }
   else
     {
       const char *name = tes_report_get_string (report, box->name);
