@@ -25,9 +25,11 @@ static const char usage_text[] =
   "  summary [--mode total|each] [--by category|name] [--csv] FILE…\n"
   "                                     time share per operator type (total) or per operator (each)\n"
 #ifdef TES_HAVE_WIDGETS
-  "  render [--view summary|trace|flame] [--range START:END] [--unit U]\n"
+  "  render [--view VIEW] [--range START:END] [--unit U]\n"
   "         [--width W] [--height H] --out OUT.png|svg|pdf FILE…\n"
-  "                                     draw a view (default: summary) as the window does\n"
+  "                                     draw a view (default: summary) as the window does;\n"
+  "                                     VIEW: summary, trace, flame, bsp, bsp-cycles,\n"
+  "                                     tile-balance, memory, memory-histogram, memory-tiles\n"
 #endif
   "  compare [--by name|type] [--csv] [--fail-if-slower PCT] A B\n"
   "                                     two runs' operators (and profiler steps) side by side,\n"

@@ -19,7 +19,7 @@
 #include <math.h>
 #include <pango/pangocairo.h>
 
-/* The Summary as a page: what `tessera-cli render --section summary`
+/* The Summary as a page: what `tessera-cli render --view summary`
  * writes and what the window exports. It reads the same facts, rows and
  * chart geometry as the section widget, and draws with cairo only, so it
  * runs without a display. */
