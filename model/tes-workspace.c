@@ -703,6 +703,21 @@ char *
 tes_workspace_format_duration (TesWorkspace *self,
                                gint64        ns)
 {
+  g_autofree char *figure = NULL;
+
+  g_return_val_if_fail (TES_IS_WORKSPACE (self), NULL);
+
+  figure = tes_workspace_format_figure (self, ns);
+
+  return g_strconcat (figure, " ", tes_time_unit_to_string (self->time_unit), NULL);
+}
+
+/* @ns in the workspace's unit without the unit's name: for a column whose
+ * header names it. */
+char *
+tes_workspace_format_figure (TesWorkspace *self,
+                             gint64        ns)
+{
   g_return_val_if_fail (TES_IS_WORKSPACE (self), NULL);
 
   if (self->time_unit == TES_TIME_UNIT_CYCLES)
@@ -710,10 +725,10 @@ tes_workspace_format_duration (TesWorkspace *self,
       const TesClock *clock = tes_report_get_clock (self->report, self->cycles_clock);
       double cycles = (double)ns * (double)clock->ticks_per_second / 1e9;
 
-      return tes_format_duration (cycles, TES_TIME_UNIT_CYCLES);
+      return tes_format_in_unit (cycles, TES_TIME_UNIT_CYCLES);
     }
 
-  return tes_format_duration ((double)ns, self->time_unit);
+  return tes_format_in_unit ((double)ns, self->time_unit);
 }
 
 /* Moves the visible ranges of two workspaces together (a comparison). */

@@ -72,6 +72,8 @@ gboolean           tes_workspace_time_unit_available    (TesWorkspace       *sel
 gint64             tes_workspace_get_cycles_clock       (TesWorkspace       *self);
 char              *tes_workspace_format_duration        (TesWorkspace       *self,
                                                          gint64              ns);
+char              *tes_workspace_format_figure          (TesWorkspace       *self,
+                                                         gint64              ns);
 void               tes_workspace_link                   (TesWorkspace       *self,
                                                          TesWorkspace       *other);
 void               tes_workspace_align_link             (TesWorkspace       *self,

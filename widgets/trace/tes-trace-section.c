@@ -58,6 +58,7 @@ struct _TesTraceSection
   GtkStack       *bottom_stack;
   GtkLabel       *summary_title;
   GtkColumnView  *stats_view;
+  GtkColumnViewColumn *stat_columns[7];   /* by STAT_*, the view's */
   TesCanvas      *proportions_area;
   GtkDrawingArea *histogram_area;
 
@@ -250,6 +251,8 @@ tes_trace_section_update_details (TesTraceSection *self)
   gtk_label_set_label (self->details_label, details);
 }
 
+static void tes_trace_section_update_stat_unit (TesTraceSection *self);
+
 static void
 tes_trace_section_sync_unit (TesTraceSection *self)
 {
@@ -259,6 +262,7 @@ tes_trace_section_sync_unit (TesTraceSection *self)
     gtk_drop_down_set_selected (self->unit_dropdown, tes_workspace_get_time_unit (workspace));
   tes_trace_section_update_range (self);
   tes_trace_section_update_details (self);
+  tes_trace_section_update_stat_unit (self);
 }
 
 static void
@@ -320,7 +324,34 @@ stat_cell (gconstpointer row,
   if (column == STAT_COUNT)
     return tes_format_grouped ((double)stat->count);
 
-  return workspace ? tes_workspace_format_duration (workspace, values[column]) : g_strdup ("");
+  /* the unit is in the column's header */
+  return workspace ? tes_workspace_format_figure (workspace, values[column]) : g_strdup ("");
+}
+
+static const char * const stat_titles[] = {
+  N_("Name"), N_("Count"), N_("Total"), N_("Self"), N_("Mean"), N_("Min"), N_("Max"),
+};
+
+/* The durations' headers name the workspace's unit, and their cells are
+ * written again in it. */
+static void
+tes_trace_section_update_stat_unit (TesTraceSection *self)
+{
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->stats));
+
+  for (guint c = STAT_TOTAL; c < N_STAT_COLUMNS; c++)
+    {
+      g_autofree char *title = NULL;
+
+      if (workspace != NULL)
+        /* Translators: a column of durations and the unit they are in: "Total (ms)" */
+        title = g_strdup_printf (_("%s (%s)"), _(stat_titles[c]),
+                                 tes_time_unit_to_string (tes_workspace_get_time_unit (workspace)));
+      gtk_column_view_column_set_title (self->stat_columns[c], title ? title : _(stat_titles[c]));
+    }
+  if (n > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self->stats), 0, n, n);
 }
 
 static int
@@ -1013,16 +1044,18 @@ tes_trace_section_init (TesTraceSection *self)
   gtk_scrollbar_set_adjustment (self->scrollbar, tes_trace_view_get_vadjustment (self->view));
 
   {
-    const TesTableColumn columns[N_STAT_COLUMNS] = {
-      { _("Name"), FALSE, TRUE }, { _("Count"), TRUE, FALSE }, { _("Total"), TRUE, FALSE },
-      { _("Self"), TRUE, FALSE }, { _("Mean"), TRUE, FALSE }, { _("Min"), TRUE, FALSE },
-      { _("Max"), TRUE, FALSE },
-    };
-    GtkColumnViewColumn *added[N_STAT_COLUMNS];
+    TesTableColumn columns[N_STAT_COLUMNS];
+    GtkColumnViewColumn **added = self->stat_columns;
     GtkSortListModel *sorted;
 
+    G_STATIC_ASSERT (G_N_ELEMENTS (stat_titles) == N_STAT_COLUMNS);
+    G_STATIC_ASSERT (G_N_ELEMENTS (self->stat_columns) == N_STAT_COLUMNS);
+    for (guint c = 0; c < N_STAT_COLUMNS; c++)
+      columns[c] = (TesTableColumn) { _(stat_titles[c]), c != STAT_NAME, c == STAT_NAME };
     self->stats = g_list_store_new (TES_TYPE_ROW_ITEM);
     tes_table_add_columns (self->stats_view, columns, N_STAT_COLUMNS, stat_cell, stat_compare, self, added);
+    /* names readable when the figures take the width: they scroll */
+    gtk_column_view_column_set_fixed_width (added[STAT_NAME], 160);
     sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->stats)),
                                       g_object_ref (gtk_column_view_get_sorter (self->stats_view)));
     gtk_column_view_set_model (self->stats_view, GTK_SELECTION_MODEL (gtk_no_selection_new (G_LIST_MODEL (sorted))));
