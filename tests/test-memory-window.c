@@ -231,6 +231,32 @@ test_memory_window_summary_width (void)
   tes_ui_test_close_window (window);
 }
 
+/* A text report gives the histogram's counts, not each tile's bytes: a
+ * bin picked says the count the histogram shows (1,380 tiles from 0 to
+ * 4 KB, as profile_summary_sdk3_stdout.txt prints), and why none are
+ * listed, not "0 tiles". */
+static void
+test_memory_window_printed_bin (void)
+{
+  g_autofree char *path = tes_test_copy_fixture (TES_TEST_OWN_DATA, "poplar/profile_summary_sdk3_stdout.txt");
+  TesMemorySection *section;
+  TesWindow *window;
+  const char *text;
+
+  window = tes_ui_test_open_window (path, NULL);
+  tes_ui_test_wait_for_page (window, "report");
+  section = TES_MEMORY_SECTION (gtk_stack_get_child_by_name (tes_window_get_sections (window), "TesMemorySection"));
+  g_assert_nonnull (section);
+  g_assert_true (tes_memory_section_select_bin (section, 0));
+  text = tes_memory_section_get_listing (section);
+  tes_test_assert_contains (text, "0 - 4 KB: 1,380 tiles");
+  tes_test_assert_contains (text, "no tile’s bytes");
+  g_assert_true (tes_memory_section_select_bin (section, 2));
+  tes_test_assert_contains (tes_memory_section_get_listing (section), "8 - 12 KB: 1 tile\n");
+
+  tes_ui_test_close_window (window);
+}
+
 /* The descendant of @widget drawn as a picture (accessible role img). */
 static GtkWidget *
 find_picture (GtkWidget *widget)
@@ -1034,6 +1060,7 @@ main (int    argc,
 
   tes_ui_test_add ("/tes/memory-window/click", test_memory_window_click);
   tes_ui_test_add ("/tes/memory-window/page-height", test_memory_window_page_height);
+  tes_ui_test_add ("/tes/memory-window/printed-bin", test_memory_window_printed_bin);
   tes_ui_test_add ("/tes/memory-window/summary-width", test_memory_window_summary_width);
   tes_ui_test_add ("/tes/tiles-window/follows", test_tiles_window_follows);
   tes_ui_test_add ("/tes/tiles-window/units", test_tiles_window_units);

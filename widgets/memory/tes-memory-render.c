@@ -169,9 +169,9 @@ draw_tiles (TesPainter           *p,
 
   y += tes_painter_text (p, _("Memory by tile"), x, y, width, PANGO_ALIGN_LEFT, TRUE, INK) + 6;
   if (n == 0 || top <= 0)
-    return y + tes_painter_text (p, _("The report gives no tile’s bytes: open it with the run’s archive listing "
-                                      "(size -A) or its profile."),
-                                 x, y, width, PANGO_ALIGN_LEFT, FALSE, INK) + 6;
+    return y + tes_painter_paragraph (p, _("The report gives no tile’s bytes: open it with the run’s archive listing "
+                                           "(size -A) or its profile."),
+                                      x, y, width, INK) + 6;
 
   columns = MIN (n, (guint)MAX (plot_w, 1));
   for (guint c = 0; c < columns; c++)

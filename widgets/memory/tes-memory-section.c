@@ -162,7 +162,7 @@ tes_memory_section_describe (TesMemorySection *self)
     {
       const TesTileHistogramBin *bin = &g_array_index (model->histogram, TesTileHistogramBin, self->selected);
       g_autoptr(GArray) tiles = tes_memory_model_tiles_in (model, bin);
-      g_autofree char *selected = bin_text (bin, tiles->len);
+      g_autofree char *selected = bin_text (bin, MAX ((guint)bin->tiles, tiles->len));
 
       /* Translators: the histogram bin selected, as "lower - upper KB: N tiles" */
       g_string_append_printf (text, _("; selected %s"), selected);
@@ -205,14 +205,17 @@ tes_memory_section_select_bin (TesMemorySection *self,
   bin = &g_array_index (self->model->histogram, TesTileHistogramBin, index);
   tiles = tes_memory_model_tiles_in (self->model, bin);
   {
-    g_autofree char *head = bin_text (bin, tiles->len);
+    /* the count the histogram shows, which a printed one has without
+     * the tiles' bytes */
+    g_autofree char *head = bin_text (bin, MAX ((guint)bin->tiles, tiles->len));
 
     g_string_append (text, head);
+    if (tiles->len == 0 && bin->tiles > 0)
+      g_string_append_printf (text, "\n%s", _("The report gives no tile’s bytes to list them by."));
   }
   for (guint i = 0; i < tiles->len; i++)
     {
       const TesTile *tile = &g_array_index (tiles, TesTile, i);
-
       g_autofree char *bytes = tes_format_grouped ((double)tile->total_bytes);
 
       g_string_append_printf (text, "%s%d:%d (%s B)", i ? ", " : "\n", tile->ipu, tile->tile, bytes);
