@@ -108,11 +108,7 @@ native_time_unit (TesWorkspace *self)
 
   if (any_track && all_cycles && self->cycles_clock != 0)
     return TES_TIME_UNIT_CYCLES;
-  if (span >= 10000000)       /* 10 ms */
-    return TES_TIME_UNIT_MS;
-  if (span >= 10000)          /* 10 µs */
-    return TES_TIME_UNIT_US;
-  return TES_TIME_UNIT_NS;
+  return tes_time_unit_readable ((double)span);
 }
 
 static void
@@ -836,14 +832,14 @@ tes_format_grouped (double value)
   return tes_format_decimal (value, 0);
 }
 
-/* The unit that reads best for durations up to @largest_ns: ms from a
- * millisecond, µs from a microsecond, else ns. */
+/* The unit that reads best for times up to @largest_ns (a run's span, a
+ * column's largest figure): ms from 10 ms, µs from 10 µs, else ns. */
 TesTimeUnit
 tes_time_unit_readable (double largest_ns)
 {
-  if (fabs (largest_ns) >= 1e6)
+  if (fabs (largest_ns) >= 1e7)
     return TES_TIME_UNIT_MS;
-  if (fabs (largest_ns) >= 1e3)
+  if (fabs (largest_ns) >= 1e4)
     return TES_TIME_UNIT_US;
   return TES_TIME_UNIT_NS;
 }

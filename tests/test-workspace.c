@@ -201,8 +201,9 @@ test_workspace_time_unit (void)
   g_clear_pointer (&text, g_free);
 
   /* a column of durations up to @largest reads in: */
-  g_assert_cmpint (tes_time_unit_readable (999), ==, TES_TIME_UNIT_NS);
-  g_assert_cmpint (tes_time_unit_readable (1000), ==, TES_TIME_UNIT_US);
+  g_assert_cmpint (tes_time_unit_readable (9999), ==, TES_TIME_UNIT_NS);
+  g_assert_cmpint (tes_time_unit_readable (10000), ==, TES_TIME_UNIT_US);
+  g_assert_cmpint (tes_time_unit_readable (9999999), ==, TES_TIME_UNIT_US);
   g_assert_cmpint (tes_time_unit_readable (46876493), ==, TES_TIME_UNIT_MS);
   text = tes_format_in_unit (46876493, TES_TIME_UNIT_MS);
   g_assert_cmpstr (text, ==, "46.876");
