@@ -18,7 +18,7 @@
 
 /* A window of its own for two runs: each opens (or is handed over, when
  * the report window already has it) off the main loop, then both show in
- * a TesCompareView. */
+ * their TesCompareSection, which reads what it compares in a thread. */
 
 struct _TesCompareWindow
 {
@@ -29,7 +29,7 @@ struct _TesCompareWindow
   GtkLabel             *error_label;
   GtkToggleButton      *side_by_side_button;
 
-  TesCompareView       *view;
+  TesCompareSection    *section;
   TesReport            *reports[2];
   GCancellable         *cancellable;
 };
@@ -48,11 +48,12 @@ tes_compare_window_show (TesCompareWindow *self)
   g_autoptr(TesWorkspace) a = tes_workspace_new (self->reports[0]);
   g_autoptr(TesWorkspace) b = tes_workspace_new (self->reports[1]);
 
-  self->view = TES_COMPARE_VIEW (tes_compare_view_new (a, b));
-  tes_compare_view_set_vertical (self->view, !gtk_toggle_button_get_active (self->side_by_side_button));
-  gtk_stack_add_named (self->stack, GTK_WIDGET (self->view), "compare");
+  self->section = TES_COMPARE_SECTION (tes_compare_section_new (a, b));
+  tes_compare_section_set_vertical (self->section, !gtk_toggle_button_get_active (self->side_by_side_button));
+  gtk_stack_add_named (self->stack, GTK_WIDGET (self->section), "compare");
   gtk_stack_set_visible_child_name (self->stack, "compare");
-  gtk_widget_set_sensitive (GTK_WIDGET (self->side_by_side_button), TRUE);
+  /* nothing to set side by side when neither run has a trace */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->side_by_side_button), tes_compare_section_get_has_traces (self->section));
 }
 
 static void
@@ -261,20 +262,20 @@ tes_compare_window_get_report (TesCompareWindow *self,
   return self->reports[side];
 }
 
-TesCompareView *
-tes_compare_window_get_view (TesCompareWindow *self)
+TesCompareSection *
+tes_compare_window_get_section (TesCompareWindow *self)
 {
   g_return_val_if_fail (TES_IS_COMPARE_WINDOW (self), NULL);
 
-  return self->view;
+  return self->section;
 }
 
 static void
 side_by_side_toggled_cb (TesCompareWindow *self,
                          GtkToggleButton  *button)
 {
-  if (self->view != NULL)
-    tes_compare_view_set_vertical (self->view, !gtk_toggle_button_get_active (button));
+  if (self->section != NULL)
+    tes_compare_section_set_vertical (self->section, !gtk_toggle_button_get_active (button));
 }
 
 static void

@@ -9,7 +9,7 @@
 
 #include <gtk/gtk.h>
 
-#include "tes-compare-view.h"
+#include "tes-compare-section.h"
 #include "tes-report.h"
 
 G_BEGIN_DECLS
@@ -32,6 +32,6 @@ void              tes_compare_window_open_runs (TesCompareWindow *self,
 const char       *tes_compare_window_get_page (TesCompareWindow *self);
 TesReport        *tes_compare_window_get_report (TesCompareWindow *self,
                                                  guint             side);
-TesCompareView   *tes_compare_window_get_view (TesCompareWindow *self);
+TesCompareSection *tes_compare_window_get_section (TesCompareWindow *self);
 
 G_END_DECLS

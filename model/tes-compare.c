@@ -867,7 +867,8 @@ tes_compare_summary_free (TesCompareSummary *summary)
 }
 
 /* A framework's training or inference step: PyTorch's ProfilerStep#N,
- * "Rank R ProfilerStep#N" in a job's report. */
+ * "Rank R ProfilerStep#N" in a job's report, TensorFlow's Step N, ONNX
+ * Runtime's model_run N. */
 static gboolean
 is_step_run (const TesRun *run)
 {
@@ -876,14 +877,17 @@ is_step_run (const TesRun *run)
   if (run->name == NULL)
     return FALSE;
   /* PyTorch's ProfilerStep#N (Rank R ProfilerStep#N for a job's ranks),
-   * TensorFlow's Step N */
+   * TensorFlow's Step N, ONNX Runtime's model_run N (an inference) */
   if (strstr (run->name, "ProfilerStep#") != NULL)
     return TRUE;
-  if (!g_str_has_prefix (run->name, "Step "))
+  if (g_str_has_prefix (run->name, "Step "))
+    digits = run->name + 5;
+  else if (g_str_has_prefix (run->name, "model_run "))
+    digits = run->name + 10;
+  else
     return FALSE;
-  for (digits = run->name + 5; g_ascii_isdigit (*digits); digits++)
-    ;
-  return digits > run->name + 5 && *digits == '\0';
+
+  return *digits != '\0' && strspn (digits, "0123456789") == strlen (digits);
 }
 
 static gint64
@@ -949,7 +953,7 @@ tes_compare_steps (TesReport  *a,
   for (guint i = 0; i < a_steps->len; i++)
     {
       const TesRun *ra = g_ptr_array_index (a_steps, i), *rb = NULL;
-      TesCompareStep step = { .a_ns = run_ns (a, ra), .b_ns = -1 };
+      TesCompareStep step = { .a_ns = run_ns (a, ra), .b_ns = -1, .a_run_id = ra->id };
       guint j;
 
       if (shared)
@@ -965,6 +969,7 @@ tes_compare_steps (TesReport  *a,
           rb = g_ptr_array_index (b_steps, j);
           b_used[j] = TRUE;
           step.b_ns = run_ns (b, rb);
+          step.b_run_id = rb->id;
         }
       step.name = rb != NULL && !g_str_equal (ra->name, rb->name) ? g_strdup_printf ("%s / %s", ra->name, rb->name)
                                                                 : g_strdup (ra->name);
@@ -974,10 +979,189 @@ tes_compare_steps (TesReport  *a,
     if (!b_used[j])
       {
         const TesRun *rb = g_ptr_array_index (b_steps, j);
-        TesCompareStep step = { .name = g_strdup (rb->name), .a_ns = -1, .b_ns = run_ns (b, rb) };
+        TesCompareStep step = { .name = g_strdup (rb->name), .a_ns = -1, .b_ns = run_ns (b, rb), .b_run_id = rb->id };
 
         g_array_append_val (out, step);
       }
+
+  return g_steal_pointer (&out);
+}
+
+/**
+ * tes_compare_run_rows:
+ *
+ * The rows one side of a comparison sets beside the other's: of run
+ * @run_id (0: the whole report; tes_report_summarize_run), per operator
+ * when the run lists them and @key is by name, else per type.
+ *
+ * Returns: (transfer full): TesSummaryRow, or %NULL with @error set
+ */
+GPtrArray *
+tes_compare_run_rows (TesReport      *report,
+                      gint64          run_id,
+                      TesCompareKey   key,
+                      GError        **error)
+{
+  g_autoptr(GError) each_error = NULL;
+  GPtrArray *rows;
+
+  g_return_val_if_fail (TES_IS_REPORT (report), NULL);
+
+  if (key == TES_COMPARE_BY_NAME &&
+      (rows = tes_report_summarize_run (report, run_id, TES_SUMMARY_EACH, TES_GROUP_BY_NAME, &each_error)))
+    return rows;
+
+  return tes_report_summarize_run (report, run_id, TES_SUMMARY_TOTAL,
+                                   key == TES_COMPARE_BY_TYPE ? TES_GROUP_BY_CATEGORY : TES_GROUP_BY_NAME, error);
+}
+
+/**
+ * tes_compare_step:
+ *
+ * The operators of one step both runs have (@step from
+ * tes_compare_steps()) side by side, as tes_compare_rows() sets two whole
+ * runs': so that a regression is found by operator and by step. The rows
+ * compared are returned in @a_rows and @b_rows, which the comparison points
+ * into.
+ *
+ * Returns: (transfer full): the comparison, or %NULL with @error set
+ */
+TesComparison *
+tes_compare_step (TesReport             *a,
+                  TesReport             *b,
+                  const TesCompareStep  *step,
+                  TesCompareKey          key,
+                  GPtrArray            **a_rows,
+                  GPtrArray            **b_rows,
+                  GError               **error)
+{
+  g_autoptr(GPtrArray) ar = NULL;
+  g_autoptr(GPtrArray) br = NULL;
+  TesComparison *comparison;
+
+  g_return_val_if_fail (TES_IS_REPORT (a) && TES_IS_REPORT (b) && step != NULL, NULL);
+  g_return_val_if_fail (a_rows != NULL && b_rows != NULL, NULL);
+
+  if (step->a_run_id <= 0 || step->b_run_id <= 0)
+    {
+      g_set_error (error, TES_REPORT_ERROR, TES_REPORT_ERROR_NOT_FOUND,
+                   "step %s is in one run only", step->name);
+      return NULL;
+    }
+  if (!(ar = tes_compare_run_rows (a, step->a_run_id, key, error)) ||
+      !(br = tes_compare_run_rows (b, step->b_run_id, key, error)))
+    return NULL;
+
+  comparison = tes_compare_rows (a, ar, b, br, key);
+  *a_rows = g_steal_pointer (&ar);
+  *b_rows = g_steal_pointer (&br);
+
+  return comparison;
+}
+
+static void
+compare_device_clear (gpointer data)
+{
+  g_free (((TesCompareDevice *)data)->name);
+}
+
+/* Each device's wall time over @run_id's range (0: the whole report),
+ * into @out by name (@side 0: A). */
+static gboolean
+add_devices (TesReport  *report,
+             gint64      run_id,
+             guint       side,
+             GArray     *out,
+             GError    **error)
+{
+  g_autoptr(GArray) units = NULL;
+  g_autoptr(GArray) devices = NULL;
+  g_autofree char *rank = NULL;
+  gint64 lo = 0, hi = 0;
+
+  if (run_id > 0)
+    {
+      g_autoptr(GArray) runs = tes_report_get_runs (report, error);
+      const TesRun *run = NULL;
+      const char *space;
+
+      if (runs == NULL)
+        return FALSE;
+      for (guint i = 0; i < runs->len && run == NULL; i++)
+        if (g_array_index (runs, TesRun, i).id == run_id)
+          run = &g_array_index (runs, TesRun, i);
+      if (run == NULL)
+        return TRUE;
+      lo = tes_report_convert_time (report, run->clock_id, 0, run->start);
+      hi = tes_report_convert_time (report, run->clock_id, 0, run->end);
+      /* a rank's step ("Rank 1 ProfilerStep#5"): that rank's devices,
+       * "Rank 1 · GPU 1" */
+      if (run->name != NULL && g_str_has_prefix (run->name, "Rank ") && (space = strchr (run->name + 5, ' ')))
+        rank = g_strdup_printf ("%.*s · ", (int)(space - run->name), run->name);
+    }
+  else if (!tes_report_get_span (report, 0, &lo, &hi))
+    return TRUE;
+
+  if (!(devices = tes_report_get_device_activity (report, lo, hi, &units, error)))
+    return FALSE;
+
+  for (guint d = 0; d < devices->len; d++)
+    {
+      const TesTileActivity *device = &g_array_index (devices, TesTileActivity, d);
+      g_autofree char *name = NULL;
+      TesCompareDevice *entry = NULL;
+
+      for (guint u = 0; u < units->len && name == NULL; u++)
+        if (g_array_index (units, TesTileActivity, u).ipu == device->ipu)
+          name = tes_report_dup_unit_device_name (report, g_array_index (units, TesTileActivity, u).track_id);
+      if (name == NULL || (rank != NULL && !g_str_has_prefix (name, rank)))
+        continue;
+      for (guint i = 0; i < out->len && entry == NULL; i++)
+        if (g_str_equal (g_array_index (out, TesCompareDevice, i).name, name))
+          entry = &g_array_index (out, TesCompareDevice, i);
+      if (entry == NULL)
+        {
+          TesCompareDevice fresh = { g_steal_pointer (&name), -1, -1 };
+
+          g_array_append_val (out, fresh);
+          entry = &g_array_index (out, TesCompareDevice, out->len - 1);
+        }
+      if (side == 0)
+        entry->a_ns = device->cycles[TES_TILE_STATE_COMPUTE];
+      else
+        entry->b_ns = device->cycles[TES_TILE_STATE_COMPUTE];
+    }
+
+  return TRUE;
+}
+
+/**
+ * tes_compare_devices:
+ *
+ * The devices of two runs by name, each with its wall time in A and B:
+ * the union of its units' busy time (a GPU's streams, a qaic core's
+ * threads), over run @a_run_id of A and @b_run_id of B (0: the whole
+ * report; a rank's step, "Rank 1 ProfilerStep#5": that rank's devices). A run's total is this, per device: never a sum over its
+ * streams or threads, which counts the time they overlap twice. Runs
+ * without parallel units give an empty array.
+ *
+ * Returns: (transfer full): TesCompareDevice in A's order, then B's
+ *   devices A lacks; %NULL with @error set
+ */
+GArray *
+tes_compare_devices (TesReport  *a,
+                     gint64      a_run_id,
+                     TesReport  *b,
+                     gint64      b_run_id,
+                     GError    **error)
+{
+  g_autoptr(GArray) out = g_array_new (FALSE, TRUE, sizeof (TesCompareDevice));
+
+  g_return_val_if_fail (TES_IS_REPORT (a) && TES_IS_REPORT (b), NULL);
+
+  g_array_set_clear_func (out, compare_device_clear);
+  if (!add_devices (a, a_run_id, 0, out, error) || !add_devices (b, b_run_id, 1, out, error))
+    return NULL;
 
   return g_steal_pointer (&out);
 }

@@ -79,7 +79,19 @@ typedef struct
   char   *name;            /* "ProfilerStep#5", or "A's / B's" when paired in order */
   gint64  a_ns;            /* -1: only in B */
   gint64  b_ns;            /* -1: only in A */
+  gint64  a_run_id;        /* the step's run in A; 0: only in B */
+  gint64  b_run_id;
 } TesCompareStep;
+
+/* A device of both runs, by name, and its wall time: the union of its
+ * units' (streams', cores') busy time, so that work overlapping on two
+ * streams counts once (tes_compare_devices). */
+typedef struct
+{
+  char   *name;            /* "GPU 0 (NVIDIA A100)", "Rank 1 · GPU 1" */
+  gint64  a_ns;            /* -1: not in A */
+  gint64  b_ns;            /* -1: not in B */
+} TesCompareDevice;
 
 #define TES_COMPARE_MAX_GROWTHS 10
 
@@ -134,6 +146,22 @@ char          *tes_compare_summary_format (const TesCompareSummary *summary,
 GArray        *tes_compare_steps       (TesReport          *a,
                                         TesReport          *b,
                                         gboolean           *in_order,
+                                        GError            **error);
+GPtrArray     *tes_compare_run_rows    (TesReport          *report,
+                                        gint64              run_id,
+                                        TesCompareKey       key,
+                                        GError            **error);
+TesComparison *tes_compare_step        (TesReport          *a,
+                                        TesReport          *b,
+                                        const TesCompareStep *step,
+                                        TesCompareKey       key,
+                                        GPtrArray         **a_rows,
+                                        GPtrArray         **b_rows,
+                                        GError            **error);
+GArray        *tes_compare_devices     (TesReport          *a,
+                                        gint64              a_run_id,
+                                        TesReport          *b,
+                                        gint64              b_run_id,
                                         GError            **error);
 double         tes_compare_percent     (double               a,
                                         double               b);

@@ -391,6 +391,14 @@ GPtrArray        *tes_report_summarize           (TesReport           *self,
                                                   TesSummaryMode       mode,
                                                   TesGroupBy           group_by,
                                                   GError             **error);
+GPtrArray        *tes_report_summarize_run       (TesReport           *self,
+                                                  gint64               run_id,
+                                                  TesSummaryMode       mode,
+                                                  TesGroupBy           group_by,
+                                                  GError             **error);
+gint64            tes_report_find_run            (TesReport           *self,
+                                                  const char          *name,
+                                                  GError             **error);
 void              tes_summary_row_free           (TesSummaryRow       *row);
 gboolean          tes_summary_row_name_is_position (const TesSummaryRow *row);
 

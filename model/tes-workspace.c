@@ -744,7 +744,12 @@ tes_workspace_link (TesWorkspace *self,
   g_object_add_weak_pointer (G_OBJECT (other), (gpointer *)&self->linked);
   g_object_add_weak_pointer (G_OBJECT (self), (gpointer *)&other->linked);
 
-  tes_workspace_align_link (self, self->span_start, other->span_start);
+  /* a run without a timeline (a compile report) has no range to give:
+   * the other keeps its own */
+  if (!self->has_span && other->has_span)
+    tes_workspace_align_link (other, other->span_start, self->span_start);
+  else
+    tes_workspace_align_link (self, self->span_start, other->span_start);
 }
 
 /* Two runs rarely share a clock origin: @self_time in this workspace is
@@ -794,42 +799,42 @@ tes_workspace_get_linked (TesWorkspace *self)
   return self->linked;
 }
 
-/* @value with @decimals digits after the point, its whole part in groups
- * of three: the locale's separator and decimal point in the window
- * (German 1.234.567,5); the C locale, which the command line keeps for
- * numbers, has no separator: ','. Every number the window shows goes
- * through here. */
-char *
-tes_format_decimal (double value,
-                    int    decimals)
-{
-  g_autofree char *digits = g_strdup_printf ("%.*f", MAX (decimals, 0), value);
-  GString *out = g_string_new (NULL);
-  gsize lead = digits[0] == '-' ? 1 : 0;
-  gsize whole = lead;
-  const char *separator = localeconv ()->thousands_sep;
-
-  if (separator == NULL || *separator == '\0')
-    separator = ",";
-  while (g_ascii_isdigit (digits[whole]))
-    whole++;
-  for (gsize i = 0; i < whole; i++)
-    {
-      if (i > lead && (whole - i) % 3 == 0)
-        g_string_append (out, separator);
-      g_string_append_c (out, digits[i]);
-    }
-  /* the decimal point, as printf wrote it, and the decimals */
-  g_string_append (out, digits + whole);
-
-  return g_string_free (out, FALSE);
-}
-
-/* @value rounded to a whole number, its digits grouped. */
+/* @value rounded to a whole number, its digits in groups of three: the
+ * locale's separator in the window (German 1.234.567); the C locale, which
+ * the command line keeps for numbers, has none: ','. Every number the
+ * window shows goes through here or tes_format_grouped_fixed(). */
 char *
 tes_format_grouped (double value)
 {
-  return tes_format_decimal (value, 0);
+  return tes_format_grouped_fixed (value, 0);
+}
+
+/* @value with @decimals digits after the locale's decimal point, the
+ * digits before it grouped as tes_format_grouped() does (1,234.500). */
+char *
+tes_format_grouped_fixed (double value,
+                          int    decimals)
+{
+  g_autofree char *digits = g_strdup_printf ("%.*f", CLAMP (decimals, 0, 9), value);
+  GString *out = g_string_new (NULL);
+  gsize lead = digits[0] == '-' ? 1 : 0;
+  gsize len = lead;
+  const char *separator = localeconv ()->thousands_sep;
+
+  while (g_ascii_isdigit (digits[len]))
+    len++;
+  if (separator == NULL || *separator == '\0')
+    separator = ",";
+  for (gsize i = 0; i < len; i++)
+    {
+      if (i > lead && (len - i) % 3 == 0)
+        g_string_append (out, separator);
+      g_string_append_c (out, digits[i]);
+    }
+  /* the decimal point and the decimals, as printf wrote them */
+  g_string_append (out, digits + len);
+
+  return g_string_free (out, FALSE);
 }
 
 /* The unit that reads best for times up to @largest_ns (a run's span, a
@@ -854,10 +859,10 @@ tes_format_in_unit (double      value,
   switch (unit)
     {
     case TES_TIME_UNIT_US:
-      return tes_format_decimal (value / 1e3, 3);
+      return tes_format_grouped_fixed (value / 1e3, 3);
 
     case TES_TIME_UNIT_MS:
-      return tes_format_decimal (value / 1e6, 3);
+      return tes_format_grouped_fixed (value / 1e6, 3);
 
     case TES_TIME_UNIT_CYCLES:
     case TES_TIME_UNIT_NS:

@@ -94,7 +94,7 @@ char              *tes_format_in_unit                   (double              val
                                                          TesTimeUnit         unit);
 TesTimeUnit        tes_time_unit_readable               (double              largest_ns);
 char              *tes_format_grouped                   (double              value);
-char              *tes_format_decimal                   (double              value,
+char              *tes_format_grouped_fixed             (double              value,
                                                          int                 decimals);
 
 G_END_DECLS

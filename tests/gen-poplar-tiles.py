@@ -76,9 +76,9 @@ def thousands(n):
     return "{:,}".format(n)
 
 
-def make_tiles(rnd, ipus, tiles_per_ipu, limit):
+def make_tiles(rnd, ipus, tiles_per_ipu, limit, hot_tiles=HOT_TILES):
     n = ipus * tiles_per_ipu
-    hot = set(rnd.sample(range(n), min(HOT_TILES, n)))
+    hot = set(rnd.sample(range(n), min(hot_tiles, n)))
     tiles = []
     for index in range(n):
         types = {
@@ -132,20 +132,31 @@ def make_histogram(tiles):
     return {"width_kb": width, "start_kb": start, "counts": counts, "shown": shown}
 
 
-def make_steps(rnd, ipus, tiles_per_ipu, n_steps):
+def make_steps(rnd, ipus, tiles_per_ipu, n_steps, clean=False, busy=(), idle=()):
     """Per BSP step, on every IPU, the cycles of each tile (0: idle). All
     tiles of a step start together; the next step starts after the slowest
-    IPU plus a sync gap."""
+    IPU plus a sync gap. clean: every tile works 90-100 % of every step and
+    exchanges and syncs are short (a run without a finding); the tiles in
+    busy (per IPU) compute twice the step's base in every compute step, those
+    in idle never work (the planted hot and idle tiles of test-insights)."""
     steps = []
     cycle = 0
     for s in range(n_steps):
         name, state = PHASES[s % len(PHASES)]
-        busy_share = rnd.uniform(0.3, 0.9) if state == "compute" else 1.0
+        busy_share = 1.0 if clean else rnd.uniform(0.3, 0.9) if state == "compute" else 1.0
         base = rnd.randint(300, 6_000)
+        if clean and state != "compute":
+            base = max(30, base // 10)
+        low = base * 9 // 10 if clean else base // 2
         longest_all = 0
         for ipu in range(ipus):
-            cycles = [rnd.randint(base // 2, base) if rnd.random() < busy_share else 0
+            cycles = [rnd.randint(low, base) if rnd.random() < busy_share else 0
                       for _ in range(tiles_per_ipu)]
+            for tile in idle:
+                cycles[tile] = 0
+            for tile in busy:
+                if state == "compute":
+                    cycles[tile] = 2 * base
             if not any(cycles):
                 cycles[rnd.randrange(tiles_per_ipu)] = base
             longest = max(cycles)
@@ -307,18 +318,26 @@ def main():
     ap.add_argument("--tiles", type=int, default=16, help="tiles per IPU")
     ap.add_argument("--steps", type=int, default=12)
     ap.add_argument("--outdir", required=True)
+    ap.add_argument("--hot-tiles", type=int, default=HOT_TILES,
+                    help="tiles given more Variables than fit (out of memory)")
+    ap.add_argument("--busy-tiles", type=int, nargs="*", default=[], metavar="TILE",
+                    help="tiles (on every IPU) that compute twice the step's base in every compute step")
+    ap.add_argument("--idle-tiles", type=int, nargs="*", default=[], metavar="TILE",
+                    help="tiles (on every IPU) that never work")
+    ap.add_argument("--clean", action="store_true",
+                    help="every tile busy for 90-100 %% of every step, short exchanges and syncs")
     a = ap.parse_args()
     if a.ipus < 1 or a.tiles < 1 or a.steps < 1:
         ap.error("--ipus, --tiles and --steps must be at least 1")
 
     rnd = random.Random(a.seed)
     limit = 624 * 1024
-    tiles = make_tiles(rnd, a.ipus, a.tiles, limit)
+    tiles = make_tiles(rnd, a.ipus, a.tiles, limit, a.hot_tiles)
     totals = [t["total"] for t in tiles]
     by_weight = sorted(range(len(tiles)), key=lambda i: (-totals[i], i))
     interleaved = sum(totals) // 5
     overflowed = sum(t["overflowed"] for t in tiles)
-    steps = make_steps(rnd, a.ipus, a.tiles, a.steps)
+    steps = make_steps(rnd, a.ipus, a.tiles, a.steps, a.clean, a.busy_tiles, a.idle_tiles)
     truth = {
         "seed": a.seed,
         "ipus": a.ipus,

@@ -32,7 +32,13 @@ from the C code:
     when the next work's runtime call started after the gap began, else a
     kernel wait under 30 us, else other;
   * communication overlap = the time the union of compute work covers of
-    the union of communication work, in percent of the latter.
+    the union of communication work, in percent of the latter;
+  * per step (each ProfilerStep#N run): the operators whose call starts
+    inside the step's [start, end), summed by name as above, each with
+    the kernels it launched wherever they ran (count, total);
+  * a device's wall time over a range: the union of its work cut at the
+    range's ends (over the whole trace, its busy time): never a sum over
+    its streams.
 
 Usage: kineto_expected.py FILE... -> JSON {basename: {figure: value}}
 """
@@ -125,6 +131,11 @@ def busy_idle(works, launch_ts):
     return idle
 
 
+def wall(spans, lo, hi):
+    """The union of spans cut at [lo, hi)."""
+    return sum(e - s for s, e in union([(max(s, lo), min(e, hi)) for s, e in spans if min(e, hi) > max(s, lo)]))
+
+
 def ms(value):
     us = (value + 500) // 1000
     return "%d.%03d ms" % (us // 1000, us % 1000)
@@ -203,7 +214,7 @@ def expected(path):
                 out["runs"].append([name, start, end])
             elif cat in OP_CATS:
                 parent = next((s[2] for s in reversed(stack) if s[2] is not None), None)
-                op = {"name": name, "dur": dur, "self": dur, "ext": int_arg(args, "External id"),
+                op = {"name": name, "start": start, "dur": dur, "self": dur, "ext": int_arg(args, "External id"),
                       "parent": parent, "dev_self": 0, "dev_total": 0}
                 ops.append(op)
             elif cat in RUNTIME_CATS and int_arg(args, "correlation") is not None:
@@ -241,6 +252,16 @@ def expected(path):
     for op in ops:
         sums[op["name"]]["device_self_ns"] += op["dev_self"]
         sums[op["name"]]["device_total_ns"] += op["dev_total"]
+    # per step: the ops that started in it, their own kernels' time
+    out["step_operators"] = {}
+    for step, lo, hi in out["runs"]:
+        mine = {}
+        for op in ops:
+            if lo <= op["start"] < hi:
+                m = mine.setdefault(op["name"], {"count": 0, "total": 0})
+                m["count"] += 1
+                m["total"] += op["dev_self"] if linked else op["self"]
+        out["step_operators"][step] = mine
     for name, s in sums.items():
         s["total"] = s["device_self_ns"] if linked else s["cpu_self_ns"]
         s["details"] = details(s)
@@ -267,6 +288,8 @@ def expected(path):
             d["model"] = models[pid]
         streams = sorted({w[1] for w in mine})
         d["streams"] = len(streams)
+        d["step_wall"] = {step: wall([(w[2], w[3]) for w in mine], lo, hi) for step, lo, hi in out["runs"]}
+        d["stream_sum"] = sum(w[3] - w[2] for w in mine)
         out["devices"][label] = d
         for stream in streams:
             out["streams"]["%s %s" % (label, stream)] = busy_idle(
@@ -278,9 +301,10 @@ def expected_onnxruntime(path):
     """ONNX Runtime's profile: one operator per node (its "Node" events
     named <node>_kernel_time: count, summed dur in ns, op_name and
     provider of its first), ordered by the node's first start then name;
-    a run per "Session" event named model_run, in start order."""
+    a run per "Session" event named model_run, in start order; and per
+    run the same rows from the node events that start inside it."""
     events, _ = load(path)
-    nodes, runs = {}, []
+    nodes, runs, calls = {}, [], []
     xs = sorted(((ns(e["ts"]), -max(ns(e.get("dur", 0)) or 0, 0), i, e) for i, e in enumerate(events)
                  if isinstance(e, dict) and e.get("ph") == "X" and e.get("ts") is not None),
                 key=lambda x: x[:3])
@@ -297,10 +321,24 @@ def expected_onnxruntime(path):
                                    "first": start, "count": 0, "total": 0}
             n["count"] += 1
             n["total"] += -negdur
-    order = sorted(nodes.values(), key=lambda n: (n["first"], n["node"].encode()))
-    return {"operators": [[i, n["node"], n["op_name"] or n["node"], n["count"], n["total"], n["provider"]]
-                          for i, n in enumerate(order)],
-            "runs": runs}
+            calls.append((n, start, -negdur))
+
+    def rows(table):
+        order = sorted(table.values(), key=lambda n: (n["first"], n["node"].encode()))
+        return [[i, n["node"], n["op_name"] or n["node"], n["count"], n["total"], n["provider"]]
+                for i, n in enumerate(order)]
+
+    per_run = {}
+    for name, lo, hi in runs:
+        table = {}
+        for n, start, dur in calls:
+            if lo <= start < hi:
+                c = table.setdefault(n["node"], dict(n, first=start, count=0, total=0))
+                c["first"] = min(c["first"], start)
+                c["count"] += 1
+                c["total"] += dur
+        per_run[name] = rows(table)
+    return {"operators": rows(nodes), "runs": runs, "run_operators": per_run}
 
 
 def main():

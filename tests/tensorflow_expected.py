@@ -33,7 +33,11 @@ from the C code:
   * a device's busy time is the union of its streams' events;
   * runs: the events of the first device's Steps lane ("Step N" when the
     name is a number); without one, TF2 host events whose args have
-    step_num and _r 1 ("Step <step_num>"), by start.
+    step_num and _r 1 ("Step <step_num>"), by start;
+  * per step: the same rows from the ops' calls, kernels and lane events
+    of the step, in the order they first ran in it: an event whose
+    group_id (TF2) is the step's (its Steps event's, or its marker's), or,
+    when either has none, one that starts inside the step's [start, end).
 """
 import os
 import re
@@ -134,6 +138,15 @@ def expected(path):
             by_thread.setdefault((e["pid"], e["tid"]), []).append((s, -d, i, e))
 
     ops, xla, spans, streams, steps_device, runs, host_steps = {}, {}, {}, {}, None, [], []
+    groups = []       # each run's group_id
+    events = []       # what each op did once: [kind, op, start, dur, self or kernel name, group_id]
+
+    def group_of(e):
+        g = (e.get("args") or {}).get("group_id")
+        if tf1 or isinstance(g, bool) or g is None:
+            return None
+        m = re.match(r"\d+", str(g))
+        return int(m.group(0)) if m else None
     stream_spans = {}
 
     def op(table, name, typ, start):
@@ -173,23 +186,28 @@ def expected(path):
             for s, negd, _, e in evs:
                 d = -negd
                 while stack and stack[-1][0] <= s:
-                    end, child, o, dur = stack.pop()
+                    end, child, o, dur, ev = stack.pop()
                     if o is not None:
                         o["cpu_self"] += max(dur - child, 0)
+                        ev[4] = max(dur - child, 0)
                 if stack:
                     stack[-1][1] += min(s + d, stack[-1][0]) - s
                 a = e.get("args") or {}
                 if not tf1 and "step_num" in a and str(a.get("_r")) == "1":
-                    host_steps.append([s, s + d, "Step %s" % a["step_num"]])
+                    host_steps.append([s, s + d, "Step %s" % a["step_num"], group_of(e)])
                 o = op_of(e, False, s)
+                ev = None
                 if o is not None:
                     o["calls"] += 1
                     o["cpu_total"] += d
-                stack.append([s + d, 0, o, d])
+                    ev = ["call", o, s, d, d, group_of(e)]
+                    events.append(ev)
+                stack.append([s + d, 0, o, d, ev])
             while stack:
-                end, child, o, dur = stack.pop()
+                end, child, o, dur, ev = stack.pop()
                 if o is not None:
                     o["cpu_self"] += max(dur - child, 0)
+                    ev[4] = max(dur - child, 0)
         for s, negd, _, e in evs:
             d = -negd
             if kind == "stream":
@@ -202,24 +220,31 @@ def expected(path):
                     k = o["by_name"].setdefault(e.get("name", ""), [0, 0])
                     k[0] += 1
                     k[1] += d
+                    events.append(["kernel", o, s, d, e.get("name", ""), group_of(e)])
             elif kind == "tf_ops":
                 nt = split_op((e.get("args") or {}).get("long_name") or e.get("name"))
                 if nt:
                     o = op(ops, nt[0], nt[1], s)
                     o["lane"] += 1
                     o["lane_ns"] += d
+                    events.append(["lane", o, s, d, None, group_of(e)])
             elif kind == "xla_ops":
                 n = e.get("name")
                 base, dot, num = n.rpartition(".")
                 o = op(xla, n, base if dot and base and num.isdigit() else n, s)
                 o["lane"] += 1
                 o["lane_ns"] += d
+                o["xla"] = True
+                events.append(["lane", o, s, d, None, group_of(e)])
             elif kind == "steps" and dev == steps_device:
                 n = e.get("name")
                 runs.append(["Step %s" % n if n.isdigit() else n or "Step", s, s + d])
+                groups.append(group_of(e))
 
     if not runs:
-        runs = [[name, s, e] for s, e, name in sorted(host_steps, key=lambda r: (r[0], r[1]))]
+        marks = sorted(host_steps, key=lambda r: (r[0], r[1]))
+        runs = [[name, s, e] for s, e, name, g in marks]
+        groups = [g for s, e, name, g in marks]
     kernels_named = any(o["kernels"] for o in ops.values())
     lane_time = not kernels_named and any(o["lane"] for o in ops.values())
     device_time = kernels_named or lane_time
@@ -268,6 +293,30 @@ def expected(path):
     else:
         how = "CPU self time (no kernel names its op)"
 
+    # per step: each op's events that start inside the step, summed again
+    step_operators = {}
+    for (step, lo, hi), group in zip(runs, groups):
+        tables = ({}, {})
+        for kind, o, s, d, extra, g in events:
+            if (g != group) if g is not None and group is not None else not lo <= s < hi:
+                continue
+            table = tables[1] if o.get("xla") else tables[0]
+            c = op(table, o["name"], o["type"], s)
+            if kind == "call":
+                c["calls"] += 1
+                c["cpu_total"] += d
+                c["cpu_self"] += extra
+            elif kind == "kernel":
+                c["kernels"] += 1
+                c["kernel_ns"] += d
+                k = c["by_name"].setdefault(extra, [0, 0])
+                k[0] += 1
+                k[1] += d
+            else:
+                c["lane"] += 1
+                c["lane_ns"] += d
+        step_operators[step] = rows(tables[0], kernels_named) + (rows(tables[1], False) if not device_time else [])
+
     devices = {}
     for dev in streams:
         busy = sum(e - s for s, e in union(spans.get(dev, [])))
@@ -285,6 +334,7 @@ def expected(path):
                               "%s %s ops" % (name[:name.find("/device:") if "/device:" in name else name.rfind("/")],
                                              label))
     return {"executors": sorted(executors), "flavour": fl, "operators": operators, "operator_time": how, "runs": runs, "devices": devices,
+            "step_operators": step_operators,
             "device_tracks": sorted({lane(p, t)[1] for (p, t) in by_thread if lane(p, t)[1] and lane(p, t)[0] != "host"})}
 
 

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "tes-canvas.h"
-#include "tes-compare-summary.h"
-#include "tes-compare-view.h"
+#include "tes-compare-overview.h"
+#include "tes-compare-section.h"
 #include "tes-importer-registry.h"
 #include "tes-row-item.h"
 #include "tes-share-chart.h"
@@ -523,7 +523,7 @@ test_a11y_compare (void)
   g_autoptr(TesReport) b = tes_test_import (b_path, tes_importer_registry_lookup ("chrome-json"));
   g_autoptr(TesWorkspace) wa = tes_workspace_new (a);
   g_autoptr(TesWorkspace) wb = tes_workspace_new (b);
-  GtkWidget *view = tes_compare_view_new (wa, wb);
+  GtkWidget *view = tes_compare_section_new (wa, wb);
   GtkWindow *window = GTK_WINDOW (gtk_window_new ());
   g_autofree char *label_a = NULL;
   g_autofree char *label_b = NULL;
@@ -538,13 +538,13 @@ test_a11y_compare (void)
   gtk_test_accessible_assert_role (view, GTK_ACCESSIBLE_ROLE_GROUP);
   /* the comparison, two traces, the operators' table */
   assert_tree_named (view, 4);
-  label_a = dup_property (tes_compare_view_get_trace (TES_COMPARE_VIEW (view), 0), GTK_ACCESSIBLE_PROPERTY_LABEL);
-  label_b = dup_property (tes_compare_view_get_trace (TES_COMPARE_VIEW (view), 1), GTK_ACCESSIBLE_PROPERTY_LABEL);
+  label_a = dup_property (tes_compare_section_get_trace (TES_COMPARE_SECTION (view), 0), GTK_ACCESSIBLE_PROPERTY_LABEL);
+  label_b = dup_property (tes_compare_section_get_trace (TES_COMPARE_SECTION (view), 1), GTK_ACCESSIBLE_PROPERTY_LABEL);
   g_assert_true (g_str_has_prefix (label_a, "Execution trace of "));
   g_assert_cmpstr (label_a, !=, label_b);
 
   /* the Summary tab, once both runs are summed up off the main loop */
-  for (guint i = 0; i < 500 && (summary = find_first (view, TES_TYPE_COMPARE_SUMMARY)) == NULL; i++)
+  for (guint i = 0; i < 500 && (summary = find_first (view, TES_TYPE_COMPARE_OVERVIEW)) == NULL; i++)
     tes_ui_test_spin (20);
   g_assert_nonnull (summary);
   gtk_test_accessible_assert_role (summary, GTK_ACCESSIBLE_ROLE_GROUP);

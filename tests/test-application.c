@@ -17,6 +17,7 @@
 
 #include "tes-application.h"
 #include "tes-bsp-section.h"
+#include "tes-compare-layout.h"
 #include "tes-memory-section.h"
 #include "tes-paths.h"
 #include "tes-settings.h"
@@ -911,8 +912,12 @@ test_app_german (void)
   {
     g_autofree char *cycles = tes_format_duration (1234567, TES_TIME_UNIT_CYCLES);
     g_autofree char *c_cycles = NULL;
+    /* a compared time: µs, grouped, with the German decimal comma */
+    TesCompareScale scale = tes_compare_scale_choose (FALSE, TES_TIME_UNIT_NS, 1234567);
+    g_autofree char *compared = tes_compare_scale_format (&scale, 1234567, TRUE);
 
     g_assert_cmpstr (cycles, ==, "1.234.567 cycles");
+    g_assert_cmpstr (compared, ==, "+1.234,567");
     setlocale (LC_NUMERIC, "C");
     c_cycles = tes_format_duration (1234567, TES_TIME_UNIT_CYCLES);
     g_assert_cmpstr (c_cycles, ==, "1,234,567 cycles");

@@ -7,11 +7,14 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <cairo.h>
 
 #include "tes-compare-render.h"
+#include "tes-compare-section.h"
+#include "tes-importer-registry.h"
 #include "tes-test-pixels.h"
 #include "tes-test-util.h"
 #include "test-poplar-util.h"
@@ -269,6 +272,235 @@ test_compare_cli_render (void)
   }
 }
 
+/* The Compare section's numbers: one unit per table, the one that keeps
+ * the largest readable, the digits grouped (the C locale's ','), no
+ * "-0". */
+static void
+test_compare_layout_scale (void)
+{
+  TesCompareScale scale;
+  g_autofree char *ns = NULL;
+  g_autofree char *us = NULL;
+  g_autofree char *ms = NULL;
+  g_autofree char *zero = NULL;
+  g_autofree char *cycles = NULL;
+  g_autofree char *gain = NULL;
+
+  g_assert_cmpstr (tes_compare_scale_choose (FALSE, TES_TIME_UNIT_NS, 9999).unit, ==, "ns");
+  g_assert_cmpstr (tes_compare_scale_choose (FALSE, TES_TIME_UNIT_NS, 10000).unit, ==, "µs");
+  g_assert_cmpstr (tes_compare_scale_choose (FALSE, TES_TIME_UNIT_NS, 1e7).unit, ==, "ms");
+  g_assert_cmpstr (tes_compare_scale_choose (FALSE, TES_TIME_UNIT_NS, 1e10).unit, ==, "s");
+  g_assert_cmpstr (tes_compare_scale_choose (TRUE, TES_TIME_UNIT_NS, 1e10).unit, ==, "%");
+  g_assert_cmpstr (tes_compare_scale_choose (FALSE, TES_TIME_UNIT_CYCLES, 1e10).unit, ==, "cycles");
+
+  scale = tes_compare_scale_choose (FALSE, TES_TIME_UNIT_NS, 1234);
+  ns = tes_compare_scale_format (&scale, 1234, FALSE);
+  g_assert_cmpstr (ns, ==, "1,234");
+  scale = tes_compare_scale_choose (FALSE, TES_TIME_UNIT_NS, 1234567);
+  us = tes_compare_scale_format (&scale, 1234567, FALSE);
+  g_assert_cmpstr (us, ==, "1,234.567");
+  scale = tes_compare_scale_choose (FALSE, TES_TIME_UNIT_NS, 98765432109.0);
+  ms = tes_compare_scale_format (&scale, -98765432109.0, TRUE);
+  g_assert_cmpstr (ms, ==, "-98.765");
+  zero = tes_compare_scale_format (&scale, -4e5, TRUE);
+  g_assert_cmpstr (zero, ==, "0.000");
+  gain = tes_compare_scale_format (&scale, 1.5e9, TRUE);
+  g_assert_cmpstr (gain, ==, "+1.500");
+  scale = tes_compare_scale_choose (FALSE, TES_TIME_UNIT_CYCLES, 1e7);
+  cycles = tes_compare_scale_format (&scale, 12345678, FALSE);
+  g_assert_cmpstr (cycles, ==, "12,345,678");
+}
+
+/* A layer's average in ms, as trtexec wrote it in @path. */
+static double
+layer_ms (const char *path,
+          const char *name)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonArray *layers;
+
+  g_assert_true (json_parser_load_from_file (parser, path, &error));
+  g_assert_no_error (error);
+  layers = json_node_get_array (json_parser_get_root (parser));
+  for (guint i = 1; i < json_array_get_length (layers); i++)
+    {
+      JsonObject *layer = json_array_get_object_element (layers, i);
+
+      if (g_str_equal (json_object_get_string_member (layer, "name"), name))
+        return json_object_get_double_member (layer, "averageMs");
+    }
+
+  return NAN;
+}
+
+/* Two TensorRT profiles trtexec wrote (ResNet-18 in FP16 and FP32): every
+ * layer of both shows the profile's own average, in µs as the header says,
+ * and the runs' totals are the sums of their layers. */
+static void
+test_compare_layout_tensorrt (void)
+{
+  g_autofree char *a_path = tes_test_data_path ("tensorrt/resnet.fp16.profile.json");
+  g_autofree char *b_path = tes_test_data_path ("tensorrt/resnet.fp32.profile.json");
+  TesImporter *importer = tes_importer_registry_lookup ("tensorrt-profile");
+  g_autoptr(TesReport) a = tes_test_import (a_path, importer);
+  g_autoptr(TesReport) b = tes_test_import (b_path, importer);
+  g_autoptr(TesCompareModel) model = NULL;
+  g_autoptr(GPtrArray) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *title = NULL;
+  double a_sum = 0, b_sum = 0;
+  guint both = 0;
+  gboolean total_seen = FALSE;
+
+  model = tes_compare_model_new (a, b, NULL, &error);
+  g_assert_no_error (error);
+  title = tes_compare_column_title (model, TES_COMPARE_COLUMN_B);
+  g_assert_cmpstr (title, ==, "B (µs)");
+
+  for (guint i = 0; i < model->comparison->rows->len; i++)
+    {
+      const TesCompareRow *row = &g_array_index (model->comparison->rows, TesCompareRow, i);
+      const char *name = (row->a ? row->a : row->b)->name;
+      double ms[2] = { layer_ms (a_path, name), layer_ms (b_path, name) };
+
+      for (guint side = 0; side < 2; side++)
+        {
+          g_autofree char *text = tes_compare_cell_text (model, row, side == 0 ? TES_COMPARE_COLUMN_A
+                                                                              : TES_COMPARE_COLUMN_B);
+          g_autofree char *expected = isnan (ms[side]) ? g_strdup ("—") : g_strdup_printf ("%.3f", ms[side] * 1000);
+
+          g_assert_cmpstr (text, ==, expected);
+        }
+      a_sum += isnan (ms[0]) ? 0 : ms[0];
+      b_sum += isnan (ms[1]) ? 0 : ms[1];
+      both += !isnan (ms[0]) && !isnan (ms[1]);
+    }
+  g_assert_cmpuint (both, >, 20);
+
+  /* the totals, grouped: 1,016.832 µs and 2,123.776 µs */
+  lines = tes_compare_overview_lines (model);
+  for (guint i = 0; i < lines->len; i++)
+    {
+      const TesCompareLine *line = g_ptr_array_index (lines, i);
+      g_autofree char *a_total = NULL;
+      g_autofree char *b_total = NULL;
+
+      if (line->kind != TES_COMPARE_LINE_ROW || !g_str_equal (line->cells[0], "Operators’ time"))
+        continue;
+      a_total = tes_format_grouped_fixed (a_sum * 1000, 3);
+      b_total = tes_format_grouped_fixed (b_sum * 1000, 3);
+      g_assert_cmpstr (line->cells[TES_COMPARE_COLUMN_A], ==, a_total);
+      g_assert_cmpstr (line->cells[TES_COMPARE_COLUMN_B], ==, b_total);
+      g_assert_nonnull (strchr (a_total, ','));
+      g_assert_cmpint (line->cost, >, 0);
+      total_seen = TRUE;
+    }
+  g_assert_true (total_seen);
+}
+
+/* A Poplar report's trace (PopART, two IPUs) names its rows after their
+ * IPU: the Operator column adds each row's type, so that no two rows read
+ * alike and each says its IPU and its step type. */
+static void
+test_compare_layout_names (void)
+{
+  g_autofree char *path = tes_test_data_path ("poplar/summary_report_sdk2_popart_2ipus.txt");
+  g_autoptr(TesReport) report = tes_test_import (path, tes_importer_registry_lookup ("poplar-report"));
+  g_autoptr(TesCompareModel) model = NULL;
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GError) error = NULL;
+
+  model = tes_compare_model_new (report, report, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (model->comparison->rows->len, >, 2);
+  for (guint i = 0; i < model->comparison->rows->len; i++)
+    {
+      const TesCompareRow *row = &g_array_index (model->comparison->rows, TesCompareRow, i);
+      char *name = tes_compare_cell_text (model, row, TES_COMPARE_COLUMN_OPERATOR);
+      g_autofree char *expected = g_strdup_printf ("%s · %s", row->a->name, row->a->type);
+
+      g_assert_true (g_str_has_prefix (row->a->name, "IPU "));
+      g_assert_cmpstr (name, ==, expected);
+      g_assert_true (g_hash_table_add (seen, name));
+    }
+}
+
+/* `render A --compare B` draws the Compare section as the compare window
+ * shows it: both traces in the upper half (A's the very pixels of its
+ * trace drawn alone), the tabs' strip, the operators' table below; the
+ * compare view needs a second run. */
+static void
+test_compare_cli_render_section (void)
+{
+  g_auto(Generated) ga = { 0 };
+  g_auto(Generated) gb = { 0 };
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
+  g_autofree char *body_text = NULL;
+  g_auto(TesCliResult) r = { 0 };
+  const int width = 900, height = 700;
+  TesCompareGeometry geometry;
+  cairo_surface_t *section, *alone;
+  int body;
+
+  generate_seeded (&ga, TES_TEST_OWN_DATA, 7);
+  generate_seeded (&gb, TES_TEST_OWN_DATA, 8);
+  a = generated_path (&ga, "execution.json");
+  b = generated_path (&gb, "execution.json");
+  tes_compare_layout_geometry (height, TRUE, &geometry);
+  g_assert_cmpfloat (geometry.traces_height, ==, height / 2);
+  body = (int)geometry.traces_height / 2 - TES_COMPARE_RENDER_LABEL_HEIGHT;
+  body_text = g_strdup_printf ("%d", body);
+
+  section = render_png ("section.png", "render", "--width", "900", "--height", "700", a, "--compare", b, NULL);
+  alone = render_png ("alone.png", "render", "--view", "trace", "--width", "900", "--height", body_text, a, NULL);
+  g_assert_true (tes_test_same_rows (section, TES_COMPARE_RENDER_LABEL_HEIGHT, alone, 0, body));
+  g_assert_cmpuint (tes_test_count_pixels (section, (int)geometry.traces_height / 2 + TES_COMPARE_RENDER_LABEL_HEIGHT,
+                                           (int)geometry.traces_height, TES_TEST_PIXEL_COLOURED, 0), >,
+                    (guint)(width * body / 20));
+  /* the tabs' strip right below the traces, then the table's header and rows */
+  g_assert_cmpuint (tes_test_count_pixels (section, (int)geometry.bar_y, (int)geometry.bar_y + 2,
+                                           TES_TEST_PIXEL_EQUAL, 0xe8e8e8), >, (guint)(2 * width * 9 / 10));
+  /* the Operators tab shown: its darker box, a tab's width and height */
+  g_assert_cmpuint (tes_test_count_pixels (section, (int)geometry.bar_y + 4, (int)geometry.bar_y + TES_COMPARE_BAR_HEIGHT - 4,
+                                           TES_TEST_PIXEL_EQUAL, 0xd8d8d8), >, 50 * (TES_COMPARE_BAR_HEIGHT - 8));
+  for (guint line = 0; line < 3; line++)
+    {
+      int top = (int)(geometry.table_y + line * geometry.row_height);
+
+      g_assert_cmpuint (tes_test_count_pixels (section, top, top + (int)geometry.row_height,
+                                               TES_TEST_PIXEL_UNLIKE, 0xffffff), >, 100);
+    }
+  /* the very pixels the section's own render draws in-process */
+  {
+    TesImporter *importer = tes_importer_registry_lookup ("chrome-json");
+    g_autoptr(TesReport) a_report = tes_test_import (a, importer);
+    g_autoptr(TesReport) b_report = tes_test_import (b, importer);
+    g_autoptr(TesWorkspace) wa = tes_workspace_new (a_report);
+    g_autoptr(TesWorkspace) wb = tes_workspace_new (b_report);
+    cairo_surface_t *in_process = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+    cairo_t *cr = cairo_create (in_process);
+    g_autoptr(GError) error = NULL;
+
+    tes_workspace_set_time_unit (wb, tes_workspace_get_time_unit (wa));
+    tes_workspace_link (wa, wb);
+    g_assert_true (tes_section_type_has_data (TES_TYPE_COMPARE_SECTION, wa));
+    g_assert_true (tes_section_type_render (TES_TYPE_COMPARE_SECTION, wa, NULL, cr, width, height, &error));
+    g_assert_no_error (error);
+    cairo_destroy (cr);
+    cairo_surface_flush (in_process);
+    g_assert_true (tes_test_same_rows (section, 0, in_process, 0, height));
+    cairo_surface_destroy (in_process);
+  }
+  cairo_surface_destroy (section);
+  cairo_surface_destroy (alone);
+
+  tes_test_run_cli (&r, "render", "--view", "compare", "--out", "x.png", a, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  tes_test_assert_contains (r.err, "--compare");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -278,6 +510,10 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/compare-cli/summary", test_compare_cli_summary);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/compare-cli/memory", test_compare_cli_memory);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/compare-cli/render", test_compare_cli_render);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/compare-cli/render-section", test_compare_cli_render_section);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/compare-cli/layout-scale", test_compare_layout_scale);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/compare-cli/layout-tensorrt", test_compare_layout_tensorrt);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/compare-cli/layout-names", test_compare_layout_names);
 
   return g_test_run ();
 }

@@ -10,11 +10,12 @@
 #include <math.h>
 #include <string.h>
 
-#include "tes-compare-summary.h"
-#include "tes-compare-view.h"
+#include "tes-compare-overview.h"
+#include "tes-compare-section.h"
 #include "tes-compare-window.h"
 #include "tes-importer-registry.h"
 #include "tes-row-item.h"
+#include "tes-sections.h"
 #include "tes-test-util.h"
 #include "tes-ui-test-util.h"
 #include "test-poplar-util.h"
@@ -27,7 +28,7 @@
 typedef struct
 {
   GtkWindow      *window;
-  TesCompareView *view;
+  TesCompareSection *view;
   TesWorkspace   *a;
   TesWorkspace   *b;
 } Fixture;
@@ -73,6 +74,23 @@ write_slower_run (void)
   return b_path;
 }
 
+/* Both runs read by the section's thread (or its error shown). */
+static const TesCompareModel *
+wait_for_model (TesCompareSection *section)
+{
+  gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
+
+  while (tes_compare_section_get_model (section) == NULL && tes_compare_section_get_error (section) == NULL)
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out waiting for the runs to be read");
+      g_main_context_iteration (NULL, FALSE);
+    }
+  g_assert_null (tes_compare_section_get_error (section));
+
+  return tes_compare_section_get_model (section);
+}
+
 /* Run A against @b_path, or against write_slower_run()'s B. */
 static void
 fixture_open_with (Fixture    *f,
@@ -85,16 +103,17 @@ fixture_open_with (Fixture    *f,
 
   f->a = tes_workspace_new (a);
   f->b = tes_workspace_new (b);
-  f->view = TES_COMPARE_VIEW (tes_compare_view_new (f->a, f->b));
+  f->view = TES_COMPARE_SECTION (tes_compare_section_new (f->a, f->b));
   f->window = GTK_WINDOW (gtk_window_new ());
   gtk_window_set_default_size (f->window, 1200, 800);
   gtk_window_set_child (f->window, GTK_WIDGET (f->view));
   gtk_window_present (f->window);
   for (guint side = 0; side < 2; side++)
     {
-      gtk_test_widget_wait_for_draw (GTK_WIDGET (tes_compare_view_get_trace (f->view, side)));
-      g_assert_nonnull (tes_trace_view_get_frame (tes_compare_view_get_trace (f->view, side)));
+      gtk_test_widget_wait_for_draw (GTK_WIDGET (tes_compare_section_get_trace (f->view, side)));
+      g_assert_nonnull (tes_trace_view_get_frame (tes_compare_section_get_trace (f->view, side)));
     }
+  wait_for_model (f->view);
 }
 
 static void
@@ -125,8 +144,8 @@ test_compare_window_linked (void)
   tes_workspace_get_span (f.b, &b_span, NULL);
   g_assert_cmpint (b_span - a_span, ==, B_SHIFT_US * 1000);
 
-  tes_trace_view_zoom (tes_compare_view_get_trace (f.view, 0), 4.0);
-  tes_trace_view_pan (tes_compare_view_get_trace (f.view, 0), 0.25);
+  tes_trace_view_zoom (tes_compare_section_get_trace (f.view, 0), 4.0);
+  tes_trace_view_pan (tes_compare_section_get_trace (f.view, 0), 0.25);
   tes_workspace_get_visible (f.a, &a_start, &a_end);
   tes_workspace_get_visible (f.b, &b_start, &b_end);
   g_assert_cmpint (a_end - a_start, <, (gint64)(1500 * 1000));
@@ -134,7 +153,7 @@ test_compare_window_linked (void)
   g_assert_cmpint (b_end - a_end, ==, B_SHIFT_US * 1000);
 
   /* and back: B's keys move A */
-  tes_trace_view_zoom (tes_compare_view_get_trace (f.view, 1), 0.5);
+  tes_trace_view_zoom (tes_compare_section_get_trace (f.view, 1), 0.5);
   tes_workspace_get_visible (f.a, &a_start, &a_end);
   tes_workspace_get_visible (f.b, &b_start, &b_end);
   g_assert_cmpint (b_start - a_start, ==, B_SHIFT_US * 1000);
@@ -142,7 +161,7 @@ test_compare_window_linked (void)
 
   for (guint side = 0; side < 2; side++)
     {
-      TesTraceView *trace = tes_compare_view_get_trace (f.view, side);
+      TesTraceView *trace = tes_compare_section_get_trace (f.view, side);
       const TesTraceFrame *frame;
 
       gtk_test_widget_wait_for_draw (GTK_WIDGET (trace));
@@ -152,14 +171,14 @@ test_compare_window_linked (void)
     }
 
   /* side by side instead of one above the other */
-  tes_compare_view_set_vertical (f.view, FALSE);
+  tes_compare_section_set_vertical (f.view, FALSE);
   gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
   {
     graphene_rect_t ra, rb;
 
-    g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (tes_compare_view_get_trace (f.view, 0)),
+    g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (tes_compare_section_get_trace (f.view, 0)),
                                               GTK_WIDGET (f.view), &ra));
-    g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (tes_compare_view_get_trace (f.view, 1)),
+    g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (tes_compare_section_get_trace (f.view, 1)),
                                               GTK_WIDGET (f.view), &rb));
     g_assert_cmpfloat (rb.origin.x, >=, ra.origin.x + ra.size.width);
     g_assert_cmpfloat (fabsf (rb.origin.y - ra.origin.y), <, 1);
@@ -179,7 +198,7 @@ wait_for_searches (Fixture *f)
 
       while (searching)
         {
-          g_object_get (tes_compare_view_get_trace (f->view, side), "searching", &searching, NULL);
+          g_object_get (tes_compare_section_get_trace (f->view, side), "searching", &searching, NULL);
           if (g_get_monotonic_time () > deadline)
             g_error ("Timed out waiting for the search");
           g_main_context_iteration (NULL, FALSE);
@@ -192,7 +211,7 @@ static void
 select_row_named (Fixture    *f,
                   const char *name)
 {
-  GListModel *rows = tes_compare_view_get_rows (f->view);
+  GListModel *rows = tes_compare_section_get_rows (f->view);
 
   for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
     {
@@ -201,7 +220,7 @@ select_row_named (Fixture    *f,
 
       if (g_strcmp0 ((r->a ? r->a : r->b)->name, name) == 0)
         {
-          tes_compare_view_select_row (f->view, i);
+          tes_compare_section_select_row (f->view, i);
           wait_for_searches (f);
           return;
         }
@@ -222,7 +241,7 @@ test_compare_window_diff (void)
 
   fixture_open (&f);
 
-  rows = tes_compare_view_get_rows (f.view);
+  rows = tes_compare_section_get_rows (f.view);
   g_assert_cmpuint (g_list_model_get_n_items (rows), >=, 4);
   first = g_list_model_get_item (rows, 0);
   row = tes_row_item_get (first);
@@ -248,20 +267,20 @@ test_compare_window_diff (void)
     }
   g_assert_true (removed_dma);
 
-  tes_compare_view_select_row (f.view, 0);
+  tes_compare_section_select_row (f.view, 0);
   wait_for_searches (&f);
   for (guint side = 0; side < 2; side++)
-    g_assert_cmpuint (tes_trace_view_get_n_matches (tes_compare_view_get_trace (f.view, side)), ==, 1);
+    g_assert_cmpuint (tes_trace_view_get_n_matches (tes_compare_section_get_trace (f.view, side)), ==, 1);
 
   /* "tiny" is 1000 slices in each, not "tiny" within other names */
   select_row_named (&f, "tiny");
   for (guint side = 0; side < 2; side++)
-    g_assert_cmpuint (tes_trace_view_get_n_matches (tes_compare_view_get_trace (f.view, side)), ==, 1000);
+    g_assert_cmpuint (tes_trace_view_get_n_matches (tes_compare_section_get_trace (f.view, side)), ==, 1000);
 
   /* the removed operator is found in A only */
   select_row_named (&f, "dma");
-  g_assert_cmpuint (tes_trace_view_get_n_matches (tes_compare_view_get_trace (f.view, 0)), ==, 1);
-  g_assert_cmpuint (tes_trace_view_get_n_matches (tes_compare_view_get_trace (f.view, 1)), ==, 0);
+  g_assert_cmpuint (tes_trace_view_get_n_matches (tes_compare_section_get_trace (f.view, 0)), ==, 1);
+  g_assert_cmpuint (tes_trace_view_get_n_matches (tes_compare_section_get_trace (f.view, 1)), ==, 0);
 
   fixture_close (&f);
 }
@@ -279,19 +298,21 @@ test_compare_window_summary (void)
   const TesCompareRow *add = NULL;
   g_autoptr(GPtrArray) labels = NULL;
   g_autofree char *delta = NULL;
-  gboolean shown = FALSE;
+  g_autofree char *a_title = NULL;
+  gboolean shown = FALSE, titled = FALSE;
+  const TesCompareModel *model;
 
   fixture_open (&f);
   /* chosen while it loads (or once loaded), the tab shows the summary */
-  tes_compare_view_set_page (f.view, "summary");
-  while ((summary = tes_compare_view_get_summary (f.view)) == NULL)
+  tes_compare_section_set_page (f.view, "summary");
+  while ((summary = tes_compare_section_get_summary (f.view)) == NULL)
     {
       if (g_get_monotonic_time () > deadline)
         g_error ("Timed out waiting for the summary");
       g_main_context_iteration (NULL, FALSE);
     }
 
-  comparison = tes_compare_view_get_comparison (f.view);
+  comparison = tes_compare_section_get_comparison (f.view);
   for (guint i = 0; i < comparison->rows->len; i++)
     {
       const TesCompareRow *row = &g_array_index (comparison->rows, TesCompareRow, i);
@@ -306,17 +327,23 @@ test_compare_window_summary (void)
   g_assert_false (summary->has_memory);
 
   gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
-  delta = tes_compare_summary_format (summary, summary->b_total - summary->a_total,
-                                      tes_workspace_get_time_unit (f.a));
+  /* 1.5 ms of operators: µs, named in the header, the figures without it */
+  model = tes_compare_section_get_model (f.view);
+  g_assert_cmpstr (model->summary_scale.unit, ==, "µs");
+  delta = tes_compare_scale_format (&model->summary_scale, summary->b_total - summary->a_total, TRUE);
+  g_assert_cmpstr (delta, ==, "+150.000");
+  a_title = g_strdup_printf ("A (%s)", model->summary_scale.unit);
   labels = tes_ui_test_find_widgets ((TesWindow *)f.window, GTK_TYPE_LABEL);
   for (guint i = 0; i < labels->len; i++)
     {
       GtkWidget *label = g_ptr_array_index (labels, i);
 
       /* the Δ of the total, signed and red: B is slower */
-      if (gtk_widget_get_ancestor (label, TES_TYPE_COMPARE_SUMMARY) != NULL &&
-          g_str_has_prefix (gtk_label_get_label (GTK_LABEL (label)), "+") &&
-          g_str_equal (gtk_label_get_label (GTK_LABEL (label)) + 1, delta))
+      if (gtk_widget_get_ancestor (label, TES_TYPE_COMPARE_OVERVIEW) != NULL &&
+          g_str_equal (gtk_label_get_label (GTK_LABEL (label)), a_title))
+        titled = TRUE;
+      if (gtk_widget_get_ancestor (label, TES_TYPE_COMPARE_OVERVIEW) != NULL &&
+          g_str_equal (gtk_label_get_label (GTK_LABEL (label)), delta))
         {
           g_assert_true (gtk_widget_has_css_class (label, "error"));
           g_assert_true (gtk_widget_is_drawable (label));
@@ -324,6 +351,7 @@ test_compare_window_summary (void)
         }
     }
   g_assert_true (shown);
+  g_assert_true (titled);
 
   fixture_close (&f);
 }
@@ -349,7 +377,7 @@ wait_for_alignment (Fixture *f)
 {
   gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
 
-  while (tes_compare_view_get_aligning (f->view))
+  while (tes_compare_section_get_aligning (f->view))
     {
       if (g_get_monotonic_time () > deadline)
         g_error ("Timed out aligning");
@@ -363,7 +391,7 @@ trace_x (Fixture *f,
          guint    side,
          gint64   t)
 {
-  TesTraceView *trace = tes_compare_view_get_trace (f->view, side);
+  TesTraceView *trace = tes_compare_section_get_trace (f->view, side);
 
   gtk_test_widget_wait_for_draw (GTK_WIDGET (trace));
   return tes_trace_scale_x (&tes_trace_view_get_frame (trace)->scale, t);
@@ -394,10 +422,10 @@ test_compare_window_align (void)
   fixture_open_with (&f, b_path);
   tes_workspace_get_span (f.a, &a_start, NULL);
   tes_workspace_get_span (f.b, &b_start, NULL);
-  width = tes_trace_view_get_frame (tes_compare_view_get_trace (f.view, 0))->scale.width;
+  width = tes_trace_view_get_frame (tes_compare_section_get_trace (f.view, 0))->scale.width;
 
   /* zoomed in, so that 100 µs are many pixels */
-  tes_trace_view_zoom (tes_compare_view_get_trace (f.view, 0), 8.0);
+  tes_trace_view_zoom (tes_compare_section_get_trace (f.view, 0), 8.0);
   g_assert_cmpfloat (fabs (trace_x (&f, 0, a_add) - trace_x (&f, 1, b_add)), >, 20);
 
   /* nothing chosen, nothing to align on; aligned on the starts already */
@@ -423,7 +451,7 @@ test_compare_window_align (void)
   /* a row double-clicked aligns on its operator too */
   {
     g_autoptr(GPtrArray) tables = tes_ui_test_find_widgets ((TesWindow *)f.window, GTK_TYPE_COLUMN_VIEW);
-    GListModel *rows = tes_compare_view_get_rows (f.view);
+    GListModel *rows = tes_compare_section_get_rows (f.view);
     guint add = GTK_INVALID_LIST_POSITION;
 
     for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
@@ -478,12 +506,13 @@ test_compare_window_from_report (void)
   g_ptr_array_add (b_files, g_file_new_for_path (b_path));
   compare = tes_window_compare (window, b_files);
   wait_for_compare_page (compare, "compare");
-  comparison = tes_compare_view_get_comparison (tes_compare_window_get_view (compare));
+  wait_for_model (tes_compare_window_get_section (compare));
+  comparison = tes_compare_section_get_comparison (tes_compare_window_get_section (compare));
   g_assert_nonnull (comparison);
   g_assert_nonnull (strstr (gtk_window_get_title (GTK_WINDOW (compare)), "compare-b.json"));
   /* A is the report window's own, not a second import */
   g_assert_true (tes_workspace_get_report (tes_trace_view_get_workspace (
-                   tes_compare_view_get_trace (tes_compare_window_get_view (compare), 0))) ==
+                   tes_compare_section_get_trace (tes_compare_window_get_section (compare), 0))) ==
                  tes_window_get_report (window));
   gtk_window_destroy (GTK_WINDOW (compare));
 
@@ -507,7 +536,7 @@ wait_for_summary (TesCompareWindow *window)
   gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
   const TesCompareSummary *summary;
 
-  while ((summary = tes_compare_view_get_summary (tes_compare_window_get_view (window))) == NULL)
+  while ((summary = tes_compare_section_get_summary (tes_compare_window_get_section (window))) == NULL)
     {
       if (g_get_monotonic_time () > deadline)
         g_error ("Timed out waiting for the summary");
@@ -607,12 +636,118 @@ test_compare_window_sets (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The Compare section is listed with the others and has data only for
+ * two linked runs; it reads them in a thread: built, it shows a spinner
+ * at once, and its table's titles name the unit once they are read. */
+static void
+test_compare_window_section (void)
+{
+  g_autofree char *a_path = tes_test_write_trace ("compare-a.json");
+  g_autofree char *b_path = write_slower_run ();
+  g_autoptr(TesReport) a = tes_test_import (a_path, tes_importer_registry_lookup ("chrome-json"));
+  g_autoptr(TesReport) b = tes_test_import (b_path, tes_importer_registry_lookup ("chrome-json"));
+  g_autoptr(TesWorkspace) wa = tes_workspace_new (a);
+  g_autoptr(TesWorkspace) wb = tes_workspace_new (b);
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+  TesCompareSection *section;
+  const TesCompareModel *model;
+  gboolean listed = FALSE;
+  GType type;
+
+  for (guint i = 0; (type = tes_sections_get_type_at (i)) != G_TYPE_INVALID; i++)
+    listed |= type == TES_TYPE_COMPARE_SECTION;
+  g_assert_true (listed);
+  g_assert_false (tes_section_type_has_data (TES_TYPE_COMPARE_SECTION, wa));
+
+  section = TES_COMPARE_SECTION (tes_compare_section_new (wa, wb));
+  g_assert_true (tes_section_type_has_data (TES_TYPE_COMPARE_SECTION, wa));
+  /* nothing read on the main thread: the diff comes later */
+  g_assert_null (tes_compare_section_get_model (section));
+  g_assert_null (tes_compare_section_get_comparison (section));
+  gtk_window_set_default_size (window, 1200, 800);
+  gtk_window_set_child (window, GTK_WIDGET (section));
+  gtk_window_present (window);
+
+  model = wait_for_model (section);
+  g_assert_cmpuint (model->comparison->rows->len, >=, 4);
+  {
+    g_autoptr(GPtrArray) tables = tes_ui_test_find_widgets ((TesWindow *)window, GTK_TYPE_COLUMN_VIEW);
+    GListModel *columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (g_ptr_array_index (tables, 0)));
+    g_autoptr(GtkColumnViewColumn) b_column = g_list_model_get_item (columns, TES_COMPARE_COLUMN_B);
+    g_autofree char *expected = g_strdup_printf ("B (%s)", model->scale.unit);
+
+    g_assert_cmpstr (model->scale.unit, ==, "µs");
+    g_assert_cmpstr (gtk_column_view_column_get_title (b_column), ==, expected);
+  }
+
+  /* unlinked, it has nothing to show and says so */
+  tes_workspace_unlink (wa);
+  tes_section_set_workspace (TES_SECTION (section), NULL);
+  tes_section_set_workspace (TES_SECTION (section), wa);
+  g_assert_nonnull (tes_compare_section_get_error (section));
+
+  gtk_window_destroy (window);
+}
+
+/* A run whose operators cannot be read (its cache lost their table after
+ * it was opened): the section says so, naming the run, where the tables
+ * would be, and the window has nothing to set side by side. */
+static void
+test_compare_window_error (void)
+{
+  g_autofree char *src = tes_test_data_path ("yolov8s_op_time_each.txt");
+  g_autofree char *a_path = tes_test_copy_to_tmp (src, "compare-a-each.txt");
+  g_autofree char *b_path = tes_test_copy_to_tmp (src, "compare-b-each.txt");
+  g_autoptr(TesReport) a = tes_test_import (a_path, tes_importer_registry_lookup ("sigmastar-op-time"));
+  g_autoptr(TesReport) b = tes_test_import (b_path, tes_importer_registry_lookup ("sigmastar-op-time"));
+  g_autoptr(TesWorkspace) wa = tes_workspace_new (a);
+  g_autoptr(TesWorkspace) wb = tes_workspace_new (b);
+  g_autoptr(GPtrArray) labels = NULL;
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+  gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
+  TesCompareSection *section;
+  const char *error;
+  gboolean shown = FALSE;
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open_v2 (tes_report_get_cache_path (b), &db, SQLITE_OPEN_READWRITE, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "DROP TABLE operators", NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+
+  section = TES_COMPARE_SECTION (tes_compare_section_new (wa, wb));
+  gtk_window_set_default_size (window, 1000, 700);
+  gtk_window_set_child (window, GTK_WIDGET (section));
+  gtk_window_present (window);
+  while ((error = tes_compare_section_get_error (section)) == NULL)
+    {
+      g_assert_null (tes_compare_section_get_model (section));
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out waiting for the error");
+      g_main_context_iteration (NULL, FALSE);
+    }
+  tes_test_assert_contains (error, "B: compare-b-each.txt");
+  tes_test_assert_contains (error, "operators");
+  g_assert_false (tes_compare_section_get_has_traces (section));
+
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (section));
+  labels = tes_ui_test_find_widgets ((TesWindow *)window, GTK_TYPE_LABEL);
+  for (guint i = 0; i < labels->len; i++)
+    if (g_str_equal (gtk_label_get_label (g_ptr_array_index (labels, i)), error) &&
+        gtk_widget_is_drawable (g_ptr_array_index (labels, i)))
+      shown = TRUE;
+  g_assert_true (shown);
+
+  gtk_window_destroy (window);
+}
+
 int
 main (int    argc,
       char **argv)
 {
   tes_ui_test_init (&argc, &argv);
 
+  tes_ui_test_add ("/tes/compare-window/section", test_compare_window_section);
+  tes_ui_test_add ("/tes/compare-window/error", test_compare_window_error);
   tes_ui_test_add ("/tes/compare-window/linked", test_compare_window_linked);
   tes_ui_test_add ("/tes/compare-window/diff", test_compare_window_diff);
   tes_ui_test_add ("/tes/compare-window/summary", test_compare_window_summary);

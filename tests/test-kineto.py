@@ -17,6 +17,7 @@ is compared with the one kineto_expected.py computes from the JSON.
 Usage: test-kineto.py SOURCE_ROOT TESSERA_CLI   (TAP output)
 """
 import csv
+import gzip
 import io
 import json
 import os
@@ -60,7 +61,7 @@ with tempfile.TemporaryDirectory() as tmp:
         # operators: one row per name, with its figures and kernels
         rows = {}
         for op_name, typ, count, total, args in db.execute(
-                "SELECT name, type, count, total, args FROM operators ORDER BY op_index"):
+                "SELECT name, type, count, total, args FROM operators WHERE run_id IS NULL ORDER BY op_index"):
             a = json.loads(args)
             rows[strings[op_name]] = {
                 "count": count, "total": total, "cpu_total_ns": a["cpu_total_ns"],
@@ -132,6 +133,39 @@ with tempfile.TemporaryDirectory() as tmp:
                    for r in csv.DictReader(io.StringIO(run("summary", "--csv", path)))}
         ok(summary == {k: (o["total"], o["count"]) for k, o in exp["operators"].items()},
            "%s: summary gives every operator its time and calls" % name)
+
+        # per step: each ProfilerStep#N's own operator rows (its run's),
+        # which summary --run and --step give
+        steps = {}
+        for run_name, op_name, count, total in db.execute(
+                "SELECT r.name, o.name, o.count, o.total FROM operators o JOIN runs r ON r.id = o.run_id"):
+            steps.setdefault(run_name, {})[strings[op_name]] = {"count": count, "total": total}
+        want = {k: v for k, v in exp["step_operators"].items() if v}
+        ok(steps == want, "%s: operator rows of each of %d steps (%s)" % (
+            name, len(want), ", ".join("%s: %d" % (k, len(v)) for k, v in sorted(want.items())[:3])))
+        for step in sorted(want)[:3]:
+            got = {r["name"]: (int(r["total"]), int(r["count"]))
+                   for r in csv.DictReader(io.StringIO(run("summary", "--run", step, "--csv", path)))}
+            ok(got == {k: (o["total"], o["count"]) for k, o in want[step].items()},
+               "%s: summary --run %s gives the step's operators, time and calls" % (name, step))
+            number = step[len("ProfilerStep#"):]
+            ok(run("summary", "--step", number, "--csv", path) == run("summary", "--run", step, "--csv", path),
+               "%s: summary --step %s is --run %s" % (name, number, step))
+
+        # compare's total is each device's wall time, the union of its
+        # streams' work, over the trace and over each step
+        devices = {r["name"]: (float(r["a"]), float(r["b"]))
+                   for r in csv.DictReader(io.StringIO(run("compare", "--summary", "--csv", path, path)))
+                   if r["record"] == "device"}
+        ok(devices == {d["name"]: (d["busy"], d["busy"]) for d in exp["devices"].values()},
+           "%s: compare's total is each device's wall time: %s" % (
+               name, {k: int(v[0]) for k, v in devices.items()}))
+        for step in [r[0] for r in exp["runs"]][:2]:
+            devices = {r["name"]: int(float(r["a"]))
+                       for r in csv.DictReader(io.StringIO(run("compare", "--run", step, "--summary", "--csv", path, path)))
+                       if r["record"] == "device"}
+            ok(devices == {d["name"]: d["step_wall"][step] for d in exp["devices"].values()},
+               "%s: each device's wall time in %s: %s" % (name, step, devices))
         db.close()
 
 # compare --fail-if-slower gates a model's regression by operator: B is
@@ -154,6 +188,117 @@ with tempfile.TemporaryDirectory() as tmp:
     ok(slower.returncode == 1 and "aten::relu" in slower.stdout + slower.stderr,
        "compare --fail-if-slower fails on aten::relu's slower kernels (exit %d)" % slower.returncode)
 
+# a step or run the trace lacks is a usage error that lists its runs
+with tempfile.TemporaryDirectory() as tmp:
+    path = os.path.join(tmp, "written_old_names.json")
+    shutil.copy(os.path.join(data, "written_old_names.json"), path)
+    steps = [r[0] for r in kineto_expected.expected(path)["runs"]]
+    for args in (["--step", "99"], ["--run", "ProfilerStep#99"]):
+        missing = subprocess.run([cli, "summary"] + args + [path], capture_output=True, text=True)
+        ok(missing.returncode == 2 and ("its runs: %s" % ", ".join(steps)) in missing.stderr,
+           "summary %s: exit %d, %s" % (" ".join(args), missing.returncode, missing.stderr.splitlines()[:1]))
+    for args in (["--step", "x"], ["--step", "7", "--run", steps[0]]):
+        bad = subprocess.run([cli, "summary"] + args + [path], capture_output=True, text=True)
+        ok(bad.returncode == 2, "summary %s is a usage error (exit %d)" % (" ".join(args), bad.returncode))
+    # render draws the Summary of the step asked for: each step's picture
+    # differs from the other's and from the whole trace's
+    pictures = {}
+    for args in ([], ["--step", "7"], ["--step", "8"]):
+        out = os.path.join(tmp, "summary%s.png" % "".join(args))
+        drawn = subprocess.run([cli, "render"] + args + ["--width", "600", "--height", "400", "-o", out, path],
+                               capture_output=True, text=True)
+        with open(out, "rb") as f:
+            pictures[" ".join(args)] = (drawn.returncode, f.read())
+    ok(all(rc == 0 for rc, _ in pictures.values()) and len({png for _, png in pictures.values()}) == 3,
+       "render --step 7, --step 8 and the whole trace draw three different Summaries")
+    missing = subprocess.run([cli, "render", "--step", "99", "-o", os.path.join(tmp, "x.svg"), path],
+                             capture_output=True, text=True)
+    ok(missing.returncode == 2, "render --step 99: exit %d" % missing.returncode)
+    missing = subprocess.run([cli, "compare", "--step", "99", path, path], capture_output=True, text=True)
+    ok(missing.returncode == 2 and "ProfilerStep#99" in missing.stderr,
+       "compare --step 99: exit %d" % missing.returncode)
+
+# the wall time is not the streams' summed work: nccl_data's GPU 0 runs
+# two streams at once
+exp = kineto_expected.expected(os.path.join(data, "nccl_data.json.gz"))
+ok(any(d["busy"] < d["stream_sum"] for d in exp["devices"].values()),
+   "nccl_data.json.gz: a device's wall time is less than its streams' summed work (%s)" % (
+       ["%s %d < %d" % (d["name"], d["busy"], d["stream_sum"]) for d in exp["devices"].values()]))
+
+
+def linked_kernels(doc, ext_ids):
+    """The kernels, copies and sets the ops with these External ids
+    launched: by their own External id when it is an op's, else by their
+    runtime call's (a kernel's External id may be its correlation)."""
+    op_ext = {e["args"].get("External id") for e in doc["traceEvents"]
+              if e.get("cat") in kineto_expected.OP_CATS and isinstance(e.get("args"), dict)}
+    launched = {e["args"]["correlation"] for e in doc["traceEvents"]
+                if e.get("cat") in kineto_expected.RUNTIME_CATS and isinstance(e.get("args"), dict)
+                and e["args"].get("External id") in ext_ids and "correlation" in e["args"]}
+    work = kineto_expected.KERNEL_CATS | kineto_expected.MEMCPY_CATS | kineto_expected.MEMSET_CATS
+    return [e for e in doc["traceEvents"] if e.get("cat") in work and isinstance(e.get("args"), dict)
+            and (e["args"].get("External id") in ext_ids
+                 or (e["args"].get("External id") not in op_ext and e["args"].get("correlation") in launched))]
+
+
+# compare --fail-if-slower gates by operator and by step: in a copy of a
+# real trace (HTA's nccl_data, whose kernels are linked to their ops), one
+# operator of the last step gets its kernels twice as long; the gate names
+# that operator and that step, and no other step
+with tempfile.TemporaryDirectory() as tmp:
+    a_path = os.path.join(tmp, "a.json")
+    b_path = os.path.join(tmp, "b.json")
+    same_path = os.path.join(tmp, "same.json")
+    with gzip.open(os.path.join(data, "nccl_data.json.gz"), "rt", encoding="utf-8") as f:
+        doc = json.load(f)
+    for d in (a_path, same_path):
+        with open(d, "w", encoding="utf-8") as f:
+            json.dump(doc, f)
+    events = doc["traceEvents"]
+    exp = kineto_expected.expected(a_path)
+    ok(exp["linked"] and len(exp["runs"]) > 1, "nccl_data links kernels to ops and has %d steps" % len(exp["runs"]))
+    step, lo, hi = exp["runs"][-1]
+    others = [r[0] for r in exp["runs"][:-1]]
+    ops = exp["step_operators"][step]
+    step_total = sum(o["total"] for o in ops.values())
+    # the heaviest op of the step that is no step-long wrapper: under a
+    # quarter of the step's operator time
+    op = max((k for k, o in ops.items() if 0.01 * step_total <= o["total"] <= 0.25 * step_total),
+             key=lambda k: ops[k]["total"])
+    calls = {e["args"]["External id"] for e in events
+             if e.get("name") == op and e.get("cat") in kineto_expected.OP_CATS
+             and lo <= kineto_expected.ns(e["ts"]) < hi and isinstance(e.get("args"), dict)}
+    for e in linked_kernels(doc, calls):
+        e["dur"] = e["dur"] * 2
+    with open(b_path, "w", encoding="utf-8") as f:
+        json.dump(doc, f)
+    b_exp = kineto_expected.expected(b_path)
+    pct = 100.0 * (b_exp["step_operators"][step][op]["total"] - ops[op]["total"]) / ops[op]["total"]
+
+    same = subprocess.run([cli, "compare", "--fail-if-slower", "5", a_path, same_path], capture_output=True, text=True)
+    ok(same.returncode == 0 and same.stderr == "",
+       "compare --fail-if-slower passes an unchanged copy of nccl_data (exit %d: %s)" % (same.returncode, same.stderr))
+    slower = subprocess.run([cli, "compare", "--fail-if-slower", "5", a_path, b_path], capture_output=True, text=True)
+    line = "tessera-cli: %s in step %s got slower by %.1f %%" % (op, step, pct)
+    ok(slower.returncode == 1 and line in slower.stderr.splitlines(),
+       "compare --fail-if-slower names %s in %s, %.1f %% slower (exit %d)" % (op, step, pct, slower.returncode))
+    # and the step's device wall time, the union of its streams' work in
+    # the step, by as much as Python's union says
+    lines = []
+    for label, d in exp["devices"].items():
+        a_wall, b_wall = d["step_wall"][step], b_exp["devices"][label]["step_wall"][step]
+        if a_wall > 0 and 100.0 * (b_wall - a_wall) / a_wall > 5:
+            lines.append("tessera-cli: %s's wall time in step %s got slower by %.1f %%" % (
+                d["name"], step, 100.0 * (b_wall - a_wall) / a_wall))
+    ok(lines and all(line in slower.stderr.splitlines() for line in lines),
+       "compare --fail-if-slower names each device slower in the step: %s" % lines)
+    ok(not any(("in step %s " % o) in slower.stderr for o in others),
+       "compare --fail-if-slower names no other step (%s)" % [l for l in slower.stderr.splitlines() if "in step" in l])
+    by_step = subprocess.run([cli, "compare", "--run", step, "--csv", a_path, b_path], capture_output=True, text=True)
+    rows = {r["a_name"]: (float(r["a_ns"]), float(r["b_ns"])) for r in csv.DictReader(io.StringIO(by_step.stdout))}
+    ok(rows.get(op) == (ops[op]["total"], b_exp["step_operators"][step][op]["total"]),
+       "compare --run %s sets %s's time in the step side by side: %s" % (step, op, rows.get(op)))
+
 # ONNX Runtime's profile: a row per node, a run per model_run
 ort = os.path.join(root, "tests", "data", "onnxruntime")
 with tempfile.TemporaryDirectory() as tmp:
@@ -167,11 +312,21 @@ with tempfile.TemporaryDirectory() as tmp:
         info = dict(db.execute("SELECT key, value FROM info"))
         ok(info.get("flavour") == "ONNX Runtime profile", "%s: flavour %s" % (name, info.get("flavour")))
         rows = [[i, strings[nm], strings[ty], c, t, json.loads(a)["provider"]] for i, nm, ty, c, t, a in db.execute(
-            "SELECT op_index, name, type, count, total, args FROM operators ORDER BY op_index")]
+            "SELECT op_index, name, type, count, total, args FROM operators WHERE run_id IS NULL ORDER BY op_index")]
         ok(rows == exp["operators"], "%s: %d nodes with their type, runs and kernel time%s" % (
             name, len(rows), "" if rows == exp["operators"] else ": %s, expected %s" % (rows, exp["operators"])))
         runs = [list(r) for r in db.execute("SELECT name, start, \"end\" FROM runs ORDER BY id")]
         ok(runs == exp["runs"], "%s: runs %s" % (name, [r[0] for r in runs]))
+        for run_name, _, _ in exp["runs"]:
+            got = [[i, strings[nm], strings[ty], c, t, json.loads(a)["provider"]] for i, nm, ty, c, t, a in db.execute(
+                "SELECT o.op_index, o.name, o.type, o.count, o.total, o.args FROM operators o "
+                "JOIN runs r ON r.id = o.run_id WHERE r.name = ? ORDER BY o.op_index", (run_name,))]
+            ok(got == exp["run_operators"][run_name], "%s: %d nodes of %s with their kernel time" % (
+                name, len(got), run_name))
+            each = [(r["label"], int(r["total"])) for r in csv.DictReader(io.StringIO(
+                run("summary", "--mode", "each", "--run", run_name, "--csv", path)))]
+            ok(each == [(o[1], o[4]) for o in exp["run_operators"][run_name]],
+               "%s: summary --run %s lists the run's nodes in order" % (name, run_name))
         each = [(r["label"], int(r["total"])) for r in csv.DictReader(io.StringIO(run("summary", "--mode", "each", "--csv", path)))]
         ok(each == [(o[1], o[4]) for o in exp["operators"]],
            "%s: summary --mode each lists the nodes by their names, in order" % name)
@@ -181,5 +336,25 @@ with tempfile.TemporaryDirectory() as tmp:
         total = {r["name"]: int(r["total"]) for r in csv.DictReader(io.StringIO(run("summary", "--csv", path)))}
         ok(total == by_type, "%s: summary --mode total sums the nodes by op type" % name)
         db.close()
+
+        # compare gates per model_run: the heaviest node of the last run
+        # made twice as long is named with its run, no other run is
+        run_name, lo, hi = exp["runs"][-1]
+        node = max(exp["run_operators"][run_name], key=lambda o: o[4])[1]
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+        for e in doc:
+            if e.get("name") == node + "_kernel_time" and lo <= kineto_expected.ns(e["ts"]) < hi:
+                e["dur"] = e["dur"] * 2
+        slow_path = os.path.join(tmp, "slower_" + name)
+        with open(slow_path, "w", encoding="utf-8") as f:
+            json.dump(doc, f)
+        before = {o[1]: o[4] for o in exp["run_operators"][run_name]}[node]
+        after = {o[1]: o[4] for o in kineto_expected.expected_onnxruntime(slow_path)["run_operators"][run_name]}[node]
+        slower = subprocess.run([cli, "compare", "--fail-if-slower", "5", path, slow_path], capture_output=True, text=True)
+        line = "tessera-cli: %s in step %s got slower by %.1f %%" % (node, run_name, 100.0 * (after - before) / before)
+        ok(slower.returncode == 1 and line in slower.stderr.splitlines()
+           and not any("in step %s " % r[0] in slower.stderr for r in exp["runs"][:-1]),
+           "%s: compare --fail-if-slower names %s in %s only (exit %d)" % (name, node, run_name, slower.returncode))
 
 sys.exit(tap.finish())

@@ -183,6 +183,27 @@ with tempfile.TemporaryDirectory() as tmp:
     check_job("HTA pair (folder)", cache, ranks, [job])
     ok(ranks[1]["offset"] != 0, "the pair's first steps differ (%d ns), so alignment is tested" % ranks[1]["offset"])
 
+    # one rank's step: summary --run "Rank R ProfilerStep#N" gives that
+    # rank's operators of the step; the bare step name, the first rank's
+    for r in (0, 1):
+        step = ranks[r]["exp"]["runs"][-1][0]
+        got = {row["name"]: (int(row["total"]), int(row["count"])) for row in csv.DictReader(io.StringIO(
+            run("summary", "--run", "Rank %d %s" % (r, step), "--csv", job)))}
+        want = {k: (o["total"], o["count"]) for k, o in ranks[r]["exp"]["step_operators"][step].items()}
+        ok(got == want, "HTA pair: summary --run 'Rank %d %s' gives rank %d's operators of the step" % (r, step, r))
+        devices = {row["name"]: int(float(row["a"])) for row in csv.DictReader(io.StringIO(
+            run("compare", "--run", "Rank %d %s" % (r, step), "--summary", "--csv", job, job)))
+            if row["record"] == "device"}
+        want = {"Rank %d · %s" % (r, d["name"]): d["step_wall"][step] for d in ranks[r]["exp"]["devices"].values()}
+        ok(devices == want, "HTA pair: compare --run 'Rank %d %s' gives that rank's devices' wall time in the step: %s" % (
+            r, step, devices))
+    ok(run("summary", "--step", step[len("ProfilerStep#"):], "--csv", job) ==
+       run("summary", "--run", "Rank 0 %s" % step, "--csv", job),
+       "HTA pair: summary --step gives the lowest rank's step")
+    ok(run("summary", "--step", step[len("ProfilerStep#"):], "--csv", *reversed(pair)) ==
+       run("summary", "--run", "Rank 0 %s" % step, "--csv", job),
+       "HTA pair, files reversed: summary --step still gives rank 0's step")
+
     # the same as files, in reverse order: ranks still from distributedInfo
     rev = list(reversed(pair))
     out = run("info", "--reimport", *rev)

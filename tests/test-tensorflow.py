@@ -16,6 +16,7 @@ is compared with the one tensorflow_expected.py computes from the JSON.
 Usage: test-tensorflow.py SOURCE_ROOT TESSERA_CLI   (TAP output)
 """
 import csv
+import gzip
 import io
 import json
 import os
@@ -53,15 +54,19 @@ with tempfile.TemporaryDirectory() as tmp:
            "%s: operator time is %s" % (name, exp["operator_time"]))
 
         # operators: one row per op, in the order they first ran
-        rows = []
-        for i, op_name, typ, count, total, args in db.execute(
-                "SELECT op_index, name, type, count, total, args FROM operators ORDER BY op_index"):
-            a = json.loads(args)
-            rows.append({"name": strings[op_name], "type": strings[typ], "count": count, "total": total,
-                         "cpu_total_ns": a["cpu_total_ns"], "cpu_self_ns": a["cpu_self_ns"],
-                         "device_ns": a["device_ns"], "device_events": a["device_events"],
-                         "kernels": {k["name"]: [k["count"], k["device_ns"]] for k in a["kernels"]},
-                         "details": a["details"]})
+        def op_rows(where, *params):
+            out = []
+            for i, op_name, typ, count, total, args in db.execute(
+                    "SELECT op_index, name, type, count, total, args FROM operators WHERE %s ORDER BY op_index" % where,
+                    params):
+                a = json.loads(args)
+                out.append({"name": strings[op_name], "type": strings[typ], "count": count, "total": total,
+                            "cpu_total_ns": a["cpu_total_ns"], "cpu_self_ns": a["cpu_self_ns"],
+                            "device_ns": a["device_ns"], "device_events": a["device_events"],
+                            "kernels": {k["name"]: [k["count"], k["device_ns"]] for k in a["kernels"]},
+                            "details": a["details"]})
+            return out
+        rows = op_rows("run_id IS NULL")
         ok(len(rows) == len(exp["operators"]), "%s: %d operators (expected %d)" % (
             name, len(rows), len(exp["operators"])))
         bad = [(r, e) for r, e in zip(rows, exp["operators"]) if r != e]
@@ -72,6 +77,19 @@ with tempfile.TemporaryDirectory() as tmp:
 
         runs = [list(r) for r in db.execute("SELECT name, start, \"end\" FROM runs ORDER BY id")]
         ok(runs == exp["runs"], "%s: runs %s" % (name, [r[0] for r in runs]))
+
+        # per step: its own rows, from the events that start in it
+        for step_name, _, _ in exp["runs"][:3]:
+            got = op_rows("run_id = (SELECT id FROM runs WHERE name = ?)", step_name)
+            want = exp["step_operators"][step_name]
+            bad = [(r, e) for r, e in zip(got, want) if r != e]
+            ok(len(got) == len(want) and not bad, "%s: %d operators of %s with their figures%s" % (
+                name, len(got), step_name, "" if not bad else ": %s, expected %s" % bad[0]))
+            if want:
+                each = [(r["label"], int(r["total"])) for r in csv.DictReader(io.StringIO(
+                    run("summary", "--mode", "each", "--run", step_name, "--csv", path)))]
+                ok(each == [(o["name"], o["total"]) for o in want],
+                   "%s: summary --run %s lists the step's ops, in order" % (name, step_name))
 
         # devices as the trace names them, their streams as units
         tracks = list(db.execute("SELECT id, parent_id, kind, name FROM tracks"))
@@ -126,5 +144,36 @@ with tempfile.TemporaryDirectory() as tmp:
             ok(steps == {nm: (e - s, e - s) for nm, s, e in exp["runs"]},
                "%s: compare pairs the steps: %s" % (name, steps))
         db.close()
+
+# compare --fail-if-slower names the op and the step: a copy of a TF2
+# trace whose heaviest op got its kernels of its last step twice as long
+with tempfile.TemporaryDirectory() as tmp:
+    a_path = os.path.join(tmp, "a.trace.json")
+    b_path = os.path.join(tmp, "b.trace.json")
+    with gzip.open(os.path.join(data, "written_tf2_gpu.trace.json.gz"), "rt", encoding="utf-8") as f:
+        doc = json.load(f)
+    with open(a_path, "w", encoding="utf-8") as f:
+        json.dump(doc, f)
+    exp = tensorflow_expected.expected(a_path)
+    step = exp["runs"][-1][0]
+    op = max(exp["step_operators"][step], key=lambda o: o["total"])["name"]
+    group = step.split()[-1]
+    for e in doc["traceEvents"]:
+        a = e.get("args") or {}
+        if a.get("tf_op", "").split(":")[0] == op and str(a.get("group_id")) == group:
+            e["dur"] = e["dur"] * 2
+    with open(b_path, "w", encoding="utf-8") as f:
+        json.dump(doc, f)
+    before = {o["name"]: o["total"] for o in exp["step_operators"][step]}[op]
+    after = {o["name"]: o["total"] for o in tensorflow_expected.expected(b_path)["step_operators"][step]}[op]
+    slower = subprocess.run([cli, "compare", "--fail-if-slower", "5", a_path, b_path], capture_output=True, text=True)
+    line = "tessera-cli: %s in step %s got slower by %.1f %%" % (op, step, 100.0 * (after - before) / before)
+    ok(slower.returncode == 1 and line in slower.stderr.splitlines(),
+       "compare --fail-if-slower names %s in %s (exit %d): %s" % (op, step, slower.returncode,
+                                                                  [l for l in slower.stderr.splitlines() if op in l]))
+    ok(not any("in step %s " % r[0] in slower.stderr for r in exp["runs"][:-1]),
+       "compare --fail-if-slower names no other step")
+    same = subprocess.run([cli, "compare", "--fail-if-slower", "5", a_path, a_path], capture_output=True, text=True)
+    ok(same.returncode == 0, "compare --fail-if-slower passes the unchanged trace (exit %d)" % same.returncode)
 
 sys.exit(tap.finish())

@@ -124,6 +124,22 @@ def check_times(path, trt7=False):
     check('%s: info counts the inferences' % base, info.get('times.inferences') == str(len(records)), repr(info))
     db.close()
 
+    # one inference's summary: the slices of every lane inside its range,
+    # cut at its ends (another inference's enqueue may fall inside it)
+    names = ('Enqueue', 'H2D', 'Compute', 'D2H')
+    for name, lo, hi in want[:3]:
+        expected = {}
+        for r in records:
+            for lane, (a, b) in zip(names, phases):
+                if a in r and ns(r[b]) > ns(r[a]):
+                    cut = min(ns(r[b]), hi) - max(ns(r[a]), lo)
+                    if cut > 0:
+                        expected[lane] = expected.get(lane, 0) + cut
+        got = {row['name']: int(row['total']) for row in csv.DictReader(
+            run('summary', '--run', name, '--by', 'name', '--csv', path).splitlines()) if int(row['total']) > 0}
+        check('%s: summary --run "%s" gives the time of each phase inside the inference' % (base, name),
+              got == expected, 'got %r, want %r' % (got, expected))
+
 
 with tempfile.TemporaryDirectory() as tmp:
     for name in os.listdir(src):

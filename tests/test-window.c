@@ -315,6 +315,104 @@ test_window_total_only (void)
   tes_ui_test_close_window (window);
 }
 
+/* Waits for the section's worker after a change of run. */
+static void
+wait_for_summary (TesSummarySection *section)
+{
+  gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
+  guint wake = g_timeout_add (10, tes_ui_test_wake_cb, NULL);
+
+  while (tes_summary_section_is_loading (section))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out waiting for the summary");
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_source_remove (wake);
+}
+
+/* The table holds @rows (tes_report_summarize_run's): names and totals. */
+static void
+assert_table_rows (TesSummarySection *section,
+                   GPtrArray         *rows)
+{
+  GListModel *table = tes_summary_section_get_rows (section);
+
+  g_assert_cmpuint (g_list_model_get_n_items (table), ==, rows->len);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const TesSummaryRow *want = g_ptr_array_index (rows, i);
+      gboolean found = FALSE;
+
+      for (guint j = 0; j < g_list_model_get_n_items (table) && !found; j++)
+        found = g_str_equal (table_row (section, j)->name, want->name) && table_row (section, j)->total == want->total;
+      g_assert_true (found);
+    }
+}
+
+/* A PyTorch profiler trace's steps are runs: the Summary's run list sets
+ * the workspace's run, and the table follows the workspace's run, showing
+ * that step's own operators (figures: test-kineto.py, from Python's json). */
+static void
+test_window_summary_per_step (void)
+{
+  g_autofree char *src = tes_test_data_path ("kineto/written_old_names.json");
+  g_autofree char *path = tes_test_copy_to_tmp (src, "written_old_names.json");
+  g_autoptr(GPtrArray) dropdowns = NULL;
+  g_autoptr(GPtrArray) whole = NULL;
+  g_autoptr(GPtrArray) step = NULL;
+  g_autoptr(GArray) runs = NULL;
+  g_autoptr(GError) error = NULL;
+  TesSummarySection *section;
+  TesWorkspace *workspace;
+  TesReport *report;
+  GtkDropDown *dropdown = NULL;
+  TesWindow *window;
+  gint64 run_id;
+
+  window = tes_ui_test_open_window (path, NULL);
+  tes_ui_test_wait_for_page (window, "report");
+  section = summary_section (window);
+  workspace = tes_window_get_workspace (window);
+  report = tes_workspace_get_report (workspace);
+
+  runs = tes_report_get_runs (report, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (runs->len, ==, 2);
+  run_id = tes_report_find_run (report, "ProfilerStep#8", &error);
+  g_assert_no_error (error);
+  whole = tes_report_summarize_run (report, 0, TES_SUMMARY_TOTAL, TES_GROUP_BY_CATEGORY, &error);
+  g_assert_no_error (error);
+  step = tes_report_summarize_run (report, run_id, TES_SUMMARY_TOTAL, TES_GROUP_BY_CATEGORY, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (step->len, <, whole->len);
+  assert_table_rows (section, whole);
+
+  /* the run list: the whole report, then each step */
+  dropdowns = tes_ui_test_find_widgets (window, GTK_TYPE_DROP_DOWN);
+  for (guint i = 0; i < dropdowns->len; i++)
+    if (gtk_widget_is_ancestor (g_ptr_array_index (dropdowns, i), GTK_WIDGET (section)))
+      dropdown = g_ptr_array_index (dropdowns, i);
+  g_assert_nonnull (dropdown);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dropdown)));
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (dropdown)), ==, runs->len + 1);
+  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 0);
+
+  /* the workspace's run: the table follows, the list shows it */
+  tes_workspace_set_run (workspace, run_id);
+  wait_for_summary (section);
+  assert_table_rows (section, step);
+  g_assert_cmpstr (gtk_string_object_get_string (gtk_drop_down_get_selected_item (dropdown)), ==, "ProfilerStep#8");
+
+  /* the list sets the workspace's run */
+  gtk_drop_down_set_selected (dropdown, 0);
+  g_assert_cmpint (tes_workspace_get_run (workspace), ==, 0);
+  wait_for_summary (section);
+  assert_table_rows (section, whole);
+
+  tes_ui_test_close_window (window);
+}
+
 /* Two listings of one run open as one report: both sources shown, the
  * title counts the extra file, and the per-type chart holds the vendor's
  * own per-type figures, not the two listings added up. */
@@ -749,6 +847,7 @@ main (int    argc,
   tes_ui_test_add ("/tes/window/total-only", test_window_total_only);
   tes_ui_test_add ("/tes/window/several-files", test_window_several_files);
   tes_ui_test_add ("/tes/window/folder-of-ranks", test_window_folder_of_ranks);
+  tes_ui_test_add ("/tes/window/summary-per-step", test_window_summary_per_step);
   tes_ui_test_add ("/tes/window/cache-without-source", test_window_cache_without_source);
   tes_ui_test_add ("/tes/window/recent", test_window_recent);
   tes_ui_test_add ("/tes/window/error-unknown", test_window_error_unknown);

@@ -193,10 +193,10 @@ test_workspace_time_unit (void)
   text = tes_format_duration (999999, TES_TIME_UNIT_NS);
   g_assert_cmpstr (text, ==, "999,999 ns");
   g_clear_pointer (&text, g_free);
-  text = tes_format_decimal (1234.5, 1);
+  text = tes_format_grouped_fixed (1234.5, 1);
   g_assert_cmpstr (text, ==, "1,234.5");
   g_clear_pointer (&text, g_free);
-  text = tes_format_decimal (999.96, 1);
+  text = tes_format_grouped_fixed (999.96, 1);
   g_assert_cmpstr (text, ==, "1,000.0");
   g_clear_pointer (&text, g_free);
 
@@ -300,6 +300,26 @@ test_workspace_link (void)
   }
 }
 
+/* A run without a timeline (SigmaStar's per-operator times) compared with
+ * a trace: the trace keeps its whole run in view, not a 1 ns range. */
+static void
+test_workspace_link_timeless (void)
+{
+  g_autoptr(TesReport) trace = open_trace ();
+  g_autofree char *path = tes_test_data_path ("yolov8s_op_time_each.txt");
+  g_autoptr(TesReport) timeless = tes_test_import (path, tes_importer_registry_lookup ("sigmastar-op-time"));
+  g_autoptr(TesWorkspace) a = tes_workspace_new (timeless);
+  g_autoptr(TesWorkspace) b = tes_workspace_new (trace);
+  gint64 span_start, span_end, start, end;
+
+  g_assert_false (tes_workspace_get_span (a, NULL, NULL));
+  g_assert_true (tes_workspace_get_span (b, &span_start, &span_end));
+  tes_workspace_link (a, b);
+  tes_workspace_get_visible (b, &start, &end);
+  g_assert_cmpint (start, ==, span_start);
+  g_assert_cmpint (end, ==, span_end);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -311,6 +331,7 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/workspace/time-unit", test_workspace_time_unit);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/workspace/parse-range", test_workspace_parse_range);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/workspace/link", test_workspace_link);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/workspace/link-timeless", test_workspace_link_timeless);
 
   return g_test_run ();
 }

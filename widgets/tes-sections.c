@@ -9,6 +9,7 @@
 
 #include "tes-sections.h"
 #include "tes-bsp-section.h"
+#include "tes-compare-section.h"
 #include "tes-memory-section.h"
 #include "tes-summary-section.h"
 #include "tes-tiles-section.h"
@@ -26,6 +27,8 @@ tes_sections_get_type_at (guint position)
     case 2: return TES_TYPE_BSP_SECTION;
     case 3: return TES_TYPE_TILES_SECTION;
     case 4: return TES_TYPE_MEMORY_SECTION;
+    /* has data only where two runs are compared (a linked workspace) */
+    case 5: return TES_TYPE_COMPARE_SECTION;
     default: return G_TYPE_INVALID;
     }
 }

@@ -63,6 +63,49 @@ tes_cli_options_clear (TesCliOptions *options)
   g_clear_pointer (&options->output, g_free);
   g_clear_pointer (&options->range, g_free);
   g_clear_pointer (&options->unit, g_free);
+  g_clear_pointer (&options->run, g_free);
+  g_clear_pointer (&options->step, g_free);
+}
+
+/* --run and --step, which summary and compare take: one at most, a step
+ * being a number. */
+int
+tes_cli_check_run_options (const TesCliOptions *options)
+{
+  if (options->run != NULL && options->step != NULL)
+    return tes_cli_usage_error ("give --run or --step, not both");
+  if (options->step != NULL &&
+      (*options->step == '\0' || strspn (options->step, "0123456789") != strlen (options->step)))
+    return tes_cli_usage_error ("--step must be a step number, not '%s'", options->step);
+
+  return TES_CLI_EXIT_OK;
+}
+
+/* The run --run or --step names in @report (0: neither given; a step N is
+ * PyTorch's ProfilerStep#N, else TensorFlow's Step N), or -1 with @error
+ * set. */
+gint64
+tes_cli_find_run (TesReport            *report,
+                  const TesCliOptions  *options,
+                  GError              **error)
+{
+  gint64 run_id;
+
+  if (options->step != NULL)
+    {
+      g_autofree char *pytorch = g_strconcat ("ProfilerStep#", options->step, NULL);
+      g_autofree char *tensorflow = g_strconcat ("Step ", options->step, NULL);
+
+      if (!(run_id = tes_report_find_run (report, pytorch, error)) &&
+          !(run_id = tes_report_find_run (report, tensorflow, NULL)))
+        return -1;
+      g_clear_error (error);
+      return run_id;
+    }
+  if (options->run == NULL)
+    return 0;
+
+  return (run_id = tes_report_find_run (report, options->run, error)) ? run_id : -1;
 }
 
 /* Parses --format and --reimport, which every command that reads files

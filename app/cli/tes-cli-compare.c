@@ -16,24 +16,6 @@
 #include "tes-compare.h"
 #include "tes-workspace.h"
 
-/* The rows of one side of a comparison: per operator when the run lists
- * them (by name), else per type. */
-static GPtrArray *
-compare_side_rows (TesReport      *report,
-                   TesCompareKey   key,
-                   GError        **error)
-{
-  g_autoptr(GError) each_error = NULL;
-  GPtrArray *rows;
-
-  if (key == TES_COMPARE_BY_NAME &&
-      (rows = tes_report_summarize (report, TES_SUMMARY_EACH, TES_GROUP_BY_NAME, &each_error)))
-    return rows;
-
-  return tes_report_summarize (report, TES_SUMMARY_TOTAL,
-                               key == TES_COMPARE_BY_TYPE ? TES_GROUP_BY_CATEGORY : TES_GROUP_BY_NAME, error);
-}
-
 static char *
 compare_value (const TesComparison *comparison,
                TesWorkspace        *workspace,
@@ -228,6 +210,7 @@ print_summary_csv_tiles (const char *record,
 /* compare --summary --csv: the summary's rows instead of the operators'. */
 static void
 print_summary_csv (const TesCompareSummary *summary,
+                   GArray                  *devices,
                    GArray                  *steps)
 {
   const char *unit = summary->unit == TES_TIME_UNIT_CYCLES ? "cycles" : "ns";
@@ -235,6 +218,12 @@ print_summary_csv (const TesCompareSummary *summary,
   printf ("record,name,unit,a,b,delta,delta_percent\n");
   print_summary_csv_row ("total", NULL, unit, summary->a_total, summary->b_total);
   print_summary_csv_row ("span", NULL, unit, summary->a_span, summary->b_span);
+  for (guint i = 0; i < devices->len; i++)
+    {
+      const TesCompareDevice *d = &g_array_index (devices, TesCompareDevice, i);
+
+      print_summary_csv_row ("device", d->name, "ns", d->a_ns < 0 ? NAN : (double)d->a_ns, d->b_ns < 0 ? NAN : (double)d->b_ns);
+    }
   for (guint i = 0; steps != NULL && i < steps->len; i++)
     {
       const TesCompareStep *s = &g_array_index (steps, TesCompareStep, i);
@@ -291,6 +280,145 @@ print_steps (GArray   *steps,
   putchar ('\n');
 }
 
+static char *
+run_name (TesReport *report,
+          gint64     run_id)
+{
+  g_autoptr(GArray) runs = tes_report_get_runs (report, NULL);
+
+  for (guint i = 0; runs != NULL && i < runs->len; i++)
+    if (g_array_index (runs, TesRun, i).id == run_id)
+      return g_strdup (g_array_index (runs, TesRun, i).name);
+
+  return g_strdup ("");
+}
+
+/* A run's total for the header: each device's wall time where the runs
+ * have devices (never a sum over streams), else the operators' time. */
+static char *
+total_text (const TesComparison *comparison,
+            TesWorkspace        *workspace,
+            GArray              *devices,
+            guint                side,
+            gboolean             has_rows)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint i = 0; i < devices->len; i++)
+    {
+      const TesCompareDevice *d = &g_array_index (devices, TesCompareDevice, i);
+      gint64 ns = side == 0 ? d->a_ns : d->b_ns;
+      g_autofree char *value = NULL;
+
+      if (ns < 0)
+        continue;
+      value = tes_workspace_format_duration (workspace, ns);
+      g_string_append_printf (text, "%s%s %s", text->len ? ", " : "wall time ", d->name, value);
+    }
+  if (text->len > 0)
+    return g_string_free (g_steal_pointer (&text), FALSE);
+
+  if (!has_rows)
+    return g_strdup ("total —");
+  {
+    g_autofree char *value = compare_value (comparison, workspace, side == 0 ? comparison->a_total : comparison->b_total);
+
+    return g_strdup_printf ("total %s", value);
+  }
+}
+
+/* Each device's wall time in A and B (tes_compare_devices), before the
+ * steps. */
+static void
+print_devices (GArray *devices)
+{
+  if (devices->len == 0)
+    return;
+  printf ("%-32s %14s %14s %15s %10s\n", "Device (wall time)", "A ns", "B ns", "Δ", "Δ %");
+  for (guint i = 0; i < devices->len; i++)
+    {
+      const TesCompareDevice *d = &g_array_index (devices, TesCompareDevice, i);
+      g_autofree char *a = step_text (d->a_ns);
+      g_autofree char *b = step_text (d->b_ns);
+      g_autofree char *delta = d->a_ns < 0 || d->b_ns < 0 ? g_strdup ("") : g_strdup_printf ("%+" G_GINT64_FORMAT, d->b_ns - d->a_ns);
+      g_autofree char *pct = d->b_ns < 0 ? g_strdup ("removed") : d->a_ns < 0 ? g_strdup ("added") : percent_text ((double)d->a_ns, (double)d->b_ns);
+
+      printf ("%-32s %14s %14s %14s %9s\n", d->name, a, b, delta, pct);
+    }
+  putchar ('\n');
+}
+
+/* The devices whose wall time got slower by more than @pct percent, each
+ * said on stderr ("in @step" when given). */
+static guint
+slower_devices (GArray     *devices,
+                double      pct,
+                const char *step)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < devices->len; i++)
+    {
+      const TesCompareDevice *d = &g_array_index (devices, TesCompareDevice, i);
+      double by = d->a_ns > 0 && d->b_ns >= 0 ? tes_compare_percent ((double)d->a_ns, (double)d->b_ns) : NAN;
+
+      if (isnan (by) || by <= pct)
+        continue;
+      if (step != NULL)
+        fprintf (stderr, "tessera-cli: %s's wall time in step %s got slower by %.1f %%\n", d->name, step, by);
+      else
+        fprintf (stderr, "tessera-cli: %s's wall time got slower by %.1f %%\n", d->name, by);
+      n++;
+    }
+
+  return n;
+}
+
+/* --fail-if-slower on one step both runs have: its operators, paired as
+ * the whole runs' are, and its devices' wall time; each that got slower
+ * by more than @pct percent is said, naming the step, and counted in
+ * @n_slower. */
+static int
+gate_step (TesReport            *a,
+           TesReport            *b,
+           const TesCompareStep *step,
+           TesCompareKey         key,
+           double                pct,
+           guint                *n_slower)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) a_rows = NULL;
+  g_autoptr(GPtrArray) b_rows = NULL;
+  g_autoptr(TesComparison) comparison = NULL;
+  g_autoptr(GPtrArray) regressions = NULL;
+  g_autoptr(GArray) devices = NULL;
+
+  if (step->a_run_id <= 0 || step->b_run_id <= 0)
+    return TES_CLI_EXIT_OK;
+  if (!(comparison = tes_compare_step (a, b, step, key, &a_rows, &b_rows, &error)))
+    {
+      /* a step with nothing in it has nothing to gate */
+      if (g_error_matches (error, TES_REPORT_ERROR, TES_REPORT_ERROR_NO_DATA))
+        return TES_CLI_EXIT_OK;
+      return tes_cli_input_error (error);
+    }
+  regressions = tes_compare_regressions (comparison, pct, 1.0, NULL);
+  for (guint i = 0; i < regressions->len; i++)
+    {
+      const TesCompareRow *row = g_ptr_array_index (regressions, i);
+
+      fprintf (stderr, "tessera-cli: %s in step %s got slower by %.1f %%\n",
+               row->b->label ? row->b->label : row->b->name, step->name, row->delta_pct);
+    }
+  *n_slower += regressions->len;
+
+  if (!(devices = tes_compare_devices (a, step->a_run_id, b, step->b_run_id, &error)))
+    return tes_cli_input_error (error);
+  *n_slower += slower_devices (devices, pct, step->name);
+
+  return TES_CLI_EXIT_OK;
+}
+
 /* tessera-cli compare A B: two runs' operators side by side, largest
  * change first; with --fail-if-slower PCT, exit 1 when the total or an
  * operator holding 1 % or more got slower by more than PCT percent. A and
@@ -309,6 +437,8 @@ tes_cli_compare (int    argc,
     { "csv", 0, 0, G_OPTION_ARG_NONE, &options.csv, "Print CSV", NULL },
     { "fail-if-slower", 0, 0, G_OPTION_ARG_DOUBLE, &fail_pct, "Exit 1 when B is slower by more than PCT percent", "PCT" },
     { "summary", 0, 0, G_OPTION_ARG_NONE, &summary_wanted, "Also compare the runs as a whole (with --csv: only that)", NULL },
+    { "run", 0, 0, G_OPTION_ARG_STRING, &options.run, "Compare only the run NAME of A and B", "NAME" },
+    { "step", 0, 0, G_OPTION_ARG_STRING, &options.step, "Compare only profiler step N of A and B", "N" },
     { NULL }
   };
   const char * const *runs = NULL;
@@ -324,6 +454,8 @@ tes_cli_compare (int    argc,
   g_autoptr(TesWorkspace) workspace = NULL;
   g_autoptr(GPtrArray) regressions = NULL;
   g_autoptr(GArray) steps = NULL;
+  g_autoptr(GArray) devices = NULL;
+  gint64 run_ids[2] = { 0, 0 };
   gboolean steps_in_order = FALSE;
   guint slower_steps = 0;
   TesCompareKey key = TES_COMPARE_BY_NAME;
@@ -338,6 +470,8 @@ tes_cli_compare (int    argc,
     key = TES_COMPARE_BY_TYPE;
   else if (options.by != NULL && !g_str_equal (options.by, "name"))
     return tes_cli_usage_error ("--by must be 'name' or 'type', not '%s'", options.by);
+  if ((status = tes_cli_check_run_options (&options)) != TES_CLI_EXIT_OK)
+    return status;
 
   /* a run that cannot be opened is a usage error here: CI scripts tell
    * it apart from a regression */
@@ -346,7 +480,8 @@ tes_cli_compare (int    argc,
       g_auto(GStrv) paths = g_strsplit (runs[side], ",", -1);
 
       if ((*reports[side] = tes_cli_open_report ((const char * const *)paths, g_strv_length (paths), &options, &error)) &&
-          !(*rows[side] = compare_side_rows (*reports[side], key, &error)) &&
+          (run_ids[side] = tes_cli_find_run (*reports[side], &options, &error)) >= 0 &&
+          !(*rows[side] = tes_compare_run_rows (*reports[side], run_ids[side], key, &error)) &&
           summary_wanted && g_error_matches (error, TES_REPORT_ERROR, TES_REPORT_ERROR_NO_DATA))
         {
           /* a compile report has no operators, but its memory compares */
@@ -366,26 +501,36 @@ tes_cli_compare (int    argc,
   unit_name = comparison->unit == TES_TIME_UNIT_CYCLES ? "cycles" : "ns";
   if (summary_wanted && !(summary = tes_compare_summarize (a_report, b_report, &error)))
     return tes_cli_input_error (error);
-  if (!(steps = tes_compare_steps (a_report, b_report, &steps_in_order, &error)))
+  /* one step against one step: no other step to set beside it */
+  if (options.run != NULL || options.step != NULL)
+    steps = g_array_new (FALSE, TRUE, sizeof (TesCompareStep));
+  else if (!(steps = tes_compare_steps (a_report, b_report, &steps_in_order, &error)))
+    return tes_cli_input_error (error);
+  if (!(devices = tes_compare_devices (a_report, run_ids[0], b_report, run_ids[1], &error)))
     return tes_cli_input_error (error);
 
   if (summary != NULL && options.csv)
-    print_summary_csv (summary, steps);
+    print_summary_csv (summary, devices, steps);
   else if (options.csv)
     printf ("a_name,a_type,b_name,b_type,a_%s,b_%s,delta,delta_percent\n",
             comparison->in_percent ? "share" : unit_name, comparison->in_percent ? "share" : unit_name);
   else
     {
       /* runs without operators (compile reports) compare by --summary only */
-      g_autofree char *a_total = a_rows->len ? compare_value (comparison, workspace, comparison->a_total) : g_strdup ("—");
-      g_autofree char *b_total = b_rows->len ? compare_value (comparison, workspace, comparison->b_total) : g_strdup ("—");
+      g_autofree char *a_total = total_text (comparison, workspace, devices, 0, a_rows->len > 0);
+      g_autofree char *b_total = total_text (comparison, workspace, devices, 1, b_rows->len > 0);
+      g_autofree char *a_run = run_name (a_report, run_ids[0]);
+      g_autofree char *b_run = run_name (b_report, run_ids[1]);
+      g_autofree char *a_name = run_ids[0] > 0 ? g_strdup_printf ("%s (%s)", runs[0], a_run) : g_strdup (runs[0]);
+      g_autofree char *b_name = run_ids[1] > 0 ? g_strdup_printf ("%s (%s)", runs[1], b_run) : g_strdup (runs[1]);
 
-      printf ("A: %s  total %s\nB: %s  total %s\n\n", runs[0], a_total, runs[1], b_total);
+      printf ("A: %s  %s\nB: %s  %s\n\n", a_name, a_total, b_name, b_total);
       if (summary != NULL)
         {
           print_summary (summary, tes_workspace_get_time_unit (workspace));
           putchar ('\n');
         }
+      print_devices (devices);
       print_steps (steps, steps_in_order);
       /* "Δ" takes two bytes and one column: one more byte of width */
       printf ("%-32s %14s %14s %15s %10s\n", "Operator", "A", "B", "Δ", "Δ %");
@@ -433,7 +578,10 @@ tes_cli_compare (int    argc,
     return TES_CLI_EXIT_OK;
 
   regressions = tes_compare_regressions (comparison, fail_pct, 1.0, &total_slower);
-  if (total_slower)
+  /* the total is each device's wall time where the runs have devices */
+  if (devices->len > 0)
+    total_slower = slower_devices (devices, fail_pct, NULL) > 0;
+  else if (total_slower)
     fprintf (stderr, "tessera-cli: the total got slower by more than %g %%\n", fail_pct);
   for (guint i = 0; i < regressions->len; i++)
     {
@@ -454,6 +602,8 @@ tes_cli_compare (int    argc,
           fprintf (stderr, "tessera-cli: step %s got slower by %.1f %%\n", s->name, pct);
           slower_steps++;
         }
+      if ((status = gate_step (a_report, b_report, s, key, fail_pct, &slower_steps)) != TES_CLI_EXIT_OK)
+        return status;
     }
 
   return total_slower || regressions->len > 0 || slower_steps > 0 ? TES_CLI_EXIT_BAD_INPUT : TES_CLI_EXIT_OK;

@@ -34,6 +34,8 @@ typedef struct
   char     *output;
   char     *range;
   char     *unit;
+  char     *run;      /* --run NAME */
+  char     *step;     /* --step N */
   int       width;
   int       height;
 } TesCliOptions;
@@ -59,6 +61,10 @@ TesReport *tes_cli_open_report        (const char * const  *paths,
                                        const TesCliOptions *options,
                                        GError             **error);
 void       tes_cli_print_csv_field    (const char          *text);
+int        tes_cli_check_run_options  (const TesCliOptions *options);
+gint64     tes_cli_find_run           (TesReport           *report,
+                                       const TesCliOptions *options,
+                                       GError             **error);
 
 /* the commands: argv[1] is the command's name */
 int        tes_cli_info               (int                  argc,
@@ -72,6 +78,8 @@ int        tes_cli_compare            (int                  argc,
 int        tes_cli_memory             (int                  argc,
                                        char               **argv);
 int        tes_cli_tiles              (int                  argc,
+                                       char               **argv);
+int        tes_cli_insights           (int                  argc,
                                        char               **argv);
 int        tes_cli_formats            (int                  argc,
                                        char               **argv);

@@ -16,6 +16,7 @@
 
 #include "tes-cli-private.h"
 #include "tes-compare-render.h"
+#include "tes-compare-section.h"
 #include "tes-sections.h"
 #include "tes-workspace.h"
 
@@ -36,27 +37,32 @@ open_compare_run (const char           *run,
     return tes_cli_report_error (error);
 
   *workspace = tes_workspace_new (*report);
-  if (tes_workspace_time_unit_available (*workspace, tes_workspace_get_time_unit (a), NULL))
-    tes_workspace_set_time_unit (*workspace, tes_workspace_get_time_unit (a));
-  else if (options->unit != NULL)
+  /* a run without a timeline has no unit to give: B keeps its own */
+  if (tes_workspace_get_span (a, NULL, NULL) || options->unit != NULL)
     {
-      fprintf (stderr, "tessera-cli: %s: cannot show %s\n", paths[0], options->unit);
-      return TES_CLI_EXIT_BAD_INPUT;
+      if (tes_workspace_time_unit_available (*workspace, tes_workspace_get_time_unit (a), NULL))
+        tes_workspace_set_time_unit (*workspace, tes_workspace_get_time_unit (a));
+      else if (options->unit != NULL)
+        {
+          fprintf (stderr, "tessera-cli: %s: cannot show %s\n", paths[0], options->unit);
+          return TES_CLI_EXIT_BAD_INPUT;
+        }
     }
+  tes_workspace_link (a, *workspace);
   if (!tes_section_type_has_data (section, *workspace))
     {
       fprintf (stderr, "tessera-cli: %s has no data for the %s section\n",
                paths[0], tes_section_type_get_title (section));
       return TES_CLI_EXIT_BAD_INPUT;
     }
-  tes_workspace_link (a, *workspace);
 
   return TES_CLI_EXIT_OK;
 }
 
 /* The same drawing code as the window's section, on a surface of the
- * output's kind: pixels for PNG, vectors for SVG and PDF; with --compare,
- * two runs one above the other. */
+ * output's kind: pixels for PNG, vectors for SVG and PDF. With --compare,
+ * the Compare section as the compare window shows it (the default view),
+ * or any other view of both runs one above the other. */
 int
 tes_cli_render (int    argc,
                 char **argv)
@@ -64,13 +70,15 @@ tes_cli_render (int    argc,
   g_auto(TesCliOptions) options = { .width = 1200, .height = 900 };
   g_autofree char *compare = NULL;
   GOptionEntry entries[] = {
-    { "view", 0, 0, G_OPTION_ARG_STRING, &options.section, "The view to draw (default: summary)", "NAME" },
+    { "view", 0, 0, G_OPTION_ARG_STRING, &options.section, "The view to draw (default: summary, or compare with --compare)", "NAME" },
     { "width", 0, 0, G_OPTION_ARG_INT, &options.width, "Width in pixels or points (default: 1200)", "W" },
     { "height", 0, 0, G_OPTION_ARG_INT, &options.height, "Height in pixels or points (default: 900)", "H" },
     { "out", 'o', 0, G_OPTION_ARG_FILENAME, &options.output, "The file to write: .png, .svg or .pdf", "OUT" },
     { "range", 0, 0, G_OPTION_ARG_STRING, &options.range, "The time shown, since the run's start (e.g. 1ms:2.5ms)", "START:END" },
     { "unit", 0, 0, G_OPTION_ARG_STRING, &options.unit, "Time unit: ns, us, ms or cycles", "U" },
-    { "compare", 0, 0, G_OPTION_ARG_FILENAME, &compare, "Draw this run (files comma-separated) below the first", "B" },
+    { "run", 0, 0, G_OPTION_ARG_STRING, &options.run, "The Summary of the run NAME (a profiler step, a program run)", "NAME" },
+    { "step", 0, 0, G_OPTION_ARG_STRING, &options.step, "The Summary of profiler step N", "N" },
+    { "compare", 0, 0, G_OPTION_ARG_FILENAME, &compare, "Compare with this run (files comma-separated)", "B" },
     { NULL }
   };
   g_autoptr(TesReport) b_report = NULL;
@@ -86,7 +94,9 @@ tes_cli_render (int    argc,
   GType section;
   guint n_paths = 0;
   gboolean png;
+  gboolean comparing;
   int status;
+  gint64 run_id;
 
   if ((status = tes_cli_parse_command_line ("render", "FILE…", &argc, &argv, &options, entries, &paths, &n_paths)) != TES_CLI_EXIT_OK)
     return status;
@@ -96,12 +106,17 @@ tes_cli_render (int    argc,
   if (options.width < 16 || options.height < 16 || options.width > 16384 || options.height > 16384)
     return tes_cli_usage_error ("render: --width and --height must be between 16 and 16384");
 
-  if ((section = tes_sections_lookup (options.section ? options.section : "summary", &view)) == G_TYPE_INVALID)
+  if ((section = tes_sections_lookup (options.section ? options.section : compare ? "compare" : "summary",
+                                      &view)) == G_TYPE_INVALID)
     {
       g_autofree char *known = tes_sections_describe ();
 
       return tes_cli_usage_error ("render: no view '%s'; views: %s", options.section, known);
     }
+  /* the compare window's own view: both runs, their diff below */
+  comparing = section == TES_TYPE_COMPARE_SECTION;
+  if (comparing && compare == NULL)
+    return tes_cli_usage_error ("render: the %s view compares two runs: give the second with --compare B", view);
 
   png = g_str_has_suffix (options.output, ".png");
   if (!png && !g_str_has_suffix (options.output, ".svg") && !g_str_has_suffix (options.output, ".pdf"))
@@ -111,6 +126,11 @@ tes_cli_render (int    argc,
     return tes_cli_report_error (error);
 
   workspace = tes_workspace_new (report);
+  if ((status = tes_cli_check_run_options (&options)) != TES_CLI_EXIT_OK)
+    return status;
+  if ((run_id = tes_cli_find_run (report, &options, &error)) < 0)
+    return tes_cli_usage_error ("render: %s", error->message);
+  tes_workspace_set_run (workspace, run_id);
 
   if (options.unit != NULL)
     {
@@ -138,7 +158,7 @@ tes_cli_render (int    argc,
       tes_workspace_set_visible (workspace, t0, t1);
     }
 
-  if (!tes_section_type_has_data (section, workspace))
+  if (!comparing && !tes_section_type_has_data (section, workspace))
     {
       fprintf (stderr, "tessera-cli: %s has no data for the %s section\n",
                paths[0], tes_section_type_get_title (section));
@@ -157,7 +177,7 @@ tes_cli_render (int    argc,
     surface = cairo_pdf_surface_create (options.output, options.width, options.height);
 
   cr = cairo_create (surface);
-  if (b_workspace != NULL
+  if (b_workspace != NULL && !comparing
       ? !tes_compare_render (section, view, workspace, b_workspace, cr, options.width, options.height, &error)
       : !tes_section_type_render (section, workspace, view, cr, options.width, options.height, &error))
     {

@@ -18,10 +18,13 @@ tes_cli_summary (int    argc,
                  char **argv)
 {
   g_auto(TesCliOptions) options = { 0 };
+  gint64 run_id = 0;
   GOptionEntry entries[] = {
     { "mode", 0, 0, G_OPTION_ARG_STRING, &options.mode, "total (per type) or each (per operator)", "MODE" },
     { "by", 0, 0, G_OPTION_ARG_STRING, &options.by, "Group by category (type) or name", "KEY" },
     { "csv", 0, 0, G_OPTION_ARG_NONE, &options.csv, "Print CSV", NULL },
+    { "run", 0, 0, G_OPTION_ARG_STRING, &options.run, "Only the run NAME (a profiler step, a program run, an inference)", "NAME" },
+    { "step", 0, 0, G_OPTION_ARG_STRING, &options.step, "Only profiler step N (ProfilerStep#N, TensorFlow's Step N)", "N" },
     { NULL }
   };
   g_autoptr(TesReport) report = NULL;
@@ -50,10 +53,15 @@ tes_cli_summary (int    argc,
   else
     return tes_cli_usage_error ("--by must be 'category' or 'name', not '%s'", options.by);
 
+  if ((status = tes_cli_check_run_options (&options)) != TES_CLI_EXIT_OK)
+    return status;
+
   if (!(report = tes_cli_open_report (paths, n_paths, &options, &error)))
     return tes_cli_report_error (error);
+  if ((run_id = tes_cli_find_run (report, &options, &error)) < 0)
+    return tes_cli_usage_error ("%s", error->message);
 
-  if (!(rows = tes_report_summarize (report, mode, by, &error)))
+  if (!(rows = tes_report_summarize_run (report, run_id, mode, by, &error)))
     return tes_cli_input_error (error);
 
   if (options.csv)

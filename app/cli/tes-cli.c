@@ -22,18 +22,20 @@ static const char usage_text[] =
   "\n"
   "Commands:\n"
   "  info [--json] FILE…               what the report holds and where its cache is\n"
-  "  summary [--mode total|each] [--by category|name] [--csv] FILE…\n"
-  "                                     time share per operator type (total) or per operator (each)\n"
+  "  summary [--mode total|each] [--by category|name] [--run NAME|--step N] [--csv] FILE…\n"
+  "                                     time share per operator type (total) or per operator (each),\n"
+  "                                     of the whole report or of one run (a profiler step)\n"
 #ifdef TES_HAVE_WIDGETS
-  "  render [--view VIEW] [--range START:END] [--unit U]\n"
-  "         [--width W] [--height H] --out OUT.png|svg|pdf FILE…\n"
+  "  render [--view VIEW] [--range START:END] [--unit U] [--run NAME|--step N]\n"
+  "         [--compare B] [--width W] [--height H] --out OUT.png|svg|pdf FILE…\n"
   "                                     draw a view (default: summary) as the window does;\n"
   "                                     VIEW: summary, trace, flame, bsp, bsp-cycles,\n"
-  "                                     tile-balance, memory, memory-histogram, memory-tiles\n"
+  "                                     tile-balance, memory, memory-histogram, memory-tiles,\n"
+  "                                     compare, compare-summary (these two with --compare B)\n"
 #endif
-  "  compare [--by name|type] [--csv] [--fail-if-slower PCT] A B\n"
-  "                                     two runs' operators (and profiler steps) side by side,\n"
-  "                                     largest change first;\n"
+  "  compare [--by name|type] [--run NAME|--step N] [--csv] [--fail-if-slower PCT] A B\n"
+  "                                     two runs' operators (and profiler steps, and each\n"
+  "                                     device's wall time) side by side, largest change first;\n"
   "                                     A and B may be several files of a run, comma-separated\n"
   "  memory [--tiles] [--csv] FILE…    the tile memory histogram, tiles out of memory and the\n"
   "                                     heaviest tiles; --tiles: every tile's bytes by category\n"
@@ -41,6 +43,9 @@ static const char usage_text[] =
   "                                     each tile's compute, exchange, sync and idle cycles over\n"
   "                                     the BSP steps that start in the range; without BSP steps,\n"
   "                                     each core's or engine's busy and idle ns in the range\n"
+  "  insights [--json] [--compare B] [--threshold NAME=VALUE] FILE…\n"
+  "                                     where the time and the memory go wrong, ranked by\n"
+  "                                     cost, each with its evidence and the view to see it in\n"
   "  cache --list [FILE…]              the report caches in the user cache folder and the\n"
   "                                     FILEs' caches: size, sources, state (ok, stale, damaged)\n"
   "  cache --clear [FILE…]             remove the FILEs' caches, or all in the user cache folder\n"
@@ -102,6 +107,7 @@ main (int    argc,
     { "compare", tes_cli_compare },
     { "memory", tes_cli_memory },
     { "tiles", tes_cli_tiles },
+    { "insights", tes_cli_insights },
 #ifdef TES_HAVE_WIDGETS
     { "render", run_render },
 #endif

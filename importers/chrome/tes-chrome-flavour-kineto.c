@@ -848,32 +848,30 @@ details_text (TesChromeBuilder *b,
   tes_chrome_kernels_append_text (b, &sum->kernels, out);
 }
 
+/* One operator row per op name of the ops @ops (indexes in st->ops; NULL:
+ * every op), with the kernels each launched (@works: indexes in st->work
+ * of theirs, NULL: every work; @op_of_work: the op index of each work, -1:
+ * none), for run @run_id (0: the whole trace). */
 static void
-write_operators (TesChromeBuilder *b,
-                 KState           *st,
-                 GHashTable       *launch_of)
+write_op_sums (TesChromeBuilder *b,
+               KState           *st,
+               const gint       *op_of_work,
+               GArray           *ops,
+               GArray           *works,
+               gint64            run_id,
+               gboolean          linked)
 {
-  g_autoptr(GHashTable) op_of_ext = g_hash_table_new (g_int64_hash, g_int64_equal);
   g_autoptr(GHashTable) sum_of = g_hash_table_new (NULL, NULL);
   g_autoptr(GPtrArray) sums = g_ptr_array_new_with_free_func (op_sum_free);
   g_autoptr(GString) args = g_string_new (NULL);
   g_autoptr(GString) details = g_string_new (NULL);
-  gboolean linked = FALSE;
 
-  for (guint i = 0; i < st->ops->len; i++)
+  for (guint k = 0; k < (ops ? ops->len : st->ops->len); k++)
     {
-      Op *op = &g_array_index (st->ops, Op, i);
+      Op *op = &g_array_index (st->ops, Op, ops ? g_array_index (ops, guint, k) : k);
+      OpSum *sum;
 
-      if (op->ext >= 0)
-        g_hash_table_insert (op_of_ext, &op->ext, op);
-    }
-
-  for (guint i = 0; i < st->ops->len; i++)
-    {
-      Op *op = &g_array_index (st->ops, Op, i);
-      OpSum *sum = g_hash_table_lookup (sum_of, GUINT_TO_POINTER (op->name));
-
-      if (sum == NULL)
+      if (!(sum = g_hash_table_lookup (sum_of, GUINT_TO_POINTER (op->name))))
         {
           sum = g_new0 (OpSum, 1);
           sum->name = op->name;
@@ -884,42 +882,21 @@ write_operators (TesChromeBuilder *b,
       sum->count++;
       sum->cpu_total += op->dur;
       sum->cpu_self += op->self;
-    }
-
-  /* each kernel, copy or set to the op that launched it: the kernel's
-   * own External id, else its runtime call's */
-  for (guint i = 0; i < st->work->len; i++)
-    {
-      const Work *w = &g_array_index (st->work, Work, i);
-      gint64 ext = w->ext;
-      const Launch *launch;
-      Op *op = NULL;
-      OpSum *sum;
-
-      if (ext >= 0)
-        op = g_hash_table_lookup (op_of_ext, &ext);
-      if (op == NULL && w->corr >= 0 && (launch = g_hash_table_lookup (launch_of, &w->corr)) != NULL &&
-          launch->ext >= 0)
-        op = g_hash_table_lookup (op_of_ext, &launch->ext);
-      if (op == NULL)
-        continue;
-
-      linked = TRUE;
-      op->dev_self += w->end - w->start;
-      for (Op *up = op; up != NULL; up = up->parent >= 0 ? &g_array_index (st->ops, Op, up->parent) : NULL)
-        up->dev_total += w->end - w->start;
-
-      sum = g_hash_table_lookup (sum_of, GUINT_TO_POINTER (op->name));
-      tes_chrome_kernels_add (&sum->kernels, w->name, w->end - w->start);
-    }
-
-  for (guint i = 0; i < st->ops->len; i++)
-    {
-      Op *op = &g_array_index (st->ops, Op, i);
-      OpSum *sum = g_hash_table_lookup (sum_of, GUINT_TO_POINTER (op->name));
-
       sum->dev_self += op->dev_self;
       sum->dev_total += op->dev_total;
+    }
+
+  for (guint k = 0; k < (works ? works->len : st->work->len); k++)
+    {
+      guint i = works ? g_array_index (works, guint, k) : k;
+      const Work *w = &g_array_index (st->work, Work, i);
+      const Op *op;
+
+      if (op_of_work[i] < 0)
+        continue;
+      op = &g_array_index (st->ops, Op, op_of_work[i]);
+      tes_chrome_kernels_add (&((OpSum *)g_hash_table_lookup (sum_of, GUINT_TO_POINTER (op->name)))->kernels,
+                              w->name, w->end - w->start);
     }
 
   for (guint i = 0; i < sums->len; i++)
@@ -941,6 +918,7 @@ write_operators (TesChromeBuilder *b,
       /* rows are sums by name, like the vendors' per-type listings: no
        * index, so Summary shows them by name, not as "<index> <name>" */
       row.source_id = b->context->source_id;
+      row.run_id = run_id;
       row.name = name;
       row.type = name;
       row.count = sum->count;
@@ -952,6 +930,86 @@ write_operators (TesChromeBuilder *b,
       row.args_json = args->str;
       tes_cache_writer_add_operator (b->writer, &row);
     }
+}
+
+/* The operator rows of the whole trace, then of each step (@run_ids: the
+ * steps' runs), so that Summary and compare work per step. An op belongs
+ * to the step its call started in; its kernels go with it, even when they
+ * run after the step's host side ended. */
+static void
+write_operators (TesChromeBuilder *b,
+                 KState           *st,
+                 GHashTable       *launch_of,
+                 const gint64     *run_ids)
+{
+  g_autoptr(GHashTable) op_of_ext = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autofree gint *op_of_work = g_new (gint, st->work->len + 1);
+  g_autofree gint *step_of_op = g_new (gint, st->ops->len + 1);
+  const gint64 *steps = (const gint64 *)(gpointer)st->steps->data;
+  gboolean linked = FALSE;
+  /* steps do not overlap and come in start order, unless a trace has
+   * them on several threads */
+  gboolean sorted = tes_chrome_spans_sorted (steps, st->steps->len, 2);
+
+  for (guint i = 0; i < st->ops->len; i++)
+    {
+      Op *op = &g_array_index (st->ops, Op, i);
+
+      if (op->ext >= 0)
+        g_hash_table_insert (op_of_ext, &op->ext, GINT_TO_POINTER (i + 1));
+      /* the step its call started in */
+      step_of_op[i] = tes_chrome_span_at (steps, st->steps->len, 2, sorted, op->start);
+    }
+
+  /* each kernel, copy or set to the op that launched it: the kernel's
+   * own External id, else its runtime call's */
+  for (guint i = 0; i < st->work->len; i++)
+    {
+      const Work *w = &g_array_index (st->work, Work, i);
+      gint64 ext = w->ext;
+      const Launch *launch;
+      gint found = 0;
+      Op *op;
+
+      if (ext >= 0)
+        found = GPOINTER_TO_INT (g_hash_table_lookup (op_of_ext, &ext));
+      if (found == 0 && w->corr >= 0 && (launch = g_hash_table_lookup (launch_of, &w->corr)) != NULL &&
+          launch->ext >= 0)
+        found = GPOINTER_TO_INT (g_hash_table_lookup (op_of_ext, &launch->ext));
+      op_of_work[i] = found - 1;
+      if (found == 0)
+        continue;
+
+      linked = TRUE;
+      op = &g_array_index (st->ops, Op, found - 1);
+      op->dev_self += w->end - w->start;
+      for (Op *up = op; up != NULL; up = up->parent >= 0 ? &g_array_index (st->ops, Op, up->parent) : NULL)
+        up->dev_total += w->end - w->start;
+    }
+
+  write_op_sums (b, st, op_of_work, NULL, NULL, 0, linked);
+
+  /* each step's ops and their works, in one pass: a trace of many steps
+   * costs no more than one of few */
+  {
+    g_autoptr(GPtrArray) ops_in = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
+    g_autoptr(GPtrArray) works_in = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
+
+    for (guint s = 0; s < st->steps->len; s++)
+      {
+        g_ptr_array_add (ops_in, g_array_new (FALSE, FALSE, sizeof (guint)));
+        g_ptr_array_add (works_in, g_array_new (FALSE, FALSE, sizeof (guint)));
+      }
+    for (guint i = 0; i < st->ops->len; i++)
+      if (step_of_op[i] >= 0)
+        g_array_append_val (g_ptr_array_index (ops_in, step_of_op[i]), i);
+    for (guint i = 0; i < st->work->len; i++)
+      if (op_of_work[i] >= 0 && step_of_op[op_of_work[i]] >= 0)
+        g_array_append_val (g_ptr_array_index (works_in, step_of_op[op_of_work[i]]), i);
+    for (guint s = 0; s < st->steps->len; s++)
+      write_op_sums (b, st, op_of_work, g_ptr_array_index (ops_in, s), g_ptr_array_index (works_in, s),
+                     run_ids[s], linked);
+  }
 
   tes_cache_writer_set_info (b->writer, b->context->source_id, "PyTorch.operator_time",
                              linked ? "device self time (the kernels each op launched itself)"
@@ -963,6 +1021,7 @@ threads_written (TesChromeBuilder *b)
 {
   KState *st = b->flavour_data;
   g_autoptr(GHashTable) launch_of = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autofree gint64 *run_ids = NULL;
 
   pop_until (st, G_MAXINT64);
   st->cur = NULL;
@@ -974,15 +1033,16 @@ threads_written (TesChromeBuilder *b)
       g_hash_table_insert (launch_of, &launch->corr, launch);
     }
 
-  write_operators (b, st, launch_of);
-  write_units (b, st, launch_of);
-
+  run_ids = g_new0 (gint64, st->steps->len + 1);
   for (guint i = 0; i < st->steps->len; i++)
     {
       const gint64 *span = &g_array_index (st->steps, gint64, 2 * i);
 
-      tes_cache_writer_add_run (b->writer, g_ptr_array_index (st->step_names, i), b->clock_id, span[0], span[1]);
+      run_ids[i] = tes_cache_writer_add_run (b->writer, g_ptr_array_index (st->step_names, i), b->clock_id, span[0], span[1]);
     }
+
+  write_operators (b, st, launch_of, run_ids);
+  write_units (b, st, launch_of);
   tes_chrome_ranks_register (b, st->steps, st->step_names);
 }
 

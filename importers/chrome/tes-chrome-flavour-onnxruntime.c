@@ -42,7 +42,16 @@ typedef struct
   GHashTable *node_of;    /* event name gid -> Node* */
   GPtrArray  *nodes;      /* Node*, first run first */
   GArray     *runs;       /* gint64 pairs: start, end */
+  GArray     *calls;      /* Call: each kernel_time event, for the rows per run */
 } OState;
+
+/* One kernel_time event of a node. */
+typedef struct
+{
+  Node   *node;
+  gint64  start;
+  gint64  dur;
+} Call;
 
 static void
 node_free (gpointer data)
@@ -63,6 +72,7 @@ ostate_free (gpointer data)
   g_hash_table_unref (st->node_of);
   g_ptr_array_unref (st->nodes);
   g_array_unref (st->runs);
+  g_array_unref (st->calls);
   g_free (st);
 }
 
@@ -95,6 +105,7 @@ prepare (TesChromeBuilder *b)
   st->node_of = g_hash_table_new (NULL, NULL);
   st->nodes = g_ptr_array_new_with_free_func (node_free);
   st->runs = g_array_new (FALSE, FALSE, 2 * sizeof (gint64));
+  st->calls = g_array_new (FALSE, FALSE, sizeof (Call));
   b->flavour_data = st;
   b->flavour_data_free = ostate_free;
 }
@@ -148,6 +159,11 @@ slice (TesChromeBuilder      *b,
     }
   node->count++;
   node->total += *dur;
+  {
+    Call call = { node, *start, *dur };
+
+    g_array_append_val (st->calls, call);
+  }
 }
 
 /* by first start, then by name: the order a run runs the nodes, whatever
@@ -163,17 +179,20 @@ compare_nodes (gconstpointer a,
   return strcmp (x->node, y->node);
 }
 
+/* One row per node of @nodes (sorted here), for run @run_id (0: the
+ * whole profile). */
 static void
-threads_written (TesChromeBuilder *b)
+write_nodes (TesChromeBuilder *b,
+             GPtrArray        *nodes,
+             gint64            run_id)
 {
-  OState *st = b->flavour_data;
   g_autoptr(GString) args = g_string_new (NULL);
 
-  g_ptr_array_sort (st->nodes, compare_nodes);
+  g_ptr_array_sort (nodes, compare_nodes);
 
-  for (guint i = 0; i < st->nodes->len; i++)
+  for (guint i = 0; i < nodes->len; i++)
     {
-      Node *node = g_ptr_array_index (st->nodes, i);
+      Node *node = g_ptr_array_index (nodes, i);
       TesOperatorRow row = TES_OPERATOR_ROW_INIT;
       g_autofree char *details = node->provider ? g_strdup_printf ("%s", node->provider) : NULL;
 
@@ -198,6 +217,7 @@ threads_written (TesChromeBuilder *b)
        * per-node listing (--mode each) and, summed by op type, the
        * per-type one (--mode total) */
       row.source_id = b->context->source_id;
+      row.run_id = run_id;
       row.op_index = i;
       row.name = node->node;
       row.type = node->op_name != NULL ? node->op_name : node->node;
@@ -207,13 +227,60 @@ threads_written (TesChromeBuilder *b)
       row.args_json = args->str;
       tes_cache_writer_add_operator (b->writer, &row);
     }
+}
+
+static void
+threads_written (TesChromeBuilder *b)
+{
+  OState *st = b->flavour_data;
+  g_autoptr(GPtrArray) calls_in = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
+  gboolean sorted;
+
+  write_nodes (b, st->nodes, 0);
+
+  /* each model_run's own rows: the node events that start inside it (the
+   * first run, with its warm-up, apart from the others), found in one
+   * pass: runs come one after the other */
+  sorted = tes_chrome_spans_sorted ((const gint64 *)(gpointer)st->runs->data, st->runs->len, 2);
+  for (guint i = 0; i < st->runs->len; i++)
+    g_ptr_array_add (calls_in, g_array_new (FALSE, FALSE, sizeof (guint)));
+  for (guint c = 0; c < st->calls->len; c++)
+    {
+      gint run = tes_chrome_span_at ((const gint64 *)(gpointer)st->runs->data, st->runs->len, 2, sorted,
+                                     g_array_index (st->calls, Call, c).start);
+
+      if (run >= 0)
+        g_array_append_val (g_ptr_array_index (calls_in, run), c);
+    }
 
   for (guint i = 0; i < st->runs->len; i++)
     {
       const gint64 *span = &g_array_index (st->runs, gint64, 2 * i);
+      GArray *mine = g_ptr_array_index (calls_in, i);
       g_autofree char *name = g_strdup_printf ("model_run %u", i + 1);
+      gint64 run_id = tes_cache_writer_add_run (b->writer, name, b->clock_id, span[0], span[1]);
+      g_autoptr(GHashTable) copy_of = g_hash_table_new (NULL, NULL);
+      g_autoptr(GPtrArray) nodes = g_ptr_array_new_with_free_func (g_free);
 
-      tes_cache_writer_add_run (b->writer, name, b->clock_id, span[0], span[1]);
+      for (guint k = 0; k < mine->len; k++)
+        {
+          const Call *call = &g_array_index (st->calls, Call, g_array_index (mine, guint, k));
+          Node *copy;
+
+          if (!(copy = g_hash_table_lookup (copy_of, call->node)))
+            {
+              /* the names stay the whole node's */
+              copy = g_memdup2 (call->node, sizeof *copy);
+              copy->first = call->start;
+              copy->count = copy->total = 0;
+              g_ptr_array_add (nodes, copy);
+              g_hash_table_insert (copy_of, call->node, copy);
+            }
+          copy->first = MIN (copy->first, call->start);
+          copy->count++;
+          copy->total += call->dur;
+        }
+      write_nodes (b, nodes, run_id);
     }
 }
 

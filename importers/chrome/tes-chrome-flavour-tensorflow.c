@@ -85,7 +85,28 @@ typedef struct
   gint64  child;
   Op     *op;             /* NULL: not an op */
   gint64  dur;
+  gint    event;          /* its call in events, -1: none */
 } Open;
+
+/* What an op did once, kept to sum it again per step: a call on the
+ * host, a kernel, an event of the TensorFlow Ops or XLA Ops lane. */
+typedef enum
+{
+  EVENT_CALL,
+  EVENT_KERNEL,
+  EVENT_LANE,
+} EventKind;
+
+typedef struct
+{
+  Op       *op;
+  gint64    start;
+  gint64    dur;
+  gint64    self;         /* a call's self time, once it closed */
+  gint64    group;        /* its group_id (the step the profiler gave it), -1: none */
+  guint32   kernel;       /* a kernel's name (gid) */
+  EventKind kind;
+} Event;
 
 typedef struct
 {
@@ -97,14 +118,16 @@ typedef struct
   GPtrArray  *op_list;
   GHashTable *xla_ops;    /* name -> Op* */
   GPtrArray  *xla_list;
-  GArray     *steps;      /* gint64 pairs */
+  GArray     *steps;      /* gint64 triples: start, end, group_id (-1: none) */
   GPtrArray  *step_names;
-  GArray     *host_steps; /* gint64 triples: start, end, index in host_step_names */
+  GArray     *host_steps; /* gint64 quadruples: start, end, index in host_step_names, group_id */
   GPtrArray  *host_step_names;
   gboolean    kernels_named; /* a kernel names its op */
 
   TesChromeMergedThread *cur;
   GArray     *stack;      /* Open */
+  GArray     *events;     /* Event */
+  gint64      group;      /* the slice's group_id, -1: none */
   GPtrArray  *texts;      /* owned texts given gids */
   GHashTable *renamed;    /* TF1 executor processes given a name */
   GHashTable *op_of_text; /* "<name>:<Type>" -> Op*, NULL: no op */
@@ -158,6 +181,7 @@ tf_state_free (gpointer data)
   g_array_unref (st->host_steps);
   g_ptr_array_unref (st->host_step_names);
   g_array_unref (st->stack);
+  g_array_unref (st->events);
   g_ptr_array_unref (st->texts);
   g_hash_table_unref (st->renamed);
   g_hash_table_unref (st->op_of_text);
@@ -342,11 +366,12 @@ prepare (TesChromeBuilder *b)
   st->op_list = g_ptr_array_new_with_free_func (op_free);
   st->xla_ops = g_hash_table_new (g_str_hash, g_str_equal);
   st->xla_list = g_ptr_array_new_with_free_func (op_free);
-  st->steps = g_array_new (FALSE, FALSE, 2 * sizeof (gint64));
+  st->steps = g_array_new (FALSE, FALSE, 3 * sizeof (gint64));
   st->step_names = g_ptr_array_new_with_free_func (g_free);
-  st->host_steps = g_array_new (FALSE, FALSE, 3 * sizeof (gint64));
+  st->host_steps = g_array_new (FALSE, FALSE, 4 * sizeof (gint64));
   st->host_step_names = g_ptr_array_new_with_free_func (g_free);
   st->stack = g_array_new (FALSE, FALSE, sizeof (Open));
+  st->events = g_array_new (FALSE, FALSE, sizeof (Event));
   st->texts = g_ptr_array_new_with_free_func (g_free);
   st->renamed = g_hash_table_new (NULL, NULL);
   st->op_of_text = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -673,6 +698,8 @@ pop_until (TfState *st,
         return;
       if (top->op != NULL)
         top->op->cpu_self += MAX (top->dur - top->child, 0);
+      if (top->event >= 0)
+        g_array_index (st->events, Event, top->event).self = MAX (top->dur - top->child, 0);
       g_array_set_size (st->stack, st->stack->len - 1);
     }
 }
@@ -692,6 +719,40 @@ args_text (const char *args,
   return tes_chrome_value_dup_string (v, vl);
 }
 
+/* args "group_id" (a string or a number), -1: none */
+static gint64
+group_of (const char *args,
+          gsize       len)
+{
+  const char *v;
+  gsize vl;
+  char *end;
+  gint64 group;
+
+  if (args == NULL || len == 0 || !tes_chrome_args_find (args, len, "group_id", &v, &vl) || vl == 0)
+    return -1;
+  if (*v == '"')
+    v++;
+  if (!g_ascii_isdigit (*v))
+    return -1;
+  group = g_ascii_strtoll (v, &end, 10);
+
+  return end > v ? group : -1;
+}
+
+static void
+add_event (TfState   *st,
+           Op        *op,
+           EventKind  kind,
+           gint64     start,
+           gint64     dur,
+           guint32    kernel)
+{
+  Event event = { op, start, dur, dur, st->group, kernel, kind };
+
+  g_array_append_val (st->events, event);
+}
+
 /* tf.profiler.experimental.Trace ("train", step_num=N, _r=1): the step
  * marker the TF2 profiler documents for loops it cannot see itself */
 static void
@@ -703,7 +764,7 @@ host_step (TfState    *st,
 {
   g_autofree char *step = args_text (args, len, "step_num");
   g_autofree char *root = args_text (args, len, "_r");
-  gint64 span[3] = { start, start + dur, st->host_step_names->len };
+  gint64 span[4] = { start, start + dur, st->host_step_names->len, group_of (args, len) };
 
   if (step == NULL || root == NULL || strcmp (root, "1") != 0)
     return;
@@ -719,7 +780,7 @@ host_slice (TfState    *st,
             gint64      start,
             gint64      dur)
 {
-  Open open = { start + dur, 0, NULL, dur };
+  Open open = { start + dur, 0, NULL, dur, -1 };
 
   pop_until (st, start);
   if (st->stack->len > 0)
@@ -734,6 +795,8 @@ host_slice (TfState    *st,
     {
       open.op->calls++;
       open.op->cpu_total += dur;
+      open.event = (gint)st->events->len;
+      add_event (st, open.op, EVENT_CALL, start, dur, 0);
     }
   g_array_append_val (st->stack, open);
 }
@@ -752,6 +815,7 @@ slice (TesChromeBuilder      *b,
   Lane *lane = mt->flavour_data;
   const char *text = tes_chrome_text (b, tes_chrome_gid (b, part->seg, sl->name));
   gsize len = args ? sl->args_len : 0;
+  gint64 group;
   Op *op;
 
   (void)category;
@@ -764,6 +828,8 @@ slice (TesChromeBuilder      *b,
   if (lane == NULL)
     return;
 
+  group = st->tf1 ? -1 : group_of (args, len);
+  st->group = group;
   switch (lane->kind)
     {
     case LANE_HOST:
@@ -781,6 +847,7 @@ slice (TesChromeBuilder      *b,
             op->kernels++;
             op->kernel_ns += *dur;
             tes_chrome_kernels_add (&op->by_name, tes_chrome_gid (b, part->seg, sl->name), *dur);
+            add_event (st, op, EVENT_KERNEL, *start, *dur, tes_chrome_gid (b, part->seg, sl->name));
           }
       }
       break;
@@ -793,6 +860,7 @@ slice (TesChromeBuilder      *b,
           {
             op->lane_events++;
             op->lane_ns += *dur;
+            add_event (st, op, EVENT_LANE, *start, *dur, 0);
           }
       }
       break;
@@ -811,13 +879,14 @@ slice (TesChromeBuilder      *b,
           op->xla = TRUE;
           op->lane_events++;
           op->lane_ns += *dur;
+          add_event (st, op, EVENT_LANE, *start, *dur, 0);
         }
       break;
 
     case LANE_STEPS:
       if (lane->device->steps)
         {
-          gint64 span[2] = { *start, *start + *dur };
+          gint64 span[3] = { *start, *start + *dur, group };
           gboolean digits = text != NULL && *text != '\0';
 
           for (const char *p = text; digits && *p; p++)
@@ -852,6 +921,7 @@ static void
 write_ops (TesChromeBuilder *b,
            GPtrArray        *list,
            gboolean          by_kernels,
+           gint64            run_id,
            guint            *index)
 {
   g_autoptr(GString) args = g_string_new (NULL);
@@ -893,6 +963,7 @@ write_ops (TesChromeBuilder *b,
       g_string_append_c (args, '}');
 
       row.source_id = b->context->source_id;
+      row.run_id = run_id;
       row.op_index = (*index)++;
       row.name = op->name;
       row.type = op->type != NULL ? op->type : op->name;
@@ -922,6 +993,87 @@ compare_spans3 (gconstpointer a,
   return 0;
 }
 
+/* The step (index in st->steps) an event is of, -1: none. An event is
+ * the step's when the profiler gave both the same group_id (the host runs
+ * ahead of the device, so its ops start before the device's step), else
+ * when it starts inside the step. */
+static gint
+step_of_event (TfState      *st,
+               GHashTable   *step_of_group,
+               gboolean      sorted,
+               const Event  *e)
+{
+  gpointer found;
+  gint step;
+
+  if (e->group >= 0 && g_hash_table_lookup_extended (step_of_group, &e->group, NULL, &found))
+    return GPOINTER_TO_INT (found);
+  /* else by time, in a step without a group */
+  step = tes_chrome_span_at ((const gint64 *)(gpointer)st->steps->data, st->steps->len, 3, sorted, e->start);
+  if (step >= 0 && (e->group < 0 || g_array_index (st->steps, gint64, 3 * step + 2) < 0))
+    return step;
+
+  return -1;
+}
+
+/* The operator rows of one step (run @run_id; @events: indexes in
+ * st->events of the step's), summed as the whole trace's are, in the
+ * order they first ran in it (op_index from 0 per step). */
+static void
+write_step_ops (TesChromeBuilder *b,
+                TfState          *st,
+                GArray           *events,
+                gint64            run_id,
+                gboolean          by_kernels,
+                gboolean          with_xla)
+{
+  g_autoptr(GHashTable) copy_of = g_hash_table_new (NULL, NULL);
+  g_autoptr(GPtrArray) ops = g_ptr_array_new_with_free_func (op_free);
+  g_autoptr(GPtrArray) xla = g_ptr_array_new_with_free_func (op_free);
+  guint index = 0;
+
+  for (guint k = 0; k < events->len; k++)
+    {
+      const Event *e = &g_array_index (st->events, Event, g_array_index (events, guint, k));
+      Op *op;
+
+      if (!(op = g_hash_table_lookup (copy_of, e->op)))
+        {
+          op = g_new0 (Op, 1);
+          op->name = g_strdup (e->op->name);
+          op->type = g_strdup (e->op->type);
+          op->xla = e->op->xla;
+          op->first = e->start;
+          tes_chrome_kernels_init (&op->by_name);
+          g_ptr_array_add (e->op->xla ? xla : ops, op);
+          g_hash_table_insert (copy_of, e->op, op);
+        }
+      op->first = MIN (op->first, e->start);
+      switch (e->kind)
+        {
+        case EVENT_CALL:
+          op->calls++;
+          op->cpu_total += e->dur;
+          op->cpu_self += e->self;
+          break;
+        case EVENT_KERNEL:
+          op->kernels++;
+          op->kernel_ns += e->dur;
+          tes_chrome_kernels_add (&op->by_name, e->kernel, e->dur);
+          break;
+        case EVENT_LANE:
+        default:
+          op->lane_events++;
+          op->lane_ns += e->dur;
+          break;
+        }
+    }
+
+  write_ops (b, ops, by_kernels, run_id, &index);
+  if (with_xla)
+    write_ops (b, xla, FALSE, run_id, &index);
+}
+
 static void
 threads_written (TesChromeBuilder *b)
 {
@@ -939,12 +1091,12 @@ threads_written (TesChromeBuilder *b)
     lane_time |= ((Op *)g_ptr_array_index (st->op_list, i))->lane_events > 0;
   device_time = st->kernels_named || lane_time;
 
-  write_ops (b, st->op_list, st->kernels_named, &index);
+  write_ops (b, st->op_list, st->kernels_named, 0, &index);
   /* XLA ops are the operators when nothing gives the TF ops device
    * time: else their kernels would count twice */
   if (!device_time && st->xla_list->len > 0)
     {
-      write_ops (b, st->xla_list, FALSE, &index);
+      write_ops (b, st->xla_list, FALSE, 0, &index);
       how = "XLA ops: device time (the XLA Ops lane); TF ops: CPU self time";
     }
   else if (st->kernels_named)
@@ -962,18 +1114,45 @@ threads_written (TesChromeBuilder *b)
       g_array_sort (st->host_steps, compare_spans3);
       for (guint i = 0; i < st->host_steps->len; i++)
         {
-          const gint64 *span = &g_array_index (st->host_steps, gint64, 3 * i);
+          const gint64 *span = &g_array_index (st->host_steps, gint64, 4 * i);
+          gint64 step[3] = { span[0], span[1], span[3] };
 
-          g_array_append_vals (st->steps, span, 1);
+          g_array_append_vals (st->steps, step, 1);
           g_ptr_array_add (st->step_names, g_strdup (g_ptr_array_index (st->host_step_names, span[2])));
         }
     }
-  for (guint i = 0; i < st->steps->len; i++)
-    {
-      const gint64 *span = &g_array_index (st->steps, gint64, 2 * i);
+  /* each step's own operator rows, so that Summary and compare work per
+   * step: the events of each step, found in one pass */
+  {
+    g_autoptr(GHashTable) step_of_group = g_hash_table_new (g_int64_hash, g_int64_equal);
+    g_autoptr(GPtrArray) events_in = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
+    gboolean sorted = tes_chrome_spans_sorted ((const gint64 *)(gpointer)st->steps->data, st->steps->len, 3);
 
-      tes_cache_writer_add_run (b->writer, g_ptr_array_index (st->step_names, i), b->clock_id, span[0], span[1]);
-    }
+    for (guint i = 0; i < st->steps->len; i++)
+      {
+        gint64 *step = &g_array_index (st->steps, gint64, 3 * i);
+
+        if (step[2] >= 0 && !g_hash_table_contains (step_of_group, &step[2]))
+          g_hash_table_insert (step_of_group, &step[2], GINT_TO_POINTER (i));
+        g_ptr_array_add (events_in, g_array_new (FALSE, FALSE, sizeof (guint)));
+      }
+    for (guint i = 0; st->steps->len > 0 && i < st->events->len; i++)
+      {
+        gint step = step_of_event (st, step_of_group, sorted, &g_array_index (st->events, Event, i));
+
+        if (step >= 0)
+          g_array_append_val (g_ptr_array_index (events_in, step), i);
+      }
+    for (guint i = 0; i < st->steps->len; i++)
+      {
+        const gint64 *span = &g_array_index (st->steps, gint64, 3 * i);
+        gint64 run_id = tes_cache_writer_add_run (b->writer, g_ptr_array_index (st->step_names, i), b->clock_id,
+                                                  span[0], span[1]);
+
+        write_step_ops (b, st, g_ptr_array_index (events_in, i), run_id, st->kernels_named,
+                        !device_time && st->xla_list->len > 0);
+      }
+  }
 
   /* per device its busy time: the union of its streams' work, wall time */
   for (guint i = 0; i < st->devices->len; i++)

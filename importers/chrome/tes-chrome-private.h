@@ -79,6 +79,14 @@ char     *tes_chrome_args_dup_string  (const char     *args,
                                        gsize           len,
                                        const char     *key);
 gint64    tes_chrome_merge_spans      (GArray         *spans);
+gint      tes_chrome_span_at          (const gint64   *spans,
+                                       guint           n,
+                                       guint           stride,
+                                       gboolean        sorted,
+                                       gint64          t);
+gboolean  tes_chrome_spans_sorted     (const gint64   *spans,
+                                       guint           n,
+                                       guint           stride);
 
 /* Line number (1-based) of a byte offset of the file, decompressed if
  * gzip; 0 when it cannot be read again. */

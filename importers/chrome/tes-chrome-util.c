@@ -405,6 +405,52 @@ tes_chrome_merge_spans (GArray *spans)
   return total;
 }
 
+/* The span holding @t, as an index: of @n spans, each @stride gint64s
+ * starting with its start and end (a step's; a run's), or -1. Spans that
+ * come in start order and apart (@sorted: steps, runs) are bisected,
+ * others tried in turn. */
+gint
+tes_chrome_span_at (const gint64 *spans,
+                    guint         n,
+                    guint         stride,
+                    gboolean      sorted,
+                    gint64        t)
+{
+  guint lo = 0, hi = n;
+
+  if (!sorted)
+    {
+      for (guint i = 0; i < n; i++)
+        if (spans[stride * i] <= t && t < spans[stride * i + 1])
+          return (gint)i;
+      return -1;
+    }
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+
+      if (spans[stride * mid] <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  return lo > 0 && t < spans[stride * (lo - 1) + 1] ? (gint)lo - 1 : -1;
+}
+
+/* Whether @n spans of @stride gint64s come in start order, apart. */
+gboolean
+tes_chrome_spans_sorted (const gint64 *spans,
+                         guint         n,
+                         guint         stride)
+{
+  for (guint i = 1; i < n; i++)
+    if (spans[stride * i] < spans[stride * (i - 1) + 1])
+      return FALSE;
+
+  return TRUE;
+}
+
 char *
 tes_chrome_args_dup_string (const char *args,
                             gsize       len,

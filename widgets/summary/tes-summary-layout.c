@@ -331,18 +331,20 @@ tes_summary_collect_facts (TesWorkspace *workspace)
 }
 
 /* Per-operator rows when the vendor listed operators, else per type; the
- * vendor's own numbers either way. */
+ * vendor's own numbers either way. Of run @run_id (a profiler step, a
+ * program run; 0: the whole report), tes_report_summarize_run. */
 GPtrArray *
-tes_summary_load_rows (TesReport       *report,
-                       TesSummaryMode  *mode,
-                       GError         **error)
+tes_summary_load_run_rows (TesReport       *report,
+                           gint64           run_id,
+                           TesSummaryMode  *mode,
+                           GError         **error)
 {
   g_autoptr(GError) each_error = NULL;
   GPtrArray *rows;
 
   g_return_val_if_fail (TES_IS_REPORT (report), NULL);
 
-  if ((rows = tes_report_summarize (report, TES_SUMMARY_EACH, TES_GROUP_BY_CATEGORY, &each_error)))
+  if ((rows = tes_report_summarize_run (report, run_id, TES_SUMMARY_EACH, TES_GROUP_BY_CATEGORY, &each_error)))
     {
       if (mode)
         *mode = TES_SUMMARY_EACH;
@@ -352,7 +354,15 @@ tes_summary_load_rows (TesReport       *report,
   if (mode)
     *mode = TES_SUMMARY_TOTAL;
 
-  return tes_report_summarize (report, TES_SUMMARY_TOTAL, TES_GROUP_BY_CATEGORY, error);
+  return tes_report_summarize_run (report, run_id, TES_SUMMARY_TOTAL, TES_GROUP_BY_CATEGORY, error);
+}
+
+GPtrArray *
+tes_summary_load_rows (TesReport       *report,
+                       TesSummaryMode  *mode,
+                       GError         **error)
+{
+  return tes_summary_load_run_rows (report, 0, mode, error);
 }
 
 /* The unit of a row's total: its clock's (cycles, ns…). */

@@ -60,6 +60,10 @@ void               tes_summary_fact_free         (TesSummaryFact            *fac
 GPtrArray         *tes_summary_load_rows         (TesReport                 *report,
                                                   TesSummaryMode            *mode,
                                                   GError                   **error);
+GPtrArray         *tes_summary_load_run_rows     (TesReport                 *report,
+                                                  gint64                     run_id,
+                                                  TesSummaryMode            *mode,
+                                                  GError                   **error);
 char              *tes_summary_total_unit        (TesReport                 *report,
                                                   const TesSummaryRow       *row);
 TesSummaryTotalShown tes_summary_total_shown    (TesReport                 *report,

@@ -223,12 +223,28 @@ tes_summary_render (TesWorkspace  *workspace,
   cairo_paint (cr);
 
   title = tes_summary_report_title (report);
+  /* the run shown, as the section's run list names it */
+  if (tes_workspace_get_run (workspace) > 0)
+    {
+      g_autoptr(GArray) runs = tes_report_get_runs (report, NULL);
+
+      for (guint i = 0; runs != NULL && i < runs->len; i++)
+        if (g_array_index (runs, TesRun, i).id == tes_workspace_get_run (workspace))
+          {
+            char *with_run = g_strdup_printf ("%s · %s", title, g_array_index (runs, TesRun, i).name);
+
+            g_free (title);
+            title = with_run;
+          }
+    }
   y = MARGIN + tes_painter_text (&p, title, MARGIN, MARGIN, width - 2 * MARGIN, PANGO_ALIGN_LEFT, TRUE, 0x241f31) + 12;
 
   facts_bottom = draw_facts (&p, facts, &next_fact, MARGIN, y, column, height * 0.6);
 
   chart_bottom = y;
-  if ((chart_rows = tes_report_summarize (report, TES_SUMMARY_TOTAL, TES_GROUP_BY_CATEGORY, &chart_error)))
+  /* the workspace's run, as the section shows it */
+  if ((chart_rows = tes_report_summarize_run (report, tes_workspace_get_run (workspace), TES_SUMMARY_TOTAL,
+                                              TES_GROUP_BY_CATEGORY, &chart_error)))
     chart_bottom = draw_chart (&p, chart_rows, MARGIN + column + GAP, y, column);
 
   /* facts the left column has no room for go on under the chart, and
@@ -249,7 +265,7 @@ tes_summary_render (TesWorkspace  *workspace,
     }
 
   y = MAX (facts_bottom, chart_bottom) + GAP;
-  if ((table_rows = tes_summary_load_rows (report, NULL, &table_error)))
+  if ((table_rows = tes_summary_load_run_rows (report, tes_workspace_get_run (workspace), NULL, &table_error)))
     draw_table (&p, report, table_rows, MARGIN, y, width - 2 * MARGIN, height - MARGIN);
 
   cairo_restore (cr);

@@ -35,6 +35,7 @@ struct _TesSummarySection
   TesShareChart      *share_chart;
   GtkLabel           *chart_title;
   GtkLabel           *table_title;
+  GtkDropDown        *run_dropdown;
   GtkSearchEntry     *filter_entry;
   GtkLabel           *match_label;
   GtkColumnView      *column_view;
@@ -53,9 +54,29 @@ struct _TesSummarySection
   TesSummaryTotalShown total_shown;     /* how the Total column writes them */
   GCancellable       *cancellable;
   gboolean            loading;
+
+  /* the runs the dropdown lists, by position: 0 (the whole report) first */
+  GArray             *run_ids;
+  gboolean            setting_run;
 };
 
 G_DEFINE_FINAL_TYPE (TesSummarySection, tes_summary_section, TES_TYPE_SECTION)
+
+/* What the loading thread reads. */
+typedef struct
+{
+  TesReport *report;
+  gint64     run_id;           /* 0: the whole report */
+} LoadRequest;
+
+static void
+load_request_free (gpointer data)
+{
+  LoadRequest *request = data;
+
+  g_object_unref (request->report);
+  g_free (request);
+}
 
 typedef struct
 {
@@ -235,11 +256,12 @@ load_worker (GTask        *task,
              gpointer      task_data,
              GCancellable *cancellable)
 {
-  TesReport *report = task_data;
+  LoadRequest *request = task_data;
+  TesReport *report = request->report;
   Loaded *loaded = g_new0 (Loaded, 1);
   g_autoptr(GError) chart_error = NULL;
 
-  loaded->rows = tes_summary_load_rows (report, &loaded->mode, &loaded->rows_error);
+  loaded->rows = tes_summary_load_run_rows (report, request->run_id, &loaded->mode, &loaded->rows_error);
 
   if (g_task_return_error_if_cancelled (task))
     {
@@ -247,8 +269,8 @@ load_worker (GTask        *task,
       return;
     }
 
-  if ((loaded->chart_rows = tes_report_summarize (report, TES_SUMMARY_TOTAL, TES_GROUP_BY_CATEGORY,
-                                                  &chart_error)))
+  if ((loaded->chart_rows = tes_report_summarize_run (report, request->run_id, TES_SUMMARY_TOTAL,
+                                                      TES_GROUP_BY_CATEGORY, &chart_error)))
     {
       loaded->n_chart_rows = loaded->chart_rows->len;
       if (loaded->chart_rows->len > MAX_CHART_ROWS)
@@ -279,35 +301,128 @@ tes_summary_section_load_cb (GObject      *object,
   loaded_free (loaded);
 }
 
+/* The table and chart of the workspace's run: read off the main thread,
+ * since summaries of sliced reports aggregate every slice. */
+static void
+tes_summary_section_load (TesSummarySection *self)
+{
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+  g_autoptr(GTask) task = NULL;
+  LoadRequest *request;
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_list_store_remove_all (self->store);
+  tes_share_chart_set_rows (self->share_chart, NULL);
+  self->loading = FALSE;
+
+  if (workspace == NULL)
+    return;
+
+  request = g_new0 (LoadRequest, 1);
+  request->report = g_object_ref (tes_workspace_get_report (workspace));
+  request->run_id = tes_workspace_get_run (workspace);
+
+  self->loading = TRUE;
+  self->cancellable = g_cancellable_new ();
+  task = g_task_new (NULL, self->cancellable, tes_summary_section_load_cb, g_object_ref (self));
+  g_task_set_source_tag (task, tes_summary_section_load);
+  g_task_set_task_data (task, request, load_request_free);
+  g_task_run_in_thread (task, load_worker);
+}
+
+/* The dropdown shows the workspace's run (a run it does not list: the
+ * whole report). */
+static void
+tes_summary_section_sync_run (TesSummarySection *self)
+{
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+  gint64 run_id = workspace ? tes_workspace_get_run (workspace) : 0;
+  guint position = 0;
+
+  for (guint i = 0; i < self->run_ids->len; i++)
+    if (g_array_index (self->run_ids, gint64, i) == run_id)
+      position = i;
+  self->setting_run = TRUE;
+  gtk_drop_down_set_selected (self->run_dropdown, position);
+  self->setting_run = FALSE;
+}
+
+static void
+tes_summary_section_run_changed_cb (TesSummarySection *self)
+{
+  /* disposed */
+  if (self->run_ids == NULL)
+    return;
+  tes_summary_section_sync_run (self);
+  tes_summary_section_load (self);
+}
+
+static void
+tes_summary_section_run_selected_cb (TesSummarySection *self)
+{
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+  guint position = gtk_drop_down_get_selected (self->run_dropdown);
+
+  if (self->setting_run || workspace == NULL || self->run_ids == NULL || position >= self->run_ids->len)
+    return;
+  tes_workspace_set_run (workspace, g_array_index (self->run_ids, gint64, position));
+}
+
+/* "Whole report", then each run by name, in the report's order. */
+static void
+tes_summary_section_fill_runs (TesSummarySection *self,
+                               TesWorkspace      *workspace)
+{
+  g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
+  g_autoptr(GArray) runs = NULL;
+  gint64 whole = 0;
+
+  g_array_set_size (self->run_ids, 0);
+  if (workspace != NULL)
+    runs = tes_report_get_runs (tes_workspace_get_report (workspace), NULL);
+  if (runs != NULL && runs->len > 0)
+    {
+      /* Translators: in the Summary's run list: every run together */
+      gtk_string_list_append (names, _("Whole report"));
+      g_array_append_val (self->run_ids, whole);
+      for (guint i = 0; i < runs->len; i++)
+        {
+          const TesRun *run = &g_array_index (runs, TesRun, i);
+
+          gtk_string_list_append (names, run->name ? run->name : "");
+          g_array_append_val (self->run_ids, run->id);
+        }
+    }
+
+  self->setting_run = TRUE;
+  gtk_drop_down_set_model (self->run_dropdown, G_LIST_MODEL (names));
+  self->setting_run = FALSE;
+  gtk_widget_set_visible (GTK_WIDGET (self->run_dropdown), self->run_ids->len > 0);
+  tes_summary_section_sync_run (self);
+}
+
 static void
 tes_summary_section_workspace_changed (TesSection   *section,
                                        TesWorkspace *old_workspace)
 {
   TesSummarySection *self = (TesSummarySection *)section;
   TesWorkspace *workspace = tes_section_get_workspace (section);
-  g_autoptr(GTask) task = NULL;
 
   g_assert (TES_IS_SUMMARY_SECTION (self));
 
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
-  g_list_store_remove_all (self->store);
-  tes_share_chart_set_rows (self->share_chart, NULL);
+  if (old_workspace != NULL)
+    g_signal_handlers_disconnect_by_func (old_workspace, tes_summary_section_run_changed_cb, self);
   facts_grid_clear (self);
-  self->loading = FALSE;
+  tes_summary_section_fill_runs (self, workspace);
 
-  if (workspace == NULL)
-    return;
-
-  tes_summary_section_fill_facts (self, workspace);
-
-  /* summaries of sliced reports aggregate every slice: off the main thread */
-  self->loading = TRUE;
-  self->cancellable = g_cancellable_new ();
-  task = g_task_new (NULL, self->cancellable, tes_summary_section_load_cb, g_object_ref (self));
-  g_task_set_source_tag (task, tes_summary_section_workspace_changed);
-  g_task_set_task_data (task, g_object_ref (tes_workspace_get_report (workspace)), g_object_unref);
-  g_task_run_in_thread (task, load_worker);
+  if (workspace != NULL)
+    {
+      tes_summary_section_fill_facts (self, workspace);
+      g_signal_connect_object (workspace, "notify::run", G_CALLBACK (tes_summary_section_run_changed_cb),
+                               self, G_CONNECT_SWAPPED);
+    }
+  tes_summary_section_load (self);
 }
 
 static gboolean
@@ -545,6 +660,7 @@ tes_summary_section_dispose (GObject *object)
   g_clear_object (&self->store);
   g_clear_pointer (&self->op_filter, tes_operator_filter_free);
   g_clear_pointer (&self->total_unit, g_free);
+  g_clear_pointer (&self->run_ids, g_array_unref);
 
   G_OBJECT_CLASS (tes_summary_section_parent_class)->dispose (object);
 }
@@ -585,6 +701,7 @@ tes_summary_section_class_init (TesSummarySectionClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TesSummarySection, share_chart);
   gtk_widget_class_bind_template_child (widget_class, TesSummarySection, chart_title);
   gtk_widget_class_bind_template_child (widget_class, TesSummarySection, table_title);
+  gtk_widget_class_bind_template_child (widget_class, TesSummarySection, run_dropdown);
   gtk_widget_class_bind_template_child (widget_class, TesSummarySection, filter_entry);
   gtk_widget_class_bind_template_child (widget_class, TesSummarySection, match_label);
   gtk_widget_class_bind_template_child (widget_class, TesSummarySection, column_view);
@@ -604,6 +721,9 @@ tes_summary_section_init (TesSummarySection *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   tes_summary_section_add_columns (self);
+  self->run_ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_signal_connect_object (self->run_dropdown, "notify::selected",
+                           G_CALLBACK (tes_summary_section_run_selected_cb), self, G_CONNECT_SWAPPED);
 
   self->store = g_list_store_new (TES_TYPE_ROW_ITEM);
   self->filter = gtk_custom_filter_new (filter_func, self, NULL);

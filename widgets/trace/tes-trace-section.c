@@ -178,7 +178,7 @@ append_step_details (GString    *text,
   all = tes_format_grouped (stats.all_cycles);
   min = tes_format_grouped (stats.min_cycles);
   max = tes_format_grouped (stats.max_cycles);
-  mean = tes_format_decimal (stats.mean_cycles, 1);
+  mean = tes_format_grouped_fixed (stats.mean_cycles, 1);
 
   /* Translators: a BSP program step's number and its program's name */
   g_string_append_printf (text, _("\nProgram step %s: %s\n"), number, tes_report_get_string (report, step->name));
