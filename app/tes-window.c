@@ -17,6 +17,8 @@
 #include "tes-report-loader.h"
 #include "tes-sections.h"
 #include "tes-settings.h"
+#include "tes-summary-section.h"
+#include "tes-trace-section.h"
 #include "tes-workspace.h"
 
 #include <errno.h>
@@ -271,6 +273,10 @@ tes_window_show_report (TesWindow *self,
       page = gtk_stack_add_titled (self->section_stack, GTK_WIDGET (section),
                                    G_OBJECT_TYPE_NAME (section), tes_section_get_title (section));
       gtk_stack_page_set_icon_name (page, tes_section_get_icon_name (section));
+      /* a section hidden until it has something to show (Insights, until
+       * it has findings) is not listed: GTK 4.8's page does not follow its
+       * child's visibility by itself */
+      g_object_bind_property (section, "visible", page, "visible", G_BINDING_SYNC_CREATE);
     }
 
   tes_window_set_report (self, report);
@@ -680,6 +686,68 @@ tes_window_export_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->export_chooser));
 }
 
+/* The section's own drawn view (a focusable drawing area or widget of
+ * ours with no children: the trace, the heatmap, the memory page), where
+ * the keyboard continues; NULL when it has none. */
+static GtkWidget *
+tes_window_find_view (GtkWidget *widget)
+{
+  if (gtk_widget_get_focusable (widget) && gtk_widget_is_drawable (widget) &&
+      (GTK_IS_DRAWING_AREA (widget) || g_str_has_prefix (G_OBJECT_TYPE_NAME (widget), "Tes")) &&
+      gtk_widget_get_first_child (widget) == NULL)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *view = tes_window_find_view (child);
+
+      if (view != NULL)
+        return view;
+    }
+
+  return NULL;
+}
+
+/* A finding activated in the Insights section ("(sxs)": the view, the
+ * lane's track or 0, the operator or ""): its section shown, with the lane
+ * pinned in the trace or the Summary filtered to the operator; the
+ * finding's range and tile are on the workspace already. */
+static void
+tes_window_show_finding_action (GtkWidget  *widget,
+                                const char *action_name,
+                                GVariant   *param)
+{
+  TesWindow *self = (TesWindow *)widget;
+  const char *view_name, *operator_name;
+  gint64 track_id;
+  GType type;
+  GtkWidget *section, *view;
+
+  g_variant_get (param, "(&sx&s)", &view_name, &track_id, &operator_name);
+  if ((type = tes_sections_lookup (view_name, NULL)) == G_TYPE_INVALID ||
+      !(section = gtk_stack_get_child_by_name (self->section_stack, g_type_name (type))))
+    {
+      g_warning ("No section shows the view “%s”", view_name);
+      return;
+    }
+
+  gtk_stack_set_visible_child (self->section_stack, section);
+  if (track_id > 0 && TES_IS_TRACE_SECTION (section))
+    tes_trace_view_set_lane_pinned (tes_trace_section_get_view (TES_TRACE_SECTION (section)), track_id, TRUE);
+  if (*operator_name != '\0' && TES_IS_SUMMARY_SECTION (section))
+    {
+      g_autofree char *escaped = g_regex_escape_string (operator_name, -1);
+      g_autofree char *filter = g_strdup_printf ("/^%s$/", escaped);
+
+      tes_summary_section_set_filter (TES_SUMMARY_SECTION (section), filter);
+    }
+  /* the keyboard goes on in the view shown (drawn once shown: a frame
+   * later), else in the section's first control */
+  if ((view = tes_window_find_view (section)) != NULL)
+    gtk_widget_grab_focus (view);
+  else
+    gtk_widget_child_focus (section, GTK_DIR_TAB_FORWARD);
+}
+
 /**
  * tes_window_export:
  * @file: a .png, .svg or .pdf file
@@ -1012,6 +1080,7 @@ tes_window_class_init (TesWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.export", NULL, tes_window_export_action);
   gtk_widget_class_install_action (widget_class, "win.compare", NULL, tes_window_compare_action);
   gtk_widget_class_install_action (widget_class, "win.delete-cache", NULL, tes_window_delete_cache_action);
+  gtk_widget_class_install_action (widget_class, "win.show-finding", "(sxs)", tes_window_show_finding_action);
 
   /* also TesApplication's accels, which the menu shows; these serve
    * windows without an application */

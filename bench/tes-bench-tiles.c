@@ -98,12 +98,13 @@ write_steps (const char  *path,
     return FALSE;
   tes_cache_writer_add_source (writer, &stamp, "tes-bench-tiles", 1, "synthetic");
   clock = tes_cache_writer_add_clock (writer, "IPU", TES_TIME_UNIT_CYCLES, G_GINT64_CONSTANT (1330000000));
-  /* the heatmap reads the runs' names only */
+  /* the heatmap reads the runs' IPU numbers only */
   for (guint i = 0; i < n_ipus; i++)
     {
       g_autofree char *name = g_strdup_printf ("IPU %u", i);
 
       runs[i] = tes_cache_writer_add_run (writer, name, clock, 0, 0);
+      tes_cache_writer_set_run_ipu (writer, runs[i], (gint)i);
     }
 
   for (guint s = 0; s < n_steps; s++)
@@ -151,7 +152,7 @@ load_ipus (TesReport  *report,
            GPtrArray **ipus,
            GError    **error)
 {
-  return (*ipus = tes_bsp_load_ipus (report, error)) != NULL;
+  return (*ipus = tes_report_get_bsp_ipus (report, TRUE, error)) != NULL;
 }
 
 /* The cells of every IPU from the sums: the part of a frame that is not

@@ -237,8 +237,65 @@ tes_cache_writer_add_tile (TesCacheWriter *self,
     else
       tes_cache_writer_fail (self, "Storing a tile");
     sqlite3_finalize (s);
+    /* the tile's lane knows its IPU and tile too */
+    if (track_id != 0)
+      tes_cache_writer_set_track_tile (self, track_id, ipu, tile);
     return id;
   }
+}
+
+/* The IPU whose BSP steps run @run_id holds (its name is for people). */
+void
+tes_cache_writer_set_run_ipu (TesCacheWriter *self,
+                              gint64          run_id,
+                              gint            ipu)
+{
+  sqlite3_stmt *s = NULL;
+
+  g_return_if_fail (TES_IS_CACHE_WRITER (self));
+  g_return_if_fail (ipu >= 0 && ipu < TES_MAX_IPUS);
+
+  if (tes_cache_writer_failed (self))
+    return;
+
+  if (sqlite3_prepare_v2 (self->db, "UPDATE runs SET ipu = ? WHERE id = ?", -1, &s, NULL) != SQLITE_OK)
+    {
+      tes_cache_writer_fail (self, "Storing a run");
+      return;
+    }
+  sqlite3_bind_int (s, 1, ipu);
+  sqlite3_bind_int64 (s, 2, run_id);
+  tes_cache_writer_step_done (self, s, "Storing a run");
+  sqlite3_finalize (s);
+}
+
+/* The IPU and tile a lane shows (@tile -1: the IPU's own track), as
+ * numbers: readers need not parse its name. */
+void
+tes_cache_writer_set_track_tile (TesCacheWriter *self,
+                                 gint64          track_id,
+                                 gint            ipu,
+                                 gint            tile)
+{
+  sqlite3_stmt *s = NULL;
+
+  g_return_if_fail (TES_IS_CACHE_WRITER (self));
+  g_return_if_fail (ipu >= 0 && ipu < TES_MAX_IPUS);
+
+  if (tes_cache_writer_failed (self))
+    return;
+
+  if (sqlite3_prepare_v2 (self->db, "UPDATE tracks SET ipu = ?, tile = ? WHERE id = ?", -1, &s, NULL) != SQLITE_OK)
+    {
+      tes_cache_writer_fail (self, "Storing a track");
+      return;
+    }
+  sqlite3_bind_int (s, 1, ipu);
+  if (tile >= 0)
+    sqlite3_bind_int (s, 2, tile);
+  sqlite3_bind_int64 (s, 3, track_id);
+  tes_cache_writer_step_done (self, s, "Storing a track");
+  sqlite3_finalize (s);
 }
 
 void

@@ -100,6 +100,13 @@ gint64          tes_cache_writer_add_run           (TesCacheWriter       *self,
                                                     gint64                clock_id,
                                                     gint64                start,
                                                     gint64                end);
+void            tes_cache_writer_set_run_ipu       (TesCacheWriter       *self,
+                                                    gint64                run_id,
+                                                    gint                  ipu);
+void            tes_cache_writer_set_track_tile    (TesCacheWriter       *self,
+                                                    gint64                track_id,
+                                                    gint                  ipu,
+                                                    gint                  tile);
 void            tes_cache_writer_add_operator      (TesCacheWriter       *self,
                                                     const TesOperatorRow *row);
 gint64          tes_cache_writer_add_tile          (TesCacheWriter       *self,

@@ -114,6 +114,69 @@ tes_insight_unit_get_name (TesInsightUnit unit)
   return names[unit];
 }
 
+/* A count for ngettext(): languages choose their plural by the last
+ * digits, so a count past gulong keeps those. */
+static gulong
+plural_count (double value)
+{
+  value = fabs (value);
+  return value < 1e9 ? (gulong)value : 1000000000ul + (gulong)fmod (value, 1000.0);
+}
+
+/**
+ * tes_insight_format_ns:
+ *
+ * A duration in the unit that keeps it short: "12.854 ms", "340.000 µs",
+ * "87 ns", as findings' costs and evidence print it.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+tes_insight_format_ns (double ns)
+{
+  return tes_format_duration (ns, fabs (ns) >= 1e6 ? TES_TIME_UNIT_MS
+                              : fabs (ns) >= 1e3 ? TES_TIME_UNIT_US : TES_TIME_UNIT_NS);
+}
+
+/**
+ * tes_insight_format_cost:
+ *
+ * What @insight costs, as `tessera-cli insights` and the window print it:
+ * "214,836 bytes", "12.854 ms", "3,204 cycles", "52.5 %" (the unit's word
+ * translated; `--json`'s cost_unit is the stable name).
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+tes_insight_format_cost (const TesInsight *insight)
+{
+  g_autofree char *grouped = NULL;
+  gulong n;
+
+  g_return_val_if_fail (insight != NULL, NULL);
+
+  if (insight->cost_unit == TES_INSIGHT_UNIT_NS)
+    return tes_insight_format_ns (insight->cost);
+  if (insight->cost_unit == TES_INSIGHT_UNIT_PERCENT)
+    return g_strdup_printf ("%.1f %%", insight->cost);
+
+  grouped = tes_format_grouped (insight->cost);
+  n = plural_count (insight->cost);
+  switch (insight->cost_unit)
+    {
+    case TES_INSIGHT_UNIT_BYTES:
+      /* Translators: a finding's cost; %s is a grouped number */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s byte", "%s bytes", n), grouped);
+    case TES_INSIGHT_UNIT_CYCLES:
+      /* Translators: a finding's cost; %s is a grouped number */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s cycle", "%s cycles", n), grouped);
+    case TES_INSIGHT_UNIT_TILES:
+    default:
+      /* Translators: a finding's cost; %s is a grouped number */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s tile", "%s tiles", n), grouped);
+    }
+}
+
 const TesInsightThresholdInfo *
 tes_insight_threshold_get_info (TesInsightThreshold threshold)
 {
@@ -738,7 +801,7 @@ bsp_step_insights (Ctx           *ctx,
       double ipu_cycles = 0;
       gint ipu;
 
-      if ((ipu = tes_run_get_ipu (run)) < 0)
+      if ((ipu = run->ipu) < 0)
         continue;
       if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
           !(steps = tes_report_get_bsp_steps (ctx->report, run->id, error)))
@@ -1200,7 +1263,8 @@ read_host_device (TesReport     *report,
 }
 
 /* Framework operators (PyTorch's) whose kernels take a small part of the
- * host time spent launching them: the args the Kineto importer writes. */
+ * host time spent launching them: the args the Kineto importer writes, on
+ * the whole trace's rows (a step's rows count the same time again). */
 static gboolean
 launch_bound_insights (Ctx     *ctx,
                        GError **error)
@@ -1212,7 +1276,7 @@ launch_bound_insights (Ctx     *ctx,
   if (!tes_report_read_rows (ctx->report,
                              "SELECT name, coalesce (count, 0), json_extract (args, '$.cpu_total_ns'), "
                              "       coalesce (json_extract (args, '$.device_total_ns'), 0) FROM operators "
-                             "WHERE json_valid (args) AND json_extract (args, '$.cpu_total_ns') > 0 ORDER BY id",
+                             "WHERE run_id IS NULL AND json_valid (args) AND json_extract (args, '$.cpu_total_ns') > 0 ORDER BY id",
                              0, read_host_device, rows, error))
     return FALSE;
 
@@ -1273,7 +1337,7 @@ slow_step_insights (Ctx     *ctx,
       const TesRun *run = &g_array_index (runs, TesRun, r);
       double ns;
 
-      if (tes_run_get_ipu (run) >= 0)
+      if (run->ipu >= 0)
         continue;
       ns = (double)(tes_report_convert_time (ctx->report, run->clock_id, 0, run->end) -
                     tes_report_convert_time (ctx->report, run->clock_id, 0, run->start));
@@ -1298,7 +1362,7 @@ slow_step_insights (Ctx     *ctx,
       GVariantBuilder ev;
       TesInsight *insight;
 
-      if (tes_run_get_ipu (run) >= 0)
+      if (run->ipu >= 0)
         continue;
       start = tes_report_convert_time (ctx->report, run->clock_id, 0, run->start);
       end = tes_report_convert_time (ctx->report, run->clock_id, 0, run->end);

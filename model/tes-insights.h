@@ -149,6 +149,8 @@ void        tes_insight_apply                (const TesInsight           *insigh
 char      **tes_insight_dup_render_args      (const TesInsight           *insight,
                                               TesReport                  *report);
 void        tes_insight_free                 (TesInsight                 *insight);
+char       *tes_insight_format_cost          (const TesInsight           *insight);
+char       *tes_insight_format_ns            (double                      ns);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TesInsight, tes_insight_free)
 

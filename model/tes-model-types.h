@@ -16,8 +16,11 @@ typedef struct _TesImporter    TesImporter;
 typedef struct _TesProgress    TesProgress;
 typedef struct _TesReport      TesReport;
 
+/* As many IPUs as a Poplar target may have: the most a run or lane stores. */
+#define TES_MAX_IPUS 4096
+
 /* Bumped whenever the cache layout changes; stored in PRAGMA user_version. */
-#define TES_CACHE_SCHEMA_VERSION 5
+#define TES_CACHE_SCHEMA_VERSION 6
 
 /* Every time a report holds, in any clock's ticks and in ns, lies within
  * ±TES_TIME_LIMIT (2^62 - 1; in ns, 146 years), so that the span between

@@ -9,9 +9,9 @@
 
 #include "config.h"
 
+#include "tes-bsp-pyramid.h"
 #include "tes-report-private.h"
 
-#include <stdio.h>
 #include <string.h>
 
 static gboolean
@@ -79,7 +79,14 @@ read_run_row (TesReport     *self,
     .clock_id = sqlite3_column_int64 (stmt, 2),
     .start = sqlite3_column_int64 (stmt, 3),
     .end = sqlite3_column_int64 (stmt, 4),
+    .ipu = sqlite3_column_int (stmt, 5),
   };
+
+  if (run.ipu < -1 || run.ipu >= TES_MAX_IPUS)
+    {
+      g_free (run.name);
+      return tes_report_set_damaged (error, self, "run %" G_GINT64_FORMAT, run.id);
+    }
 
   g_array_append_val ((GArray *)out, run);
   return TRUE;
@@ -95,7 +102,7 @@ tes_report_get_runs (TesReport  *self,
 
   g_array_set_clear_func (runs, run_clear);
 
-  if (!tes_report_read_rows (self, "SELECT id, name, coalesce (clock_id, 0), start, end FROM runs ORDER BY id",
+  if (!tes_report_read_rows (self, "SELECT id, name, coalesce (clock_id, 0), start, end, coalesce (ipu, -1) FROM runs ORDER BY id",
                              0, read_run_row, runs, error))
     return NULL;
 
@@ -194,24 +201,6 @@ tes_report_get_bsp_step (TesReport  *self,
   return g_ptr_array_steal_index (steps, 0);
 }
 
-/* The IPU whose BSP steps a run holds (a Poplar import writes a run per
- * IPU, named "IPU n"), or -1 for any other run. */
-gint
-tes_run_get_ipu (const TesRun *run)
-{
-  int ipu;
-  int end = 0;
-
-  g_return_val_if_fail (run != NULL, -1);
-
-  /* as many IPUs as a Poplar target may have */
-  if (run->name == NULL || sscanf (run->name, "IPU %d%n", &ipu, &end) != 1 || run->name[end] != '\0' ||
-      ipu < 0 || ipu >= 4096)
-    return -1;
-
-  return ipu;
-}
-
 /* The BSP step that a tile's lane is in at @ns (on the report's time
  * base): the step of its IPU's run that spans it. NULL, without an error,
  * when the lane is no tile's or no step spans the time. */
@@ -242,7 +231,7 @@ tes_report_get_bsp_step_at (TesReport  *self,
       const TesRun *run = &g_array_index (runs, TesRun, r);
       gint64 params[2] = { run->id, 0 };
 
-      if (tes_run_get_ipu (run) != ipu)
+      if (run->ipu != ipu)
         continue;
       params[1] = tes_report_convert_time (self, 0, run->clock_id, ns);
       if (!tes_report_read_rows_with (self,
@@ -290,85 +279,132 @@ tes_bsp_step_get_stats (const TesBspStep *step,
 }
 
 static void
-activity_array_free (gpointer data)
+bsp_ipu_free (TesBspIpu *ipu)
 {
-  if (data != NULL)
-    g_array_unref (data);
+  g_clear_pointer (&ipu->pyramid, tes_bsp_pyramid_free);
+  g_clear_pointer (&ipu->steps, g_ptr_array_unref);
+  g_clear_pointer (&ipu->spans, g_array_unref);
+  g_free (ipu);
 }
 
-/* Per tile, its cycles in each state summed over the BSP steps that start
- * in [start_ns, end_ns) (ns on the report's time base), so adjacent
- * ranges share no step. A tile waits (idle) for the part of each step it
- * is not busy. Runs are IPUs by their names ("IPU n", as the Poplar trace
- * importer writes them); every tile of their steps gets a row, by IPU and
- * tile, even with no step in the range. */
-GArray *
-tes_report_get_tile_activity (TesReport  *self,
-                              gint64      start_ns,
-                              gint64      end_ns,
-                              GError    **error)
+/**
+ * tes_report_get_bsp_ipus:
+ * @with_pyramid: also index the steps (tes_bsp_pyramid_new()), for a
+ *   view that reads many ranges; without, one range is counted step by step
+ *
+ * Every IPU's BSP steps (the runs that hold an IPU's steps), in run
+ * order, their times on the report's time base. Slow on big runs with the
+ * pyramid: a window calls it off the main loop.
+ *
+ * Returns: (transfer full): TesBspIpu
+ */
+GPtrArray *
+tes_report_get_bsp_ipus (TesReport  *self,
+                         gboolean    with_pyramid,
+                         GError    **error)
 {
-  g_autoptr(GArray) activity = g_array_new (FALSE, TRUE, sizeof (TesTileActivity));
-  g_autoptr(GPtrArray) by_ipu = g_ptr_array_new_with_free_func (activity_array_free);
+  g_autoptr(GPtrArray) ipus = g_ptr_array_new_with_free_func ((GDestroyNotify)bsp_ipu_free);
   g_autoptr(GArray) runs = NULL;
-  TesReportCounts counts;
 
   g_return_val_if_fail (TES_IS_REPORT (self), NULL);
 
-  tes_report_get_counts (self, &counts);
-  if (counts.n_bsp_steps == 0)
-    return g_steal_pointer (&activity);
-
+  if (self->counts.n_bsp_steps == 0)
+    return g_steal_pointer (&ipus);
   if (!(runs = tes_report_get_runs (self, error)))
     return NULL;
 
   for (guint r = 0; r < runs->len; r++)
     {
       const TesRun *run = &g_array_index (runs, TesRun, r);
-      g_autoptr(GPtrArray) steps = NULL;
-      GArray *tiles;
-      int ipu;
+      TesBspIpu *ipu;
+      int number;
 
-      if ((ipu = tes_run_get_ipu (run)) < 0)
+      if ((number = run->ipu) < 0)
         continue;
-      if (!(steps = tes_report_get_bsp_steps (self, run->id, error)))
+
+      ipu = g_new0 (TesBspIpu, 1);
+      ipu->ipu = number;
+      ipu->spans = g_array_new (FALSE, FALSE, sizeof (TesBspSpan));
+      g_ptr_array_add (ipus, ipu);
+      if (!(ipu->steps = tes_report_get_bsp_steps (self, run->id, error)))
         return NULL;
 
-      if ((guint)ipu >= by_ipu->len)
-        g_ptr_array_set_size (by_ipu, ipu + 1);
-      if (!(tiles = g_ptr_array_index (by_ipu, ipu)))
+      for (guint s = 0; s < ipu->steps->len; s++)
         {
-          tiles = g_array_new (FALSE, TRUE, sizeof (TesTileActivity));
-          g_ptr_array_index (by_ipu, ipu) = tiles;
-        }
+          const TesBspStep *step = g_ptr_array_index (ipu->steps, s);
+          TesBspSpan span = {
+            .start = tes_report_convert_time (self, step->clock_id, 0, step->start),
+            .end = tes_report_convert_time (self, step->clock_id, 0, step->start + step->dur),
+            .dur_cycles = step->dur,
+            .n_tiles = step->n_tiles,
+            .tile_cycles = step->tile_cycles,
+            .tile_states = step->tile_states,
+          };
 
-      for (guint s = 0; s < steps->len; s++)
+          ipu->n_tiles = MAX (ipu->n_tiles, step->n_tiles);
+          g_array_append_val (ipu->spans, span);
+        }
+      if (with_pyramid)
+        ipu->pyramid = tes_bsp_pyramid_new ((const TesBspSpan *)(gpointer)ipu->spans->data, ipu->spans->len,
+                                            ipu->n_tiles);
+    }
+
+  return g_steal_pointer (&ipus);
+}
+
+/**
+ * tes_bsp_ipus_get_tile_activity:
+ * @ipus: as tes_report_get_bsp_ipus() gives them
+ *
+ * Per tile, its cycles in each state summed over the BSP steps that start
+ * in [@start_ns, @end_ns), so adjacent ranges share no step: from the
+ * pyramid's sums when the IPUs have one (a long range costs the tiles,
+ * not the steps), else step by step, the same figures either way. Runs of
+ * one IPU number add up; every tile of their steps gets a row, by IPU and
+ * tile, even with no step in the range.
+ *
+ * Returns: (transfer full): TesTileActivity by IPU, then tile
+ */
+/* (an IPU number no run holds leaves its slot empty) */
+static void
+activity_array_free (gpointer data)
+{
+  if (data != NULL)
+    g_array_unref (data);
+}
+
+GArray *
+tes_bsp_ipus_get_tile_activity (GPtrArray *ipus,
+                                gint64     start_ns,
+                                gint64     end_ns)
+{
+  GArray *activity = g_array_new (FALSE, TRUE, sizeof (TesTileActivity));
+  g_autoptr(GPtrArray) by_ipu = g_ptr_array_new_with_free_func (activity_array_free);
+
+  for (guint i = 0; i < ipus->len; i++)
+    {
+      const TesBspIpu *ipu = g_ptr_array_index (ipus, i);
+      GArray *tiles;
+
+      if (ipu->ipu < 0 || ipu->ipu >= TES_MAX_IPUS)
+        continue;
+      if ((guint)ipu->ipu >= by_ipu->len)
+        g_ptr_array_set_size (by_ipu, ipu->ipu + 1);
+      if (!(tiles = g_ptr_array_index (by_ipu, ipu->ipu)))
+        g_ptr_array_index (by_ipu, ipu->ipu) = tiles = g_array_new (FALSE, TRUE, sizeof (TesTileActivity));
+      for (guint t = tiles->len; t < ipu->n_tiles; t++)
         {
-          const TesBspStep *step = g_ptr_array_index (steps, s);
-          gint64 at = tes_report_convert_time (self, step->clock_id, 0, step->start);
+          TesTileActivity fresh = { .ipu = ipu->ipu, .tile = (gint)t };
 
-          /* a step lists its IPU's tiles in tile order */
-          for (guint t = tiles->len; t < step->n_tiles; t++)
-            {
-              TesTileActivity fresh = { .ipu = ipu, .tile = (gint)t };
-
-              g_array_append_val (tiles, fresh);
-            }
-
-          if (at < start_ns || at >= end_ns)
-            continue;
-
-          for (guint t = 0; t < step->n_tiles; t++)
-            {
-              TesTileActivity *row = &g_array_index (tiles, TesTileActivity, t);
-              guint state = MIN (step->tile_states[t], TES_TILE_STATE_SYNC);
-              gint64 busy = state == TES_TILE_STATE_IDLE ? 0 : step->tile_cycles[t];
-
-              row->n_steps++;
-              row->cycles[state] += busy;
-              row->cycles[TES_TILE_STATE_IDLE] += MAX (step->dur - busy, 0);
-            }
+          g_array_append_val (tiles, fresh);
         }
+      if (ipu->n_tiles == 0)
+        continue;
+      if (ipu->pyramid != NULL)
+        tes_bsp_pyramid_add_activity (ipu->pyramid, start_ns, end_ns, (TesTileActivity *)(gpointer)tiles->data);
+      else
+        tes_bsp_spans_add_activity ((const TesBspSpan *)(gpointer)ipu->spans->data, ipu->spans->len, start_ns,
+                                    end_ns, (TesTileActivity *)(gpointer)tiles->data);
     }
 
   for (guint i = 0; i < by_ipu->len; i++)
@@ -379,7 +415,26 @@ tes_report_get_tile_activity (TesReport  *self,
         g_array_append_vals (activity, tiles->data, tiles->len);
     }
 
-  return g_steal_pointer (&activity);
+  return activity;
+}
+
+/* Per tile, its cycles in each state summed over the BSP steps that start
+ * in [start_ns, end_ns) (ns on the report's time base): what
+ * tes_bsp_ipus_get_tile_activity() counts, read step by step. */
+GArray *
+tes_report_get_tile_activity (TesReport  *self,
+                              gint64      start_ns,
+                              gint64      end_ns,
+                              GError    **error)
+{
+  g_autoptr(GPtrArray) ipus = NULL;
+
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+
+  if (!(ipus = tes_report_get_bsp_ipus (self, FALSE, error)))
+    return NULL;
+
+  return tes_bsp_ipus_get_tile_activity (ipus, start_ns, end_ns);
 }
 
 static int
@@ -576,6 +631,50 @@ tes_report_get_device_activity (TesReport  *self,
     *units_out = g_steal_pointer (&units);
 
   return g_steal_pointer (&activity);
+}
+
+/**
+ * tes_report_get_balance_activity:
+ * @ipus: (nullable): tes_report_get_bsp_ipus()'s, when already loaded
+ * @devices: (out) (optional): for a vendor's units, each device's row
+ *   (tes_report_get_device_activity()); NULL for a Poplar run's tiles
+ *
+ * What Tile Balance and `tessera-cli tiles` count over [@start_ns,
+ * @end_ns), one function for both: a Poplar run's tiles over the BSP
+ * steps that start in the range, else every vendor's parallel units (and
+ * in @devices their devices' union), by IPU (device) then tile (unit).
+ *
+ * Returns: (transfer full): TesTileActivity, empty when the report has
+ *   neither
+ */
+GArray *
+tes_report_get_balance_activity (TesReport  *self,
+                                 GPtrArray  *ipus,
+                                 gint64      start_ns,
+                                 gint64      end_ns,
+                                 GArray    **devices,
+                                 GError    **error)
+{
+  g_autoptr(GArray) units = NULL;
+  GArray *device_rows;
+
+  g_return_val_if_fail (TES_IS_REPORT (self), NULL);
+
+  if (devices != NULL)
+    *devices = NULL;
+  if (self->counts.n_bsp_steps > 0 && ipus != NULL)
+    return tes_bsp_ipus_get_tile_activity (ipus, start_ns, end_ns);
+  if (self->counts.n_bsp_steps > 0)
+    return tes_report_get_tile_activity (self, start_ns, end_ns, error);
+
+  if (!(device_rows = tes_report_get_device_activity (self, start_ns, end_ns, &units, error)))
+    return NULL;
+  if (devices != NULL)
+    *devices = device_rows;
+  else
+    g_array_unref (device_rows);
+
+  return g_steal_pointer (&units);
 }
 
 /**

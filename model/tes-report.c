@@ -301,6 +301,8 @@ read_track (TesReport     *self,
     .has_extent = sqlite3_column_type (stmt, 8) != SQLITE_NULL,
     .t_min = sqlite3_column_int64 (stmt, 8),
     .t_max = sqlite3_column_int64 (stmt, 9),
+    .ipu = sqlite3_column_int (stmt, 10),
+    .tile = sqlite3_column_int (stmt, 11),
   };
 
   g_array_append_val (self->tracks, track);
@@ -310,6 +312,7 @@ read_track (TesReport     *self,
       track.clock_id < 0 || track.clock_id > (gint64)self->clocks->len ||
       kind < TES_TRACK_DEVICE || kind > TES_TRACK_COUNTER ||
       max_depth < 0 || max_depth > G_MAXUINT16 || track.n_slices < 0 ||
+      track.ipu < -1 || track.ipu >= TES_MAX_IPUS || track.tile < -1 ||
       (track.has_extent && (track.t_min < -TES_TIME_LIMIT || track.t_min > track.t_max ||
                             track.t_max > TES_TIME_LIMIT)))
     return tes_report_set_damaged (error, self, "track %u", self->tracks->len);
@@ -350,7 +353,7 @@ load_tables (TesReport  *self,
                              0, read_clock, NULL, error) ||
       !tes_report_read_rows (self,
                              "SELECT id, parent_id, clock_id, kind, name, sort_index, n_slices, max_depth, "
-                             "t_min, t_max FROM tracks ORDER BY id",
+                             "t_min, t_max, coalesce (ipu, -1), coalesce (tile, -1) FROM tracks ORDER BY id",
                              0, read_track, NULL, error) ||
       !tes_report_read_rows (self, "SELECT id, value FROM strings ORDER BY id",
                              0, read_string, NULL, error))

@@ -45,6 +45,8 @@ typedef struct
   gboolean      has_extent;
   gint64        t_min;        /* native ticks, valid when has_extent */
   gint64        t_max;
+  gint          ipu;          /* a Poplar IPU's or tile's lane: its IPU, else -1 */
+  gint          tile;         /* a tile's lane: its tile, else -1 */
 } TesTrack;
 
 /* A slice as queries return it; times in its track's clock ticks. */
@@ -172,6 +174,7 @@ typedef struct
   gint64  clock_id;
   gint64  start;
   gint64  end;
+  gint    ipu;      /* the IPU whose BSP steps it holds, else -1 */
 } TesRun;
 
 /* One BSP step of a run: per tile, the cycles it spent and its state. */
@@ -314,6 +317,12 @@ GArray           *tes_report_get_device_activity (TesReport           *self,
                                                   gint64               end_ns,
                                                   GArray             **units,
                                                   GError             **error);
+GArray           *tes_report_get_balance_activity (TesReport          *self,
+                                                  GPtrArray           *ipus,
+                                                  gint64               start_ns,
+                                                  gint64               end_ns,
+                                                  GArray             **devices,
+                                                  GError             **error);
 char             *tes_report_dup_unit_device_name (TesReport          *self,
                                                   gint64               unit_track_id);
 TesBspStep       *tes_report_get_bsp_step        (TesReport           *self,
@@ -324,7 +333,6 @@ TesBspStep       *tes_report_get_bsp_step_at     (TesReport           *self,
                                                   gint64               tile_track_id,
                                                   gint64               ns,
                                                   GError             **error);
-gint              tes_run_get_ipu                (const TesRun        *run);
 void              tes_bsp_step_free              (TesBspStep          *step);
 void              tes_bsp_step_get_stats         (const TesBspStep    *step,
                                                   TesBspStepStats     *stats);

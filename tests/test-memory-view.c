@@ -716,7 +716,7 @@ test_bsp_pyramid (void)
     for (guint i = 0; i < G_N_ELEMENTS (ranges); i++)
       {
         g_autoptr(GArray) direct = tes_report_get_tile_activity (report, ranges[i][0], ranges[i][1], &error);
-        g_autoptr(GArray) summed = tes_bsp_get_tile_activity (ipus, ranges[i][0], ranges[i][1]);
+        g_autoptr(GArray) summed = tes_bsp_ipus_get_tile_activity (ipus, ranges[i][0], ranges[i][1]);
 
         g_assert_no_error (error);
         g_assert_cmpuint (summed->len, ==, direct->len);

@@ -176,7 +176,7 @@ test_report_adder (void)
     { "memory.by_tile.tiles_out_of_memory", "0" },
   };
   static const char * const cli[] = {
-    "Importer:       poplar-report (version 4)",
+    "Importer:       poplar-report (version 5)",
     "Tiles:          1216",
     "Info:           target.clock = 1600.0 MHz",
     "Info:           memory.data_type.Stack = 3852288",
@@ -390,7 +390,7 @@ test_report_small (void)
     { "tile.5.memory.including_gaps", NULL },
   };
   static const char * const cli[] = {
-    "Importer:       poplar-report (version 4)",
+    "Importer:       poplar-report (version 5)",
     "Tiles:          8",
     "Info:           target.clock = 1330.0 MHz",
     "Info:           memory.data_type.Stack = 4096",

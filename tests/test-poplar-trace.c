@@ -620,7 +620,7 @@ check_chrome_tiles (TesTestData data)
   tiles_line = g_strdup_printf ("Tiles:          %u", n_tiles);
   tes_test_run_cli (&cli, "info", trace, NULL);
   g_assert_cmpint (cli.status, ==, 0);
-  tes_test_assert_contains (cli.out, "Importer:       chrome-json (version 9)");
+  tes_test_assert_contains (cli.out, "Importer:       chrome-json (version 10)");
   tes_test_assert_contains (cli.out, tiles_line);
   tes_test_assert_contains (cli.out, "(clock IPU cycles)");
 }

@@ -470,7 +470,7 @@ test_summary_cli_render (void)
   /* what the user got wrong is named */
   tes_test_run_cli (&r, "render", "--view", "flames", "-o", png, path, NULL);
   g_assert_cmpint (r.status, ==, 2);
-  tes_test_assert_contains (r.err, "no view 'flames'; views: summary");
+  tes_test_assert_contains (r.err, "no view 'flames'; views: insights, summary");
   tes_test_run_cli (&r, "render", "-o", bad, path, NULL);
   g_assert_cmpint (r.status, ==, 2);
   tes_test_assert_contains (r.err, "must end in .png, .svg or .pdf");

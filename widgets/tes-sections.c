@@ -10,6 +10,7 @@
 #include "tes-sections.h"
 #include "tes-bsp-section.h"
 #include "tes-compare-section.h"
+#include "tes-insights-section.h"
 #include "tes-memory-section.h"
 #include "tes-summary-section.h"
 #include "tes-tiles-section.h"
@@ -22,13 +23,15 @@ tes_sections_get_type_at (guint position)
 {
   switch (position)
     {
-    case 0: return TES_TYPE_SUMMARY_SECTION;
-    case 1: return TES_TYPE_TRACE_SECTION;
-    case 2: return TES_TYPE_BSP_SECTION;
-    case 3: return TES_TYPE_TILES_SECTION;
-    case 4: return TES_TYPE_MEMORY_SECTION;
+    /* hidden until it has findings, then first */
+    case 0: return TES_TYPE_INSIGHTS_SECTION;
+    case 1: return TES_TYPE_SUMMARY_SECTION;
+    case 2: return TES_TYPE_TRACE_SECTION;
+    case 3: return TES_TYPE_BSP_SECTION;
+    case 4: return TES_TYPE_TILES_SECTION;
+    case 5: return TES_TYPE_MEMORY_SECTION;
     /* has data only where two runs are compared (a linked workspace) */
-    case 5: return TES_TYPE_COMPARE_SECTION;
+    case 6: return TES_TYPE_COMPARE_SECTION;
     default: return G_TYPE_INVALID;
     }
 }

@@ -113,28 +113,6 @@ selection_text (const TesInsight *insight)
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
-/* "214,836 bytes", "12.854 ms", "3,204 cycles", "52.5 %" */
-static char *
-cost_text (const TesInsight *insight)
-{
-  g_autofree char *grouped = NULL;
-
-  switch (insight->cost_unit)
-    {
-    case TES_INSIGHT_UNIT_NS:
-      return tes_format_duration (insight->cost, fabs (insight->cost) >= 1e6 ? TES_TIME_UNIT_MS
-                                  : fabs (insight->cost) >= 1e3 ? TES_TIME_UNIT_US : TES_TIME_UNIT_NS);
-    case TES_INSIGHT_UNIT_PERCENT:
-      return g_strdup_printf ("%.1f %%", insight->cost);
-    case TES_INSIGHT_UNIT_BYTES:
-    case TES_INSIGHT_UNIT_CYCLES:
-    case TES_INSIGHT_UNIT_TILES:
-    default:
-      grouped = tes_format_grouped (insight->cost);
-      return g_strdup_printf ("%s %s", grouped, tes_insight_unit_get_name (insight->cost_unit));
-    }
-}
-
 static void
 print_text (GPtrArray  *insights,
             TesReport  *a,
@@ -153,7 +131,7 @@ print_text (GPtrArray  *insights,
       g_autofree char *joined = g_strjoinv (" ", args);
       g_autofree char *selection = selection_text (insight);
 
-      g_autofree char *cost = cost_text (insight);
+      g_autofree char *cost = tes_insight_format_cost (insight);
 
       printf ("%u. %s (%s): %s, %.1f %%\n", insight->rank, tes_insight_kind_get_name (insight->kind),
               tes_insight_kind_get_area (insight->kind), cost, insight->share);

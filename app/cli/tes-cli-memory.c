@@ -479,7 +479,7 @@ tes_cli_tiles (int    argc,
   g_autoptr(GArray) devices = NULL;
   g_autoptr(GError) error = NULL;
   const char * const *paths = NULL;
-  gint64 t0 = G_MININT64, t1 = G_MAXINT64;
+  gint64 t0 = 0, t1 = 0;
   guint n_paths = 0;
   int status;
 
@@ -489,30 +489,25 @@ tes_cli_tiles (int    argc,
   if (!(report = tes_cli_open_report (paths, n_paths, &options, &error)))
     return tes_cli_report_error (error);
 
+  /* the whole run by default, as the window's Tile Balance first shows it */
   workspace = tes_workspace_new (report);
   if (options.range != NULL && !tes_workspace_parse_range (workspace, options.range, &t0, &t1, &error))
     return tes_cli_usage_error ("tiles: --range %s", error->message);
+  if (options.range == NULL && !tes_workspace_get_span (workspace, &t0, &t1))
+    t0 = t1 = 0;
 
-  if (!(activity = tes_report_get_tile_activity (report, t0, t1, &error)))
+  if (!(activity = tes_report_get_balance_activity (report, NULL, t0, t1, &devices, &error)))
     return tes_cli_input_error (error);
-  if (activity->len == 0)
-    {
-      g_clear_pointer (&activity, g_array_unref);
-      if (options.range == NULL && !tes_workspace_get_span (workspace, &t0, &t1))
-        t0 = t1 = 0;
-      if (!(devices = tes_report_get_device_activity (report, t0, t1, &activity, &error)))
-        return tes_cli_input_error (error);
-      if (activity->len > 0)
-        {
-          print_unit_activity (report, activity, devices, options.csv);
-          return TES_CLI_EXIT_OK;
-        }
-    }
   if (activity->len == 0)
     {
       fprintf (stderr, "tessera-cli: %s: no BSP steps (a Poplar tile execution trace has them) "
                "and no parallel units (cores, engines)\n", paths[0]);
       return TES_CLI_EXIT_BAD_INPUT;
+    }
+  if (devices != NULL)
+    {
+      print_unit_activity (report, activity, devices, options.csv);
+      return TES_CLI_EXIT_OK;
     }
 
   if (options.csv)

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "tes-chrome-flavour.h"
+#include "tes-model-types.h"
 #include "tes-poplar-profile.h"
 
 #include <math.h>
@@ -63,8 +64,9 @@ poplar_tile_of (TesChromeBuilder      *b,
                 gint                  *ipu,
                 gint                  *tile)
 {
+  /* as many IPUs as the cache stores with a run or a lane */
   return mt->process != NULL &&
-         parse_numbered_name (tes_chrome_text (b, mt->process->name), "IPU", ipu) &&
+         parse_numbered_name (tes_chrome_text (b, mt->process->name), "IPU", ipu) && *ipu < TES_MAX_IPUS &&
          parse_numbered_name (tes_chrome_text (b, mt->name), "Tile", tile);
 }
 

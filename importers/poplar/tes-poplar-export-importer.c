@@ -824,6 +824,9 @@ write_blocks (Reader         *r,
       gint64 lane = tes_cache_writer_add_track (writer, parent, source_id, clock, TES_TRACK_TILE,
                                                 name, i, native);
 
+      tes_cache_writer_set_track_tile (writer, lane, (gint)(index / r->tiles_per_ipu),
+                                       (gint)(index % r->tiles_per_ipu));
+
       for (guint b = 0; b < blocks->len; b++)
         {
           const Block *block = &g_array_index (blocks, Block, b);
@@ -961,7 +964,7 @@ tes_poplar_export_importer_class_init (TesPoplarExportImporterClass *klass)
 
   importer_class->name = "poplar-export";
   importer_class->title = "Graphcore PopVision profile.pop, exported by tessera-pop-export";
-  importer_class->version = 1;
+  importer_class->version = 2;   /* 2: runs and tile lanes carry their IPU (and tile) as numbers */
   importer_class->sniff = tes_poplar_export_importer_sniff;
   importer_class->import = tes_poplar_export_importer_import;
 }

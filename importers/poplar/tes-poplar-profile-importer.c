@@ -307,7 +307,7 @@ tes_poplar_profile_importer_class_init (TesPoplarProfileImporterClass *klass)
 
   importer_class->name = "poplar-profile";
   importer_class->title = "Graphcore Poplar graph/execution profile (SDK 1.x JSON or CBOR)";
-  importer_class->version = 1;
+  importer_class->version = 2;   /* 2: runs and IPU and tile lanes carry their IPU (and tile) as numbers */
   importer_class->sniff = tes_poplar_profile_importer_sniff;
   importer_class->import = tes_poplar_profile_importer_import;
 }

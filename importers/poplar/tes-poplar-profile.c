@@ -350,6 +350,7 @@ tes_poplar_bsp_write (TesPoplarBsp   *bsp,
           for (guint k = i; k < steps->len && ((BspStep *)g_ptr_array_index (steps, k))->ipu == step->ipu; k++)
             end = MAX (end, ((BspStep *)g_ptr_array_index (steps, k))->end);
           run_id = tes_cache_writer_add_run (writer, name, clock_id, step->start, end);
+          tes_cache_writer_set_run_ipu (writer, run_id, step->ipu);
           run_ipu = step->ipu;
         }
 
@@ -495,6 +496,7 @@ ipu_track (Writing *w,
 
       w->ipu_tracks[ipu] = tes_cache_writer_add_track (w->writer, 0, w->source_id, clock_of (w), TES_TRACK_IPU,
                                                        name, ipu, native);
+      tes_cache_writer_set_track_tile (w->writer, w->ipu_tracks[ipu], (gint)ipu, -1);
     }
 
   return w->ipu_tracks[ipu];

@@ -726,6 +726,7 @@ write_steps (TesPoplarReportParser  *p,
               lane = g_new0 (gint64, 2);
               lane[0] = tes_cache_writer_add_track (p->writer, 0, p->source_id, clock_id, TES_TRACK_IPU,
                                                     name, step->ipu, native);
+              tes_cache_writer_set_track_tile (p->writer, lane[0], (gint)step->ipu, -1);
               g_hash_table_insert (tracks, g_memdup2 (&step->ipu, sizeof step->ipu), lane);
             }
 
@@ -965,7 +966,7 @@ tes_poplar_report_importer_class_init (TesPoplarReportImporterClass *klass)
 
   importer_class->name = "poplar-report";
   importer_class->title = "Graphcore Poplar text report";
-  importer_class->version = 4;
+  importer_class->version = 5;   /* 5: IPU lanes carry their IPU as a number */
   importer_class->sniff = tes_poplar_report_importer_sniff;
   importer_class->import = tes_poplar_report_importer_import;
 }

@@ -15,7 +15,8 @@
 #include <string.h>
 
 #include "tes-bsp-section.h"
-#include "tes-painter.h"
+#include "tes-canvas.h"
+#include "tes-bsp-render.h"
 #include "tes-tiles-layout.h"
 
 /* BSP: each IPU's tiles (rows) over the trace's visible range (columns),
@@ -35,11 +36,11 @@ struct _TesBspSection
 {
   TesSection      parent_instance;
 
-  GtkWidget      *box;
   GtkToggleButton *by_state;
   GtkToggleButton *by_cycles;
-  GtkWidget      *scrolled;   /* in box */
-  GtkDrawingArea *area;       /* in scrolled */
+  TesCanvas      *area;
+  GtkWidget      *scrollbar;  /* beside area, when magnified */
+  GtkAdjustment  *adjustment; /* the scrollbar's: the top of the view, in the magnified picture */
   GPtrArray      *ipus;       /* TesBspIpu, NULL until loaded */
   TesBspFrame    *frame;      /* the last frame's cells, for the next */
   GCancellable   *cancellable;
@@ -58,324 +59,6 @@ G_DEFINE_FINAL_TYPE (TesBspSection, tes_bsp_section, TES_TYPE_SECTION)
 
 static const char * const bsp_views[] = { "bsp", "bsp-cycles", NULL };
 
-/* Colouring by cycles: the scale from none to the most of a cell. */
-static void
-draw_cycles_legend (TesPainter *p,
-                    double      max_cycles)
-{
-  g_autofree char *top = g_strdup_printf (_("%.0f cycles"), max_cycles);
-  double x = TES_BSP_LABEL_WIDTH;
-  const char *label = _("Busy cycles per tile:");
-  cairo_pattern_t *ramp = cairo_pattern_create_linear (0, 0, 1, 0);
-
-  tes_painter_text (p, label, x, 8, 300, PANGO_ALIGN_LEFT, FALSE, INK);
-  x += tes_painter_text_width (p, label) + 8;
-  tes_painter_text (p, "0", x, 8, 40, PANGO_ALIGN_LEFT, FALSE, INK);
-  x += tes_painter_text_width (p, "0") + 6;
-  for (int i = 0; i <= 16; i++)
-    {
-      guint32 rgb = tes_bsp_cycles_color (i / 16.0, 1.0);
-
-      cairo_pattern_add_color_stop_rgb (ramp, i / 16.0, ((rgb >> 16) & 0xff) / 255.0, ((rgb >> 8) & 0xff) / 255.0,
-                                        (rgb & 0xff) / 255.0);
-    }
-  cairo_save (p->cr);
-  cairo_translate (p->cr, x, 10);
-  cairo_scale (p->cr, 160, 12);
-  cairo_rectangle (p->cr, 0, 0, 1, 1);
-  cairo_set_source (p->cr, ramp);
-  cairo_fill (p->cr);
-  cairo_restore (p->cr);
-  cairo_pattern_destroy (ramp);
-  tes_painter_text (p, top, x + 166, 8, 300, PANGO_ALIGN_LEFT, FALSE, INK);
-}
-
-static void
-draw_legend (TesPainter *p)
-{
-  static const TesTileState order[] = {
-    TES_TILE_STATE_COMPUTE, TES_TILE_STATE_EXCHANGE, TES_TILE_STATE_SYNC, TES_TILE_STATE_IDLE,
-  };
-  double x = TES_BSP_LABEL_WIDTH;
-
-  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
-    {
-      const char *name = tes_tile_state_name (order[i]);
-
-      tes_painter_set_rgb (p->cr, tes_tile_state_color (order[i]));
-      cairo_rectangle (p->cr, x, 10, 12, 12);
-      cairo_fill (p->cr);
-      tes_painter_text (p, name, x + 16, 8, 200, PANGO_ALIGN_LEFT, FALSE, INK);
-      x += 16 + tes_painter_text_width (p, name) + 18;
-    }
-}
-
-/* What a frame leaves the next: each IPU's cells and their picture, used
- * again while the size stays, so that panning allocates nothing. */
-struct _TesBspFrame
-{
-  GPtrArray *grids;       /* TesBspGrid per IPU (NULL before the first) */
-  GPtrArray *pictures;    /* cairo_surface_t per IPU */
-};
-
-TesBspFrame *
-tes_bsp_frame_new (void)
-{
-  TesBspFrame *frame = g_new0 (TesBspFrame, 1);
-
-  frame->grids = g_ptr_array_new_with_free_func ((GDestroyNotify)tes_bsp_grid_free);
-  frame->pictures = g_ptr_array_new_with_free_func ((GDestroyNotify)cairo_surface_destroy);
-
-  return frame;
-}
-
-void
-tes_bsp_frame_free (TesBspFrame *frame)
-{
-  if (frame == NULL)
-    return;
-
-  g_ptr_array_unref (frame->grids);
-  g_ptr_array_unref (frame->pictures);
-  g_free (frame);
-}
-
-/* The cells, one per device pixel, into @picture (made again when its
- * size is not @height rows of the grid's columns): the cells at the
- * picture's size, rows repeated to fill it, to be drawn unscaled, a copy
- * rather than a resampling. */
-static void
-picture_fill (const TesBspGrid      *grid,
-              TesBspColoring         coloring,
-              double                 max_cycles,
-              int                    height,
-              cairo_surface_t      **picture)
-{
-  cairo_surface_t *cells = *picture;
-  guchar *data;
-  int stride;
-  guint32 palette[256];
-  guint last_row = G_MAXUINT;
-
-  if (cells == NULL || cairo_image_surface_get_width (cells) != (int)grid->width ||
-      cairo_image_surface_get_height (cells) != height)
-    {
-      g_clear_pointer (picture, cairo_surface_destroy);
-      *picture = cells = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int)grid->width, height);
-    }
-  /* (a picture a recording surface still holds is copied for it first) */
-  cairo_surface_flush (cells);
-  data = cairo_image_surface_get_data (cells);
-  stride = cairo_image_surface_get_stride (cells);
-
-  /* a colour per state (no step: the background), or 256 steps of the
-   * cycles' scale: a lookup per pixel */
-  for (guint i = 0; i < 256; i++)
-    palette[i] = coloring == TES_BSP_COLOR_CYCLES ? tes_bsp_cycles_color (i / 255.0, 1.0)
-                 : i <= TES_TILE_STATE_SYNC ? tes_tile_state_color (i) : NO_STEP_RGB;
-
-  /* the cells go column by column, the picture row by row: a block of
-   * columns at a time, so that the columns read stay in the cache */
-  for (guint first = 0; first < grid->width; first += 64)
-    {
-      guint n = MIN (64, grid->width - first);
-
-      last_row = G_MAXUINT;
-      for (int y = 0; y < height; y++)
-        {
-          guint row = (guint)((guint64)y * grid->n_rows / height);
-          guint32 *line = (guint32 *)(gpointer)(data + (gsize)y * stride) + first;
-          const guint8 *states = grid->states + (gsize)first * grid->n_rows + row;
-          const float *cycles = grid->cycles + (gsize)first * grid->n_rows + row;
-
-          if (row == last_row)
-            {
-              memcpy (line, line - stride / 4, n * sizeof (guint32));
-              continue;
-            }
-          last_row = row;
-          if (coloring == TES_BSP_COLOR_CYCLES)
-            for (guint i = 0; i < n; i++)
-              line[i] = states[(gsize)i * grid->n_rows] == TES_BSP_NO_STATE ? NO_STEP_RGB
-                        : palette[max_cycles > 0 ? (guint)MIN (cycles[(gsize)i * grid->n_rows] / max_cycles * 255.0 + 0.5, 255.0)
-                                                 : 0];
-          else
-            for (guint i = 0; i < n; i++)
-              line[i] = palette[states[(gsize)i * grid->n_rows]];
-        }
-    }
-  cairo_surface_mark_dirty (cells);
-}
-
-/* @picture (picture_fill()) into @rect. */
-static void
-picture_paint (cairo_t               *cr,
-               const TesBspGrid      *grid,
-               cairo_surface_t       *cells,
-               const graphene_rect_t *rect)
-{
-  int height = cairo_image_surface_get_height (cells);
-
-  cairo_save (cr);
-  cairo_rectangle (cr, rect->origin.x, rect->origin.y, rect->size.width, rect->size.height);
-  cairo_clip (cr);
-  cairo_translate (cr, rect->origin.x, rect->origin.y);
-  cairo_scale (cr, rect->size.width / grid->width, rect->size.height / height);
-  cairo_set_source_surface (cr, cells, 0, 0);
-  cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
-  cairo_paint (cr);
-  cairo_restore (cr);
-}
-
-/* Every other IPU's cells, from @first on, and their picture when it
- * needs no other IPU's (by state): a frame's two halves. */
-typedef struct
-{
-  GPtrArray *ipus;
-  GPtrArray *grids;
-  GPtrArray *pictures;
-  TesBspColoring coloring;
-  gint64     t0;
-  gint64     t1;
-  int        width;
-  int        height;
-  guint      first;
-} GridJob;
-
-static gpointer
-grid_job_run (gpointer data)
-{
-  const GridJob *job = data;
-
-  for (guint i = job->first; i < job->ipus->len; i += 2)
-    {
-      const TesBspIpu *ipu = g_ptr_array_index (job->ipus, i);
-      graphene_rect_t rect = tes_bsp_heat_rect (i, job->ipus->len, job->width, job->height);
-
-      /* by state, the cells' cycles are not drawn */
-      g_ptr_array_index (job->grids, i) = tes_bsp_pyramid_grid_reuse (ipu->pyramid, g_ptr_array_index (job->grids, i),
-                                                                      job->t0, job->t1, (guint)rect.size.width,
-                                                                      (guint)rect.size.height,
-                                                                      job->coloring == TES_BSP_COLOR_CYCLES);
-      if (job->coloring == TES_BSP_COLOR_STATE)
-        picture_fill (g_ptr_array_index (job->grids, i), job->coloring, 0, MAX ((int)rect.size.height, 1),
-                      (cairo_surface_t **)&g_ptr_array_index (job->pictures, i));
-    }
-
-  return NULL;
-}
-
-/* @ipus as tes_bsp_load_ipus() gives them, over the workspace's visible
- * range. */
-gboolean
-tes_bsp_render (TesWorkspace   *workspace,
-                GPtrArray      *ipus,
-                TesBspColoring  coloring,
-                cairo_t        *cr,
-                int             width,
-                int             height)
-{
-  TesBspFrame *frame = tes_bsp_frame_new ();
-  gboolean ok = tes_bsp_render_frame (frame, workspace, ipus, coloring, cr, width, height);
-
-  tes_bsp_frame_free (frame);
-
-  return ok;
-}
-
-/**
- * tes_bsp_render_frame:
- * @frame: what the last frame left, for this one to use again
- *
- * Draws @ipus (as tes_bsp_load_ipus() gives them) over the workspace's
- * visible range.
- */
-gboolean
-tes_bsp_render_frame (TesBspFrame    *frame,
-                      TesWorkspace   *workspace,
-                      GPtrArray      *ipus,
-                      TesBspColoring  coloring,
-                      cairo_t        *cr,
-                      int             width,
-                      int             height)
-{
-  double max_cycles = 0;
-  TesPainter p;
-  gint64 t0, t1, origin = 0;
-
-  tes_workspace_get_visible (workspace, &t0, &t1);
-  tes_workspace_get_span (workspace, &origin, NULL);
-
-  /* every IPU's cells first (one scale of cycles for all), the IPUs
-   * shared between this thread and another */
-  if (ipus != NULL && ipus->len > 0)
-    {
-      GridJob mine = { ipus, frame->grids, frame->pictures, coloring, t0, t1, width, height, 0 };
-      GridJob theirs = { ipus, frame->grids, frame->pictures, coloring, t0, t1, width, height, 1 };
-      GThread *helper = NULL;
-
-      g_ptr_array_set_size (frame->grids, ipus->len);
-      g_ptr_array_set_size (frame->pictures, ipus->len);
-      if (ipus->len > 1)
-        helper = g_thread_new ("tes-bsp-cells", grid_job_run, &theirs);
-      grid_job_run (&mine);
-      if (helper != NULL)
-        g_thread_join (helper);
-      for (guint i = 0; i < ipus->len; i++)
-        max_cycles = MAX (max_cycles, ((TesBspGrid *)g_ptr_array_index (frame->grids, i))->max_cycles);
-      /* by cycles, on one scale for all */
-      for (guint i = 0; coloring == TES_BSP_COLOR_CYCLES && i < ipus->len; i++)
-        picture_fill (g_ptr_array_index (frame->grids, i), coloring, max_cycles,
-                      MAX ((int)tes_bsp_heat_rect (i, ipus->len, width, height).size.height, 1),
-                      (cairo_surface_t **)&g_ptr_array_index (frame->pictures, i));
-    }
-
-  cairo_save (cr);
-  cairo_set_source_rgb (cr, 1, 1, 1);
-  cairo_paint (cr);
-  tes_painter_init (&p, cr, FONT);
-  if (coloring == TES_BSP_COLOR_CYCLES)
-    draw_cycles_legend (&p, max_cycles);
-  else
-    draw_legend (&p);
-
-  if (ipus == NULL || ipus->len == 0)
-    tes_painter_text (&p, _("No BSP steps in this report"), TES_BSP_LABEL_WIDTH, TES_BSP_LEGEND_HEIGHT, width - TES_BSP_LABEL_WIDTH,
-                      PANGO_ALIGN_LEFT, FALSE, DIM_INK);
-
-  for (guint i = 0; ipus != NULL && i < ipus->len; i++)
-    {
-      const TesBspIpu *ipu = g_ptr_array_index (ipus, i);
-      graphene_rect_t rect = tes_bsp_heat_rect (i, ipus->len, width, height);
-      g_autofree char *title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "IPU %d · %u tile", "IPU %d · %u tiles",
-                                                             ipu->n_tiles),
-                                                ipu->ipu, ipu->n_tiles);
-      g_autofree char *last = g_strdup_printf (_("tile %u"), MAX (ipu->n_tiles, 1) - 1);
-
-      tes_painter_text (&p, title, TES_BSP_LABEL_WIDTH, rect.origin.y - TES_BSP_HEADER_HEIGHT + 2, rect.size.width,
-                        PANGO_ALIGN_LEFT, TRUE, INK);
-      tes_painter_text (&p, _("tile 0"), 4, rect.origin.y, TES_BSP_LABEL_WIDTH - 10, PANGO_ALIGN_RIGHT, FALSE, DIM_INK);
-      tes_painter_text (&p, last, 4, rect.origin.y + rect.size.height - 14, TES_BSP_LABEL_WIDTH - 10,
-                        PANGO_ALIGN_RIGHT, FALSE, DIM_INK);
-      picture_paint (cr, g_ptr_array_index (frame->grids, i), g_ptr_array_index (frame->pictures, i), &rect);
-    }
-
-  /* the range shown, since the run's start */
-  {
-    g_autofree char *from = tes_workspace_format_duration (workspace, t0 - origin);
-    g_autofree char *to = tes_workspace_format_duration (workspace, t1 - origin);
-    double y = height - TES_BSP_AXIS_HEIGHT + 2;
-
-    tes_painter_text (&p, from, TES_BSP_LABEL_WIDTH, y, 200, PANGO_ALIGN_LEFT, FALSE, DIM_INK);
-    tes_painter_text (&p, to, width - TES_BSP_MARGIN - 200, y, 200, PANGO_ALIGN_RIGHT, FALSE, DIM_INK);
-  }
-
-  tes_painter_clear (&p);
-  cairo_restore (cr);
-
-  return cairo_status (cr) == CAIRO_STATUS_SUCCESS;
-}
-
 static gboolean
 tes_bsp_section_render (TesWorkspace  *workspace,
                         const char    *view,
@@ -386,7 +69,7 @@ tes_bsp_section_render (TesWorkspace  *workspace,
 {
   g_autoptr(GPtrArray) ipus = NULL;
 
-  if (!(ipus = tes_bsp_load_ipus (tes_workspace_get_report (workspace), error)))
+  if (!(ipus = tes_report_get_bsp_ipus (tes_workspace_get_report (workspace), TRUE, error)))
     return FALSE;
 
   return tes_bsp_render (workspace, ipus, g_strcmp0 (view, "bsp-cycles") == 0 ? TES_BSP_COLOR_CYCLES : TES_BSP_COLOR_STATE,
@@ -457,20 +140,30 @@ cursor_rect (TesBspSection   *self,
   return TRUE;
 }
 
+/* The picture's height: the view's, @magnify times (the scrollbar shows
+ * the rest). */
+static int
+picture_height (TesBspSection *self)
+{
+  return (int)(gtk_widget_get_height (GTK_WIDGET (self->area)) * self->magnify);
+}
+
 static void
-draw_cb (GtkDrawingArea *area,
-         cairo_t        *cr,
-         int             width,
-         int             height,
-         gpointer        user_data)
+draw_cb (TesCanvas *area,
+         cairo_t   *cr,
+         int        width,
+         int        view_height,
+         gpointer   user_data)
 {
   TesBspSection *self = user_data;
   TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+  int height = picture_height (self);
   graphene_rect_t cell;
 
   if (workspace == NULL || self->ipus == NULL)
     return;
 
+  cairo_translate (cr, 0, -floor (gtk_adjustment_get_value (self->adjustment)));
   tes_bsp_render_frame (self->frame, workspace, self->ipus, self->coloring, cr, width, height);
   if (cursor_rect (self, width, height, &cell))
     {
@@ -514,15 +207,19 @@ tes_bsp_section_describe (TesBspSection *self)
     {
       const TesBspIpu *ipu = g_ptr_array_index (self->ipus, i);
       guint first = span_after (ipu->spans, t0), last = first;
+      g_autofree char *n_tiles = NULL, *in_view = NULL, *n_steps = NULL;
 
       while (last < ipu->spans->len && g_array_index (ipu->spans, TesBspSpan, last).start < t1)
         last++;
+      n_tiles = tes_format_grouped (ipu->n_tiles);
+      in_view = tes_format_grouped (last - first);
+      n_steps = tes_format_grouped (ipu->spans->len);
       if (text->len > 0)
         g_string_append (text, "; ");
       /* Translators: an IPU of the BSP heatmap: its number, its tiles, then the steps in view of all it has */
-      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "IPU %d: %u tiles, %u of %u step in view",
-                                                 "IPU %d: %u tiles, %u of %u steps in view", ipu->spans->len),
-                              ipu->ipu, ipu->n_tiles, last - first, ipu->spans->len);
+      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "IPU %d: %s tiles, %s of %s step in view",
+                                                 "IPU %d: %s tiles, %s of %s steps in view", ipu->spans->len),
+                              ipu->ipu, n_tiles, in_view, n_steps);
     }
 
   if (self->has_cursor)
@@ -533,14 +230,14 @@ tes_bsp_section_describe (TesBspSection *self)
       TesTileState state = self->cursor_tile < span->n_tiles ? MIN (span->tile_states[self->cursor_tile],
                                                                      TES_TILE_STATE_SYNC)
                                                              : TES_TILE_STATE_IDLE;
-      guint32 cycles = self->cursor_tile < span->n_tiles && state != TES_TILE_STATE_IDLE
-                       ? span->tile_cycles[self->cursor_tile] : 0;
+      g_autofree char *cycles = tes_format_grouped (self->cursor_tile < span->n_tiles && state != TES_TILE_STATE_IDLE
+                                                    ? span->tile_cycles[self->cursor_tile] : 0);
+      g_autofree char *step_cycles = tes_format_grouped (span->dur_cycles);
 
       /* Translators: the selected cell: IPU, tile, BSP step, the tile's state, its busy cycles and the step's */
-      g_string_append_printf (text, _(". Selected: IPU %d, tile %u, step %" PRId64 ": %s, %u of %"
-                                      PRId64 " cycles"),
+      g_string_append_printf (text, _(". Selected: IPU %d, tile %u, step %" PRId64 ": %s, %s of %s cycles"),
                               ipu->ipu, self->cursor_tile, step->step, tes_tile_state_name (state), cycles,
-                              span->dur_cycles);
+                              step_cycles);
     }
   g_string_append_c (text, '.');
 
@@ -562,14 +259,46 @@ visible_changed (TesBspSection *self)
   gtk_widget_queue_draw (GTK_WIDGET (self->area));
 }
 
-/* + and − make the rows taller than the view: it scrolls. */
+/* + and − make the picture taller than the view: the scrollbar's range
+ * follows the view's height, whenever that changes (never set from a
+ * frame). */
 static void
-update_height (TesBspSection *self)
+configure_scroll (TesBspSection *self)
 {
-  int view = gtk_widget_get_height (self->scrolled);
+  double view = gtk_widget_get_height (GTK_WIDGET (self->area));
+  double all = view * self->magnify;
 
-  gtk_drawing_area_set_content_height (self->area, self->magnify > 1 ? (int)(MAX (view, 200) * self->magnify) : 0);
-  gtk_widget_set_vexpand (GTK_WIDGET (self->area), TRUE);
+  gtk_adjustment_configure (self->adjustment, CLAMP (gtk_adjustment_get_value (self->adjustment), 0, MAX (all - view, 0)),
+                            0, all, 24, MAX (view * 0.9, 1), view);
+  gtk_widget_set_visible (self->scrollbar, self->magnify > 1);
+}
+
+static void
+area_resized (TesBspSection *self,
+              int            width,
+              int            height)
+{
+  configure_scroll (self);
+}
+
+static void
+scroll_changed (TesBspSection *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self->area));
+}
+
+/* The wheel over the magnified heatmap moves it, as over its scrollbar. */
+static gboolean
+wheel_cb (TesBspSection *self,
+          double         dx,
+          double         dy)
+{
+  if (self->magnify <= 1 || dy == 0)
+    return FALSE;
+
+  gtk_adjustment_set_value (self->adjustment, gtk_adjustment_get_value (self->adjustment) +
+                                              dy * gtk_adjustment_get_page_size (self->adjustment) / 8);
+  return TRUE;
 }
 
 /* @user_data: the section, alive unless the load was cancelled */
@@ -732,6 +461,20 @@ tes_bsp_section_move_cursor (TesBspSection *self,
 
       tes_workspace_set_visible (workspace, span->start - width / 2, span->start - width / 2 + width);
     }
+  /* and its row, magnified */
+  {
+    graphene_rect_t cell;
+    double top = gtk_adjustment_get_value (self->adjustment);
+    double page = gtk_adjustment_get_page_size (self->adjustment);
+
+    if (self->magnify > 1 && cursor_rect (self, gtk_widget_get_width (GTK_WIDGET (self->area)), picture_height (self), &cell))
+      {
+        if (cell.origin.y < top)
+          gtk_adjustment_set_value (self->adjustment, cell.origin.y);
+        else if (cell.origin.y + cell.size.height > top + page)
+          gtk_adjustment_set_value (self->adjustment, cell.origin.y + cell.size.height - page);
+      }
+  }
 
   return TRUE;
 }
@@ -769,10 +512,13 @@ tes_bsp_section_click (TesBspSection *self,
 {
   TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
   double width = gtk_widget_get_width (GTK_WIDGET (self->area));
-  double height = gtk_widget_get_height (GTK_WIDGET (self->area));
+  double height = picture_height (self);
   gint64 t0, t1;
 
   g_return_val_if_fail (TES_IS_BSP_SECTION (self), FALSE);
+
+  /* where in the (magnified) picture */
+  y += floor (gtk_adjustment_get_value (self->adjustment));
 
   if (workspace == NULL || self->ipus == NULL)
     return FALSE;
@@ -866,8 +612,7 @@ tes_bsp_section_dispose (GObject *object)
   g_clear_pointer (&self->ipus, g_ptr_array_unref);
   g_clear_pointer (&self->frame, tes_bsp_frame_free);
   self->area = NULL;
-  self->scrolled = NULL;
-  g_clear_pointer (&self->box, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (object), TES_TYPE_BSP_SECTION);
 
   G_OBJECT_CLASS (tes_bsp_section_parent_class)->dispose (object);
 }
@@ -888,6 +633,17 @@ tes_bsp_section_class_init (TesBspSectionClass *klass)
   section_class->workspace_changed = tes_bsp_section_workspace_changed;
   section_class->render = tes_bsp_section_render;
   section_class->get_view = tes_bsp_section_get_view_name;
+
+  g_type_ensure (TES_TYPE_CANVAS);
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/tessera/Tessera/widgets/tes-bsp-section.ui");
+  gtk_widget_class_bind_template_child (widget_class, TesBspSection, by_state);
+  gtk_widget_class_bind_template_child (widget_class, TesBspSection, by_cycles);
+  gtk_widget_class_bind_template_child (widget_class, TesBspSection, area);
+  gtk_widget_class_bind_template_child (widget_class, TesBspSection, scrollbar);
+  gtk_widget_class_bind_template_child (widget_class, TesBspSection, adjustment);
+  gtk_widget_class_bind_template_callback (widget_class, coloring_toggled);
+  gtk_widget_class_bind_template_callback (widget_class, area_resized);
+  gtk_widget_class_bind_template_callback (widget_class, scroll_changed);
 
   gtk_widget_class_install_action (widget_class, "bsp.magnify", "d", magnify_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, 0, "bsp.magnify", "d", 2.0);
@@ -910,47 +666,17 @@ static void
 tes_bsp_section_init (TesBspSection *self)
 {
   GtkGesture *click = gtk_gesture_click_new ();
-  GtkWidget *toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *linked = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkEventController *wheel = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
 
   self->magnify = 1;
   self->frame = tes_bsp_frame_new ();
-  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+  gtk_widget_init_template (GTK_WIDGET (self));
 
-  /* the colouring: by state or by cycles */
-  gtk_widget_set_margin_start (toolbar, 6);
-  gtk_widget_set_margin_top (toolbar, 6);
-  gtk_widget_set_margin_bottom (toolbar, 6);
-  gtk_box_append (GTK_BOX (toolbar), gtk_label_new (_("Colour by")));
-  gtk_widget_add_css_class (linked, "linked");
-  self->by_state = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_label (_("State")));
-  self->by_cycles = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_label (_("Cycles")));
-  gtk_toggle_button_set_group (self->by_cycles, self->by_state);
-  gtk_toggle_button_set_active (self->by_state, TRUE);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->by_state), _("Compute, exchange, sync or idle"));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->by_cycles), _("Busy cycles per tile, on a scale"));
-  g_signal_connect_object (self->by_cycles, "toggled", G_CALLBACK (coloring_toggled), self, G_CONNECT_SWAPPED);
-  gtk_box_append (GTK_BOX (linked), GTK_WIDGET (self->by_state));
-  gtk_box_append (GTK_BOX (linked), GTK_WIDGET (self->by_cycles));
-  gtk_box_append (GTK_BOX (toolbar), linked);
-  gtk_box_append (GTK_BOX (self->box), toolbar);
-
-  self->scrolled = gtk_scrolled_window_new ();
-  /* a picture to assistive technologies, described in words */
-  self->area = g_object_new (GTK_TYPE_DRAWING_AREA, "accessible-role", GTK_ACCESSIBLE_ROLE_IMG, NULL);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->area), GTK_ACCESSIBLE_PROPERTY_LABEL, _("BSP heatmap"), -1);
-  gtk_widget_set_focusable (GTK_WIDGET (self->area), TRUE);
-  gtk_widget_set_focus_on_click (GTK_WIDGET (self->area), TRUE);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->area), TRUE);
-  gtk_widget_set_vexpand (GTK_WIDGET (self->area), TRUE);
-  gtk_drawing_area_set_draw_func (self->area, draw_cb, self, NULL);
+  tes_canvas_set_funcs (self->area, NULL, draw_cb, self);
   g_signal_connect_object (click, "pressed", G_CALLBACK (pressed_cb), self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self->area), GTK_EVENT_CONTROLLER (click));
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), GTK_WIDGET (self->area));
-  gtk_widget_set_vexpand (self->scrolled, TRUE);
-  gtk_box_append (GTK_BOX (self->box), self->scrolled);
+  g_signal_connect_object (wheel, "scroll", G_CALLBACK (wheel_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->area), wheel);
   update_description (self);
 }
 
@@ -1000,6 +726,6 @@ tes_bsp_section_set_magnify (TesBspSection *self,
   g_return_if_fail (TES_IS_BSP_SECTION (self));
 
   self->magnify = CLAMP (magnify, 1, MAX_MAGNIFY);
-  update_height (self);
+  configure_scroll (self);
   gtk_widget_queue_draw (GTK_WIDGET (self->area));
 }

@@ -11,6 +11,9 @@
 #include <math.h>
 
 #include "tes-tiles-layout.h"
+#include "tes-workspace.h"
+
+#include <string.h>
 
 void
 tes_tile_balance_free (TesTileBalance *balance)
@@ -234,4 +237,111 @@ tes_tile_state_name (TesTileState state)
     case TES_TILE_STATE_IDLE:
     default: return _("Idle");
     }
+}
+
+/**
+ * tes_tile_balances_new:
+ * @ipus: (nullable): the BSP steps with their pyramid when loaded (the
+ *   same figures, faster), or NULL
+ *
+ * Tile Balance over [@t0, @t1): tes_report_get_balance_activity()'s rows,
+ * which `tessera-cli tiles` prints, per IPU or device, with a device's
+ * own busy time (the union of its units' work). Any thread: it reads the
+ * report and what is immutable.
+ *
+ * Returns: (transfer full): TesTileBalance per IPU or device
+ */
+GPtrArray *
+tes_tile_balances_new (TesReport  *report,
+                       GPtrArray  *ipus,
+                       gint64      t0,
+                       gint64      t1,
+                       GError    **error)
+{
+  g_autoptr(GArray) activity = NULL;
+  g_autoptr(GArray) devices = NULL;
+  GPtrArray *balances;
+
+  if (!(activity = tes_report_get_balance_activity (report, ipus, t0, t1, &devices, error)))
+    return NULL;
+
+  balances = tes_tile_balance_compute (activity, 10);
+  /* a device's bar: its own busy time, the union of its units' work */
+  for (guint i = 0; devices != NULL && i < balances->len; i++)
+    {
+      TesTileBalance *balance = g_ptr_array_index (balances, i);
+
+      if ((guint)balance->ipu >= devices->len)
+        continue;
+      balance->has_union = TRUE;
+      memcpy (balance->union_cycles, g_array_index (devices, TesTileActivity, balance->ipu).cycles,
+              sizeof balance->union_cycles);
+    }
+
+  return balances;
+}
+
+/**
+ * tes_tile_balance_unit:
+ * @view_unit: the workspace's (a Torq timeline shows cycles)
+ *
+ * The one unit a balance's lists give busy times in, named in their
+ * heading: a Poplar tile's cycles; a vendor's unit's time (ns) in cycles
+ * when the view counts cycles, else the largest of ns, µs and ms in which
+ * the busiest unit listed still shows 100 or more: whole numbers of three
+ * to five digits, grouped ("149 µs" rather than "0.149 ms", "52,341 µs"
+ * rather than "52341.000 µs").
+ */
+TesTimeUnit
+tes_tile_balance_unit (const TesTileBalance *balance,
+                       TesTimeUnit           view_unit)
+{
+  GArray *lists[] = { balance->least, balance->most };
+  gint64 most = 0;
+
+  for (guint l = 0; l < G_N_ELEMENTS (lists); l++)
+    for (guint i = 0; lists[l] != NULL && i < lists[l]->len; i++)
+      {
+        const TesTileActivity *tile = &g_array_index (lists[l], TesTileActivity, i);
+
+        if (tile->track_id == 0)
+          return TES_TIME_UNIT_CYCLES;
+        most = MAX (most, tes_tile_activity_busy (tile));
+      }
+
+  if (view_unit == TES_TIME_UNIT_CYCLES)
+    return TES_TIME_UNIT_CYCLES;
+  if (most < G_GINT64_CONSTANT (100000))
+    return TES_TIME_UNIT_NS;
+  if (most < G_GINT64_CONSTANT (100000000))
+    return TES_TIME_UNIT_US;
+  return TES_TIME_UNIT_MS;
+}
+
+/**
+ * tes_tile_format_busy:
+ * @cycles_per_ns: the view's clock, for a vendor's unit in cycles
+ *
+ * @tile's busy time in @unit (tes_tile_balance_unit()), whole and grouped
+ * as the locale groups, without the unit.
+ */
+char *
+tes_tile_format_busy (const TesTileActivity *tile,
+                      TesTimeUnit            unit,
+                      double                 cycles_per_ns)
+{
+  double busy = (double)tes_tile_activity_busy (tile);
+
+  /* a tile's figures are cycles already; a unit's are ns */
+  if (tile->track_id != 0)
+    switch (unit)
+      {
+      case TES_TIME_UNIT_CYCLES: busy *= cycles_per_ns; break;
+      case TES_TIME_UNIT_US:     busy /= 1e3; break;
+      case TES_TIME_UNIT_MS:     busy /= 1e6; break;
+      case TES_TIME_UNIT_NS:
+      default:                   break;
+      }
+
+  return tes_format_grouped (busy);
 }

@@ -54,11 +54,21 @@ typedef struct
 
 GPtrArray    *tes_tile_balance_compute     (GArray                *activity,
                                             guint                  n_extremes);
+GPtrArray    *tes_tile_balances_new        (TesReport             *report,
+                                            GPtrArray             *ipus,
+                                            gint64                 t0,
+                                            gint64                 t1,
+                                            GError               **error);
 gint64        tes_tile_activity_busy       (const TesTileActivity *activity);
 double        tes_tile_activity_share      (const TesTileActivity *activity,
                                             TesTileState           state);
 double        tes_tile_activity_busy_share (const TesTileActivity *activity);
 void          tes_tile_balance_free        (TesTileBalance        *balance);
+TesTimeUnit   tes_tile_balance_unit        (const TesTileBalance  *balance,
+                                            TesTimeUnit            view_unit);
+char         *tes_tile_format_busy         (const TesTileActivity *tile,
+                                            TesTimeUnit            unit,
+                                            double                 cycles_per_ns);
 void          tes_tile_chart_plot          (double                 width,
                                             double                *x,
                                             double                *plot_width);

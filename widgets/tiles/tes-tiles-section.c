@@ -13,11 +13,10 @@
 #include <math.h>
 
 #include "tes-bsp-section.h"
-#include "tes-painter.h"
+#include "tes-canvas.h"
 #include "tes-tiles-layout.h"
+#include "tes-tiles-render.h"
 #include "tes-tiles-section.h"
-
-#include <string.h>
 
 /* Tile Balance: over the trace's visible range (or its selected span),
  * how each IPU's tile-cycles split between computing, exchanging,
@@ -26,20 +25,11 @@
  * their sums are loaded (shared with the BSP heatmap), a range costs the
  * tiles, not the steps: whole groups of steps count from their sums. */
 
-#define FONT    "Sans 9"
-#define MARGIN  16.0
-#define INK     0x241f31
-#define DIM_INK 0x77767b
-#define GRID    0xdeddda
-/* units few enough to name each one under its bar */
-#define MAX_NAMED 32
-
 struct _TesTilesSection
 {
   TesSection      parent_instance;
 
-  GtkWidget      *scrolled;
-  GtkDrawingArea *area;       /* in scrolled */
+  TesCanvas      *area;       /* in the template's scrolled window */
   GPtrArray      *balances;   /* TesTileBalance */
   int             selected;   /* a tile of the lists, counted across them all; -1: none */
   gboolean        stale;      /* the range changed while the section was hidden */
@@ -52,57 +42,6 @@ struct _TesTilesSection
 G_DEFINE_FINAL_TYPE (TesTilesSection, tes_tiles_section, TES_TYPE_SECTION)
 
 static const char * const tiles_views[] = { "tile-balance", NULL };
-
-/* What the balances cover: the selection, else what is in view. */
-static void
-balance_range (TesWorkspace *workspace,
-               gint64       *t0,
-               gint64       *t1)
-{
-  if (!tes_workspace_get_selection (workspace, t0, t1))
-    tes_workspace_get_visible (workspace, t0, t1);
-}
-
-/* @ipus: the BSP steps' sums when loaded (the same figures, faster), or
- * NULL. Any thread: it reads the report and what is immutable. */
-static GPtrArray *
-compute_balances (TesReport  *report,
-                  GPtrArray  *ipus,
-                  gint64      t0,
-                  gint64      t1,
-                  GError    **error)
-{
-  g_autoptr(GArray) activity = NULL;
-  g_autoptr(GArray) devices = NULL;
-  GPtrArray *balances;
-  TesReportCounts counts;
-
-  tes_report_get_counts (report, &counts);
-  /* a Poplar run's tiles over its BSP steps, else any vendor's units */
-  if (counts.n_bsp_steps > 0 && ipus != NULL)
-    activity = tes_bsp_get_tile_activity (ipus, t0, t1 + 1);
-  else if (counts.n_bsp_steps > 0)
-    activity = tes_report_get_tile_activity (report, t0, t1 + 1, error);
-  else
-    devices = tes_report_get_device_activity (report, t0, t1 + 1, &activity, error);
-  if (activity == NULL)
-    return NULL;
-
-  balances = tes_tile_balance_compute (activity, 10);
-  /* a device's bar: its own busy time, the union of its units' work */
-  for (guint i = 0; devices != NULL && i < balances->len; i++)
-    {
-      TesTileBalance *balance = g_ptr_array_index (balances, i);
-
-      if ((guint)balance->ipu >= devices->len)
-        continue;
-      balance->has_union = TRUE;
-      memcpy (balance->union_cycles, g_array_index (devices, TesTileActivity, balance->ipu).cycles,
-              sizeof balance->union_cycles);
-    }
-
-  return balances;
-}
 
 typedef struct
 {
@@ -130,392 +69,12 @@ balance_thread (GTask        *task,
 {
   BalanceJob *job = task_data;
   GError *error = NULL;
-  GPtrArray *balances = compute_balances (job->report, job->ipus, job->t0, job->t1, &error);
+  GPtrArray *balances = tes_tile_balances_new (job->report, job->ipus, job->t0, job->t1, &error);
 
   if (balances == NULL)
     g_task_return_error (task, error);
   else
     g_task_return_pointer (task, balances, (GDestroyNotify)g_ptr_array_unref);
-}
-
-/* A tile of an IPU, or a vendor's unit by its track's name ("Core 3"). */
-static char *
-unit_name (TesReport             *report,
-           const TesTileActivity *tile)
-{
-  const TesTrack *track = tile->track_id != 0 ? tes_report_get_track (report, tile->track_id) : NULL;
-
-  if (track != NULL && track->name != NULL)
-    return g_strdup (track->name);
-
-  return g_strdup_printf (_("tile %d"), tile->tile);
-}
-
-/* A vendor's units (cores, engines) rather than Poplar's tiles: they
- * only work or wait, so their share is "busy" and idle, no exchange or
- * sync. */
-static gboolean
-balance_is_units (const TesTileBalance *balance)
-{
-  return balance->least->len > 0 && g_array_index (balance->least, TesTileActivity, 0).track_id != 0;
-}
-
-/* What a balance's bar shows: a device's own busy and idle time when it
- * has them (overlapping units count once), else its tiles' sums. */
-static const gint64 *
-balance_cycles (const TesTileBalance *balance)
-{
-  return balance->has_union ? balance->union_cycles : balance->cycles;
-}
-
-/* The states a balance's legend lists, in order (compute, exchange, sync,
- * then idle); FALSE past the last. */
-static gboolean
-legend_state (const TesTileBalance *balance,
-              guint                 nth,
-              TesTileState         *state,
-              const char          **label)
-{
-  static const TesTileState tiles[] = {
-    TES_TILE_STATE_COMPUTE, TES_TILE_STATE_EXCHANGE, TES_TILE_STATE_SYNC, TES_TILE_STATE_IDLE,
-  };
-  static const TesTileState units[] = { TES_TILE_STATE_COMPUTE, TES_TILE_STATE_IDLE };
-  gboolean is_units = balance_is_units (balance);
-
-  if (nth >= (is_units ? G_N_ELEMENTS (units) : G_N_ELEMENTS (tiles)))
-    return FALSE;
-  *state = is_units ? units[nth] : tiles[nth];
-  /* Translators: the share of a core's or engine's time it worked */
-  *label = is_units && *state == TES_TILE_STATE_COMPUTE ? _("Busy") : tes_tile_state_name (*state);
-  if (balance->has_union && *state == TES_TILE_STATE_COMPUTE)
-    /* Translators: a device's busy share: the time any of its units (streams, cores) worked */
-    *label = _("Busy (union of its units)");
-  return TRUE;
-}
-
-/* Whether every unit listed is named as a core ("Core 0": qaic,
- * SigmaStar) or as a stream ("stream 7": a PyTorch trace's GPU), as
- * prefix says, not as an engine (Torq's "DMA In", "Slice 0", "CSS"). */
-static gboolean
-units_are_named (TesReport            *report,
-                 const TesTileBalance *balance,
-                 const char           *prefix)
-{
-  GArray *lists[] = { balance->least, balance->most };
-
-  for (guint l = 0; l < G_N_ELEMENTS (lists); l++)
-    for (guint i = 0; i < lists[l]->len; i++)
-      {
-        const TesTrack *unit = tes_report_get_track (report, g_array_index (lists[l], TesTileActivity, i).track_id);
-
-        if (unit == NULL || unit->name == NULL || g_ascii_strncasecmp (unit->name, prefix, strlen (prefix)) != 0)
-          return FALSE;
-      }
-
-  return TRUE;
-}
-
-/* An IPU and its tiles, or a device (the units' parent track) and its
- * cores or engines. */
-static char *
-balance_title (TesReport            *report,
-               const TesTileBalance *balance)
-{
-  const TesTileActivity *any = balance->least->len > 0 ? &g_array_index (balance->least, TesTileActivity, 0) : NULL;
-  const TesTrack *unit = any != NULL && any->track_id != 0 ? tes_report_get_track (report, any->track_id) : NULL;
-  g_autofree char *device_name = unit != NULL ? tes_report_dup_unit_device_name (report, unit->id) : g_strdup ("");
-
-  if (unit != NULL && units_are_named (report, balance, "core"))
-    /* Translators: a device (by its name) and its cores */
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %u core", "%s · %u cores", balance->n_tiles),
-                            device_name, balance->n_tiles);
-  if (unit != NULL && units_are_named (report, balance, "stream "))
-    /* Translators: a GPU (by its name) and its streams (CUDA or HIP streams) */
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %u stream", "%s · %u streams", balance->n_tiles),
-                            device_name, balance->n_tiles);
-  if (unit != NULL)
-    /* Translators: a device (by its name) and its engines (DMA, slices, …) */
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %u engine", "%s · %u engines", balance->n_tiles),
-                            device_name, balance->n_tiles);
-
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "IPU %d · %u tile", "IPU %d · %u tiles", balance->n_tiles),
-                          balance->ipu, balance->n_tiles);
-}
-
-/* A unit's busy time: a tile's in cycles, a vendor's unit's (ns) in the
- * unit the trace shows (a Torq timeline's or SigmaStar run's cycles). */
-static char *
-busy_text (TesWorkspace          *workspace,
-           const TesTileActivity *tile)
-{
-  if (tile->track_id != 0)
-    return tes_workspace_format_duration (workspace, tes_tile_activity_busy (tile));
-
-  return tes_format_duration ((double)tes_tile_activity_busy (tile), TES_TIME_UNIT_CYCLES);
-}
-
-/* @selected: the line to mark, or -1 */
-static double
-draw_tile_list (TesPainter   *p,
-                TesWorkspace *workspace,
-                GArray       *tiles,
-                const char   *title,
-                double        x,
-                double        y,
-                double        width,
-                int           selected)
-{
-  TesReport *report = tes_workspace_get_report (workspace);
-
-  y += tes_painter_text (p, title, x, y, width, PANGO_ALIGN_LEFT, TRUE, INK) + 2;
-  for (guint i = 0; i < tiles->len; i++)
-    {
-      const TesTileActivity *tile = &g_array_index (tiles, TesTileActivity, i);
-      gint64 busy = tes_tile_activity_busy (tile);
-      gint64 all = busy + tile->cycles[TES_TILE_STATE_IDLE];
-      g_autofree char *cycles = busy_text (workspace, tile);
-      g_autofree char *name = unit_name (report, tile);
-      /* Translators: a tile (or a core), the time it worked, and its share of the range */
-      g_autofree char *line = g_strdup_printf (_("%s: %s busy (%.0f %%)"), name, cycles,
-                                               all > 0 ? 100.0 * busy / all : 0);
-
-      if ((int)i == selected)
-        {
-          /* the keys' selection, behind the line */
-          int line_height;
-
-          pango_layout_set_text (p->layout, line, -1);
-          pango_layout_get_pixel_size (p->layout, NULL, &line_height);
-          tes_painter_set_rgb (p->cr, 0x99c1f1);
-          cairo_rectangle (p->cr, x - 4, y, width, line_height);
-          cairo_fill (p->cr);
-        }
-      y += tes_painter_text (p, line, x, y, width, PANGO_ALIGN_LEFT, FALSE, INK);
-    }
-
-  return y;
-}
-
-/* The chart's heading: what a bar is, and the mean its dashed line marks. */
-static char *
-chart_heading (TesReport            *report,
-               const TesTileBalance *balance,
-               const TesTileChart   *chart)
-{
-  double mean = 100 * chart->mean;
-  gboolean merged = chart->columns->len < balance->n_tiles;
-
-  if (balance_is_units (balance) && units_are_named (report, balance, "core"))
-    /* Translators: the chart of every core of a device; the mean of their busy shares */
-    return g_strdup_printf (_("Busy share of each core, in order  ·  dashed: mean %.1f %%"), mean);
-  if (balance_is_units (balance) && units_are_named (report, balance, "stream "))
-    /* Translators: the chart of every stream of a GPU; the mean of their busy shares */
-    return g_strdup_printf (_("Busy share of each stream, in order  ·  dashed: mean %.1f %%"), mean);
-  if (balance_is_units (balance))
-    /* Translators: the chart of every engine (DMA, slices, …) of a device */
-    return g_strdup_printf (_("Busy share of each engine, in order  ·  dashed: mean %.1f %%"), mean);
-  if (merged)
-    /* Translators: more tiles than pixels: a column shows the least busy of its tiles, ticked at the most busy's share */
-    return g_strdup_printf (_("Busy share of each tile, in tile order  ·  dashed: mean %.1f %%  ·  "
-                              "a column of several tiles: its least busy, ticked at its most busy"), mean);
-  /* Translators: the chart of every tile of an IPU */
-  return g_strdup_printf (_("Busy share of each tile, in tile order  ·  dashed: mean %.1f %%"), mean);
-}
-
-/* Every tile of @balance (or unit), its busy share stacked by state, a
- * 0 to 100 % axis and the mean dashed; a few units are named under their
- * bars, many tiles by the first and last. Returns the y below it. */
-static double
-draw_chart (TesPainter           *p,
-            TesReport            *report,
-            const TesTileBalance *balance,
-            double                y,
-            double                width)
-{
-  static const TesTileState stack[] = { TES_TILE_STATE_COMPUTE, TES_TILE_STATE_EXCHANGE, TES_TILE_STATE_SYNC };
-  static const double dash[] = { 5, 3 };
-  cairo_t *cr = p->cr;
-  g_autoptr(TesTileChart) chart = NULL;
-  g_autofree char *heading = NULL;
-  double plot_x, plot_w, base;
-
-  if (balance->tiles == NULL || balance->tiles->len == 0)
-    return y;
-
-  tes_tile_chart_plot (width, &plot_x, &plot_w);
-  chart = tes_tile_chart_new (balance, plot_x, y, plot_w, 1);   /* for the heading's mean */
-  heading = chart_heading (report, balance, chart);
-  y += tes_painter_text (p, heading, plot_x, y, plot_w, PANGO_ALIGN_LEFT, FALSE, DIM_INK) + 6;
-  g_clear_pointer (&chart, tes_tile_chart_free);
-  chart = tes_tile_chart_new (balance, plot_x, y, plot_w, TES_TILE_CHART_HEIGHT);
-  base = y + TES_TILE_CHART_HEIGHT;
-
-  /* the axis: 100 % and 0 % lines, light */
-  tes_painter_set_rgb (cr, GRID);
-  cairo_rectangle (cr, plot_x, y, plot_w, 1);
-  cairo_rectangle (cr, plot_x, base, plot_w, 1);
-  cairo_fill (cr);
-  tes_painter_text (p, "100 %", plot_x - 48, y - 7, 44, PANGO_ALIGN_RIGHT, FALSE, DIM_INK);
-  tes_painter_text (p, "0 %", plot_x - 48, base - 7, 44, PANGO_ALIGN_RIGHT, FALSE, DIM_INK);
-
-  for (guint c = 0; c < chart->columns->len; c++)
-    {
-      const TesTileColumn *column = &g_array_index (chart->columns, TesTileColumn, c);
-      double below = base;
-
-      for (guint k = 0; k < G_N_ELEMENTS (stack); k++)
-        {
-          below -= column->heights[stack[k]];
-          if (column->heights[stack[k]] <= 0)
-            continue;
-          tes_painter_set_rgb (cr, tes_tile_state_color (stack[k]));
-          cairo_rectangle (cr, column->x, below, column->width, column->heights[stack[k]]);
-          cairo_fill (cr);
-        }
-
-      /* the most busy of a column's tiles: a whisker up to a tick */
-      if (column->most_top < column->top)
-        {
-          tes_painter_set_rgb (cr, DIM_INK);
-          cairo_rectangle (cr, column->x + floor (column->width / 2), column->most_top, 1,
-                           column->top - column->most_top);
-          cairo_rectangle (cr, column->x, column->most_top, column->width, 1);
-          cairo_fill (cr);
-        }
-    }
-
-  /* the mean, over the bars */
-  cairo_save (cr);
-  tes_painter_set_rgb (cr, INK);
-  cairo_set_line_width (cr, 1);
-  cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
-  cairo_move_to (cr, plot_x, chart->mean_y + 0.5);
-  cairo_line_to (cr, plot_x + plot_w, chart->mean_y + 0.5);
-  cairo_stroke (cr);
-  cairo_restore (cr);
-  y = base + 3;
-
-  if (balance->n_tiles <= MAX_NAMED)
-    {
-      double line = 0;
-
-      for (guint c = 0; c < chart->columns->len; c++)
-        {
-          const TesTileColumn *column = &g_array_index (chart->columns, TesTileColumn, c);
-          const TesTileActivity *tile = &g_array_index (balance->tiles, TesTileActivity, column->least);
-          double slot = plot_w / chart->columns->len;
-          double left = plot_x + slot * c;
-          g_autofree char *name = tile->track_id != 0 ? unit_name (report, tile) : g_strdup_printf ("%d", tile->tile);
-
-          line = MAX (line, tes_painter_text (p, name, left + 1, y, MAX (slot - 2, 1), PANGO_ALIGN_CENTER, FALSE,
-                                              INK));
-        }
-      y += line;
-    }
-  else
-    {
-      g_autofree char *first = unit_name (report, &g_array_index (balance->tiles, TesTileActivity, 0));
-      g_autofree char *last = unit_name (report, &g_array_index (balance->tiles, TesTileActivity,
-                                                                 balance->tiles->len - 1));
-
-      tes_painter_text (p, first, plot_x, y, plot_w / 2, PANGO_ALIGN_LEFT, FALSE, DIM_INK);
-      y += tes_painter_text (p, last, plot_x + plot_w / 2, y, plot_w / 2, PANGO_ALIGN_RIGHT, FALSE, DIM_INK);
-    }
-
-  return y;
-}
-
-/* Returns the height drawn. */
-/* @selected: a tile of the lists to mark (counted across them all), or -1 */
-static double
-draw_balances (cairo_t      *cr,
-               TesWorkspace *workspace,
-               GPtrArray    *balances,
-               double        width,
-               int           selected,
-               gboolean      updating)
-{
-  TesReport *report = tes_workspace_get_report (workspace);
-  TesPainter p;
-  double y = MARGIN;
-
-  tes_painter_init (&p, cr, FONT);
-
-  if (balances == NULL && updating)
-    y += tes_painter_text (&p, _("Working out each tile\u2019s balance\u2026"), MARGIN, y, width - 2 * MARGIN,
-                           PANGO_ALIGN_LEFT, FALSE, DIM_INK);
-  else if (balances == NULL || balances->len == 0)
-    y += tes_painter_text (&p, _("No BSP steps in this range"), MARGIN, y, width - 2 * MARGIN,
-                           PANGO_ALIGN_LEFT, FALSE, DIM_INK);
-
-  for (guint i = 0; balances != NULL && i < balances->len; i++)
-    {
-      const TesTileBalance *balance = g_ptr_array_index (balances, i);
-      const gint64 *cycles = balance_cycles (balance);
-      gint64 all = 0;
-      double x = MARGIN, bar = width - 2 * MARGIN;
-      g_autofree char *title = balance_title (report, balance);
-      g_autoptr(GString) legend = g_string_new (NULL);
-      TesTileState state;
-      const char *label;
-
-      for (guint s = 0; s < 4; s++)
-        all += cycles[s];
-
-      y += tes_painter_text (&p, title, MARGIN, y, bar, PANGO_ALIGN_LEFT, TRUE, INK) + 4;
-      for (guint s = 0; all > 0 && legend_state (balance, s, &state, &label); s++)
-        {
-          double w = bar * cycles[state] / all;
-
-          tes_painter_set_rgb (cr, tes_tile_state_color (state));
-          cairo_rectangle (cr, x, y, w, 16);
-          cairo_fill (cr);
-          x += w;
-          g_string_append_printf (legend, "%s%s %.1f %%", legend->len ? "  ·  " : "", label,
-                                  100.0 * cycles[state] / all);
-        }
-      y += 18;
-      y += tes_painter_text (&p, legend->str, MARGIN, y, bar, PANGO_ALIGN_LEFT, FALSE, DIM_INK) + 8;
-      y = draw_chart (&p, report, balance, y, width) + 12;
-
-      {
-        double half = (width - 3 * MARGIN) / 2;
-        double left = draw_tile_list (&p, workspace, balance->least, _("Least busy"), MARGIN, y, half, selected);
-        double right = draw_tile_list (&p, workspace, balance->most, _("Most busy"), 2 * MARGIN + half, y, half,
-                                       selected - (int)balance->least->len);
-
-        y = MAX (left, right) + 16;
-        selected -= balance->least->len + balance->most->len;
-      }
-    }
-
-  tes_painter_clear (&p);
-
-  return y;
-}
-
-gboolean
-tes_tiles_render (TesWorkspace  *workspace,
-                  cairo_t       *cr,
-                  int            width,
-                  int            height,
-                  GError       **error)
-{
-  g_autoptr(GPtrArray) balances = NULL;
-  gint64 t0, t1;
-
-  balance_range (workspace, &t0, &t1);
-  if (!(balances = compute_balances (tes_workspace_get_report (workspace),
-                                     tes_bsp_peek_ipus (tes_workspace_get_report (workspace)), t0, t1, error)))
-    return FALSE;
-
-  cairo_save (cr);
-  cairo_set_source_rgb (cr, 1, 1, 1);
-  cairo_paint (cr);
-  draw_balances (cr, workspace, balances, width, -1, FALSE);
-  cairo_restore (cr);
-
-  return cairo_status (cr) == CAIRO_STATUS_SUCCESS;
 }
 
 static gboolean
@@ -530,33 +89,47 @@ tes_tiles_section_render (TesWorkspace  *workspace,
 }
 
 static void
-draw_cb (GtkDrawingArea *area,
-         cairo_t        *cr,
-         int             width,
-         int             height,
-         gpointer        user_data)
+draw_cb (TesCanvas *canvas,
+         cairo_t   *cr,
+         int        width,
+         int        height,
+         gpointer   user_data)
 {
   TesTilesSection *self = user_data;
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
 
+  if (workspace != NULL)
+    tes_tiles_render_balances (cr, workspace, self->balances, width, self->selected, self->updating);
+}
+
+/* The picture's height at @width: its layout's, for measure (). */
+static int
+height_cb (TesCanvas *canvas,
+           int        width,
+           gpointer   user_data)
+{
+  TesTilesSection *self = user_data;
   TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
 
   if (workspace == NULL)
-    return;
-  gtk_drawing_area_set_content_height (area, (int)draw_balances (cr, workspace, self->balances, width,
-                                                                 self->selected, self->updating));
+    return 0;
+
+  return tes_tiles_render_height (workspace, self->balances, width, self->updating);
 }
 
-/* The listed tile @index (counted across every IPU's lists), and the list
- * it is in. */
+/* The listed tile @index (counted across every IPU's lists), the list
+ * it is in and its balance. */
 static const TesTileActivity *
-listed_tile (GPtrArray  *balances,
-             int         index,
-             gboolean   *most)
+listed_tile (GPtrArray             *balances,
+             int                    index,
+             gboolean              *most,
+             const TesTileBalance **of)
 {
   for (guint i = 0; balances != NULL && index >= 0 && i < balances->len; i++)
     {
       const TesTileBalance *balance = g_ptr_array_index (balances, i);
 
+      *of = balance;
       if (index < (int)balance->least->len)
         {
           *most = FALSE;
@@ -603,6 +176,7 @@ tes_tiles_section_describe (TesTilesSection *self)
   g_autoptr(GString) text = g_string_new (NULL);
   const TesTileActivity *tile;
   gboolean most = FALSE;
+  const TesTileBalance *of = NULL;
   TesReport *report;
 
   g_return_val_if_fail (TES_IS_TILES_SECTION (self), NULL);
@@ -614,7 +188,7 @@ tes_tiles_section_describe (TesTilesSection *self)
   for (guint i = 0; i < self->balances->len; i++)
     {
       const TesTileBalance *balance = g_ptr_array_index (self->balances, i);
-      const gint64 *cycles = balance_cycles (balance);
+      const gint64 *cycles = tes_tiles_balance_cycles (balance);
       TesTileState state;
       const char *label;
       gint64 all = 0;
@@ -624,17 +198,17 @@ tes_tiles_section_describe (TesTilesSection *self)
       if (text->len > 0)
         g_string_append (text, "; ");
       {
-        g_autofree char *title = balance_title (report, balance);
+        g_autofree char *title = tes_tiles_balance_title (report, balance);
 
         g_string_append_printf (text, "%s:", title);
       }
-      for (guint s = 0; legend_state (balance, s, &state, &label); s++)
+      for (guint s = 0; tes_tiles_legend_state (balance, s, &state, &label); s++)
         g_string_append_printf (text, "%s %s %.1f %%", s > 0 ? "," : "", label,
                                 all > 0 ? 100.0 * cycles[state] / all : 0);
       if (balance->least->len > 0 && balance->most->len > 0)
         {
-          g_autofree char *least = unit_name (report, &g_array_index (balance->least, TesTileActivity, 0));
-          g_autofree char *busiest = unit_name (report, &g_array_index (balance->most, TesTileActivity, 0));
+          g_autofree char *least = tes_tiles_unit_name (report, &g_array_index (balance->least, TesTileActivity, 0));
+          g_autofree char *busiest = tes_tiles_unit_name (report, &g_array_index (balance->most, TesTileActivity, 0));
 
           /* Translators: the least and the most busy tile (or core) of an IPU (or device) */
           g_string_append_printf (text, _(", least busy %s, most busy %s"), least, busiest);
@@ -657,10 +231,10 @@ tes_tiles_section_describe (TesTilesSection *self)
         }
     }
 
-  if ((tile = listed_tile (self->balances, self->selected, &most)) != NULL)
+  if ((tile = listed_tile (self->balances, self->selected, &most, &of)) != NULL)
     {
-      g_autofree char *busy = busy_text (workspace, tile);
-      g_autofree char *name = unit_name (report, tile);
+      g_autofree char *busy = tes_tiles_busy_text (workspace, of, tile);
+      g_autofree char *name = tes_tiles_unit_name (report, tile);
       const TesTrack *unit = tile->track_id != 0 ? tes_report_get_track (report, tile->track_id) : NULL;
       g_autofree char *group = unit != NULL && unit->parent_id != 0 ? tes_report_dup_unit_device_name (report, unit->id)
                                                                     : g_strdup_printf (_("IPU %d"), tile->ipu);
@@ -707,8 +281,9 @@ activate_action (GtkWidget  *widget,
   TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
   const TesTileActivity *tile;
   gboolean most;
+  const TesTileBalance *of;
 
-  if (workspace == NULL || (tile = listed_tile (self->balances, self->selected, &most)) == NULL)
+  if (workspace == NULL || (tile = listed_tile (self->balances, self->selected, &most, &of)) == NULL)
     return;
   tes_workspace_set_ipu (workspace, tile->ipu);
   tes_workspace_set_tile (workspace, tile->tile);
@@ -721,7 +296,8 @@ tes_tiles_section_show_balances (TesTilesSection *self)
   if (self->area != NULL)
     {
       update_description (self);
-      gtk_widget_queue_draw (GTK_WIDGET (self->area));
+      /* new balances, a new layout: measure () asks it */
+      gtk_widget_queue_resize (GTK_WIDGET (self->area));
     }
 }
 
@@ -786,7 +362,7 @@ tes_tiles_section_update (TesTilesSection *self)
   job->report = g_object_ref (tes_workspace_get_report (workspace));
   if ((job->ipus = tes_bsp_peek_ipus (job->report)) != NULL)
     g_ptr_array_ref (job->ipus);
-  balance_range (workspace, &job->t0, &job->t1);
+  tes_tiles_balance_range (workspace, &job->t0, &job->t1);
 
   self->balance_cancellable = g_cancellable_new ();
   task = g_task_new (self, self->balance_cancellable, balances_ready, NULL);
@@ -901,7 +477,7 @@ tes_tiles_section_dispose (GObject *object)
   g_clear_object (&self->balance_cancellable);
   g_clear_pointer (&self->balances, g_ptr_array_unref);
   self->area = NULL;
-  g_clear_pointer (&self->scrolled, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (object), TES_TYPE_TILES_SECTION);
 
   G_OBJECT_CLASS (tes_tiles_section_parent_class)->dispose (object);
 }
@@ -923,6 +499,10 @@ tes_tiles_section_class_init (TesTilesSectionClass *klass)
   section_class->workspace_changed = tes_tiles_section_workspace_changed;
   section_class->render = tes_tiles_section_render;
 
+  g_type_ensure (TES_TYPE_CANVAS);
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/tessera/Tessera/widgets/tes-tiles-section.ui");
+  gtk_widget_class_bind_template_child (widget_class, TesTilesSection, area);
+
   gtk_widget_class_install_action (widget_class, "tiles.move", "i", move_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, 0, "tiles.move", "i", -1);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, 0, "tiles.move", "i", 1);
@@ -935,17 +515,8 @@ static void
 tes_tiles_section_init (TesTilesSection *self)
 {
   self->selected = -1;
-  self->scrolled = gtk_scrolled_window_new ();
-  /* a picture to assistive technologies, described in words */
-  self->area = g_object_new (GTK_TYPE_DRAWING_AREA, "accessible-role", GTK_ACCESSIBLE_ROLE_IMG, NULL);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->area), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Tile balance"), -1);
-  gtk_widget_set_focusable (GTK_WIDGET (self->area), TRUE);
-  gtk_widget_set_focus_on_click (GTK_WIDGET (self->area), TRUE);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->area), TRUE);
-  gtk_drawing_area_set_draw_func (self->area, draw_cb, self, NULL);
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), GTK_WIDGET (self->area));
-  gtk_widget_set_parent (self->scrolled, GTK_WIDGET (self));
+  gtk_widget_init_template (GTK_WIDGET (self));
+  tes_canvas_set_funcs (self->area, height_cb, draw_cb, self);
   update_description (self);
 }
 

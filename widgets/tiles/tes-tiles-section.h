@@ -8,6 +8,7 @@
 #pragma once
 
 #include "tes-section.h"
+#include "tes-tiles-render.h"
 
 G_BEGIN_DECLS
 
@@ -18,10 +19,5 @@ G_DECLARE_FINAL_TYPE (TesTilesSection, tes_tiles_section, TES, TILES_SECTION, Te
 GPtrArray *tes_tiles_section_get_balances (TesTilesSection *self);
 gboolean   tes_tiles_section_get_updating (TesTilesSection *self);
 char      *tes_tiles_section_describe     (TesTilesSection *self);
-gboolean   tes_tiles_render               (TesWorkspace    *workspace,
-                                           cairo_t         *cr,
-                                           int              width,
-                                           int              height,
-                                           GError         **error);
 
 G_END_DECLS

@@ -250,7 +250,7 @@ tes_trace_balance (TesReport  *report,
       gint64 group = 0;
       int ipu;
 
-      if ((ipu = tes_run_get_ipu (run)) < 0)
+      if ((ipu = run->ipu) < 0)
         continue;
 
       /* the lane above this IPU's tiles */
@@ -376,8 +376,8 @@ tes_trace_io_events_free (TesTraceIoEvents *io)
   g_free (io);
 }
 
-/* Aggregate StreamCopy Blocks: the Lightweight Profiling lanes ("IPU i
- * tile t", as the export importer names them) whose blocks are all
+/* Aggregate StreamCopy Blocks: the Lightweight Profiling lanes (a tile's,
+ * its IPU stored with the track) whose blocks are all
  * StreamCopy blocks are tiles that were not selected but took part in a
  * StreamCopy; per IPU with such tiles, an I/O lane. Reads every block of
  * the LWP lanes once: a view keeps the result per report. NULL when there
@@ -401,11 +401,12 @@ tes_trace_io_events (TesReport  *report,
       const TesTrack *track = tes_report_get_track (report, id);
       g_autoptr(GArray) slices = NULL;
       gboolean all_copies = TRUE;
-      guint ipu, tile;
+      guint ipu;
 
       if (track->kind != TES_TRACK_TILE || track->n_slices == 0 || !is_lwp_track (report, track) ||
-          track->name == NULL || sscanf (track->name, "IPU %u tile %u", &ipu, &tile) != 2)
+          track->ipu < 0)
         continue;
+      ipu = (guint)track->ipu;
       g_array_append_val (tiles, id);
       g_array_append_val (tile_ipus, ipu);
 

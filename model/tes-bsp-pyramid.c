@@ -1,0 +1,1122 @@
+/* tes-bsp-pyramid.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "tes-bsp-pyramid.h"
+
+/* Which row of the grid shows @tile: runs of tiles_per_row tiles share
+ * one when there are more tiles than rows. */
+guint
+tes_bsp_grid_row_of (const TesBspGrid *grid,
+                     guint             tile)
+{
+  return tile / MAX (grid->tiles_per_row, 1);
+}
+
+/* How many tiles share a row when @n_tiles are drawn in @height pixels: a
+ * power of two, so that rows hold the pyramid's blocks of tiles. */
+guint
+tes_bsp_tiles_per_row (guint n_tiles,
+                       guint height)
+{
+  guint k = 1;
+
+  while (k < n_tiles && (n_tiles + k - 1) / k > MAX (height, 1))
+    k *= 2;
+
+  return k;
+}
+
+/* Each level of the pyramid merges this many of the finer. */
+#define FANOUT     4
+#define MAX_LEVELS 16
+/* Sums are also kept per block of 4, 16… tiles, up to 256 (j = log2 of a
+ * block's tiles) */
+#define MAX_BLOCKS 9
+
+/* Which blocks a level keeps: every other size (a row of 2^odd tiles reads
+ * two blocks), and groups of 4 steps only blocks of 4 tiles and more (a
+ * frame of a row per tile or two at that zoom reads the steps, 4 to a
+ * group): the sums take about a quarter of what all sizes at all levels
+ * would. */
+static inline gboolean
+block_kept (guint level,
+            guint j)
+{
+  return level > 0 && j % 2 == 0 && (level >= 2 || j >= 2);
+}
+
+/* A run of aligned groups of steps (level 0: the steps themselves), in
+ * time order. busy[j] holds, per block of 2^j tiles, the cycles the block
+ * spent computing, exchanging and syncing, where the level keeps it (NULL:
+ * read finer blocks, or the steps): a frame whose rows hold 2^j tiles
+ * reads a row's sums in one. They are running sums, modulo 2^32: row g
+ * holds the sums of the groups before g, so that groups a to b sum to row
+ * b − row a, exactly where that sum fits 32 bits (each group's does, and a
+ * column's when its tiles' time does): a column reads one row, not a row
+ * per group. */
+typedef struct
+{
+  guint    n;
+  guint    group;          /* steps per group: FANOUT^level */
+  gint64  *start;          /* ns: the group's first step's start */
+  gint64  *end;            /* ns: its latest end */
+  guint64 *dur;            /* cycles, the steps' summed */
+  guint32 *busy[MAX_BLOCKS];  /* n + 1 rows of compute, exchange then sync, each
+                               * ceil (n_tiles / 2^j) blocks; or NULL */
+  guint8  *plain;          /* per group: its steps count alike for tile activity (plain_step) */
+  double   mean_span;      /* ns: a group's, on average */
+} Level;
+
+struct _TesBspPyramid
+{
+  const TesBspSpan *spans;
+  guint             n_spans;
+  guint             n_tiles;
+  guint             n_levels;
+  gboolean          in_order;   /* the steps' starts never go back */
+  Level             levels[MAX_LEVELS];
+};
+
+
+static void
+level_clear (Level *level)
+{
+  g_clear_pointer (&level->start, g_free);
+  g_clear_pointer (&level->end, g_free);
+  g_clear_pointer (&level->dur, g_free);
+  g_clear_pointer (&level->plain, g_free);
+  for (guint j = 0; j < MAX_BLOCKS; j++)
+    g_clear_pointer (&level->busy[j], g_free);
+}
+
+static inline gsize
+blocks_of (guint n_tiles,
+           guint j)
+{
+  return (n_tiles + (1u << j) - 1) >> j;
+}
+
+/* A tile's busy cycles in a step: no more than the step lasts, so that
+ * the idle rest (dur − busy) adds up over groups. */
+static inline guint64
+span_busy (const TesBspSpan *span,
+           guint             tile,
+           guint            *state)
+{
+  guint s = span->tile_states[tile];
+
+  if (s == TES_TILE_STATE_IDLE || s > TES_TILE_STATE_SYNC)
+    return 0;
+  *state = s - 1;
+  return MIN ((guint64)span->tile_cycles[tile], (guint64)MAX (span->dur_cycles, 0));
+}
+
+/* Whether tes_report_get_tile_activity() counts @span as the sums do:
+ * every tile listed, none busy longer than the step, no state past sync. */
+static gboolean
+plain_step (const TesBspSpan *span,
+            guint             n_tiles)
+{
+  if (span->n_tiles != n_tiles || span->dur_cycles < 0)
+    return FALSE;
+  for (guint t = 0; t < n_tiles; t++)
+    if (span->tile_states[t] > TES_TILE_STATE_SYNC ||
+        (span->tile_states[t] != TES_TILE_STATE_IDLE && span->tile_cycles[t] > (guint64)span->dur_cycles))
+      return FALSE;
+
+  return TRUE;
+}
+
+/* The groups of @group steps, without their sums (level 0 and the direct
+ * computation read the steps). */
+static void
+level_init_groups (Level            *level,
+                   const TesBspSpan *spans,
+                   guint             n_spans,
+                   guint             group)
+{
+  level->group = group;
+  level->n = (n_spans + group - 1) / group;
+  level->start = g_new (gint64, MAX (level->n, 1));
+  level->end = g_new (gint64, MAX (level->n, 1));
+  level->dur = g_new0 (guint64, MAX (level->n, 1));
+  level->mean_span = 0;
+  for (guint g = 0; g < level->n; g++)
+    {
+      guint last = MIN ((g + 1) * (guint64)group, n_spans);
+
+      level->start[g] = spans[g * (gsize)group].start;
+      level->end[g] = spans[g * (gsize)group].end;
+      for (guint s = g * group; s < last; s++)
+        {
+          level->end[g] = MAX (level->end[g], spans[s].end);
+          level->dur[g] += (guint64)MAX (spans[s].dur_cycles, 0);
+        }
+      level->mean_span += (double)(level->end[g] - level->start[g]) / level->n;
+    }
+}
+
+/* Group @g's blocks from its tiles' sums, added to the running sums (row
+ * g + 1), for the block sizes still kept: one whose group sum would not
+ * fit 32 bits is dropped, with the larger ones, for the whole level
+ * (frames then sum smaller blocks). */
+static void
+level_store_blocks (Level         *level,
+                    guint          n_tiles,
+                    guint          g,
+                    const guint64 *sums)
+{
+  for (guint j = 1; j < MAX_BLOCKS; j++)
+    {
+      gsize n_blocks = blocks_of (n_tiles, j);
+      guint32 *to;
+
+      if (level->busy[j] == NULL)
+        continue;
+      to = level->busy[j] + (gsize)(g + 1) * n_blocks * 3;
+      for (gsize b = 0; b < n_blocks; b++)
+        {
+          guint64 acc[3] = { 0, 0, 0 };
+
+          for (gsize t = b << j; t < MIN ((b + 1) << j, (gsize)n_tiles); t++)
+            for (guint k = 0; k < 3; k++)
+              acc[k] += sums[k * (gsize)n_tiles + t];
+          if (MAX (acc[0], MAX (acc[1], acc[2])) > G_MAXUINT32)
+            {
+              for (guint k = j; k < MAX_BLOCKS; k++)
+                g_clear_pointer (&level->busy[k], g_free);
+              return;
+            }
+          for (guint k = 0; k < 3; k++)
+            to[k * n_blocks + b] = to[k * n_blocks + b - n_blocks * 3] + (guint32)acc[k];
+        }
+    }
+}
+
+/* The finest level below @l whose tiles' sums are kept (0: the steps). */
+static guint
+finer_with_tiles (const TesBspPyramid *self,
+                  guint                l)
+{
+  while (l > 1 && self->levels[l - 1].busy[0] == NULL)
+    l--;
+
+  return l - 1;
+}
+
+/* Level @l from the finest level below it with its tiles' sums (or the
+ * steps): FALSE when a tile's sum would not fit 32 bits, where the
+ * pyramid stops (coarser frames read more groups). */
+static gboolean
+level_build (TesBspPyramid *self,
+             guint          l)
+{
+  Level *level = &self->levels[l];
+  const Level *from_level = &self->levels[finer_with_tiles (self, l)];
+  gsize row = (gsize)self->n_tiles * 3;
+  g_autofree guint64 *sums = g_new (guint64, MAX (row, 1));
+  guint per_group;
+
+  level_init_groups (level, self->spans, self->n_spans, self->levels[l - 1].group * FANOUT);
+  per_group = level->group / from_level->group;
+  level->plain = g_new (guint8, MAX (level->n, 1));
+  for (guint j = 0; j < MAX_BLOCKS && (j == 0 || (1u << (j - 1)) < self->n_tiles); j++)
+    if (block_kept (l, j))
+      {
+        /* a row of zeros first, and a vector more, read past the last
+         * row (tes_bsp_grid's sums) */
+        gsize row_size = blocks_of (self->n_tiles, j) * 3, n = ((gsize)level->n + 1) * row_size;
+
+        if (!(level->busy[j] = g_try_malloc ((n + 4) * sizeof (guint32))))
+          {
+            level_clear (level);
+            return FALSE;
+          }
+        memset (level->busy[j], 0, row_size * sizeof (guint32));
+        memset (level->busy[j] + n, 0, 4 * sizeof (guint32));
+      }
+
+  for (guint g = 0; g < level->n; g++)
+    {
+      gboolean plain = TRUE;
+
+      memset (sums, 0, row * sizeof (guint64));
+      if (from_level->busy[0] == NULL)
+        {
+          guint last = MIN ((g + 1) * (guint64)level->group, self->n_spans);
+
+          for (guint s = g * level->group; s < last; s++)
+            {
+              const TesBspSpan *span = &self->spans[s];
+
+              for (guint t = 0; t < MIN (span->n_tiles, self->n_tiles); t++)
+                {
+                  guint state = 0;
+                  guint64 busy = span_busy (span, t, &state);
+
+                  sums[state * (gsize)self->n_tiles + t] += busy;
+                }
+              plain = plain && plain_step (span, self->n_tiles);
+            }
+        }
+      else
+        {
+          guint last = MIN ((g + 1) * per_group, from_level->n);
+
+          for (guint f = g * per_group; f < last; f++)
+            {
+              const guint32 *from = from_level->busy[0] + (gsize)f * row;
+
+              for (gsize i = 0; i < row; i++)
+                sums[i] += (guint32)(from[row + i] - from[i]);
+              plain = plain && from_level->plain[f];
+            }
+        }
+
+      level->plain[g] = (guint8)plain;
+      for (gsize i = 0; i < row; i++)
+        if (sums[i] > G_MAXUINT32)
+          {
+            level_clear (level);
+            return FALSE;
+          }
+      if (level->busy[0] != NULL)
+        for (gsize i = 0; i < row; i++)
+          level->busy[0][(gsize)(g + 1) * row + i] = level->busy[0][(gsize)g * row + i] + (guint32)sums[i];
+      level_store_blocks (level, self->n_tiles, g, sums);
+    }
+
+  return TRUE;
+}
+
+/**
+ * tes_bsp_pyramid_new:
+ * @spans: (array length=n_spans): one IPU's steps in time order; they
+ *   must outlive the pyramid
+ *
+ * Sums the steps per tile in groups of 4, 16, 64… steps, once: slow on
+ * big runs (it reads every tile of every step), so build it where the
+ * steps load, off the main loop.
+ */
+TesBspPyramid *
+tes_bsp_pyramid_new (const TesBspSpan *spans,
+                     guint             n_spans,
+                     guint             n_tiles)
+{
+  TesBspPyramid *self = g_new0 (TesBspPyramid, 1);
+
+  self->spans = spans;
+  self->n_spans = n_spans;
+  self->n_tiles = n_tiles;
+  self->in_order = TRUE;
+  for (guint s = 1; s < n_spans; s++)
+    self->in_order = self->in_order && spans[s].start >= spans[s - 1].start;
+  level_init_groups (&self->levels[0], spans, n_spans, 1);
+  self->n_levels = 1;
+
+  while (self->n_levels < MAX_LEVELS && self->levels[self->n_levels - 1].n > 1 && n_tiles > 0 &&
+         level_build (self, self->n_levels))
+    self->n_levels++;
+
+  return self;
+}
+
+guint
+tes_bsp_pyramid_get_n_levels (const TesBspPyramid *pyramid)
+{
+  return pyramid->n_levels;
+}
+
+/* The bytes the sums take (the steps not counted). */
+gsize
+tes_bsp_pyramid_get_size (const TesBspPyramid *pyramid)
+{
+  gsize size = sizeof *pyramid;
+
+  for (guint l = 0; l < pyramid->n_levels; l++)
+    {
+      const Level *level = &pyramid->levels[l];
+
+      size += level->n * (3 * sizeof (gint64) + (level->plain != NULL ? 1 : 0));
+      for (guint j = 0; j < MAX_BLOCKS; j++)
+        if (level->busy[j] != NULL)
+          size += (level->n + 1) * blocks_of (pyramid->n_tiles, j) * 3 * sizeof (guint32);
+    }
+
+  return size;
+}
+
+void
+tes_bsp_pyramid_free (TesBspPyramid *pyramid)
+{
+  if (pyramid == NULL)
+    return;
+
+  for (guint l = 0; l < pyramid->n_levels; l++)
+    level_clear (&pyramid->levels[l]);
+  g_free (pyramid);
+}
+
+/* The coarsest level whose groups are no wider than a column on average
+ * (by the widest, one long group would hold every frame to the steps). */
+static guint
+level_for (const Level *levels,
+           guint        n_levels,
+           double       ns_per_column)
+{
+  guint l = 0;
+
+  while (l + 1 < n_levels && levels[l + 1].mean_span <= ns_per_column)
+    l++;
+
+  return l;
+}
+
+guint
+tes_bsp_pyramid_level_for (const TesBspPyramid *pyramid,
+                           double               ns_per_column)
+{
+  return level_for (pyramid->levels, pyramid->n_levels, ns_per_column);
+}
+
+/* The first group starting at or after @t, from @from on. */
+static guint
+level_first_from (const Level *level,
+                  guint        from,
+                  gint64       t)
+{
+  guint lo = from, hi = level->n;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (level->start[mid] < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  return lo;
+}
+
+/* Four sums at once (GCC's and clang's vector extension): a column adds a
+ * group's row sums, and picks its rows' states, four rows at a time. */
+typedef guint32 Vec4 __attribute__ ((vector_size (16)));
+typedef gint32 Vec4i __attribute__ ((vector_size (16)));
+typedef float Vec4f __attribute__ ((vector_size (16)));
+typedef guint8 Bytes4 __attribute__ ((vector_size (4)));
+
+static inline Vec4
+vec_load (const guint32 *p)
+{
+  Vec4 v;
+
+  memcpy (&v, p, sizeof v);
+  return v;
+}
+
+static inline void
+vec_store (guint32 *p,
+           Vec4     v)
+{
+  memcpy (p, &v, sizeof v);
+}
+
+/* The sums of four vectors' lanes, a vector of them. */
+static inline Vec4
+vec_sum4 (const Vec4 v[4])
+{
+  Vec4 low = __builtin_shufflevector (v[0], v[1], 0, 4, 1, 5) + __builtin_shufflevector (v[0], v[1], 2, 6, 3, 7);
+  Vec4 high = __builtin_shufflevector (v[2], v[3], 0, 4, 1, 5) + __builtin_shufflevector (v[2], v[3], 2, 6, 3, 7);
+
+  return __builtin_shufflevector (low, high, 0, 1, 4, 5) + __builtin_shufflevector (low, high, 2, 3, 6, 7);
+}
+
+/* @if_set where @mask is all ones, else @otherwise */
+static inline Vec4
+vec_select (Vec4i mask,
+            Vec4  if_set,
+            Vec4  otherwise)
+{
+  return (if_set & (Vec4)mask) | (otherwise & ~(Vec4)mask);
+}
+
+/* The blocks a frame whose rows hold @tiles_per_row tiles reads: the
+ * largest kept that fit a row, or -1 for the steps themselves. */
+static int
+level_blocks_for (const Level *level,
+                  guint        tiles_per_row)
+{
+  int j = -1;
+
+  for (guint k = 0; k < MAX_BLOCKS && (1u << k) <= tiles_per_row; k++)
+    if (level->busy[k] != NULL)
+      j = (int)k;
+
+  return j;
+}
+
+/* A column's sums per row and state, three planes of n_rows: in 32 bits
+ * (vectors) when no sum can pass them, else in 64. Either acc32 or acc64. */
+typedef struct
+{
+  guint32 *acc32;
+  guint64 *acc64;
+  guint    n_rows;
+} Sums;
+
+static inline void
+sums_set (const Sums *sums,
+          gsize       i,
+          guint64     value)
+{
+  if (sums->acc32 != NULL)
+    sums->acc32[i] = (guint32)value;
+  else
+    sums->acc64[i] = value;
+}
+
+static inline void
+sums_add (const Sums *sums,
+          gsize       i,
+          guint64     value)
+{
+  if (sums->acc32 != NULL)
+    sums->acc32[i] += (guint32)value;
+  else
+    sums->acc64[i] += value;
+}
+
+/* Adds a step's busy cycles to @sums. */
+static void
+step_add (const TesBspSpan *span,
+          const TesBspGrid *grid,
+          const guint      *first_tile,
+          const Sums       *sums)
+{
+  const guint8 *states = span->tile_states;
+  const guint32 *cycles = span->tile_cycles;
+  guint listed = MIN (span->n_tiles, grid->n_tiles), n_rows = grid->n_rows, r = 0;
+  guint32 dur = (guint32)CLAMP (span->dur_cycles, 0, (gint64)G_MAXUINT32);
+
+  /* rows of whole fours of tiles: four tiles at a time, and four rows'
+   * sums added at once */
+  if (sums->acc32 != NULL && grid->tiles_per_row % 4 == 0)
+    for (; r + 4 <= n_rows && first_tile[r + 4] <= listed && first_tile[r + 4] - first_tile[r] == 4 * grid->tiles_per_row;
+         r += 4)
+      {
+        Vec4 compute[4], exchange[4], sync[4];
+
+        for (guint i = 0; i < 4; i++)
+          {
+            compute[i] = exchange[i] = sync[i] = (Vec4){ 0, 0, 0, 0 };
+            for (guint t = first_tile[r + i]; t < first_tile[r + i + 1]; t += 4)
+              {
+                Vec4 busy = vec_load (cycles + t), state;
+                Bytes4 four;
+
+                memcpy (&four, states + t, sizeof four);
+                state = __builtin_convertvector (four, Vec4);
+                busy = vec_select (busy < dur, busy, (Vec4){ dur, dur, dur, dur });
+                compute[i] += busy & (Vec4)(state == TES_TILE_STATE_COMPUTE);
+                exchange[i] += busy & (Vec4)(state == TES_TILE_STATE_EXCHANGE);
+                sync[i] += busy & (Vec4)(state == TES_TILE_STATE_SYNC);
+              }
+          }
+        vec_store (sums->acc32 + r, vec_load (sums->acc32 + r) + vec_sum4 (compute));
+        vec_store (sums->acc32 + n_rows + r, vec_load (sums->acc32 + n_rows + r) + vec_sum4 (exchange));
+        vec_store (sums->acc32 + 2 * n_rows + r, vec_load (sums->acc32 + 2 * n_rows + r) + vec_sum4 (sync));
+      }
+
+  /* a sum per state in registers, without a branch per tile */
+  for (; r < n_rows && first_tile[r] < listed; r++)
+    {
+      guint64 a1 = 0, a2 = 0, a3 = 0;
+
+      for (guint t = first_tile[r]; t < MIN (first_tile[r + 1], listed); t++)
+        {
+          guint state = states[t];
+          guint32 busy = MIN (cycles[t], dur);
+
+          a1 += state == TES_TILE_STATE_COMPUTE ? busy : 0;
+          a2 += state == TES_TILE_STATE_EXCHANGE ? busy : 0;
+          a3 += state == TES_TILE_STATE_SYNC ? busy : 0;
+        }
+      sums_add (sums, r, a1);
+      sums_add (sums, n_rows + r, a2);
+      sums_add (sums, 2 * (gsize)n_rows + r, a3);
+    }
+}
+
+/* Adds the busy cycles of groups @a to @b to @sums (idle is the rest),
+ * from blocks of 2^@j tiles or (@j < 0) the steps; the @first groups of a
+ * column set them instead (nothing to clear, or read, first). From
+ * blocks, the difference of two running sums: the groups' sum modulo 2^32,
+ * so in 64 bits one group at a time. */
+static void
+level_add (const Level      *level,
+           guint             a,
+           guint             b,
+           int               j,
+           const TesBspSpan *spans,
+           guint             n_spans,
+           const TesBspGrid *grid,
+           const guint      *first_tile,
+           const Sums       *sums,
+           gboolean          first)
+{
+  guint n_rows = grid->n_rows;
+
+  if (j >= 0)
+    {
+      gsize n_blocks = blocks_of (grid->n_tiles, (guint)j);
+      gsize per_row = MAX (grid->tiles_per_row >> j, 1);
+      const guint32 *before = level->busy[j] + (gsize)a * n_blocks * 3;
+      const guint32 *after = level->busy[j] + (gsize)b * n_blocks * 3;
+
+      /* a row per block: the planes line up, one run of subtractions (the
+       * arrays have room for a vector past their end) */
+      if (per_row == 1 && sums->acc32 != NULL)
+        for (gsize i = 0; i < (gsize)n_rows * 3; i += 4)
+          vec_store (sums->acc32 + i, (first ? (Vec4){ 0, 0, 0, 0 } : vec_load (sums->acc32 + i)) +
+                                      vec_load (after + i) - vec_load (before + i));
+      else if (per_row == 1)
+        for (gsize i = 0; i < (gsize)n_rows * 3; i++)
+          sums->acc64[i] = (first ? 0 : sums->acc64[i]) + (guint32)(after[i] - before[i]);
+      else
+        for (guint k = 0; k < 3; k++)
+          for (guint r = 0; r < n_rows; r++)
+            {
+              guint64 sum = 0;
+
+              for (gsize x = k * n_blocks + r * per_row; x < k * n_blocks + MIN ((r + 1) * per_row, n_blocks); x++)
+                sum += (guint32)(after[x] - before[x]);
+              if (first)
+                sums_set (sums, (gsize)k * n_rows + r, sum);
+              else
+                sums_add (sums, (gsize)k * n_rows + r, sum);
+            }
+      return;
+    }
+
+  if (first && sums->acc32 != NULL)
+    memset (sums->acc32, 0, (gsize)n_rows * 3 * sizeof (guint32));
+  else if (first)
+    memset (sums->acc64, 0, (gsize)n_rows * 3 * sizeof (guint64));
+
+  for (guint s = a * level->group; s < MIN ((guint64)b * level->group, n_spans); s++)
+    step_add (&spans[s], grid, first_tile, sums);
+}
+
+/* The state of most cycles, idle on a tie (@all: the row's tile-cycles);
+ * without branches, as the states of neighbouring cells follow no
+ * pattern. */
+static inline guint8
+cell_state (guint64 compute,
+            guint64 exchange,
+            guint64 sync,
+            guint64 all)
+{
+  guint64 busy = compute + exchange + sync;
+  guint64 best_weight = all - MIN (busy, all);   /* idle */
+  guint best = TES_TILE_STATE_IDLE;
+
+  best = compute > best_weight ? TES_TILE_STATE_COMPUTE : best;
+  best_weight = MAX (compute, best_weight);
+  best = exchange > best_weight ? TES_TILE_STATE_EXCHANGE : best;
+  best_weight = MAX (exchange, best_weight);
+  best = sync > best_weight ? TES_TILE_STATE_SYNC : best;
+
+  return (guint8)best;
+}
+
+/* What one grid's filling needs besides its cells, kept with the grid so
+ * that a grid used again allocates nothing. */
+typedef struct
+{
+  guint32 *acc32;          /* 3 × n_rows, and a vector more */
+  guint64 *acc64;          /* 3 × n_rows */
+  guint   *first_tile;     /* n_rows + 1: the first tile of each row */
+  guint32 *row_tiles;      /* n_rows, and a vector more: the row's tiles */
+  float   *per_tile;       /* n_rows, and a vector more: 1 / the row's tiles */
+} Scratch;
+
+static void
+scratch_free (Scratch *scratch)
+{
+  if (scratch == NULL)
+    return;
+
+  g_free (scratch->acc32);
+  g_free (scratch->acc64);
+  g_free (scratch->first_tile);
+  g_free (scratch->row_tiles);
+  g_free (scratch->per_tile);
+  g_free (scratch);
+}
+
+static TesBspGrid *
+grid_new (guint n_tiles,
+          guint width,
+          guint height)
+{
+  TesBspGrid *grid = g_new0 (TesBspGrid, 1);
+  Scratch *scratch = g_new0 (Scratch, 1);
+  gsize n;
+
+  grid->width = MAX (width, 1);
+  grid->height = height;
+  grid->with_cycles = TRUE;
+  grid->n_tiles = n_tiles;
+  grid->tiles_per_row = tes_bsp_tiles_per_row (n_tiles, height);
+  grid->n_rows = MAX ((n_tiles + grid->tiles_per_row - 1) / grid->tiles_per_row, 1);
+  n = (gsize)grid->width * grid->n_rows;
+  grid->states = g_malloc (n);
+  memset (grid->states, TES_BSP_NO_STATE, n);
+  grid->cycles = g_new0 (float, n);
+
+  /* rows hold runs of tiles_per_row tiles */
+  scratch->acc32 = g_new0 (guint32, (gsize)grid->n_rows * 3 + 4);
+  scratch->acc64 = g_new0 (guint64, (gsize)grid->n_rows * 3);
+  scratch->first_tile = g_new (guint, grid->n_rows + 1);
+  scratch->row_tiles = g_new0 (guint32, grid->n_rows + 4);
+  scratch->per_tile = g_new0 (float, grid->n_rows + 4);
+  for (guint r = 0; r <= grid->n_rows; r++)
+    scratch->first_tile[r] = (guint)MIN ((guint64)r * grid->tiles_per_row, n_tiles);
+  for (guint r = 0; r < grid->n_rows; r++)
+    {
+      scratch->row_tiles[r] = scratch->first_tile[r + 1] - scratch->first_tile[r];
+      scratch->per_tile[r] = scratch->row_tiles[r] > 0 ? 1.0f / scratch->row_tiles[r] : 0;
+    }
+  grid->scratch = scratch;
+
+  return grid;
+}
+
+/* @grid again if it has the shape asked for, else a new one. */
+static TesBspGrid *
+grid_reuse (TesBspGrid *grid,
+            guint       n_tiles,
+            guint       width,
+            guint       height)
+{
+  if (grid != NULL && grid->n_tiles == n_tiles && grid->width == MAX (width, 1) && grid->height == height)
+    return grid;
+
+  tes_bsp_grid_free (grid);
+
+  return grid_new (n_tiles, width, height);
+}
+
+/* Column @c's cells from @sums over @dur cycles; returns the most busy
+ * cycles per tile of a cell (0 for a grid of states only). */
+static float
+column_store (TesBspGrid *grid,
+              guint       c,
+              const Sums *sums,
+              guint64     dur)
+{
+  const Scratch *scratch = grid->scratch;
+  guint n_rows = grid->n_rows, r = 0;
+  guint8 *states = grid->states + (gsize)c * n_rows;
+  float *cycles = grid->cycles + (gsize)c * n_rows;
+  float max_cycles = 0;
+
+  if (sums->acc32 != NULL)
+    {
+      const guint32 *acc = sums->acc32;
+      Vec4f most = { 0, 0, 0, 0 };
+
+      for (; r + 4 <= n_rows; r += 4)
+        {
+          Vec4 compute = vec_load (acc + r), exchange = vec_load (acc + n_rows + r);
+          Vec4 sync = vec_load (acc + 2 * n_rows + r);
+          Vec4 all = vec_load (scratch->row_tiles + r) * (guint32)dur;
+          Vec4 busy = compute + exchange + sync;
+          Vec4 weight = all - vec_select (busy < all, busy, all);   /* idle */
+          Vec4 best = { TES_TILE_STATE_IDLE, TES_TILE_STATE_IDLE, TES_TILE_STATE_IDLE, TES_TILE_STATE_IDLE };
+          Vec4f per_tile, busy_f = __builtin_convertvector (busy, Vec4f);
+          Vec4i more;
+          Bytes4 packed;
+
+          /* as cell_state () */
+          more = compute > weight;
+          best = vec_select (more, (Vec4){ 1, 1, 1, 1 } * TES_TILE_STATE_COMPUTE, best);
+          weight = vec_select (more, compute, weight);
+          more = exchange > weight;
+          best = vec_select (more, (Vec4){ 1, 1, 1, 1 } * TES_TILE_STATE_EXCHANGE, best);
+          weight = vec_select (more, exchange, weight);
+          more = sync > weight;
+          best = vec_select (more, (Vec4){ 1, 1, 1, 1 } * TES_TILE_STATE_SYNC, best);
+          memcpy (&per_tile, scratch->per_tile + r, sizeof per_tile);
+          if (grid->with_cycles)
+            {
+              busy_f *= per_tile;
+              memcpy (cycles + r, &busy_f, sizeof busy_f);
+              most = (Vec4f)vec_select (busy_f > most, (Vec4)busy_f, (Vec4)most);
+            }
+          packed = __builtin_convertvector (best, Bytes4);
+          memcpy (states + r, &packed, sizeof packed);
+        }
+      for (guint i = 0; i < 4; i++)
+        max_cycles = MAX (max_cycles, most[i]);
+    }
+
+  for (; r < n_rows; r++)
+    {
+      guint64 compute, exchange, sync;
+
+      if (sums->acc32 != NULL)
+        compute = sums->acc32[r], exchange = sums->acc32[n_rows + r], sync = sums->acc32[2 * n_rows + r];
+      else
+        compute = sums->acc64[r], exchange = sums->acc64[n_rows + r], sync = sums->acc64[2 * n_rows + r];
+      states[r] = cell_state (compute, exchange, sync, scratch->row_tiles[r] * dur);
+      if (grid->with_cycles)
+        {
+          cycles[r] = (float)(gint64)(compute + exchange + sync) * scratch->per_tile[r];
+          max_cycles = MAX (max_cycles, cycles[r]);
+        }
+    }
+
+  return max_cycles;
+}
+
+/* The cells from @level's groups: each column takes the groups that start
+ * in it, or else the one in progress there. A tile is idle for the part
+ * of a step it is not busy (also a tile the step does not list); a row
+ * sums its tiles; the state of most cycles wins, idle on a tie. */
+static void
+grid_fill (TesBspGrid       *grid,
+           const Level      *level,
+           const TesBspSpan *spans,
+           guint             n_spans,
+           gint64            t0,
+           gint64            t1)
+{
+  Scratch *scratch = grid->scratch;
+  guint n_rows = grid->n_rows;
+  int j = level_blocks_for (level, grid->tiles_per_row);
+  /* the groups the last filled column took: [last_from, last_to) */
+  guint g, last_from = G_MAXUINT, last_to = G_MAXUINT, last_column = 0;
+  float max_cycles = 0;
+
+  grid->max_cycles = 0;
+  if (t1 <= t0 || grid->n_tiles == 0 || level->n == 0)
+    {
+      memset (grid->states, TES_BSP_NO_STATE, (gsize)grid->width * n_rows);
+      memset (grid->cycles, 0, (gsize)grid->width * n_rows * sizeof (float));
+      return;
+    }
+
+  g = level_first_from (level, 0, t0);
+  for (guint c = 0; c < grid->width; c++)
+    {
+      gint64 from = t0 + (gint64)((double)(t1 - t0) * c / grid->width);
+      gint64 to = c + 1 == grid->width ? t1 : t0 + (gint64)((double)(t1 - t0) * (c + 1) / grid->width);
+      guint take_from = g, take_to;
+      guint64 dur = 0;
+      Sums sums = { NULL, NULL, n_rows };
+
+      while (from < to && g < level->n && level->start[g] < to)
+        g++;
+      take_to = g;
+      /* none starts here: the one in progress, if any */
+      if (take_from == take_to && g > 0 && level->end[g - 1] > from)
+        take_from = g - 1;
+      if (from >= to || take_from == take_to)
+        {
+          memset (grid->states + (gsize)c * n_rows, TES_BSP_NO_STATE, n_rows);
+          if (grid->with_cycles)
+            memset (grid->cycles + (gsize)c * n_rows, 0, n_rows * sizeof (float));
+          continue;
+        }
+
+      /* zoomed in, a step fills many columns: the same cells again */
+      if (take_from == last_from && take_to == last_to)
+        {
+          memcpy (grid->states + (gsize)c * n_rows, grid->states + (gsize)last_column * n_rows, n_rows);
+          if (grid->with_cycles)
+            memcpy (grid->cycles + (gsize)c * n_rows, grid->cycles + (gsize)last_column * n_rows,
+                    n_rows * sizeof (float));
+          continue;
+        }
+
+      /* a sum is at most its tiles' whole time: 32 bits do when that fits */
+      for (guint u = take_from; u < take_to; u++)
+        dur += level->dur[u];
+      if ((guint64)grid->tiles_per_row * dur <= G_MAXUINT32)
+        sums.acc32 = scratch->acc32;
+      else
+        sums.acc64 = scratch->acc64;
+      /* in 32 bits, all the column's groups at once */
+      if (sums.acc32 != NULL)
+        level_add (level, take_from, take_to, j, spans, n_spans, grid, scratch->first_tile, &sums, TRUE);
+      else
+        for (guint u = take_from; u < take_to; u++)
+          level_add (level, u, u + 1, j, spans, n_spans, grid, scratch->first_tile, &sums, u == take_from);
+      last_from = take_from;
+      last_to = take_to;
+      last_column = c;
+      max_cycles = MAX (max_cycles, column_store (grid, c, &sums, dur));
+    }
+  grid->max_cycles = max_cycles;
+}
+
+/**
+ * tes_bsp_grid_build:
+ * @spans: (array length=n_spans): one IPU's steps in time order, times in ns
+ * @level: merge the steps in aligned groups of 4^@level (0: each alone)
+ *
+ * The cells of [@t0, @t1) in @width columns straight from the steps: the
+ * cost follows the steps in view (tes_bsp_pyramid_grid() gives the same
+ * cells from the sums).
+ */
+TesBspGrid *
+tes_bsp_grid_build (const TesBspSpan *spans,
+                    guint             n_spans,
+                    guint             n_tiles,
+                    gint64            t0,
+                    gint64            t1,
+                    guint             width,
+                    guint             height,
+                    guint             level)
+{
+  TesBspGrid *grid = grid_new (n_tiles, width, height);
+  Level groups = { 0 };
+  guint group = 1;
+
+  for (guint l = 0; l < level && group <= G_MAXUINT / FANOUT; l++)
+    group *= FANOUT;
+  grid->level = level;
+  if (n_spans == 0)
+    return grid;
+
+  level_init_groups (&groups, spans, n_spans, group);
+  grid_fill (grid, &groups, spans, n_spans, t0, t1);
+  level_clear (&groups);
+
+  return grid;
+}
+
+/**
+ * tes_bsp_pyramid_grid_reuse:
+ * @grid: (transfer full) (nullable): a grid of an earlier frame
+ * @with_cycles: also each cell's busy cycles (else its state only, the
+ *   cycles left as they were and max_cycles 0: what a picture by state
+ *   needs)
+ *
+ * The cells of [@t0, @t1) in @width columns from the level whose groups
+ * are no wider than a column, in @grid again when it has the shape asked
+ * for (frames of the same size allocate nothing).
+ *
+ * Returns: (transfer full): the grid
+ */
+TesBspGrid *
+tes_bsp_pyramid_grid_reuse (const TesBspPyramid *pyramid,
+                            TesBspGrid          *grid,
+                            gint64               t0,
+                            gint64               t1,
+                            guint                width,
+                            guint                height,
+                            gboolean             with_cycles)
+{
+  grid = grid_reuse (grid, pyramid->n_tiles, width, height);
+  grid->with_cycles = with_cycles;
+  grid->level = level_for (pyramid->levels, pyramid->n_levels, (double)(t1 - t0) / grid->width);
+  grid_fill (grid, &pyramid->levels[grid->level], pyramid->spans, pyramid->n_spans, t0, t1);
+
+  return grid;
+}
+
+/* The cells of [@t0, @t1) in @width columns from the level whose groups
+ * are no wider than a column. */
+TesBspGrid *
+tes_bsp_pyramid_grid (const TesBspPyramid *pyramid,
+                      gint64               t0,
+                      gint64               t1,
+                      guint                width,
+                      guint                height)
+{
+  return tes_bsp_pyramid_grid_reuse (pyramid, NULL, t0, t1, width, height, TRUE);
+}
+
+/* One step added to @tiles: each tile's busy cycles in its state, the
+ * rest of the step idle. The one rule by which Tile Balance, `tessera-cli
+ * tiles` and the pyramid's sums count a step. */
+static void
+activity_add_step (const TesBspSpan *span,
+                   TesTileActivity  *tiles)
+{
+  for (guint t = 0; t < span->n_tiles; t++)
+    {
+      guint state = MIN (span->tile_states[t], TES_TILE_STATE_SYNC);
+      gint64 busy = state == TES_TILE_STATE_IDLE ? 0 : span->tile_cycles[t];
+
+      tiles[t].n_steps++;
+      tiles[t].cycles[state] += busy;
+      tiles[t].cycles[TES_TILE_STATE_IDLE] += MAX (span->dur_cycles - busy, 0);
+    }
+}
+
+/**
+ * tes_bsp_spans_add_activity:
+ * @tiles: (array): one per tile of the widest span
+ *
+ * Adds to @tiles the cycles of the spans that start in [@t0, @t1), step
+ * by step (tes_bsp_pyramid_add_activity() gives the same from its sums).
+ *
+ * Returns: the steps read, all of them
+ */
+guint
+tes_bsp_spans_add_activity (const TesBspSpan *spans,
+                            guint             n_spans,
+                            gint64            t0,
+                            gint64            t1,
+                            TesTileActivity  *tiles)
+{
+  for (guint s = 0; s < n_spans; s++)
+    if (spans[s].start >= t0 && spans[s].start < t1)
+      activity_add_step (&spans[s], tiles);
+
+  return n_spans;
+}
+
+/**
+ * tes_bsp_pyramid_add_activity:
+ * @tiles: (array): one per tile of the pyramid (tes_bsp_pyramid_get_n_tiles())
+ *
+ * Adds to @tiles the cycles of the steps that start in [@t0, @t1), by
+ * state, counted as tes_bsp_spans_add_activity() counts them: whole
+ * groups of steps from their sums (where their steps count alike), the
+ * rest step by step, so that a long range costs its tiles, not its steps.
+ *
+ * Returns: the steps read one by one
+ */
+guint
+tes_bsp_pyramid_add_activity (const TesBspPyramid *pyramid,
+                              gint64               t0,
+                              gint64               t1,
+                              TesTileActivity     *tiles)
+{
+  const Level *steps = &pyramid->levels[0];
+  guint s, last, n_read = 0;
+
+  if (!pyramid->in_order)
+    return tes_bsp_spans_add_activity (pyramid->spans, pyramid->n_spans, t0, t1, tiles);
+
+  s = level_first_from (steps, 0, t0);
+  last = level_first_from (steps, s, t1);
+  while (s < last)
+    {
+      const Level *whole = NULL;
+
+      /* the largest group with its tiles' sums that starts here and ends in range */
+      for (guint l = pyramid->n_levels; l-- > 1 && whole == NULL;)
+        {
+          const Level *level = &pyramid->levels[l];
+
+          if (level->busy[0] != NULL && s % level->group == 0 && (guint64)s + level->group <= last &&
+              level->plain[s / level->group])
+            whole = level;
+        }
+
+      if (whole == NULL)
+        {
+          activity_add_step (&pyramid->spans[s++], tiles);
+          n_read++;
+          continue;
+        }
+
+      {
+        const guint32 *before = whole->busy[0] + (gsize)(s / whole->group) * pyramid->n_tiles * 3;
+        const guint32 *after = before + (gsize)pyramid->n_tiles * 3;
+        gint64 dur = (gint64)whole->dur[s / whole->group];
+
+        for (guint t = 0; t < pyramid->n_tiles; t++)
+          {
+            guint32 compute = after[t] - before[t];
+            guint32 exchange = after[pyramid->n_tiles + t] - before[pyramid->n_tiles + t];
+            guint32 sync = after[2 * pyramid->n_tiles + t] - before[2 * pyramid->n_tiles + t];
+            gint64 busy = (gint64)compute + exchange + sync;
+
+            tiles[t].n_steps += whole->group;
+            tiles[t].cycles[TES_TILE_STATE_COMPUTE] += compute;
+            tiles[t].cycles[TES_TILE_STATE_EXCHANGE] += exchange;
+            tiles[t].cycles[TES_TILE_STATE_SYNC] += sync;
+            /* no tile busy longer than its step: the rest of each is idle */
+            tiles[t].cycles[TES_TILE_STATE_IDLE] += dur - busy;
+          }
+        s += whole->group;
+      }
+    }
+
+  return n_read;
+}
+
+guint
+tes_bsp_pyramid_get_n_tiles (const TesBspPyramid *pyramid)
+{
+  return pyramid->n_tiles;
+}
+
+float
+tes_bsp_grid_get_cycles (const TesBspGrid *grid,
+                         guint             column,
+                         guint             row)
+{
+  g_return_val_if_fail (column < grid->width && row < grid->n_rows, 0);
+
+  return grid->cycles[(gsize)column * grid->n_rows + row];
+}
+
+guint8
+tes_bsp_grid_get (const TesBspGrid *grid,
+                  guint             column,
+                  guint             row)
+{
+  g_return_val_if_fail (column < grid->width && row < grid->n_rows, TES_BSP_NO_STATE);
+
+  return grid->states[(gsize)column * grid->n_rows + row];
+}
+
+/* The span holding @t (spans in time order), or -1. */
+int
+tes_bsp_span_at (const TesBspSpan *spans,
+                 guint             n_spans,
+                 gint64            t)
+{
+  guint lo = 0, hi = n_spans;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (spans[mid].end <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  return lo < n_spans && spans[lo].start <= t ? (int)lo : -1;
+}
+
+void
+tes_bsp_grid_free (TesBspGrid *grid)
+{
+  if (grid == NULL)
+    return;
+
+  g_free (grid->states);
+  g_free (grid->cycles);
+  scratch_free (grid->scratch);
+  g_free (grid);
+}

@@ -1,0 +1,348 @@
+/* test-insights-window.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "tes-insights-section.h"
+#include "tes-row-item.h"
+#include "tes-summary-section.h"
+#include "tes-test-util.h"
+#include "tes-trace-section.h"
+#include "tes-ui-test-util.h"
+#include "test-insights-util.h"
+
+/* The Insights section in the window: on a Poplar run with findings
+ * planted (gen-poplar-tiles.py) it is listed first in the sidebar once
+ * computed, and a clean run has none; the keyboard moves from finding to
+ * finding and Enter shows the finding's section with its tile, step and
+ * range on the workspace; on a real PyTorch profiler trace
+ * (tests/data/kineto) an idle gap pins its lane over its range in the
+ * Execution Trace and a long operator filters the Summary to it. */
+
+static TesWindow *
+open_run (const char * const *paths)
+{
+  TesWindow *window = g_object_ref (tes_window_new (NULL));
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; paths[i] != NULL; i++)
+    g_ptr_array_add (files, g_file_new_for_path (paths[i]));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  tes_window_open_files (window, (GFile **)files->pdata, files->len, NULL);
+  tes_ui_test_wait_for_page (window, "report");
+
+  return window;
+}
+
+/* The section once its findings are computed. */
+static TesInsightsSection *
+wait_for_insights (TesWindow *window)
+{
+  GtkWidget *page = gtk_stack_get_child_by_name (tes_window_get_sections (window), "TesInsightsSection");
+  gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
+
+  g_assert_nonnull (page);
+  while (tes_insights_section_is_loading (TES_INSIGHTS_SECTION (page)))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("The insights were never computed");
+      tes_ui_test_spin (20);
+    }
+  g_assert_null (tes_insights_section_get_error (TES_INSIGHTS_SECTION (page)));
+
+  return TES_INSIGHTS_SECTION (page);
+}
+
+/* The first page the sidebar lists: the stack's first visible page. */
+static GtkWidget *
+first_listed (TesWindow *window)
+{
+  g_autoptr(GtkSelectionModel) pages = gtk_stack_get_pages (tes_window_get_sections (window));
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (pages)); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (pages), i);
+      GtkStackPage *page = GTK_STACK_PAGE (item);
+
+      if (gtk_stack_page_get_visible (page))
+        return gtk_stack_page_get_child (page);
+    }
+
+  return NULL;
+}
+
+static const TesInsightRow *
+row_at (TesInsightsSection *section,
+        guint               position)
+{
+  g_autoptr(TesRowItem) item = g_list_model_get_item (tes_insights_section_get_rows (section), position);
+
+  g_assert_nonnull (item);
+  return tes_row_item_get (item);
+}
+
+/* The position of the first finding of @kind, else -1. */
+static int
+find_kind (TesInsightsSection *section,
+           TesInsightKind      kind)
+{
+  GListModel *rows = tes_insights_section_get_rows (section);
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    if (row_at (section, i)->insight->kind == kind)
+      return (int)i;
+
+  return -1;
+}
+
+static void
+test_insights_window_first (void)
+{
+  g_auto(GStrv) planted = generate_insights_run ("insights-planted", TRUE);
+  g_auto(GStrv) clean = generate_insights_run ("insights-clean", FALSE);
+  TesWindow *window = open_run ((const char * const *)planted);
+  TesInsightsSection *section = wait_for_insights (window);
+  GtkStack *sections = tes_window_get_sections (window);
+
+  /* findings: listed first, under its title, and the Summary stays shown */
+  g_assert_cmpuint (tes_insights_section_get_insights (section)->len, >, 2);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (section)));
+  g_assert_true (first_listed (window) == GTK_WIDGET (section));
+  g_assert_cmpstr (gtk_stack_page_get_title (gtk_stack_get_page (sections, GTK_WIDGET (section))), ==, "Insights");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (sections), ==, "TesSummarySection");
+  tes_ui_test_close_window (window);
+
+  /* none: not listed at all, the Summary first */
+  window = open_run ((const char * const *)clean);
+  section = wait_for_insights (window);
+  g_assert_cmpuint (tes_insights_section_get_insights (section)->len, ==, 0);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (section)));
+  g_assert_cmpstr (G_OBJECT_TYPE_NAME (first_listed (window)), ==, "TesSummarySection");
+  tes_ui_test_close_window (window);
+}
+
+static void
+assert_focus_is_row (TesWindow          *window,
+                     TesInsightsSection *section,
+                     guint               position)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_autofree char *found = NULL;
+
+  g_assert_nonnull (focus);
+  g_assert_true (gtk_widget_is_ancestor (focus, GTK_WIDGET (tes_insights_section_get_list (section))));
+  /* what a screen reader hears of the focused row: its finding, whole */
+  found = gtk_test_accessible_check_property (GTK_ACCESSIBLE (focus), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                              row_at (section, position)->accessible);
+  if (found != NULL)
+    g_error ("The focused row reads “%s”, not finding %u", found, position + 1);
+}
+
+/* What the key does where the focus is: the shortcut it triggers on the
+ * focus or the nearest of its ancestors that binds it (GtkListView binds
+ * the arrows to move its cursor from row to row). */
+static void
+press_key (GtkWidget *focus,
+           guint      keyval)
+{
+  for (GtkWidget *w = focus; w != NULL; w = gtk_widget_get_parent (w))
+    {
+      g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (w);
+
+      for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+        {
+          g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+          if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+            continue;
+          for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+            {
+              g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+              GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+
+              if (GTK_IS_KEYVAL_TRIGGER (trigger) &&
+                  gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval &&
+                  gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == 0)
+                {
+                  g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, w,
+                                                               gtk_shortcut_get_arguments (shortcut)));
+                  return;
+                }
+            }
+        }
+    }
+
+  g_error ("Nothing from the %s up binds the key %s", G_OBJECT_TYPE_NAME (focus), gdk_keyval_name (keyval));
+}
+
+/* Up and Down move from finding to finding; Enter
+ * shows the first, the planted tiles over the limit, in Memory with the
+ * worst tile chosen; a BSP step's finding chooses its IPU, step and range;
+ * a hot tile's its tile in Tile Balance. */
+static void
+test_insights_window_activate (void)
+{
+  g_auto(GStrv) planted = generate_insights_run ("insights-planted", TRUE);
+  TesWindow *window = open_run ((const char * const *)planted);
+  TesInsightsSection *section = wait_for_insights (window);
+  GtkStack *sections = tes_window_get_sections (window);
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (section));
+  GtkWidget *list = GTK_WIDGET (tes_insights_section_get_list (section));
+  const TesInsightTarget *t;
+  gint64 start, end;
+  int position;
+
+  gtk_stack_set_visible_child (sections, GTK_WIDGET (section));
+  tes_ui_test_wait_for_stable_size (GTK_WIDGET (section));
+
+  g_assert_true (gtk_widget_grab_focus (list));
+  assert_focus_is_row (window, section, 0);
+  press_key (gtk_root_get_focus (GTK_ROOT (window)), GDK_KEY_Down);
+  assert_focus_is_row (window, section, 1);
+  press_key (gtk_root_get_focus (GTK_ROOT (window)), GDK_KEY_Up);
+  assert_focus_is_row (window, section, 0);
+
+  /* Enter on it */
+  t = &row_at (section, 0)->insight->target;
+  g_assert_cmpint (row_at (section, 0)->insight->kind, ==, TES_INSIGHT_TILES_OVER_LIMIT);
+  press_key (gtk_root_get_focus (GTK_ROOT (window)), GDK_KEY_Return);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (sections), ==, "TesMemorySection");
+  g_assert_cmpint (tes_workspace_get_ipu (workspace), ==, t->ipu);
+  g_assert_cmpint (tes_workspace_get_tile (workspace), ==, t->tile);
+  /* the keyboard goes on in the Memory page's drawing */
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)),
+                                         gtk_stack_get_visible_child (sections)));
+  g_assert_true (GTK_IS_DRAWING_AREA (gtk_root_get_focus (GTK_ROOT (window))));
+
+  /* the second finding's Show button does the same for its finding */
+  gtk_stack_set_visible_child (sections, GTK_WIDGET (section));
+  tes_ui_test_wait_for_stable_size (GTK_WIDGET (section));
+  {
+    g_autoptr(GPtrArray) buttons = tes_ui_test_find_widgets (window, GTK_TYPE_BUTTON);
+    GtkWidget *show = NULL;
+
+    for (guint i = 0; i < buttons->len && show == NULL; i++)
+      {
+        GtkWidget *button = g_ptr_array_index (buttons, i);
+
+        if (gtk_widget_is_ancestor (button, list) && gtk_widget_get_mapped (button))
+          show = button;
+      }
+    g_assert_nonnull (show);
+    g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (show)), ==, row_at (section, 0)->show_label);
+    tes_workspace_set_tile (workspace, -1);
+    g_signal_emit_by_name (show, "clicked");
+    g_assert_cmpstr (gtk_stack_get_visible_child_name (sections), ==, "TesMemorySection");
+    g_assert_cmpint (tes_workspace_get_tile (workspace), ==, t->tile);
+  }
+
+  /* a step: its IPU, step and range, in BSP */
+  position = find_kind (section, TES_INSIGHT_STEP_BALANCE);
+  g_assert_cmpint (position, >=, 0);
+  t = &row_at (section, position)->insight->target;
+  g_assert_true (t->has_range && t->step >= 0);
+  tes_insights_section_activate (section, position);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (sections), ==, "TesBspSection");
+  g_assert_cmpint (tes_workspace_get_ipu (workspace), ==, t->ipu);
+  g_assert_cmpint (tes_workspace_get_step (workspace), ==, t->step);
+  g_assert_true (tes_workspace_get_selection (workspace, &start, &end));
+  g_assert_cmpint (start, ==, t->start_ns);
+  g_assert_cmpint (end, ==, t->end_ns);
+
+  /* the planted hot tiles: the busiest in Tile Balance */
+  gtk_stack_set_visible_child (sections, GTK_WIDGET (section));
+  position = find_kind (section, TES_INSIGHT_HOT_TILES);
+  g_assert_cmpint (position, >=, 0);
+  t = &row_at (section, position)->insight->target;
+  g_assert_true (t->tile == 5 || t->tile == 17);
+  tes_insights_section_activate (section, position);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (sections), ==, "TesTilesSection");
+  g_assert_cmpint (tes_workspace_get_ipu (workspace), ==, t->ipu);
+  g_assert_cmpint (tes_workspace_get_tile (workspace), ==, t->tile);
+
+  tes_ui_test_close_window (window);
+}
+
+/* A real trace: an idle gap's lane pinned over its range; a long
+ * operator's rows alone in the Summary. */
+static void
+test_insights_window_trace (void)
+{
+  g_autofree char *src = tes_test_data_path ("kineto/mi250_minitoy_train_ROCm6_2_kineto.json.gz");
+  g_autofree char *path = tes_test_copy_to_tmp (src, "mi250_minitoy_train_ROCm6_2_kineto.json.gz");
+  const char *paths[] = { path, NULL };
+  TesWindow *window = open_run (paths);
+  TesInsightsSection *section = wait_for_insights (window);
+  GtkStack *sections = tes_window_get_sections (window);
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (section));
+  const TesInsightTarget *t;
+  gint64 start, end;
+  int position;
+
+  g_assert_true (first_listed (window) == GTK_WIDGET (section));
+
+  position = find_kind (section, TES_INSIGHT_IDLE_GAPS);
+  g_assert_cmpint (position, >=, 0);
+  t = &row_at (section, position)->insight->target;
+  g_assert_true (t->has_range && t->track_id > 0);
+  tes_insights_section_activate (section, position);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (sections), ==, "TesTraceSection");
+  tes_workspace_get_visible (workspace, &start, &end);
+  g_assert_cmpint (start, ==, t->start_ns);
+  g_assert_cmpint (end, ==, t->end_ns);
+  g_assert_true (tes_workspace_get_selection (workspace, &start, &end));
+  g_assert_cmpint (start, ==, t->start_ns);
+  g_assert_cmpint (end, ==, t->end_ns);
+  g_assert_true (tes_trace_view_get_lane_pinned (
+    tes_trace_section_get_view (TES_TRACE_SECTION (gtk_stack_get_visible_child (sections))), t->track_id));
+  /* the keyboard goes on in the trace */
+  g_assert_true (gtk_root_get_focus (GTK_ROOT (window)) ==
+                 GTK_WIDGET (tes_trace_section_get_view (TES_TRACE_SECTION (gtk_stack_get_visible_child (sections)))));
+
+  position = find_kind (section, TES_INSIGHT_LONG_OPERATOR);
+  g_assert_cmpint (position, >=, 0);
+  {
+    TesSummarySection *summary;
+    GListModel *rows;
+
+    t = &row_at (section, position)->insight->target;
+    g_assert_nonnull (t->operator_name);
+    tes_insights_section_activate (section, position);
+    g_assert_cmpstr (gtk_stack_get_visible_child_name (sections), ==, "TesSummarySection");
+    summary = TES_SUMMARY_SECTION (gtk_stack_get_visible_child (sections));
+    while (tes_summary_section_is_loading (summary))
+      tes_ui_test_spin (20);
+    rows = tes_summary_section_get_rows (summary);
+    g_assert_cmpuint (g_list_model_get_n_items (rows), >=, 1);
+    for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+      {
+        g_autoptr(TesRowItem) item = g_list_model_get_item (rows, i);
+        const TesSummaryRow *row = tes_row_item_get (item);
+
+        g_assert_true (g_strcmp0 (row->name, t->operator_name) == 0 || g_strcmp0 (row->type, t->operator_name) == 0 ||
+                       g_strcmp0 (row->label, t->operator_name) == 0);
+      }
+  }
+
+  tes_ui_test_close_window (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  tes_ui_test_init (&argc, &argv);
+
+  tes_ui_test_add ("/tes/insights-window/first", test_insights_window_first);
+  tes_ui_test_add ("/tes/insights-window/activate", test_insights_window_activate);
+  tes_ui_test_add ("/tes/insights-window/trace", test_insights_window_trace);
+
+  return tes_ui_test_run ();
+}
