@@ -29,7 +29,7 @@ static const char usage_text[] =
   "  render [--view VIEW] [--range START:END] [--unit U] [--run NAME|--step N]\n"
   "         [--compare B] [--width W] [--height H] --out OUT.png|svg|pdf FILE…\n"
   "                                     draw a view (default: summary) as the window does;\n"
-  "                                     VIEW: summary, trace, flame, bsp, bsp-cycles,\n"
+  "                                     VIEW: summary, insights, trace, flame, bsp, bsp-cycles,\n"
   "                                     tile-balance, memory, memory-histogram, memory-tiles,\n"
   "                                     compare, compare-summary (these two with --compare B)\n"
 #endif
