@@ -10,7 +10,6 @@
 #include "config.h"
 
 #include "tes-export.h"
-#include "tes-trace-section.h"
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
@@ -38,30 +37,6 @@ static const struct {
   { N_("SVG Image"), "image/svg+xml", ".svg" },
   { N_("PDF Document"), "application/pdf", ".pdf" },
 };
-
-/**
- * tes_export_view_name:
- *
- * Returns: the view @section shows, as `tessera-cli render --view` names
- *   it
- */
-const char *
-tes_export_view_name (TesSection *section)
-{
-  const char * const *views;
-
-  g_return_val_if_fail (TES_IS_SECTION (section), NULL);
-
-  /* TesSection does not say which of its views is shown; the trace is
-   * the only section with two */
-  if (TES_IS_TRACE_SECTION (section) &&
-      tes_trace_view_get_mode (tes_trace_section_get_view (TES_TRACE_SECTION (section))) == TES_TRACE_FLAME)
-    return "flame";
-
-  views = tes_section_type_get_views (G_OBJECT_TYPE (section));
-
-  return views != NULL ? views[0] : NULL;
-}
 
 typedef struct
 {
@@ -156,7 +131,7 @@ tes_export_section (TesSection    *section,
     }
 
   cr = cairo_create (surface);
-  drawn = tes_section_type_render (G_OBJECT_TYPE (section), workspace, tes_export_view_name (section),
+  drawn = tes_section_type_render (G_OBJECT_TYPE (section), workspace, tes_section_get_view (section),
                                    cr, width, height, error);
   cairo_destroy (cr);
 
@@ -264,7 +239,7 @@ tes_export_chooser_new (GtkWindow  *parent,
 
   if ((dot = strrchr (stem, '.')) != NULL && dot != stem)
     *dot = '\0';
-  name = g_strdup_printf ("%s-%s%s", stem, tes_export_view_name (section), export_formats[EXPORT_PNG].suffix);
+  name = g_strdup_printf ("%s-%s%s", stem, tes_section_get_view (section), export_formats[EXPORT_PNG].suffix);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
   if (folder != NULL)
     gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);

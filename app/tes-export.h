@@ -13,7 +13,6 @@
 
 G_BEGIN_DECLS
 
-const char           *tes_export_view_name         (TesSection    *section);
 gboolean              tes_export_section           (TesSection    *section,
                                                     TesWorkspace  *workspace,
                                                     GFile         *file,

@@ -18,28 +18,12 @@
 
 #include <glib/gstdio.h>
 
-int
-tes_cache_writer_compare_records (gconstpointer a,
-                                  gconstpointer b)
-{
-  const TesSliceRecord *ra = a;
-  const TesSliceRecord *rb = b;
-
-  /* Start ascending; at equal start the longer slice encloses the
-   * shorter; then insertion order keeps the sort stable. */
-  if (ra->start != rb->start)
-    return ra->start < rb->start ? -1 : 1;
-  if (ra->dur != rb->dur)
-    return ra->dur > rb->dur ? -1 : 1;
-  return (ra->parent > rb->parent) - (ra->parent < rb->parent);
-}
-
 static gboolean
 records_sorted (const TesSliceRecord *recs,
                 guint                 n)
 {
   for (guint i = 1; i < n; i++)
-    if (tes_cache_writer_compare_records (&recs[i - 1], &recs[i]) > 0)
+    if (tes_cache_track_compare_records (&recs[i - 1], &recs[i]) > 0)
       return FALSE;
 
   return TRUE;
@@ -362,7 +346,7 @@ prepare_track (guint           id,
   /* Importers that buffer a whole track often hand it over in order
    * already; checking is linear, sorting is not. */
   if (!ts->in_order && !records_sorted (recs, n))
-    g_array_sort (ts->records, tes_cache_writer_compare_records);
+    g_array_sort (ts->records, tes_cache_track_compare_records);
   nest_range (recs, 0, 0, n, stack, args_src, &prep->max_depth, NULL);
 
   for (guint first = 0; first < n; first += TES_CACHE_CHUNK_SLICES)
@@ -987,7 +971,7 @@ write_all_slices (TesCacheWriter *self,
 
       /* Free as we go: peak memory is a few tracks, not all of them. */
       g_ptr_array_index (self->tracks, id) = NULL;
-      tes_cache_writer_track_slices_free (prep->ts);
+      tes_cache_track_free (prep->ts);
       prepared_free (prep);
 
       g_mutex_lock (&pl.lock);
@@ -1166,4 +1150,86 @@ tes_cache_writer_commit (TesCacheWriter  *self,
   sync_file (dir, TRUE, NULL);
 
   return TRUE;
+}
+
+/* Slices that arrive in sort order (as most importers give them) are
+ * stored a chunk at a time once the writer holds more than its flush
+ * threshold, so memory follows the open work, not the file. Others are
+ * held until their track is closed or the writer commits. */
+void
+tes_cache_writer_add_slice (TesCacheWriter *self,
+                            gint64          track_id,
+                            gint64          start,
+                            gint64          dur,
+                            guint32         name,
+                            guint32         category,
+                            TesSliceFlags   flags,
+                            const char     *args_json,
+                            gssize          args_len)
+{
+  TesTrackSlices *ts;
+  TesSliceRecord rec;
+  guint32 offset = TES_CACHE_WRITER_NO_ARGS;
+
+  g_return_if_fail (TES_IS_CACHE_WRITER (self));
+  g_return_if_fail (track_id > 0 && track_id < (gint64)self->tracks->len);
+
+  ts = g_ptr_array_index (self->tracks, track_id);
+  g_return_if_fail (!ts->finished);
+
+  if (start != tes_cache_writer_clamp_time (start) ||
+      dur != tes_cache_writer_clamp_dur (tes_cache_writer_clamp_time (start), dur))
+    {
+      start = tes_cache_writer_clamp_time (start);
+      dur = tes_cache_writer_clamp_dur (start, dur);
+      flags |= TES_SLICE_FLAG_CLAMPED;
+    }
+
+  if (args_json != NULL)
+    {
+      if (args_len < 0)
+        args_len = strlen (args_json);
+      offset = (guint32)ts->args->len;
+      g_string_append_len (ts->args, args_json, args_len);
+      g_string_append_c (ts->args, '\0');
+    }
+
+  rec.start = start;
+  rec.dur = dur;
+  rec.self_dur = offset;                   /* until nested */
+  rec.name = name;
+  rec.category = category;
+  rec.parent = ts->n_added++;              /* insertion order until nested */
+  rec.depth = 0;
+  rec.flags = flags;
+
+  g_array_append_val (ts->records, rec);
+  self->n_pending++;
+
+  if (ts->in_order)
+    {
+      if (ts->n_added > 1 && tes_cache_track_compare_records (&ts->last, &rec) > 0)
+        {
+          /* chunks already stored must be sorted again with the rest */
+          ts->in_order = FALSE;
+          if (ts->n_stored > 0 || ts->n_held > 0)
+            tes_cache_writer_unstream_track (self, (guint)track_id);
+        }
+      ts->last = rec;
+    }
+
+  if (ts->records->len - ts->n_held >= TES_CACHE_CHUNK_SLICES && self->n_pending > self->flush_threshold)
+    tes_cache_writer_stream_track (self, (guint)track_id, FALSE);
+}
+
+/* The importer has given all of a track's slices: they are stored now
+ * and their memory freed, whatever the threshold. */
+void
+tes_cache_writer_close_track (TesCacheWriter *self,
+                              gint64          track_id)
+{
+  g_return_if_fail (TES_IS_CACHE_WRITER (self));
+  g_return_if_fail (track_id > 0 && track_id < (gint64)self->tracks->len);
+
+  tes_cache_writer_finish_track (self, (guint)track_id);
 }

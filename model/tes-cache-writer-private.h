@@ -8,16 +8,19 @@
 #pragma once
 
 #include "tes-cache-private.h"
+#include "tes-cache-track-private.h"
 #include "tes-cache-writer.h"
 
 G_BEGIN_DECLS
 
 /* What the files of the cache writer share. tes-cache-writer.c holds the
- * object and what other rows refer to: sources, strings, clocks, tracks
- * and their pending slices; tes-cache-writer-rows.c stores the other
- * rows as they come; tes-cache-writer-commit.c nests, chunks and
- * summarises the slices (a chunk at a time while a track's slices come in
- * order, the rest at commit) and finishes the file. */
+ * object and what other rows refer to: sources, strings, clocks, tracks;
+ * tes-cache-writer-rows.c stores the other rows as they come;
+ * tes-cache-writer-commit.c takes the slices, nests, chunks and
+ * summarises them (a chunk at a time while a track's slices come in
+ * order, the rest at commit) and finishes the file. A track's pending
+ * slices (TesTrackSlices) are tes-cache-track.c's, which both use; the
+ * writer's files call down that list, never back. */
 
 /* args offset of a pending slice without args */
 #define TES_CACHE_WRITER_NO_ARGS G_MAXUINT32
@@ -25,44 +28,6 @@ G_BEGIN_DECLS
 /* Slices the writer holds before it stores them (default; tests lower it
  * to stream every import, or raise it to stream none). */
 #define TES_CACHE_WRITER_FLUSH_THRESHOLD (2 * TES_CACHE_CHUNK_SLICES)
-
-/* An open ancestor while a track's slices are nested in start order. */
-typedef struct
-{
-  gint64   index;      /* position in the track */
-  gint64   start;
-  gint64   end;
-  gint64   self_dur;   /* authoritative once its record is stored */
-  gboolean dirty;      /* stored, and self_dur changed since */
-} TesOpenSlice;
-
-/* Slices of one track. They must be sorted and nested before they can be
- * chunked; while they arrive in order, full chunks are stored as they
- * fill (the track "streams") and only the open work stays here. A pending
- * record's parent holds its insertion sequence (the last sort key) and
- * its self_dur the offset of its args text in args (or
- * TES_CACHE_WRITER_NO_ARGS), until it is nested. */
-typedef struct
-{
-  GArray         *records;     /* pending TesSliceRecord */
-  GString        *args;        /* args texts of the pending records, NUL-terminated */
-  gint32          n_added;     /* insertion sequence of the next slice */
-  gboolean        in_order;    /* every slice so far came in sort order */
-  gboolean        finished;    /* stored whole (closed); nothing may follow */
-  TesSliceRecord  last;        /* the latest slice given, while in order */
-  /* once streaming */
-  guint           n_stored;    /* records stored, a multiple of the chunk size */
-  guint           n_held;      /* records at the front of records, nested and packed, not stored yet */
-  GByteArray     *held_args;   /* their args blob, and their chunk's bounds */
-  gint64          held_max_end;
-  gint64          held_max_dur;
-  guint           held_depth;
-  GArray         *stack;       /* TesOpenSlice: ancestors of the next record */
-  GArray         *chunk_rows;  /* gint64 rowid of each stored chunk */
-  guint           max_depth;
-  gint64          t_min;
-  gint64          t_max;
-} TesTrackSlices;
 
 /* Inserts prepared once in tes_cache_writer_new(), for the rows that come
  * one at a time and in numbers. */
@@ -122,7 +87,6 @@ typedef struct
 } TesCacheWriterHookEntry;
 
 /* tes-cache-writer.c */
-void          tes_cache_writer_track_slices_free  (gpointer            data);
 gboolean      tes_cache_writer_failed             (TesCacheWriter     *self);
 void          tes_cache_writer_fail               (TesCacheWriter     *self,
                                                    const char         *what);
@@ -144,8 +108,6 @@ gint64        tes_cache_writer_clamp_dur          (gint64              start,
 void          tes_cache_writer_set_default_flush_threshold (guint      n_slices);
 
 /* tes-cache-writer-commit.c */
-int           tes_cache_writer_compare_records    (gconstpointer       a,
-                                                   gconstpointer       b);
 void          tes_cache_writer_stream_track       (TesCacheWriter     *self,
                                                    guint               id,
                                                    gboolean            all);

@@ -45,23 +45,6 @@ tes_cache_writer_set_default_flush_threshold (guint n_slices)
   default_flush_threshold = n_slices;
 }
 
-void
-tes_cache_writer_track_slices_free (gpointer data)
-{
-  TesTrackSlices *ts = data;
-
-  if (ts == NULL)
-    return;
-
-  g_clear_pointer (&ts->records, g_array_unref);
-  if (ts->args != NULL)
-    g_string_free (ts->args, TRUE);
-  g_clear_pointer (&ts->stack, g_array_unref);
-  g_clear_pointer (&ts->chunk_rows, g_array_unref);
-  g_clear_pointer (&ts->held_args, g_byte_array_unref);
-  g_free (ts);
-}
-
 static void
 tes_cache_writer_finalize (GObject *object)
 {
@@ -105,7 +88,7 @@ tes_cache_writer_init (TesCacheWriter *self)
 {
   self->strings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->clock_keys = g_ptr_array_new_with_free_func (g_free);
-  self->tracks = g_ptr_array_new_with_free_func (tes_cache_writer_track_slices_free);
+  self->tracks = g_ptr_array_new_with_free_func (tes_cache_track_free);
   g_ptr_array_add (self->tracks, NULL);   /* track ids start at 1 */
   self->next_string = 1;                  /* 0 means "no string" */
   self->flush_threshold = default_flush_threshold;
@@ -401,7 +384,6 @@ tes_cache_writer_add_track (TesCacheWriter *self,
                             const char     *native_id)
 {
   sqlite3_stmt *s = NULL;
-  TesTrackSlices *ts;
   gint64 id;
 
   g_return_val_if_fail (TES_IS_CACHE_WRITER (self), 0);
@@ -433,16 +415,7 @@ tes_cache_writer_add_track (TesCacheWriter *self,
   tes_cache_writer_step_done (self, s, "Storing a track");
   sqlite3_finalize (s);
 
-  ts = g_new0 (TesTrackSlices, 1);
-  ts->records = g_array_new (FALSE, FALSE, sizeof (TesSliceRecord));
-  ts->args = g_string_new (NULL);
-  ts->in_order = TRUE;
-  ts->stack = g_array_new (FALSE, FALSE, sizeof (TesOpenSlice));
-  ts->chunk_rows = g_array_new (FALSE, FALSE, sizeof (gint64));
-  ts->max_depth = 0;
-  ts->t_min = G_MAXINT64;
-  ts->t_max = G_MININT64;
-  g_ptr_array_add (self->tracks, ts);
+  g_ptr_array_add (self->tracks, tes_cache_track_new ());
 
   return id;
 }
@@ -461,86 +434,4 @@ tes_cache_writer_clamp_dur (gint64 start,
                             gint64 dur)
 {
   return CLAMP (dur, 0, TES_TIME_LIMIT - start);
-}
-
-/* Slices that arrive in sort order (as most importers give them) are
- * stored a chunk at a time once the writer holds more than its flush
- * threshold, so memory follows the open work, not the file. Others are
- * held until their track is closed or the writer commits. */
-void
-tes_cache_writer_add_slice (TesCacheWriter *self,
-                            gint64          track_id,
-                            gint64          start,
-                            gint64          dur,
-                            guint32         name,
-                            guint32         category,
-                            TesSliceFlags   flags,
-                            const char     *args_json,
-                            gssize          args_len)
-{
-  TesTrackSlices *ts;
-  TesSliceRecord rec;
-  guint32 offset = TES_CACHE_WRITER_NO_ARGS;
-
-  g_return_if_fail (TES_IS_CACHE_WRITER (self));
-  g_return_if_fail (track_id > 0 && track_id < (gint64)self->tracks->len);
-
-  ts = g_ptr_array_index (self->tracks, track_id);
-  g_return_if_fail (!ts->finished);
-
-  if (start != tes_cache_writer_clamp_time (start) ||
-      dur != tes_cache_writer_clamp_dur (tes_cache_writer_clamp_time (start), dur))
-    {
-      start = tes_cache_writer_clamp_time (start);
-      dur = tes_cache_writer_clamp_dur (start, dur);
-      flags |= TES_SLICE_FLAG_CLAMPED;
-    }
-
-  if (args_json != NULL)
-    {
-      if (args_len < 0)
-        args_len = strlen (args_json);
-      offset = (guint32)ts->args->len;
-      g_string_append_len (ts->args, args_json, args_len);
-      g_string_append_c (ts->args, '\0');
-    }
-
-  rec.start = start;
-  rec.dur = dur;
-  rec.self_dur = offset;                   /* until nested */
-  rec.name = name;
-  rec.category = category;
-  rec.parent = ts->n_added++;              /* insertion order until nested */
-  rec.depth = 0;
-  rec.flags = flags;
-
-  g_array_append_val (ts->records, rec);
-  self->n_pending++;
-
-  if (ts->in_order)
-    {
-      if (ts->n_added > 1 && tes_cache_writer_compare_records (&ts->last, &rec) > 0)
-        {
-          /* chunks already stored must be sorted again with the rest */
-          ts->in_order = FALSE;
-          if (ts->n_stored > 0 || ts->n_held > 0)
-            tes_cache_writer_unstream_track (self, (guint)track_id);
-        }
-      ts->last = rec;
-    }
-
-  if (ts->records->len - ts->n_held >= TES_CACHE_CHUNK_SLICES && self->n_pending > self->flush_threshold)
-    tes_cache_writer_stream_track (self, (guint)track_id, FALSE);
-}
-
-/* The importer has given all of a track's slices: they are stored now
- * and their memory freed, whatever the threshold. */
-void
-tes_cache_writer_close_track (TesCacheWriter *self,
-                              gint64          track_id)
-{
-  g_return_if_fail (TES_IS_CACHE_WRITER (self));
-  g_return_if_fail (track_id > 0 && track_id < (gint64)self->tracks->len);
-
-  tes_cache_writer_finish_track (self, (guint)track_id);
 }

@@ -401,18 +401,23 @@ load_tables (TesReport  *self,
 
 /* Damage found after the open (in what is verified on first read): a cache
  * written from sources that are here goes, so that the next open imports
- * them again; a cache opened on its own is all there is and stays. */
+ * them again; a cache opened on its own is all there is and stays. Takes
+ * @damage, the check's own error, so that this happens whether or not the
+ * caller asked for the error. */
 static gboolean
 damaged_after_open (TesReport  *self,
+                    GError     *damage,
                     GError    **error)
 {
   gboolean from_sources = self->paths != NULL && g_strcmp0 (self->paths[0], self->cache_path) != 0;
 
-  if (from_sources && error != NULL && *error != NULL && g_unlink (self->cache_path) == 0)
+  if (from_sources && damage != NULL && g_unlink (self->cache_path) == 0)
     {
-      g_message ("Removed %s, to be rebuilt on the next open: %s", self->cache_path, (*error)->message);
-      g_prefix_error (error, "Reopen the report to import it again. ");
+      g_message ("Removed %s, to be rebuilt on the next open: %s", self->cache_path, damage->message);
+      g_prefix_error (&damage, "Reopen the report to import it again. ");
     }
+  if (damage != NULL)
+    g_propagate_error (error, damage);
 
   return FALSE;
 }
@@ -423,7 +428,9 @@ tes_report_check_reads (TesReport   *self,
                         const char  *sql,
                         GError     **error)
 {
-  return tes_cache_check_reads (self->check, db, sql, error) || damaged_after_open (self, error);
+  GError *damage = NULL;
+
+  return tes_cache_check_reads (self->check, db, sql, &damage) || damaged_after_open (self, damage, error);
 }
 
 /* tes_report_prepare(), once the tables @sql reads are verified. */
@@ -444,7 +451,9 @@ tes_report_check_lod (TesReport   *self,
                       int          level,
                       GError     **error)
 {
-  return tes_cache_check_lod (self->check, db, track_id, level, error) || damaged_after_open (self, error);
+  GError *damage = NULL;
+
+  return tes_cache_check_lod (self->check, db, track_id, level, &damage) || damaged_after_open (self, damage, error);
 }
 
 /* A chunk's row, as a query reads it (at most TES_CACHE_CHUNK_SLICES
@@ -460,11 +469,13 @@ tes_report_check_chunk (TesReport  *self,
                         gint64      max_dur,
                         GError    **error)
 {
+  GError *damage = NULL;
+
   if (n < 0 || n > TES_CACHE_CHUNK_SLICES || data_len != n * (gint64)sizeof (TesSliceRecord) ||
       max_dur < 0)
     return tes_report_set_damaged (error, self, "a slice chunk of track %" G_GINT64_FORMAT, track_id);
 
-  return tes_cache_check_chunk (self->check, db, chunk_id, error) || damaged_after_open (self, error);
+  return tes_cache_check_chunk (self->check, db, chunk_id, &damage) || damaged_after_open (self, damage, error);
 }
 
 TesReport *

@@ -108,11 +108,7 @@ native_time_unit (TesWorkspace *self)
 
   if (any_track && all_cycles && self->cycles_clock != 0)
     return TES_TIME_UNIT_CYCLES;
-  if (span >= 10000000)       /* 10 ms */
-    return TES_TIME_UNIT_MS;
-  if (span >= 10000)          /* 10 µs */
-    return TES_TIME_UNIT_US;
-  return TES_TIME_UNIT_NS;
+  return tes_time_unit_readable ((double)span);
 }
 
 static void
@@ -703,6 +699,21 @@ char *
 tes_workspace_format_duration (TesWorkspace *self,
                                gint64        ns)
 {
+  g_autofree char *figure = NULL;
+
+  g_return_val_if_fail (TES_IS_WORKSPACE (self), NULL);
+
+  figure = tes_workspace_format_figure (self, ns);
+
+  return g_strconcat (figure, " ", tes_time_unit_to_string (self->time_unit), NULL);
+}
+
+/* @ns in the workspace's unit without the unit's name: for a column whose
+ * header names it. */
+char *
+tes_workspace_format_figure (TesWorkspace *self,
+                             gint64        ns)
+{
   g_return_val_if_fail (TES_IS_WORKSPACE (self), NULL);
 
   if (self->time_unit == TES_TIME_UNIT_CYCLES)
@@ -710,10 +721,10 @@ tes_workspace_format_duration (TesWorkspace *self,
       const TesClock *clock = tes_report_get_clock (self->report, self->cycles_clock);
       double cycles = (double)ns * (double)clock->ticks_per_second / 1e9;
 
-      return tes_format_duration (cycles, TES_TIME_UNIT_CYCLES);
+      return tes_format_in_unit (cycles, TES_TIME_UNIT_CYCLES);
     }
 
-  return tes_format_duration ((double)ns, self->time_unit);
+  return tes_format_in_unit ((double)ns, self->time_unit);
 }
 
 /* Moves the visible ranges of two workspaces together (a comparison). */
@@ -790,7 +801,8 @@ tes_workspace_get_linked (TesWorkspace *self)
 
 /* @value rounded to a whole number, its digits in groups of three: the
  * locale's separator in the window (German 1.234.567); the C locale, which
- * the command line keeps for numbers, has none: ','. */
+ * the command line keeps for numbers, has none: ','. Every number the
+ * window shows goes through here or tes_format_grouped_fixed(). */
 char *
 tes_format_grouped (double value)
 {
@@ -825,31 +837,49 @@ tes_format_grouped_fixed (double value,
   return g_string_free (out, FALSE);
 }
 
+/* The unit that reads best for times up to @largest_ns (a run's span, a
+ * column's largest figure): ms from 10 ms, µs from 10 µs, else ns. */
+TesTimeUnit
+tes_time_unit_readable (double largest_ns)
+{
+  if (fabs (largest_ns) >= 1e7)
+    return TES_TIME_UNIT_MS;
+  if (fabs (largest_ns) >= 1e4)
+    return TES_TIME_UNIT_US;
+  return TES_TIME_UNIT_NS;
+}
+
+/* @value in @unit's base (ns for time units, cycles for cycles) as a
+ * figure in @unit, without the unit: for a column whose header names it.
+ * ns and cycles whole, µs and ms to the nanosecond. */
+char *
+tes_format_in_unit (double      value,
+                    TesTimeUnit unit)
+{
+  switch (unit)
+    {
+    case TES_TIME_UNIT_US:
+      return tes_format_grouped_fixed (value / 1e3, 3);
+
+    case TES_TIME_UNIT_MS:
+      return tes_format_grouped_fixed (value / 1e6, 3);
+
+    case TES_TIME_UNIT_CYCLES:
+    case TES_TIME_UNIT_NS:
+    default:
+      return tes_format_grouped (value);
+    }
+}
+
 /* @value in @unit's base (ns for time units, cycles for cycles) as text
- * with its unit: the time units scale it, cycles group digits. */
+ * with its unit: the time units scale it, every unit groups digits. */
 char *
 tes_format_duration (double      value,
                      TesTimeUnit unit)
 {
-  switch (unit)
-    {
-    case TES_TIME_UNIT_CYCLES:
-      {
-        g_autofree char *grouped = tes_format_grouped (value);
+  g_autofree char *figure = tes_format_in_unit (value, unit);
 
-        return g_strconcat (grouped, " cycles", NULL);
-      }
-
-    case TES_TIME_UNIT_US:
-      return g_strdup_printf ("%.3f µs", value / 1e3);
-
-    case TES_TIME_UNIT_MS:
-      return g_strdup_printf ("%.3f ms", value / 1e6);
-
-    case TES_TIME_UNIT_NS:
-    default:
-      return g_strdup_printf ("%.0f ns", value);
-    }
+  return g_strconcat (figure, " ", tes_time_unit_to_string (unit), NULL);
 }
 
 static gboolean

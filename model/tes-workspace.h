@@ -72,6 +72,8 @@ gboolean           tes_workspace_time_unit_available    (TesWorkspace       *sel
 gint64             tes_workspace_get_cycles_clock       (TesWorkspace       *self);
 char              *tes_workspace_format_duration        (TesWorkspace       *self,
                                                          gint64              ns);
+char              *tes_workspace_format_figure          (TesWorkspace       *self,
+                                                         gint64              ns);
 void               tes_workspace_link                   (TesWorkspace       *self,
                                                          TesWorkspace       *other);
 void               tes_workspace_align_link             (TesWorkspace       *self,
@@ -88,6 +90,9 @@ gboolean           tes_workspace_parse_range            (TesWorkspace       *sel
 
 char              *tes_format_duration                  (double              value,
                                                          TesTimeUnit         unit);
+char              *tes_format_in_unit                   (double              value,
+                                                         TesTimeUnit         unit);
+TesTimeUnit        tes_time_unit_readable               (double              largest_ns);
 char              *tes_format_grouped                   (double              value);
 char              *tes_format_grouped_fixed             (double              value,
                                                          int                 decimals);

@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "tes-canvas.h"
 #include "tes-compare-overview.h"
 #include "tes-compare-section.h"
 #include "tes-importer-registry.h"
@@ -302,7 +303,7 @@ test_a11y_tree (void)
   gtk_stack_set_visible_child_name (GTK_STACK (stack), "summary");
   {
     GtkWidget *area = find_first (gtk_stack_get_child_by_name (GTK_STACK (stack), "summary"),
-                                  GTK_TYPE_DRAWING_AREA);
+                                  TES_TYPE_CANVAS);
     g_autofree char *description = wait_for_description (area, "Device A:");
 
     tes_test_assert_contains (description, "Device B: sync 100.0 %");

@@ -16,7 +16,9 @@
 #include <glib/gstdio.h>
 
 #include "tes-application.h"
+#include "tes-bsp-section.h"
 #include "tes-compare-layout.h"
+#include "tes-memory-section.h"
 #include "tes-paths.h"
 #include "tes-settings.h"
 #include "tes-share-chart.h"
@@ -670,6 +672,7 @@ test_app_export (void)
   TesApplication *app = app_start ();
   g_autofree char *demo = copy_demo ();
   g_autofree char *trace = tes_test_write_trace ("export-trace.json");
+  g_autofree char *profile = tes_test_copy_fixture (TES_TEST_OWN_DATA, "poplar/profile-doc-combined.json");
   g_autofree char *png = tes_test_tmp_path ("export.png");
   g_autofree char *bad = tes_test_tmp_path ("export.bmp");
   g_autoptr(GFile) bad_file = g_file_new_for_path (bad);
@@ -709,6 +712,56 @@ test_app_export (void)
   {
     cairo_surface_t *exported = cairo_image_surface_create_from_png (png);
     cairo_surface_t *rendered = render_section (window, "flame");
+
+    assert_same_pixels (exported, rendered);
+    cairo_surface_destroy (exported);
+    cairo_surface_destroy (rendered);
+  }
+
+  /* BSP coloured by cycles exports as --view bsp-cycles, by state as bsp;
+   * the Memory page as --view memory */
+  tes_ui_test_close_window (g_object_ref (window));
+  window = app_open (app, profile);
+  sections = tes_window_get_sections (window);
+  gtk_stack_set_visible_child_name (sections, "TesBspSection");
+  wait_for_section_size (window);
+  {
+    TesBspSection *bsp = TES_BSP_SECTION (gtk_stack_get_visible_child (sections));
+    gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
+
+    while (tes_bsp_section_get_ipus (bsp) == NULL)
+      {
+        g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+        tes_ui_test_spin (20);
+      }
+    for (guint i = 0; i < 2; i++)
+      {
+        const char *view = i == 0 ? "bsp-cycles" : "bsp";
+        cairo_surface_t *exported, *rendered, *other;
+
+        tes_bsp_section_set_coloring (bsp, i == 0 ? TES_BSP_COLOR_CYCLES : TES_BSP_COLOR_STATE);
+        g_assert_cmpstr (tes_section_get_view (TES_SECTION (bsp)), ==, view);
+        tes_ui_test_spin (100);
+        export_to (window, "export.png", "\x89PNG");
+        exported = cairo_image_surface_create_from_png (png);
+        rendered = render_section (window, view);
+        other = render_section (window, i == 0 ? "bsp" : "bsp-cycles");
+        assert_same_pixels (exported, rendered);
+        /* and the two colourings differ, so the test can tell them apart */
+        g_assert_true (memcmp (cairo_image_surface_get_data (exported), cairo_image_surface_get_data (other),
+                               cairo_image_surface_get_stride (other) * cairo_image_surface_get_height (other)) != 0);
+        cairo_surface_destroy (exported);
+        cairo_surface_destroy (rendered);
+        cairo_surface_destroy (other);
+      }
+  }
+  gtk_stack_set_visible_child_name (sections, "TesMemorySection");
+  wait_for_section_size (window);
+  g_assert_cmpstr (tes_section_get_view (TES_SECTION (gtk_stack_get_visible_child (sections))), ==, "memory");
+  export_to (window, "export.png", "\x89PNG");
+  {
+    cairo_surface_t *exported = cairo_image_surface_create_from_png (png);
+    cairo_surface_t *rendered = render_section (window, "memory");
 
     assert_same_pixels (exported, rendered);
     cairo_surface_destroy (exported);

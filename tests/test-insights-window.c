@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "tes-canvas.h"
 #include "tes-insights-section.h"
 #include "tes-row-item.h"
 #include "tes-summary-section.h"
@@ -216,10 +217,11 @@ test_insights_window_activate (void)
   g_assert_cmpstr (gtk_stack_get_visible_child_name (sections), ==, "TesMemorySection");
   g_assert_cmpint (tes_workspace_get_ipu (workspace), ==, t->ipu);
   g_assert_cmpint (tes_workspace_get_tile (workspace), ==, t->tile);
-  /* the keyboard goes on in the Memory page's drawing */
+  /* the keyboard goes on in the Memory page's drawing (a TesCanvas, sized
+   * by its layout) */
   g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)),
                                          gtk_stack_get_visible_child (sections)));
-  g_assert_true (GTK_IS_DRAWING_AREA (gtk_root_get_focus (GTK_ROOT (window))));
+  g_assert_true (TES_IS_CANVAS (gtk_root_get_focus (GTK_ROOT (window))));
 
   /* the second finding's Show button does the same for its finding */
   gtk_stack_set_visible_child (sections, GTK_WIDGET (section));

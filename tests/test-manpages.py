@@ -78,6 +78,12 @@ views = re.search(r'views: (.*)', out.stderr)
 missing = [v for v in views.group(1).split(', ') if v not in cli_page] if views else ['(no list)']
 check('tessera-cli.1 names every view of render --view', not missing,
       'name in data/man/tessera-cli.1: %s' % ', '.join(missing))
+# and so does the usage, after render's "VIEW:"
+listed = re.search(r'VIEW: ((?:[\w-]+,?\s*)+)', usage)
+listed = re.findall(r'[\w-]+', listed.group(1)) if listed else []
+missing = [v for v in views.group(1).split(', ') if v not in listed] if views else ['(no list)']
+check('tessera-cli --help names every view of render --view', not missing,
+      'name in app/cli/tes-cli.c usage: %s' % ', '.join(missing))
 
 missing = [o for o in re.findall(r'(--[\w-]+)', usage) if o not in cli_page]
 check('tessera-cli.1 describes every option of tessera-cli --help', not missing,

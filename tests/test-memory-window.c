@@ -7,6 +7,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "tes-bsp-section.h"
@@ -253,6 +254,88 @@ test_memory_window_summary_width (void)
   tes_ui_test_close_window (window);
 }
 
+/* A text report gives the histogram's counts, not each tile's bytes: a
+ * bin picked says the count the histogram shows (1,380 tiles from 0 to
+ * 4 KB, as profile_summary_sdk3_stdout.txt prints), and why none are
+ * listed, not "0 tiles". */
+static void
+test_memory_window_printed_bin (void)
+{
+  g_autofree char *path = tes_test_copy_fixture (TES_TEST_OWN_DATA, "poplar/profile_summary_sdk3_stdout.txt");
+  TesMemorySection *section;
+  TesWindow *window;
+  const char *text;
+
+  window = tes_ui_test_open_window (path, NULL);
+  tes_ui_test_wait_for_page (window, "report");
+  section = TES_MEMORY_SECTION (gtk_stack_get_child_by_name (tes_window_get_sections (window), "TesMemorySection"));
+  g_assert_nonnull (section);
+  g_assert_true (tes_memory_section_select_bin (section, 0));
+  text = tes_memory_section_get_listing (section);
+  tes_test_assert_contains (text, "0 - 4 KB: 1,380 tiles");
+  tes_test_assert_contains (text, "no tile’s bytes");
+  g_assert_true (tes_memory_section_select_bin (section, 2));
+  tes_test_assert_contains (tes_memory_section_get_listing (section), "8 - 12 KB: 1 tile\n");
+
+  tes_ui_test_close_window (window);
+}
+
+/* The descendant of @widget drawn as a picture (accessible role img). */
+static GtkWidget *
+find_picture (GtkWidget *widget)
+{
+  if (gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (widget)) == GTK_ACCESSIBLE_ROLE_IMG)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_picture (child);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* The Memory page is as tall as its layout at the width it is given,
+ * from its measure, before it is ever drawn (it used to set its height
+ * from its draw function, and was 0 high until then). */
+static void
+test_memory_window_page_height (void)
+{
+  g_auto(Generated) g = { 0 };
+  const TesMemoryModel *model;
+  GtkWidget *section, *page;
+  TesWindow *window;
+
+  generate (&g, TES_TEST_OWN_DATA);
+  window = open_compile_and_listing (&g, 1200, 800);
+  section = gtk_stack_get_child_by_name (tes_window_get_sections (window), "TesMemorySection");
+  g_assert_nonnull (section);
+  g_assert_false (gtk_widget_get_mapped (section));
+  model = tes_memory_section_get_model (TES_MEMORY_SECTION (section));
+  g_assert_nonnull (model);
+  page = find_picture (section);
+  g_assert_nonnull (page);
+
+  for (int width = 500; width <= 1500; width += 500)
+    {
+      cairo_surface_t *scratch = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1, 1);
+      cairo_t *cr = cairo_create (scratch);
+      int expected = (int)ceil (tes_memory_render_model (cr, model, TES_MEMORY_VIEW_ALL, width, NULL));
+      int minimum = -1, natural = -1;
+
+      cairo_destroy (cr);
+      cairo_surface_destroy (scratch);
+      g_assert_cmpint (expected, >, 200);
+      gtk_widget_measure (page, GTK_ORIENTATION_VERTICAL, width, &minimum, &natural, NULL, NULL);
+      g_assert_cmpint (minimum, ==, expected);
+      g_assert_cmpint (natural, ==, expected);
+    }
+
+  tes_ui_test_close_window (window);
+}
+
 /* The Memory section in the window, on a generated Poplar run: a click
  * on a histogram bin lists exactly its tiles; `tessera-cli render` draws
  * the same page. */
@@ -280,14 +363,7 @@ test_memory_window_click (void)
   g_assert_cmpuint (model->n_over, ==, json_object_get_int_member (g.truth, "out_of_memory"));
 
   /* where the page drew the bins: the same layout, drawn aside */
-  {
-    g_autoptr(GPtrArray) areas = tes_ui_test_find_widgets (window, GTK_TYPE_DRAWING_AREA);
-
-    page = NULL;
-    for (guint i = 0; i < areas->len; i++)
-      if (gtk_widget_is_ancestor (g_ptr_array_index (areas, i), GTK_WIDGET (section)))
-        page = g_ptr_array_index (areas, i);
-  }
+  page = find_picture (GTK_WIDGET (section));
   g_assert_nonnull (page);
   tes_ui_test_wait_for_stable_size (page);
   width = gtk_widget_get_width (page);
@@ -302,7 +378,8 @@ test_memory_window_click (void)
     {
       const TesMemoryBinRect *rect = &g_array_index (rects, TesMemoryBinRect, i);
       const TesTileHistogramBin *bin = &g_array_index (model->histogram, TesTileHistogramBin, rect->bin);
-      g_autofree char *expected = g_strdup_printf (" KB: %" G_GINT64_FORMAT " tile", bin->tiles);
+      g_autofree char *n_tiles = tes_format_grouped (bin->tiles);
+      g_autofree char *expected = g_strdup_printf (" KB: %s tile", n_tiles);
       const char *text;
 
       if (bin->tiles == 0)
@@ -316,7 +393,24 @@ test_memory_window_click (void)
         guint listed = 0;
 
         for (const char *p = text; (p = strstr (p, " B)")); p++)
-          listed++;
+          {
+            /* its bytes grouped, as every figure of the window */
+            const char *open = p;
+            g_autofree char *figure = NULL;
+            g_autoptr(GString) digits = g_string_new (NULL);
+            g_autofree char *grouped = NULL;
+
+            while (open > text && open[-1] != '(')
+              open--;
+            figure = g_strndup (open, p - open);
+            for (const char *c = figure; *c; c++)
+              if (*c != ',')
+                g_string_append_c (digits, *c);
+            grouped = tes_format_grouped (g_ascii_strtod (digits->str, NULL));
+            g_assert_cmpstr (figure, ==, grouped);
+            g_assert_cmpint (g_ascii_strtoll (digits->str, NULL, 10), >=, 1000);
+            listed++;
+          }
         g_assert_cmpuint (listed, ==, bin->tiles);
       }
     }
@@ -331,7 +425,8 @@ test_memory_window_click (void)
     g_autofree char *description = accessible_property (page, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
     JsonObject *top = json_array_get_object_element (truth_tiles (&g), (guint)json_array_get_int_element (
                                                        json_object_get_array_member (g.truth, "top_tiles"), 0));
-    g_autofree char *counts = g_strdup_printf ("%u tiles, %d out of memory", json_array_get_length (truth_tiles (&g)),
+    g_autofree char *n_tiles = tes_format_grouped (json_array_get_length (truth_tiles (&g)));
+    g_autofree char *counts = g_strdup_printf ("%s tiles, %d out of memory", n_tiles,
                                                (int)json_object_get_int_member (g.truth, "out_of_memory"));
     g_autofree char *heaviest = g_strdup_printf ("most used tile %d:%d: %d KB", (int)json_object_get_int_member (top, "ipu"),
                                                  (int)json_object_get_int_member (top, "tile"),
@@ -993,6 +1088,8 @@ main (int    argc,
   tes_ui_test_init (&argc, &argv);
 
   tes_ui_test_add ("/tes/memory-window/click", test_memory_window_click);
+  tes_ui_test_add ("/tes/memory-window/page-height", test_memory_window_page_height);
+  tes_ui_test_add ("/tes/memory-window/printed-bin", test_memory_window_printed_bin);
   tes_ui_test_add ("/tes/memory-window/summary-width", test_memory_window_summary_width);
   tes_ui_test_add ("/tes/tiles-window/follows", test_tiles_window_follows);
   tes_ui_test_add ("/tes/tiles-window/units", test_tiles_window_units);

@@ -106,6 +106,29 @@ test_summary_facts (void)
   g_assert_cmpstr (find_fact (shared_facts, "Totals", "Operators")->value, ==, "96");
 }
 
+/* The Summary's facts are the report's, not the importer's bookkeeping:
+ * a Chrome trace's parse_pieces stays for `tessera-cli info` (scripts
+ * and tests read it) and is not listed; its counts are grouped. */
+static void
+test_summary_internal_facts (void)
+{
+  g_autofree char *path = tes_test_copy_fixture (TES_TEST_OWN_DATA, "qaic/opstats_trace_mini.json");
+  g_autoptr(TesReport) report = open_listing_at (path);
+  g_autoptr(TesWorkspace) workspace = tes_workspace_new (report);
+  g_autoptr(GPtrArray) facts = tes_summary_collect_facts (workspace);
+  g_autofree char *pieces = tes_report_lookup_info (report, "parse_pieces");
+
+  g_assert_cmpstr (pieces, ==, "1 of 1");
+  g_assert_nonnull (find_fact (facts, "Report", "Flavour"));
+  for (guint i = 0; i < facts->len; i++)
+    {
+      const TesSummaryFact *fact = g_ptr_array_index (facts, i);
+
+      g_assert_cmpstr (fact->key, !=, "Parse pieces");
+      g_assert_cmpstr (fact->value, !=, pieces);
+    }
+}
+
 /* Info keys are labelled in the vendor's words: acronyms stay acronyms
  * ("target.tiles_per_ipu" is "Tiles per IPU", "target.ipus" "IPUs"). */
 static void
@@ -262,8 +285,9 @@ test_summary_export (void)
   TesSummaryRow unknown = { .op_index = -1, .name = (char *)"ADD", .type = (char *)"ADD",
                             .label = (char *)"ADD", .share = NAN, .total = -1, .count = -1 };
   const TesSummaryRow *rows[] = { &quoted, &unknown };
+  TesSummaryTotalShown cycles = { TES_TIME_UNIT_CYCLES, 1 };
   g_autofree char *csv = tes_summary_rows_to_csv (rows, 2, "cycles");
-  g_autofree char *text = tes_summary_rows_to_text (rows, 2, "cycles");
+  g_autofree char *text = tes_summary_rows_to_text (rows, 2, &cycles);
 
   g_assert_cmpstr (csv, ==,
                    "index,name,type,share_percent,total_cycles,count\r\n"
@@ -271,8 +295,77 @@ test_summary_export (void)
                    ",ADD,ADD,,,\r\n");
   g_assert_cmpstr (text, ==,
                    "#\tName\tType\tShare\tTotal (cycles)\tCount\n"
-                   "0\tconv, \"fused\"\tCONV_2D\t12.500 %\t1200\t3\n"
+                   "0\tconv, \"fused\"\tCONV_2D\t12.500 %\t1,200\t3\n"
                    "\tADD\tADD\t\t\t\n");
+}
+
+/* The Total column shows a readable unit, named in its header, and every
+ * figure grouped as Tile Balance groups them: a PyTorch trace's totals
+ * (ns) in ms, with the figures read back against the rows' own ns. */
+static void
+test_summary_total_unit (void)
+{
+  g_autofree char *path = tes_test_copy_fixture (TES_TEST_OWN_DATA, "kineto/nccl_data.json.gz");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TesReport) report = open_listing_at (path);
+  g_autoptr(GPtrArray) rows = NULL;
+  TesSummaryTotalShown shown;
+  gint64 largest = 0;
+  guint checked = 0;
+
+  rows = tes_summary_load_rows (report, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (rows->len, >, 10);
+
+  shown = tes_summary_total_shown (report, (const TesSummaryRow * const *)rows->pdata, rows->len);
+  for (guint i = 0; i < rows->len; i++)
+    largest = MAX (largest, ((const TesSummaryRow *)g_ptr_array_index (rows, i))->total);
+  /* 46,876,493 ns of record_param_comms: milliseconds */
+  g_assert_cmpint (largest, >=, 1000000);
+  g_assert_cmpint (shown.unit, ==, TES_TIME_UNIT_MS);
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const TesSummaryRow *row = g_ptr_array_index (rows, i);
+      g_autofree char *cell = tes_summary_format_cell (row, TES_OPERATOR_COLUMN_TOTAL, &shown);
+      g_autofree char *count = tes_summary_format_cell (row, TES_OPERATOR_COLUMN_COUNT, &shown);
+      g_autofree char *digits = NULL;
+      char *point;
+
+      if (row->total < 0)
+        continue;
+      /* "46,876.493" is 46876.493 ms, the row's ns to the microsecond */
+      point = strchr (cell, '.');
+      g_assert_nonnull (point);
+      g_assert_cmpint (strlen (point), ==, 4);
+      for (const char *c = cell; *c; c++)
+        g_assert_true (g_ascii_isdigit (*c) || *c == '.' || *c == ',');
+      digits = g_strdup (cell);
+      g_strdelimit (digits, ",", ' ');
+      {
+        g_autoptr(GString) plain = g_string_new (NULL);
+
+        for (const char *c = digits; *c; c++)
+          if (*c != ' ')
+            g_string_append_c (plain, *c);
+        g_assert_cmpfloat_with_epsilon (g_ascii_strtod (plain->str, NULL), row->total / 1e6, 0.0005 + 1e-9);
+      }
+      /* groups of three: no run of four digits before the point */
+      for (const char *c = cell; c + 3 < point; c++)
+        g_assert_false (g_ascii_isdigit (c[0]) && g_ascii_isdigit (c[1]) && g_ascii_isdigit (c[2]) &&
+                        g_ascii_isdigit (c[3]));
+      if (row->count >= 1000)
+        g_assert_nonnull (strchr (count, ','));
+      checked++;
+    }
+  g_assert_cmpuint (checked, >, 10);
+
+  /* the column's header names the unit */
+  {
+    g_autofree char *text = tes_summary_rows_to_text ((const TesSummaryRow * const *)rows->pdata, 1, &shown);
+
+    tes_test_assert_contains (text, "\tTotal (ms)\t");
+  }
 }
 
 static void
@@ -398,6 +491,8 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/rows-and-filter", test_summary_rows_and_filter);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/sort", test_summary_sort);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/export", test_summary_export);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/total-unit", test_summary_total_unit);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/internal-facts", test_summary_internal_facts);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/render", test_summary_render);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/cli-render", test_summary_cli_render);
 

@@ -317,7 +317,7 @@ test_trace_window_select (void)
   tes_workspace_set_time_unit (f.workspace, TES_TIME_UNIT_NS);
   g_clear_pointer (&details, g_free);
   details = tes_trace_section_dup_details (f.section);
-  tes_test_assert_contains (details, "Duration: 100000 ns\n");
+  tes_test_assert_contains (details, "Duration: 100,000 ns\n");
 
   /* Shift+click on sync, on the other device: the span from one to the
    * other is selected and shown */
@@ -541,7 +541,7 @@ test_trace_window_search (void)
   g_assert_cmpint (tes_trace_view_get_current_match (f.view), ==, -1);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.section), "trace.step-match", "i", 10));
   g_assert_cmpint (tes_trace_view_get_current_match (f.view), ==, 9);
-  g_assert_true (tes_ui_test_has_label_containing (f.window, "10 of 1002"));
+  g_assert_true (tes_ui_test_has_label_containing (f.window, "10 of 1,002"));
   /* ten back from the tenth wraps round to the last */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.section), "trace.step-match", "i", -10));
   g_assert_cmpint (tes_trace_view_get_current_match (f.view), ==, 1001);
@@ -612,6 +612,33 @@ test_trace_window_summary (void)
   tes_test_assert_contains (text, "sync\t1\t499.999 µs\t499.999 µs\t500.000 µs\t");
   tes_test_assert_contains (text, "Device A: op 87.5% dma 12.5%\n");
   g_assert_true (tes_ui_test_has_label_containing (f.window, "The visible range: from 0.000 µs, 999.999 µs"));
+  /* the durations' unit in their columns' headers, following the workspace's */
+  {
+    g_autoptr(GPtrArray) views = tes_ui_test_find_widgets (f.window, GTK_TYPE_COLUMN_VIEW);
+    GtkColumnView *stats = NULL;
+
+    for (guint i = 0; i < views->len; i++)
+      if (gtk_widget_is_ancestor (g_ptr_array_index (views, i), GTK_WIDGET (bottom)))
+        stats = g_ptr_array_index (views, i);
+    g_assert_nonnull (stats);
+    for (guint u = 0; u < 2; u++)
+      {
+        GListModel *columns = gtk_column_view_get_columns (stats);
+        const char *names[] = { "Name", "Count", "Total", "Self", "Mean", "Min", "Max" };
+
+        g_assert_cmpuint (g_list_model_get_n_items (columns), ==, G_N_ELEMENTS (names));
+        for (guint c = 0; c < G_N_ELEMENTS (names); c++)
+          {
+            g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, c);
+            g_autofree char *title = c < 2 ? g_strdup (names[c])
+                                           : g_strdup_printf ("%s (%s)", names[c], u == 0 ? "µs" : "ms");
+
+            g_assert_cmpstr (gtk_column_view_column_get_title (column), ==, title);
+          }
+        tes_workspace_set_time_unit (f.workspace, TES_TIME_UNIT_MS);
+      }
+    tes_workspace_set_time_unit (f.workspace, TES_TIME_UNIT_US);
+  }
 
   /* a selected span narrows it: only add's second half and sync */
   tes_workspace_set_selection (f.workspace, 1400000, 1999999);

@@ -1212,6 +1212,16 @@ test_trace_summary (void)
   text = tes_trace_summary_to_text (stats, proportions, format_ns, NULL);
   tes_test_assert_contains (text, "conv\t1\t100000\t50000\t100000\t100000\t100000\n");
   tes_test_assert_contains (text, "Device A: op 87.5% dma 12.5%\n");
+  /* counts grouped, as every figure the window shows */
+  {
+    TesTraceStat many = { (char *)"kernel", 0, 1234567, 0, 0, 0, 0, 0 };
+    g_autoptr(GPtrArray) one = g_ptr_array_new ();
+    g_autofree char *many_text = NULL;
+
+    g_ptr_array_add (one, &many);
+    many_text = tes_trace_summary_to_text (one, NULL, format_ns, NULL);
+    tes_test_assert_contains (many_text, "kernel\t1,234,567\t0\t");
+  }
 
   /* every conv of the run, whatever the range */
   durations = tes_report_get_durations (report, find_stat (stats, "conv")->name_id, NULL, &error);

@@ -181,6 +181,32 @@ test_workspace_time_unit (void)
   g_clear_pointer (&text, g_free);
   text = tes_format_duration (-1234, TES_TIME_UNIT_CYCLES);
   g_assert_cmpstr (text, ==, "-1,234 cycles");
+  g_clear_pointer (&text, g_free);
+
+  /* every unit groups its thousands, as cycles do */
+  text = tes_format_duration (1234567890, TES_TIME_UNIT_US);
+  g_assert_cmpstr (text, ==, "1,234,567.890 µs");
+  g_clear_pointer (&text, g_free);
+  text = tes_format_duration (-1234567890, TES_TIME_UNIT_MS);
+  g_assert_cmpstr (text, ==, "-1,234.568 ms");
+  g_clear_pointer (&text, g_free);
+  text = tes_format_duration (999999, TES_TIME_UNIT_NS);
+  g_assert_cmpstr (text, ==, "999,999 ns");
+  g_clear_pointer (&text, g_free);
+  text = tes_format_grouped_fixed (1234.5, 1);
+  g_assert_cmpstr (text, ==, "1,234.5");
+  g_clear_pointer (&text, g_free);
+  text = tes_format_grouped_fixed (999.96, 1);
+  g_assert_cmpstr (text, ==, "1,000.0");
+  g_clear_pointer (&text, g_free);
+
+  /* a column of durations up to @largest reads in: */
+  g_assert_cmpint (tes_time_unit_readable (9999), ==, TES_TIME_UNIT_NS);
+  g_assert_cmpint (tes_time_unit_readable (10000), ==, TES_TIME_UNIT_US);
+  g_assert_cmpint (tes_time_unit_readable (9999999), ==, TES_TIME_UNIT_US);
+  g_assert_cmpint (tes_time_unit_readable (46876493), ==, TES_TIME_UNIT_MS);
+  text = tes_format_in_unit (46876493, TES_TIME_UNIT_MS);
+  g_assert_cmpstr (text, ==, "46.876");
 }
 
 /* --range START:END: times since the run's start, each in its own unit
@@ -249,10 +275,29 @@ test_workspace_link (void)
   g_assert_cmpint (start, ==, FIRST_NS + 4000);
   g_assert_cmpint (end, ==, FIRST_NS + 4500);
 
-  /* A finalized partner unlinks itself */
+  /* A finalized partner unlinks itself: the survivor links to nothing,
+   * moves alone, and a new partner starts from no offset */
   tes_workspace_link (a, b);
-  g_clear_object (&b);
+  tes_workspace_align_link (a, FIRST_NS, FIRST_NS + 7000);
+  g_assert_true (tes_workspace_get_linked (a) == b);
+  g_object_add_weak_pointer (G_OBJECT (b), (gpointer *)&b);
+  g_object_unref (b);
+  g_assert_null (b);
+  g_assert_null (tes_workspace_get_linked (a));
   tes_workspace_set_visible (a, FIRST_NS + 200, FIRST_NS + 300);
+  tes_workspace_get_visible (a, &start, &end);
+  g_assert_cmpint (start, ==, FIRST_NS + 200);
+  g_assert_cmpint (end, ==, FIRST_NS + 300);
+  {
+    g_autoptr(TesWorkspace) c = tes_workspace_new (report);
+
+    tes_workspace_link (a, c);
+    g_assert_true (tes_workspace_get_linked (c) == a);
+    tes_workspace_set_visible (a, FIRST_NS + 400, FIRST_NS + 600);
+    tes_workspace_get_visible (c, &start, &end);
+    g_assert_cmpint (start, ==, FIRST_NS + 400);
+    g_assert_cmpint (end, ==, FIRST_NS + 600);
+  }
 }
 
 /* A run without a timeline (SigmaStar's per-operator times) compared with

@@ -65,6 +65,36 @@ tes_painter_text (TesPainter     *p,
   return h;
 }
 
+/* As tes_painter_text(), but the text wraps at @width rather than being
+ * cut: for sentences, which must be read whole. Returns the height. */
+double
+tes_painter_paragraph (TesPainter     *p,
+                       const char     *text,
+                       double          x,
+                       double          y,
+                       double          width,
+                       guint32         rgb)
+{
+  PangoFontDescription *font = pango_font_description_from_string (p->font);
+  int h;
+
+  pango_layout_set_font_description (p->layout, font);
+  pango_font_description_free (font);
+
+  pango_layout_set_text (p->layout, text, -1);
+  pango_layout_set_width (p->layout, width > 0 ? (int)(width * PANGO_SCALE) : -1);
+  pango_layout_set_ellipsize (p->layout, PANGO_ELLIPSIZE_NONE);
+  pango_layout_set_wrap (p->layout, PANGO_WRAP_WORD_CHAR);
+  pango_layout_set_alignment (p->layout, PANGO_ALIGN_LEFT);
+  pango_layout_get_pixel_size (p->layout, NULL, &h);
+
+  tes_painter_set_rgb (p->cr, rgb);
+  cairo_move_to (p->cr, x, y);
+  pango_cairo_show_layout (p->cr, p->layout);
+
+  return h;
+}
+
 double
 tes_painter_text_width (TesPainter *p,
                         const char *text)

@@ -36,6 +36,12 @@ double  tes_painter_text       (TesPainter     *p,
                                 PangoAlignment  align,
                                 gboolean        bold,
                                 guint32         rgb);
+double  tes_painter_paragraph  (TesPainter     *p,
+                                const char     *text,
+                                double          x,
+                                double          y,
+                                double          width,
+                                guint32         rgb);
 double  tes_painter_text_width (TesPainter     *p,
                                 const char     *text);
 

@@ -211,6 +211,25 @@ tes_section_get_icon_name (TesSection *self)
   return TES_SECTION_GET_CLASS (self)->icon_name;
 }
 
+/* The view the section shows, as `tessera-cli render --view` names it:
+ * what Export View draws. */
+const char *
+tes_section_get_view (TesSection *self)
+{
+  TesSectionClass *klass;
+  const char *view = NULL;
+
+  g_return_val_if_fail (TES_IS_SECTION (self), NULL);
+
+  klass = TES_SECTION_GET_CLASS (self);
+  if (klass->get_view != NULL)
+    view = klass->get_view (self);
+  if (view == NULL && klass->views != NULL)
+    view = klass->views[0];
+
+  return view;
+}
+
 /* Class-level, so the window can list the sections a report has before
  * building any, and the CLI can render without a display. */
 gboolean

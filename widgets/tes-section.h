@@ -40,8 +40,11 @@ struct _TesSectionClass
                                   int            width,
                                   int            height,
                                   GError       **error);
+  /* the view shown, one of views (NULL: the first): what Export View
+   * asks `render` to draw */
+  const char *(*get_view)        (TesSection    *self);
 
-  gpointer _reserved[8];
+  gpointer _reserved[7];
 };
 
 TesWorkspace *tes_section_get_workspace    (TesSection    *self);
@@ -49,6 +52,7 @@ void          tes_section_set_workspace    (TesSection    *self,
                                             TesWorkspace  *workspace);
 const char   *tes_section_get_title        (TesSection    *self);
 const char   *tes_section_get_icon_name    (TesSection    *self);
+const char   *tes_section_get_view         (TesSection    *self);
 gboolean      tes_section_type_has_data    (GType          section_type,
                                             TesWorkspace  *workspace);
 gboolean      tes_section_type_render      (GType          section_type,

@@ -17,7 +17,7 @@
 #include "tes-trace-section.h"
 
 /* Every view Tessera has, in sidebar order: the window shows those its
- * report has data for, and `tessera-cli render --section` names them. */
+ * report has data for, and `tessera-cli render --view` names their views. */
 GType
 tes_sections_get_type_at (guint position)
 {

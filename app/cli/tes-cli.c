@@ -26,9 +26,12 @@ static const char usage_text[] =
   "                                     time share per operator type (total) or per operator (each),\n"
   "                                     of the whole report or of one run (a profiler step)\n"
 #ifdef TES_HAVE_WIDGETS
-  "  render [--view summary|trace|flame] [--range START:END] [--unit U]\n"
-  "         [--run NAME|--step N] [--width W] [--height H] --out OUT.png|svg|pdf FILE…\n"
-  "                                     draw a view (default: summary) as the window does\n"
+  "  render [--view VIEW] [--range START:END] [--unit U] [--run NAME|--step N]\n"
+  "         [--compare B] [--width W] [--height H] --out OUT.png|svg|pdf FILE…\n"
+  "                                     draw a view (default: summary) as the window does;\n"
+  "                                     VIEW: summary, insights, trace, flame, bsp, bsp-cycles,\n"
+  "                                     tile-balance, memory, memory-histogram, memory-tiles,\n"
+  "                                     compare, compare-summary (these two with --compare B)\n"
 #endif
   "  compare [--by name|type] [--run NAME|--step N] [--csv] [--fail-if-slower PCT] A B\n"
   "                                     two runs' operators (and profiler steps, and each\n"

@@ -33,7 +33,9 @@
 static char *
 format_kb (gint64 bytes)
 {
-  return g_strdup_printf ("%" G_GINT64_FORMAT " KB", bytes / 1024);
+  g_autofree char *kb = tes_format_grouped ((double)(bytes / 1024));
+
+  return g_strconcat (kb, " KB", NULL);
 }
 
 static double
@@ -75,24 +77,6 @@ draw_header (TesPainter           *p,
   return y + 8;
 }
 
-/* 2503 -> "2,503" */
-static char *
-group_thousands (gint64 n)
-{
-  g_autofree char *digits = g_strdup_printf ("%" G_GINT64_FORMAT, n < 0 ? -n : n);
-  GString *out = g_string_new (n < 0 ? "-" : "");
-  gsize len = strlen (digits);
-
-  for (gsize i = 0; i < len; i++)
-    {
-      if (i > 0 && (len - i) % 3 == 0)
-        g_string_append_c (out, ',');
-      g_string_append_c (out, digits[i]);
-    }
-
-  return g_string_free (out, FALSE);
-}
-
 static double
 draw_histogram (TesPainter           *p,
                 const TesMemoryModel *model,
@@ -116,11 +100,11 @@ draw_histogram (TesPainter           *p,
   for (guint i = 0; i < model->histogram->len; i++)
     {
       const TesTileHistogramBin *bin = &g_array_index (model->histogram, TesTileHistogramBin, i);
-      g_autofree char *range = g_strdup_printf ("%6" G_GINT64_FORMAT " - %" G_GINT64_FORMAT,
-                                                bin->lower / 1024, bin->upper / 1024);
-      /* a printed count as Poplar prints it, grouped by ',' */
-      g_autofree char *count = model->printed ? group_thousands (bin->tiles)
-                                              : g_strdup_printf ("%" G_GINT64_FORMAT, bin->tiles);
+      g_autofree char *lower = tes_format_grouped ((double)(bin->lower / 1024));
+      g_autofree char *upper = tes_format_grouped ((double)(bin->upper / 1024));
+      g_autofree char *range = g_strdup_printf ("%6s - %s", lower, upper);
+      /* grouped, as Poplar prints a count (2,503) */
+      g_autofree char *count = tes_format_grouped ((double)bin->tiles);
       double w = bar_width * bin->tiles / most;
       gboolean over = model->limit > 0 && bin->upper > model->limit;
 
@@ -185,9 +169,9 @@ draw_tiles (TesPainter           *p,
 
   y += tes_painter_text (p, _("Memory by tile"), x, y, width, PANGO_ALIGN_LEFT, TRUE, INK) + 6;
   if (n == 0 || top <= 0)
-    return y + tes_painter_text (p, _("The report gives no tile’s bytes: open it with the run’s archive listing "
-                                      "(size -A) or its profile."),
-                                 x, y, width, PANGO_ALIGN_LEFT, FALSE, INK) + 6;
+    return y + tes_painter_paragraph (p, _("The report gives no tile’s bytes: open it with the run’s archive listing "
+                                           "(size -A) or its profile."),
+                                      x, y, width, INK) + 6;
 
   columns = MIN (n, (guint)MAX (plot_w, 1));
   for (guint c = 0; c < columns; c++)

@@ -10,8 +10,9 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <inttypes.h>
+#include <math.h>
 
+#include "tes-canvas.h"
 #include "tes-memory-render.h"
 #include "tes-memory-section.h"
 
@@ -24,7 +25,7 @@ struct _TesMemorySection
 {
   TesSection        parent_instance;
 
-  GtkDrawingArea   *page;
+  TesCanvas        *page;
   GtkLabel         *listing;
 
   TesMemoryModel   *model;
@@ -51,22 +52,43 @@ tes_memory_section_render (TesWorkspace  *workspace,
   return tes_memory_render (workspace, which, cr, width, height, error);
 }
 
-static void
-draw_page (GtkDrawingArea *area,
-           cairo_t        *cr,
-           int             width,
-           int             height,
-           gpointer        user_data)
+/* The page's height at @width: its layout, measured on a scratch surface. */
+static int
+page_height (TesCanvas *canvas,
+             int        width,
+             gpointer   user_data)
 {
   TesMemorySection *self = user_data;
+  cairo_surface_t *scratch;
+  cairo_t *cr;
   double used;
+
+  if (self->model == NULL)
+    return 0;
+
+  scratch = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1, 1);
+  cr = cairo_create (scratch);
+  used = tes_memory_render_model (cr, self->model, TES_MEMORY_VIEW_ALL, width, NULL);
+  cairo_destroy (cr);
+  cairo_surface_destroy (scratch);
+
+  return (int)ceil (used);
+}
+
+static void
+draw_page (TesCanvas *canvas,
+           cairo_t   *cr,
+           int        width,
+           int        height,
+           gpointer   user_data)
+{
+  TesMemorySection *self = user_data;
 
   if (self->model == NULL)
     return;
 
   g_array_set_size (self->bin_rects, 0);
-  used = tes_memory_render_model (cr, self->model, TES_MEMORY_VIEW_ALL, width, self->bin_rects);
-  gtk_drawing_area_set_content_height (area, (int)used);
+  tes_memory_render_model (cr, self->model, TES_MEMORY_VIEW_ALL, width, self->bin_rects);
 
   /* the selected bin, outlined */
   for (guint i = 0; i < self->bin_rects->len; i++)
@@ -87,12 +109,13 @@ static char *
 bin_text (const TesTileHistogramBin *bin,
           guint                      n_tiles)
 {
-  g_autofree char *lower = g_strdup_printf ("%'" G_GINT64_FORMAT, bin->lower / 1024);
-  g_autofree char *upper = g_strdup_printf ("%'" G_GINT64_FORMAT, bin->upper / 1024);
+  g_autofree char *lower = tes_format_grouped ((double)(bin->lower / 1024));
+  g_autofree char *upper = tes_format_grouped ((double)(bin->upper / 1024));
+  g_autofree char *count = tes_format_grouped (n_tiles);
 
-  /* Translators: a bin of the memory histogram (its bounds in KB) and how many tiles it holds */
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s - %s KB: %u tile", "%s - %s KB: %u tiles", n_tiles),
-                          lower, upper, n_tiles);
+  /* Translators: a bin of the memory histogram (its bounds in KB) and how many tiles it holds, grouped */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s - %s KB: %s tile", "%s - %s KB: %s tiles", n_tiles),
+                          lower, upper, count);
 }
 
 /**
@@ -115,17 +138,21 @@ tes_memory_section_describe (TesMemorySection *self)
     return g_strdup (_("No tile memory in this report"));
 
   text = g_string_new (NULL);
-  /* Translators: the Memory page in words: tiles, then those over the per-tile limit */
-  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%u tile, %u out of memory",
-                                             "%u tiles, %u out of memory", model->tiles->len),
-                          model->tiles->len, model->n_over);
+  {
+    g_autofree char *n_tiles = tes_format_grouped (model->tiles->len);
+
+    /* Translators: the Memory page in words: tiles (grouped, "1,472"), then those over the per-tile limit */
+    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%s tile, %u out of memory",
+                                               "%s tiles, %u out of memory", model->tiles->len),
+                            n_tiles, model->n_over);
+  }
   if (model->heaviest->len > 0)
     {
       const TesTile *top = &g_array_index (model->heaviest, TesTile, 0);
+      g_autofree char *kb = tes_format_grouped ((double)(top->total_bytes / 1024));
 
-      /* Translators: the most used tile: IPU:tile and its bytes in KB */
-      g_string_append_printf (text, _("; most used tile %d:%d: %" PRId64 " KB"), top->ipu, top->tile,
-                              top->total_bytes / 1024);
+      /* Translators: the most used tile: IPU:tile and its bytes in KB (grouped) */
+      g_string_append_printf (text, _("; most used tile %d:%d: %s KB"), top->ipu, top->tile, kb);
     }
   /* Translators: how many bins the memory histogram has */
   g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "; histogram of %u bin", "; histogram of %u bins",
@@ -135,7 +162,7 @@ tes_memory_section_describe (TesMemorySection *self)
     {
       const TesTileHistogramBin *bin = &g_array_index (model->histogram, TesTileHistogramBin, self->selected);
       g_autoptr(GArray) tiles = tes_memory_model_tiles_in (model, bin);
-      g_autofree char *selected = bin_text (bin, tiles->len);
+      g_autofree char *selected = bin_text (bin, MAX ((guint)bin->tiles, tiles->len));
 
       /* Translators: the histogram bin selected, as "lower - upper KB: N tiles" */
       g_string_append_printf (text, _("; selected %s"), selected);
@@ -178,16 +205,20 @@ tes_memory_section_select_bin (TesMemorySection *self,
   bin = &g_array_index (self->model->histogram, TesTileHistogramBin, index);
   tiles = tes_memory_model_tiles_in (self->model, bin);
   {
-    g_autofree char *head = bin_text (bin, tiles->len);
+    /* the count the histogram shows, which a printed one has without
+     * the tiles' bytes */
+    g_autofree char *head = bin_text (bin, MAX ((guint)bin->tiles, tiles->len));
 
     g_string_append (text, head);
+    if (tiles->len == 0 && bin->tiles > 0)
+      g_string_append_printf (text, "\n%s", _("The report gives no tile’s bytes to list them by."));
   }
   for (guint i = 0; i < tiles->len; i++)
     {
       const TesTile *tile = &g_array_index (tiles, TesTile, i);
+      g_autofree char *bytes = tes_format_grouped ((double)tile->total_bytes);
 
-      g_string_append_printf (text, "%s%d:%d (%" G_GINT64_FORMAT " B)", i ? ", " : "\n",
-                              tile->ipu, tile->tile, tile->total_bytes);
+      g_string_append_printf (text, "%s%d:%d (%s B)", i ? ", " : "\n", tile->ipu, tile->tile, bytes);
     }
   gtk_label_set_label (self->listing, text->str);
   update_description (self);
@@ -268,7 +299,7 @@ tes_memory_section_workspace_changed (TesSection   *section,
     gtk_label_set_label (self->listing, error->message);
 
   update_description (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self->page));
+  gtk_widget_queue_resize (GTK_WIDGET (self->page));
 }
 
 static void
@@ -299,6 +330,7 @@ tes_memory_section_class_init (TesMemorySectionClass *klass)
   section_class->workspace_changed = tes_memory_section_workspace_changed;
   section_class->render = tes_memory_section_render;
 
+  g_type_ensure (TES_TYPE_CANVAS);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tessera/Tessera/widgets/tes-memory-section.ui");
   gtk_widget_class_bind_template_child (widget_class, TesMemorySection, page);
   gtk_widget_class_bind_template_child (widget_class, TesMemorySection, listing);
@@ -321,7 +353,7 @@ tes_memory_section_init (TesMemorySection *self)
   self->bin_rects = g_array_new (FALSE, FALSE, sizeof (TesMemoryBinRect));
   self->selected = -1;
   update_description (self);
-  gtk_drawing_area_set_draw_func (self->page, draw_page, self, NULL);
+  tes_canvas_set_funcs (self->page, page_height, draw_page, self);
 
   gesture = gtk_gesture_click_new ();
   g_signal_connect_object (gesture, "pressed", G_CALLBACK (pressed_cb), self, G_CONNECT_SWAPPED);

@@ -170,6 +170,23 @@ printed_value (GHashTable         *values,
   return printed != NULL ? printed : entry->value;
 }
 
+/* Keys an importer keeps about its own work (how many pieces it parsed the
+ * file in): `tessera-cli info` lists them for scripts, the Summary does
+ * not. */
+static gboolean
+is_internal_fact (const char *key)
+{
+  static const char * const internal[] = { "parse_pieces" };
+  const char *last = strrchr (key, '.');
+
+  last = last != NULL ? last + 1 : key;
+  for (guint i = 0; i < G_N_ELEMENTS (internal); i++)
+    if (g_str_equal (last, internal[i]))
+      return TRUE;
+
+  return FALSE;
+}
+
 /* Everything the report says about itself, in the order a reader wants it:
  * its files (and whether they are still there), the vendor's own facts
  * (target, model, graph, memory…), the clocks, then the totals. */
@@ -222,7 +239,7 @@ tes_summary_collect_facts (TesWorkspace *workspace)
         gboolean skip;
 
         /* warnings are the importer's notes, listed last */
-        if (g_str_has_prefix (entry->key, "warning."))
+        if (g_str_has_prefix (entry->key, "warning.") || is_internal_fact (entry->key))
           continue;
         value = printed_value (values, entry, &skip);
         if (skip)
@@ -293,7 +310,7 @@ tes_summary_collect_facts (TesWorkspace *workspace)
 
       if (value > 0)
         add_fact (facts, _("Totals"), _(count_fields[i].label), TES_SUMMARY_FACT_TEXT,
-                  g_strdup_printf ("%'" G_GINT64_FORMAT, value));
+                  tes_format_grouped (value));
     }
 
   for (guint i = 0; info != NULL && i < info->len; i++)
@@ -363,6 +380,36 @@ tes_summary_total_unit (TesReport           *report,
   return g_strdup (tes_time_unit_to_string (clock->unit));
 }
 
+/* The Total column of @rows: cycles as counted, grouped; times in the
+ * unit that reads best for the largest (46,876,493 ns reads 46.876 ms). */
+TesSummaryTotalShown
+tes_summary_total_shown (TesReport                  *report,
+                         const TesSummaryRow * const *rows,
+                         guint                       n_rows)
+{
+  TesSummaryTotalShown shown = { TES_TIME_UNIT_NS, 1 };
+  const TesClock *clock = NULL;
+  gint64 largest = 0;
+
+  g_return_val_if_fail (TES_IS_REPORT (report), shown);
+
+  if (n_rows > 0)
+    clock = tes_report_get_clock (report, rows[0]->clock_id);
+  if (clock != NULL && clock->unit == TES_TIME_UNIT_CYCLES)
+    {
+      shown.unit = TES_TIME_UNIT_CYCLES;
+      return shown;
+    }
+  if (clock != NULL && clock->ticks_per_second > 0)
+    shown.base_per_tick = 1e9 / (double)clock->ticks_per_second;
+
+  for (guint i = 0; i < n_rows; i++)
+    largest = MAX (largest, rows[i]->total);
+  shown.unit = tes_time_unit_readable (largest * shown.base_per_tick);
+
+  return shown;
+}
+
 const char *
 tes_summary_column_title (TesOperatorColumn column)
 {
@@ -375,9 +422,11 @@ tes_summary_column_title (TesOperatorColumn column)
   return _(titles[column]);
 }
 
+/* @total: how the Total column writes its figures (tes_summary_total_shown()) */
 char *
-tes_summary_format_cell (const TesSummaryRow *row,
-                         TesOperatorColumn    column)
+tes_summary_format_cell (const TesSummaryRow        *row,
+                         TesOperatorColumn           column,
+                         const TesSummaryTotalShown *total)
 {
   switch (column)
     {
@@ -394,10 +443,13 @@ tes_summary_format_cell (const TesSummaryRow *row,
       return isnan (row->share) ? g_strdup ("") : g_strdup_printf ("%.3f %%", row->share);
 
     case TES_OPERATOR_COLUMN_TOTAL:
-      return row->total >= 0 ? g_strdup_printf ("%'" G_GINT64_FORMAT, row->total) : g_strdup ("");
+      if (row->total < 0)
+        return g_strdup ("");
+      return total != NULL ? tes_format_in_unit (row->total * total->base_per_tick, total->unit)
+                           : tes_format_grouped (row->total);
 
     case TES_OPERATOR_COLUMN_COUNT:
-      return row->count >= 0 ? g_strdup_printf ("%'" G_GINT64_FORMAT, row->count) : g_strdup ("");
+      return row->count >= 0 ? tes_format_grouped (row->count) : g_strdup ("");
 
     case TES_OPERATOR_COLUMN_DETAILS:
       return g_strdup (row->details ? row->details : "");
@@ -629,7 +681,7 @@ tes_summary_rows_to_csv (const TesSummaryRow * const *rows,
 char *
 tes_summary_rows_to_text (const TesSummaryRow * const *rows,
                           guint                        n_rows,
-                          const char                  *total_unit)
+                          const TesSummaryTotalShown  *total)
 {
   GString *out = g_string_new (NULL);
   /* the details column only when some row has details */
@@ -644,8 +696,8 @@ tes_summary_rows_to_text (const TesSummaryRow * const *rows,
       if (c > 0)
         g_string_append_c (out, '\t');
       g_string_append (out, tes_summary_column_title (c));
-      if (c == TES_OPERATOR_COLUMN_TOTAL)
-        g_string_append_printf (out, " (%s)", total_unit);
+      if (c == TES_OPERATOR_COLUMN_TOTAL && total != NULL)
+        g_string_append_printf (out, " (%s)", tes_time_unit_to_string (total->unit));
     }
   g_string_append_c (out, '\n');
 
@@ -653,7 +705,7 @@ tes_summary_rows_to_text (const TesSummaryRow * const *rows,
     {
       for (guint c = 0; c < n_columns; c++)
         {
-          g_autofree char *cell = tes_summary_format_cell (rows[i], c);
+          g_autofree char *cell = tes_summary_format_cell (rows[i], c, total);
 
           if (c > 0)
             g_string_append_c (out, '\t');

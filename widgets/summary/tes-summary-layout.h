@@ -33,6 +33,15 @@ typedef struct
 
 typedef struct _TesOperatorFilter TesOperatorFilter;
 
+/* How the Total column writes a row's total (its clock's ticks): a figure
+ * in @unit, which the column's header names, @base_per_tick being the
+ * unit's base (ns, or cycles) per tick. */
+typedef struct
+{
+  TesTimeUnit unit;
+  double      base_per_tick;
+} TesSummaryTotalShown;
+
 /* Operator table columns, in display order. */
 typedef enum
 {
@@ -57,8 +66,12 @@ GPtrArray         *tes_summary_load_run_rows     (TesReport                 *rep
                                                   GError                   **error);
 char              *tes_summary_total_unit        (TesReport                 *report,
                                                   const TesSummaryRow       *row);
+TesSummaryTotalShown tes_summary_total_shown    (TesReport                 *report,
+                                                  const TesSummaryRow * const *rows,
+                                                  guint                      n_rows);
 char              *tes_summary_format_cell       (const TesSummaryRow       *row,
-                                                  TesOperatorColumn          column);
+                                                  TesOperatorColumn          column,
+                                                  const TesSummaryTotalShown *total);
 int                tes_summary_compare_rows      (const TesSummaryRow       *a,
                                                   const TesSummaryRow       *b,
                                                   TesOperatorColumn          column);
@@ -77,7 +90,7 @@ char              *tes_summary_rows_to_csv       (const TesSummaryRow * const *r
                                                   const char                *total_unit);
 char              *tes_summary_rows_to_text      (const TesSummaryRow * const *rows,
                                                   guint                      n_rows,
-                                                  const char                *total_unit);
+                                                  const TesSummaryTotalShown *total);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TesOperatorFilter, tes_operator_filter_free)
 

@@ -19,7 +19,7 @@
 #include <math.h>
 #include <pango/pangocairo.h>
 
-/* The Summary as a page: what `tessera-cli render --section summary`
+/* The Summary as a page: what `tessera-cli render --view summary`
  * writes and what the window exports. It reads the same facts, rows and
  * chart geometry as the section widget, and draws with cairo only, so it
  * runs without a display. */
@@ -29,9 +29,12 @@
 #define FONT         "Sans 10"
 #define CHART_ROWS   16
 
+/* Draws facts from *@next on, while they fit above @bottom; *@next is
+ * left at the first not drawn. Returns the y reached. */
 static double
 draw_facts (TesPainter *p,
             GPtrArray  *facts,
+            guint      *next,
             double      x,
             double      y,
             double      width,
@@ -39,16 +42,20 @@ draw_facts (TesPainter *p,
 {
   const char *heading = NULL;
   double key_width = width * 0.35;
+  guint i;
 
-  for (guint i = 0; i < facts->len && y < bottom; i++)
+  for (i = *next; i < facts->len && y + 18 <= bottom; i++)
     {
       const TesSummaryFact *fact = g_ptr_array_index (facts, i);
       double h;
 
       if (g_strcmp0 (heading, fact->heading) != 0)
         {
+          /* a heading only with its first fact under it */
+          if (y + (i > *next ? 8 : 0) + 2 * 18 > bottom)
+            break;
           heading = fact->heading;
-          y += i > 0 ? 8 : 0;
+          y += i > *next ? 8 : 0;
           y += tes_painter_text (p, fact->heading, x, y, width, PANGO_ALIGN_LEFT, TRUE, 0x241f31) + 2;
         }
 
@@ -57,6 +64,7 @@ draw_facts (TesPainter *p,
                      fact->kind == TES_SUMMARY_FACT_MISSING_PATH ? 0xc01c28 : 0x241f31);
       y += h + 2;
     }
+  *next = i;
 
   return y;
 }
@@ -130,7 +138,7 @@ draw_table (TesPainter *p,
             double      bottom)
 {
   static const double weights[TES_OPERATOR_N_COLUMNS] = { 0.07, 0.35, 0.22, 0.12, 0.14, 0.10, 0.50 };
-  g_autofree char *unit = tes_summary_total_unit (report, rows->len ? g_ptr_array_index (rows, 0) : NULL);
+  TesSummaryTotalShown total = tes_summary_total_shown (report, (const TesSummaryRow * const *)rows->pdata, rows->len);
   guint known = tes_summary_known_columns (rows);
   double row_height = 18;
   double sum = 0;
@@ -166,10 +174,10 @@ draw_table (TesPainter *p,
 
           if (line < 0)
             text = c == TES_OPERATOR_COLUMN_TOTAL
-              ? g_strdup_printf ("%s (%s)", tes_summary_column_title (c), unit)
+              ? g_strdup_printf ("%s (%s)", tes_summary_column_title (c), tes_time_unit_to_string (total.unit))
               : g_strdup (tes_summary_column_title (c));
           else
-            text = tes_summary_format_cell (g_ptr_array_index (rows, line), c);
+            text = tes_summary_format_cell (g_ptr_array_index (rows, line), c, &total);
 
           tes_painter_text (p, text, cx + 4, y + 1, w - 8, numeric ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT,
                      line < 0, 0x241f31);
@@ -206,6 +214,7 @@ tes_summary_render (TesWorkspace  *workspace,
   TesPainter p;
   double column = (width - 2 * MARGIN - GAP) / 2;
   double y, facts_bottom, chart_bottom;
+  guint next_fact = 0;
 
   tes_painter_init (&p, cr, FONT);
 
@@ -230,13 +239,30 @@ tes_summary_render (TesWorkspace  *workspace,
     }
   y = MARGIN + tes_painter_text (&p, title, MARGIN, MARGIN, width - 2 * MARGIN, PANGO_ALIGN_LEFT, TRUE, 0x241f31) + 12;
 
-  facts_bottom = draw_facts (&p, facts, MARGIN, y, column, height * 0.6);
+  facts_bottom = draw_facts (&p, facts, &next_fact, MARGIN, y, column, height * 0.6);
 
   chart_bottom = y;
   /* the workspace's run, as the section shows it */
   if ((chart_rows = tes_report_summarize_run (report, tes_workspace_get_run (workspace), TES_SUMMARY_TOTAL,
                                               TES_GROUP_BY_CATEGORY, &chart_error)))
     chart_bottom = draw_chart (&p, chart_rows, MARGIN + column + GAP, y, column);
+
+  /* facts the left column has no room for go on under the chart, and
+   * those that fit nowhere are counted, not dropped unsaid */
+  if (next_fact < facts->len)
+    chart_bottom = draw_facts (&p, facts, &next_fact, MARGIN + column + GAP,
+                               chart_bottom > y ? chart_bottom + GAP : y, column, height * 0.6);
+  if (next_fact < facts->len)
+    {
+      g_autofree char *more = NULL;
+      guint n_more = facts->len - next_fact;
+
+      /* Translators: facts of the report that a picture of the Summary had no room for */
+      more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "… and %u more fact", "… and %u more facts", n_more),
+                              n_more);
+      facts_bottom += tes_painter_text (&p, more, MARGIN, facts_bottom + 4, column, PANGO_ALIGN_LEFT, FALSE,
+                                        0x77767b) + 4;
+    }
 
   y = MAX (facts_bottom, chart_bottom) + GAP;
   if ((table_rows = tes_summary_load_run_rows (report, tes_workspace_get_run (workspace), NULL, &table_error)))

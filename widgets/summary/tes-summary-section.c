@@ -50,7 +50,8 @@ struct _TesSummarySection
 
   TesOperatorFilter  *op_filter;
   gboolean            setting_filter;
-  char               *total_unit;
+  char               *total_unit;       /* the rows' clock's, for CSV */
+  TesSummaryTotalShown total_shown;     /* how the Total column writes them */
   GCancellable       *cancellable;
   gboolean            loading;
 
@@ -211,8 +212,11 @@ tes_summary_section_show_loaded (TesSummarySection *self,
   self->total_unit = tes_summary_total_unit (report,
                                              loaded->rows && loaded->rows->len
                                                ? g_ptr_array_index (loaded->rows, 0) : NULL);
+  self->total_shown = tes_summary_total_shown (report,
+                                               loaded->rows ? (const TesSummaryRow * const *)loaded->rows->pdata : NULL,
+                                               loaded->rows ? loaded->rows->len : 0);
   total_title = g_strdup_printf ("%s (%s)", tes_summary_column_title (TES_OPERATOR_COLUMN_TOTAL),
-                                 self->total_unit);
+                                 tes_time_unit_to_string (self->total_shown.unit));
   gtk_column_view_column_set_title (self->columns[TES_OPERATOR_COLUMN_TOTAL], total_title);
   {
     guint known = tes_summary_known_columns (loaded->rows);
@@ -483,7 +487,9 @@ cell_text (gconstpointer row,
            guint         column,
            gpointer      data)
 {
-  return tes_summary_format_cell (row, column);
+  TesSummarySection *self = data;
+
+  return tes_summary_format_cell (row, column, &self->total_shown);
 }
 
 static int
@@ -530,8 +536,7 @@ tes_summary_section_dup_selected_text (TesSummarySection *self)
   if (rows->len == 0)
     return NULL;
 
-  return tes_summary_rows_to_text ((const TesSummaryRow * const *)rows->pdata, rows->len,
-                                   self->total_unit ? self->total_unit : "");
+  return tes_summary_rows_to_text ((const TesSummaryRow * const *)rows->pdata, rows->len, &self->total_shown);
 }
 
 static void

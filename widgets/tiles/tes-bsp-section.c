@@ -76,6 +76,13 @@ tes_bsp_section_render (TesWorkspace  *workspace,
                          cr, width, height);
 }
 
+/* Export View draws the colouring shown. */
+static const char *
+tes_bsp_section_get_view_name (TesSection *section)
+{
+  return TES_BSP_SECTION (section)->coloring == TES_BSP_COLOR_CYCLES ? "bsp-cycles" : "bsp";
+}
+
 /* The first span ending after @t (spans in time order). */
 static guint
 span_after (GArray *spans,
@@ -625,6 +632,7 @@ tes_bsp_section_class_init (TesBspSectionClass *klass)
   section_class->has_data = tes_bsp_section_has_data;
   section_class->workspace_changed = tes_bsp_section_workspace_changed;
   section_class->render = tes_bsp_section_render;
+  section_class->get_view = tes_bsp_section_get_view_name;
 
   g_type_ensure (TES_TYPE_CANVAS);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tessera/Tessera/widgets/tes-bsp-section.ui");

@@ -10,7 +10,9 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
+#include "tes-canvas.h"
 #include "tes-row-item.h"
 #include "tes-table.h"
 #include "tes-trace-render.h"
@@ -56,7 +58,8 @@ struct _TesTraceSection
   GtkStack       *bottom_stack;
   GtkLabel       *summary_title;
   GtkColumnView  *stats_view;
-  GtkDrawingArea *proportions_area;
+  GtkColumnViewColumn *stat_columns[7];   /* by STAT_*, the view's */
+  TesCanvas      *proportions_area;
   GtkDrawingArea *histogram_area;
 
   /* the Summary tab: rebuilt in a thread a moment after the range or the
@@ -159,6 +162,7 @@ append_step_details (GString    *text,
   g_autofree char *all = NULL;
   g_autofree char *min = NULL;
   g_autofree char *max = NULL;
+  g_autofree char *mean = NULL;
   TesBspStepStats stats;
 
   if (tes_report_get_track (report, track_id)->kind != TES_TRACK_TILE ||
@@ -174,13 +178,14 @@ append_step_details (GString    *text,
   all = tes_format_grouped (stats.all_cycles);
   min = tes_format_grouped (stats.min_cycles);
   max = tes_format_grouped (stats.max_cycles);
+  mean = tes_format_grouped_fixed (stats.mean_cycles, 1);
 
   /* Translators: a BSP program step's number and its program's name */
   g_string_append_printf (text, _("\nProgram step %s: %s\n"), number, tes_report_get_string (report, step->name));
   g_string_append_printf (text, _("Cycles: %s\n"), cycles);
   g_string_append_printf (text, _("Active tiles: %s of %s\n"), active, n_tiles);
   /* Translators: all the tiles' cycles added up, then their least, mean and most */
-  g_string_append_printf (text, _("All cycles: %s (min %s, mean %.1f, max %s)\n"), all, min, stats.mean_cycles, max);
+  g_string_append_printf (text, _("All cycles: %s (min %s, mean %s, max %s)\n"), all, min, mean, max);
   g_string_append_printf (text, _("Tile balance: %.1f %%\n"), stats.tile_balance);
   g_string_append_printf (text, _("Active tile balance: %.1f %%\n"), stats.active_tile_balance);
 }
@@ -246,6 +251,8 @@ tes_trace_section_update_details (TesTraceSection *self)
   gtk_label_set_label (self->details_label, details);
 }
 
+static void tes_trace_section_update_stat_unit (TesTraceSection *self);
+
 static void
 tes_trace_section_sync_unit (TesTraceSection *self)
 {
@@ -255,6 +262,7 @@ tes_trace_section_sync_unit (TesTraceSection *self)
     gtk_drop_down_set_selected (self->unit_dropdown, tes_workspace_get_time_unit (workspace));
   tes_trace_section_update_range (self);
   tes_trace_section_update_details (self);
+  tes_trace_section_update_stat_unit (self);
 }
 
 static void
@@ -314,9 +322,36 @@ stat_cell (gconstpointer row,
   if (column == STAT_NAME)
     return g_strdup (stat->name ? stat->name : "");
   if (column == STAT_COUNT)
-    return g_strdup_printf ("%" G_GINT64_FORMAT, stat->count);
+    return tes_format_grouped ((double)stat->count);
 
-  return workspace ? tes_workspace_format_duration (workspace, values[column]) : g_strdup ("");
+  /* the unit is in the column's header */
+  return workspace ? tes_workspace_format_figure (workspace, values[column]) : g_strdup ("");
+}
+
+static const char * const stat_titles[] = {
+  N_("Name"), N_("Count"), N_("Total"), N_("Self"), N_("Mean"), N_("Min"), N_("Max"),
+};
+
+/* The durations' headers name the workspace's unit, and their cells are
+ * written again in it. */
+static void
+tes_trace_section_update_stat_unit (TesTraceSection *self)
+{
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->stats));
+
+  for (guint c = STAT_TOTAL; c < N_STAT_COLUMNS; c++)
+    {
+      g_autofree char *title = NULL;
+
+      if (workspace != NULL)
+        /* Translators: a column of durations and the unit they are in: "Total (ms)" */
+        title = g_strdup_printf (_("%s (%s)"), _(stat_titles[c]),
+                                 tes_time_unit_to_string (tes_workspace_get_time_unit (workspace)));
+      gtk_column_view_column_set_title (self->stat_columns[c], title ? title : _(stat_titles[c]));
+    }
+  if (n > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self->stats), 0, n, n);
 }
 
 static int
@@ -601,17 +636,33 @@ tes_trace_section_update_histogram (TesTraceSection *self)
   g_task_run_in_thread (task, histogram_worker);
 }
 
-static void
-draw_proportions (GtkDrawingArea *area,
-                  cairo_t        *cr,
-                  int             width,
-                  int             height,
-                  gpointer        user_data)
+/* The bars' height at @width: their layout, measured on a scratch surface. */
+static int
+proportions_height (TesCanvas *canvas,
+                    int        width,
+                    gpointer   user_data)
 {
   TesTraceSection *self = user_data;
+  cairo_surface_t *scratch = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1, 1);
+  cairo_t *cr = cairo_create (scratch);
   double used = tes_trace_draw_proportions (cr, self->proportions, width);
 
-  gtk_drawing_area_set_content_height (area, (int)used);
+  cairo_destroy (cr);
+  cairo_surface_destroy (scratch);
+
+  return (int)ceil (used);
+}
+
+static void
+draw_proportions (TesCanvas *canvas,
+                  cairo_t   *cr,
+                  int        width,
+                  int        height,
+                  gpointer   user_data)
+{
+  TesTraceSection *self = user_data;
+
+  tes_trace_draw_proportions (cr, self->proportions, width);
 }
 
 static void
@@ -689,10 +740,19 @@ tes_trace_section_update_matches (TesTraceSection *self)
   else if (n == 0)
     text = g_strdup (_("No match"));
   else if (current < 0)
-    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u match", "%u matches", n), n);
+    {
+      g_autofree char *count = tes_format_grouped (n);
+
+      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s match", "%s matches", n), count);
+    }
   else
-    /* Translators: the match stepped to, of all matches */
-    text = g_strdup_printf (_("%d of %u"), current + 1, n);
+    {
+      g_autofree char *at = tes_format_grouped (current + 1);
+      g_autofree char *count = tes_format_grouped (n);
+
+      /* Translators: the match stepped to, of all matches (both grouped) */
+      text = g_strdup_printf (_("%s of %s"), at, count);
+    }
 
   gtk_label_set_label (self->match_label, text);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "trace.step-match", n > 0);
@@ -902,6 +962,12 @@ tes_trace_section_dispose (GObject *object)
   G_OBJECT_CLASS (tes_trace_section_parent_class)->dispose (object);
 }
 
+static const char *
+tes_trace_section_get_view_name (TesSection *section)
+{
+  return tes_trace_view_get_mode (TES_TRACE_SECTION (section)->view) == TES_TRACE_FLAME ? "flame" : "trace";
+}
+
 static void
 tes_trace_section_class_init (TesTraceSectionClass *klass)
 {
@@ -919,7 +985,9 @@ tes_trace_section_class_init (TesTraceSectionClass *klass)
   section_class->has_data = tes_trace_section_has_data;
   section_class->workspace_changed = tes_trace_section_workspace_changed;
   section_class->render = tes_trace_section_render;
+  section_class->get_view = tes_trace_section_get_view_name;
 
+  g_type_ensure (TES_TYPE_CANVAS);
   g_type_ensure (TES_TYPE_TRACE_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tessera/Tessera/widgets/tes-trace-section.ui");
@@ -976,23 +1044,25 @@ tes_trace_section_init (TesTraceSection *self)
   gtk_scrollbar_set_adjustment (self->scrollbar, tes_trace_view_get_vadjustment (self->view));
 
   {
-    const TesTableColumn columns[N_STAT_COLUMNS] = {
-      { _("Name"), FALSE, TRUE }, { _("Count"), TRUE, FALSE }, { _("Total"), TRUE, FALSE },
-      { _("Self"), TRUE, FALSE }, { _("Mean"), TRUE, FALSE }, { _("Min"), TRUE, FALSE },
-      { _("Max"), TRUE, FALSE },
-    };
-    GtkColumnViewColumn *added[N_STAT_COLUMNS];
+    TesTableColumn columns[N_STAT_COLUMNS];
+    GtkColumnViewColumn **added = self->stat_columns;
     GtkSortListModel *sorted;
 
+    G_STATIC_ASSERT (G_N_ELEMENTS (stat_titles) == N_STAT_COLUMNS);
+    G_STATIC_ASSERT (G_N_ELEMENTS (self->stat_columns) == N_STAT_COLUMNS);
+    for (guint c = 0; c < N_STAT_COLUMNS; c++)
+      columns[c] = (TesTableColumn) { _(stat_titles[c]), c != STAT_NAME, c == STAT_NAME };
     self->stats = g_list_store_new (TES_TYPE_ROW_ITEM);
     tes_table_add_columns (self->stats_view, columns, N_STAT_COLUMNS, stat_cell, stat_compare, self, added);
+    /* names readable when the figures take the width: they scroll */
+    gtk_column_view_column_set_fixed_width (added[STAT_NAME], 160);
     sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->stats)),
                                       g_object_ref (gtk_column_view_get_sorter (self->stats_view)));
     gtk_column_view_set_model (self->stats_view, GTK_SELECTION_MODEL (gtk_no_selection_new (G_LIST_MODEL (sorted))));
     /* largest total first, as the rows come */
     gtk_column_view_sort_by_column (self->stats_view, added[STAT_TOTAL], GTK_SORT_DESCENDING);
   }
-  gtk_drawing_area_set_draw_func (self->proportions_area, draw_proportions, self, NULL);
+  tes_canvas_set_funcs (self->proportions_area, proportions_height, draw_proportions, self);
   gtk_drawing_area_set_draw_func (self->histogram_area, draw_histogram, self, NULL);
   g_object_bind_property (self->text_check, "active", self->view, "show-text", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->flows_check, "active", self->view, "show-flows", G_BINDING_SYNC_CREATE);

@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "tes-trace-summary.h"
+#include "tes-workspace.h"
 
 void
 tes_trace_stat_free (TesTraceStat *stat)
@@ -246,7 +247,9 @@ tes_trace_summary_to_text (GPtrArray  *stats,
       const TesTraceStat *stat = g_ptr_array_index (stats, i);
       gint64 values[] = { stat->total, stat->self, stat->mean, stat->min, stat->max };
 
-      g_string_append_printf (out, "%s\t%" G_GINT64_FORMAT, stat->name, stat->count);
+      g_autofree char *count = tes_format_grouped ((double)stat->count);
+
+      g_string_append_printf (out, "%s\t%s", stat->name, count);
       for (guint v = 0; v < G_N_ELEMENTS (values); v++)
         {
           g_autofree char *text = format (values[v], data);

@@ -37,9 +37,11 @@ dup_description (TesTraceView *self)
   if (self->frame != NULL)
     {
       guint n_lanes = self->frame->lanes->len;
+      g_autofree char *count = tes_format_grouped (n_lanes);
 
       g_string_append (text, ". ");
-      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%u lane", "%u lanes", n_lanes), n_lanes);
+      /* Translators: how many lanes the trace shows (grouped) */
+      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%s lane", "%s lanes", n_lanes), count);
     }
 
   g_string_append (text, ". ");
@@ -60,8 +62,13 @@ dup_description (TesTraceView *self)
       if (n_selected == 0)
         g_string_append (text, _("No slice selected"));
       else
-        g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%u slice selected", "%u slices selected",
-                                                   n_selected), n_selected);
+        {
+          g_autofree char *count = tes_format_grouped (n_selected);
+
+          /* Translators: how many slices are selected (grouped) */
+          g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%s slice selected", "%s slices selected",
+                                                     n_selected), count);
+        }
     }
 
   return g_string_free (g_steal_pointer (&text), FALSE);

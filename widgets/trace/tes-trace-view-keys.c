@@ -19,64 +19,6 @@
 #define ZOOM_STEP  1.25
 #define PAN_STEP   0.1
 
-/* Selects a slice the keyboard or the search went to and brings it into
- * view: shown whole when wider than the view, else centred when
- * @centre or when not all of it is in view; its lane opened and
- * scrolled to. */
-void
-_tes_trace_view_select_slice (TesTraceView   *self,
-                              gint64          track_id,
-                              const TesSlice *slice,
-                              gboolean        centre)
-{
-  TesReport *report = tes_workspace_get_report (self->workspace);
-  gint64 start = tes_trace_nav_start (report, track_id, slice);
-  gint64 end = tes_trace_nav_end (report, track_id, slice);
-  const TesTraceFrame *frame;
-  gint64 t0, t1;
-
-  self->selected_box = (TesTraceBox) {
-    .name = slice->name,
-    .category = slice->category,
-    .index = slice->index,
-    .n_slices = 1,
-    /* as drawn: under Group Executions' rows; the flat view draws the top level */
-    .row = (_tes_trace_view_effective_mode (self) == TES_TRACE_FLAME ? slice->depth : 0) + self->lane_state.group_levels,
-    .flags = slice->flags,
-    .start = start,
-    .dur = end - start,
-  };
-  self->selected_track = track_id;
-
-  tes_workspace_get_visible (self->workspace, &t0, &t1);
-  if (end - start > (t1 - t0) * 8 / 10)
-    _tes_trace_view_zoom_to (self, start, end);
-  else if (centre || start < t0 || end > t1)
-    _tes_trace_view_centre_on (self, start + (end - start) / 2);
-
-  /* its lane on screen */
-  _tes_trace_view_unfold_to (self, track_id);
-  if ((frame = _tes_trace_view_ensure_frame (self)))
-    for (guint i = 0; i < frame->lanes->len; i++)
-      {
-        const TesTraceLane *lane = &g_array_index (frame->lanes, TesTraceLane, i);
-        double top = gtk_adjustment_get_value (self->vadjustment);
-        double page = gtk_adjustment_get_page_size (self->vadjustment);
-
-        if (lane->track_id != track_id)
-          continue;
-        if (lane->y < top || lane->y + lane->height > top + page)
-          gtk_adjustment_set_value (self->vadjustment, MAX (lane->y - page / 3, 0));
-        break;
-      }
-
-  {
-    TesSliceRef ref = { track_id, slice->index };
-
-    tes_workspace_set_selected_slices (self->workspace, &ref, 1);
-  }
-}
-
 /* Left and Right: the lane's previous or next slice (in the flame view,
  * at the same depth). FALSE without a selected slice. */
 static gboolean

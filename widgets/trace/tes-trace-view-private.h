@@ -17,7 +17,9 @@ G_BEGIN_DECLS
  * tes-trace-view-keys.c moves the selection with the keyboard and binds
  * chrome://tracing's keys; tes-trace-view-lanes.c pins and hides lanes
  * (their context menu); tes-trace-view-search.c runs the search and steps
- * through its matches. */
+ * through its matches; tes-trace-view-accessible.c keeps what screen
+ * readers hear current. Those four call the view's functions below and
+ * none of each other's; the view calls only what they list here. */
 
 struct _TesTraceView
 {
@@ -135,13 +137,15 @@ const TesTraceBox   *_tes_trace_view_box_at                   (TesTraceView    *
                                                                gboolean        *in_label,
                                                                int             *lane_index);
 gboolean             _tes_trace_view_has_selected_slice       (TesTraceView    *self);
-
-/* tes-trace-view-keys.c */
-void                 _tes_trace_view_add_key_controllers      (TesTraceView    *self);
+void                 _tes_trace_view_unfold_to                (TesTraceView    *self,
+                                                               gint64           track_id);
 void                 _tes_trace_view_select_slice             (TesTraceView    *self,
                                                                gint64           track_id,
                                                                const TesSlice  *slice,
                                                                gboolean         centre);
+
+/* tes-trace-view-keys.c */
+void                 _tes_trace_view_add_key_controllers      (TesTraceView    *self);
 
 /* tes-trace-view-lanes.c */
 void                 _tes_trace_view_class_add_lane_actions   (GtkWidgetClass  *widget_class);
@@ -151,7 +155,5 @@ void                 _tes_trace_view_add_lane_menu_gesture    (TesTraceView    *
 void                 _tes_trace_view_set_search_state         (TesTraceView    *self,
                                                                TesTraceMatches *matches,
                                                                const char      *error_message);
-void                 _tes_trace_view_unfold_to                (TesTraceView    *self,
-                                                               gint64           track_id);
 
 G_END_DECLS

@@ -144,25 +144,6 @@ tes_trace_view_get_current_match (TesTraceView *self)
   return self->current_match;
 }
 
-/* Opens the groups above a track, so that its lane is on screen. */
-void
-_tes_trace_view_unfold_to (TesTraceView *self,
-                           gint64        track_id)
-{
-  TesReport *report = tes_workspace_get_report (self->workspace);
-  const TesTrack *track = tes_report_get_track (report, track_id);
-
-  if (g_hash_table_remove (self->hidden, GSIZE_TO_POINTER (track_id)))
-    self->frame_valid = FALSE;
-  while (track != NULL && track->parent_id != 0)
-    {
-      if (g_hash_table_remove (self->collapsed, GSIZE_TO_POINTER (track->parent_id)) |
-          g_hash_table_remove (self->hidden, GSIZE_TO_POINTER (track->parent_id)))
-        self->frame_valid = FALSE;
-      track = tes_report_get_track (report, track->parent_id);
-    }
-}
-
 /* Steps through the matches (+1 next, -1 previous, ±10), selects the one
  * it lands on and brings it into view: centred at the same zoom, or shown
  * whole when it is wider than the view. */

@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "tes-trace-nav.h"
 #include "tes-trace-render.h"
 #include "tes-trace-view-private.h"
 
@@ -543,6 +544,83 @@ _tes_trace_view_has_selected_slice (TesTraceView *self)
          refs[0].track_id == self->selected_track && refs[0].index == self->selected_box.index;
 }
 
+/* Opens the groups above a track, so that its lane is on screen. */
+void
+_tes_trace_view_unfold_to (TesTraceView *self,
+                           gint64        track_id)
+{
+  TesReport *report = tes_workspace_get_report (self->workspace);
+  const TesTrack *track = tes_report_get_track (report, track_id);
+
+  if (g_hash_table_remove (self->hidden, GSIZE_TO_POINTER (track_id)))
+    self->frame_valid = FALSE;
+  while (track != NULL && track->parent_id != 0)
+    {
+      if (g_hash_table_remove (self->collapsed, GSIZE_TO_POINTER (track->parent_id)) |
+          g_hash_table_remove (self->hidden, GSIZE_TO_POINTER (track->parent_id)))
+        self->frame_valid = FALSE;
+      track = tes_report_get_track (report, track->parent_id);
+    }
+}
+
+/* Selects a slice the keyboard or the search went to and brings it into
+ * view: shown whole when wider than the view, else centred when
+ * @centre or when not all of it is in view; its lane opened and
+ * scrolled to. */
+void
+_tes_trace_view_select_slice (TesTraceView   *self,
+                              gint64          track_id,
+                              const TesSlice *slice,
+                              gboolean        centre)
+{
+  TesReport *report = tes_workspace_get_report (self->workspace);
+  gint64 start = tes_trace_nav_start (report, track_id, slice);
+  gint64 end = tes_trace_nav_end (report, track_id, slice);
+  const TesTraceFrame *frame;
+  gint64 t0, t1;
+
+  self->selected_box = (TesTraceBox) {
+    .name = slice->name,
+    .category = slice->category,
+    .index = slice->index,
+    .n_slices = 1,
+    /* as drawn: under Group Executions' rows; the flat view draws the top level */
+    .row = (_tes_trace_view_effective_mode (self) == TES_TRACE_FLAME ? slice->depth : 0) + self->lane_state.group_levels,
+    .flags = slice->flags,
+    .start = start,
+    .dur = end - start,
+  };
+  self->selected_track = track_id;
+
+  tes_workspace_get_visible (self->workspace, &t0, &t1);
+  if (end - start > (t1 - t0) * 8 / 10)
+    _tes_trace_view_zoom_to (self, start, end);
+  else if (centre || start < t0 || end > t1)
+    _tes_trace_view_centre_on (self, start + (end - start) / 2);
+
+  /* its lane on screen */
+  _tes_trace_view_unfold_to (self, track_id);
+  if ((frame = _tes_trace_view_ensure_frame (self)))
+    for (guint i = 0; i < frame->lanes->len; i++)
+      {
+        const TesTraceLane *lane = &g_array_index (frame->lanes, TesTraceLane, i);
+        double top = gtk_adjustment_get_value (self->vadjustment);
+        double page = gtk_adjustment_get_page_size (self->vadjustment);
+
+        if (lane->track_id != track_id)
+          continue;
+        if (lane->y < top || lane->y + lane->height > top + page)
+          gtk_adjustment_set_value (self->vadjustment, MAX (lane->y - page / 3, 0));
+        break;
+      }
+
+  {
+    TesSliceRef ref = { track_id, slice->index };
+
+    tes_workspace_set_selected_slices (self->workspace, &ref, 1);
+  }
+}
+
 static gboolean
 tes_trace_view_scroll_cb (TesTraceView             *self,
                           double                    dx,
@@ -684,14 +762,20 @@ tes_trace_view_query_tooltip (GtkWidget  *widget,
     {
       g_autofree char *path = g_strndup (box->label, box->label_len);
 
-      /* Translators: Group Executions' box: a call path and how many steps run under it */
-      markup = g_markup_printf_escaped (g_dngettext (GETTEXT_PACKAGE, "<b>%s</b>\n%u step, %s\nClick to zoom in",
-                                                     "<b>%s</b>\n%u steps, %s\nClick to zoom in", box->n_slices),
-                                        path, box->n_slices, duration);
+      g_autofree char *n_steps = tes_format_grouped (box->n_slices);
+
+      /* Translators: Group Executions' box: a call path and how many steps (grouped) run under it */
+      markup = g_markup_printf_escaped (g_dngettext (GETTEXT_PACKAGE, "<b>%s</b>\n%s step, %s\nClick to zoom in",
+                                                     "<b>%s</b>\n%s steps, %s\nClick to zoom in", box->n_slices),
+                                        path, n_steps, duration);
     }
   else if (box->n_slices > 1)
-    /* Translators: a box standing for several slices too small to draw apart */
-    markup = g_markup_printf_escaped (_("<b>%u slices</b>\n%s\nClick to zoom in"), box->n_slices, duration);
+    {
+      g_autofree char *n_slices = tes_format_grouped (box->n_slices);
+
+      /* Translators: a box standing for several slices (grouped, "12,345") too small to draw apart */
+      markup = g_markup_printf_escaped (_("<b>%s slices</b>\n%s\nClick to zoom in"), n_slices, duration);
+    }
   else
     {
       const char *name = tes_report_get_string (report, box->name);
