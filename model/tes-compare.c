@@ -446,7 +446,7 @@ format_value (gboolean    in_percent,
   if (unit == TES_TIME_UNIT_CYCLES)
     return tes_format_duration (value, TES_TIME_UNIT_CYCLES);
   if (time_unit == TES_TIME_UNIT_CYCLES)
-    time_unit = largest >= 1e7 ? TES_TIME_UNIT_MS : largest >= 1e4 ? TES_TIME_UNIT_US : TES_TIME_UNIT_NS;
+    time_unit = tes_time_unit_readable (largest);
 
   return tes_format_duration (round (value), time_unit);
 }

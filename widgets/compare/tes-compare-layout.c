@@ -167,14 +167,20 @@ tes_compare_scale_choose (gboolean    in_percent,
     return (TesCompareScale) { "%", 1, 3 };
   if (base == TES_TIME_UNIT_CYCLES)
     return (TesCompareScale) { "cycles", 1, 0 };
+  /* seconds past 10 s: a table's totals can sum a long job's steps */
   if (largest >= 1e10)
     return (TesCompareScale) { "s", 1e9, 3 };
-  if (largest >= 1e7)
-    return (TesCompareScale) { "ms", 1e6, 3 };
-  if (largest >= 1e4)
-    return (TesCompareScale) { "µs", 1e3, 3 };
-
-  return (TesCompareScale) { "ns", 1, 0 };
+  switch (tes_time_unit_readable (largest))
+    {
+    case TES_TIME_UNIT_MS:
+      return (TesCompareScale) { "ms", 1e6, 3 };
+    case TES_TIME_UNIT_US:
+      return (TesCompareScale) { "µs", 1e3, 3 };
+    case TES_TIME_UNIT_NS:
+    case TES_TIME_UNIT_CYCLES:
+    default:
+      return (TesCompareScale) { "ns", 1, 0 };
+    }
 }
 
 /* @value in @scale's unit, without it (the header names it): the digits
