@@ -17,6 +17,7 @@
 #include "tes-bsp-section.h"
 #include "tes-canvas.h"
 #include "tes-bsp-render.h"
+#include "tes-painter.h"
 #include "tes-tiles-layout.h"
 
 /* BSP: each IPU's tiles (rows) over the trace's visible range (columns),
@@ -173,6 +174,20 @@ draw_cb (TesCanvas *area,
       cairo_rectangle (cr, cell.origin.x + 1.5, cell.origin.y + 1.5, MAX (cell.size.width - 3, 0),
                        MAX (cell.size.height - 3, 0));
       cairo_stroke (cr);
+
+      /* its tile named left of its row, over the axis' labels */
+      {
+        g_autofree char *label = g_strdup_printf (_("tile %u"), self->cursor_tile);
+        double y = CLAMP (cell.origin.y + cell.size.height / 2 - 8, 0, height - 16);
+        TesPainter p;
+
+        tes_painter_init (&p, cr, FONT);
+        cairo_set_source_rgb (cr, 1, 1, 1);
+        cairo_rectangle (cr, 0, y, TES_BSP_LABEL_WIDTH - 2, 16);
+        cairo_fill (cr);
+        tes_painter_text (&p, label, 4, y + 1, TES_BSP_LABEL_WIDTH - 10, PANGO_ALIGN_RIGHT, TRUE, INK);
+        tes_painter_clear (&p);
+      }
     }
 }
 

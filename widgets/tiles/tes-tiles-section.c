@@ -37,6 +37,8 @@ struct _TesTilesSection
   int             selected_ipu;   /* the tile marked in the charts: the workspace's, or the keys' */
   int             selected_tile;  /* -1: none */
   GArray         *charts;     /* TesTileChartRect of the last drawing */
+  gboolean        reveal;     /* scroll the marked tile's chart into view once drawn */
+  guint           reveal_id;
   gboolean        stale;      /* the range changed while the section was hidden */
   GCancellable   *cancellable;   /* the BSP steps' loading */
   gboolean        steps_loading;
@@ -93,6 +95,40 @@ tes_tiles_section_render (TesWorkspace  *workspace,
   return tes_tiles_render (workspace, cr, width, height, error);
 }
 
+/* The marked tile's chart brought into view, once drawn (its place is
+ * known then). */
+static gboolean
+reveal_tile (TesTilesSection *self)
+{
+  GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (self->area), GTK_TYPE_SCROLLED_WINDOW);
+  int index, b = tes_tile_balances_find (self->balances, self->selected_ipu, self->selected_tile, &index);
+
+  for (guint i = 0; scroller != NULL && b >= 0 && i < self->charts->len; i++)
+    {
+      const TesTileChartRect *rect = &g_array_index (self->charts, TesTileChartRect, i);
+
+      if (rect->balance != (guint)b)
+        continue;
+      gtk_adjustment_clamp_page (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller)),
+                                 MAX (rect->y - 60, 0), rect->y + rect->height + 24);
+      self->reveal = FALSE;
+      return TRUE;
+    }
+
+  return FALSE;
+}
+
+static gboolean
+reveal_idle (gpointer user_data)
+{
+  TesTilesSection *self = user_data;
+
+  self->reveal_id = 0;
+  reveal_tile (self);
+
+  return G_SOURCE_REMOVE;
+}
+
 static void
 draw_cb (TesCanvas *canvas,
          cairo_t   *cr,
@@ -107,6 +143,9 @@ draw_cb (TesCanvas *canvas,
   if (workspace != NULL)
     tes_tiles_render_balances (cr, workspace, self->balances, width, self->selected, self->selected_ipu,
                                self->selected_tile, self->updating, self->charts);
+  /* not while drawing: the next idle */
+  if (self->reveal && self->reveal_id == 0)
+    self->reveal_id = g_idle_add (reveal_idle, self);
 }
 
 /* The picture's height at @width: its layout's, for measure (). */
@@ -343,6 +382,7 @@ follow_tile (TesTilesSection *self)
   if (self->selected_tile < 0)
     self->selected = -1;
   list_selected_tile (self);
+  self->reveal = self->selected_tile >= 0 && !reveal_tile (self);
   update_description (self);
   gtk_widget_queue_draw (GTK_WIDGET (self->area));
 }
@@ -591,6 +631,7 @@ tes_tiles_section_dispose (GObject *object)
   g_clear_object (&self->balance_cancellable);
   g_clear_pointer (&self->balances, g_ptr_array_unref);
   g_clear_pointer (&self->charts, g_array_unref);
+  g_clear_handle_id (&self->reveal_id, g_source_remove);
   self->area = NULL;
   gtk_widget_dispose_template (GTK_WIDGET (object), TES_TYPE_TILES_SECTION);
 
