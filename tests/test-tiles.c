@@ -14,8 +14,10 @@
 #include "tes-bsp-pyramid.h"
 #include "tes-cache-writer.h"
 #include "tes-importer-registry.h"
+#include "tes-test-pixels.h"
 #include "tes-test-util.h"
 #include "tes-tiles-layout.h"
+#include "tes-tiles-render.h"
 #include "tes-workspace.h"
 #include "test-poplar-util.h"
 
@@ -517,6 +519,46 @@ test_tiles_selection (void)
             }
       }
     }
+
+  /* drawn: the last IPU's tile 5 outlined in its chart (the only one
+   * of the charts to differ), its chart's place given */
+  {
+    g_autoptr(TesWorkspace) workspace = tes_workspace_new (report);
+    g_autoptr(GArray) plain_charts = g_array_new (FALSE, FALSE, sizeof (TesTileChartRect));
+    g_autoptr(GArray) marked_charts = g_array_new (FALSE, FALSE, sizeof (TesTileChartRect));
+    int ipu = ((const TesTileBalance *)g_ptr_array_index (balances, balances->len - 1))->ipu;
+    cairo_surface_t *plain = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1000, 2000);
+    cairo_surface_t *marked = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1000, 2000);
+    const TesTileChartRect *rect;
+    double height;
+
+    for (guint s = 0; s < 2; s++)
+      {
+        cairo_t *cr = cairo_create (s == 0 ? plain : marked);
+
+        cairo_set_source_rgb (cr, 1, 1, 1);
+        cairo_paint (cr);
+        height = tes_tiles_render_balances (cr, workspace, balances, 1000, -1, s == 0 ? -1 : ipu, s == 0 ? -1 : 5,
+                                            FALSE, s == 0 ? plain_charts : marked_charts);
+        cairo_destroy (cr);
+        cairo_surface_flush (s == 0 ? plain : marked);
+      }
+    g_assert_cmpfloat (height, <, 2000);
+    g_assert_cmpuint (marked_charts->len, ==, balances->len);
+    g_assert_cmpuint (plain_charts->len, ==, balances->len);
+    rect = &g_array_index (marked_charts, TesTileChartRect, balances->len - 1);
+    g_assert_cmpuint (rect->balance, ==, balances->len - 1);
+    g_assert_cmpfloat (rect->y, ==, g_array_index (plain_charts, TesTileChartRect, balances->len - 1).y);
+    g_assert_cmpuint (tes_test_count_differing (plain, marked, 0, 0, 1000, (int)rect->y - 4), ==, 0);
+    /* its two sides, the plot's height each, in ink */
+    g_assert_cmpuint (tes_test_count_pixels (marked, (int)rect->y - 4, (int)(rect->y + rect->height + 4),
+                                             TES_TEST_PIXEL_EQUAL, 0x241f31),
+                      >=, tes_test_count_pixels (plain, (int)rect->y - 4, (int)(rect->y + rect->height + 4),
+                                                 TES_TEST_PIXEL_EQUAL, 0x241f31) + 2 * (guint)rect->height);
+    cairo_surface_destroy (plain);
+    cairo_surface_destroy (marked);
+  }
+
   {
     int index;
 
