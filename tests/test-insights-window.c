@@ -250,17 +250,20 @@ assert_bsp_cell (TesBspSection *bsp,
                  int            tile,
                  gint64         step)
 {
-  g_autofree char *described = tes_bsp_section_describe (bsp);
+  g_autofree char *described = NULL;
   g_autofree char *said = NULL;
   int cursor_ipu;
   guint cursor_tile;
   gint64 cursor_step;
 
+  /* it follows once the workspace's setters are done: an idle later */
+  tes_ui_test_spin (50);
   g_assert_true (tes_bsp_section_get_cursor (bsp, &cursor_ipu, &cursor_tile, &cursor_step));
   g_assert_cmpint (cursor_ipu, ==, ipu);
   g_assert_cmpint (cursor_step, ==, step);
   if (tile >= 0)
     g_assert_cmpint (cursor_tile, ==, tile);
+  described = tes_bsp_section_describe (bsp);
   said = g_strdup_printf (". Selected: IPU %d, tile %u, step %" G_GINT64_FORMAT ": ", ipu, cursor_tile, step);
   tes_test_assert_contains (described, said);
 }

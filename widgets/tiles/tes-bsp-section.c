@@ -56,13 +56,15 @@ struct _TesBspSection
   guint           cursor_tile;
   guint           cursor_step;
   gboolean        writing;    /* the cursor going to the workspace: not back */
+  guint           follow_id;  /* the workspace's cell, taken once its setters are done */
 };
 
 G_DEFINE_FINAL_TYPE (TesBspSection, tes_bsp_section, TES_TYPE_SECTION)
 
 static const char * const bsp_views[] = { "bsp", "bsp-cycles", NULL };
 
-static void follow_cell (TesBspSection *self);
+static void follow_cell            (TesBspSection *self);
+static void workspace_cell_changed (TesBspSection *self);
 
 static gboolean
 tes_bsp_section_render (TesWorkspace  *workspace,
@@ -372,7 +374,8 @@ tes_bsp_section_workspace_changed (TesSection   *section,
         {
           static const char * const props[] = { "notify::ipu", "notify::tile", "notify::step" };
 
-          g_signal_connect_object (workspace, props[i], G_CALLBACK (follow_cell), self, G_CONNECT_SWAPPED);
+          g_signal_connect_object (workspace, props[i], G_CALLBACK (workspace_cell_changed), self,
+                                   G_CONNECT_SWAPPED);
         }
       self->cancellable = g_cancellable_new ();
       tes_bsp_load_ipus_async (tes_workspace_get_report (workspace), self->cancellable, load_cb, self);
@@ -487,6 +490,27 @@ follow_cell (TesBspSection *self)
     return;
   set_cursor (self, (guint)ipu_index, (guint)tile, (guint)step);
   reveal_cursor (self);
+}
+
+static gboolean
+follow_idle (gpointer user_data)
+{
+  TesBspSection *self = user_data;
+
+  self->follow_id = 0;
+  follow_cell (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* A finding sets the step, the IPU and the tile one after another: the
+ * cell follows once all are set, not through a mix of old and new (whose
+ * step could pan the range elsewhere). */
+static void
+workspace_cell_changed (TesBspSection *self)
+{
+  if (!self->writing && self->follow_id == 0)
+    self->follow_id = g_idle_add_full (G_PRIORITY_DEFAULT, follow_idle, self, NULL);
 }
 
 /**
@@ -678,6 +702,7 @@ tes_bsp_section_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_clear_handle_id (&self->follow_id, g_source_remove);
   g_clear_pointer (&self->ipus, g_ptr_array_unref);
   g_clear_pointer (&self->frame, tes_bsp_frame_free);
   self->area = NULL;
