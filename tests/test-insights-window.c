@@ -9,10 +9,13 @@
 
 #include <string.h>
 
+#include "tes-bsp-section.h"
 #include "tes-canvas.h"
 #include "tes-insights-section.h"
+#include "tes-memory-section.h"
 #include "tes-row-item.h"
 #include "tes-summary-section.h"
+#include "tes-tiles-section.h"
 #include "tes-test-util.h"
 #include "tes-trace-section.h"
 #include "tes-ui-test-util.h"
@@ -22,7 +25,9 @@
  * planted (gen-poplar-tiles.py) it is listed first in the sidebar once
  * computed, and a clean run has none; the keyboard moves from finding to
  * finding and Enter shows the finding's section with its tile, step and
- * range on the workspace; on a real PyTorch profiler trace
+ * range on the workspace, and Memory, BSP and Tile Balance select that
+ * tile and step (and a click in them selects it on the workspace); on a
+ * real PyTorch profiler trace
  * (tests/data/kineto) an idle gap pins its lane over its range in the
  * Execution Trace and a long operator filters the Summary to it. */
 
@@ -183,6 +188,109 @@ press_key (GtkWidget *focus,
   g_error ("Nothing from the %s up binds the key %s", G_OBJECT_TYPE_NAME (focus), gdk_keyval_name (keyval));
 }
 
+
+/* Memory's marked tile is @ipu's @tile: by its getter, in words and in
+ * the text below the page. */
+static void
+assert_memory_tile (TesMemorySection *memory,
+                    int               ipu,
+                    int               tile)
+{
+  const TesMemoryModel *model = tes_memory_section_get_model (memory);
+  int selected = tes_memory_section_get_selected_tile (memory);
+  g_autofree char *described = tes_memory_section_describe (memory);
+  g_autofree char *name = g_strdup_printf ("IPU %d tile %d: ", ipu, tile);
+  g_autofree char *said = g_strdup_printf ("; selected tile %s", name);
+
+  g_assert_cmpint (selected, >=, 0);
+  g_assert_cmpint (g_array_index (model->tiles, TesTile, selected).ipu, ==, ipu);
+  g_assert_cmpint (g_array_index (model->tiles, TesTile, selected).tile, ==, tile);
+  tes_test_assert_contains (described, said);
+  g_assert_true (g_str_has_prefix (tes_memory_section_get_listing (memory), name));
+}
+
+/* The BSP section once its steps are loaded. */
+static TesBspSection *
+loaded_bsp (GtkStack *sections)
+{
+  TesBspSection *bsp = TES_BSP_SECTION (gtk_stack_get_child_by_name (sections, "TesBspSection"));
+  gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
+
+  while (tes_bsp_section_get_ipus (bsp) == NULL)
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("The BSP steps were never loaded");
+      tes_ui_test_spin (20);
+    }
+
+  return bsp;
+}
+
+/* Tile Balance, shown, once its balances are worked out. */
+static TesTilesSection *
+shown_tiles (GtkStack *sections)
+{
+  TesTilesSection *tiles = TES_TILES_SECTION (gtk_stack_get_child_by_name (sections, "TesTilesSection"));
+  gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
+
+  gtk_stack_set_visible_child (sections, GTK_WIDGET (tiles));
+  while (tes_tiles_section_get_balances (tiles) == NULL || tes_tiles_section_get_updating (tiles))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("The tiles' balances were never worked out");
+      tes_ui_test_spin (20);
+    }
+  tes_ui_test_wait_for_stable_size (GTK_WIDGET (tiles));
+
+  return tiles;
+}
+
+static void
+assert_bsp_cell (TesBspSection *bsp,
+                 int            ipu,
+                 int            tile,
+                 gint64         step)
+{
+  g_autofree char *described = NULL;
+  g_autofree char *said = NULL;
+  int cursor_ipu;
+  guint cursor_tile;
+  gint64 cursor_step;
+
+  /* it follows once the workspace's setters are done: an idle later */
+  tes_ui_test_spin (50);
+  g_assert_true (tes_bsp_section_get_cursor (bsp, &cursor_ipu, &cursor_tile, &cursor_step));
+  g_assert_cmpint (cursor_ipu, ==, ipu);
+  g_assert_cmpint (cursor_step, ==, step);
+  if (tile >= 0)
+    g_assert_cmpint (cursor_tile, ==, tile);
+  described = tes_bsp_section_describe (bsp);
+  said = g_strdup_printf (". Selected: IPU %d, tile %u, step %" G_GINT64_FORMAT ": ", ipu, cursor_tile, step);
+  tes_test_assert_contains (described, said);
+}
+
+static void
+assert_tiles_tile (TesTilesSection *tiles,
+                   int              ipu,
+                   int              tile)
+{
+  g_autofree char *described = tes_tiles_section_describe (tiles);
+  g_autofree char *said = g_strdup_printf (". Selected: IPU %d, tile %d, ", ipu, tile);
+  int selected_ipu;
+
+  g_assert_cmpint (tes_tiles_section_get_selected_tile (tiles, &selected_ipu), ==, tile);
+  g_assert_cmpint (selected_ipu, ==, ipu);
+  tes_test_assert_contains (described, said);
+}
+
+static void
+count_cb (GObject    *object,
+          GParamSpec *pspec,
+          guint      *count)
+{
+  (*count)++;
+}
+
 /* Up and Down move from finding to finding; Enter
  * shows the first, the planted tiles over the limit, in Memory with the
  * worst tile chosen; a BSP step's finding chooses its IPU, step and range;
@@ -222,6 +330,8 @@ test_insights_window_activate (void)
   g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)),
                                          gtk_stack_get_visible_child (sections)));
   g_assert_true (TES_IS_CANVAS (gtk_root_get_focus (GTK_ROOT (window))));
+  /* its tile marked in Memory */
+  assert_memory_tile (TES_MEMORY_SECTION (gtk_stack_get_visible_child (sections)), t->ipu, t->tile);
 
   /* the second finding's Show button does the same for its finding */
   gtk_stack_set_visible_child (sections, GTK_WIDGET (section));
@@ -257,6 +367,8 @@ test_insights_window_activate (void)
   g_assert_true (tes_workspace_get_selection (workspace, &start, &end));
   g_assert_cmpint (start, ==, t->start_ns);
   g_assert_cmpint (end, ==, t->end_ns);
+  /* the cell of its IPU and step selected in BSP */
+  assert_bsp_cell (loaded_bsp (sections), t->ipu, t->tile, t->step);
 
   /* the planted hot tiles: the busiest in Tile Balance */
   gtk_stack_set_visible_child (sections, GTK_WIDGET (section));
@@ -268,7 +380,119 @@ test_insights_window_activate (void)
   g_assert_cmpstr (gtk_stack_get_visible_child_name (sections), ==, "TesTilesSection");
   g_assert_cmpint (tes_workspace_get_ipu (workspace), ==, t->ipu);
   g_assert_cmpint (tes_workspace_get_tile (workspace), ==, t->tile);
+  /* its bar marked in Tile Balance */
+  assert_tiles_tile (shown_tiles (sections), t->ipu, t->tile);
 
+  tes_ui_test_close_window (window);
+}
+
+/* The workspace's tile and step set from code select them in Memory,
+ * BSP and Tile Balance; a click in each makes its tile the workspace's,
+ * once (setters notify only on change: no loop). */
+static void
+test_insights_window_follow (void)
+{
+  g_auto(GStrv) planted = generate_insights_run ("insights-follow", TRUE);
+  TesWindow *window = open_run ((const char * const *)planted);
+  TesInsightsSection *section = wait_for_insights (window);
+  GtkStack *sections = tes_window_get_sections (window);
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (section));
+  TesMemorySection *memory = TES_MEMORY_SECTION (gtk_stack_get_child_by_name (sections, "TesMemorySection"));
+  const TesMemoryModel *model = tes_memory_section_get_model (memory);
+  TesBspSection *bsp = loaded_bsp (sections);
+  TesTilesSection *tiles;
+  const TesTile *last;
+  const TesBspIpu *bsp_ipu;
+  const TesBspStep *step;
+  guint notified = 0;
+
+  g_signal_connect (workspace, "notify::tile", G_CALLBACK (count_cb), &notified);
+
+  /* from code: the last IPU's last tile, then a step of it */
+  g_assert_nonnull (model);
+  last = &g_array_index (model->tiles, TesTile, model->tiles->len - 1);
+  tes_workspace_set_ipu (workspace, last->ipu);
+  tes_workspace_set_tile (workspace, last->tile);
+  assert_memory_tile (memory, last->ipu, last->tile);
+  bsp_ipu = g_ptr_array_index (tes_bsp_section_get_ipus (bsp), tes_bsp_find_ipu (tes_bsp_section_get_ipus (bsp),
+                                                                                  last->ipu));
+  step = g_ptr_array_index (bsp_ipu->steps, bsp_ipu->steps->len / 2);
+  tes_workspace_set_step (workspace, step->step);
+  assert_bsp_cell (bsp, last->ipu, last->tile, step->step);
+  tiles = shown_tiles (sections);
+  assert_tiles_tile (tiles, last->ipu, last->tile);
+  /* none: none marked */
+  tes_workspace_set_tile (workspace, -1);
+  g_assert_cmpint (tes_memory_section_get_selected_tile (memory), ==, -1);
+  g_assert_cmpint (tes_tiles_section_get_selected_tile (tiles, NULL), ==, -1);
+
+  /* a click on Tile Balance's first chart, near its start */
+  {
+    GArray *charts = tes_tiles_section_get_charts (tiles);
+    const TesTileChartRect *rect;
+    const TesTileBalance *balance;
+    g_autoptr(TesTileChart) chart = NULL;
+    const TesTileActivity *clicked;
+
+    g_assert_cmpuint (charts->len, >, 0);
+    rect = &g_array_index (charts, TesTileChartRect, 0);
+    balance = g_ptr_array_index (tes_tiles_section_get_balances (tiles), rect->balance);
+    chart = tes_tile_chart_new (balance, rect->x, rect->y, rect->width, rect->height);
+    clicked = &g_array_index (balance->tiles, TesTileActivity, tes_tile_chart_tile_at (chart, rect->x + 3));
+    notified = 0;
+    g_assert_true (tes_tiles_section_click (tiles, rect->x + 3, rect->y + rect->height / 2));
+    g_assert_cmpint (tes_workspace_get_ipu (workspace), ==, clicked->ipu);
+    g_assert_cmpint (tes_workspace_get_tile (workspace), ==, clicked->tile);
+    g_assert_cmpuint (notified, ==, 1);
+    assert_tiles_tile (tiles, clicked->ipu, clicked->tile);
+    assert_memory_tile (memory, clicked->ipu, clicked->tile);
+    g_assert_false (tes_tiles_section_click (tiles, 1, rect->y + rect->height / 2));
+  }
+
+  /* a click on Memory's chart of every tile, a third of the way along */
+  gtk_stack_set_visible_child (sections, GTK_WIDGET (memory));
+  tes_ui_test_wait_for_stable_size (GTK_WIDGET (memory));
+  tes_ui_test_spin (100);
+  {
+    const TesMemoryPlot *plot = tes_memory_section_get_plot (memory);
+    double x, y;
+    int expected;
+    const TesTile *tile;
+
+    g_assert_cmpuint (plot->n_columns, >, 0);
+    x = plot->x + plot->width / 3;
+    y = plot->y + plot->height - 2;
+    expected = tes_memory_model_tile_at (model, plot, x, y);
+    g_assert_cmpint (expected, >=, 0);
+    tile = &g_array_index (model->tiles, TesTile, expected);
+    notified = 0;
+    g_assert_true (tes_memory_section_click (memory, x, y));
+    g_assert_cmpint (tes_workspace_get_ipu (workspace), ==, tile->ipu);
+    g_assert_cmpint (tes_workspace_get_tile (workspace), ==, tile->tile);
+    g_assert_cmpuint (notified, ==, 1);
+    assert_memory_tile (memory, tile->ipu, tile->tile);
+  }
+
+  /* a click on the BSP heatmap (its first IPU's top rows): its cell is
+   * the workspace's, and stays */
+  gtk_stack_set_visible_child (sections, GTK_WIDGET (bsp));
+  tes_ui_test_wait_for_stable_size (GTK_WIDGET (bsp));
+  {
+    int ipu;
+    guint tile;
+    gint64 number;
+
+    notified = 0;
+    g_assert_true (tes_bsp_section_click (bsp, gtk_widget_get_width (GTK_WIDGET (bsp)) / 2.0, 70));
+    g_assert_true (tes_bsp_section_get_cursor (bsp, &ipu, &tile, &number));
+    g_assert_cmpint (tes_workspace_get_ipu (workspace), ==, ipu);
+    g_assert_cmpint (tes_workspace_get_tile (workspace), ==, (int)tile);
+    g_assert_cmpint (tes_workspace_get_step (workspace), ==, number);
+    g_assert_cmpuint (notified, <=, 1);
+    assert_bsp_cell (bsp, ipu, (int)tile, number);
+  }
+
+  g_signal_handlers_disconnect_by_func (workspace, count_cb, &notified);
   tes_ui_test_close_window (window);
 }
 
@@ -344,6 +568,7 @@ main (int   argc,
 
   tes_ui_test_add ("/tes/insights-window/first", test_insights_window_first);
   tes_ui_test_add ("/tes/insights-window/activate", test_insights_window_activate);
+  tes_ui_test_add ("/tes/insights-window/follow", test_insights_window_follow);
   tes_ui_test_add ("/tes/insights-window/trace", test_insights_window_trace);
 
   return tes_ui_test_run ();

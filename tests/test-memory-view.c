@@ -188,6 +188,87 @@ test_memory_render (void)
   cairo_surface_destroy (surface);
 }
 
+
+/* The workspace's tile in the chart of every tile: found by IPU and
+ * number (the truth's tiles), drawn in the column whose tiles hold it,
+ * outlined there; a click on its column selects the tile drawn there. */
+static void
+test_memory_selected_tile (void)
+{
+  g_auto(Generated) g = { 0 };
+  g_autoptr(TesReport) report = open_generated (&g);
+  g_autoptr(TesMemoryModel) model = tes_memory_model_new (report, NULL);
+  JsonArray *tiles = truth_tiles (&g);
+  cairo_surface_t *plain = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1200, 800);
+  cairo_surface_t *marked = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1200, 800);
+  cairo_surface_t *surfaces[] = { plain, marked };
+  TesMemoryPlot plot = { 0 };
+  const TesTile *heaviest;
+  int selected;
+  guint column, first, last;
+
+  /* the columns cover the tiles in order, each tile in one */
+  for (guint n = 1; n < 40; n++)
+    for (guint columns = 1; columns <= n; columns++)
+      for (guint i = 0, next = 0; i < n; i++)
+        {
+          guint c = tes_memory_tile_column (n, columns, i);
+
+          tes_memory_column_tiles (n, columns, c, &first, &last);
+          g_assert_cmpuint (first, <=, i);
+          g_assert_cmpuint (i, <, last);
+          g_assert_cmpuint (c, >=, next);
+          next = c;
+        }
+
+  for (guint i = 0; i < json_array_get_length (tiles); i++)
+    {
+      JsonObject *tile = json_array_get_object_element (tiles, i);
+      int ipu = (int)json_object_get_int_member (tile, "ipu"), number = (int)json_object_get_int_member (tile, "tile");
+      int at = tes_memory_model_find_tile (model, ipu, number);
+
+      g_assert_cmpint (at, >=, 0);
+      g_assert_cmpint (g_array_index (model->tiles, TesTile, at).ipu, ==, ipu);
+      g_assert_cmpint (g_array_index (model->tiles, TesTile, at).tile, ==, number);
+    }
+  g_assert_cmpint (tes_memory_model_find_tile (model, 0, -1), ==, -1);
+  g_assert_cmpint (tes_memory_model_find_tile (model, 99, 0), ==, -1);
+
+  /* the heaviest tile marked: its name on the title's line, its column
+   * outlined (ink where the unmarked page has none) */
+  heaviest = &g_array_index (model->heaviest, TesTile, 0);
+  selected = tes_memory_model_find_tile (model, heaviest->ipu, heaviest->tile);
+  for (guint s = 0; s < G_N_ELEMENTS (surfaces); s++)
+    {
+      cairo_t *cr = cairo_create (surfaces[s]);
+
+      cairo_set_source_rgb (cr, 1, 1, 1);
+      cairo_paint (cr);
+      tes_memory_render_model_selected (cr, model, TES_MEMORY_VIEW_ALL, 1200, NULL, s == 0 ? -1 : selected, &plot);
+      cairo_destroy (cr);
+      cairo_surface_flush (surfaces[s]);
+    }
+  g_assert_cmpuint (plot.n_columns, ==, MIN (model->tiles->len, (guint)plot.width));
+  column = tes_memory_tile_column (model->tiles->len, plot.n_columns, (guint)selected);
+  {
+    double x = plot.x + plot.width * (column + 0.5) / plot.n_columns;
+    int clicked = tes_memory_model_tile_at (model, &plot, x, plot.y + plot.height / 2);
+
+    g_assert_cmpint (clicked, >=, 0);
+    g_assert_cmpuint (tes_memory_tile_column (model->tiles->len, plot.n_columns, (guint)clicked), ==, column);
+    /* the heaviest is what its column draws */
+    g_assert_cmpint (clicked, ==, selected);
+    g_assert_cmpint (tes_memory_model_tile_at (model, &plot, plot.x - 1, plot.y + 1), ==, -1);
+    g_assert_cmpint (tes_memory_model_tile_at (model, &plot, x, plot.y + plot.height + 1), ==, -1);
+  }
+  /* the outline's two sides run the plot's height in ink */
+  g_assert_cmpuint (tes_test_count_pixels (marked, 0, 800, TES_TEST_PIXEL_EQUAL, 0x241f31),
+                    >, tes_test_count_pixels (plain, 0, 800, TES_TEST_PIXEL_EQUAL, 0x241f31) + 2 * (guint)plot.height);
+
+  cairo_surface_destroy (plain);
+  cairo_surface_destroy (marked);
+}
+
 static cairo_surface_t *
 render_tiles (TesWorkspace *workspace)
 {
@@ -767,6 +848,7 @@ main (int    argc,
 
   tes_test_add (TES_TEST_OWN_DATA, "/tes/memory-view/model", test_memory_model);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/memory-view/render", test_memory_render);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/memory-view/selected-tile", test_memory_selected_tile);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/memory-view/report-alone", test_memory_report_alone);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/memory-view/shared-scales", test_memory_shared_scales);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/grid", test_bsp_grid);

@@ -10,11 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tes-bsp-layout.h"
 #include "tes-bsp-pyramid.h"
 #include "tes-cache-writer.h"
 #include "tes-importer-registry.h"
+#include "tes-test-pixels.h"
 #include "tes-test-util.h"
 #include "tes-tiles-layout.h"
+#include "tes-tiles-render.h"
 #include "tes-workspace.h"
 #include "test-poplar-util.h"
 
@@ -415,6 +418,157 @@ test_tiles_ipu_beyond (void)
   g_assert_cmpint (g_array_index (activity, TesTileActivity, 0).cycles[TES_TILE_STATE_COMPUTE], ==, 1000);
 }
 
+
+/* What the workspace's IPU, tile and step select, without a display: each
+ * of the truth's steps is the cell of its IPU and number in the BSP
+ * heatmap; every tile of an IPU is its balance's bar, in the column the
+ * chart draws it in, and a click on that column selects a tile drawn
+ * there; a listed tile is found where the lists put it. */
+static void
+test_tiles_selection (void)
+{
+  g_auto(Generated) g = { 0 };
+  g_autofree char *execution = NULL;
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GPtrArray) ipus = NULL;
+  g_autoptr(GPtrArray) balances = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonArray *steps;
+  guint tiles_per_ipu, n_listed = 0;
+
+  generate (&g, TES_TEST_OWN_DATA);
+  execution = generated_path (&g, "execution.json");
+  report = import (execution, "chrome-json");
+  ipus = tes_report_get_bsp_ipus (report, TRUE, &error);
+  g_assert_no_error (error);
+  balances = window_balances (report, TRUE);
+  tiles_per_ipu = (guint)json_object_get_int_member (g.truth, "tiles_per_ipu");
+
+  /* BSP: every step of the truth, by IPU and number */
+  steps = json_object_get_array_member (g.truth, "steps");
+  g_assert_cmpuint (json_array_get_length (steps), >, 0);
+  for (guint s = 0; s < json_array_get_length (steps); s++)
+    {
+      JsonObject *step = json_array_get_object_element (steps, s);
+      int ipu = (int)json_object_get_int_member (step, "ipu");
+      gint64 number = json_object_get_int_member (step, "step");
+      int i = tes_bsp_find_ipu (ipus, ipu), at;
+      const TesBspIpu *bsp;
+
+      g_assert_cmpint (i, >=, 0);
+      bsp = g_ptr_array_index (ipus, i);
+      g_assert_cmpint (bsp->ipu, ==, ipu);
+      at = tes_bsp_find_step (bsp, number);
+      g_assert_cmpint (at, >=, 0);
+      g_assert_cmpint (((const TesBspStep *)g_ptr_array_index (bsp->steps, at))->step, ==, number);
+    }
+  g_assert_cmpint (tes_bsp_find_ipu (ipus, g.n_ipus), ==, -1);
+  g_assert_cmpint (tes_bsp_find_step (g_ptr_array_index (ipus, 0), -1), ==, -1);
+  g_assert_cmpint (tes_bsp_find_step (g_ptr_array_index (ipus, 0), G_MAXINT64), ==, -1);
+
+  /* Tile Balance: every tile's bar, at a width with a column per tile and
+   * at one with several tiles to a column */
+  g_assert_cmpuint (balances->len, ==, g.n_ipus);
+  for (guint b = 0; b < balances->len; b++)
+    {
+      const TesTileBalance *balance = g_ptr_array_index (balances, b);
+      const double widths[] = { tiles_per_ipu * 4.0, MAX (tiles_per_ipu / 3, 1) };
+
+      for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+        {
+          g_autoptr(TesTileChart) chart = tes_tile_chart_new (balance, 10, 0, widths[w], 50);
+
+          for (guint t = 0; t < tiles_per_ipu; t++)
+            {
+              int index, found = tes_tile_balances_find (balances, balance->ipu, (int)t, &index);
+              int c, drawn;
+              const TesTileColumn *column;
+
+              g_assert_cmpint (found, ==, (int)b);
+              g_assert_cmpint (g_array_index (balance->tiles, TesTileActivity, index).tile, ==, (int)t);
+              g_assert_cmpint (g_array_index (balance->tiles, TesTileActivity, index).ipu, ==, balance->ipu);
+              c = tes_tile_chart_column_of (chart, (guint)index);
+              g_assert_cmpint (c, >=, 0);
+              column = &g_array_index (chart->columns, TesTileColumn, c);
+              g_assert_cmpuint (column->first, <=, (guint)index);
+              g_assert_cmpuint ((guint)index, <, column->last);
+              /* a click on the column selects the tile it draws */
+              drawn = tes_tile_chart_tile_at (chart, column->x + column->width / 2);
+              g_assert_cmpint (drawn, ==, (int)column->least);
+              g_assert_cmpint (tes_tile_chart_column_of (chart, (guint)drawn), ==, c);
+            }
+          g_assert_cmpint (tes_tile_chart_column_of (chart, tiles_per_ipu), ==, -1);
+          g_assert_cmpint (tes_tile_chart_tile_at (chart, 5), ==, -1);
+          g_assert_cmpint (tes_tile_chart_tile_at (chart, 10 + widths[w] + 2), ==, -1);
+        }
+
+      /* the lists: each line found where the lists count it (least, then
+       * most, IPU after IPU), unless the same tile is listed before */
+      {
+        GArray *lists[] = { balance->least, balance->most };
+
+        for (guint l = 0; l < G_N_ELEMENTS (lists); l++)
+          for (guint i = 0; i < lists[l]->len; i++, n_listed++)
+            {
+              const TesTileActivity *tile = &g_array_index (lists[l], TesTileActivity, i);
+              int listed = tes_tile_balances_listed (balances, tile->ipu, tile->tile);
+
+              g_assert_cmpint (listed, <=, (int)n_listed);
+              if (l == 0)
+                g_assert_cmpint (listed, ==, (int)n_listed);
+            }
+      }
+    }
+
+  /* drawn: the last IPU's tile 5 outlined in its chart (the only one
+   * of the charts to differ), its chart's place given */
+  {
+    g_autoptr(TesWorkspace) workspace = tes_workspace_new (report);
+    g_autoptr(GArray) plain_charts = g_array_new (FALSE, FALSE, sizeof (TesTileChartRect));
+    g_autoptr(GArray) marked_charts = g_array_new (FALSE, FALSE, sizeof (TesTileChartRect));
+    int ipu = ((const TesTileBalance *)g_ptr_array_index (balances, balances->len - 1))->ipu;
+    cairo_surface_t *plain = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1000, 2000);
+    cairo_surface_t *marked = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1000, 2000);
+    const TesTileChartRect *rect;
+    double height;
+
+    for (guint s = 0; s < 2; s++)
+      {
+        cairo_t *cr = cairo_create (s == 0 ? plain : marked);
+
+        cairo_set_source_rgb (cr, 1, 1, 1);
+        cairo_paint (cr);
+        height = tes_tiles_render_balances (cr, workspace, balances, 1000, -1, s == 0 ? -1 : ipu, s == 0 ? -1 : 5,
+                                            FALSE, s == 0 ? plain_charts : marked_charts);
+        cairo_destroy (cr);
+        cairo_surface_flush (s == 0 ? plain : marked);
+      }
+    g_assert_cmpfloat (height, <, 2000);
+    g_assert_cmpuint (marked_charts->len, ==, balances->len);
+    g_assert_cmpuint (plain_charts->len, ==, balances->len);
+    rect = &g_array_index (marked_charts, TesTileChartRect, balances->len - 1);
+    g_assert_cmpuint (rect->balance, ==, balances->len - 1);
+    g_assert_cmpfloat (rect->y, ==, g_array_index (plain_charts, TesTileChartRect, balances->len - 1).y);
+    g_assert_cmpuint (tes_test_count_differing (plain, marked, 0, 0, 1000, (int)rect->y - 4), ==, 0);
+    /* its two sides, the plot's height each, in ink */
+    g_assert_cmpuint (tes_test_count_pixels (marked, (int)rect->y - 4, (int)(rect->y + rect->height + 4),
+                                             TES_TEST_PIXEL_EQUAL, 0x241f31),
+                      >=, tes_test_count_pixels (plain, (int)rect->y - 4, (int)(rect->y + rect->height + 4),
+                                                 TES_TEST_PIXEL_EQUAL, 0x241f31) + 2 * (guint)rect->height);
+    cairo_surface_destroy (plain);
+    cairo_surface_destroy (marked);
+  }
+
+  {
+    int index;
+
+    g_assert_cmpint (tes_tile_balances_find (balances, 0, (int)tiles_per_ipu, &index), ==, -1);
+    g_assert_cmpint (index, ==, -1);
+    g_assert_cmpint (tes_tile_balances_find (balances, g.n_ipus, 0, &index), ==, -1);
+    g_assert_cmpint (tes_tile_balances_listed (balances, 0, -1), ==, -1);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -422,6 +576,7 @@ main (int    argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   tes_test_add (TES_TEST_OWN_DATA, "/tes/tiles/window-and-cli", test_tiles_window_and_cli);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/tiles/selection", test_tiles_selection);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/tiles/units-window-and-cli", test_tiles_units_window_and_cli);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/tiles/list-unit", test_tiles_list_unit);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/tiles/ipu-is-data", test_tiles_ipu_is_data);

@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "tes-memory-layout.h"
 #include "tes-share-chart-layout.h"
 
@@ -260,6 +262,130 @@ tes_memory_model_tiles_in (const TesMemoryModel      *model,
     }
 
   return tiles;
+}
+
+/* The index in model->tiles of @tile of @ipu (any IPU's when @ipu < 0),
+ * or -1: what the workspace's tile is in the chart. */
+int
+tes_memory_model_find_tile (const TesMemoryModel *model,
+                            int                   ipu,
+                            int                   tile)
+{
+  for (guint i = 0; tile >= 0 && i < model->tiles->len; i++)
+    {
+      const TesTile *t = &g_array_index (model->tiles, TesTile, i);
+
+      if (t->tile == tile && (ipu < 0 || t->ipu == ipu))
+        return (int)i;
+    }
+
+  return -1;
+}
+
+/* The tiles [@first, @last) that the chart's @column of @n_columns draws
+ * (@n_columns ≤ @n_tiles: a column per pixel, several tiles to one). */
+void
+tes_memory_column_tiles (guint  n_tiles,
+                         guint  n_columns,
+                         guint  column,
+                         guint *first,
+                         guint *last)
+{
+  *first = (guint)((guint64)column * n_tiles / MAX (n_columns, 1));
+  *last = (guint)((guint64)(column + 1) * n_tiles / MAX (n_columns, 1));
+}
+
+/* The column that draws the tile at @index: the inverse of
+ * tes_memory_column_tiles (). */
+guint
+tes_memory_tile_column (guint n_tiles,
+                        guint n_columns,
+                        guint index)
+{
+  guint column, first, last;
+
+  if (n_tiles == 0 || n_columns == 0)
+    return 0;
+  column = (guint)MIN ((guint64)index * n_columns / n_tiles, n_columns - 1);
+  /* rounding: step to the column whose range holds it */
+  for (;;)
+    {
+      tes_memory_column_tiles (n_tiles, n_columns, column, &first, &last);
+      if (index < first && column > 0)
+        column--;
+      else if (index >= last && column + 1 < n_columns)
+        column++;
+      else
+        return column;
+    }
+}
+
+/* The tile a column draws (and a click on it selects): its heaviest. */
+guint
+tes_memory_model_column_tile (const TesMemoryModel *model,
+                              guint                 n_columns,
+                              guint                 column)
+{
+  guint first, last, heaviest;
+
+  tes_memory_column_tiles (model->tiles->len, n_columns, column, &first, &last);
+  heaviest = first;
+  for (guint t = first; t < last; t++)
+    if (g_array_index (model->tiles, TesTile, t).total_bytes > g_array_index (model->tiles, TesTile, heaviest).total_bytes)
+      heaviest = t;
+
+  return heaviest;
+}
+
+/* The tile drawn at (@x, @y) of @plot (its column's heaviest), or -1. */
+int
+tes_memory_model_tile_at (const TesMemoryModel *model,
+                          const TesMemoryPlot  *plot,
+                          double                x,
+                          double                y)
+{
+  guint column;
+
+  if (plot->n_columns == 0 || x < plot->x || x >= plot->x + plot->width || y < plot->y ||
+      y >= plot->y + plot->height)
+    return -1;
+  column = MIN ((guint)((x - plot->x) / plot->width * plot->n_columns), plot->n_columns - 1);
+
+  return (int)tes_memory_model_column_tile (model, plot->n_columns, column);
+}
+
+static char *
+format_kb (gint64 bytes)
+{
+  return g_strdup_printf ("%" G_GINT64_FORMAT " KB", bytes / 1024);
+}
+
+/* The tile at @index in words: "IPU 0 tile 5: 640 KB — code 300 KB, …",
+ * its @max_categories largest categories with bytes. */
+char *
+tes_memory_model_tile_text (const TesMemoryModel *model,
+                            guint                 index,
+                            guint                 max_categories)
+{
+  const TesTile *tile = &g_array_index (model->tiles, TesTile, index);
+  g_autofree char *total = format_kb (tile->total_bytes);
+  GString *line = g_string_new (NULL);
+
+  /* Translators: a tile, its IPU, and its bytes */
+  g_string_append_printf (line, _("IPU %d tile %d: %s"), tile->ipu, tile->tile, total);
+  for (guint k = 0, shown = 0; k < model->categories->len && shown < max_categories; k++)
+    {
+      gint64 bytes = tes_memory_model_get_bytes (model, index, k);
+      g_autofree char *kb = NULL;
+
+      if (bytes <= 0)
+        continue;
+      kb = format_kb (bytes);
+      g_string_append_printf (line, "%s%s %s", shown++ ? ", " : " — ",
+                              (const char *)g_ptr_array_index (model->categories, k), kb);
+    }
+
+  return g_string_free (line, FALSE);
 }
 
 /* The top of the bytes axis: the heaviest tile or the limit, whichever is

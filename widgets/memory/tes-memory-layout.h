@@ -36,6 +36,17 @@ typedef struct
   gint64      shared_count_top;
 } TesMemoryModel;
 
+/* Where the chart of every tile was drawn: @n_columns columns across
+ * @width, one per tile or per run of tiles. */
+typedef struct
+{
+  double x;
+  double y;
+  double width;
+  double height;
+  guint  n_columns;   /* 0: no chart */
+} TesMemoryPlot;
+
 TesMemoryModel *tes_memory_model_new        (TesReport            *report,
                                              GError              **error);
 void            tes_memory_model_free       (TesMemoryModel       *model);
@@ -45,6 +56,27 @@ gint64          tes_memory_model_get_bytes  (const TesMemoryModel *model,
 GArray         *tes_memory_model_tiles_in   (const TesMemoryModel *model,
                                              const TesTileHistogramBin *bin);
 gboolean        tes_memory_report_has_data  (TesReport            *report);
+int             tes_memory_model_find_tile  (const TesMemoryModel *model,
+                                             int                   ipu,
+                                             int                   tile);
+void            tes_memory_column_tiles     (guint                 n_tiles,
+                                             guint                 n_columns,
+                                             guint                 column,
+                                             guint                *first,
+                                             guint                *last);
+guint           tes_memory_tile_column      (guint                 n_tiles,
+                                             guint                 n_columns,
+                                             guint                 index);
+guint           tes_memory_model_column_tile (const TesMemoryModel *model,
+                                              guint                 n_columns,
+                                              guint                 column);
+int             tes_memory_model_tile_at    (const TesMemoryModel *model,
+                                             const TesMemoryPlot  *plot,
+                                             double                x,
+                                             double                y);
+char           *tes_memory_model_tile_text  (const TesMemoryModel *model,
+                                             guint                 index,
+                                             guint                 max_categories);
 gint64          tes_memory_model_bytes_top  (const TesMemoryModel *model);
 gint64          tes_memory_model_count_top  (const TesMemoryModel *model);
 void            tes_memory_model_share_scales (TesMemoryModel     *a,

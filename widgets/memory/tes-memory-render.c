@@ -157,7 +157,9 @@ draw_tiles (TesPainter           *p,
             const TesMemoryModel *model,
             double                x,
             double                y,
-            double                width)
+            double                width,
+            int                   selected,
+            TesMemoryPlot        *plot)
 {
   cairo_t *cr = p->cr;
   guint n = model->tiles->len;
@@ -167,23 +169,32 @@ draw_tiles (TesPainter           *p,
   guint columns;
   g_autofree char *scale = NULL;
 
-  y += tes_painter_text (p, _("Memory by tile"), x, y, width, PANGO_ALIGN_LEFT, TRUE, INK) + 6;
+  double title = tes_painter_text (p, _("Memory by tile"), x, y, width, PANGO_ALIGN_LEFT, TRUE, INK);
+
+  /* the selected tile, named on the title's line */
+  if (selected >= 0 && selected < (int)n)
+    {
+      g_autofree char *name = tes_memory_model_tile_text (model, (guint)selected, 0);
+      /* Translators: the tile selected in the chart of every tile (as "IPU 0 tile 5: 640 KB") */
+      g_autofree char *label = g_strdup_printf (_("Selected: %s"), name);
+
+      tes_painter_text (p, label, plot_x, y, plot_w, PANGO_ALIGN_RIGHT, TRUE, INK);
+    }
+  /* room above the bars for the selection's triangle */
+  y += title + 14;
   if (n == 0 || top <= 0)
     return y + tes_painter_paragraph (p, _("The report gives no tile’s bytes: open it with the run’s archive listing "
                                            "(size -A) or its profile."),
                                       x, y, width, INK) + 6;
 
   columns = MIN (n, (guint)MAX (plot_w, 1));
+  if (plot != NULL)
+    *plot = (TesMemoryPlot) { plot_x, y, plot_w, plot_h, columns };
   for (guint c = 0; c < columns; c++)
     {
-      guint first = c * n / columns, last = (c + 1) * n / columns;
-      guint heaviest = first;
+      guint heaviest = tes_memory_model_column_tile (model, columns, c);
       double cx = plot_x + plot_w * c / columns, cw = MAX (plot_w / columns - (columns < plot_w / 3 ? 1 : 0), 1);
       double base = y + plot_h;
-
-      for (guint t = first; t < last; t++)
-        if (g_array_index (model->tiles, TesTile, t).total_bytes > g_array_index (model->tiles, TesTile, heaviest).total_bytes)
-          heaviest = t;
 
       for (guint k = 0; k < n_categories; k++)
         {
@@ -204,6 +215,27 @@ draw_tiles (TesPainter           *p,
           cairo_rectangle (cr, cx, y - 4, cw, 3);
           cairo_fill (cr);
         }
+    }
+
+  /* the selected tile's column: outlined over the whole height, a
+   * triangle above it, legible however thin the column */
+  if (selected >= 0 && selected < (int)n)
+    {
+      guint c = tes_memory_tile_column (n, columns, (guint)selected);
+      double cx = plot_x + plot_w * c / columns, cw = MAX (plot_w / columns - (columns < plot_w / 3 ? 1 : 0), 1);
+      double mid = floor (cx + cw / 2) + 0.5;
+
+      cairo_save (cr);
+      tes_painter_set_rgb (cr, INK);
+      cairo_set_line_width (cr, 2);
+      cairo_rectangle (cr, floor (cx) - 1.5, y - 5.5, ceil (cw) + 3, plot_h + 7);
+      cairo_stroke (cr);
+      cairo_move_to (cr, mid - 5, y - 15);
+      cairo_line_to (cr, mid + 5, y - 15);
+      cairo_line_to (cr, mid, y - 8);
+      cairo_close_path (cr);
+      cairo_fill (cr);
+      cairo_restore (cr);
     }
 
   /* the axis: 0 and the top, the limit as a dashed red line */
@@ -267,29 +299,15 @@ draw_heaviest (TesPainter           *p,
   for (guint i = 0; i < model->heaviest->len; i++)
     {
       const TesTile *tile = &g_array_index (model->heaviest, TesTile, i);
-      g_autoptr(GString) line = g_string_new (NULL);
-      g_autofree char *total = format_kb (tile->total_bytes);
+      g_autofree char *line = NULL;
       guint index = 0;
 
       for (guint t = 0; t < model->tiles->len; t++)
         if (g_array_index (model->tiles, TesTile, t).id == tile->id)
           index = t;
+      line = tes_memory_model_tile_text (model, index, 4);
 
-      /* Translators: a tile, its IPU, and its bytes */
-      g_string_append_printf (line, _("IPU %d tile %d: %s"), tile->ipu, tile->tile, total);
-      for (guint k = 0, shown = 0; k < model->categories->len && shown < 4; k++)
-        {
-          gint64 bytes = tes_memory_model_get_bytes (model, index, k);
-          g_autofree char *kb = NULL;
-
-          if (bytes <= 0)
-            continue;
-          kb = format_kb (bytes);
-          g_string_append_printf (line, "%s%s %s", shown++ ? ", " : " — ",
-                                  (const char *)g_ptr_array_index (model->categories, k), kb);
-        }
-
-      y += tes_painter_text (p, line->str, x, y, width, PANGO_ALIGN_LEFT, FALSE,
+      y += tes_painter_text (p, line, x, y, width, PANGO_ALIGN_LEFT, FALSE,
                              model->limit > 0 && tile->total_bytes > model->limit ? OVER : INK) + 2;
     }
 
@@ -305,9 +323,25 @@ tes_memory_render_model (cairo_t              *cr,
                          double                width,
                          GArray               *bin_rects)
 {
+  return tes_memory_render_model_selected (cr, model, view, width, bin_rects, -1, NULL);
+}
+
+/* The same, the tile at @selected of model->tiles marked (-1: none);
+ * where the chart of every tile went into @plot (may be NULL). */
+double
+tes_memory_render_model_selected (cairo_t              *cr,
+                                  const TesMemoryModel *model,
+                                  TesMemoryView         view,
+                                  double                width,
+                                  GArray               *bin_rects,
+                                  int                   selected,
+                                  TesMemoryPlot        *plot)
+{
   TesPainter p;
   double y = MARGIN;
 
+  if (plot != NULL)
+    *plot = (TesMemoryPlot) { 0 };
   tes_painter_init (&p, cr, FONT);
   y = draw_header (&p, model, y, width);
 
@@ -318,7 +352,7 @@ tes_memory_render_model (cairo_t              *cr,
       break;
 
     case TES_MEMORY_VIEW_TILES:
-      y = draw_tiles (&p, model, MARGIN, y, width - 2 * MARGIN);
+      y = draw_tiles (&p, model, MARGIN, y, width - 2 * MARGIN, selected, plot);
       y = draw_heaviest (&p, model, MARGIN, y, width - 2 * MARGIN);
       break;
 
@@ -328,7 +362,7 @@ tes_memory_render_model (cairo_t              *cr,
         double left = MIN (420, (width - 3 * MARGIN) * 0.4);
         double right_x = 2 * MARGIN + left;
         double y_left = draw_histogram (&p, model, MARGIN, y, left, bin_rects);
-        double y_right = draw_tiles (&p, model, right_x, y, width - right_x - MARGIN);
+        double y_right = draw_tiles (&p, model, right_x, y, width - right_x - MARGIN, selected, plot);
 
         y_right = draw_heaviest (&p, model, right_x, y_right, width - right_x - MARGIN);
         y = MAX (y_left, y_right);

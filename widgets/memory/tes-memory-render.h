@@ -36,6 +36,13 @@ double   tes_memory_render_model (cairo_t              *cr,
                                   TesMemoryView         view,
                                   double                width,
                                   GArray               *bin_rects);
+double   tes_memory_render_model_selected (cairo_t              *cr,
+                                           const TesMemoryModel *model,
+                                           TesMemoryView         view,
+                                           double                width,
+                                           GArray               *bin_rects,
+                                           int                   selected,
+                                           TesMemoryPlot        *plot);
 int      tes_memory_bin_at       (GArray               *bin_rects,
                                   double                x,
                                   double                y);

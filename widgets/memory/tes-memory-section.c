@@ -25,12 +25,15 @@ struct _TesMemorySection
 {
   TesSection        parent_instance;
 
+  GtkScrolledWindow *scroller;
   TesCanvas        *page;
   GtkLabel         *listing;
 
   TesMemoryModel   *model;
   GArray           *bin_rects;   /* TesMemoryBinRect of the last drawing */
   int               selected;    /* histogram bin, or -1 */
+  int               tile;        /* the workspace's tile, an index of model->tiles, or -1 */
+  TesMemoryPlot     plot;        /* the chart of every tile, as last drawn */
 };
 
 G_DEFINE_FINAL_TYPE (TesMemorySection, tes_memory_section, TES_TYPE_SECTION)
@@ -68,7 +71,7 @@ page_height (TesCanvas *canvas,
 
   scratch = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1, 1);
   cr = cairo_create (scratch);
-  used = tes_memory_render_model (cr, self->model, TES_MEMORY_VIEW_ALL, width, NULL);
+  used = tes_memory_render_model_selected (cr, self->model, TES_MEMORY_VIEW_ALL, width, NULL, self->tile, NULL);
   cairo_destroy (cr);
   cairo_surface_destroy (scratch);
 
@@ -88,7 +91,8 @@ draw_page (TesCanvas *canvas,
     return;
 
   g_array_set_size (self->bin_rects, 0);
-  tes_memory_render_model (cr, self->model, TES_MEMORY_VIEW_ALL, width, self->bin_rects);
+  tes_memory_render_model_selected (cr, self->model, TES_MEMORY_VIEW_ALL, width, self->bin_rects,
+                                    self->tile, &self->plot);
 
   /* the selected bin, outlined */
   for (guint i = 0; i < self->bin_rects->len; i++)
@@ -167,6 +171,13 @@ tes_memory_section_describe (TesMemorySection *self)
       /* Translators: the histogram bin selected, as "lower - upper KB: N tiles" */
       g_string_append_printf (text, _("; selected %s"), selected);
     }
+  if (self->tile >= 0)
+    {
+      g_autofree char *tile = tes_memory_model_tile_text (model, (guint)self->tile, G_MAXUINT);
+
+      /* Translators: the tile selected, as "IPU 0 tile 5: 640 KB — code 300 KB, …" */
+      g_string_append_printf (text, _("; selected tile %s"), tile);
+    }
   g_string_append_c (text, '.');
 
   return g_string_free (text, FALSE);
@@ -227,15 +238,75 @@ tes_memory_section_select_bin (TesMemorySection *self,
   return TRUE;
 }
 
-/* A click on a histogram bin lists the tiles in it. */
+/* The workspace's IPU and tile, marked in the chart and listed below
+ * (the chart brought into view); none, or a tile without memory rows,
+ * unmarks. */
+static void
+follow_tile (TesMemorySection *self)
+{
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+  int tile = -1;
+
+  if (workspace != NULL && self->model != NULL)
+    tile = tes_memory_model_find_tile (self->model, tes_workspace_get_ipu (workspace),
+                                       tes_workspace_get_tile (workspace));
+  if (tile == self->tile)
+    return;
+
+  self->tile = tile;
+  if (tile >= 0)
+    {
+      g_autofree char *text = tes_memory_model_tile_text (self->model, (guint)tile, G_MAXUINT);
+      const TesTile *t = &g_array_index (self->model->tiles, TesTile, tile);
+      g_autofree char *bytes = tes_format_grouped (t->total_bytes);
+      g_autofree char *over = NULL;
+
+      if (self->model->limit > 0 && t->total_bytes > self->model->limit)
+        {
+          g_autofree char *by = tes_format_grouped (t->total_bytes - self->model->limit);
+
+          /* Translators: how far a tile is over its memory, in bytes ("1,024") */
+          over = g_strdup_printf (_(", %s B over the limit"), by);
+        }
+      {
+        /* Translators: the selected tile's line, then its bytes in full ("655,360") and whether it is over the limit */
+        g_autofree char *listing = g_strdup_printf (_("%s\n%s B in all%s"), text, bytes, over ? over : "");
+
+        gtk_label_set_label (self->listing, listing);
+      }
+      if (self->plot.n_columns > 0)
+        gtk_adjustment_clamp_page (gtk_scrolled_window_get_vadjustment (self->scroller),
+                                   MAX (self->plot.y - 40, 0), self->plot.y + self->plot.height);
+    }
+  else if (self->selected < 0)
+    gtk_label_set_label (self->listing, _("Click a bin of the histogram to list its tiles."));
+  update_description (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self->page));
+}
+
+/* A click on a histogram bin lists the tiles in it; on the chart of
+ * every tile makes its tile the workspace's (follow_tile () marks it). */
 gboolean
 tes_memory_section_click (TesMemorySection *self,
                           double            x,
                           double            y)
 {
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+  int tile;
+
   g_return_val_if_fail (TES_IS_MEMORY_SECTION (self), FALSE);
 
-  return self->model != NULL && tes_memory_section_select_bin (self, tes_memory_bin_at (self->bin_rects, x, y));
+  if (self->model == NULL)
+    return FALSE;
+  if (tes_memory_section_select_bin (self, tes_memory_bin_at (self->bin_rects, x, y)))
+    return TRUE;
+  if (workspace == NULL || (tile = tes_memory_model_tile_at (self->model, &self->plot, x, y)) < 0)
+    return FALSE;
+
+  tes_workspace_set_ipu (workspace, g_array_index (self->model->tiles, TesTile, tile).ipu);
+  tes_workspace_set_tile (workspace, g_array_index (self->model->tiles, TesTile, tile).tile);
+
+  return TRUE;
 }
 
 /* memory.move(bins): the arrows, from the selected bin (none: the first) */
@@ -289,14 +360,25 @@ tes_memory_section_workspace_changed (TesSection   *section,
   TesWorkspace *workspace = tes_section_get_workspace (section);
   g_autoptr(GError) error = NULL;
 
+  if (old_workspace != NULL)
+    g_signal_handlers_disconnect_by_data (old_workspace, self);
   g_clear_pointer (&self->model, tes_memory_model_free);
   self->selected = -1;
+  self->tile = -1;
+  self->plot = (TesMemoryPlot) { 0 };
   gtk_label_set_label (self->listing, _("Click a bin of the histogram to list its tiles."));
 
   /* one query for the tiles and one for their rows: quick even for a
    * few thousand tiles */
   if (workspace != NULL && !(self->model = tes_memory_model_new (tes_workspace_get_report (workspace), &error)))
     gtk_label_set_label (self->listing, error->message);
+
+  if (workspace != NULL)
+    {
+      g_signal_connect_object (workspace, "notify::ipu", G_CALLBACK (follow_tile), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (workspace, "notify::tile", G_CALLBACK (follow_tile), self, G_CONNECT_SWAPPED);
+      follow_tile (self);
+    }
 
   update_description (self);
   gtk_widget_queue_resize (GTK_WIDGET (self->page));
@@ -332,6 +414,7 @@ tes_memory_section_class_init (TesMemorySectionClass *klass)
 
   g_type_ensure (TES_TYPE_CANVAS);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tessera/Tessera/widgets/tes-memory-section.ui");
+  gtk_widget_class_bind_template_child (widget_class, TesMemorySection, scroller);
   gtk_widget_class_bind_template_child (widget_class, TesMemorySection, page);
   gtk_widget_class_bind_template_child (widget_class, TesMemorySection, listing);
 
@@ -352,6 +435,7 @@ tes_memory_section_init (TesMemorySection *self)
 
   self->bin_rects = g_array_new (FALSE, FALSE, sizeof (TesMemoryBinRect));
   self->selected = -1;
+  self->tile = -1;
   update_description (self);
   tes_canvas_set_funcs (self->page, page_height, draw_page, self);
 
@@ -374,4 +458,23 @@ tes_memory_section_get_listing (TesMemorySection *self)
   g_return_val_if_fail (TES_IS_MEMORY_SECTION (self), NULL);
 
   return gtk_label_get_label (self->listing);
+}
+
+/* The workspace's tile as marked: an index of the model's tiles, or -1. */
+int
+tes_memory_section_get_selected_tile (TesMemorySection *self)
+{
+  g_return_val_if_fail (TES_IS_MEMORY_SECTION (self), -1);
+
+  return self->tile;
+}
+
+/* Where the chart of every tile was last drawn, in the page's
+ * coordinates (n_columns 0: not yet). */
+const TesMemoryPlot *
+tes_memory_section_get_plot (TesMemorySection *self)
+{
+  g_return_val_if_fail (TES_IS_MEMORY_SECTION (self), NULL);
+
+  return &self->plot;
 }

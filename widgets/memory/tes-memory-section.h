@@ -24,5 +24,7 @@ const char           *tes_memory_section_get_listing (TesMemorySection *self);
 gboolean              tes_memory_section_select_bin  (TesMemorySection *self,
                                                       int               index);
 char                 *tes_memory_section_describe    (TesMemorySection *self);
+int                   tes_memory_section_get_selected_tile (TesMemorySection *self);
+const TesMemoryPlot  *tes_memory_section_get_plot    (TesMemorySection *self);
 
 G_END_DECLS

@@ -48,3 +48,29 @@ tes_bsp_heat_rect (guint  ipu_index,
 
   return rect;
 }
+
+/* The index in @ipus (TesBspIpu) of IPU @ipu, or -1: the workspace's IPU
+ * in the heatmap. */
+int
+tes_bsp_find_ipu (GPtrArray *ipus,
+                  int        ipu)
+{
+  for (guint i = 0; ipus != NULL && i < ipus->len; i++)
+    if (((const TesBspIpu *)g_ptr_array_index (ipus, i))->ipu == ipu)
+      return (int)i;
+
+  return -1;
+}
+
+/* The index in @ipu's steps (and spans) of BSP step number @step, or -1:
+ * the workspace's step in the heatmap. */
+int
+tes_bsp_find_step (const TesBspIpu *ipu,
+                   gint64           step)
+{
+  for (guint i = 0; step >= 0 && i < ipu->steps->len; i++)
+    if (((const TesBspStep *)g_ptr_array_index (ipu->steps, i))->step == step)
+      return (int)i;
+
+  return -1;
+}

@@ -30,6 +30,10 @@ G_BEGIN_DECLS
  * lightness rising all the way. */
 guint32     tes_bsp_cycles_color  (double            cycles,
                                    double            max);
+int         tes_bsp_find_ipu      (GPtrArray        *ipus,
+                                   int               ipu);
+int         tes_bsp_find_step     (const TesBspIpu  *ipu,
+                                   gint64            step);
 graphene_rect_t tes_bsp_heat_rect (guint             ipu_index,
                                    guint             n_ipus,
                                    double            width,

@@ -17,14 +17,16 @@
 #include "tes-bsp-section.h"
 #include "tes-canvas.h"
 #include "tes-bsp-render.h"
+#include "tes-painter.h"
 #include "tes-tiles-layout.h"
 
 /* BSP: each IPU's tiles (rows) over the trace's visible range (columns),
  * coloured by what they did (compute, exchange, sync or idle) or by their
  * busy cycles. It follows the workspace, so zooming the trace zooms it;
  * + and − magnify the rows, 0 resets; a click, or the arrows and Enter,
- * select a tile's step, in the trace too. Screen readers get what is in
- * view and the cell selected. */
+ * select a tile's step, in the trace too; the workspace's IPU, tile and
+ * step (an Insights finding's, another section's) select their cell.
+ * Screen readers get what is in view and the cell selected. */
 
 #define FONT        "Sans 9"
 #define INK         0x241f31
@@ -53,11 +55,16 @@ struct _TesBspSection
   guint           cursor_ipu;
   guint           cursor_tile;
   guint           cursor_step;
+  gboolean        writing;    /* the cursor going to the workspace: not back */
+  guint           follow_id;  /* the workspace's cell, taken once its setters are done */
 };
 
 G_DEFINE_FINAL_TYPE (TesBspSection, tes_bsp_section, TES_TYPE_SECTION)
 
 static const char * const bsp_views[] = { "bsp", "bsp-cycles", NULL };
+
+static void follow_cell            (TesBspSection *self);
+static void workspace_cell_changed (TesBspSection *self);
 
 static gboolean
 tes_bsp_section_render (TesWorkspace  *workspace,
@@ -176,6 +183,20 @@ draw_cb (TesCanvas *area,
       cairo_rectangle (cr, cell.origin.x + 1.5, cell.origin.y + 1.5, MAX (cell.size.width - 3, 0),
                        MAX (cell.size.height - 3, 0));
       cairo_stroke (cr);
+
+      /* its tile named left of its row, over the axis' labels */
+      {
+        g_autofree char *label = g_strdup_printf (_("tile %u"), self->cursor_tile);
+        double y = CLAMP (cell.origin.y + cell.size.height / 2 - 8, 0, height - 16);
+        TesPainter p;
+
+        tes_painter_init (&p, cr, FONT);
+        cairo_set_source_rgb (cr, 1, 1, 1);
+        cairo_rectangle (cr, 0, y, TES_BSP_LABEL_WIDTH - 2, 16);
+        cairo_fill (cr);
+        tes_painter_text (&p, label, 4, y + 1, TES_BSP_LABEL_WIDTH - 10, PANGO_ALIGN_RIGHT, TRUE, INK);
+        tes_painter_clear (&p);
+      }
     }
 }
 
@@ -322,6 +343,7 @@ load_cb (GObject      *object,
   g_clear_pointer (&self->ipus, g_ptr_array_unref);
   self->ipus = ipus;
   self->has_cursor = FALSE;
+  follow_cell (self);
   visible_changed (self);
 }
 
@@ -355,6 +377,13 @@ tes_bsp_section_workspace_changed (TesSection   *section,
                                self, G_CONNECT_SWAPPED);
       g_signal_connect_object (workspace, "notify::visible-end", G_CALLBACK (visible_changed),
                                self, G_CONNECT_SWAPPED);
+      for (guint i = 0; i < 3; i++)
+        {
+          static const char * const props[] = { "notify::ipu", "notify::tile", "notify::step" };
+
+          g_signal_connect_object (workspace, props[i], G_CALLBACK (workspace_cell_changed), self,
+                                   G_CONNECT_SWAPPED);
+        }
       self->cancellable = g_cancellable_new ();
       tes_bsp_load_ipus_async (tes_workspace_get_report (workspace), self->cancellable, load_cb, self);
     }
@@ -377,10 +406,12 @@ activate_cursor (TesBspSection *self)
 
   ipu = g_ptr_array_index (self->ipus, self->cursor_ipu);
   span = &g_array_index (ipu->spans, TesBspSpan, self->cursor_step);
+  self->writing = TRUE;
   tes_workspace_set_selection (workspace, span->start, span->end);
   tes_workspace_set_step (workspace, ((const TesBspStep *)g_ptr_array_index (ipu->steps, self->cursor_step))->step);
   tes_workspace_set_ipu (workspace, ipu->ipu);
   tes_workspace_set_tile (workspace, (int)self->cursor_tile);
+  self->writing = FALSE;
 }
 
 static void
@@ -395,6 +426,98 @@ set_cursor (TesBspSection *self,
   self->cursor_step = step;
   update_description (self);
   gtk_widget_queue_draw (GTK_WIDGET (self->area));
+}
+
+/* The cursor's step in the visible range (panned to it when out of
+ * view), its row in the magnified picture's scrolled part. */
+static void
+reveal_cursor (TesBspSection *self)
+{
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+  const TesBspIpu *ipu = g_ptr_array_index (self->ipus, self->cursor_ipu);
+  const TesBspSpan *span = &g_array_index (ipu->spans, TesBspSpan, self->cursor_step);
+  graphene_rect_t cell;
+  double top = gtk_adjustment_get_value (self->adjustment);
+  double page = gtk_adjustment_get_page_size (self->adjustment);
+  gint64 t0, t1;
+
+  tes_workspace_get_visible (workspace, &t0, &t1);
+  if (span->start >= t1 || span->end <= t0)
+    {
+      gint64 width = t1 - t0;
+
+      tes_workspace_set_visible (workspace, span->start - width / 2, span->start - width / 2 + width);
+    }
+  if (self->magnify > 1 && cursor_rect (self, gtk_widget_get_width (GTK_WIDGET (self->area)), picture_height (self), &cell))
+    {
+      if (cell.origin.y < top)
+        gtk_adjustment_set_value (self->adjustment, cell.origin.y);
+      else if (cell.origin.y + cell.size.height > top + page)
+        gtk_adjustment_set_value (self->adjustment, cell.origin.y + cell.size.height - page);
+    }
+}
+
+/* The workspace's IPU, tile and BSP step, as the cursor (what is not set
+ * stays: the cursor's, else the first tile, the first step in view). */
+static void
+follow_cell (TesBspSection *self)
+{
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+  const TesBspIpu *ipu;
+  int ipu_number, tile, ipu_index, step;
+  gint64 step_number, t0, t1;
+
+  if (workspace == NULL || self->ipus == NULL || self->ipus->len == 0 || self->writing)
+    return;
+
+  ipu_number = tes_workspace_get_ipu (workspace);
+  tile = tes_workspace_get_tile (workspace);
+  step_number = tes_workspace_get_step (workspace);
+  if (ipu_number < 0 && tile < 0 && step_number < 0)
+    return;
+
+  ipu_index = ipu_number >= 0 ? tes_bsp_find_ipu (self->ipus, ipu_number) : self->has_cursor ? (int)self->cursor_ipu : 0;
+  if (ipu_index < 0)
+    return;
+  ipu = g_ptr_array_index (self->ipus, ipu_index);
+  if (ipu->spans->len == 0)
+    return;
+
+  tes_workspace_get_visible (workspace, &t0, &t1);
+  if ((step = tes_bsp_find_step (ipu, step_number)) < 0)
+    step = self->has_cursor && self->cursor_ipu == (guint)ipu_index ? (int)self->cursor_step
+                                                                     : (int)MIN (span_after (ipu->spans, t0),
+                                                                                 ipu->spans->len - 1);
+  if (tile < 0)
+    tile = self->has_cursor ? (int)self->cursor_tile : 0;
+  tile = MIN (tile, (int)MAX (ipu->n_tiles, 1) - 1);
+
+  if (self->has_cursor && self->cursor_ipu == (guint)ipu_index && self->cursor_tile == (guint)tile &&
+      self->cursor_step == (guint)step)
+    return;
+  set_cursor (self, (guint)ipu_index, (guint)tile, (guint)step);
+  reveal_cursor (self);
+}
+
+static gboolean
+follow_idle (gpointer user_data)
+{
+  TesBspSection *self = user_data;
+
+  self->follow_id = 0;
+  follow_cell (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* A finding sets the step, the IPU and the tile one after another: the
+ * cell follows once all are set, not through a mix of old and new (whose
+ * step could pan the range elsewhere). */
+static void
+workspace_cell_changed (TesBspSection *self)
+{
+  if (!self->writing && self->follow_id == 0)
+    self->follow_id = g_idle_add_full (G_PRIORITY_DEFAULT, follow_idle, self, NULL);
 }
 
 /**
@@ -414,7 +537,6 @@ tes_bsp_section_move_cursor (TesBspSection *self,
 {
   TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
   const TesBspIpu *ipu;
-  const TesBspSpan *span;
   gint64 t0, t1, start, tile;
   guint ipu_index, step;
 
@@ -452,29 +574,7 @@ tes_bsp_section_move_cursor (TesBspSection *self,
   step = ipu_index == self->cursor_ipu ? self->cursor_step : MIN (span_after (ipu->spans, start), ipu->spans->len - 1);
   step = (guint)CLAMP ((gint64)step + steps, 0, (gint64)ipu->spans->len - 1);
   set_cursor (self, ipu_index, (guint)tile, step);
-
-  /* keep it in view */
-  span = &g_array_index (ipu->spans, TesBspSpan, step);
-  if (span->start >= t1 || span->end <= t0)
-    {
-      gint64 width = t1 - t0;
-
-      tes_workspace_set_visible (workspace, span->start - width / 2, span->start - width / 2 + width);
-    }
-  /* and its row, magnified */
-  {
-    graphene_rect_t cell;
-    double top = gtk_adjustment_get_value (self->adjustment);
-    double page = gtk_adjustment_get_page_size (self->adjustment);
-
-    if (self->magnify > 1 && cursor_rect (self, gtk_widget_get_width (GTK_WIDGET (self->area)), picture_height (self), &cell))
-      {
-        if (cell.origin.y < top)
-          gtk_adjustment_set_value (self->adjustment, cell.origin.y);
-        else if (cell.origin.y + cell.size.height > top + page)
-          gtk_adjustment_set_value (self->adjustment, cell.origin.y + cell.size.height - page);
-      }
-  }
+  reveal_cursor (self);
 
   return TRUE;
 }
@@ -609,6 +709,7 @@ tes_bsp_section_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_clear_handle_id (&self->follow_id, g_source_remove);
   g_clear_pointer (&self->ipus, g_ptr_array_unref);
   g_clear_pointer (&self->frame, tes_bsp_frame_free);
   self->area = NULL;
@@ -728,4 +829,32 @@ tes_bsp_section_set_magnify (TesBspSection *self,
   self->magnify = CLAMP (magnify, 1, MAX_MAGNIFY);
   configure_scroll (self);
   gtk_widget_queue_draw (GTK_WIDGET (self->area));
+}
+
+/**
+ * tes_bsp_section_get_cursor:
+ * @ipu: (out): the selected cell's IPU number
+ * @tile: (out): its tile
+ * @step: (out): its BSP step number
+ *
+ * Returns: whether a cell is selected
+ */
+gboolean
+tes_bsp_section_get_cursor (TesBspSection *self,
+                            int           *ipu,
+                            guint         *tile,
+                            gint64        *step)
+{
+  const TesBspIpu *bsp_ipu;
+
+  g_return_val_if_fail (TES_IS_BSP_SECTION (self), FALSE);
+
+  if (self->ipus == NULL || !self->has_cursor)
+    return FALSE;
+  bsp_ipu = g_ptr_array_index (self->ipus, self->cursor_ipu);
+  *ipu = bsp_ipu->ipu;
+  *tile = self->cursor_tile;
+  *step = ((const TesBspStep *)g_ptr_array_index (bsp_ipu->steps, self->cursor_step))->step;
+
+  return TRUE;
 }

@@ -42,4 +42,9 @@ gboolean   tes_bsp_section_activate       (TesBspSection  *self);
 char      *tes_bsp_section_describe       (TesBspSection  *self);
 
 
+gboolean        tes_bsp_section_get_cursor   (TesBspSection  *self,
+                                              int            *ipu,
+                                              guint          *tile,
+                                              gint64         *step);
+
 G_END_DECLS

@@ -133,6 +133,109 @@ tes_tile_chart_free (TesTileChart *chart)
   g_free (chart);
 }
 
+/* The index in @balance's tiles of @tile, or -1. */
+int
+tes_tile_balance_find_tile (const TesTileBalance *balance,
+                            int                   tile)
+{
+  for (guint i = 0; tile >= 0 && balance->tiles != NULL && i < balance->tiles->len; i++)
+    if (g_array_index (balance->tiles, TesTileActivity, i).tile == tile)
+      return (int)i;
+
+  return -1;
+}
+
+/* The balance (of @balances) holding @tile of @ipu (any IPU when
+ * @ipu < 0), its index in the balance's tiles in @index; -1: none. */
+int
+tes_tile_balances_find (GPtrArray *balances,
+                        int        ipu,
+                        int        tile,
+                        int       *index)
+{
+  for (guint b = 0; balances != NULL && b < balances->len; b++)
+    {
+      const TesTileBalance *balance = g_ptr_array_index (balances, b);
+
+      if ((ipu < 0 || balance->ipu == ipu) && (*index = tes_tile_balance_find_tile (balance, tile)) >= 0)
+        return (int)b;
+    }
+  *index = -1;
+
+  return -1;
+}
+
+/* Where @tile of @ipu is in the lists of least and most busy tiles,
+ * counted across every balance's lists (least, then most), or -1. */
+int
+tes_tile_balances_listed (GPtrArray *balances,
+                          int        ipu,
+                          int        tile)
+{
+  int n = 0;
+
+  for (guint b = 0; balances != NULL && b < balances->len; b++)
+    {
+      const TesTileBalance *balance = g_ptr_array_index (balances, b);
+      GArray *lists[] = { balance->least, balance->most };
+
+      for (guint l = 0; l < G_N_ELEMENTS (lists); l++)
+        for (guint i = 0; i < lists[l]->len; i++, n++)
+          {
+            const TesTileActivity *listed = &g_array_index (lists[l], TesTileActivity, i);
+
+            if (listed->tile == tile && (ipu < 0 || listed->ipu == ipu))
+              return n;
+          }
+    }
+
+  return -1;
+}
+
+/* The column of @chart that draws the tile at @index of its tiles, or -1. */
+int
+tes_tile_chart_column_of (const TesTileChart *chart,
+                          guint               index)
+{
+  guint lo = 0, hi = chart->columns->len;
+
+  /* columns cover the tiles in order */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      const TesTileColumn *column = &g_array_index (chart->columns, TesTileColumn, mid);
+
+      if (index >= column->last)
+        lo = mid + 1;
+      else if (index < column->first)
+        hi = mid;
+      else
+        return (int)mid;
+    }
+
+  return -1;
+}
+
+/* The tile a click at @x selects: the one its column draws (its least
+ * busy), an index of the balance's tiles, or -1 beside the bars. */
+int
+tes_tile_chart_tile_at (const TesTileChart *chart,
+                        double              x)
+{
+  for (guint c = 0; c < chart->columns->len; c++)
+    {
+      const TesTileColumn *column = &g_array_index (chart->columns, TesTileColumn, c);
+      double next = c + 1 < chart->columns->len ? g_array_index (chart->columns, TesTileColumn, c + 1).x
+                                                : column->x + column->width + 1;
+
+      /* the gap between bars counts as the bar's */
+      if (x >= column->x && x < MAX (next, column->x + column->width))
+        return (int)column->least;
+    }
+
+  return -1;
+}
+
 static double
 snap (double v)
 {

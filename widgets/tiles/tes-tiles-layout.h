@@ -78,6 +78,19 @@ TesTileChart *tes_tile_chart_new           (const TesTileBalance  *balance,
                                             double                 width,
                                             double                 height);
 void          tes_tile_chart_free          (TesTileChart          *chart);
+int           tes_tile_balance_find_tile   (const TesTileBalance  *balance,
+                                            int                    tile);
+int           tes_tile_balances_find       (GPtrArray             *balances,
+                                            int                    ipu,
+                                            int                    tile,
+                                            int                   *index);
+int           tes_tile_balances_listed     (GPtrArray             *balances,
+                                            int                    ipu,
+                                            int                    tile);
+int           tes_tile_chart_column_of     (const TesTileChart    *chart,
+                                            guint                  index);
+int           tes_tile_chart_tile_at       (const TesTileChart    *chart,
+                                            double                 x);
 guint32       tes_tile_state_color         (TesTileState           state);
 const char   *tes_tile_state_name          (TesTileState           state);
 

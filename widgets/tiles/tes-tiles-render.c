@@ -167,6 +167,23 @@ tes_tiles_busy_text (TesWorkspace          *workspace,
   return g_strdup_printf ("%s %s", busy, tes_time_unit_to_string (unit));
 }
 
+/* A tile (or a core), the time it worked (in @balance's unit), and its
+ * share of the range: a line of the lists, and the chart's selection. */
+static char *
+tile_line (TesWorkspace          *workspace,
+           const TesTileBalance  *balance,
+           const TesTileActivity *tile)
+{
+  TesTimeUnit unit = tes_tile_balance_unit (balance, tes_workspace_get_time_unit (workspace));
+  gint64 busy = tes_tile_activity_busy (tile);
+  gint64 all = busy + tile->cycles[TES_TILE_STATE_IDLE];
+  g_autofree char *cycles = tes_tile_format_busy (tile, unit, cycles_per_ns (workspace));
+  g_autofree char *name = tes_tiles_unit_name (tes_workspace_get_report (workspace), tile);
+
+  /* Translators: a tile (or a core), the time it worked (in the unit its list's heading names), and its share of the range */
+  return g_strdup_printf (_("%s: %s (%.0f %%)"), name, cycles, all > 0 ? 100.0 * busy / all : 0);
+}
+
 /* @selected: the line to mark, or -1 */
 static double
 draw_tile_list (TesPainter           *p,
@@ -179,9 +196,7 @@ draw_tile_list (TesPainter           *p,
                 double                width,
                 int                   selected)
 {
-  TesReport *report = tes_workspace_get_report (workspace);
   TesTimeUnit unit = tes_tile_balance_unit (balance, tes_workspace_get_time_unit (workspace));
-  double per_ns = cycles_per_ns (workspace);
   /* Translators: a list of tiles (or cores) and the unit their busy times are in: "Least busy (µs)" */
   g_autofree char *heading = g_strdup_printf (_("%s (%s)"), title, tes_time_unit_to_string (unit));
 
@@ -189,13 +204,7 @@ draw_tile_list (TesPainter           *p,
   for (guint i = 0; i < tiles->len; i++)
     {
       const TesTileActivity *tile = &g_array_index (tiles, TesTileActivity, i);
-      gint64 busy = tes_tile_activity_busy (tile);
-      gint64 all = busy + tile->cycles[TES_TILE_STATE_IDLE];
-      g_autofree char *cycles = tes_tile_format_busy (tile, unit, per_ns);
-      g_autofree char *name = tes_tiles_unit_name (report, tile);
-      /* Translators: a tile (or a core), the time it worked (in the unit its list's heading names), and its share of the range */
-      g_autofree char *line = g_strdup_printf (_("%s: %s (%.0f %%)"), name, cycles,
-                                               all > 0 ? 100.0 * busy / all : 0);
+      g_autofree char *line = tile_line (workspace, balance, tile);
 
       if ((int)i == selected)
         {
@@ -245,11 +254,14 @@ chart_heading (TesReport            *report,
  * bars, many tiles by the first and last. Returns the y below it. */
 static double
 draw_chart (TesPainter           *p,
-            TesReport            *report,
+            TesWorkspace         *workspace,
             const TesTileBalance *balance,
             double                y,
-            double                width)
+            double                width,
+            int                   selected,
+            TesTileChartRect     *rect)
 {
+  TesReport *report = tes_workspace_get_report (workspace);
   static const TesTileState stack[] = { TES_TILE_STATE_COMPUTE, TES_TILE_STATE_EXCHANGE, TES_TILE_STATE_SYNC };
   static const double dash[] = { 5, 3 };
   cairo_t *cr = p->cr;
@@ -267,6 +279,8 @@ draw_chart (TesPainter           *p,
   g_clear_pointer (&chart, tes_tile_chart_free);
   chart = tes_tile_chart_new (balance, plot_x, y, plot_w, TES_TILE_CHART_HEIGHT);
   base = y + TES_TILE_CHART_HEIGHT;
+  if (rect != NULL)
+    *rect = (TesTileChartRect) { plot_x, y, plot_w, TES_TILE_CHART_HEIGHT, 0 };
 
   /* the axis: 100 % and 0 % lines, light */
   tes_painter_set_rgb (cr, GRID);
@@ -311,6 +325,20 @@ draw_chart (TesPainter           *p,
   cairo_line_to (cr, plot_x + plot_w, chart->mean_y + 0.5);
   cairo_stroke (cr);
   cairo_restore (cr);
+
+  /* the selected tile's bar: outlined from 0 to 100 %, however thin */
+  if (selected >= 0 && tes_tile_chart_column_of (chart, (guint)selected) >= 0)
+    {
+      const TesTileColumn *column = &g_array_index (chart->columns, TesTileColumn,
+                                                    tes_tile_chart_column_of (chart, (guint)selected));
+
+      cairo_save (cr);
+      tes_painter_set_rgb (cr, INK);
+      cairo_set_line_width (cr, 2);
+      cairo_rectangle (cr, column->x - 2, y - 3, column->width + 4, TES_TILE_CHART_HEIGHT + 6);
+      cairo_stroke (cr);
+      cairo_restore (cr);
+    }
   y = base + 3;
 
   if (balance->n_tiles <= MAX_NAMED)
@@ -337,21 +365,35 @@ draw_chart (TesPainter           *p,
                                                                  balance->tiles->len - 1));
 
       tes_painter_text (p, first, plot_x, y, plot_w / 2, PANGO_ALIGN_LEFT, FALSE, DIM_INK);
+      if (selected >= 0 && selected < (int)balance->tiles->len)
+        {
+          g_autofree char *line = tile_line (workspace, balance, &g_array_index (balance->tiles, TesTileActivity,
+                                                                                 selected));
+          /* Translators: the tile selected in the chart of every tile (as "tile 5: 1.2 ms (95 %)") */
+          g_autofree char *label = g_strdup_printf (_("Selected: %s"), line);
+
+          tes_painter_text (p, label, plot_x + plot_w / 6, y, plot_w * 2 / 3, PANGO_ALIGN_CENTER, TRUE, INK);
+        }
       y += tes_painter_text (p, last, plot_x + plot_w / 2, y, plot_w / 2, PANGO_ALIGN_RIGHT, FALSE, DIM_INK);
     }
 
   return y;
 }
 
-/* Returns the height drawn. */
-/* @selected: a tile of the lists to mark (counted across them all), or -1 */
+/* Returns the height drawn. @selected: a tile of the lists to mark
+ * (counted across them all), or -1; @selected_tile of @selected_ipu:
+ * the tile whose bar to mark (-1: none). Where the charts went goes
+ * into @charts (TesTileChartRect; may be NULL). */
 double
 tes_tiles_render_balances (cairo_t      *cr,
-               TesWorkspace *workspace,
-               GPtrArray    *balances,
-               double        width,
-               int           selected,
-               gboolean      updating)
+                           TesWorkspace *workspace,
+                           GPtrArray    *balances,
+                           double        width,
+                           int           selected,
+                           int           selected_ipu,
+                           int           selected_tile,
+                           gboolean      updating,
+                           GArray       *charts)
 {
   TesReport *report = tes_workspace_get_report (workspace);
   TesPainter p;
@@ -394,7 +436,16 @@ tes_tiles_render_balances (cairo_t      *cr,
         }
       y += 18;
       y += tes_painter_text (&p, legend->str, MARGIN, y, bar, PANGO_ALIGN_LEFT, FALSE, DIM_INK) + 8;
-      y = draw_chart (&p, report, balance, y, width) + 12;
+      {
+        TesTileChartRect rect = { 0 };
+        int tile = selected_ipu < 0 || balance->ipu == selected_ipu ? tes_tile_balance_find_tile (balance, selected_tile)
+                                                                    : -1;
+
+        y = draw_chart (&p, workspace, balance, y, width, tile, &rect) + 12;
+        rect.balance = i;
+        if (charts != NULL && rect.width > 0)
+          g_array_append_val (charts, rect);
+      }
 
       {
         double half = (width - 3 * MARGIN) / 2;
@@ -430,7 +481,7 @@ tes_tiles_render (TesWorkspace  *workspace,
   cairo_save (cr);
   cairo_set_source_rgb (cr, 1, 1, 1);
   cairo_paint (cr);
-  tes_tiles_render_balances (cr, workspace, balances, width, -1, FALSE);
+  tes_tiles_render_balances (cr, workspace, balances, width, -1, -1, -1, FALSE, NULL);
   cairo_restore (cr);
 
   return cairo_status (cr) == CAIRO_STATUS_SUCCESS;
@@ -446,7 +497,7 @@ tes_tiles_render_height (TesWorkspace *workspace,
 {
   cairo_surface_t *nowhere = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1, 1);
   cairo_t *cr = cairo_create (nowhere);
-  double height = tes_tiles_render_balances (cr, workspace, balances, width, -1, updating);
+  double height = tes_tiles_render_balances (cr, workspace, balances, width, -1, -1, -1, updating, NULL);
 
   cairo_destroy (cr);
   cairo_surface_destroy (nowhere);

@@ -14,6 +14,17 @@
 
 G_BEGIN_DECLS
 
+/* Where a balance's chart of every tile was drawn, for a click to find
+ * its tile (tes_tile_chart_new () over the same rectangle). */
+typedef struct
+{
+  double x;
+  double y;
+  double width;
+  double height;
+  guint  balance;
+} TesTileChartRect;
+
 void          tes_tiles_balance_range   (TesWorkspace          *workspace,
                                          gint64                *t0,
                                          gint64                *t1);
@@ -22,7 +33,10 @@ double        tes_tiles_render_balances (cairo_t               *cr,
                                          GPtrArray             *balances,
                                          double                 width,
                                          int                    selected,
-                                         gboolean               updating);
+                                         int                    selected_ipu,
+                                         int                    selected_tile,
+                                         gboolean               updating,
+                                         GArray                *charts);
 int           tes_tiles_render_height   (TesWorkspace          *workspace,
                                          GPtrArray             *balances,
                                          double                 width,

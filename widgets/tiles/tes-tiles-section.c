@@ -21,7 +21,9 @@
 /* Tile Balance: over the trace's visible range (or its selected span),
  * how each IPU's tile-cycles split between computing, exchanging,
  * syncing and waiting, and which tiles worked least and most. It follows
- * the workspace, so zooming the trace zooms it. Once the BSP steps and
+ * the workspace, so zooming the trace zooms it, and marks its tile (an
+ * Insights finding's, another section's) in the charts and lists; a click
+ * on a bar makes its tile the workspace's. Once the BSP steps and
  * their sums are loaded (shared with the BSP heatmap), a range costs the
  * tiles, not the steps: whole groups of steps count from their sums. */
 
@@ -32,6 +34,11 @@ struct _TesTilesSection
   TesCanvas      *area;       /* in the template's scrolled window */
   GPtrArray      *balances;   /* TesTileBalance */
   int             selected;   /* a tile of the lists, counted across them all; -1: none */
+  int             selected_ipu;   /* the tile marked in the charts: the workspace's, or the keys' */
+  int             selected_tile;  /* -1: none */
+  GArray         *charts;     /* TesTileChartRect of the last drawing */
+  gboolean        reveal;     /* scroll the marked tile's chart into view once drawn */
+  guint           reveal_id;
   gboolean        stale;      /* the range changed while the section was hidden */
   GCancellable   *cancellable;   /* the BSP steps' loading */
   gboolean        steps_loading;
@@ -88,6 +95,40 @@ tes_tiles_section_render (TesWorkspace  *workspace,
   return tes_tiles_render (workspace, cr, width, height, error);
 }
 
+/* The marked tile's chart brought into view, once drawn (its place is
+ * known then). */
+static gboolean
+reveal_tile (TesTilesSection *self)
+{
+  GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (self->area), GTK_TYPE_SCROLLED_WINDOW);
+  int index, b = tes_tile_balances_find (self->balances, self->selected_ipu, self->selected_tile, &index);
+
+  for (guint i = 0; scroller != NULL && b >= 0 && i < self->charts->len; i++)
+    {
+      const TesTileChartRect *rect = &g_array_index (self->charts, TesTileChartRect, i);
+
+      if (rect->balance != (guint)b)
+        continue;
+      gtk_adjustment_clamp_page (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller)),
+                                 MAX (rect->y - 60, 0), rect->y + rect->height + 24);
+      self->reveal = FALSE;
+      return TRUE;
+    }
+
+  return FALSE;
+}
+
+static gboolean
+reveal_idle (gpointer user_data)
+{
+  TesTilesSection *self = user_data;
+
+  self->reveal_id = 0;
+  reveal_tile (self);
+
+  return G_SOURCE_REMOVE;
+}
+
 static void
 draw_cb (TesCanvas *canvas,
          cairo_t   *cr,
@@ -98,8 +139,13 @@ draw_cb (TesCanvas *canvas,
   TesTilesSection *self = user_data;
   TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
 
+  g_array_set_size (self->charts, 0);
   if (workspace != NULL)
-    tes_tiles_render_balances (cr, workspace, self->balances, width, self->selected, self->updating);
+    tes_tiles_render_balances (cr, workspace, self->balances, width, self->selected, self->selected_ipu,
+                               self->selected_tile, self->updating, self->charts);
+  /* not while drawing: the next idle */
+  if (self->reveal && self->reveal_id == 0)
+    self->reveal_id = g_idle_add (reveal_idle, self);
 }
 
 /* The picture's height at @width: its layout's, for measure (). */
@@ -231,7 +277,17 @@ tes_tiles_section_describe (TesTilesSection *self)
         }
     }
 
-  if ((tile = listed_tile (self->balances, self->selected, &most, &of)) != NULL)
+  if ((tile = listed_tile (self->balances, self->selected, &most, &of)) == NULL && self->selected_tile >= 0)
+    {
+      int index, b = tes_tile_balances_find (self->balances, self->selected_ipu, self->selected_tile, &index);
+
+      if (b >= 0)
+        {
+          of = g_ptr_array_index (self->balances, b);
+          tile = &g_array_index (of->tiles, TesTileActivity, index);
+        }
+    }
+  if (tile != NULL)
     {
       g_autofree char *busy = tes_tiles_busy_text (workspace, of, tile);
       g_autofree char *name = tes_tiles_unit_name (report, tile);
@@ -267,6 +323,14 @@ move_action (GtkWidget  *widget,
   if (n == 0)
     return;
   self->selected = self->selected < 0 ? 0 : CLAMP (self->selected + g_variant_get_int32 (param), 0, (int)n - 1);
+  {
+    gboolean most;
+    const TesTileBalance *of;
+    const TesTileActivity *tile = listed_tile (self->balances, self->selected, &most, &of);
+
+    self->selected_ipu = tile->ipu;
+    self->selected_tile = tile->tile;
+  }
   update_description (self);
   gtk_widget_queue_draw (GTK_WIDGET (self->area));
 }
@@ -289,10 +353,92 @@ activate_action (GtkWidget  *widget,
   tes_workspace_set_tile (workspace, tile->tile);
 }
 
+/* The tile marked, in the lists too when listed there (the line the keys
+ * are on, if it is that tile). */
+static void
+list_selected_tile (TesTilesSection *self)
+{
+  gboolean most;
+  const TesTileBalance *of;
+  const TesTileActivity *listed = listed_tile (self->balances, self->selected, &most, &of);
+
+  if (self->selected_tile < 0)
+    return;
+  if (listed == NULL || listed->tile != self->selected_tile ||
+      (self->selected_ipu >= 0 && listed->ipu != self->selected_ipu))
+    self->selected = tes_tile_balances_listed (self->balances, self->selected_ipu, self->selected_tile);
+}
+
+/* The workspace's IPU and tile, marked. */
+static void
+follow_tile (TesTilesSection *self)
+{
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+
+  if (workspace == NULL)
+    return;
+  self->selected_ipu = tes_workspace_get_ipu (workspace);
+  self->selected_tile = tes_workspace_get_tile (workspace);
+  if (self->selected_tile < 0)
+    self->selected = -1;
+  list_selected_tile (self);
+  self->reveal = self->selected_tile >= 0 && !reveal_tile (self);
+  update_description (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self->area));
+}
+
+/**
+ * tes_tiles_section_click:
+ *
+ * A click on a bar of a chart of every tile makes its tile (the one the
+ * bar draws) the workspace's, which marks it.
+ *
+ * Returns: whether a bar was there
+ */
+gboolean
+tes_tiles_section_click (TesTilesSection *self,
+                         double           x,
+                         double           y)
+{
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+
+  g_return_val_if_fail (TES_IS_TILES_SECTION (self), FALSE);
+
+  for (guint i = 0; workspace != NULL && self->balances != NULL && i < self->charts->len; i++)
+    {
+      const TesTileChartRect *rect = &g_array_index (self->charts, TesTileChartRect, i);
+      const TesTileBalance *balance;
+      g_autoptr(TesTileChart) chart = NULL;
+      int index;
+
+      if (rect->balance >= self->balances->len || y < rect->y || y >= rect->y + rect->height)
+        continue;
+      balance = g_ptr_array_index (self->balances, rect->balance);
+      chart = tes_tile_chart_new (balance, rect->x, rect->y, rect->width, rect->height);
+      if ((index = tes_tile_chart_tile_at (chart, x)) < 0)
+        return FALSE;
+      tes_workspace_set_ipu (workspace, g_array_index (balance->tiles, TesTileActivity, index).ipu);
+      tes_workspace_set_tile (workspace, g_array_index (balance->tiles, TesTileActivity, index).tile);
+      return TRUE;
+    }
+
+  return FALSE;
+}
+
+static void
+pressed_cb (TesTilesSection *self,
+            int              n_press,
+            double           x,
+            double           y)
+{
+  tes_tiles_section_click (self, x, y);
+}
+
 static void
 tes_tiles_section_show_balances (TesTilesSection *self)
 {
   self->selected = MIN (self->selected, (int)n_listed (self->balances) - 1);
+  list_selected_tile (self);
   if (self->area != NULL)
     {
       update_description (self);
@@ -453,6 +599,14 @@ tes_tiles_section_workspace_changed (TesSection   *section,
     }
 
   if (workspace != NULL)
+    {
+      g_signal_connect_object (workspace, "notify::ipu", G_CALLBACK (follow_tile), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (workspace, "notify::tile", G_CALLBACK (follow_tile), self, G_CONNECT_SWAPPED);
+    }
+  self->selected = -1;
+  self->selected_ipu = self->selected_tile = -1;
+  follow_tile (self);
+  if (workspace != NULL)
     for (guint i = 0; i < 5; i++)
       {
         static const char * const props[] = { "visible-start", "visible-end", "has-selection",
@@ -476,6 +630,8 @@ tes_tiles_section_dispose (GObject *object)
   g_cancellable_cancel (self->balance_cancellable);
   g_clear_object (&self->balance_cancellable);
   g_clear_pointer (&self->balances, g_ptr_array_unref);
+  g_clear_pointer (&self->charts, g_array_unref);
+  g_clear_handle_id (&self->reveal_id, g_source_remove);
   self->area = NULL;
   gtk_widget_dispose_template (GTK_WIDGET (object), TES_TYPE_TILES_SECTION);
 
@@ -514,9 +670,15 @@ tes_tiles_section_class_init (TesTilesSectionClass *klass)
 static void
 tes_tiles_section_init (TesTilesSection *self)
 {
+  GtkGesture *click = gtk_gesture_click_new ();
+
   self->selected = -1;
+  self->selected_ipu = self->selected_tile = -1;
+  self->charts = g_array_new (FALSE, FALSE, sizeof (TesTileChartRect));
   gtk_widget_init_template (GTK_WIDGET (self));
   tes_canvas_set_funcs (self->area, height_cb, draw_cb, self);
+  g_signal_connect_object (click, "pressed", G_CALLBACK (pressed_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->area), GTK_EVENT_CONTROLLER (click));
   update_description (self);
 }
 
@@ -538,4 +700,27 @@ tes_tiles_section_get_updating (TesTilesSection *self)
   g_return_val_if_fail (TES_IS_TILES_SECTION (self), FALSE);
 
   return self->updating;
+}
+
+/* The tile marked in the charts (the workspace's, or the keys'), its IPU
+ * in @ipu; -1: none. */
+int
+tes_tiles_section_get_selected_tile (TesTilesSection *self,
+                                     int             *ipu)
+{
+  g_return_val_if_fail (TES_IS_TILES_SECTION (self), -1);
+
+  if (ipu != NULL)
+    *ipu = self->selected_ipu;
+
+  return self->selected_tile;
+}
+
+/* Where the charts of every tile were last drawn (TesTileChartRect). */
+GArray *
+tes_tiles_section_get_charts (TesTilesSection *self)
+{
+  g_return_val_if_fail (TES_IS_TILES_SECTION (self), NULL);
+
+  return self->charts;
 }

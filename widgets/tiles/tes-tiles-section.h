@@ -19,5 +19,11 @@ G_DECLARE_FINAL_TYPE (TesTilesSection, tes_tiles_section, TES, TILES_SECTION, Te
 GPtrArray *tes_tiles_section_get_balances (TesTilesSection *self);
 gboolean   tes_tiles_section_get_updating (TesTilesSection *self);
 char      *tes_tiles_section_describe     (TesTilesSection *self);
+gboolean   tes_tiles_section_click        (TesTilesSection *self,
+                                           double           x,
+                                           double           y);
+int        tes_tiles_section_get_selected_tile (TesTilesSection *self,
+                                                int             *ipu);
+GArray    *tes_tiles_section_get_charts   (TesTilesSection *self);
 
 G_END_DECLS
