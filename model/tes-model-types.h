@@ -17,7 +17,7 @@ typedef struct _TesProgress    TesProgress;
 typedef struct _TesReport      TesReport;
 
 /* Bumped whenever the cache layout changes; stored in PRAGMA user_version. */
-#define TES_CACHE_SCHEMA_VERSION 5
+#define TES_CACHE_SCHEMA_VERSION 6
 
 /* Every time a report holds, in any clock's ticks and in ns, lies within
  * ±TES_TIME_LIMIT (2^62 - 1; in ns, 146 years), so that the span between

@@ -75,6 +75,11 @@ gboolean  tes_report_read_rows_with (TesReport         *self,
 
 /* A cache that breaks what its writer guarantees: the error names the
  * cache and where (printf-style: "track 3", "slice 7 of track 2"). */
+gboolean  tes_report_chunk_damaged (TesReport            *self,
+                                    gint64                chunk_id,
+                                    gint64                track_id,
+                                    const char           *why,
+                                    GError              **error);
 gboolean  tes_report_set_damaged  (GError              **error,
                                    TesReport            *self,
                                    const char           *format,

@@ -21,40 +21,109 @@ typedef gboolean (*SliceFunc) (const TesSliceRecord *rec,
                                guint32               index,
                                gpointer              user_data);
 
-static gboolean
-read_records (sqlite3_blob   *blob,
-              guint           first,
-              guint           count,
-              TesSliceRecord *out)
-{
-  return sqlite3_blob_read (blob, out, (int)(count * sizeof (TesSliceRecord)),
-                            (int)(first * sizeof (TesSliceRecord))) == SQLITE_OK;
-}
-
-/* The first record of the chunk whose start is >= t (or n), by binary
- * search reading one start time per probe. */
-static gboolean
-lower_bound (sqlite3_blob *blob,
-             guint         n,
-             gint64        t,
-             guint        *index)
+/* The first of n records whose start is >= t (or n). */
+static guint
+lower_bound (const TesSliceRecord *recs,
+             guint                 n,
+             gint64                t)
 {
   guint lo = 0, hi = n;
 
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
-      gint64 start;
 
-      if (sqlite3_blob_read (blob, &start, sizeof start, (int)(mid * sizeof (TesSliceRecord))) != SQLITE_OK)
-        return FALSE;
-      if (start < t)
+      if (recs[mid].start < t)
         lo = mid + 1;
       else
         hi = mid;
     }
+  return lo;
+}
 
-  *index = lo;
+/* Reads and decodes the records of a chunk's blocks that can hold a slice
+ * starting in [from_t, to_t] (each block's first start is in the index):
+ * *first is the index in the chunk of the first record decoded, into
+ * buffer. */
+static gboolean
+read_blocks (TesReport     *self,
+             sqlite3_blob  *blob,
+             gint64         chunk_id,
+             gint64         track_id,
+             guint          n,
+             gint64         from_t,
+             gint64         to_t,
+             GByteArray    *bytes,
+             GByteArray    *scratch,
+             GArray        *buffer,
+             guint         *first,
+             GError       **error)
+{
+  guint nb = tes_cache_chunk_n_blocks (n);
+  gsize index_len = tes_cache_chunk_data_index_len (n);
+  gsize blob_len = (gsize)sqlite3_blob_bytes (blob);
+  guint bl = 0, bh = 0;
+  gsize from_off = 0, to_off = 0;
+  const char *why = NULL;
+
+  g_byte_array_set_size (bytes, (guint)index_len);
+  if (index_len > blob_len || sqlite3_blob_read (blob, bytes->data, (int)index_len, 0) != SQLITE_OK)
+    why = "its index cannot be read";
+
+  /* blocks [bl, bh): the one before the first starting at or after
+   * from_t, up to the last starting at or before to_t */
+  for (guint b = 0; b < nb && why == NULL; b++)
+    {
+      gint64 start;
+      gsize off, len;
+
+      if (!tes_cache_chunk_data_block (bytes->data, index_len, n, b, &start, &off, &len) ||
+          off + len > blob_len || off < index_len)
+        why = "its index points outside it";
+      else if (start > to_t)
+        break;
+      else
+        {
+          if (start < from_t || b == 0)
+            {
+              bl = b;
+              from_off = off;
+            }
+          bh = b + 1;
+          to_off = off + len;
+        }
+    }
+  *first = bl * TES_CACHE_BLOCK_SLICES;
+  g_array_set_size (buffer, 0);
+  if (why == NULL && bh > bl)
+    {
+      g_autoptr(GByteArray) frames = g_byte_array_sized_new ((guint)(to_off - from_off));
+
+      g_byte_array_set_size (frames, (guint)(to_off - from_off));
+      g_array_set_size (buffer, MIN (n, bh * TES_CACHE_BLOCK_SLICES) - bl * TES_CACHE_BLOCK_SLICES);
+      if (sqlite3_blob_read (blob, frames->data, (int)frames->len, (int)from_off) != SQLITE_OK)
+        why = "its blocks cannot be read";
+      for (guint b = bl; b < bh && why == NULL; b++)
+        {
+          gint64 start;
+          gsize off, len;
+
+          tes_cache_chunk_data_block (bytes->data, index_len, n, b, &start, &off, &len);
+          if (!tes_cache_chunk_unpack_block (frames->data + (off - from_off), len,
+                                             MIN (TES_CACHE_BLOCK_SLICES, n - b * TES_CACHE_BLOCK_SLICES), start,
+                                             scratch,
+                                             &g_array_index (buffer, TesSliceRecord, (b - bl) * TES_CACHE_BLOCK_SLICES),
+                                             &why))
+            {
+              g_autofree char *where = g_strdup_printf ("block %u %s", b, why);
+
+              return tes_report_chunk_damaged (self, chunk_id, track_id, where, error);
+            }
+        }
+    }
+
+  if (why != NULL)
+    return tes_report_chunk_damaged (self, chunk_id, track_id, why, error);
   return TRUE;
 }
 
@@ -108,6 +177,8 @@ foreach_slice_in_window (TesReport     *self,
                          GError       **error)
 {
   g_autoptr(GArray) buffer = g_array_new (FALSE, FALSE, sizeof (TesSliceRecord));
+  g_autoptr(GByteArray) bytes = g_byte_array_new ();
+  g_autoptr(GByteArray) scratch = g_byte_array_new ();
   sqlite3_stmt *stmt = NULL;
   sqlite3_blob *blob = NULL;
   gboolean ok = TRUE;
@@ -130,7 +201,7 @@ foreach_slice_in_window (TesReport     *self,
       guint n = (guint)sqlite3_column_int64 (stmt, 2);
       gint64 max_dur = sqlite3_column_int64 (stmt, 3);
       gint64 from_t;
-      guint lo = 0, hi = n;
+      guint lo, hi, at;
       TesSliceRecord *recs;
 
       if (!tes_report_check_chunk (self, db, rowid, track_id, sqlite3_column_int64 (stmt, 2),
@@ -152,37 +223,35 @@ foreach_slice_in_window (TesReport     *self,
       else
         rc = sqlite3_blob_reopen (blob, rowid);
 
-      if (rc != SQLITE_OK ||
-          (from_t != G_MININT64 && !lower_bound (blob, n, from_t, &lo)) ||
-          (t1 != G_MAXINT64 && !lower_bound (blob, n, t1 + 1, &hi)))
+      if (rc != SQLITE_OK)
         {
           tes_cache_set_error (error, db, "Reading slices");
           ok = FALSE;
           break;
         }
+      if (!read_blocks (self, blob, rowid, track_id, n, from_t, t1, bytes, scratch, buffer, &at, error))
+        {
+          ok = FALSE;
+          break;
+        }
 
+      recs = &g_array_index (buffer, TesSliceRecord, 0);
+      lo = lower_bound (recs, buffer->len, from_t);
+      hi = t1 == G_MAXINT64 ? buffer->len : lower_bound (recs, buffer->len, t1 + 1);
       if (hi <= lo)
         continue;
 
-      g_array_set_size (buffer, hi - lo);
-      recs = &g_array_index (buffer, TesSliceRecord, 0);
-      if (!read_records (blob, lo, hi - lo, recs))
-        {
-          tes_cache_set_error (error, db, "Reading slices");
-          ok = FALSE;
-          break;
-        }
-      if (!tes_report_check_slices (self, track_id, first + lo, recs, hi - lo, error))
+      if (!tes_report_check_slices (self, track_id, first + at + lo, recs + lo, hi - lo, error))
         {
           ok = FALSE;
           break;
         }
 
-      for (guint i = 0; i < hi - lo; i++)
+      for (guint i = lo; i < hi; i++)
         {
           if (recs[i].start + recs[i].dur < t0)
             continue;
-          if (!func (&recs[i], first + lo + i, user_data))
+          if (!func (&recs[i], first + at + i, user_data))
             goto out;
         }
     }
@@ -439,18 +508,29 @@ tes_report_get_slice_args (TesReport  *self,
         {
           guint i = (guint)(index - sqlite3_column_int64 (stmt, 0));
           guint n = (guint)sqlite3_column_int64 (stmt, 1);
-          const guint8 *blob = sqlite3_column_blob (stmt, 2);
-          gsize len = (gsize)sqlite3_column_bytes (stmt, 2);
+          guint b = i / TES_CACHE_BLOCK_SLICES;
+          g_autoptr(GByteArray) raw = g_byte_array_new ();
+          g_autofree char *why = NULL;
           guint32 begin, end;
 
-          if (blob == NULL)
+          i -= b * TES_CACHE_BLOCK_SLICES;
+          if (sqlite3_column_type (stmt, 2) == SQLITE_NULL)
             args = g_strdup ("");
-          else if (len >= (n + 1) * sizeof (guint32))
+          else if (!tes_cache_chunk_unpack_args (sqlite3_column_blob (stmt, 2), (gsize)sqlite3_column_bytes (stmt, 2),
+                                                 n, b, b + 1, raw, &why))
             {
-              memcpy (&begin, blob + i * sizeof (guint32), sizeof begin);
-              memcpy (&end, blob + (i + 1) * sizeof (guint32), sizeof end);
-              if (begin <= end && (n + 1) * sizeof (guint32) + end <= len)
-                args = g_strndup ((const char *)blob + (n + 1) * sizeof (guint32) + begin, end - begin);
+              tes_report_chunk_damaged (self, sqlite3_column_int64 (stmt, 3), track_id, why, error);
+              sqlite3_finalize (stmt);
+              tes_report_return_db (self, db);
+              return NULL;
+            }
+          else
+            {
+              guint count = MIN (TES_CACHE_BLOCK_SLICES, n - b * TES_CACHE_BLOCK_SLICES);
+
+              memcpy (&begin, raw->data + i * sizeof (guint32), sizeof begin);
+              memcpy (&end, raw->data + (i + 1) * sizeof (guint32), sizeof end);
+              args = g_strndup ((const char *)raw->data + (count + 1) * sizeof (guint32) + begin, end - begin);
             }
         }
 

@@ -445,7 +445,8 @@ tes_report_check_lod (TesReport   *self,
 }
 
 /* A chunk's row, as a query reads it (at most TES_CACHE_CHUNK_SLICES
- * records that exactly fill its data, and no negative longest duration),
+ * records, data at least as long as its index, and no negative longest
+ * duration),
  * and on its first read its bytes against its checksum. */
 gboolean
 tes_report_check_chunk (TesReport  *self,
@@ -457,11 +458,25 @@ tes_report_check_chunk (TesReport  *self,
                         gint64      max_dur,
                         GError    **error)
 {
-  if (n < 0 || n > TES_CACHE_CHUNK_SLICES || data_len != n * (gint64)sizeof (TesSliceRecord) ||
+  if (n < 1 || n > TES_CACHE_CHUNK_SLICES || data_len < (gint64)tes_cache_chunk_data_index_len ((guint)n) ||
       max_dur < 0)
     return tes_report_set_damaged (error, self, "a slice chunk of track %" G_GINT64_FORMAT, track_id);
 
   return tes_cache_check_chunk (self->check, db, chunk_id, error) || damaged_after_open (self, error);
+}
+
+/* A chunk whose columns do not decode (@why says where and how), found
+ * while reading it: damaged as a failed check is. */
+gboolean
+tes_report_chunk_damaged (TesReport   *self,
+                          gint64       chunk_id,
+                          gint64       track_id,
+                          const char  *why,
+                          GError     **error)
+{
+  tes_report_set_damaged (error, self, "slice chunk %" G_GINT64_FORMAT " of track %" G_GINT64_FORMAT ": %s",
+                          chunk_id, track_id, why);
+  return damaged_after_open (self, error);
 }
 
 TesReport *
