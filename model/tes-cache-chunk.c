@@ -89,6 +89,13 @@ get_varint (const guint8 **p,
 {
   guint64 result = 0;
 
+  /* most values of most columns are one byte */
+  if (G_LIKELY (*p < end && **p < 0x80))
+    {
+      *v = *(*p)++;
+      return TRUE;
+    }
+
   for (guint shift = 0; shift < 64 && *p < end; shift += 7)
     {
       guint8 b = *(*p)++;

@@ -41,6 +41,61 @@ lower_bound (const TesSliceRecord *recs,
   return lo;
 }
 
+static TesReportBlock *
+block_slot (TesReport *self,
+            gint64     key)
+{
+  return &self->blocks[((guint64)key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 55];
+}
+
+G_STATIC_ASSERT (TES_REPORT_BLOCK_SLOTS == 1 << 9);
+G_STATIC_ASSERT (TES_CACHE_CHUNK_SLICES / TES_CACHE_BLOCK_SLICES <= 16);
+
+/* Copies block b of chunk @chunk_id into out when it was decoded before. */
+static gboolean
+cached_block (TesReport      *self,
+              gint64          chunk_id,
+              guint           b,
+              TesSliceRecord *out,
+              guint           m)
+{
+  gint64 key = chunk_id * 16 + b + 1;
+  g_autoptr(GBytes) records = NULL;
+  TesReportBlock *slot;
+
+  g_mutex_lock (&self->blocks_lock);
+  slot = block_slot (self, key);
+  if (slot->key == key && slot->records != NULL)
+    records = g_bytes_ref (slot->records);
+  g_mutex_unlock (&self->blocks_lock);
+
+  if (records == NULL || g_bytes_get_size (records) != m * sizeof *out)
+    return FALSE;
+  memcpy (out, g_bytes_get_data (records, NULL), m * sizeof *out);
+  return TRUE;
+}
+
+static void
+cache_block (TesReport            *self,
+             gint64                chunk_id,
+             guint                 b,
+             const TesSliceRecord *recs,
+             guint                 m)
+{
+  gint64 key = chunk_id * 16 + b + 1;
+  GBytes *records = g_bytes_new (recs, m * sizeof *recs);
+  GBytes *old;
+  TesReportBlock *slot;
+
+  g_mutex_lock (&self->blocks_lock);
+  slot = block_slot (self, key);
+  old = slot->records;
+  slot->key = key;
+  slot->records = records;
+  g_mutex_unlock (&self->blocks_lock);
+  g_clear_pointer (&old, g_bytes_unref);
+}
+
 /* Reads and decodes the records of a chunk's blocks that can hold a slice
  * starting in [from_t, to_t] (each block's first start is in the index):
  * *first is the index in the chunk of the first record decoded, into
@@ -97,28 +152,37 @@ read_blocks (TesReport     *self,
   g_array_set_size (buffer, 0);
   if (why == NULL && bh > bl)
     {
-      g_autoptr(GByteArray) frames = g_byte_array_sized_new ((guint)(to_off - from_off));
+      g_autoptr(GByteArray) frames = NULL;
 
-      g_byte_array_set_size (frames, (guint)(to_off - from_off));
       g_array_set_size (buffer, MIN (n, bh * TES_CACHE_BLOCK_SLICES) - bl * TES_CACHE_BLOCK_SLICES);
-      if (sqlite3_blob_read (blob, frames->data, (int)frames->len, (int)from_off) != SQLITE_OK)
-        why = "its blocks cannot be read";
       for (guint b = bl; b < bh && why == NULL; b++)
         {
+          guint m = MIN (TES_CACHE_BLOCK_SLICES, n - b * TES_CACHE_BLOCK_SLICES);
+          TesSliceRecord *out = &g_array_index (buffer, TesSliceRecord, (b - bl) * TES_CACHE_BLOCK_SLICES);
           gint64 start;
           gsize off, len;
 
+          if (cached_block (self, chunk_id, b, out, m))
+            continue;
+          /* the frames of the blocks wanted, read once, at the first not cached */
+          if (frames == NULL)
+            {
+              frames = g_byte_array_sized_new ((guint)(to_off - from_off));
+              g_byte_array_set_size (frames, (guint)(to_off - from_off));
+              if (sqlite3_blob_read (blob, frames->data, (int)frames->len, (int)from_off) != SQLITE_OK)
+                {
+                  why = "its blocks cannot be read";
+                  break;
+                }
+            }
           tes_cache_chunk_data_block (bytes->data, index_len, n, b, &start, &off, &len);
-          if (!tes_cache_chunk_unpack_block (frames->data + (off - from_off), len,
-                                             MIN (TES_CACHE_BLOCK_SLICES, n - b * TES_CACHE_BLOCK_SLICES), start,
-                                             scratch,
-                                             &g_array_index (buffer, TesSliceRecord, (b - bl) * TES_CACHE_BLOCK_SLICES),
-                                             &why))
+          if (!tes_cache_chunk_unpack_block (frames->data + (off - from_off), len, m, start, scratch, out, &why))
             {
               g_autofree char *where = g_strdup_printf ("block %u %s", b, why);
 
               return tes_report_chunk_damaged (self, chunk_id, track_id, where, error);
             }
+          cache_block (self, chunk_id, b, out, m);
         }
     }
 

@@ -69,6 +69,11 @@ tes_report_finalize (GObject *object)
     }
 
   g_clear_pointer (&self->check, tes_cache_check_free);
+  if (self->blocks != NULL)
+    for (guint i = 0; i < TES_REPORT_BLOCK_SLOTS; i++)
+      g_clear_pointer (&self->blocks[i].records, g_bytes_unref);
+  g_clear_pointer (&self->blocks, g_free);
+  g_mutex_clear (&self->blocks_lock);
   g_clear_pointer (&self->sources, g_array_unref);
   g_clear_pointer (&self->clocks, g_array_unref);
   g_clear_pointer (&self->tracks, g_array_unref);
@@ -140,6 +145,8 @@ tes_report_init (TesReport *self)
   self->tracks = g_array_new (FALSE, TRUE, sizeof (TesTrack));
   g_array_set_clear_func (self->tracks, track_clear);
   self->strings = g_ptr_array_new_with_free_func (g_free);
+  g_mutex_init (&self->blocks_lock);
+  self->blocks = g_new0 (TesReportBlock, TES_REPORT_BLOCK_SLOTS);
 }
 
 static gboolean

@@ -390,6 +390,9 @@ test_writer_round_trip (void)
       g_assert_cmpstr (tes_report_get_string (report, s->category), ==, names[(i + 1) % 4]);
     }
   g_clear_pointer (&slices, g_array_unref);
+  g_clear_object (&report);
+  report = tes_report_open_cache (cache, &error);
+  g_assert_no_error (error);
 
   for (guint k = 0; k < 50; k++)
     {
@@ -409,10 +412,28 @@ test_writer_round_trip (void)
           if (start <= t1 && start + dur >= t0)
             expected++;
         }
-      slices = tes_report_get_slices (report, track, t0, t1, &error);
-      g_assert_no_error (error);
-      g_assert_cmpuint (slices->len, ==, expected);
-      g_clear_pointer (&slices, g_array_unref);
+      /* read twice: decoded, then from the report's decoded blocks */
+      for (guint pass = 0; pass < 2; pass++)
+        {
+          slices = tes_report_get_slices (report, track, t0, t1, &error);
+          g_assert_no_error (error);
+          g_assert_cmpuint (slices->len, ==, expected);
+          for (guint i = 0; i < slices->len; i++)
+            {
+              const TesSlice *s = &g_array_index (slices, TesSlice, i);
+              gint64 start, dur, self_dur;
+              gint32 parent;
+              guint16 depth;
+
+              expected_slice (s->index, &start, &dur, &self_dur, &parent, &depth);
+              g_assert_cmpint (s->start, ==, start);
+              g_assert_cmpint (s->dur, ==, dur);
+              g_assert_cmpint (s->self_dur, ==, self_dur);
+              g_assert_cmpint (s->parent, ==, parent);
+              g_assert_cmpuint (s->depth, ==, depth);
+            }
+          g_clear_pointer (&slices, g_array_unref);
+        }
     }
 
   for (guint i = 0; i < 4 * TOPS; i += (i % 997 == 0) ? 1 : 13)
