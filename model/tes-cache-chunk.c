@@ -29,8 +29,9 @@
 #define TES_CACHE_ZSTD_LEVEL 1
 #endif
 
-/* the index entry of a data block: first start (int64), end offset (uint32) */
-#define DATA_INDEX_ENTRY 12
+/* the index entry of a data block: first start (int64), latest end
+ * (int64), end offset (uint32) */
+#define DATA_INDEX_ENTRY 20
 #define ARGS_INDEX_ENTRY 4
 /* a varint of 64 bits takes at most 10 bytes; a record has 8 fields */
 #define MAX_RECORD_BYTES 80
@@ -54,6 +55,26 @@ guint
 tes_cache_chunk_n_blocks (guint n)
 {
   return (n + TES_CACHE_BLOCK_SLICES - 1) / TES_CACHE_BLOCK_SLICES;
+}
+
+/* start + dur, kept within int64 (only a record no writer gives passes it) */
+static inline gint64
+record_end (const TesSliceRecord *r)
+{
+  __int128 end = (__int128)r->start + r->dur;
+
+  return end > G_MAXINT64 ? G_MAXINT64 : end < G_MININT64 ? G_MININT64 : (gint64)end;
+}
+
+static gint64
+block_max_end (const TesSliceRecord *r,
+               guint                 m)
+{
+  gint64 max_end = G_MININT64;
+
+  for (guint i = 0; i < m; i++)
+    max_end = MAX (max_end, record_end (&r[i]));
+  return max_end;
 }
 
 static inline guint64
@@ -188,8 +209,13 @@ tes_cache_chunk_pack_data (ZSTD_CCtx            *cctx,
       g_byte_array_set_size (raw, (guint)(p - raw->data));
 
       compress_frame (cctx, raw, out);
-      memcpy (out->data + (gsize)b * DATA_INDEX_ENTRY, &r[0].start, sizeof (gint64));
-      put_u32 (out, (gsize)b * DATA_INDEX_ENTRY + 8, (guint32)(out->len - blocks_at));
+      {
+        gint64 max_end = block_max_end (r, m);
+
+        memcpy (out->data + (gsize)b * DATA_INDEX_ENTRY, &r[0].start, sizeof (gint64));
+        memcpy (out->data + (gsize)b * DATA_INDEX_ENTRY + 8, &max_end, sizeof (gint64));
+        put_u32 (out, (gsize)b * DATA_INDEX_ENTRY + 16, (guint32)(out->len - blocks_at));
+      }
     }
 }
 
@@ -237,6 +263,7 @@ tes_cache_chunk_data_block (const guint8 *index,
                             guint         n,
                             guint         b,
                             gint64       *first_start,
+                            gint64       *max_end,
                             gsize        *offset,
                             gsize        *len)
 {
@@ -245,9 +272,10 @@ tes_cache_chunk_data_block (const guint8 *index,
   if (b >= tes_cache_chunk_n_blocks (n) || index_len < (gsize)tes_cache_chunk_n_blocks (n) * DATA_INDEX_ENTRY)
     return FALSE;
   if (b > 0)
-    memcpy (&begin, index + (gsize)(b - 1) * DATA_INDEX_ENTRY + 8, sizeof begin);
-  memcpy (&end, index + (gsize)b * DATA_INDEX_ENTRY + 8, sizeof end);
+    memcpy (&begin, index + (gsize)(b - 1) * DATA_INDEX_ENTRY + 16, sizeof begin);
+  memcpy (&end, index + (gsize)b * DATA_INDEX_ENTRY + 16, sizeof end);
   memcpy (first_start, index + (gsize)b * DATA_INDEX_ENTRY, sizeof *first_start);
+  memcpy (max_end, index + (gsize)b * DATA_INDEX_ENTRY + 8, sizeof *max_end);
   if (end < begin)
     return FALSE;
   *offset = (gsize)tes_cache_chunk_n_blocks (n) * DATA_INDEX_ENTRY + begin;
@@ -294,6 +322,7 @@ tes_cache_chunk_unpack_block (const guint8    *frame,
                               gsize            len,
                               guint            m,
                               gint64           first_start,
+                              gint64           max_end,
                               GByteArray      *scratch,
                               TesSliceRecord  *out,
                               const char     **why)
@@ -378,6 +407,11 @@ tes_cache_chunk_unpack_block (const guint8    *frame,
       *why = "does not start where its index says";
       return FALSE;
     }
+  if (block_max_end (out, m) != max_end)
+    {
+      *why = "does not end where its index says";
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -400,14 +434,14 @@ tes_cache_chunk_unpack_data (const guint8    *blob,
     {
       guint m = MIN (TES_CACHE_BLOCK_SLICES, n - b * TES_CACHE_BLOCK_SLICES);
       const char *what = NULL;
-      gint64 first_start;
+      gint64 first_start, max_end;
       gsize offset, frame_len;
 
-      if (!tes_cache_chunk_data_block (blob, len, n, b, &first_start, &offset, &frame_len) ||
+      if (!tes_cache_chunk_data_block (blob, len, n, b, &first_start, &max_end, &offset, &frame_len) ||
           offset + frame_len > len || (b == nb - 1 && offset + frame_len != len))
         what = "lies outside the chunk";
       else
-        tes_cache_chunk_unpack_block (blob + offset, frame_len, m, first_start, scratch,
+        tes_cache_chunk_unpack_block (blob + offset, frame_len, m, first_start, max_end, scratch,
                                       &out[b * TES_CACHE_BLOCK_SLICES], &what);
       if (what != NULL)
         {

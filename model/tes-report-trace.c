@@ -21,26 +21,6 @@ typedef gboolean (*SliceFunc) (const TesSliceRecord *rec,
                                guint32               index,
                                gpointer              user_data);
 
-/* The first of n records whose start is >= t (or n). */
-static guint
-lower_bound (const TesSliceRecord *recs,
-             guint                 n,
-             gint64                t)
-{
-  guint lo = 0, hi = n;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (recs[mid].start < t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
 static TesReportBlock *
 block_slot (TesReport *self,
             gint64     key)
@@ -96,99 +76,43 @@ cache_block (TesReport            *self,
   g_clear_pointer (&old, g_bytes_unref);
 }
 
-/* Reads and decodes the records of a chunk's blocks that can hold a slice
- * starting in [from_t, to_t] (each block's first start is in the index):
- * *first is the index in the chunk of the first record decoded, into
- * buffer. */
+/* The records of block b of chunk @chunk_id (m of them), into out: from
+ * the report's decoded blocks, or read from @blob and decoded. */
 static gboolean
-read_blocks (TesReport     *self,
-             sqlite3_blob  *blob,
-             gint64         chunk_id,
-             gint64         track_id,
-             guint          n,
-             gint64         from_t,
-             gint64         to_t,
-             GByteArray    *bytes,
-             GByteArray    *scratch,
-             GArray        *buffer,
-             guint         *first,
-             GError       **error)
+read_block (TesReport       *self,
+            sqlite3_blob    *blob,
+            gint64           chunk_id,
+            gint64           track_id,
+            guint            b,
+            guint            m,
+            gint64           first_start,
+            gint64           max_end,
+            gsize            offset,
+            gsize            len,
+            GByteArray      *frame,
+            GByteArray      *scratch,
+            TesSliceRecord  *out,
+            GError         **error)
 {
-  guint nb = tes_cache_chunk_n_blocks (n);
-  gsize index_len = tes_cache_chunk_data_index_len (n);
-  gsize blob_len = (gsize)sqlite3_blob_bytes (blob);
-  guint bl = 0, bh = 0;
-  gsize from_off = 0, to_off = 0;
   const char *why = NULL;
 
-  g_byte_array_set_size (bytes, (guint)index_len);
-  if (index_len > blob_len || sqlite3_blob_read (blob, bytes->data, (int)index_len, 0) != SQLITE_OK)
-    why = "its index cannot be read";
+  if (cached_block (self, chunk_id, b, out, m))
+    return TRUE;
 
-  /* blocks [bl, bh): the one before the first starting at or after
-   * from_t, up to the last starting at or before to_t */
-  for (guint b = 0; b < nb && why == NULL; b++)
+  g_byte_array_set_size (frame, (guint)len);
+  if (sqlite3_blob_read (blob, frame->data, (int)len, (int)offset) != SQLITE_OK)
+    why = "cannot be read";
+  else if (tes_cache_chunk_unpack_block (frame->data, len, m, first_start, max_end, scratch, out, &why))
     {
-      gint64 start;
-      gsize off, len;
-
-      if (!tes_cache_chunk_data_block (bytes->data, index_len, n, b, &start, &off, &len) ||
-          off + len > blob_len || off < index_len)
-        why = "its index points outside it";
-      else if (start > to_t)
-        break;
-      else
-        {
-          if (start < from_t || b == 0)
-            {
-              bl = b;
-              from_off = off;
-            }
-          bh = b + 1;
-          to_off = off + len;
-        }
-    }
-  *first = bl * TES_CACHE_BLOCK_SLICES;
-  g_array_set_size (buffer, 0);
-  if (why == NULL && bh > bl)
-    {
-      g_autoptr(GByteArray) frames = NULL;
-
-      g_array_set_size (buffer, MIN (n, bh * TES_CACHE_BLOCK_SLICES) - bl * TES_CACHE_BLOCK_SLICES);
-      for (guint b = bl; b < bh && why == NULL; b++)
-        {
-          guint m = MIN (TES_CACHE_BLOCK_SLICES, n - b * TES_CACHE_BLOCK_SLICES);
-          TesSliceRecord *out = &g_array_index (buffer, TesSliceRecord, (b - bl) * TES_CACHE_BLOCK_SLICES);
-          gint64 start;
-          gsize off, len;
-
-          if (cached_block (self, chunk_id, b, out, m))
-            continue;
-          /* the frames of the blocks wanted, read once, at the first not cached */
-          if (frames == NULL)
-            {
-              frames = g_byte_array_sized_new ((guint)(to_off - from_off));
-              g_byte_array_set_size (frames, (guint)(to_off - from_off));
-              if (sqlite3_blob_read (blob, frames->data, (int)frames->len, (int)from_off) != SQLITE_OK)
-                {
-                  why = "its blocks cannot be read";
-                  break;
-                }
-            }
-          tes_cache_chunk_data_block (bytes->data, index_len, n, b, &start, &off, &len);
-          if (!tes_cache_chunk_unpack_block (frames->data + (off - from_off), len, m, start, scratch, out, &why))
-            {
-              g_autofree char *where = g_strdup_printf ("block %u %s", b, why);
-
-              return tes_report_chunk_damaged (self, chunk_id, track_id, where, error);
-            }
-          cache_block (self, chunk_id, b, out, m);
-        }
+      cache_block (self, chunk_id, b, out, m);
+      return TRUE;
     }
 
-  if (why != NULL)
-    return tes_report_chunk_damaged (self, chunk_id, track_id, why, error);
-  return TRUE;
+  {
+    g_autofree char *where = g_strdup_printf ("block %u %s", b, why);
+
+    return tes_report_chunk_damaged (self, chunk_id, track_id, where, error);
+  }
 }
 
 /* Each record lies within ±TES_TIME_LIMIT (its start plus its duration is
@@ -226,9 +150,9 @@ tes_report_check_slices (TesReport             *self,
 
 /* Calls func for every stored slice of the track that overlaps [t0, t1]
  * (both inclusive, in the track's ticks), in start order. Only chunks whose
- * extent meets the window are opened, and of those only the records that
- * can overlap it are read: a slice overlapping t0 starts no earlier than
- * t0 minus the chunk's longest duration, and none after t1 can. */
+ * extent meets the window are opened, and of those only the blocks whose
+ * first start and latest end (in the chunk's index) say they can hold a
+ * slice that overlaps it are read and decoded. */
 static gboolean
 foreach_slice_in_window (TesReport     *self,
                          sqlite3       *db,
@@ -240,8 +164,9 @@ foreach_slice_in_window (TesReport     *self,
                          GCancellable  *cancellable,
                          GError       **error)
 {
-  g_autoptr(GArray) buffer = g_array_new (FALSE, FALSE, sizeof (TesSliceRecord));
-  g_autoptr(GByteArray) bytes = g_byte_array_new ();
+  g_autofree TesSliceRecord *recs = g_new (TesSliceRecord, TES_CACHE_BLOCK_SLICES);
+  g_autoptr(GByteArray) index = g_byte_array_new ();
+  g_autoptr(GByteArray) frame = g_byte_array_new ();
   g_autoptr(GByteArray) scratch = g_byte_array_new ();
   sqlite3_stmt *stmt = NULL;
   sqlite3_blob *blob = NULL;
@@ -263,13 +188,10 @@ foreach_slice_in_window (TesReport     *self,
       gint64 rowid = sqlite3_column_int64 (stmt, 0);
       guint32 first = (guint32)sqlite3_column_int64 (stmt, 1);
       guint n = (guint)sqlite3_column_int64 (stmt, 2);
-      gint64 max_dur = sqlite3_column_int64 (stmt, 3);
-      gint64 from_t;
-      guint lo, hi, at;
-      TesSliceRecord *recs;
+      gsize index_len, blob_len;
 
       if (!tes_report_check_chunk (self, db, rowid, track_id, sqlite3_column_int64 (stmt, 2),
-                                   sqlite3_column_int64 (stmt, 4), max_dur, error))
+                                   sqlite3_column_int64 (stmt, 4), sqlite3_column_int64 (stmt, 3), error))
         {
           ok = FALSE;
           break;
@@ -281,42 +203,58 @@ foreach_slice_in_window (TesReport     *self,
           break;
         }
 
-      from_t = t0 < G_MININT64 + max_dur ? G_MININT64 : t0 - max_dur;
       if (blob == NULL)
         rc = sqlite3_blob_open (db, "main", "slice_chunks", "data", rowid, 0, &blob);
       else
         rc = sqlite3_blob_reopen (blob, rowid);
-
       if (rc != SQLITE_OK)
         {
           tes_cache_set_error (error, db, "Reading slices");
           ok = FALSE;
           break;
         }
-      if (!read_blocks (self, blob, rowid, track_id, n, from_t, t1, bytes, scratch, buffer, &at, error))
+
+      index_len = tes_cache_chunk_data_index_len (n);
+      blob_len = (gsize)sqlite3_blob_bytes (blob);
+      g_byte_array_set_size (index, (guint)index_len);
+      if (index_len > blob_len || sqlite3_blob_read (blob, index->data, (int)index_len, 0) != SQLITE_OK)
         {
-          ok = FALSE;
+          ok = tes_report_chunk_damaged (self, rowid, track_id, "its index cannot be read", error);
           break;
         }
 
-      recs = &g_array_index (buffer, TesSliceRecord, 0);
-      lo = lower_bound (recs, buffer->len, from_t);
-      hi = t1 == G_MAXINT64 ? buffer->len : lower_bound (recs, buffer->len, t1 + 1);
-      if (hi <= lo)
-        continue;
-
-      if (!tes_report_check_slices (self, track_id, first + at + lo, recs + lo, hi - lo, error))
+      for (guint b = 0; b < tes_cache_chunk_n_blocks (n); b++)
         {
-          ok = FALSE;
-          break;
-        }
+          guint m = MIN (TES_CACHE_BLOCK_SLICES, n - b * TES_CACHE_BLOCK_SLICES);
+          guint32 at = first + b * TES_CACHE_BLOCK_SLICES;
+          gint64 start, max_end;
+          gsize off, len;
 
-      for (guint i = lo; i < hi; i++)
-        {
-          if (recs[i].start + recs[i].dur < t0)
+          if (!tes_cache_chunk_data_block (index->data, index_len, n, b, &start, &max_end, &off, &len) ||
+              off < index_len || off + len > blob_len)
+            {
+              ok = tes_report_chunk_damaged (self, rowid, track_id, "its index points outside it", error);
+              goto out;
+            }
+          if (start > t1)
+            break;
+          if (max_end < t0)
             continue;
-          if (!func (&recs[i], first + at + i, user_data))
-            goto out;
+
+          if (!read_block (self, blob, rowid, track_id, b, m, start, max_end, off, len, frame, scratch, recs, error) ||
+              !tes_report_check_slices (self, track_id, at, recs, m, error))
+            {
+              ok = FALSE;
+              goto out;
+            }
+
+          for (guint i = 0; i < m && recs[i].start <= t1; i++)
+            {
+              if (recs[i].start + recs[i].dur < t0)
+                continue;
+              if (!func (&recs[i], at + i, user_data))
+                goto out;
+            }
         }
     }
 

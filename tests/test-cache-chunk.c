@@ -89,14 +89,25 @@ test_records_round_trip (void)
         {
           guint m = MIN (TES_CACHE_BLOCK_SLICES, n - b * TES_CACHE_BLOCK_SLICES);
           const char *what = NULL;
-          gint64 first_start;
+          gint64 first_start, max_end, expected_end = G_MININT64;
           gsize offset, len;
 
+          /* the latest end, as the index must give it (int64, saturated) */
+          for (guint i = b * TES_CACHE_BLOCK_SLICES; i < b * TES_CACHE_BLOCK_SLICES + m; i++)
+            {
+              __int128 end = (__int128)recs[i].start + recs[i].dur;
+
+              end = CLAMP (end, (__int128)G_MININT64, (__int128)G_MAXINT64);
+              expected_end = MAX (expected_end, (gint64)end);
+            }
           memset (back, 0, n * sizeof *back);
-          g_assert_true (tes_cache_chunk_data_block (packed->data, packed->len, n, b, &first_start, &offset, &len));
+          g_assert_true (tes_cache_chunk_data_block (packed->data, packed->len, n, b, &first_start, &max_end,
+                                                     &offset, &len));
           g_assert_cmpint (first_start, ==, recs[b * TES_CACHE_BLOCK_SLICES].start);
+          g_assert_cmpint (max_end, ==, expected_end);
           g_assert_cmpuint (offset + len, <=, packed->len);
-          g_assert_true (tes_cache_chunk_unpack_block (packed->data + offset, len, m, first_start, scratch, back, &what));
+          g_assert_true (tes_cache_chunk_unpack_block (packed->data + offset, len, m, first_start, max_end, scratch,
+                                                       back, &what));
           g_assert_cmpmem (back, m * sizeof *back, &recs[b * TES_CACHE_BLOCK_SLICES], m * sizeof *recs);
         }
     }
@@ -484,10 +495,10 @@ test_damaged_chunk_in_cache (void)
   gint64 track;
 
   /* data: inside chunk 2's first zstd frame (its index is 12 blocks of
-   * 12 bytes: 11 616 slices); found when the chunk is first checked, at
+   * 20 bytes: 11 616 slices); found when the chunk is first checked, at
    * open in a cache this small */
   cache = write_nested_cache ("damaged-data.tessera", "{}", &track);
-  damage_column (cache, 2, "data", 12 * 12 + 40);
+  damage_column (cache, 2, "data", 12 * 20 + 40);
   report = tes_report_open_cache (cache, &error);
   if (report != NULL)
     {
