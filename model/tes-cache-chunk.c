@@ -376,7 +376,7 @@ tes_cache_chunk_unpack_block (const guint8    *frame,
       gint64 parent;
 
       NEXT (TRUE);
-      parent = prev_parent + unzigzag (v);
+      parent = (gint64)((guint64)prev_parent + (guint64)unzigzag (v));
       if (parent < G_MININT32 || parent > G_MAXINT32)
         {
           *why = "holds a record that cannot be read";

@@ -27,6 +27,7 @@ odd_records (guint n)
   g_autoptr(GRand) rand = g_rand_new_with_seed (27);
   TesSliceRecord *recs = g_new0 (TesSliceRecord, n);
   static const gint64 extremes[] = { G_MININT64, G_MAXINT64, 0, -1, 1, TES_TIME_LIMIT, -TES_TIME_LIMIT };
+  gint64 clock = -5000;
 
   for (guint i = 0; i < n; i++)
     {
@@ -35,7 +36,8 @@ odd_records (guint n)
       switch (i % 7)
         {
         case 0: /* in order, as the writer stores them */
-          r->start = i > 0 ? recs[i - 1].start + g_rand_int_range (rand, 0, 1000) : -5000;
+          clock += g_rand_int_range (rand, 0, 1000);
+          r->start = clock;
           r->dur = g_rand_int_range (rand, 0, 100000);
           r->self_dur = r->dur / 2;
           r->parent = (gint32)i - 1;
