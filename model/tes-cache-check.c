@@ -535,33 +535,37 @@ tes_cache_check_reads (TesCacheCheck  *check,
  * queries skip chunks and records by these). Columns as selected by
  * tes_cache_check_chunk(). */
 static gboolean
-chunk_row_matches_records (sqlite3_stmt *stmt)
+chunk_row_matches_records (sqlite3_stmt *stmt,
+                           char        **why)
 {
-  const guint8 *data = sqlite3_column_blob (stmt, 0);
-  gint64 len = sqlite3_column_bytes (stmt, 0);
-  gint64 n = len / (gint64)sizeof (TesSliceRecord);
+  gint64 n = sqlite3_column_int64 (stmt, 4);
+  g_autofree TesSliceRecord *recs = NULL;
   __int128 max_end = G_MININT64;
   gint64 max_dur = 0;
   guint depth = 0;
-  TesSliceRecord first, r;
+  gint64 i;
 
-  if (n < 1 || len % (gint64)sizeof (TesSliceRecord) != 0 || n != sqlite3_column_int64 (stmt, 4))
+  if (n < 1 || n > TES_CACHE_CHUNK_SLICES)
+    return FALSE;
+  recs = g_new (TesSliceRecord, n);
+  if (!tes_cache_chunk_unpack_data (sqlite3_column_blob (stmt, 0), (gsize)sqlite3_column_bytes (stmt, 0),
+                                    (guint)n, recs, why))
     return FALSE;
 
-  memcpy (&first, data, sizeof first);
-  for (gint64 i = 0; i < n; i++)
+  for (i = 0; i < n; i++)
     {
-      memcpy (&r, data + i * sizeof r, sizeof r);
+      const TesSliceRecord *r = &recs[i];
+
       /* out of range: the record checks that follow name the slice */
-      if (r.start < -TES_TIME_LIMIT || r.start > TES_TIME_LIMIT || r.dur < 0 || r.dur > TES_TIME_LIMIT)
+      if (r->start < -TES_TIME_LIMIT || r->start > TES_TIME_LIMIT || r->dur < 0 || r->dur > TES_TIME_LIMIT)
         return TRUE;
-      max_end = MAX (max_end, (__int128)r.start + r.dur);
-      max_dur = MAX (max_dur, r.dur);
-      depth = MAX (depth, r.depth);
+      max_end = MAX (max_end, (__int128)r->start + r->dur);
+      max_dur = MAX (max_dur, r->dur);
+      depth = MAX (depth, r->depth);
     }
 
-  return first.start == sqlite3_column_int64 (stmt, 5) &&
-         r.start == sqlite3_column_int64 (stmt, 6) &&
+  return recs[0].start == sqlite3_column_int64 (stmt, 5) &&
+         recs[n - 1].start == sqlite3_column_int64 (stmt, 6) &&
          max_end == sqlite3_column_int64 (stmt, 7) &&
          (gint64)depth == sqlite3_column_int64 (stmt, 8) &&
          max_dur == sqlite3_column_int64 (stmt, 9);
@@ -574,6 +578,7 @@ tes_cache_check_chunk (TesCacheCheck  *check,
                        GError        **error)
 {
   gpointer key = GSIZE_TO_POINTER ((gsize)chunk_id);
+  g_autofree char *why = NULL;
   sqlite3_stmt *stmt = NULL;
   gpointer state = NULL;
   gboolean listed;
@@ -608,8 +613,11 @@ tes_cache_check_chunk (TesCacheCheck  *check,
            sqlite3_column_int64 (stmt, 2))
     ok = set_damaged (error, check->path, "slice chunk %" G_GINT64_FORMAT " of track %" G_GINT64_FORMAT
                       " does not match its checksum", chunk_id, (gint64)sqlite3_column_int64 (stmt, 3));
-  else if (!chunk_row_matches_records (stmt))
-    ok = set_damaged (error, check->path, "a slice chunk of track %" G_GINT64_FORMAT " (chunk %" G_GINT64_FORMAT
+  else if (!chunk_row_matches_records (stmt, &why))
+    ok = why != NULL
+         ? set_damaged (error, check->path, "slice chunk %" G_GINT64_FORMAT " of track %" G_GINT64_FORMAT
+                        " cannot be decoded: %s", chunk_id, (gint64)sqlite3_column_int64 (stmt, 3), why)
+         : set_damaged (error, check->path, "a slice chunk of track %" G_GINT64_FORMAT " (chunk %" G_GINT64_FORMAT
                       ") does not match its records", (gint64)sqlite3_column_int64 (stmt, 3), chunk_id);
   else
     ok = TRUE;
@@ -685,7 +693,7 @@ typedef struct
 
 /* The chunks' rows as the writer leaves them: each track's chunks in id
  * and index order (tracks may interleave), each full but its track's
- * last, data of exactly n records. */
+ * last, data at least as long as its index of n records' blocks. */
 static gboolean
 check_chunk_row (sqlite3_stmt  *stmt,
                  gpointer       user_data,
@@ -702,7 +710,7 @@ check_chunk_row (sqlite3_stmt  *stmt,
 
   if (id <= scan->last_id || track_id < 1 || first != next || n < 1 || n > TES_CACHE_CHUNK_SLICES ||
       (next % TES_CACHE_CHUNK_SLICES) != 0 ||
-      data_len != n * (gint64)sizeof (TesSliceRecord) || sqlite3_column_int64 (stmt, 9) < 0)
+      data_len < (gint64)tes_cache_chunk_data_index_len ((guint)n) || sqlite3_column_int64 (stmt, 9) < 0)
     return set_damaged (error, scan->path, "slice chunk %" G_GINT64_FORMAT " of track %" G_GINT64_FORMAT,
                         id, track_id);
 

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <sqlite3.h>
+#include <zstd.h>
 
 #include "tes-cache.h"
 #include "tes-lane.h"
@@ -48,6 +49,57 @@ G_STATIC_ASSERT (sizeof (TesSliceRecord) == 40);
 #endif
 
 extern const char tes_cache_schema_sql[];
+
+/* tes-cache-chunk.c: a chunk's data and args columns hold its slices in
+ * blocks of this many, each a zstd frame behind an uncompressed index
+ * (docs/cache-schema.md): a window query decodes only the blocks it meets. */
+#define TES_CACHE_BLOCK_SLICES 1024
+
+guint    tes_cache_chunk_n_blocks       (guint                 n);
+gsize    tes_cache_chunk_data_index_len (guint                 n);
+void     tes_cache_chunk_pack_data      (ZSTD_CCtx            *cctx,
+                                         const TesSliceRecord *recs,
+                                         guint                 n,
+                                         GByteArray           *out);
+/* raw_args: n + 1 uint32 offsets, then the texts */
+void     tes_cache_chunk_pack_args      (ZSTD_CCtx            *cctx,
+                                         const guint8         *raw_args,
+                                         guint                 n,
+                                         GByteArray           *out);
+/* where block b of a data column of n slices lies, from its index (the
+ * column's first tes_cache_chunk_data_index_len() bytes); FALSE when the
+ * index cannot say */
+gboolean tes_cache_chunk_data_block     (const guint8         *index,
+                                         gsize                 index_len,
+                                         guint                 n,
+                                         guint                 b,
+                                         gint64               *first_start,
+                                         gint64               *max_end,
+                                         gsize                *offset,
+                                         gsize                *len);
+gboolean tes_cache_chunk_unpack_block   (const guint8         *frame,
+                                         gsize                 len,
+                                         guint                 m,
+                                         gint64                first_start,
+                                         gint64                max_end,
+                                         GByteArray           *scratch,
+                                         TesSliceRecord       *out,
+                                         const char          **why);
+/* all n records; *why (to free) says which block is damaged and how */
+gboolean tes_cache_chunk_unpack_data    (const guint8         *blob,
+                                         gsize                 len,
+                                         guint                 n,
+                                         TesSliceRecord       *out,
+                                         char                **why);
+/* the args of blocks [b0, b1) as count + 1 offsets and the texts */
+gboolean tes_cache_chunk_unpack_args    (const guint8         *blob,
+                                         gsize                 len,
+                                         guint                 n,
+                                         guint                 b0,
+                                         guint                 b1,
+                                         GByteArray           *out,
+                                         char                **why);
+
 
 /* A source's stat identity proves its content only when its mtime and
  * ctime were older than the moment it was stat'ed by more than this (a

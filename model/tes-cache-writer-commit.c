@@ -380,6 +380,10 @@ prepare_statements (TesCacheWriter *self)
   if (self->insert_chunk != NULL)
     return TRUE;
 
+  self->zstd = ZSTD_createCCtx ();
+  self->packed_data = g_byte_array_new ();
+  self->packed_args = g_byte_array_new ();
+
   if (sqlite3_prepare_v2 (self->db,
                           "INSERT INTO slice_chunks (track_id, first_index, n, t_min, t_max_start, t_max_end, max_depth, data, args, max_dur, checksum) "
                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -421,13 +425,18 @@ store_chunk (TesCacheWriter       *self,
   sqlite3_bind_int64 (s, 6, info->max_end);
   sqlite3_bind_int (s, 7, (int)info->depth);
   sqlite3_bind_int64 (s, 10, info->max_dur);
-  sqlite3_bind_blob (s, 8, recs, (int)(count * sizeof (TesSliceRecord)), SQLITE_STATIC);
+  tes_cache_chunk_pack_data (self->zstd, recs, count, self->packed_data);
+  sqlite3_bind_blob (s, 8, self->packed_data->data, (int)self->packed_data->len, SQLITE_STATIC);
   if (args != NULL)
-    sqlite3_bind_blob (s, 9, args->data, (int)args->len, SQLITE_STATIC);
+    {
+      tes_cache_chunk_pack_args (self->zstd, args->data, count, self->packed_args);
+      sqlite3_bind_blob (s, 9, self->packed_args->data, (int)self->packed_args->len, SQLITE_STATIC);
+    }
   else
     sqlite3_bind_null (s, 9);
-  sqlite3_bind_int64 (s, 11, tes_cache_chunk_checksum (recs, count * sizeof (TesSliceRecord),
-                                                     args ? args->data : NULL, args ? args->len : 0));
+  sqlite3_bind_int64 (s, 11, tes_cache_chunk_checksum (self->packed_data->data, self->packed_data->len,
+                                                     args ? self->packed_args->data : NULL,
+                                                     args ? self->packed_args->len : 0));
 
   if (sqlite3_step (s) != SQLITE_DONE)
     {
@@ -504,79 +513,124 @@ store_track (TesCacheWriter *self,
 
 #define WRITEBACK_BYTES (32 * 1024 * 1024)
 
-/* Reads (or, with write, overwrites) part of a stored chunk's column. */
+/* Reads a stored chunk back: its count records and, with args, its args
+ * in the layout pack_chunk() gives (every text empty when it has none). */
 static gboolean
-chunk_blob_io (TesCacheWriter *self,
-               gint64          rowid,
-               const char     *column,
-               gboolean        write,
-               gpointer        buf,
-               int             len,
-               int             offset)
-{
-  sqlite3_blob *blob = NULL;
-  int rc = sqlite3_blob_open (self->db, "main", "slice_chunks", column, rowid, write, &blob);
-
-  if (rc == SQLITE_OK)
-    rc = write ? sqlite3_blob_write (blob, buf, len, offset) : sqlite3_blob_read (blob, buf, len, offset);
-  sqlite3_blob_close (blob);
-  if (rc != SQLITE_OK)
-    tes_cache_writer_fail (self, "Reading back slices");
-
-  return rc == SQLITE_OK;
-}
-
-/* A chunk whose bytes changed after it was stored gets its checksum again. */
-static void
-rechecksum_chunk (TesCacheWriter *self,
-                  gint64          rowid)
+read_back_chunk (TesCacheWriter *self,
+                 gint64          rowid,
+                 guint           count,
+                 TesSliceRecord *recs,
+                 GByteArray     *args)
 {
   sqlite3_stmt *s = NULL;
-  gint64 sum = 0;
+  g_autofree char *why = NULL;
+  gboolean ok = FALSE;
 
   if (sqlite3_prepare_v2 (self->db, "SELECT data, args FROM slice_chunks WHERE rowid = ?", -1, &s, NULL) == SQLITE_OK)
     {
       sqlite3_bind_int64 (s, 1, rowid);
-      if (sqlite3_step (s) == SQLITE_ROW)
-        sum = tes_cache_chunk_checksum (sqlite3_column_blob (s, 0), sqlite3_column_bytes (s, 0),
-                                        sqlite3_column_blob (s, 1), sqlite3_column_bytes (s, 1));
+      if (sqlite3_step (s) == SQLITE_ROW &&
+          tes_cache_chunk_unpack_data (sqlite3_column_blob (s, 0), (gsize)sqlite3_column_bytes (s, 0), count,
+                                       recs, &why))
+        {
+          ok = TRUE;
+          if (args != NULL && sqlite3_column_type (s, 1) == SQLITE_NULL)
+            {
+              g_byte_array_set_size (args, (count + 1) * sizeof (guint32));
+              memset (args->data, 0, args->len);
+            }
+          else if (args != NULL)
+            ok = tes_cache_chunk_unpack_args (sqlite3_column_blob (s, 1), (gsize)sqlite3_column_bytes (s, 1),
+                                              count, 0, G_MAXUINT, args, &why);
+        }
     }
   sqlite3_finalize (s);
+  if (!ok)
+    tes_cache_writer_fail (self, "Reading back slices");
 
-  if (sqlite3_prepare_v2 (self->db, "UPDATE slice_chunks SET checksum = ? WHERE rowid = ?", -1, &s, NULL) == SQLITE_OK)
+  return ok;
+}
+
+/* The checksum of a stored chunk whose data becomes @data (its args as
+ * stored). */
+static gint64
+stored_checksum (TesCacheWriter *self,
+                 gint64          rowid,
+                 GByteArray     *data)
+{
+  sqlite3_stmt *s = NULL;
+  gint64 sum = 0;
+
+  if (sqlite3_prepare_v2 (self->db, "SELECT args FROM slice_chunks WHERE rowid = ?", -1, &s, NULL) == SQLITE_OK)
     {
-      sqlite3_bind_int64 (s, 1, sum);
-      sqlite3_bind_int64 (s, 2, rowid);
-      tes_cache_writer_step_done (self, s, "Storing slices");
+      sqlite3_bind_int64 (s, 1, rowid);
+      if (sqlite3_step (s) == SQLITE_ROW)
+        sum = tes_cache_chunk_checksum (data->data, data->len,
+                                        sqlite3_column_blob (s, 0), (gsize)sqlite3_column_bytes (s, 0));
+      else
+        tes_cache_writer_fail (self, "Storing slices");
     }
   else
     tes_cache_writer_fail (self, "Storing slices");
   sqlite3_finalize (s);
+
+  return sum;
 }
 
+/* Gives stored chunks the final self time of ancestors that closed after
+ * them: each chunk changed is read back, patched, packed and stored again,
+ * with its checksum. */
 static void
 apply_patches (TesCacheWriter *self,
                TesTrackSlices *ts,
                GArray         *patches)
 {
-  g_autoptr(GHashTable) patched = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autofree TesSliceRecord *recs = NULL;
+  g_autoptr(GHashTable) patched = NULL;
+  sqlite3_stmt *s = NULL;
   GHashTableIter iter;
   gpointer key;
 
-  for (guint i = 0; i < patches->len; i++)
-    {
-      const Patch *p = &g_array_index (patches, Patch, i);
-      gint64 *rowid = &g_array_index (ts->chunk_rows, gint64, p->index / TES_CACHE_CHUNK_SLICES);
-      gint64 self_dur = p->self_dur;
+  if (patches->len == 0)
+    return;
 
-      if (chunk_blob_io (self, *rowid, "data", TRUE, &self_dur, sizeof self_dur,
-                         (int)((p->index % TES_CACHE_CHUNK_SLICES) * sizeof (TesSliceRecord) +
-                               G_STRUCT_OFFSET (TesSliceRecord, self_dur))))
-        g_hash_table_add (patched, rowid);
+  patched = g_hash_table_new (NULL, NULL);
+  for (guint i = 0; i < patches->len; i++)
+    g_hash_table_add (patched, GUINT_TO_POINTER (g_array_index (patches, Patch, i).index / TES_CACHE_CHUNK_SLICES));
+
+  recs = g_new (TesSliceRecord, TES_CACHE_CHUNK_SLICES);
+  if (sqlite3_prepare_v2 (self->db, "UPDATE slice_chunks SET data = ?, checksum = ? WHERE rowid = ?",
+                          -1, &s, NULL) != SQLITE_OK)
+    {
+      tes_cache_writer_fail (self, "Storing slices");
+      g_array_set_size (patches, 0);
+      return;
     }
+
   g_hash_table_iter_init (&iter, patched);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    rechecksum_chunk (self, *(gint64 *)key);
+  while (g_hash_table_iter_next (&iter, &key, NULL) && !tes_cache_writer_failed (self))
+    {
+      guint c = GPOINTER_TO_UINT (key);
+      gint64 rowid = g_array_index (ts->chunk_rows, gint64, c);
+      guint count = MIN (TES_CACHE_CHUNK_SLICES, ts->n_stored - c * TES_CACHE_CHUNK_SLICES);
+
+      if (!read_back_chunk (self, rowid, count, recs, NULL))
+        break;
+      for (guint i = 0; i < patches->len; i++)
+        {
+          const Patch *p = &g_array_index (patches, Patch, i);
+
+          if (p->index / TES_CACHE_CHUNK_SLICES == c)
+            recs[p->index % TES_CACHE_CHUNK_SLICES].self_dur = p->self_dur;
+        }
+      tes_cache_chunk_pack_data (self->zstd, recs, count, self->packed_data);
+      sqlite3_reset (s);
+      sqlite3_bind_blob (s, 1, self->packed_data->data, (int)self->packed_data->len, SQLITE_STATIC);
+      sqlite3_bind_int64 (s, 2, stored_checksum (self, rowid, self->packed_data));
+      sqlite3_bind_int64 (s, 3, rowid);
+      tes_cache_writer_step_done (self, s, "Storing slices");
+    }
+  sqlite3_finalize (s);
   g_array_set_size (patches, 0);
 }
 
@@ -600,7 +654,7 @@ store_held (TesCacheWriter *self,
   ts->n_held = 0;
   g_array_remove_range (ts->records, 0, count);
   self->n_pending -= count;
-  self->unsynced += count * sizeof (TesSliceRecord) + (args ? args->len : 0);
+  self->unsynced += self->packed_data->len + (args ? self->packed_args->len : 0);
 
   return TRUE;
 }
@@ -721,26 +775,16 @@ tes_cache_writer_unstream_track (TesCacheWriter *self,
       gint64 rowid = g_array_index (ts->chunk_rows, gint64, c);
       guint first = records->len;
       guint count = MIN (TES_CACHE_CHUNK_SLICES, ts->n_stored - first);
-      g_autofree guint32 *offsets = g_new (guint32, count + 1);
-      sqlite3_blob *blob = NULL;
-      g_autofree char *texts = NULL;
-      int texts_len = 0;
+      g_autoptr(GByteArray) raw_args = g_byte_array_new ();
+      const guint32 *offsets;
+      const char *texts;
 
       g_array_set_size (records, first + count);
       recs = &g_array_index (records, TesSliceRecord, first);
-      if (!chunk_blob_io (self, rowid, "data", FALSE, recs, (int)(count * sizeof (TesSliceRecord)), 0))
+      if (!read_back_chunk (self, rowid, count, recs, raw_args))
         break;
-
-      /* the args column is NULL when no slice of the chunk has args */
-      if (sqlite3_blob_open (self->db, "main", "slice_chunks", "args", rowid, FALSE, &blob) == SQLITE_OK)
-        {
-          texts_len = sqlite3_blob_bytes (blob) - (int)((count + 1) * sizeof (guint32));
-          texts = g_malloc (MAX (texts_len, 1));
-          if (sqlite3_blob_read (blob, offsets, (int)((count + 1) * sizeof (guint32)), 0) != SQLITE_OK ||
-              sqlite3_blob_read (blob, texts, texts_len, (int)((count + 1) * sizeof (guint32))) != SQLITE_OK)
-            tes_cache_writer_fail (self, "Reading back slices");
-        }
-      sqlite3_blob_close (blob);
+      offsets = (const guint32 *)(gconstpointer)raw_args->data;
+      texts = (const char *)raw_args->data + (count + 1) * sizeof (guint32);
 
       for (guint i = 0; i < count; i++)
         {
@@ -750,7 +794,7 @@ tes_cache_writer_unstream_track (TesCacheWriter *self,
           r->parent = G_MININT32 + (gint32)(first + i);
           r->depth = 0;
           r->self_dur = TES_CACHE_WRITER_NO_ARGS;
-          if (texts != NULL && offsets[i + 1] > offsets[i])
+          if (offsets[i + 1] > offsets[i])
             {
               r->self_dur = args->len;
               g_string_append_len (args, texts + offsets[i], offsets[i + 1] - offsets[i]);
@@ -828,8 +872,7 @@ finish_streamed (TesCacheWriter *self,
         {
           guint count = MIN (TES_CACHE_CHUNK_SLICES, prep->n - c * TES_CACHE_CHUNK_SLICES);
 
-          if (!chunk_blob_io (self, g_array_index (ts->chunk_rows, gint64, c), "data", FALSE,
-                              recs, (int)(count * sizeof (TesSliceRecord)), 0))
+          if (!read_back_chunk (self, g_array_index (ts->chunk_rows, gint64, c), count, recs, NULL))
             break;
           lod_add (&lb, recs, count);
         }

@@ -65,6 +65,9 @@ struct _TesCacheWriter
   sqlite3_stmt *insert_chunk;   /* the slice statements, prepared when first needed */
   sqlite3_stmt *insert_lod;
   sqlite3_stmt *update_track;
+  ZSTD_CCtx    *zstd;           /* compresses every chunk (one storing thread) */
+  GByteArray   *packed_data;    /* a chunk's columns as stored, reused */
+  GByteArray   *packed_args;
   int           sync_fd;        /* the temp file, to start its writeback early; -1: none */
   gint64        unsynced;       /* bytes stored since writeback was last started */
   GPtrArray    *clock_keys;     /* "unit:ticks:name" per clock, index = id - 1 */

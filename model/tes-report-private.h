@@ -18,6 +18,14 @@ G_BEGIN_DECLS
  * at open and only read afterwards, so any thread may query it. Each query
  * borrows a read-only SQLite connection from a pool (one connection is
  * never used by two threads at once). */
+#define TES_REPORT_BLOCK_SLOTS 512   /* at most 20 MB of records */
+
+typedef struct
+{
+  gint64  key;       /* chunk id * 16 + block + 1; 0: empty */
+  GBytes *records;   /* TesSliceRecord */
+} TesReportBlock;
+
 struct _TesReport
 {
   GObject          parent_instance;
@@ -36,6 +44,11 @@ struct _TesReport
   GPtrArray       *strings;       /* char*, index = id */
   TesReportCounts  counts;
   TesCacheCheck   *check;         /* what is left to verify on first read */
+  /* decoded data blocks of slice chunks, TES_REPORT_BLOCK_SLOTS of them
+   * direct-mapped by (chunk, block): a frame panning over the same slices
+   * does not decode them again */
+  GMutex           blocks_lock;
+  TesReportBlock  *blocks;
 };
 
 /* For the query files (tes-report-*.c): connections from the pool, and the
@@ -75,6 +88,11 @@ gboolean  tes_report_read_rows_with (TesReport         *self,
 
 /* A cache that breaks what its writer guarantees: the error names the
  * cache and where (printf-style: "track 3", "slice 7 of track 2"). */
+gboolean  tes_report_chunk_damaged (TesReport            *self,
+                                    gint64                chunk_id,
+                                    gint64                track_id,
+                                    const char           *why,
+                                    GError              **error);
 gboolean  tes_report_set_damaged  (GError              **error,
                                    TesReport            *self,
                                    const char           *format,

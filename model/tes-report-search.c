@@ -208,6 +208,7 @@ foreach_chunk (TesReport     *self,
 {
   g_autoptr(GByteArray) data = g_byte_array_new ();
   g_autoptr(GByteArray) args = g_byte_array_new ();
+  g_autoptr(GByteArray) packed = g_byte_array_new ();
   sqlite3_blob *data_blob = NULL;
   sqlite3_blob *args_blob = NULL;
   sqlite3_stmt *stmt = NULL;
@@ -232,6 +233,7 @@ foreach_chunk (TesReport     *self,
       guint32 first = (guint32)sqlite3_column_int64 (stmt, 2);
       guint n = (guint)sqlite3_column_int64 (stmt, 3);
       gsize args_len = (gsize)sqlite3_column_int64 (stmt, 5);
+      g_autofree char *why = NULL;
       const TesSliceRecord *records;
 
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
@@ -242,11 +244,30 @@ foreach_chunk (TesReport     *self,
                                    error))
         goto out;
 
-      if (!read_chunk_blob (db, &data_blob, "data", rowid, n * sizeof (TesSliceRecord), data) ||
-          !read_chunk_blob (db, &args_blob, "args", rowid, args_len, args))
+      g_byte_array_set_size (data, n * sizeof (TesSliceRecord));
+      if (!read_chunk_blob (db, &data_blob, "data", rowid, (gsize)sqlite3_column_int64 (stmt, 4), packed))
         {
           tes_cache_set_error (error, db, "Reading slices");
           goto out;
+        }
+      if (!tes_cache_chunk_unpack_data (packed->data, packed->len, n, (TesSliceRecord *)(gpointer)data->data, &why))
+        {
+          tes_report_chunk_damaged (self, rowid, track_id, why, error);
+          goto out;
+        }
+      if (args_len > 0)
+        {
+          if (!read_chunk_blob (db, &args_blob, "args", rowid, args_len, packed))
+            {
+              tes_cache_set_error (error, db, "Reading slices");
+              goto out;
+            }
+          if (!tes_cache_chunk_unpack_args (packed->data, packed->len, n, 0, G_MAXUINT, args, &why))
+            {
+              tes_report_chunk_damaged (self, rowid, track_id, why, error);
+              goto out;
+            }
+          args_len = args->len;
         }
 
       records = (const TesSliceRecord *)(gconstpointer)data->data;

@@ -21,41 +21,98 @@ typedef gboolean (*SliceFunc) (const TesSliceRecord *rec,
                                guint32               index,
                                gpointer              user_data);
 
-static gboolean
-read_records (sqlite3_blob   *blob,
-              guint           first,
-              guint           count,
-              TesSliceRecord *out)
+static TesReportBlock *
+block_slot (TesReport *self,
+            gint64     key)
 {
-  return sqlite3_blob_read (blob, out, (int)(count * sizeof (TesSliceRecord)),
-                            (int)(first * sizeof (TesSliceRecord))) == SQLITE_OK;
+  return &self->blocks[((guint64)key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 55];
 }
 
-/* The first record of the chunk whose start is >= t (or n), by binary
- * search reading one start time per probe. */
+G_STATIC_ASSERT (TES_REPORT_BLOCK_SLOTS == 1 << 9);
+G_STATIC_ASSERT (TES_CACHE_CHUNK_SLICES / TES_CACHE_BLOCK_SLICES <= 16);
+
+/* Copies block b of chunk @chunk_id into out when it was decoded before. */
 static gboolean
-lower_bound (sqlite3_blob *blob,
-             guint         n,
-             gint64        t,
-             guint        *index)
+cached_block (TesReport      *self,
+              gint64          chunk_id,
+              guint           b,
+              TesSliceRecord *out,
+              guint           m)
 {
-  guint lo = 0, hi = n;
+  gint64 key = chunk_id * 16 + b + 1;
+  g_autoptr(GBytes) records = NULL;
+  TesReportBlock *slot;
 
-  while (lo < hi)
+  g_mutex_lock (&self->blocks_lock);
+  slot = block_slot (self, key);
+  if (slot->key == key && slot->records != NULL)
+    records = g_bytes_ref (slot->records);
+  g_mutex_unlock (&self->blocks_lock);
+
+  if (records == NULL || g_bytes_get_size (records) != m * sizeof *out)
+    return FALSE;
+  memcpy (out, g_bytes_get_data (records, NULL), m * sizeof *out);
+  return TRUE;
+}
+
+static void
+cache_block (TesReport            *self,
+             gint64                chunk_id,
+             guint                 b,
+             const TesSliceRecord *recs,
+             guint                 m)
+{
+  gint64 key = chunk_id * 16 + b + 1;
+  GBytes *records = g_bytes_new (recs, m * sizeof *recs);
+  GBytes *old;
+  TesReportBlock *slot;
+
+  g_mutex_lock (&self->blocks_lock);
+  slot = block_slot (self, key);
+  old = slot->records;
+  slot->key = key;
+  slot->records = records;
+  g_mutex_unlock (&self->blocks_lock);
+  g_clear_pointer (&old, g_bytes_unref);
+}
+
+/* The records of block b of chunk @chunk_id (m of them), into out: from
+ * the report's decoded blocks, or read from @blob and decoded. */
+static gboolean
+read_block (TesReport       *self,
+            sqlite3_blob    *blob,
+            gint64           chunk_id,
+            gint64           track_id,
+            guint            b,
+            guint            m,
+            gint64           first_start,
+            gint64           max_end,
+            gsize            offset,
+            gsize            len,
+            GByteArray      *frame,
+            GByteArray      *scratch,
+            TesSliceRecord  *out,
+            GError         **error)
+{
+  const char *why = NULL;
+
+  if (cached_block (self, chunk_id, b, out, m))
+    return TRUE;
+
+  g_byte_array_set_size (frame, (guint)len);
+  if (sqlite3_blob_read (blob, frame->data, (int)len, (int)offset) != SQLITE_OK)
+    why = "cannot be read";
+  else if (tes_cache_chunk_unpack_block (frame->data, len, m, first_start, max_end, scratch, out, &why))
     {
-      guint mid = lo + (hi - lo) / 2;
-      gint64 start;
-
-      if (sqlite3_blob_read (blob, &start, sizeof start, (int)(mid * sizeof (TesSliceRecord))) != SQLITE_OK)
-        return FALSE;
-      if (start < t)
-        lo = mid + 1;
-      else
-        hi = mid;
+      cache_block (self, chunk_id, b, out, m);
+      return TRUE;
     }
 
-  *index = lo;
-  return TRUE;
+  {
+    g_autofree char *where = g_strdup_printf ("block %u %s", b, why);
+
+    return tes_report_chunk_damaged (self, chunk_id, track_id, where, error);
+  }
 }
 
 /* Each record lies within ±TES_TIME_LIMIT (its start plus its duration is
@@ -93,9 +150,9 @@ tes_report_check_slices (TesReport             *self,
 
 /* Calls func for every stored slice of the track that overlaps [t0, t1]
  * (both inclusive, in the track's ticks), in start order. Only chunks whose
- * extent meets the window are opened, and of those only the records that
- * can overlap it are read: a slice overlapping t0 starts no earlier than
- * t0 minus the chunk's longest duration, and none after t1 can. */
+ * extent meets the window are opened, and of those only the blocks whose
+ * first start and latest end (in the chunk's index) say they can hold a
+ * slice that overlaps it are read and decoded. */
 static gboolean
 foreach_slice_in_window (TesReport     *self,
                          sqlite3       *db,
@@ -107,7 +164,10 @@ foreach_slice_in_window (TesReport     *self,
                          GCancellable  *cancellable,
                          GError       **error)
 {
-  g_autoptr(GArray) buffer = g_array_new (FALSE, FALSE, sizeof (TesSliceRecord));
+  g_autofree TesSliceRecord *recs = g_new (TesSliceRecord, TES_CACHE_BLOCK_SLICES);
+  g_autoptr(GByteArray) index = g_byte_array_new ();
+  g_autoptr(GByteArray) frame = g_byte_array_new ();
+  g_autoptr(GByteArray) scratch = g_byte_array_new ();
   sqlite3_stmt *stmt = NULL;
   sqlite3_blob *blob = NULL;
   gboolean ok = TRUE;
@@ -128,13 +188,10 @@ foreach_slice_in_window (TesReport     *self,
       gint64 rowid = sqlite3_column_int64 (stmt, 0);
       guint32 first = (guint32)sqlite3_column_int64 (stmt, 1);
       guint n = (guint)sqlite3_column_int64 (stmt, 2);
-      gint64 max_dur = sqlite3_column_int64 (stmt, 3);
-      gint64 from_t;
-      guint lo = 0, hi = n;
-      TesSliceRecord *recs;
+      gsize index_len, blob_len;
 
       if (!tes_report_check_chunk (self, db, rowid, track_id, sqlite3_column_int64 (stmt, 2),
-                                   sqlite3_column_int64 (stmt, 4), max_dur, error))
+                                   sqlite3_column_int64 (stmt, 4), sqlite3_column_int64 (stmt, 3), error))
         {
           ok = FALSE;
           break;
@@ -146,44 +203,58 @@ foreach_slice_in_window (TesReport     *self,
           break;
         }
 
-      from_t = t0 < G_MININT64 + max_dur ? G_MININT64 : t0 - max_dur;
       if (blob == NULL)
         rc = sqlite3_blob_open (db, "main", "slice_chunks", "data", rowid, 0, &blob);
       else
         rc = sqlite3_blob_reopen (blob, rowid);
-
-      if (rc != SQLITE_OK ||
-          (from_t != G_MININT64 && !lower_bound (blob, n, from_t, &lo)) ||
-          (t1 != G_MAXINT64 && !lower_bound (blob, n, t1 + 1, &hi)))
+      if (rc != SQLITE_OK)
         {
           tes_cache_set_error (error, db, "Reading slices");
           ok = FALSE;
           break;
         }
 
-      if (hi <= lo)
-        continue;
-
-      g_array_set_size (buffer, hi - lo);
-      recs = &g_array_index (buffer, TesSliceRecord, 0);
-      if (!read_records (blob, lo, hi - lo, recs))
+      index_len = tes_cache_chunk_data_index_len (n);
+      blob_len = (gsize)sqlite3_blob_bytes (blob);
+      g_byte_array_set_size (index, (guint)index_len);
+      if (index_len > blob_len || sqlite3_blob_read (blob, index->data, (int)index_len, 0) != SQLITE_OK)
         {
-          tes_cache_set_error (error, db, "Reading slices");
-          ok = FALSE;
-          break;
-        }
-      if (!tes_report_check_slices (self, track_id, first + lo, recs, hi - lo, error))
-        {
-          ok = FALSE;
+          ok = tes_report_chunk_damaged (self, rowid, track_id, "its index cannot be read", error);
           break;
         }
 
-      for (guint i = 0; i < hi - lo; i++)
+      for (guint b = 0; b < tes_cache_chunk_n_blocks (n); b++)
         {
-          if (recs[i].start + recs[i].dur < t0)
+          guint m = MIN (TES_CACHE_BLOCK_SLICES, n - b * TES_CACHE_BLOCK_SLICES);
+          guint32 at = first + b * TES_CACHE_BLOCK_SLICES;
+          gint64 start, max_end;
+          gsize off, len;
+
+          if (!tes_cache_chunk_data_block (index->data, index_len, n, b, &start, &max_end, &off, &len) ||
+              off < index_len || off + len > blob_len)
+            {
+              ok = tes_report_chunk_damaged (self, rowid, track_id, "its index points outside it", error);
+              goto out;
+            }
+          if (start > t1)
+            break;
+          if (max_end < t0)
             continue;
-          if (!func (&recs[i], first + lo + i, user_data))
-            goto out;
+
+          if (!read_block (self, blob, rowid, track_id, b, m, start, max_end, off, len, frame, scratch, recs, error) ||
+              !tes_report_check_slices (self, track_id, at, recs, m, error))
+            {
+              ok = FALSE;
+              goto out;
+            }
+
+          for (guint i = 0; i < m && recs[i].start <= t1; i++)
+            {
+              if (recs[i].start + recs[i].dur < t0)
+                continue;
+              if (!func (&recs[i], at + i, user_data))
+                goto out;
+            }
         }
     }
 
@@ -439,18 +510,29 @@ tes_report_get_slice_args (TesReport  *self,
         {
           guint i = (guint)(index - sqlite3_column_int64 (stmt, 0));
           guint n = (guint)sqlite3_column_int64 (stmt, 1);
-          const guint8 *blob = sqlite3_column_blob (stmt, 2);
-          gsize len = (gsize)sqlite3_column_bytes (stmt, 2);
+          guint b = i / TES_CACHE_BLOCK_SLICES;
+          g_autoptr(GByteArray) raw = g_byte_array_new ();
+          g_autofree char *why = NULL;
           guint32 begin, end;
 
-          if (blob == NULL)
+          i -= b * TES_CACHE_BLOCK_SLICES;
+          if (sqlite3_column_type (stmt, 2) == SQLITE_NULL)
             args = g_strdup ("");
-          else if (len >= (n + 1) * sizeof (guint32))
+          else if (!tes_cache_chunk_unpack_args (sqlite3_column_blob (stmt, 2), (gsize)sqlite3_column_bytes (stmt, 2),
+                                                 n, b, b + 1, raw, &why))
             {
-              memcpy (&begin, blob + i * sizeof (guint32), sizeof begin);
-              memcpy (&end, blob + (i + 1) * sizeof (guint32), sizeof end);
-              if (begin <= end && (n + 1) * sizeof (guint32) + end <= len)
-                args = g_strndup ((const char *)blob + (n + 1) * sizeof (guint32) + begin, end - begin);
+              tes_report_chunk_damaged (self, sqlite3_column_int64 (stmt, 3), track_id, why, error);
+              sqlite3_finalize (stmt);
+              tes_report_return_db (self, db);
+              return NULL;
+            }
+          else
+            {
+              guint count = MIN (TES_CACHE_BLOCK_SLICES, n - b * TES_CACHE_BLOCK_SLICES);
+
+              memcpy (&begin, raw->data + i * sizeof (guint32), sizeof begin);
+              memcpy (&end, raw->data + (i + 1) * sizeof (guint32), sizeof end);
+              args = g_strndup ((const char *)raw->data + (count + 1) * sizeof (guint32) + begin, end - begin);
             }
         }
 

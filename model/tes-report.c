@@ -69,6 +69,11 @@ tes_report_finalize (GObject *object)
     }
 
   g_clear_pointer (&self->check, tes_cache_check_free);
+  if (self->blocks != NULL)
+    for (guint i = 0; i < TES_REPORT_BLOCK_SLOTS; i++)
+      g_clear_pointer (&self->blocks[i].records, g_bytes_unref);
+  g_clear_pointer (&self->blocks, g_free);
+  g_mutex_clear (&self->blocks_lock);
   g_clear_pointer (&self->sources, g_array_unref);
   g_clear_pointer (&self->clocks, g_array_unref);
   g_clear_pointer (&self->tracks, g_array_unref);
@@ -140,6 +145,8 @@ tes_report_init (TesReport *self)
   self->tracks = g_array_new (FALSE, TRUE, sizeof (TesTrack));
   g_array_set_clear_func (self->tracks, track_clear);
   self->strings = g_ptr_array_new_with_free_func (g_free);
+  g_mutex_init (&self->blocks_lock);
+  self->blocks = g_new0 (TesReportBlock, TES_REPORT_BLOCK_SLOTS);
 }
 
 static gboolean
@@ -457,7 +464,8 @@ tes_report_check_lod (TesReport   *self,
 }
 
 /* A chunk's row, as a query reads it (at most TES_CACHE_CHUNK_SLICES
- * records that exactly fill its data, and no negative longest duration),
+ * records, data at least as long as its index, and no negative longest
+ * duration),
  * and on its first read its bytes against its checksum. */
 gboolean
 tes_report_check_chunk (TesReport  *self,
@@ -471,11 +479,29 @@ tes_report_check_chunk (TesReport  *self,
 {
   GError *damage = NULL;
 
-  if (n < 0 || n > TES_CACHE_CHUNK_SLICES || data_len != n * (gint64)sizeof (TesSliceRecord) ||
+  if (n < 1 || n > TES_CACHE_CHUNK_SLICES || data_len < (gint64)tes_cache_chunk_data_index_len ((guint)n) ||
       max_dur < 0)
     return tes_report_set_damaged (error, self, "a slice chunk of track %" G_GINT64_FORMAT, track_id);
 
   return tes_cache_check_chunk (self->check, db, chunk_id, &damage) || damaged_after_open (self, damage, error);
+}
+
+/* A chunk whose columns do not decode (@why says where and how), found
+ * while reading it: damaged as a failed check is. */
+gboolean
+tes_report_chunk_damaged (TesReport   *self,
+                          gint64       chunk_id,
+                          gint64       track_id,
+                          const char  *why,
+                          GError     **error)
+{
+  GError *damage = NULL;
+
+  /* into an error of its own: the damaged cache is handled even when the
+   * caller passes no error */
+  tes_report_set_damaged (&damage, self, "slice chunk %" G_GINT64_FORMAT " of track %" G_GINT64_FORMAT ": %s",
+                          chunk_id, track_id, why);
+  return damaged_after_open (self, damage, error);
 }
 
 TesReport *

@@ -113,9 +113,50 @@ static const DamagedCache damaged_caches[] = {
   { "cache-chunk-negative-max-dur.sql", "a slice chunk of track 3" },
   { "cache-clock-no-rate.sql", "clock 1" },
   { "cache-string-id-gap.sql", "string 18" },
-  /* a regex search now skips the chunk's argument texts */
-  { "cache-args-offsets.sql", NULL },
+  /* args that do not decode: the search and a slice's args refuse them */
+  { "cache-args-offsets.sql", "slice chunk 1 of track 8: args" },
 };
+
+/* SQL functions for the crafting files: tes_records (data, n) gives a
+ * chunk's n records as plain 40-byte TesSliceRecords, tes_pack_records
+ * (records, n) packs them as the writer stores them, so that a file can
+ * change one field of one slice. */
+static void
+sql_records (sqlite3_context *ctx,
+             int              argc,
+             sqlite3_value  **argv)
+{
+  guint n = (guint)sqlite3_value_int64 (argv[1]);
+  g_autofree TesSliceRecord *recs = g_new0 (TesSliceRecord, MAX (n, 1));
+  g_autofree char *why = NULL;
+
+  if (!tes_cache_chunk_unpack_data (sqlite3_value_blob (argv[0]), (gsize)sqlite3_value_bytes (argv[0]), n, recs, &why))
+    sqlite3_result_error (ctx, why, -1);
+  else
+    sqlite3_result_blob (ctx, recs, (int)(n * sizeof (TesSliceRecord)), SQLITE_TRANSIENT);
+}
+
+static void
+sql_pack_records (sqlite3_context *ctx,
+                  int              argc,
+                  sqlite3_value  **argv)
+{
+  guint n = (guint)sqlite3_value_int64 (argv[1]);
+  g_autoptr(GByteArray) packed = g_byte_array_new ();
+  g_autofree TesSliceRecord *recs = g_new0 (TesSliceRecord, MAX (n, 1));
+  ZSTD_CCtx *cctx;
+
+  if ((gsize)sqlite3_value_bytes (argv[0]) != n * sizeof (TesSliceRecord))
+    {
+      sqlite3_result_error (ctx, "tes_pack_records: not n records", -1);
+      return;
+    }
+  memcpy (recs, sqlite3_value_blob (argv[0]), n * sizeof (TesSliceRecord));
+  cctx = ZSTD_createCCtx ();
+  tes_cache_chunk_pack_data (cctx, recs, n, packed);
+  ZSTD_freeCCtx (cctx);
+  sqlite3_result_blob (ctx, packed->data, (int)packed->len, SQLITE_TRANSIENT);
+}
 
 static void
 apply_sql (const char *cache,
@@ -130,6 +171,8 @@ apply_sql (const char *cache,
   g_file_get_contents (path, &sql, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpint (sqlite3_open_v2 (cache, &db, SQLITE_OPEN_READWRITE, NULL), ==, SQLITE_OK);
+  sqlite3_create_function (db, "tes_records", 2, SQLITE_UTF8, NULL, sql_records, NULL, NULL);
+  sqlite3_create_function (db, "tes_pack_records", 2, SQLITE_UTF8, NULL, sql_pack_records, NULL, NULL);
   if (sqlite3_exec (db, sql, NULL, NULL, NULL) != SQLITE_OK)
     g_error ("%s: %s", sql_name, sqlite3_errmsg (db));
   g_assert_cmpint (sqlite3_changes (db), ==, 1);

@@ -829,7 +829,8 @@ exec_sql (const char *cache,
 }
 
 /* One byte of chunk 1's records flipped in the file itself, as a bad disk
- * sector would: found by its bytes, not through SQLite. */
+ * sector would: found by its bytes (the chunk's packed data, as stored),
+ * not through SQLite. */
 static void
 flip_chunk_byte (const char *cache)
 {
@@ -838,22 +839,23 @@ flip_chunk_byte (const char *cache)
   g_autofree guint8 *head = NULL;
   sqlite3 *db = NULL;
   sqlite3_stmt *stmt = NULL;
-  gsize len;
+  gsize len, head_len;
   char *at;
 
   g_assert_cmpint (sqlite3_open_v2 (cache, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT data FROM slice_chunks WHERE id = 1", -1, &stmt, NULL), ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
-  g_assert_cmpint (sqlite3_column_bytes (stmt, 0), >=, 2 * (int)sizeof (TesSliceRecord));
-  head = g_memdup2 (sqlite3_column_blob (stmt, 0), 2 * sizeof (TesSliceRecord));
+  head_len = (gsize)sqlite3_column_bytes (stmt, 0);
+  g_assert_cmpuint (head_len, >=, 24);
+  head = g_memdup2 (sqlite3_column_blob (stmt, 0), head_len);
   sqlite3_finalize (stmt);
   sqlite3_close (db);
 
   g_file_get_contents (cache, &contents, &len, &error);
   g_assert_no_error (error);
-  at = memmem (contents, len, head, 2 * sizeof (TesSliceRecord));
+  at = memmem (contents, len, head, head_len);
   g_assert_nonnull (at);
-  at[sizeof (TesSliceRecord) + 9] ^= 0x10;   /* the second slice's duration */
+  at[head_len - 8] ^= 0x10;   /* inside the last block's zstd frame */
   tes_test_write_file (cache, contents, len);
 }
 
@@ -982,6 +984,21 @@ test_damage_detected (void)
 /* A cache too big to verify whole at open (chunks over 4 MiB) verifies
  * each chunk on its first read: the damaged one fails, naming it, the
  * others answer. Such a cache keeps its 64 KiB pages. */
+/* Random text that does not compress (base64 of 48 random bytes): a cache
+ * of many such args stays too big for its chunks to be verified at open. */
+static void
+append_noise (GString *out,
+              GRand   *rand)
+{
+  guint32 words[12];
+  g_autofree char *text = NULL;
+
+  for (guint k = 0; k < G_N_ELEMENTS (words); k++)
+    words[k] = g_rand_int (rand);
+  text = g_base64_encode ((const guchar *)words, sizeof words);
+  g_string_append (out, text);
+}
+
 static void
 test_damage_found_on_read (void)
 {
@@ -991,6 +1008,7 @@ test_damage_found_on_read (void)
   g_autoptr(GArray) slices = NULL;
   g_autoptr(GError) error = NULL;
   const gint64 n = 8 * TES_CACHE_CHUNK_SLICES;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (27);
   sqlite3 *db = NULL;
   sqlite3_blob *blob = NULL;
   sqlite3_stmt *stmt = NULL;
@@ -1001,12 +1019,19 @@ test_damage_found_on_read (void)
   g_assert_no_error (error);
   clock = tes_cache_writer_add_clock (writer, "c", TES_TIME_UNIT_NS, 1000000000);
   track = tes_cache_writer_add_track (writer, 0, 0, clock, TES_TRACK_THREAD, "t", 0, NULL);
+  /* args that do not compress keep the cache too big to verify at open */
   for (gint64 i = 0; i < n; i++)
-    tes_cache_writer_add_slice (writer, track, 10 * i, 5, 0, 0, 0, NULL, 0);
+    {
+      g_autoptr(GString) args = g_string_new ("{\"noise\":\"");
+
+      append_noise (args, rand);
+      g_string_append (args, "\"}");
+      tes_cache_writer_add_slice (writer, track, 10 * i, 5, 0, 0, 0, args->str, (gssize)args->len);
+    }
   tes_cache_writer_commit (writer, NULL, &error);
   g_assert_no_error (error);
 
-  /* chunk 3, slices 2×16384 …, its first slice's duration */
+  /* chunk 3, slices 2×16384 …, a byte of its index */
   g_assert_cmpint (sqlite3_open_v2 (cache, &db, SQLITE_OPEN_READWRITE, NULL), ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_prepare_v2 (db, "PRAGMA page_size", -1, &stmt, NULL), ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
@@ -1114,22 +1139,41 @@ count_temps (const char *dir,
   return n;
 }
 
-/* A trace big enough that `tessera-cli info` takes a while to import. */
+/* A trace big enough that `tessera-cli info` takes a while to import; with
+ * noise, each slice's args also hold incompressible text. */
 static char *
-write_big_trace (const char *name,
-                 guint       n)
+write_trace_of (const char *name,
+                guint       n,
+                gboolean    noise)
 {
   g_autofree char *path = tes_test_tmp_path (name);
   g_autoptr(GString) json = g_string_new ("[");
+  g_autoptr(GRand) rand = g_rand_new_with_seed (27);
 
   for (guint i = 0; i < n; i++)
-    g_string_append_printf (json, "%s{\"name\":\"op%u\",\"cat\":\"op\",\"ph\":\"X\",\"ts\":%u,\"dur\":3,"
-                            "\"pid\":1,\"tid\":%u,\"args\":{\"i\":%u}}",
-                            i ? "," : "", i % 13, 4 * i, i % 4, i);
+    {
+      g_string_append_printf (json, "%s{\"name\":\"op%u\",\"cat\":\"op\",\"ph\":\"X\",\"ts\":%u,\"dur\":3,"
+                              "\"pid\":1,\"tid\":%u,\"args\":{\"i\":%u",
+                              i ? "," : "", i % 13, 4 * i, i % 4, i);
+      if (noise)
+        {
+          g_string_append (json, ",\"noise\":\"");
+          append_noise (json, rand);
+          g_string_append (json, "\"");
+        }
+      g_string_append (json, "}}");
+    }
   g_string_append (json, "]");
   tes_test_write_file (path, json->str, json->len);
 
   return g_steal_pointer (&path);
+}
+
+static char *
+write_big_trace (const char *name,
+                 guint       n)
+{
+  return write_trace_of (name, n, FALSE);
 }
 
 /* A trace whose counter has more values than the open verifies. */
@@ -1235,7 +1279,7 @@ static void
 test_damage_found_on_read_removes (gconstpointer data)
 {
   gboolean want_error = data != NULL;
-  g_autofree char *src = write_big_trace ("lazy.json", 120000);
+  g_autofree char *src = write_trace_of ("lazy.json", 120000, TRUE);
   g_autofree char *cache = tes_cache_path_for_source (src);
   g_autofree char *pattern = g_strdup_printf ("Removed %s, to be rebuilt on the next open: *", cache);
   g_autoptr(TesReport) report = NULL;

@@ -467,7 +467,9 @@ test_reads_head_only (void)
       else
         g_assert_error (error, TES_IMPORT_ERROR, TES_IMPORT_ERROR_UNKNOWN_FORMAT);
       g_assert_cmpint (read, >, 0);
-      g_assert_cmpint (read, <=, TES_SNIFF_SIZE);
+      /* /proc/self/io's own text grows a byte when one of its counters
+       * gains a digit between the reads that measure it */
+      g_assert_cmpint (read, <=, TES_SNIFF_SIZE + 8);
     }
 }
 

@@ -1,0 +1,556 @@
+/* test-cache-chunk.c: slice chunks and their args texts stored compressed
+ * (model/tes-cache-chunk.c) come back exactly as given, and a damaged one
+ * is an error naming the cache and the chunk, not a crash
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <sqlite3.h>
+#include <string.h>
+
+#include "tes-cache-private.h"
+#include "tes-cache-writer.h"
+#include "tes-report.h"
+#include "tes-test-util.h"
+
+/* ---- the codec alone ----------------------------------------------------- */
+
+/* Records no writer would give (starts going back, extreme values, self
+ * times past their durations, parents anywhere): the codec keeps any. */
+static TesSliceRecord *
+odd_records (guint n)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (27);
+  TesSliceRecord *recs = g_new0 (TesSliceRecord, n);
+  static const gint64 extremes[] = { G_MININT64, G_MAXINT64, 0, -1, 1, TES_TIME_LIMIT, -TES_TIME_LIMIT };
+  gint64 clock = -5000;
+
+  for (guint i = 0; i < n; i++)
+    {
+      TesSliceRecord *r = &recs[i];
+
+      switch (i % 7)
+        {
+        case 0: /* in order, as the writer stores them */
+          clock += g_rand_int_range (rand, 0, 1000);
+          r->start = clock;
+          r->dur = g_rand_int_range (rand, 0, 100000);
+          r->self_dur = r->dur / 2;
+          r->parent = (gint32)i - 1;
+          break;
+        case 1: /* back in time: a negative delta */
+          r->start = recs[i - 1].start - g_rand_int_range (rand, 1, 1 << 30);
+          r->dur = 0;
+          r->self_dur = 0;
+          r->parent = -1;
+          break;
+        default:
+          r->start = extremes[g_rand_int_range (rand, 0, G_N_ELEMENTS (extremes))];
+          r->dur = extremes[g_rand_int_range (rand, 0, G_N_ELEMENTS (extremes))];
+          r->self_dur = extremes[g_rand_int_range (rand, 0, G_N_ELEMENTS (extremes))];
+          r->parent = (gint32)g_rand_int (rand);
+          break;
+        }
+      r->name = i % 3 == 0 ? G_MAXUINT32 - i : i % 18;
+      r->category = g_rand_int (rand);
+      r->depth = i % 5 == 0 ? G_MAXUINT16 : i % 4;
+      r->flags = i % 11 == 0 ? G_MAXUINT16 : 0;
+    }
+  return recs;
+}
+
+static void
+test_records_round_trip (void)
+{
+  /* one record, a block's worth and one either side, a whole chunk */
+  static const guint sizes[] = { 1, 2, TES_CACHE_BLOCK_SLICES - 1, TES_CACHE_BLOCK_SLICES,
+                                 TES_CACHE_BLOCK_SLICES + 1, 3 * TES_CACHE_BLOCK_SLICES + 7,
+                                 TES_CACHE_CHUNK_SLICES };
+  ZSTD_CCtx *cctx = ZSTD_createCCtx ();
+
+  for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
+    {
+      guint n = sizes[k];
+      g_autofree TesSliceRecord *recs = odd_records (n);
+      g_autofree TesSliceRecord *back = g_new (TesSliceRecord, n);
+      g_autoptr(GByteArray) packed = g_byte_array_new ();
+      g_autoptr(GByteArray) scratch = g_byte_array_new ();
+      g_autofree char *why = NULL;
+
+      tes_cache_chunk_pack_data (cctx, recs, n, packed);
+      g_assert_true (tes_cache_chunk_unpack_data (packed->data, packed->len, n, back, &why));
+      g_assert_null (why);
+      g_assert_cmpmem (back, n * sizeof *back, recs, n * sizeof *recs);
+
+      /* each block alone, as a window query reads it */
+      for (guint b = 0; b < tes_cache_chunk_n_blocks (n); b++)
+        {
+          guint m = MIN (TES_CACHE_BLOCK_SLICES, n - b * TES_CACHE_BLOCK_SLICES);
+          const char *what = NULL;
+          gint64 first_start, max_end, expected_end = G_MININT64;
+          gsize offset, len;
+
+          /* the latest end, as the index must give it (int64, saturated) */
+          for (guint i = b * TES_CACHE_BLOCK_SLICES; i < b * TES_CACHE_BLOCK_SLICES + m; i++)
+            {
+              __int128 end = (__int128)recs[i].start + recs[i].dur;
+
+              end = CLAMP (end, (__int128)G_MININT64, (__int128)G_MAXINT64);
+              expected_end = MAX (expected_end, (gint64)end);
+            }
+          memset (back, 0, n * sizeof *back);
+          g_assert_true (tes_cache_chunk_data_block (packed->data, packed->len, n, b, &first_start, &max_end,
+                                                     &offset, &len));
+          g_assert_cmpint (first_start, ==, recs[b * TES_CACHE_BLOCK_SLICES].start);
+          g_assert_cmpint (max_end, ==, expected_end);
+          g_assert_cmpuint (offset + len, <=, packed->len);
+          g_assert_true (tes_cache_chunk_unpack_block (packed->data + offset, len, m, first_start, max_end, scratch,
+                                                       back, &what));
+          g_assert_cmpmem (back, m * sizeof *back, &recs[b * TES_CACHE_BLOCK_SLICES], m * sizeof *recs);
+        }
+    }
+  ZSTD_freeCCtx (cctx);
+}
+
+/* n + 1 offsets, then the texts, as the writer packs a chunk's args */
+static GByteArray *
+raw_args (const char * const *texts,
+          guint               n)
+{
+  GByteArray *raw = g_byte_array_new ();
+  guint32 offset = 0;
+
+  g_byte_array_set_size (raw, (n + 1) * sizeof (guint32));
+  for (guint i = 0; i < n; i++)
+    {
+      memcpy (raw->data + i * sizeof (guint32), &offset, sizeof offset);
+      offset += strlen (texts[i]);
+    }
+  memcpy (raw->data + n * sizeof (guint32), &offset, sizeof offset);
+  for (guint i = 0; i < n; i++)
+    g_byte_array_append (raw, (const guint8 *)texts[i], strlen (texts[i]));
+  return raw;
+}
+
+static const char *
+args_text (GByteArray *raw,
+           guint       count,
+           guint       i,
+           gsize      *len)
+{
+  guint32 begin, end;
+
+  memcpy (&begin, raw->data + i * sizeof (guint32), sizeof begin);
+  memcpy (&end, raw->data + (i + 1) * sizeof (guint32), sizeof end);
+  *len = end - begin;
+  return (const char *)raw->data + (count + 1) * sizeof (guint32) + begin;
+}
+
+static void
+test_args_round_trip (void)
+{
+  const guint n = 2 * TES_CACHE_BLOCK_SLICES + 5;
+  g_autofree char *huge = g_strnfill (3 * 1024 * 1024, 'x');
+  g_autofree const char **texts = g_new (const char *, n);
+  g_autoptr(GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GByteArray) raw = NULL;
+  g_autoptr(GByteArray) packed = g_byte_array_new ();
+  g_autoptr(GByteArray) back = g_byte_array_new ();
+  g_autofree char *why = NULL;
+  ZSTD_CCtx *cctx = ZSTD_createCCtx ();
+
+  for (guint i = 0; i < n; i++)
+    {
+      switch (i % 5)
+        {
+        case 0: texts[i] = ""; break;
+        case 1: texts[i] = "{\"op\":\"Softmax\",\"bytes\":1234}"; break;
+        case 2: texts[i] = "{\"name\":\"Größe ✓ 名前 🚀\",\"note\":\"\\u00e9\"}"; break;
+        case 3:
+          g_ptr_array_add (owned, g_strdup_printf ("{\"i\":%u}", i));
+          texts[i] = g_ptr_array_index (owned, owned->len - 1);
+          break;
+        default: texts[i] = i == 4 ? huge : "{}"; break;
+        }
+    }
+  /* the last block: every text empty */
+  for (guint i = 2 * TES_CACHE_BLOCK_SLICES; i < n; i++)
+    texts[i] = "";
+
+  raw = raw_args (texts, n);
+  tes_cache_chunk_pack_args (cctx, raw->data, n, packed);
+  g_assert_cmpuint (packed->len, <, raw->len / 10);   /* the huge text is one letter */
+
+  g_assert_true (tes_cache_chunk_unpack_args (packed->data, packed->len, n, 0, G_MAXUINT, back, &why));
+  g_assert_cmpmem (back->data, back->len, raw->data, raw->len);
+
+  /* one block alone, as a slice's args are read */
+  for (guint b = 0; b < tes_cache_chunk_n_blocks (n); b++)
+    {
+      guint first = b * TES_CACHE_BLOCK_SLICES;
+      guint count = MIN (TES_CACHE_BLOCK_SLICES, n - first);
+
+      g_assert_true (tes_cache_chunk_unpack_args (packed->data, packed->len, n, b, b + 1, back, &why));
+      for (guint i = 0; i < count; i++)
+        {
+          gsize len;
+          const char *text = args_text (back, count, i, &len);
+
+          g_assert_cmpmem (text, len, texts[first + i], strlen (texts[first + i]));
+        }
+    }
+  ZSTD_freeCCtx (cctx);
+}
+
+/* Damaged columns are refused with the block and the fault, whatever the
+ * byte: never a crash or a read past the blob. */
+static void
+test_damaged_columns (void)
+{
+  const guint n = 3 * TES_CACHE_BLOCK_SLICES;
+  g_autofree TesSliceRecord *recs = odd_records (n);
+  g_autofree TesSliceRecord *back = g_new (TesSliceRecord, n);
+  const char *texts[] = { "{\"a\":1}", "", "{\"b\":\"ü\"}" };
+  g_autofree const char **many = g_new (const char *, n);
+  g_autoptr(GByteArray) packed = g_byte_array_new ();
+  g_autoptr(GByteArray) args = NULL;
+  g_autoptr(GByteArray) packed_args = g_byte_array_new ();
+  g_autoptr(GByteArray) back_args = g_byte_array_new ();
+  ZSTD_CCtx *cctx = ZSTD_createCCtx ();
+  guint refused = 0;
+
+  tes_cache_chunk_pack_data (cctx, recs, n, packed);
+  for (guint i = 0; i < n; i++)
+    many[i] = texts[i % 3];
+  args = raw_args (many, n);
+  tes_cache_chunk_pack_args (cctx, args->data, n, packed_args);
+
+  /* bytes flipped in turn (every one of the index, one in 5 after), and
+   * the blob cut at many lengths */
+  for (guint at = 0; at < packed->len; at += at < tes_cache_chunk_data_index_len (n) ? 1 : 5)
+    {
+      g_autofree char *why = NULL;
+
+      packed->data[at] ^= 0x5a;
+      if (!tes_cache_chunk_unpack_data (packed->data, packed->len, n, back, &why))
+        {
+          g_assert_nonnull (why);
+          g_assert_true (g_str_has_prefix (why, "block ") || g_str_has_prefix (why, "is shorter"));
+          refused++;
+        }
+      else  /* a bit zstd ignores (a frame header's window size): no harm */
+        g_assert_cmpmem (back, n * sizeof *back, recs, n * sizeof *recs);
+      packed->data[at] ^= 0x5a;
+    }
+  /* the index, zstd's frame headers and its content checksums catch all
+   * but a few */
+  g_assert_cmpuint (refused, >, packed->len / 5);
+
+  for (gsize len = 0; len < packed->len; len += 1 + len / 8)
+    {
+      g_autofree char *why = NULL;
+
+      g_assert_false (tes_cache_chunk_unpack_data (packed->data, len, n, back, &why));
+      g_assert_nonnull (why);
+    }
+  for (gsize len = 0; len < packed_args->len; len++)
+    {
+      g_autofree char *why = NULL;
+
+      g_assert_false (tes_cache_chunk_unpack_args (packed_args->data, len, n, 0, G_MAXUINT, back_args, &why));
+      g_assert_nonnull (why);
+    }
+  for (guint at = 0; at < packed_args->len; at += 3)
+    {
+      g_autofree char *why = NULL;
+
+      packed_args->data[at] ^= 0xa5;
+      if (!tes_cache_chunk_unpack_args (packed_args->data, packed_args->len, n, 0, G_MAXUINT, back_args, &why))
+        g_assert_true (g_str_has_prefix (why, "args "));
+      else
+        g_assert_cmpmem (back_args->data, back_args->len, args->data, args->len);
+      packed_args->data[at] ^= 0xa5;
+    }
+  ZSTD_freeCCtx (cctx);
+}
+
+/* ---- through the writer and a report ------------------------------------- */
+
+#define TOPS 7000   /* each with two children, one with a child of its own: 28 000 slices */
+
+static const char *
+args_for (guint i,
+          char  *buf,
+          gsize  size)
+{
+  switch (i % 6)
+    {
+    case 0: return NULL;
+    case 1: return "";
+    case 2: return "{\"note\":\"Größe ✓ 名前 🚀\"}";
+    case 3: g_snprintf (buf, size, "{\"op\":\"Conv2D\",\"bytes\":%u}", i * 7919u); return buf;
+    default: return "{}";
+    }
+}
+
+/* The slices of one track: top-level ones 1000 ticks apart from a negative
+ * start, 900 long; in each, children at +100 (200 long) and +400 (300
+ * long), and in the second a grandchild at +450 (50 long). In start order
+ * a top's slices are top, child, child, grandchild. */
+static void
+expected_slice (guint   index,
+                gint64 *start,
+                gint64 *dur,
+                gint64 *self_dur,
+                gint32 *parent,
+                guint16 *depth)
+{
+  guint top = index / 4;
+  gint64 base = -3000000 + (gint64)top * 1000;
+
+  switch (index % 4)
+    {
+    case 0: *start = base; *dur = 900; *self_dur = 900 - 200 - 300; *parent = -1; *depth = 0; break;
+    case 1: *start = base + 100; *dur = 200; *self_dur = 200; *parent = (gint32)(top * 4); *depth = 1; break;
+    case 2: *start = base + 400; *dur = 300; *self_dur = 250; *parent = (gint32)(top * 4); *depth = 1; break;
+    default: *start = base + 450; *dur = 50; *self_dur = 50; *parent = (gint32)(top * 4 + 2); *depth = 2; break;
+    }
+}
+
+static char *
+write_nested_cache (const char *name,
+                    const char *huge,
+                    gint64     *track_out)
+{
+  g_autofree char *cache = tes_test_tmp_path (name);
+  g_autoptr(TesCacheWriter) writer = NULL;
+  g_autoptr(GError) error = NULL;
+  guint32 names[4];
+  gint64 clock, track;
+  char buf[64];
+
+  writer = tes_cache_writer_new (cache, &error);
+  g_assert_no_error (error);
+  clock = tes_cache_writer_add_clock (writer, "c", TES_TIME_UNIT_NS, 1000000000);
+  track = tes_cache_writer_add_track (writer, 0, 0, clock, TES_TRACK_THREAD, "t", 0, NULL);
+  names[0] = tes_cache_writer_intern (writer, "Top");
+  names[1] = tes_cache_writer_intern (writer, "Conv2D");
+  names[2] = tes_cache_writer_intern (writer, "MatMul ✓");
+  names[3] = tes_cache_writer_intern (writer, "Softmax");
+
+  for (guint i = 0; i < 4 * TOPS; i++)
+    {
+      gint64 start, dur, self_dur;
+      gint32 parent;
+      guint16 depth;
+      const char *args = i == 4 * 1500 + 1 ? huge : args_for (i, buf, sizeof buf);
+
+      expected_slice (i, &start, &dur, &self_dur, &parent, &depth);
+      tes_cache_writer_add_slice (writer, track, start, dur, names[i % 4], names[(i + 1) % 4], 0,
+                                  args, args ? -1 : 0);
+    }
+  tes_cache_writer_commit (writer, NULL, &error);
+  g_assert_no_error (error);
+  *track_out = track;
+  return g_steal_pointer (&cache);
+}
+
+static void
+test_writer_round_trip (void)
+{
+  /* one text of 2 MiB that is not one letter repeated */
+  g_autoptr(GString) huge = g_string_new ("{\"ops\":[");
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GArray) slices = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *cache = NULL;
+  gint64 track;
+  char buf[64];
+
+  for (guint i = 0; huge->len < 2 * 1024 * 1024; i++)
+    g_string_append_printf (huge, "%s%u", i ? "," : "", i * 2654435761u);
+  g_string_append (huge, "]}");
+
+  cache = write_nested_cache ("nested.tessera", huge->str, &track);
+  report = tes_report_open_cache (cache, &error);
+  g_assert_no_error (error);
+
+  /* the whole track, then windows that start and end inside blocks */
+  slices = tes_report_get_slices (report, track, G_MININT64, G_MAXINT64, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (slices->len, ==, 4 * TOPS);
+  for (guint i = 0; i < slices->len; i++)
+    {
+      const TesSlice *s = &g_array_index (slices, TesSlice, i);
+      const char *name = tes_report_get_string (report, s->name);
+      static const char *names[] = { "Top", "Conv2D", "MatMul ✓", "Softmax" };
+      gint64 start, dur, self_dur;
+      gint32 parent;
+      guint16 depth;
+
+      expected_slice (i, &start, &dur, &self_dur, &parent, &depth);
+      g_assert_cmpuint (s->index, ==, i);
+      g_assert_cmpint (s->start, ==, start);
+      g_assert_cmpint (s->dur, ==, dur);
+      g_assert_cmpint (s->self_dur, ==, self_dur);
+      g_assert_cmpint (s->parent, ==, parent);
+      g_assert_cmpuint (s->depth, ==, depth);
+      g_assert_cmpstr (name, ==, names[i % 4]);
+      g_assert_cmpstr (tes_report_get_string (report, s->category), ==, names[(i + 1) % 4]);
+    }
+  g_clear_pointer (&slices, g_array_unref);
+  g_clear_object (&report);
+  report = tes_report_open_cache (cache, &error);
+  g_assert_no_error (error);
+
+  for (guint k = 0; k < 50; k++)
+    {
+      /* tops k * 137 .. + 300, in ticks, from mid-slice to mid-slice */
+      guint top = k * 137 % (TOPS - 300);
+      gint64 t0 = -3000000 + (gint64)top * 1000 + 420;
+      gint64 t1 = t0 + 300 * 1000;
+      guint expected = 0;
+
+      for (guint i = 0; i < 4 * TOPS; i++)
+        {
+          gint64 start, dur, self_dur;
+          gint32 parent;
+          guint16 depth;
+
+          expected_slice (i, &start, &dur, &self_dur, &parent, &depth);
+          if (start <= t1 && start + dur >= t0)
+            expected++;
+        }
+      /* read twice: decoded, then from the report's decoded blocks */
+      for (guint pass = 0; pass < 2; pass++)
+        {
+          slices = tes_report_get_slices (report, track, t0, t1, &error);
+          g_assert_no_error (error);
+          g_assert_cmpuint (slices->len, ==, expected);
+          for (guint i = 0; i < slices->len; i++)
+            {
+              const TesSlice *s = &g_array_index (slices, TesSlice, i);
+              gint64 start, dur, self_dur;
+              gint32 parent;
+              guint16 depth;
+
+              expected_slice (s->index, &start, &dur, &self_dur, &parent, &depth);
+              g_assert_cmpint (s->start, ==, start);
+              g_assert_cmpint (s->dur, ==, dur);
+              g_assert_cmpint (s->self_dur, ==, self_dur);
+              g_assert_cmpint (s->parent, ==, parent);
+              g_assert_cmpuint (s->depth, ==, depth);
+            }
+          g_clear_pointer (&slices, g_array_unref);
+        }
+    }
+
+  for (guint i = 0; i < 4 * TOPS; i += (i % 997 == 0) ? 1 : 13)
+    {
+      g_autofree char *args = tes_report_get_slice_args (report, track, i, &error);
+      const char *given = i == 4 * 1500 + 1 ? huge->str : args_for (i, buf, sizeof buf);
+
+      g_assert_no_error (error);
+      g_assert_cmpstr (args, ==, given ? given : "");
+    }
+}
+
+/* Overwrites bytes of a column of chunk @chunk_id, then reseals the
+ * checksums as a crafted cache would, so that decoding is what finds it. */
+static void
+damage_column (const char *cache,
+               gint64      chunk_id,
+               const char *column,
+               int         offset)
+{
+  g_autoptr(GError) error = NULL;
+  sqlite3_blob *blob = NULL;
+  sqlite3 *db = NULL;
+  guint8 bytes[8];
+
+  g_assert_cmpint (sqlite3_open_v2 (cache, &db, SQLITE_OPEN_READWRITE, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_blob_open (db, "main", "slice_chunks", column, chunk_id, 1, &blob), ==, SQLITE_OK);
+  if (offset < 0)
+    offset += sqlite3_blob_bytes (blob);
+  g_assert_cmpint (sqlite3_blob_read (blob, bytes, sizeof bytes, offset), ==, SQLITE_OK);
+  for (guint i = 0; i < sizeof bytes; i++)
+    bytes[i] ^= 0xff;
+  g_assert_cmpint (sqlite3_blob_write (blob, bytes, sizeof bytes, offset), ==, SQLITE_OK);
+  sqlite3_blob_close (blob);
+  g_assert_true (tes_cache_reseal (db, &error));
+  g_assert_no_error (error);
+  sqlite3_close (db);
+}
+
+static void
+test_damaged_chunk_in_cache (void)
+{
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *cache = NULL;
+  g_autofree char *args = NULL;
+  g_autofree char *expected = NULL;
+  gint64 track;
+
+  /* data: inside chunk 2's first zstd frame (its index is 12 blocks of
+   * 20 bytes: 11 616 slices); found when the chunk is first checked, at
+   * open in a cache this small */
+  cache = write_nested_cache ("damaged-data.tessera", "{}", &track);
+  damage_column (cache, 2, "data", 12 * 20 + 40);
+  report = tes_report_open_cache (cache, &error);
+  if (report != NULL)
+    {
+      g_autoptr(GArray) slices = tes_report_get_slices (report, track, G_MININT64, G_MAXINT64, &error);
+
+      g_assert_null (slices);
+    }
+  g_assert_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA);
+  expected = g_strdup_printf ("Cache %s is damaged: slice chunk 2 of track %" G_GINT64_FORMAT " cannot be decoded: block",
+                              cache, track);
+  tes_test_assert_contains (error->message, expected);
+  g_clear_error (&error);
+  g_clear_object (&report);
+  g_clear_pointer (&expected, g_free);
+  g_free (cache);
+
+  /* args: the end of chunk 1's last args frame; a slice's args and the
+   * search both say so */
+  cache = write_nested_cache ("damaged-args.tessera", "{}", &track);
+  damage_column (cache, 1, "args", -8);
+  report = tes_report_open_cache (cache, &error);
+  g_assert_no_error (error);
+  args = tes_report_get_slice_args (report, track, TES_CACHE_CHUNK_SLICES - 1, &error);
+  g_assert_null (args);
+  g_assert_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA);
+  expected = g_strdup_printf ("Cache %s is damaged: slice chunk 1 of track %" G_GINT64_FORMAT ": args block 15",
+                              cache, track);
+  tes_test_assert_contains (error->message, expected);
+  g_clear_error (&error);
+  g_clear_object (&report);
+
+  /* the first blocks of that chunk are intact and still read */
+  report = tes_report_open_cache (cache, &error);
+  g_assert_no_error (error);
+  args = tes_report_get_slice_args (report, track, 3, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (args, ==, "{\"op\":\"Conv2D\",\"bytes\":23757}");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/tes/cache-chunk/records-round-trip", test_records_round_trip);
+  g_test_add_func ("/tes/cache-chunk/args-round-trip", test_args_round_trip);
+  g_test_add_func ("/tes/cache-chunk/damaged-columns", test_damaged_columns);
+  g_test_add_func ("/tes/cache-chunk/writer-round-trip", test_writer_round_trip);
+  g_test_add_func ("/tes/cache-chunk/damaged-chunk-in-cache", test_damaged_chunk_in_cache);
+
+  return g_test_run ();
+}
