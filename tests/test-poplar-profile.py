@@ -27,6 +27,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cache_chunks  # noqa: E402
+
 SRC = sys.argv[1]
 CLI = sys.argv[2]
 FAILURES = []
@@ -342,9 +345,8 @@ def compare(label, paths, truth=None):
     got_lanes = {}
     for track, native, in db.execute("SELECT id, native_id FROM tracks WHERE kind = 4"):
         rows = []
-        for data, in db.execute("SELECT data FROM slice_chunks WHERE track_id = ? ORDER BY first_index", (track,)):
-            for k in range(len(data) // 40):
-                start, dur, _self, name, _cat, _parent, _depth, _flags = struct.unpack_from("<qqqIIiHH", data, 40 * k)
+        for data, n in db.execute("SELECT data, n FROM slice_chunks WHERE track_id = ? ORDER BY first_index", (track,)):
+            for start, dur, _self, name, _cat, _parent, _depth, _flags in cache_chunks.records(data, n):
                 rows.append((start, dur, strings.get(name)))
         got_lanes[int(native)] = rows
     check(got_lanes == exp["lanes"], "%s: tile lanes differ (%d lanes, expected %d)" % (label, len(got_lanes), len(exp["lanes"])))
