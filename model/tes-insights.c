@@ -1735,14 +1735,12 @@ tes_insight_apply (const TesInsight *insight,
       tes_workspace_set_visible (workspace, t->start_ns, t->end_ns);
       tes_workspace_set_selection (workspace, t->start_ns, t->end_ns);
     }
-  if (t->run_id > 0)
-    tes_workspace_set_run (workspace, t->run_id);
-  if (t->step >= 0)
-    tes_workspace_set_step (workspace, t->step);
-  if (t->ipu >= 0)
-    tes_workspace_set_ipu (workspace, t->ipu);
-  if (t->tile >= 0)
-    tes_workspace_set_tile (workspace, t->tile);
+  /* the finding's selection replaces the one before: what it does not
+   * name is cleared, so that no tile of an earlier finding stays marked */
+  tes_workspace_set_run (workspace, MAX (t->run_id, 0));
+  tes_workspace_set_step (workspace, MAX (t->step, -1));
+  tes_workspace_set_ipu (workspace, MAX (t->ipu, -1));
+  tes_workspace_set_tile (workspace, MAX (t->tile, -1));
 }
 
 /**

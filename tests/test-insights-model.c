@@ -200,7 +200,17 @@ test_insights_qaic_gap (void)
     gint64 origin = 0, start, end;
 
     tes_workspace_get_span (workspace, &origin, NULL);
+    /* a tile, IPU and step left by an earlier finding or click */
+    tes_workspace_set_ipu (workspace, 1);
+    tes_workspace_set_tile (workspace, 7);
+    tes_workspace_set_step (workspace, 4);
     tes_insight_apply (gap, workspace);
+    /* a finding's selection replaces the one before: a lane's gap has no
+     * tile, IPU or step */
+    g_assert_cmpint (tes_workspace_get_ipu (workspace), ==, -1);
+    g_assert_cmpint (tes_workspace_get_tile (workspace), ==, -1);
+    g_assert_cmpint (tes_workspace_get_step (workspace), ==, -1);
+    g_assert_cmpint (tes_workspace_get_run (workspace), ==, 0);
     tes_workspace_get_visible (workspace, &start, &end);
     g_assert_cmpint (start - origin, ==, 114000);
     g_assert_cmpint (end - origin, ==, 520000);
