@@ -77,6 +77,11 @@ with tempfile.TemporaryDirectory() as tmp:
         bad = [k for k in rows if k in exp["operators"] and rows[k] != exp["operators"][k]]
         ok(not bad, "%s: count, CPU total and self, device self and total, kernels, details of every operator%s" % (
             name, "" if not bad else ": %s is %s, expected %s" % (bad[0], rows[bad[0]], exp["operators"][bad[0]])))
+        # what info and the Summary count: the whole trace's operators, not
+        # its steps' rows again
+        shown = [line for line in run("info", path).splitlines() if line.startswith("Operators:")]
+        ok(shown == ["Operators:      %d" % len(exp["operators"])],
+           "%s: info counts %d operators: %s" % (name, len(exp["operators"]), shown))
         ok(not any(k.startswith("ProfilerStep#") or k.startswith("PyTorch Profiler") for k in rows),
            "%s: no step and no profiler span among the operators" % name)
         want = ("device self time (the kernels each op launched itself)" if exp["linked"]
