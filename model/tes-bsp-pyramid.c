@@ -524,6 +524,24 @@ step_window (const TesBspSpan *span,
   return FALSE;
 }
 
+/* The cycles of part of @span that the column [@from, @to) covers,
+ * not floored, the column's edges unrounded (@from_x, @to_x). */
+static inline double
+step_share (const TesBspSpan *span,
+            gint64            from,
+            gint64            to,
+            double            from_x,
+            double            to_x)
+{
+  gint64 len = span->end - span->start;
+  double dur = (double)CLAMP (span->dur_cycles, 0, (gint64)G_MAXUINT32);
+
+  if (len <= 0 || (from <= span->start && to >= span->end))
+    return dur;
+
+  return (MIN (to_x, (double)span->end) - MAX (from_x, (double)span->start)) * dur / (double)len;
+}
+
 /* Adds a step's busy cycles in its cycles [@lo, @hi) to @sums: a tile
  * busy for c cycles is busy over [0, c) of the step, then idle. */
 static void
@@ -757,13 +775,15 @@ grid_reuse (TesBspGrid *grid,
   return grid_new (n_tiles, width, height);
 }
 
-/* Column @c's cells from @sums over @dur cycles; returns the most busy
- * cycles per tile of a cell (0 for a grid of states only). */
+/* Column @c's cells from @sums over @dur cycles, their busy cycles
+ * scaled by @scale; returns the most busy cycles per tile of a cell (0
+ * for a grid of states only). */
 static float
 column_store (TesBspGrid *grid,
               guint       c,
               const Sums *sums,
-              guint64     dur)
+              guint64     dur,
+              float       scale)
 {
   const Scratch *scratch = grid->scratch;
   guint n_rows = grid->n_rows, r = 0;
@@ -801,6 +821,7 @@ column_store (TesBspGrid *grid,
           if (grid->with_cycles)
             {
               busy_f *= per_tile;
+              busy_f *= scale;
               memcpy (cycles + r, &busy_f, sizeof busy_f);
               most = (Vec4f)vec_select (busy_f > most, (Vec4)busy_f, (Vec4)most);
             }
@@ -822,7 +843,7 @@ column_store (TesBspGrid *grid,
       states[r] = cell_state (compute, exchange, sync, scratch->row_tiles[r] * dur);
       if (grid->with_cycles)
         {
-          cycles[r] = (float)(gint64)(compute + exchange + sync) * scratch->per_tile[r];
+          cycles[r] = (float)(gint64)(compute + exchange + sync) * scratch->per_tile[r] * scale;
           max_cycles = MAX (max_cycles, cycles[r]);
         }
     }
@@ -868,6 +889,9 @@ grid_fill (TesBspGrid       *grid,
       guint take_from = g, take_to;
       guint64 dur = 0;
       gboolean part = FALSE;
+      /* the column's share of its steps' cycles, not floored */
+      double exact = 0;
+      float scale = 1;
       Sums sums = { NULL, NULL, n_rows };
 
       while (from < to && g < level->n && level->start[g] < to)
@@ -892,6 +916,8 @@ grid_fill (TesBspGrid       *grid,
 
             part |= !step_window (&spans[u], from, to, &lo, &hi);
             dur += hi - lo;
+            exact += step_share (&spans[u], from, to, t0 + (double)(t1 - t0) * c / grid->width,
+                                 c + 1 == grid->width ? (double)t1 : t0 + (double)(t1 - t0) * (c + 1) / grid->width);
           }
       else
         for (guint u = take_from; u < take_to; u++)
@@ -907,6 +933,11 @@ grid_fill (TesBspGrid       *grid,
           continue;
         }
 
+      /* busy cycles of parts of steps on the scale of their exact share
+       * of a column's unrounded width (columns of 6.9 cycles, counted 6
+       * or 7, or of 5 and 6 ns, would show stripes) */
+      if (part && dur > 0)
+        scale = (float)(exact / dur);
       /* a sum is at most its tiles' whole time: 32 bits do when that fits */
       if ((guint64)grid->tiles_per_row * dur <= G_MAXUINT32)
         sums.acc32 = scratch->acc32;
@@ -922,7 +953,7 @@ grid_fill (TesBspGrid       *grid,
       last_from = part ? G_MAXUINT : take_from;
       last_to = take_to;
       last_column = c;
-      max_cycles = MAX (max_cycles, column_store (grid, c, &sums, dur));
+      max_cycles = MAX (max_cycles, column_store (grid, c, &sums, dur, scale));
     }
   grid->max_cycles = max_cycles;
 }

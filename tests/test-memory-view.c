@@ -329,7 +329,9 @@ test_bsp_grid (void)
  * and its idle rest; the state of most cycles wins, idle on a tie. Steps
  * alone (@group 1) count the cycles of theirs the column covers: a tile
  * busy c cycles is busy over cycles [0, c) of the step, the column's
- * part of the step's ns scaled to its cycles (floored, at least one). */
+ * part of the step's ns scaled to its cycles (floored, at least one);
+ * the busy cycles are then put on the scale of the part's exact cycles
+ * (the column's edges unrounded). */
 static void
 reference_column (const TesBspSpan *spans,
                   guint             n_spans,
@@ -348,6 +350,8 @@ reference_column (const TesBspSpan *spans,
   guint n_groups = (n_spans + group - 1) / group, first = G_MAXUINT, last = 0;
   guint n_rows = (n_tiles + tiles_per_row - 1) / tiles_per_row;
   guint64 dur = 0;
+  double exact = 0;
+  gboolean part = FALSE;
   g_autofree gint64 *lo = g_new0 (gint64, MAX (n_spans, 1));
   g_autofree gint64 *hi = g_new0 (gint64, MAX (n_spans, 1));
 
@@ -391,10 +395,18 @@ reference_column (const TesBspSpan *spans,
       hi[s] = d;
       if (group == 1 && len > 0 && (spans[s].start < from || spans[s].end > to))
         {
+          /* the column's edges unrounded */
+          double from_x = t0 + (double)(t1 - t0) * c / width;
+          double to_x = c + 1 == width ? (double)t1 : t0 + (double)(t1 - t0) * (c + 1) / width;
+
           lo[s] = (gint64)((__int128)(MAX (spans[s].start, from) - spans[s].start) * d / len);
           hi[s] = MAX ((gint64)((__int128)(MIN (spans[s].end, to) - spans[s].start) * d / len),
                    MIN (lo[s] + 1, d));
+          exact += (MIN (to_x, (double)spans[s].end) - MAX (from_x, (double)spans[s].start)) * (double)d / (double)len;
+          part = TRUE;
         }
+      else
+        exact += (double)d;
       dur += hi[s] - lo[s];
     }
   for (guint r = 0; r < n_rows; r++)
@@ -419,6 +431,8 @@ reference_column (const TesBspSpan *spans,
           best = k;
       states[r] = (guint8)best;
       cycles[r] = (float)total * (1.0f / tiles);
+      if (part && dur > 0)
+        cycles[r] *= (float)(exact / dur);
     }
 }
 
@@ -765,8 +779,9 @@ test_bsp_pyramid (void)
 /* Time within a step, against the generator's truth.json: all tiles start
  * together after the sync, so zoomed into one step (200 columns over it,
  * a row per tile) a tile busy c of the step's D cycles is in its state in
- * every column entirely within the first c/D of the step, with busy
- * cycles, and idle, with none, in every column entirely after: what
+ * every column entirely within the first c/D of the step, busy for all
+ * the column's cycles of the step, and idle, with none, in every column
+ * entirely after: what
  * PopVision's BSP trace draws at each cycle. Every step of both IPUs,
  * the pyramid's cells and the steps' alike. (Before this rule, every
  * column showed the whole step's state: tiles busy under half the step
@@ -849,7 +864,8 @@ test_bsp_step_time (void)
               if (c > 0 && (to - t0) * d <= c * (t1 - t0))
                 {
                   g_assert_cmpuint (tes_bsp_grid_get (fast, x, t), ==, state);
-                  g_assert_cmpfloat (tes_bsp_grid_get_cycles (fast, x, t), >, 0);
+                  /* busy all the column: its cycles of the step, D / 200 */
+                  g_assert_cmpfloat_with_epsilon (tes_bsp_grid_get_cycles (fast, x, t), (double)d / width, 1e-3);
                   n_before++;
                 }
               else if ((from - t0) * d >= c * (t1 - t0))
