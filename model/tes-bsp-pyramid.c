@@ -496,17 +496,65 @@ sums_add (const Sums *sums,
     sums->acc64[i] += value;
 }
 
-/* Adds a step's busy cycles to @sums. */
+/* The cycles [@lo, @hi) of @span that [@from, @to) covers: all tiles
+ * start together after the sync, so a time in the step is a cycle of
+ * every tile's, the step's ns scaled to its cycles. TRUE when that is
+ * the whole step. */
+static inline gboolean
+step_window (const TesBspSpan *span,
+             gint64            from,
+             gint64            to,
+             guint32          *lo,
+             guint32          *hi)
+{
+  guint32 dur = (guint32)CLAMP (span->dur_cycles, 0, (gint64)G_MAXUINT32);
+  gint64 len = span->end - span->start;
+
+  *lo = 0;
+  *hi = dur;
+  if (len <= 0 || (from <= span->start && to >= span->end))
+    return TRUE;
+  /* floor at both ends: the columns over a step share out its cycles */
+  *lo = (guint32)((__int128)(MAX (from, span->start) - span->start) * dur / len);
+  *hi = (guint32)((__int128)(MIN (to, span->end) - span->start) * dur / len);
+  /* a column narrower than a cycle shows the cycle it falls in */
+  if (*hi == *lo && *lo < dur)
+    *hi = *lo + 1;
+
+  return FALSE;
+}
+
+/* The cycles of part of @span that the column [@from, @to) covers,
+ * not floored, the column's edges unrounded (@from_x, @to_x). */
+static inline double
+step_share (const TesBspSpan *span,
+            gint64            from,
+            gint64            to,
+            double            from_x,
+            double            to_x)
+{
+  gint64 len = span->end - span->start;
+  double dur = (double)CLAMP (span->dur_cycles, 0, (gint64)G_MAXUINT32);
+
+  if (len <= 0 || (from <= span->start && to >= span->end))
+    return dur;
+
+  return (MIN (to_x, (double)span->end) - MAX (from_x, (double)span->start)) * dur / (double)len;
+}
+
+/* Adds a step's busy cycles in its cycles [@lo, @hi) to @sums: a tile
+ * busy for c cycles is busy over [0, c) of the step, then idle. */
 static void
 step_add (const TesBspSpan *span,
           const TesBspGrid *grid,
           const guint      *first_tile,
-          const Sums       *sums)
+          const Sums       *sums,
+          guint32           lo,
+          guint32           hi)
 {
   const guint8 *states = span->tile_states;
   const guint32 *cycles = span->tile_cycles;
   guint listed = MIN (span->n_tiles, grid->n_tiles), n_rows = grid->n_rows, r = 0;
-  guint32 dur = (guint32)CLAMP (span->dur_cycles, 0, (gint64)G_MAXUINT32);
 
   /* rows of whole fours of tiles: four tiles at a time, and four rows'
    * sums added at once */
@@ -526,7 +574,8 @@ step_add (const TesBspSpan *span,
 
                 memcpy (&four, states + t, sizeof four);
                 state = __builtin_convertvector (four, Vec4);
-                busy = vec_select (busy < dur, busy, (Vec4){ dur, dur, dur, dur });
+                busy = vec_select (busy > lo, busy, (Vec4){ lo, lo, lo, lo });
+                busy = vec_select (busy < hi, busy, (Vec4){ hi, hi, hi, hi }) - lo;
                 compute[i] += busy & (Vec4)(state == TES_TILE_STATE_COMPUTE);
                 exchange[i] += busy & (Vec4)(state == TES_TILE_STATE_EXCHANGE);
                 sync[i] += busy & (Vec4)(state == TES_TILE_STATE_SYNC);
@@ -545,7 +594,7 @@ step_add (const TesBspSpan *span,
       for (guint t = first_tile[r]; t < MIN (first_tile[r + 1], listed); t++)
         {
           guint state = states[t];
-          guint32 busy = MIN (cycles[t], dur);
+          guint32 busy = CLAMP (cycles[t], lo, hi) - lo;
 
           a1 += state == TES_TILE_STATE_COMPUTE ? busy : 0;
           a2 += state == TES_TILE_STATE_EXCHANGE ? busy : 0;
@@ -561,7 +610,8 @@ step_add (const TesBspSpan *span,
  * from blocks of 2^@j tiles or (@j < 0) the steps; the @first groups of a
  * column set them instead (nothing to clear, or read, first). From
  * blocks, the difference of two running sums: the groups' sum modulo 2^32,
- * so in 64 bits one group at a time. */
+ * so in 64 bits one group at a time. Steps alone (level 0) count only
+ * their cycles in the column [@from, @to) (step_window ()). */
 static void
 level_add (const Level      *level,
            guint             a,
@@ -572,7 +622,9 @@ level_add (const Level      *level,
            const TesBspGrid *grid,
            const guint      *first_tile,
            const Sums       *sums,
-           gboolean          first)
+           gboolean          first,
+           gint64            from,
+           gint64            to)
 {
   guint n_rows = grid->n_rows;
 
@@ -614,7 +666,13 @@ level_add (const Level      *level,
     memset (sums->acc64, 0, (gsize)n_rows * 3 * sizeof (guint64));
 
   for (guint s = a * level->group; s < MIN ((guint64)b * level->group, n_spans); s++)
-    step_add (&spans[s], grid, first_tile, sums);
+    {
+      guint32 lo = 0, hi = (guint32)CLAMP (spans[s].dur_cycles, 0, (gint64)G_MAXUINT32);
+
+      if (level->group == 1)
+        step_window (&spans[s], from, to, &lo, &hi);
+      step_add (&spans[s], grid, first_tile, sums, lo, hi);
+    }
 }
 
 /* The state of most cycles, idle on a tie (@all: the row's tile-cycles);
@@ -717,13 +775,15 @@ grid_reuse (TesBspGrid *grid,
   return grid_new (n_tiles, width, height);
 }
 
-/* Column @c's cells from @sums over @dur cycles; returns the most busy
- * cycles per tile of a cell (0 for a grid of states only). */
+/* Column @c's cells from @sums over @dur cycles, their busy cycles
+ * scaled by @scale; returns the most busy cycles per tile of a cell (0
+ * for a grid of states only). */
 static float
 column_store (TesBspGrid *grid,
               guint       c,
               const Sums *sums,
-              guint64     dur)
+              guint64     dur,
+              float       scale)
 {
   const Scratch *scratch = grid->scratch;
   guint n_rows = grid->n_rows, r = 0;
@@ -761,6 +821,7 @@ column_store (TesBspGrid *grid,
           if (grid->with_cycles)
             {
               busy_f *= per_tile;
+              busy_f *= scale;
               memcpy (cycles + r, &busy_f, sizeof busy_f);
               most = (Vec4f)vec_select (busy_f > most, (Vec4)busy_f, (Vec4)most);
             }
@@ -782,7 +843,7 @@ column_store (TesBspGrid *grid,
       states[r] = cell_state (compute, exchange, sync, scratch->row_tiles[r] * dur);
       if (grid->with_cycles)
         {
-          cycles[r] = (float)(gint64)(compute + exchange + sync) * scratch->per_tile[r];
+          cycles[r] = (float)(gint64)(compute + exchange + sync) * scratch->per_tile[r] * scale;
           max_cycles = MAX (max_cycles, cycles[r]);
         }
     }
@@ -793,7 +854,10 @@ column_store (TesBspGrid *grid,
 /* The cells from @level's groups: each column takes the groups that start
  * in it, or else the one in progress there. A tile is idle for the part
  * of a step it is not busy (also a tile the step does not list); a row
- * sums its tiles; the state of most cycles wins, idle on a tie. */
+ * sums its tiles; the state of most cycles wins, idle on a tie. Steps
+ * alone (level 0) count only their part in the column, as PopVision
+ * draws what each tile does at each cycle: a tile busy c of a step's D
+ * cycles is busy over the first c/D of the step's width, idle after. */
 static void
 grid_fill (TesBspGrid       *grid,
            const Level      *level,
@@ -824,6 +888,10 @@ grid_fill (TesBspGrid       *grid,
       gint64 to = c + 1 == grid->width ? t1 : t0 + (gint64)((double)(t1 - t0) * (c + 1) / grid->width);
       guint take_from = g, take_to;
       guint64 dur = 0;
+      gboolean part = FALSE;
+      /* the column's share of its steps' cycles, not floored */
+      double exact = 0;
+      float scale = 1;
       Sums sums = { NULL, NULL, n_rows };
 
       while (from < to && g < level->n && level->start[g] < to)
@@ -840,8 +908,23 @@ grid_fill (TesBspGrid       *grid,
           continue;
         }
 
-      /* zoomed in, a step fills many columns: the same cells again */
-      if (take_from == last_from && take_to == last_to)
+      /* a column over part of a step counts that part's cycles */
+      if (level->group == 1)
+        for (guint u = take_from; u < take_to; u++)
+          {
+            guint32 lo, hi;
+
+            part |= !step_window (&spans[u], from, to, &lo, &hi);
+            dur += hi - lo;
+            exact += step_share (&spans[u], from, to, t0 + (double)(t1 - t0) * c / grid->width,
+                                 c + 1 == grid->width ? (double)t1 : t0 + (double)(t1 - t0) * (c + 1) / grid->width);
+          }
+      else
+        for (guint u = take_from; u < take_to; u++)
+          dur += level->dur[u];
+
+      /* zoomed in, a group fills many columns: the same cells again */
+      if (!part && take_from == last_from && take_to == last_to)
         {
           memcpy (grid->states + (gsize)c * n_rows, grid->states + (gsize)last_column * n_rows, n_rows);
           if (grid->with_cycles)
@@ -850,23 +933,27 @@ grid_fill (TesBspGrid       *grid,
           continue;
         }
 
+      /* busy cycles of parts of steps on the scale of their exact share
+       * of a column's unrounded width (columns of 6.9 cycles, counted 6
+       * or 7, or of 5 and 6 ns, would show stripes) */
+      if (part && dur > 0)
+        scale = (float)(exact / dur);
       /* a sum is at most its tiles' whole time: 32 bits do when that fits */
-      for (guint u = take_from; u < take_to; u++)
-        dur += level->dur[u];
       if ((guint64)grid->tiles_per_row * dur <= G_MAXUINT32)
         sums.acc32 = scratch->acc32;
       else
         sums.acc64 = scratch->acc64;
       /* in 32 bits, all the column's groups at once */
       if (sums.acc32 != NULL)
-        level_add (level, take_from, take_to, j, spans, n_spans, grid, scratch->first_tile, &sums, TRUE);
+        level_add (level, take_from, take_to, j, spans, n_spans, grid, scratch->first_tile, &sums, TRUE, from, to);
       else
         for (guint u = take_from; u < take_to; u++)
-          level_add (level, u, u + 1, j, spans, n_spans, grid, scratch->first_tile, &sums, u == take_from);
-      last_from = take_from;
+          level_add (level, u, u + 1, j, spans, n_spans, grid, scratch->first_tile, &sums, u == take_from, from, to);
+      /* a part of a step is no other column's */
+      last_from = part ? G_MAXUINT : take_from;
       last_to = take_to;
       last_column = c;
-      max_cycles = MAX (max_cycles, column_store (grid, c, &sums, dur));
+      max_cycles = MAX (max_cycles, column_store (grid, c, &sums, dur, scale));
     }
   grid->max_cycles = max_cycles;
 }

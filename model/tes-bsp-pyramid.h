@@ -18,7 +18,9 @@ G_BEGIN_DECLS
  *
  * A column holds the steps that start in it (a column no step starts in
  * shows the step in progress there, so a step wider than a column fills
- * every column it covers). Zoomed out, steps are taken in aligned groups
+ * every column it covers); a column over part of a step counts that
+ * part's cycles, all tiles starting together and each busy for its
+ * first cycles (what PopVision's BSP trace draws). Zoomed out, steps are taken in aligned groups
  * of 4^level, groups no wider than a column on average, each group in the
  * column where it starts: a step moves by about a column at most. The
  * pyramid keeps those groups' running sums per block of tiles, built

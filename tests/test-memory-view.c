@@ -352,16 +352,20 @@ test_bsp_grid (void)
   };
   g_autoptr(TesBspGrid) grid = NULL;
 
-  /* one column per 500 ns over 1000..4000: A, A, gap, gap, B, gap */
+  /* one column per 500 ns over 1000..4000: A, A, gap, gap, B, gap; A's
+   * halves are its cycles 0-49 and 50-99, each tile busy from its start */
   grid = tes_bsp_grid_build (spans, G_N_ELEMENTS (spans), 4, 1000, 4000, 6, 100, 0);
   g_assert_cmpuint (grid->n_rows, ==, 4);
   for (guint c = 0; c < 2; c++)
     {
-      g_assert_cmpuint (tes_bsp_grid_get (grid, c, 0), ==, TES_TILE_STATE_COMPUTE);
-      g_assert_cmpuint (tes_bsp_grid_get (grid, c, 1), ==, TES_TILE_STATE_IDLE);   /* 10 of 100 busy */
+      g_assert_cmpuint (tes_bsp_grid_get (grid, c, 0), ==, TES_TILE_STATE_COMPUTE);   /* 50, then 40 of 50 */
+      g_assert_cmpuint (tes_bsp_grid_get (grid, c, 1), ==, TES_TILE_STATE_IDLE);      /* 10 of 50, then none */
       g_assert_cmpuint (tes_bsp_grid_get (grid, c, 2), ==, TES_TILE_STATE_IDLE);
-      g_assert_cmpuint (tes_bsp_grid_get (grid, c, 3), ==, TES_TILE_STATE_EXCHANGE);
+      g_assert_cmpfloat (tes_bsp_grid_get_cycles (grid, c, 0), ==, c == 0 ? 50 : 40);
     }
+  /* 60 cycles of exchange: all of the first half, 10 of the second */
+  g_assert_cmpuint (tes_bsp_grid_get (grid, 0, 3), ==, TES_TILE_STATE_EXCHANGE);
+  g_assert_cmpuint (tes_bsp_grid_get (grid, 1, 3), ==, TES_TILE_STATE_IDLE);
   for (guint r = 0; r < 4; r++)
     {
       g_assert_cmpuint (tes_bsp_grid_get (grid, 2, r), ==, TES_BSP_NO_STATE);
@@ -403,7 +407,12 @@ test_bsp_grid (void)
  * written independently of tes-bsp-layout.c: groups of @group steps, the
  * column takes those starting in it (else the one in progress), a row
  * sums its tiles' busy cycles by state (at most the step's length each)
- * and its idle rest; the state of most cycles wins, idle on a tie. */
+ * and its idle rest; the state of most cycles wins, idle on a tie. Steps
+ * alone (@group 1) count the cycles of theirs the column covers: a tile
+ * busy c cycles is busy over cycles [0, c) of the step, the column's
+ * part of the step's ns scaled to its cycles (floored, at least one);
+ * the busy cycles are then put on the scale of the part's exact cycles
+ * (the column's edges unrounded). */
 static void
 reference_column (const TesBspSpan *spans,
                   guint             n_spans,
@@ -422,6 +431,10 @@ reference_column (const TesBspSpan *spans,
   guint n_groups = (n_spans + group - 1) / group, first = G_MAXUINT, last = 0;
   guint n_rows = (n_tiles + tiles_per_row - 1) / tiles_per_row;
   guint64 dur = 0;
+  double exact = 0;
+  gboolean part = FALSE;
+  g_autofree gint64 *lo = g_new0 (gint64, MAX (n_spans, 1));
+  g_autofree gint64 *hi = g_new0 (gint64, MAX (n_spans, 1));
 
   for (guint g = 0; g < n_groups && from < to; g++)
     {
@@ -456,7 +469,27 @@ reference_column (const TesBspSpan *spans,
     return;
 
   for (guint s = first * group; s < MIN (last * group, n_spans); s++)
-    dur += MAX (spans[s].dur_cycles, 0);
+    {
+      gint64 d = MAX (spans[s].dur_cycles, 0), len = spans[s].end - spans[s].start;
+
+      lo[s] = 0;
+      hi[s] = d;
+      if (group == 1 && len > 0 && (spans[s].start < from || spans[s].end > to))
+        {
+          /* the column's edges unrounded */
+          double from_x = t0 + (double)(t1 - t0) * c / width;
+          double to_x = c + 1 == width ? (double)t1 : t0 + (double)(t1 - t0) * (c + 1) / width;
+
+          lo[s] = (gint64)((__int128)(MAX (spans[s].start, from) - spans[s].start) * d / len);
+          hi[s] = MAX ((gint64)((__int128)(MIN (spans[s].end, to) - spans[s].start) * d / len),
+                   MIN (lo[s] + 1, d));
+          exact += (MIN (to_x, (double)spans[s].end) - MAX (from_x, (double)spans[s].start)) * (double)d / (double)len;
+          part = TRUE;
+        }
+      else
+        exact += (double)d;
+      dur += hi[s] - lo[s];
+    }
   for (guint r = 0; r < n_rows; r++)
     {
       guint tiles = MIN ((r + 1) * tiles_per_row, n_tiles) - r * tiles_per_row;
@@ -466,7 +499,12 @@ reference_column (const TesBspSpan *spans,
       for (guint s = first * group; s < MIN (last * group, n_spans); s++)
         for (guint t = r * tiles_per_row; t < MIN ((r + 1) * tiles_per_row, spans[s].n_tiles); t++)
           if (spans[s].tile_states[t] >= TES_TILE_STATE_COMPUTE && spans[s].tile_states[t] <= TES_TILE_STATE_SYNC)
-            busy[spans[s].tile_states[t]] += MIN ((guint64)spans[s].tile_cycles[t], (guint64)MAX (spans[s].dur_cycles, 0));
+            {
+              /* [0, c) of the step against the column's [lo, hi) */
+              gint64 busy_to = MIN ((gint64)spans[s].tile_cycles[t], MAX (spans[s].dur_cycles, 0));
+
+              busy[spans[s].tile_states[t]] += MAX (MIN (busy_to, hi[s]) - lo[s], 0);
+            }
       total = busy[1] + busy[2] + busy[3];
       busy[TES_TILE_STATE_IDLE] = all - MIN (total, all);
       for (guint k = TES_TILE_STATE_COMPUTE; k <= TES_TILE_STATE_SYNC; k++)
@@ -474,6 +512,8 @@ reference_column (const TesBspSpan *spans,
           best = k;
       states[r] = (guint8)best;
       cycles[r] = (float)total * (1.0f / tiles);
+      if (part && dur > 0)
+        cycles[r] *= (float)(exact / dur);
     }
 }
 
@@ -817,6 +857,113 @@ test_bsp_pyramid (void)
   g_assert_cmpuint (max_level, >=, 3);
 }
 
+/* Time within a step, against the generator's truth.json: all tiles start
+ * together after the sync, so zoomed into one step (200 columns over it,
+ * a row per tile) a tile busy c of the step's D cycles is in its state in
+ * every column entirely within the first c/D of the step, busy for all
+ * the column's cycles of the step, and idle, with none, in every column
+ * entirely after: what
+ * PopVision's BSP trace draws at each cycle. Every step of both IPUs,
+ * the pyramid's cells and the steps' alike. (Before this rule, every
+ * column showed the whole step's state: tiles busy under half the step
+ * idle throughout, the others busy throughout.) */
+static void
+test_bsp_step_time (void)
+{
+  g_autofree char *own = g_test_build_filename (G_TEST_DIST, "gen-poplar-tiles.py", NULL);
+  g_autofree char *dir = tes_test_tmp_path ("gen-poplar-step-time");
+  g_autofree char *execution = g_build_filename (dir, "execution.json", NULL);
+  g_autofree char *truth_path = g_build_filename (dir, "truth.json", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  const char *argv[] = { g_getenv ("PYTHON3"), own, "--seed", "3", "--ipus", "2", "--tiles", "24", "--steps", "21",
+                         "--hot-tiles", "2", "--busy-tiles", "5", "17", "--outdir", dir, NULL };
+  static const char *const state_names[] = { "idle", "compute", "exchange", "sync" };
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GPtrArray) ipus = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonArray *steps;
+  guint width = 200, n_before = 0, n_after = 0, n_split = 0;
+  int status;
+
+  g_assert_nonnull (argv[0]);
+  if (!tes_test_run (argv, &out, &err, &status))
+    g_error ("gen-poplar-tiles.py failed (%d): %s", status, err);
+  {
+    const char *paths[] = { execution };
+    TesImporter *importers[] = { tes_importer_registry_lookup ("chrome-json") };
+
+    report = tes_report_import_files (paths, importers, 1, 0, NULL, NULL, &error);
+  }
+  g_assert_no_error (error);
+  ipus = tes_report_get_bsp_ipus (report, TRUE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ipus->len, ==, 2);
+  json_parser_load_from_file (parser, truth_path, &error);
+  g_assert_no_error (error);
+  steps = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "steps");
+  g_assert_cmpuint (json_array_get_length (steps), ==, 2 * 21);
+
+  for (guint i = 0; i < json_array_get_length (steps); i++)
+    {
+      JsonObject *step = json_array_get_object_element (steps, i);
+      JsonArray *tile_cycles = json_object_get_array_member (step, "cycles");
+      const TesBspIpu *ipu = g_ptr_array_index (ipus, json_object_get_int_member (step, "ipu"));
+      const TesBspSpan *spans = (const TesBspSpan *)(gpointer)ipu->spans->data;
+      const TesBspSpan *span = &spans[json_object_get_int_member (step, "step")];
+      gint64 d = json_object_get_int_member (step, "dur"), t0 = span->start, t1 = span->end;
+      guint state = TES_TILE_STATE_IDLE;
+      g_autoptr(TesBspGrid) fast = NULL, direct = NULL;
+
+      for (guint k = 0; k < G_N_ELEMENTS (state_names); k++)
+        if (g_str_equal (json_object_get_string_member (step, "state"), state_names[k]))
+          state = k;
+      g_assert_cmpuint (state, !=, TES_TILE_STATE_IDLE);
+      g_assert_cmpint (ipu->ipu, ==, json_object_get_int_member (step, "ipu"));
+      g_assert_cmpuint (ipu->spans->len, ==, 21);
+      g_assert_cmpint (span->dur_cycles, ==, d);
+      g_assert_cmpint (t1 - t0, >, width);
+
+      fast = tes_bsp_pyramid_grid (ipu->pyramid, t0, t1, width, 24);
+      direct = tes_bsp_grid_build (spans, ipu->spans->len, ipu->n_tiles, t0, t1, width, 24, 0);
+      g_assert_cmpuint (fast->level, ==, 0);
+      g_assert_cmpuint (fast->n_rows, ==, 24);
+      g_assert_cmpmem (fast->states, width * 24, direct->states, width * 24);
+      g_assert_cmpmem (fast->cycles, width * 24 * sizeof (float), direct->cycles, width * 24 * sizeof (float));
+      for (guint t = 0; t < 24; t++)
+        {
+          gint64 c = json_array_get_int_element (tile_cycles, t);
+
+          n_split += c > 0 && c < d;
+          for (guint x = 0; x < width; x++)
+            {
+              /* the column's ns as the grid divides [t0, t1) */
+              gint64 from = t0 + (gint64)((double)(t1 - t0) * x / width);
+              gint64 to = x + 1 == width ? t1 : t0 + (gint64)((double)(t1 - t0) * (x + 1) / width);
+
+              /* to − t0 ≤ c/D of the step: entirely before the tile stops */
+              if (c > 0 && (to - t0) * d <= c * (t1 - t0))
+                {
+                  g_assert_cmpuint (tes_bsp_grid_get (fast, x, t), ==, state);
+                  /* busy all the column: its cycles of the step, D / 200 */
+                  g_assert_cmpfloat_with_epsilon (tes_bsp_grid_get_cycles (fast, x, t), (double)d / width, 1e-3);
+                  n_before++;
+                }
+              else if ((from - t0) * d >= c * (t1 - t0))
+                {
+                  g_assert_cmpuint (tes_bsp_grid_get (fast, x, t), ==, TES_TILE_STATE_IDLE);
+                  g_assert_cmpfloat (tes_bsp_grid_get_cycles (fast, x, t), ==, 0);
+                  n_after++;
+                }
+            }
+        }
+    }
+  /* most tiles stop partway through their steps: both sides checked */
+  g_assert_cmpuint (n_split, >, 2 * 21 * 24 / 2);
+  g_assert_cmpuint (n_before, >, 50000);
+  g_assert_cmpuint (n_after, >, 20000);
+}
+
 /* Colouring by cycles: from the scale's dark end to its light end, each
  * step lighter than the last; nothing and too much clamp to the ends. */
 static void
@@ -853,6 +1000,7 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/memory-view/shared-scales", test_memory_shared_scales);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/grid", test_bsp_grid);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/pyramid", test_bsp_pyramid);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/step-time", test_bsp_step_time);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/large", test_bsp_large);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/wrap", test_bsp_wrap);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/activity", test_bsp_activity);
