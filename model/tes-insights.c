@@ -267,7 +267,21 @@ typedef struct
   GPtrArray                  *out;
   gint64                      span_start;   /* ns */
   gint64                      span_end;
+  GPtrArray                  *texts;        /* what count_text() wrote, freed with the context */
 } Ctx;
+
+/* @n grouped after the locale ("1,403"), for a sentence's %s: alive as
+ * long as @ctx. */
+static const char *
+count_text (Ctx   *ctx,
+            guint  n)
+{
+  char *text = tes_format_grouped (n);
+
+  g_ptr_array_add (ctx->texts, text);
+
+  return text;
+}
 
 #define T(ctx, name) ((ctx)->thresholds->values[TES_INSIGHT_T_##name])
 
@@ -522,12 +536,12 @@ memory_insights (Ctx     *ctx,
       put_list (&ev, "tiles", &list);
       insight = add_insight (ctx, TES_INSIGHT_TILES_OVER_LIMIT, (double)over_bytes, TES_INSIGHT_UNIT_BYTES, 100, &ev,
                              g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                           "%u tile holds more than the %s bytes a tile has, "
+                                                           "%s tile holds more than the %s bytes a tile has, "
                                                            "%s bytes too many: the program does not fit.",
-                                                           "%u tiles hold more than the %s bytes a tile has, "
+                                                           "%s tiles hold more than the %s bytes a tile has, "
                                                            "%s bytes too many in all: the program does not fit.",
                                                            over->len),
-                                              over->len, limit, bytes));
+                                              count_text (ctx, over->len), limit, bytes));
       select_tile (insight, "memory-tiles", worst);
     }
 
@@ -633,11 +647,11 @@ memory_insights (Ctx     *ctx,
                                  MIN (100.0, 100.0 * off / tiles->len), &ev,
                                  g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                                                "The printed histogram disagrees with the tiles' own bytes "
-                                                               "in %u bin: the report and the listing are not of one build.",
+                                                               "in %s bin: the report and the listing are not of one build.",
                                                                "The printed histogram disagrees with the tiles' own bytes "
-                                                               "in %u bins: the report and the listing are not of one build.",
+                                                               "in %s bins: the report and the listing are not of one build.",
                                                                mismatches->len),
-                                                  mismatches->len));
+                                                  count_text (ctx, mismatches->len)));
           insight->target.view = "memory-histogram";
         }
     }
@@ -966,12 +980,12 @@ tile_activity_insights (Ctx     *ctx,
       insight = add_insight (ctx, TES_INSIGHT_IDLE_TILES, idle_cycles, TES_INSIGHT_UNIT_CYCLES,
                              all_cycles > 0 ? 100.0 * idle_cycles / all_cycles : 0, &ev,
                              g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                           "%u tile of %u waits for %.0f %% of the run or more: "
+                                                           "%s tile of %s waits for %.0f %% of the run or more: "
                                                            "work the program could spread to it.",
-                                                           "%u tiles of %u wait for %.0f %% of the run or more: "
+                                                           "%s tiles of %s wait for %.0f %% of the run or more: "
                                                            "work the program could spread to them.",
                                                            idle->len),
-                                              idle->len, activity->len, T (ctx, IDLE_TILE_SHARE)));
+                                              count_text (ctx, idle->len), count_text (ctx, activity->len), T (ctx, IDLE_TILE_SHARE)));
       insight->target.view = "tile-balance";
       insight->target.ipu = first->ipu;
       insight->target.tile = first->tile;
@@ -999,12 +1013,12 @@ tile_activity_insights (Ctx     *ctx,
       insight = add_insight (ctx, TES_INSIGHT_HOT_TILES, hot_cost, TES_INSIGHT_UNIT_CYCLES,
                              hottest_all > 0 ? 100.0 * (activity_busy (hottest) - m[0] / m[1]) / hottest_all : 0, &ev,
                              g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                           "%u tile works %.1f times its IPU's mean or more; the "
+                                                           "%s tile works %.1f times its IPU's mean or more; the "
                                                            "busiest, tile %d of IPU %d, sets the pace of every step it is in.",
-                                                           "%u tiles work %.1f times their IPU's mean or more; the "
+                                                           "%s tiles work %.1f times their IPU's mean or more; the "
                                                            "busiest, tile %d of IPU %d, sets the pace of every step it is in.",
                                                            hot->len),
-                                              hot->len, T (ctx, HOT_TILE_FACTOR), hottest->tile, hottest->ipu));
+                                              count_text (ctx, hot->len), T (ctx, HOT_TILE_FACTOR), hottest->tile, hottest->ipu));
       insight->target.view = "tile-balance";
       insight->target.ipu = hottest->ipu;
       insight->target.tile = hottest->tile;
@@ -1128,12 +1142,12 @@ unit_gaps (Ctx           *ctx,
     insight = add_insight (ctx, TES_INSIGHT_IDLE_GAPS, (double)total, TES_INSIGHT_UNIT_NS,
                            ctx->span_end > ctx->span_start ? 100.0 * total / (ctx->span_end - ctx->span_start) : 0, &ev,
                            g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                         "%s of %s waits %s between its work in %u gap; "
+                                                         "%s of %s waits %s between its work in %s gap; "
                                                          "the largest lasts %s.",
-                                                         "%s of %s waits %s between its work in %u gaps; "
+                                                         "%s of %s waits %s between its work in %s gaps; "
                                                          "the largest lasts %s.",
                                                          gaps->len),
-                                            unit->name != NULL ? unit->name : "", device, total_text, gaps->len,
+                                            unit->name != NULL ? unit->name : "", device, total_text, count_text (ctx, gaps->len),
                                             largest_text));
     insight->target.view = "trace";
     insight->target.track_id = unit->id;
@@ -1553,11 +1567,11 @@ compare_insights (Ctx     *ctx,
                                  TES_INSIGHT_UNIT_BYTES, summary->newly_out->len > 0 ? 100 : fabs (pct), &ev,
                                  g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                                                "B's tiles hold %s bytes, A's %s (%+.1f %%); "
-                                                               "%u tile is newly over its limit.",
+                                                               "%s tile is newly over its limit.",
                                                                "B's tiles hold %s bytes, A's %s (%+.1f %%); "
-                                                               "%u tiles are newly over their limit.",
+                                                               "%s tiles are newly over their limit.",
                                                                summary->newly_out->len),
-                                                  b_text, a_text, pct, summary->newly_out->len));
+                                                  b_text, a_text, pct, count_text (ctx, summary->newly_out->len)));
           insight->target.view = "memory-tiles";
           insight->target.in_b = TRUE;
           if (summary->newly_out->len > 0)
@@ -1612,7 +1626,8 @@ tes_insights_compute (TesReport                  *report,
 {
   g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify)tes_insight_free);
   TesInsightThresholds defaults;
-  Ctx ctx = { report, compare, thresholds, out, 0, 0 };
+  g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+  Ctx ctx = { report, compare, thresholds, out, 0, 0, texts };
 
   g_return_val_if_fail (TES_IS_REPORT (report), NULL);
   g_return_val_if_fail (compare == NULL || TES_IS_REPORT (compare), NULL);

@@ -518,6 +518,11 @@ for name in sorted(os.listdir(os.path.join(data, "kineto"))):
     got = sorted((e["gaps"], e["idle_ns"]) for e in units.values())
     tap.ok(doc["exit"] == 0 and got == sorted(want.values()),
            "%s: idle-gaps per stream as its kernels, copies and sets give them: %s" % (name, sorted(want.values())))
+    # the sentence counts the gaps as every figure is written: grouped
+    sentences = [f["sentence"] for f in of(doc, "idle-gaps")]
+    counts = sorted(n for n, _ in want.values())
+    tap.ok(all(any(" %s gap" % format(n, ",") in t for t in sentences) for n in counts),
+           "%s: the sentences name %s gaps, grouped" % (name, [format(n, ",") for n in counts]))
 
 # a Synaptics Torq compile-time timeline (v1: id, start and end cycle at
 # 100 MHz, location, op): each engine's gaps of 1 µs or more, read here
