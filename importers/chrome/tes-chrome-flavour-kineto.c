@@ -468,19 +468,30 @@ classify (const char *cat)
   return K_OTHER;
 }
 
+/* @memo's byte for text @gid (0 until worked out), grown as texts are
+ * added: what a category or a name says is worked out once per text. */
+static guint8 *
+memo_slot (GArray           *memo,
+           TesChromeBuilder *b,
+           guint32           gid)
+{
+  if (gid >= memo->len)
+    g_array_set_size (memo, MAX (gid + 1, b->texts->len));
+
+  return &g_array_index (memo, guint8, gid);
+}
+
 static Kind
 kind_of (KState           *st,
          TesChromeBuilder *b,
          guint32           cat)
 {
-  guint8 k;
+  guint8 *k = memo_slot (st->kinds, b, cat);
 
-  if (cat >= st->kinds->len)
-    g_array_set_size (st->kinds, MAX (cat + 1, b->texts->len));
-  if ((k = g_array_index (st->kinds, guint8, cat)) == K_UNKNOWN)
-    g_array_index (st->kinds, guint8, cat) = k = (guint8)classify (tes_chrome_text (b, cat));
+  if (*k == K_UNKNOWN)
+    *k = (guint8)classify (tes_chrome_text (b, cat));
 
-  return (Kind)k;
+  return (Kind)*k;
 }
 
 /* An integer member of the compact args text ('"key":' given as it is
@@ -578,20 +589,17 @@ name_class (KState           *st,
             TesChromeBuilder *b,
             guint32           name)
 {
-  guint8 c;
+  guint8 *c = memo_slot (st->names, b, name);
 
-  if (name >= st->names->len)
-    g_array_set_size (st->names, MAX (name + 1, b->texts->len));
-  if ((c = g_array_index (st->names, guint8, name)) == 0)
+  if (*c == 0)
     {
       const char *text = tes_chrome_text (b, name);
 
-      c = NAME_KNOWN | (text != NULL && g_str_has_prefix (text, "ProfilerStep#") ? NAME_STEP : 0) |
-          (guint8)(work_of (K_KERNEL, text) << NAME_WORK);
-      g_array_index (st->names, guint8, name) = c;
+      *c = NAME_KNOWN | (text != NULL && g_str_has_prefix (text, "ProfilerStep#") ? NAME_STEP : 0) |
+           (guint8)(work_of (K_KERNEL, text) << NAME_WORK);
     }
 
-  return c;
+  return *c;
 }
 
 /* Pops the ops that end at or before t, their self time now known. */
