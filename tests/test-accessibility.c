@@ -333,7 +333,7 @@ test_a11y_trace_keys (void)
   g_assert_true (gtk_widget_get_focusable (GTK_WIDGET (view)));
   gtk_test_accessible_assert_role (view, GTK_ACCESSIBLE_ROLE_GROUP);
 
-  n_lanes = tes_trace_view_get_frame (view)->lanes->len;
+  n_lanes = tes_ui_test_trace_frame (view)->lanes->len;
   lanes = g_strdup_printf ("%u lanes", n_lanes);
   description = wait_for_description (view, "No slice selected");
   tes_test_assert_contains (description, lanes);
