@@ -95,7 +95,7 @@ press (TesTraceView *view,
 }
 
 /* Sends keyval to the view's key controller (the arrows, which are not
- * shortcuts); whether it took it. */
+ * shortcuts) and waits for the slice it goes to; whether it took it. */
 static gboolean
 press_arrow (TesTraceView *view,
              guint         keyval)
@@ -110,6 +110,9 @@ press_arrow (TesTraceView *view,
       if (!GTK_IS_EVENT_CONTROLLER_KEY (controller))
         continue;
       g_signal_emit_by_name (controller, "key-pressed", keyval, 0, (GdkModifierType)0, &handled);
+      /* the slice to go to is looked for in a thread */
+      while (tes_trace_view_is_stepping (view))
+        g_main_context_iteration (NULL, TRUE);
       return handled;
     }
 

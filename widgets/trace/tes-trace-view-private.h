@@ -91,6 +91,12 @@ struct _TesTraceView
   char           *search_error;
   int             current_match;
 
+  /* the arrows' slice being looked for, and arrows pressed meanwhile
+   * (tes-trace-view-keys.c) */
+  GCancellable   *step_cancellable;
+  guint           step_serial;
+  GArray         *step_queue;     /* guint keyvals */
+
   /* the selected slice as it was drawn when clicked */
   TesTraceBox     selected_box;
   gint64          selected_track;
@@ -179,6 +185,8 @@ void                 _tes_trace_view_drop_frames              (TesTraceView    *
 
 /* tes-trace-view-keys.c */
 void                 _tes_trace_view_add_key_controllers      (TesTraceView    *self);
+gboolean             _tes_trace_view_stepping                 (TesTraceView    *self);
+void                 _tes_trace_view_cancel_steps             (TesTraceView    *self);
 
 /* tes-trace-view-lanes.c */
 void                 _tes_trace_view_class_add_lane_actions   (GtkWidgetClass  *widget_class);

@@ -765,6 +765,8 @@ tes_trace_view_dispose (GObject *object)
   g_clear_pointer (&self->search_text, g_free);
   g_clear_pointer (&self->search_error, g_free);
   _tes_trace_view_drop_frames (self);
+  _tes_trace_view_cancel_steps (self);
+  g_clear_pointer (&self->step_queue, g_array_unref);
   g_clear_pointer (&self->collapsed, g_hash_table_unref);
   g_clear_pointer (&self->hidden, g_hash_table_unref);
   g_clear_pointer (&self->pinned, g_array_unref);
@@ -978,6 +980,7 @@ tes_trace_view_init (TesTraceView *self)
   self->collapsed = g_hash_table_new (NULL, NULL);
   self->hidden = g_hash_table_new (NULL, NULL);
   self->pinned = g_array_new (FALSE, FALSE, sizeof (gint64));
+  self->step_queue = g_array_new (FALSE, FALSE, sizeof (guint));
   self->path_levels = -1;
   self->hideable = -1;
   self->lane_state = (TesTraceLaneState) { self->collapsed, self->pinned, self->hidden };
@@ -1055,8 +1058,10 @@ tes_trace_view_set_workspace (TesTraceView *self,
   self->hideable = -1;
   g_clear_pointer (&self->hidden_names, g_free);
   /* the frame may point into the last report's I/O lanes: both go, and
-   * a frame still being built for the last report is dropped */
+   * a frame still being built for the last report is dropped, and so is
+   * a slice the arrows were looking for */
   _tes_trace_view_drop_frames (self);
+  _tes_trace_view_cancel_steps (self);
   self->lane_state.io_events = NULL;
   g_clear_pointer (&self->io_events, tes_trace_io_events_free);
   self->io_events_known = FALSE;
@@ -1170,6 +1175,16 @@ tes_trace_view_is_frame_pending (TesTraceView *self)
   g_return_val_if_fail (TES_IS_TRACE_VIEW (self), FALSE);
 
   return _tes_trace_view_frame_pending (self);
+}
+
+/* Whether the slice an arrow key goes to is still being looked for (it
+ * is selected when found). */
+gboolean
+tes_trace_view_is_stepping (TesTraceView *self)
+{
+  g_return_val_if_fail (TES_IS_TRACE_VIEW (self), FALSE);
+
+  return _tes_trace_view_stepping (self);
 }
 
 /* The selected slice as drawn when it was clicked; NULL when none. */
