@@ -253,10 +253,14 @@ _tes_trace_view_ensure_frame (TesTraceView *self)
   return self->frame;
 }
 
-/* Whether the frame of what the widget shows now is still being built. */
+/* Whether the frame of what the view shows now is still being built
+ * (asking starts it): tes_trace_view_get_frame() returns the last one
+ * meanwhile. */
 gboolean
-_tes_trace_view_frame_pending (TesTraceView *self)
+tes_trace_view_is_frame_pending (TesTraceView *self)
 {
+  g_return_val_if_fail (TES_IS_TRACE_VIEW (self), FALSE);
+
   _tes_trace_view_ensure_frame (self);
 
   return self->frame_cancellable != NULL;
@@ -270,4 +274,84 @@ _tes_trace_view_drop_frames (TesTraceView *self)
     g_cancellable_cancel (self->frame_cancellable);
   g_clear_object (&self->frame_cancellable);
   g_clear_pointer (&self->frame, tes_trace_frame_free);
+}
+
+/* The tooltip's slice arguments are read from the cache too: the tooltip
+ * shows without them at first, and again with them once read. */
+typedef struct
+{
+  gint64  track_id;
+  guint32 index;
+} ArgsJob;
+
+static void
+read_args_thread (GTask        *task,
+                  gpointer      source_object,
+                  gpointer      task_data,
+                  GCancellable *cancellable)
+{
+  ArgsJob *job = task_data;
+
+  g_task_return_pointer (task, tes_report_get_slice_args (source_object, job->track_id, job->index, NULL),
+                         g_free);
+}
+
+static void
+args_read_cb (GObject      *source_object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(TesTraceView) self = user_data;
+  ArgsJob *job = g_task_get_task_data (G_TASK (result));
+  g_autofree char *args = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  /* another slice's asked for since, or another report */
+  if (self->args_cancellable == NULL || job->track_id != self->args_track || job->index != self->args_index)
+    return;
+
+  g_clear_object (&self->args_cancellable);
+  g_free (self->args);
+  self->args = g_steal_pointer (&args);
+  self->args_known = TRUE;
+  gtk_widget_trigger_tooltip_query (GTK_WIDGET (self));
+}
+
+/* The arguments of slice @index of @track_id when read already (NULL
+ * until then, or when it has none); reads them when not. */
+const char *
+_tes_trace_view_slice_args (TesTraceView *self,
+                            gint64        track_id,
+                            guint32       index)
+{
+  g_autoptr(GTask) task = NULL;
+  ArgsJob *job;
+
+  if (track_id == self->args_track && index == self->args_index &&
+      (self->args_known || self->args_cancellable != NULL))
+    return self->args;
+
+  _tes_trace_view_forget_args (self);
+  self->args_track = track_id;
+  self->args_index = index;
+  self->args_cancellable = g_cancellable_new ();
+  job = g_new (ArgsJob, 1);
+  *job = (ArgsJob) { track_id, index };
+  task = g_task_new (tes_workspace_get_report (self->workspace), self->args_cancellable,
+                     args_read_cb, g_object_ref (self));
+  g_task_set_source_tag (task, _tes_trace_view_slice_args);
+  g_task_set_task_data (task, job, g_free);
+  g_task_run_in_thread (task, read_args_thread);
+
+  return NULL;
+}
+
+void
+_tes_trace_view_forget_args (TesTraceView *self)
+{
+  if (self->args_cancellable != NULL)
+    g_cancellable_cancel (self->args_cancellable);
+  g_clear_object (&self->args_cancellable);
+  g_clear_pointer (&self->args, g_free);
+  self->args_known = FALSE;
+  self->args_track = 0;
 }

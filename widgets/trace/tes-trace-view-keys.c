@@ -268,10 +268,13 @@ start_next_step (TesTraceView *self)
     }
 }
 
-/* Whether an arrow's slice is still being looked for. */
+/* Whether the slice an arrow key goes to is still being looked for (it
+ * is selected when found). */
 gboolean
-_tes_trace_view_stepping (TesTraceView *self)
+tes_trace_view_is_stepping (TesTraceView *self)
 {
+  g_return_val_if_fail (TES_IS_TRACE_VIEW (self), FALSE);
+
   return self->step_cancellable != NULL || self->step_queue->len > 0;
 }
 
@@ -293,7 +296,7 @@ arrow (TesTraceView *self,
 {
   gboolean horizontal = keyval == GDK_KEY_Left || keyval == GDK_KEY_Right;
 
-  if (_tes_trace_view_stepping (self))
+  if (tes_trace_view_is_stepping (self))
     {
       g_array_append_val (self->step_queue, keyval);
       return TRUE;

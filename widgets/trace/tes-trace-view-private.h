@@ -38,8 +38,8 @@ typedef struct
  * chrome://tracing's keys; tes-trace-view-lanes.c pins and hides lanes
  * (their context menu); tes-trace-view-search.c runs the search and steps
  * through its matches; tes-trace-view-accessible.c keeps what screen
- * readers hear current; tes-trace-view-frames.c builds frames in a
- * thread. Those four call the view's functions below and
+ * readers hear current; tes-trace-view-frames.c builds frames and
+ * reads the tooltip's slice arguments in threads. Those four call the view's functions below and
  * none of each other's; the view calls only what they list here. */
 
 struct _TesTraceView
@@ -96,6 +96,14 @@ struct _TesTraceView
   GCancellable   *step_cancellable;
   guint           step_serial;
   GArray         *step_queue;     /* guint keyvals */
+
+  /* the tooltip's slice's arguments, read in a thread
+   * (tes-trace-view-frames.c) */
+  gint64          args_track;
+  guint32         args_index;
+  char           *args;
+  gboolean        args_known;
+  GCancellable   *args_cancellable;
 
   /* the selected slice as it was drawn when clicked */
   TesTraceBox     selected_box;
@@ -180,12 +188,14 @@ void                 _tes_trace_view_select_slice             (TesTraceView    *
 
 /* tes-trace-view-frames.c */
 const TesTraceFrame *_tes_trace_view_ensure_frame             (TesTraceView    *self);
-gboolean             _tes_trace_view_frame_pending            (TesTraceView    *self);
 void                 _tes_trace_view_drop_frames              (TesTraceView    *self);
+const char          *_tes_trace_view_slice_args               (TesTraceView    *self,
+                                                               gint64           track_id,
+                                                               guint32          index);
+void                 _tes_trace_view_forget_args              (TesTraceView    *self);
 
 /* tes-trace-view-keys.c */
 void                 _tes_trace_view_add_key_controllers      (TesTraceView    *self);
-gboolean             _tes_trace_view_stepping                 (TesTraceView    *self);
 void                 _tes_trace_view_cancel_steps             (TesTraceView    *self);
 
 /* tes-trace-view-lanes.c */

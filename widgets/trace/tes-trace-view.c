@@ -734,7 +734,7 @@ tes_trace_view_query_tooltip (GtkWidget  *widget,
       g_autofree char *cycles = NULL;
       /* an I/O lane's block is one of several tiles': its arguments are not the lane's */
       gboolean io = lane >= 0 && g_array_index (self->frame->lanes, TesTraceLane, lane).io_ipu >= 0;
-      g_autofree char *args = io ? NULL : tes_report_get_slice_args (report, track_id, box->index, NULL);
+      const char *args = io ? NULL : _tes_trace_view_slice_args (self, track_id, box->index);
 
       /* the duration in cycles too, unless that is already the unit */
       if (tes_workspace_get_time_unit (self->workspace) != TES_TIME_UNIT_CYCLES)
@@ -766,6 +766,7 @@ tes_trace_view_dispose (GObject *object)
   g_clear_pointer (&self->search_error, g_free);
   _tes_trace_view_drop_frames (self);
   _tes_trace_view_cancel_steps (self);
+  _tes_trace_view_forget_args (self);
   g_clear_pointer (&self->step_queue, g_array_unref);
   g_clear_pointer (&self->collapsed, g_hash_table_unref);
   g_clear_pointer (&self->hidden, g_hash_table_unref);
@@ -1059,9 +1060,10 @@ tes_trace_view_set_workspace (TesTraceView *self,
   g_clear_pointer (&self->hidden_names, g_free);
   /* the frame may point into the last report's I/O lanes: both go, and
    * a frame still being built for the last report is dropped, and so is
-   * a slice the arrows were looking for */
+   * a slice the arrows were looking for, and the tooltip's arguments */
   _tes_trace_view_drop_frames (self);
   _tes_trace_view_cancel_steps (self);
+  _tes_trace_view_forget_args (self);
   self->lane_state.io_events = NULL;
   g_clear_pointer (&self->io_events, tes_trace_io_events_free);
   self->io_events_known = FALSE;
@@ -1164,27 +1166,6 @@ tes_trace_view_get_frame (TesTraceView *self)
   g_return_val_if_fail (TES_IS_TRACE_VIEW (self), NULL);
 
   return _tes_trace_view_ensure_frame (self);
-}
-
-/* Whether the frame of what the view shows now is still being built
- * (asking starts it): tes_trace_view_get_frame() returns the last one
- * meanwhile. */
-gboolean
-tes_trace_view_is_frame_pending (TesTraceView *self)
-{
-  g_return_val_if_fail (TES_IS_TRACE_VIEW (self), FALSE);
-
-  return _tes_trace_view_frame_pending (self);
-}
-
-/* Whether the slice an arrow key goes to is still being looked for (it
- * is selected when found). */
-gboolean
-tes_trace_view_is_stepping (TesTraceView *self)
-{
-  g_return_val_if_fail (TES_IS_TRACE_VIEW (self), FALSE);
-
-  return _tes_trace_view_stepping (self);
 }
 
 /* The selected slice as drawn when it was clicked; NULL when none. */
