@@ -94,6 +94,15 @@ press (TesTraceView *view,
   g_error ("No key %s on the trace", gdk_keyval_name (keyval));
 }
 
+/* The slice an arrow or the search's step goes to is looked for in a
+ * thread: selected once this returns. */
+static void
+wait_for_steps (TesTraceView *view)
+{
+  while (tes_trace_view_is_stepping (view))
+    g_main_context_iteration (NULL, TRUE);
+}
+
 /* Sends keyval to the view's key controller (the arrows, which are not
  * shortcuts) and waits for the slice it goes to; whether it took it. */
 static gboolean
@@ -110,9 +119,7 @@ press_arrow (TesTraceView *view,
       if (!GTK_IS_EVENT_CONTROLLER_KEY (controller))
         continue;
       g_signal_emit_by_name (controller, "key-pressed", keyval, 0, (GdkModifierType)0, &handled);
-      /* the slice to go to is looked for in a thread */
-      while (tes_trace_view_is_stepping (view))
-        g_main_context_iteration (NULL, TRUE);
+      wait_for_steps (view);
       return handled;
     }
 
@@ -522,8 +529,9 @@ test_trace_window_search (void)
   g_assert_true (pixel_has_rgb (&pixels, x, y + 6, tes_share_chart_palette[tes_trace_color_index ("sync")]));
   sync_track = b0->track_id;
 
-  /* Enter: the match is selected and its details shown */
+  /* Enter: the match is selected (once read) and its details shown */
   g_signal_emit_by_name (entry, "activate");
+  wait_for_steps (f.view);
   g_assert_cmpint (tes_trace_view_get_current_match (f.view), ==, 0);
   selected = tes_workspace_get_selected_slices (f.workspace, &n_selected);
   g_assert_cmpuint (n_selected, ==, 1);
@@ -543,10 +551,12 @@ test_trace_window_search (void)
   g_assert_cmpuint (tes_trace_view_get_n_matches (f.view), ==, 1002);
   g_assert_cmpint (tes_trace_view_get_current_match (f.view), ==, -1);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.section), "trace.step-match", "i", 10));
+  wait_for_steps (f.view);
   g_assert_cmpint (tes_trace_view_get_current_match (f.view), ==, 9);
   g_assert_true (tes_ui_test_has_label_containing (f.window, "10 of 1,002"));
   /* ten back from the tenth wraps round to the last */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.section), "trace.step-match", "i", -10));
+  wait_for_steps (f.view);
   g_assert_cmpint (tes_trace_view_get_current_match (f.view), ==, 1001);
   /* the last match, in time order, is the last tiny slice: on screen */
   {
@@ -559,6 +569,7 @@ test_trace_window_search (void)
     g_assert_cmpint (t1, >=, 2000000 + 999 * 200 + 100);
   }
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.section), "trace.step-match", "i", -1));
+  wait_for_steps (f.view);
   g_assert_cmpint (tes_trace_view_get_current_match (f.view), ==, 1000);
 
   /* a broken regex says so in the entry, and greys nothing */

@@ -268,14 +268,14 @@ start_next_step (TesTraceView *self)
     }
 }
 
-/* Whether the slice an arrow key goes to is still being looked for (it
- * is selected when found). */
+/* Whether the slice an arrow key or the search's step goes to is still
+ * being looked for (it is selected when found). */
 gboolean
 tes_trace_view_is_stepping (TesTraceView *self)
 {
   g_return_val_if_fail (TES_IS_TRACE_VIEW (self), FALSE);
 
-  return self->step_cancellable != NULL || self->step_queue->len > 0;
+  return self->step_cancellable != NULL || self->step_queue->len > 0 || self->match_cancellable != NULL;
 }
 
 /* Another report, or none: the steps looked for go. */
@@ -287,6 +287,9 @@ _tes_trace_view_cancel_steps (TesTraceView *self)
   g_clear_object (&self->step_cancellable);
   if (self->step_queue != NULL)
     g_array_set_size (self->step_queue, 0);
+  if (self->match_cancellable != NULL)
+    g_cancellable_cancel (self->match_cancellable);
+  g_clear_object (&self->match_cancellable);
 }
 
 /* An arrow: stepped now, or after the steps waiting. */

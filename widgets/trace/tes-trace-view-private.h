@@ -90,6 +90,8 @@ struct _TesTraceView
   GCancellable   *search_cancellable;
   char           *search_error;
   int             current_match;
+  GCancellable   *match_cancellable; /* while the match stepped to is read */
+  guint           match_serial;
 
   /* the arrows' slice being looked for, and arrows pressed meanwhile
    * (tes-trace-view-keys.c) */
