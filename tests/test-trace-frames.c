@@ -16,7 +16,7 @@
 
 /* The trace view reads the report off the main thread: over a report
  * whose every query is slowed (as on a slow disk), zooming, panning,
- * scrolling, clicking, arrow keys and tooltips never keep the main loop
+ * scrolling, clicking, arrow keys, the search and tooltips never keep the main loop
  * from running for more than a frame's 16 ms (in the main thread's CPU
  * time always, in time too when the machine has a core to spare), no
  * query runs on the main thread, and the frames drawn in the end are
@@ -200,6 +200,16 @@ find_slice (const TesTraceFrame *frame,
   return FALSE;
 }
 
+static gboolean
+searching (TesTraceView *view)
+{
+  gboolean running;
+
+  g_object_get (view, "searching", &running, NULL);
+
+  return running;
+}
+
 static void
 test_trace_frames_never_block (void)
 {
@@ -266,6 +276,23 @@ test_trace_frames_never_block (void)
     g_main_context_iteration (NULL, TRUE);
   g_assert_nonnull (tes_trace_view_get_selected_box (view, &track_id));
   meter_phase (&meter, "click, arrows");
+
+  /* the search, and a step to its first match: found and read in threads */
+  tes_trace_view_set_search (view, "sync");
+  while (searching (view))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (tes_trace_view_get_n_matches (view), ==, 1);
+  tes_trace_view_step_match (view, 1);
+  g_assert_true (tes_trace_view_is_stepping (view));
+  while (tes_trace_view_is_stepping (view))
+    g_main_context_iteration (NULL, TRUE);
+  {
+    const TesTraceBox *box = tes_trace_view_get_selected_box (view, &track_id);
+
+    g_assert_cmpstr (tes_report_get_string (report, box->name), ==, "sync");
+  }
+  tes_trace_view_set_search (view, NULL);
+  meter_phase (&meter, "search");
 
   /* the tooltip of a slice: shown at once, its arguments read meanwhile */
   tooltip = g_object_new (GTK_TYPE_TOOLTIP, NULL);
