@@ -307,6 +307,9 @@ test_trace_window_select (void)
   tes_test_assert_contains (details, "Start: 0.000 µs\n");
   tes_test_assert_contains (details, "Duration: 100.000 µs\n");
   tes_test_assert_contains (details, "Arguments: {\"tiles\":1216}");
+  /* the pane reads them in a thread */
+  for (guint i = 0; i < 500 && !tes_ui_test_has_label_containing (f.window, "Arguments: {\"tiles\":1216}"); i++)
+    tes_ui_test_spin (10);
   g_assert_true (tes_ui_test_has_label_containing (f.window, "Arguments: {\"tiles\":1216}"));
 
   /* the durations of its name's slices show beside the devices' bars,
