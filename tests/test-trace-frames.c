@@ -235,12 +235,13 @@ test_trace_frames_never_block (void)
 
   view = TES_TRACE_VIEW (tes_trace_view_new ());
   tes_trace_view_set_workspace (view, workspace);
-  gtk_window_set_default_size (window, 1000, 600);
+  gtk_window_set_default_size (window, 800, 500);
   gtk_window_set_child (window, GTK_WIDGET (view));
   gtk_window_present (window);
   /* GTK's first drawing of the window and of text (styles, fonts) is a
    * one-off of the process: done before timing */
-  tes_ui_test_trace_frame (view);
+  tes_ui_test_wait_for_stable_size (GTK_WIDGET (view));
+  g_assert_nonnull (tes_ui_test_trace_frame (view));
   gtk_test_widget_wait_for_draw (GTK_WIDGET (view));
 
   /* from now on every query is slow */
@@ -252,6 +253,9 @@ test_trace_frames_never_block (void)
     {
       tes_trace_view_zoom (view, 0.6);
       g_assert_true (tes_trace_view_is_frame_pending (view));
+      /* drawn meanwhile, from the last frame */
+      g_assert_nonnull (tes_trace_view_get_frame (view));
+      gtk_test_widget_wait_for_draw (GTK_WIDGET (view));
       tes_ui_test_spin (QUERY_DELAY_MS / 2);
     }
   tes_trace_view_pan (view, 0.2);
