@@ -49,7 +49,18 @@ struct _TesReport
    * does not decode them again */
   GMutex           blocks_lock;
   TesReportBlock  *blocks;
+
+  /* tests only: each query slowed, and those the main thread ran counted */
+  guint            query_delay_ms;
+  GThread         *main_thread;
+  guint            main_thread_queries;
 };
+
+/* For tests: every query on @self takes @ms longer (as on a slow disk),
+ * and those run on the calling thread are counted. */
+void      tes_report_set_query_delay_for_testing    (TesReport *self,
+                                                     guint      ms);
+guint     tes_report_get_main_thread_queries_for_testing (TesReport *self);
 
 /* For the query files (tes-report-*.c): connections from the pool, and the
  * small readers they share. */

@@ -162,11 +162,33 @@ open_reader (const char  *cache_path,
   return TRUE;
 }
 
+void
+tes_report_set_query_delay_for_testing (TesReport *self,
+                                        guint      ms)
+{
+  self->main_thread = g_thread_self ();
+  g_atomic_int_set (&self->main_thread_queries, 0);
+  self->query_delay_ms = ms;
+}
+
+guint
+tes_report_get_main_thread_queries_for_testing (TesReport *self)
+{
+  return (guint)g_atomic_int_get (&self->main_thread_queries);
+}
+
 sqlite3 *
 tes_report_borrow_db (TesReport  *self,
                       GError    **error)
 {
   sqlite3 *db = g_async_queue_try_pop (self->pool);
+
+  if (G_UNLIKELY (self->query_delay_ms > 0))
+    {
+      if (g_thread_self () == self->main_thread)
+        g_atomic_int_inc (&self->main_thread_queries);
+      g_usleep (self->query_delay_ms * 1000);
+    }
 
   if (db == NULL && !open_reader (self->cache_path, &db, error))
     return NULL;

@@ -88,6 +88,37 @@ collect_widgets (GtkWidget *widget,
     collect_widgets (child, type, found);
 }
 
+/* The trace builds its frames in a thread: the frame of what @view shows
+ * now, once built (the main loop runs meanwhile). */
+const TesTraceFrame *
+tes_ui_test_trace_frame (TesTraceView *view)
+{
+  gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
+  guint wake = g_timeout_add (5, tes_ui_test_wake_cb, NULL);
+
+  while (tes_trace_view_is_frame_pending (view))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out waiting for the trace's frame");
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_source_remove (wake);
+
+  return tes_trace_view_get_frame (view);
+}
+
+/* Every trace view in @widget with the frame of what it shows now. */
+void
+tes_ui_test_wait_for_frames (GtkWidget *widget)
+{
+  g_autoptr(GPtrArray) views = g_ptr_array_new ();
+
+  collect_widgets (widget, TES_TYPE_TRACE_VIEW, views);
+  for (guint i = 0; i < views->len; i++)
+    if (gtk_widget_get_width (g_ptr_array_index (views, i)) > 0)
+      tes_ui_test_trace_frame (g_ptr_array_index (views, i));
+}
+
 GPtrArray *
 tes_ui_test_find_widgets (TesWindow *window,
                           GType      type)
@@ -165,11 +196,16 @@ void
 tes_ui_test_render (GtkWidget *widget,
                     TesPixels    *pixels)
 {
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GdkPaintable) paintable = NULL;
   g_autoptr(GskRenderNode) node = NULL;
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  GtkSnapshot *snapshot;
   GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
 
+  /* the trace's frames drawn, not the last ones */
+  tes_ui_test_wait_for_frames (widget);
+  gtk_test_widget_wait_for_draw (widget);
+  paintable = gtk_widget_paintable_new (widget);
+  snapshot = gtk_snapshot_new ();
   pixels->width = gtk_widget_get_width (widget);
   pixels->height = gtk_widget_get_height (widget);
   g_assert_cmpint (pixels->width, >, 0);

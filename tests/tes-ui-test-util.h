@@ -9,6 +9,7 @@
 
 #include <gtk/gtk.h>
 
+#include "tes-trace-view.h"
 #include "tes-window.h"
 
 G_BEGIN_DECLS
@@ -35,6 +36,8 @@ const char     *tes_ui_test_find_value_for_key   (TesWindow     *window,
                                                   const char    *key);
 gboolean        tes_ui_test_has_label_containing (TesWindow     *window,
                                                   const char    *needle);
+const TesTraceFrame *tes_ui_test_trace_frame     (TesTraceView  *view);
+void            tes_ui_test_wait_for_frames      (GtkWidget     *widget);
 TesWindow      *tes_ui_test_open_window          (const char    *path,
                                                   const char    *format);
 void            tes_ui_test_close_window         (TesWindow     *window);

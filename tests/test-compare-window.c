@@ -111,7 +111,7 @@ fixture_open_with (Fixture    *f,
   for (guint side = 0; side < 2; side++)
     {
       gtk_test_widget_wait_for_draw (GTK_WIDGET (tes_compare_section_get_trace (f->view, side)));
-      g_assert_nonnull (tes_trace_view_get_frame (tes_compare_section_get_trace (f->view, side)));
+      g_assert_nonnull (tes_ui_test_trace_frame (tes_compare_section_get_trace (f->view, side)));
     }
   wait_for_model (f->view);
 }
@@ -165,7 +165,7 @@ test_compare_window_linked (void)
       const TesTraceFrame *frame;
 
       gtk_test_widget_wait_for_draw (GTK_WIDGET (trace));
-      frame = tes_trace_view_get_frame (trace);
+      frame = tes_ui_test_trace_frame (trace);
       g_assert_cmpint (frame->scale.t0, ==, side == 0 ? a_start : b_start);
       g_assert_cmpint (frame->scale.t1, ==, side == 0 ? a_end : b_end);
     }
@@ -394,7 +394,7 @@ trace_x (Fixture *f,
   TesTraceView *trace = tes_compare_section_get_trace (f->view, side);
 
   gtk_test_widget_wait_for_draw (GTK_WIDGET (trace));
-  return tes_trace_scale_x (&tes_trace_view_get_frame (trace)->scale, t);
+  return tes_trace_scale_x (&tes_ui_test_trace_frame (trace)->scale, t);
 }
 
 /* Aligned on "add", which B runs ADD_MOVED_US later into its run, the
@@ -422,7 +422,7 @@ test_compare_window_align (void)
   fixture_open_with (&f, b_path);
   tes_workspace_get_span (f.a, &a_start, NULL);
   tes_workspace_get_span (f.b, &b_start, NULL);
-  width = tes_trace_view_get_frame (tes_compare_section_get_trace (f.view, 0))->scale.width;
+  width = tes_ui_test_trace_frame (tes_compare_section_get_trace (f.view, 0))->scale.width;
 
   /* zoomed in, so that 100 µs are many pixels */
   tes_trace_view_zoom (tes_compare_section_get_trace (f.view, 0), 8.0);

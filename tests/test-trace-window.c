@@ -46,7 +46,7 @@ fixture_open_path (Fixture    *f,
   f->workspace = tes_section_get_workspace (TES_SECTION (f->section));
   f->report = tes_workspace_get_report (f->workspace);
   tes_ui_test_wait_for_stable_size (GTK_WIDGET (f->view));
-  g_assert_nonnull (tes_trace_view_get_frame (f->view));
+  g_assert_nonnull (tes_ui_test_trace_frame (f->view));
 }
 
 static void
@@ -94,8 +94,17 @@ press (TesTraceView *view,
   g_error ("No key %s on the trace", gdk_keyval_name (keyval));
 }
 
+/* The slice an arrow or the search's step goes to is looked for in a
+ * thread: selected once this returns. */
+static void
+wait_for_steps (TesTraceView *view)
+{
+  while (tes_trace_view_is_stepping (view))
+    g_main_context_iteration (NULL, TRUE);
+}
+
 /* Sends keyval to the view's key controller (the arrows, which are not
- * shortcuts); whether it took it. */
+ * shortcuts) and waits for the slice it goes to; whether it took it. */
 static gboolean
 press_arrow (TesTraceView *view,
              guint         keyval)
@@ -110,6 +119,7 @@ press_arrow (TesTraceView *view,
       if (!GTK_IS_EVENT_CONTROLLER_KEY (controller))
         continue;
       g_signal_emit_by_name (controller, "key-pressed", keyval, 0, (GdkModifierType)0, &handled);
+      wait_for_steps (view);
       return handled;
     }
 
@@ -145,7 +155,7 @@ point_at (Fixture            *f,
           double             *x,
           double             *y)
 {
-  const TesTraceFrame *frame = tes_trace_view_get_frame (f->view);
+  const TesTraceFrame *frame = tes_ui_test_trace_frame (f->view);
 
   *x = tes_trace_scale_x (&frame->scale, t);
   *y = TES_TRACE_RULER_HEIGHT + lane->y - frame->scroll_y + 2 + (row + 0.5) * TES_TRACE_ROW_HEIGHT;
@@ -265,7 +275,7 @@ test_trace_window_select (void)
   double x, y;
 
   fixture_open (&f);
-  frame = tes_trace_view_get_frame (f.view);
+  frame = tes_ui_test_trace_frame (f.view);
   a0 = lane_named (frame, f.report, "Device A", "core 0");
   g_assert_nonnull (a0);
 
@@ -282,7 +292,7 @@ test_trace_window_select (void)
 
   /* a click selects it: the workspace holds it, Details says what it is */
   gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
-  frame = tes_trace_view_get_frame (f.view);
+  frame = tes_ui_test_trace_frame (f.view);
   a0 = lane_named (frame, f.report, "Device A", "core 0");
   point_at (&f, a0, 0, 1050000, &x, &y);
   g_assert_true (tes_trace_view_select_at (f.view, x, y, FALSE));
@@ -297,6 +307,9 @@ test_trace_window_select (void)
   tes_test_assert_contains (details, "Start: 0.000 µs\n");
   tes_test_assert_contains (details, "Duration: 100.000 µs\n");
   tes_test_assert_contains (details, "Arguments: {\"tiles\":1216}");
+  /* the pane reads them in a thread */
+  for (guint i = 0; i < 500 && !tes_ui_test_has_label_containing (f.window, "Arguments: {\"tiles\":1216}"); i++)
+    tes_ui_test_spin (10);
   g_assert_true (tes_ui_test_has_label_containing (f.window, "Arguments: {\"tiles\":1216}"));
 
   /* the durations of its name's slices show beside the devices' bars,
@@ -323,7 +336,7 @@ test_trace_window_select (void)
    * other is selected and shown */
   press (f.view, GDK_KEY_0);
   gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
-  frame = tes_trace_view_get_frame (f.view);
+  frame = tes_ui_test_trace_frame (f.view);
   b0 = lane_named (frame, f.report, "Device B", "core 0");
   point_at (&f, b0, 0, 1750000, &x, &y);
   g_assert_true (tes_trace_view_select_at (f.view, x, y, TRUE));
@@ -364,7 +377,7 @@ test_trace_window_pixels (void)
   tes_workspace_set_visible (f.workspace, 1000000, 2000000);
   gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
   tes_ui_test_render (GTK_WIDGET (f.view), &flat);
-  frame = tes_trace_view_get_frame (f.view);
+  frame = tes_ui_test_trace_frame (f.view);
   a0 = lane_named (frame, f.report, "Device A", "core 0");
   b0 = lane_named (frame, f.report, "Device B", "core 0");
 
@@ -395,7 +408,7 @@ test_trace_window_pixels (void)
   g_assert_cmpint (tes_trace_view_get_mode (f.view), ==, TES_TRACE_FLAME);
   gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
   tes_ui_test_render (GTK_WIDGET (f.view), &flame);
-  frame = tes_trace_view_get_frame (f.view);
+  frame = tes_ui_test_trace_frame (f.view);
   a0 = lane_named (frame, f.report, "Device A", "core 0");
   g_assert_cmpuint (a0->n_rows, ==, 2);
   point_at (&f, a0, 1, 1055000, &x, &y);
@@ -416,37 +429,37 @@ test_trace_window_fold (void)
   guint n_lanes;
 
   fixture_open (&f);
-  frame = tes_trace_view_get_frame (f.view);
+  frame = tes_ui_test_trace_frame (f.view);
   n_lanes = frame->lanes->len;
   g_assert_cmpuint (n_lanes, ==, 5);
   a = lane_named (frame, f.report, NULL, "Device A");
 
   g_assert_true (tes_trace_view_select_at (f.view, 40, TES_TRACE_RULER_HEIGHT + a->y + 5, FALSE));
-  frame = tes_trace_view_get_frame (f.view);
+  frame = tes_ui_test_trace_frame (f.view);
   g_assert_cmpuint (frame->lanes->len, ==, 3);
   g_assert_null (lane_named (frame, f.report, "Device A", "core 0"));
 
   a = lane_named (frame, f.report, NULL, "Device A");
   g_assert_true (tes_trace_view_select_at (f.view, 40, TES_TRACE_RULER_HEIGHT + a->y + 5, FALSE));
-  g_assert_cmpuint (tes_trace_view_get_frame (f.view)->lanes->len, ==, n_lanes);
+  g_assert_cmpuint (tes_ui_test_trace_frame (f.view)->lanes->len, ==, n_lanes);
 
   /* the lane menu's actions: pin Device B's core to the top, hide
    * Device A, then bring it back */
   {
-    gint64 b0_id = lane_named (tes_trace_view_get_frame (f.view), f.report, "Device B", "core 0")->track_id;
-    gint64 a_id = lane_named (tes_trace_view_get_frame (f.view), f.report, NULL, "Device A")->track_id;
+    gint64 b0_id = lane_named (tes_ui_test_trace_frame (f.view), f.report, "Device B", "core 0")->track_id;
+    gint64 a_id = lane_named (tes_ui_test_trace_frame (f.view), f.report, NULL, "Device A")->track_id;
 
     tes_trace_view_set_lane_pinned (f.view, b0_id, TRUE);
-    frame = tes_trace_view_get_frame (f.view);
+    frame = tes_ui_test_trace_frame (f.view);
     g_assert_cmpint (g_array_index (frame->lanes, TesTraceLane, 0).track_id, ==, b0_id);
     g_assert_true (g_array_index (frame->lanes, TesTraceLane, 0).pinned);
 
     tes_trace_view_hide_lane (f.view, a_id);
     g_assert_cmpuint (tes_trace_view_get_n_hidden_lanes (f.view), ==, 1);
-    g_assert_null (lane_named (tes_trace_view_get_frame (f.view), f.report, "Device A", "core 1"));
+    g_assert_null (lane_named (tes_ui_test_trace_frame (f.view), f.report, "Device A", "core 1"));
     g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "lane.show-all", NULL));
     g_assert_cmpuint (tes_trace_view_get_n_hidden_lanes (f.view), ==, 0);
-    g_assert_nonnull (lane_named (tes_trace_view_get_frame (f.view), f.report, "Device A", "core 1"));
+    g_assert_nonnull (lane_named (tes_ui_test_trace_frame (f.view), f.report, "Device A", "core 1"));
   }
 
   fixture_close (&f);
@@ -509,7 +522,7 @@ test_trace_window_search (void)
   tes_workspace_set_visible (f.workspace, 1000000, 2000000);
   gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
   tes_ui_test_render (GTK_WIDGET (f.view), &pixels);
-  frame = tes_trace_view_get_frame (f.view);
+  frame = tes_ui_test_trace_frame (f.view);
   g_assert_true (frame->searching);
   a0 = lane_named (frame, f.report, "Device A", "core 0");
   b0 = lane_named (frame, f.report, "Device B", "core 0");
@@ -519,8 +532,9 @@ test_trace_window_search (void)
   g_assert_true (pixel_has_rgb (&pixels, x, y + 6, tes_share_chart_palette[tes_trace_color_index ("sync")]));
   sync_track = b0->track_id;
 
-  /* Enter: the match is selected and its details shown */
+  /* Enter: the match is selected (once read) and its details shown */
   g_signal_emit_by_name (entry, "activate");
+  wait_for_steps (f.view);
   g_assert_cmpint (tes_trace_view_get_current_match (f.view), ==, 0);
   selected = tes_workspace_get_selected_slices (f.workspace, &n_selected);
   g_assert_cmpuint (n_selected, ==, 1);
@@ -540,10 +554,12 @@ test_trace_window_search (void)
   g_assert_cmpuint (tes_trace_view_get_n_matches (f.view), ==, 1002);
   g_assert_cmpint (tes_trace_view_get_current_match (f.view), ==, -1);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.section), "trace.step-match", "i", 10));
+  wait_for_steps (f.view);
   g_assert_cmpint (tes_trace_view_get_current_match (f.view), ==, 9);
   g_assert_true (tes_ui_test_has_label_containing (f.window, "10 of 1,002"));
   /* ten back from the tenth wraps round to the last */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.section), "trace.step-match", "i", -10));
+  wait_for_steps (f.view);
   g_assert_cmpint (tes_trace_view_get_current_match (f.view), ==, 1001);
   /* the last match, in time order, is the last tiny slice: on screen */
   {
@@ -556,6 +572,7 @@ test_trace_window_search (void)
     g_assert_cmpint (t1, >=, 2000000 + 999 * 200 + 100);
   }
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.section), "trace.step-match", "i", -1));
+  wait_for_steps (f.view);
   g_assert_cmpint (tes_trace_view_get_current_match (f.view), ==, 1000);
 
   /* a broken regex says so in the entry, and greys nothing */
@@ -565,7 +582,7 @@ test_trace_window_search (void)
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"));
   g_assert_cmpuint (tes_trace_view_get_n_matches (f.view), ==, 0);
   gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
-  g_assert_false (tes_trace_view_get_frame (f.view)->searching);
+  g_assert_false (tes_ui_test_trace_frame (f.view)->searching);
 
   /* cleared: everything in colour again */
   gtk_editable_set_text (GTK_EDITABLE (entry), "");
@@ -698,7 +715,7 @@ test_trace_window_vendors (void)
       view = tes_trace_section_get_view (section);
       gtk_test_widget_wait_for_draw (GTK_WIDGET (view));
 
-      frame = tes_trace_view_get_frame (view);
+      frame = tes_ui_test_trace_frame (view);
       for (guint i = 0; i < frame->lanes->len && !found; i++)
         {
           gint64 track_id = g_array_index (frame->lanes, TesTraceLane, i).track_id;
@@ -821,7 +838,7 @@ test_trace_window_step_details (void)
 
   mhz = json_object_get_int_member (g.truth, "clock_mhz");
   start = json_object_get_int_member (want, "start");
-  lane = lane_named (tes_trace_view_get_frame (f.view), f.report, "IPU 0", "Tile 0");
+  lane = lane_named (tes_ui_test_trace_frame (f.view), f.report, "IPU 0", "Tile 0");
   g_assert_nonnull (lane);
   point_at (&f, lane, 0, (start + json_array_get_int_element (cycles, 0) / 2) * 1000 / mhz, &x, &y);
   g_assert_true (tes_trace_view_select_at (f.view, x, y, FALSE));
@@ -846,7 +863,7 @@ test_trace_window_step_details (void)
 static guint
 ipus_in_frame (Fixture *f)
 {
-  const TesTraceFrame *frame = tes_trace_view_get_frame (f->view);
+  const TesTraceFrame *frame = tes_ui_test_trace_frame (f->view);
   guint ipus = 0;
 
   for (guint i = 0; i < frame->lanes->len; i++)
@@ -903,7 +920,7 @@ test_trace_window_select_ipu (void)
   gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
   g_assert_cmpuint (ipus_in_frame (&f), ==, 0x1);
   /* the host's lane stays */
-  g_assert_nonnull (lane_named (tes_trace_view_get_frame (f.view), f.report, "Host", "Engine::run"));
+  g_assert_nonnull (lane_named (tes_ui_test_trace_frame (f.view), f.report, "Host", "Engine::run"));
   gtk_drop_down_set_selected (ipus, 0);
   gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
   g_assert_cmpuint (ipus_in_frame (&f), ==, 0x3);
@@ -1009,7 +1026,7 @@ test_trace_window_options (void)
   g_assert_true (gtk_check_button_get_active (ans));
   g_assert_false (gtk_check_button_get_active (groups));
 
-  frame = tes_trace_view_get_frame (f.view);
+  frame = tes_ui_test_trace_frame (f.view);
   lane = ipu0_lane (frame, f.report);
   g_assert_cmpuint (boxes_named (frame, f.report, lane, "External Sync", &n_groups), ==, 10);
   g_assert_cmpuint (boxes_named (frame, f.report, lane, "SyncAns", &n_groups), ==, 10);
@@ -1018,13 +1035,13 @@ test_trace_window_options (void)
 
   gtk_check_button_set_active (external, FALSE);
   gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
-  frame = tes_trace_view_get_frame (f.view);
+  frame = tes_ui_test_trace_frame (f.view);
   lane = ipu0_lane (frame, f.report);
   g_assert_cmpuint (boxes_named (frame, f.report, lane, "External Sync", &n_groups), ==, 0);
   g_assert_cmpuint (boxes_named (frame, f.report, lane, "SyncAns", &n_groups), ==, 10);
   gtk_check_button_set_active (ans, FALSE);
   gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
-  frame = tes_trace_view_get_frame (f.view);
+  frame = tes_ui_test_trace_frame (f.view);
   lane = ipu0_lane (frame, f.report);
   g_assert_cmpuint (boxes_named (frame, f.report, lane, "SyncAns", &n_groups), ==, 0);
 
@@ -1051,7 +1068,7 @@ test_trace_window_options (void)
    * level holds them all */
   gtk_check_button_set_active (groups, TRUE);
   gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
-  frame = tes_trace_view_get_frame (f.view);
+  frame = tes_ui_test_trace_frame (f.view);
   lane = ipu0_lane (frame, f.report);
   g_assert_cmpuint (lane->n_rows, ==, 3);
   boxes_named (frame, f.report, lane, "", &n_groups);
@@ -1063,7 +1080,7 @@ test_trace_window_options (void)
 
     press (f.view, GDK_KEY_0);
     gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
-    frame = tes_trace_view_get_frame (f.view);
+    frame = tes_ui_test_trace_frame (f.view);
     lane = ipu0_lane (frame, f.report);
     point_at (&f, lane, 1, 10000, &x, &y);
     g_assert_true (tes_trace_view_select_at (f.view, x, y, FALSE));
@@ -1077,7 +1094,7 @@ test_trace_window_options (void)
   g_assert_null (frame->terminals);
   gtk_check_button_set_active (terminals, TRUE);
   gtk_test_widget_wait_for_draw (GTK_WIDGET (f.view));
-  g_assert_nonnull (tes_trace_view_get_frame (f.view)->terminals);
+  g_assert_nonnull (tes_ui_test_trace_frame (f.view)->terminals);
   fixture_close (&f);
 
   /* a trace without such steps or paths offers none of them */

@@ -96,6 +96,23 @@ tes_trace_matches_free (TesTraceMatches *matches)
   g_free (matches);
 }
 
+/* Shares the matches' tables (they are never changed once built): a
+ * frame built in a thread keeps them while the view moves on to others. */
+TesTraceMatches *
+tes_trace_matches_copy (const TesTraceMatches *matches)
+{
+  TesTraceMatches *copy;
+
+  if (matches == NULL)
+    return NULL;
+
+  copy = g_new0 (TesTraceMatches, 1);
+  copy->all = g_array_ref (matches->all);
+  copy->lanes = g_hash_table_ref (matches->lanes);
+
+  return copy;
+}
+
 guint
 tes_trace_matches_get_n (const TesTraceMatches *matches)
 {

@@ -28,6 +28,7 @@ typedef struct
 TesTraceMatches     *tes_trace_matches_new         (TesReport             *report,
                                                     GArray                *found);
 void                 tes_trace_matches_free        (TesTraceMatches       *matches);
+TesTraceMatches     *tes_trace_matches_copy        (const TesTraceMatches *matches);
 guint                tes_trace_matches_get_n       (const TesTraceMatches *matches);
 const TesTraceMatch *tes_trace_matches_get         (const TesTraceMatches *matches,
                                                     guint                  i);

@@ -15,6 +15,7 @@
 #include "tes-canvas.h"
 #include "tes-row-item.h"
 #include "tes-table.h"
+#include "tes-trace-details.h"
 #include "tes-trace-render.h"
 #include "tes-trace-section.h"
 #include "tes-trace-summary-render.h"
@@ -73,6 +74,7 @@ struct _TesTraceSection
   GCancellable   *summary_cancellable;
   GCancellable   *histogram_cancellable;
   gboolean        summary_loading;
+  GCancellable   *details_cancellable;  /* while the selected slice's details are read */
 };
 
 enum {
@@ -146,64 +148,15 @@ tes_trace_section_update_range (TesTraceSection *self)
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->range_label), text);
 }
 
-/* PopVision's Details of a program step, for a slice on a tile's lane
- * that a BSP step of its IPU spans. */
-static void
-append_step_details (GString    *text,
-                     TesReport  *report,
-                     gint64      track_id,
-                     gint64      ns)
-{
-  g_autoptr(TesBspStep) step = NULL;
-  g_autofree char *number = NULL;
-  g_autofree char *cycles = NULL;
-  g_autofree char *active = NULL;
-  g_autofree char *n_tiles = NULL;
-  g_autofree char *all = NULL;
-  g_autofree char *min = NULL;
-  g_autofree char *max = NULL;
-  g_autofree char *mean = NULL;
-  TesBspStepStats stats;
-
-  if (tes_report_get_track (report, track_id)->kind != TES_TRACK_TILE ||
-      !(step = tes_report_get_bsp_step_at (report, track_id, ns, NULL)))
-    return;
-
-  /* numbers grouped as everywhere in the window */
-  tes_bsp_step_get_stats (step, &stats);
-  number = tes_format_grouped (step->step);
-  cycles = tes_format_grouped (stats.cycles);
-  active = tes_format_grouped (stats.active_tiles);
-  n_tiles = tes_format_grouped (stats.n_tiles);
-  all = tes_format_grouped (stats.all_cycles);
-  min = tes_format_grouped (stats.min_cycles);
-  max = tes_format_grouped (stats.max_cycles);
-  mean = tes_format_grouped_fixed (stats.mean_cycles, 1);
-
-  /* Translators: a BSP program step's number and its program's name */
-  g_string_append_printf (text, _("\nProgram step %s: %s\n"), number, tes_report_get_string (report, step->name));
-  g_string_append_printf (text, _("Cycles: %s\n"), cycles);
-  g_string_append_printf (text, _("Active tiles: %s of %s\n"), active, n_tiles);
-  /* Translators: all the tiles' cycles added up, then their least, mean and most */
-  g_string_append_printf (text, _("All cycles: %s (min %s, mean %s, max %s)\n"), all, min, mean, max);
-  g_string_append_printf (text, _("Tile balance: %.1f %%\n"), stats.tile_balance);
-  g_string_append_printf (text, _("Active tile balance: %.1f %%\n"), stats.active_tile_balance);
-}
-
-/* What the Details pane says of the selected slice (plain text). */
+/* What the Details pane says of the selected slice (plain text), read
+ * from the cache at once. */
 char *
 tes_trace_section_dup_details (TesTraceSection *self)
 {
   TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
-  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(TesTraceDetails) details = NULL;
   g_autofree char *start = NULL;
-  g_autofree char *duration = NULL;
-  g_autofree char *args = NULL;
-  g_autofree char *cycles = NULL;
   const TesTraceBox *box;
-  const TesTrack *track;
-  const char *category;
-  TesReport *report;
   gint64 track_id = 0;
   guint n_selected = 0;
 
@@ -216,39 +169,64 @@ tes_trace_section_dup_details (TesTraceSection *self)
   if (n_selected == 0 || !(box = tes_trace_view_get_selected_box (self->view, &track_id)))
     return g_strdup (_("Click a slice to see its details; Shift+drag selects a span."));
 
-  report = tes_workspace_get_report (workspace);
-  track = tes_report_get_track (report, track_id);
-  category = tes_report_get_string (report, box->category);
+  details = tes_trace_details_read (tes_workspace_get_report (workspace), track_id, box);
   start = format_time_since_start (workspace, box->start);
-  duration = tes_workspace_format_duration (workspace, box->dur);
 
-  g_string_append_printf (text, "%s\n", tes_report_get_string (report, box->name));
-  if (category != NULL && *category)
-    g_string_append_printf (text, _("Category: %s\n"), category);
-  g_string_append_printf (text, _("Lane: %s\n"), track->name);
-  g_string_append_printf (text, _("Start: %s\n"), start);
-  g_string_append_printf (text, _("Duration: %s\n"), duration);
-
-  /* the same slice in the other base, when the report has a clock */
-  if (tes_workspace_get_time_unit (workspace) != TES_TIME_UNIT_CYCLES &&
-      (cycles = tes_trace_format_cycles (workspace, track, box->dur)))
-    g_string_append_printf (text, _("Cycles: %s\n"), cycles);
-
-  if ((args = tes_report_get_slice_args (report, track_id, box->index, NULL)) && *args)
-    g_string_append_printf (text, _("Arguments: %s\n"), args);
-
-  /* its middle: the start went through ns, a cycle may separate it from the step's */
-  append_step_details (text, report, track_id, box->start + box->dur / 2);
-
-  return g_string_free (g_steal_pointer (&text), FALSE);
+  return tes_trace_details_format (workspace, track_id, box, start, details);
 }
 
 static void
+details_read_cb (GObject      *source_object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(TesTraceDetails) details = tes_trace_details_read_finish (TES_REPORT (source_object), result, NULL);
+  TesTraceSection *self = user_data;
+  TesWorkspace *workspace;
+  g_autofree char *start = NULL;
+  g_autofree char *text = NULL;
+  const TesTraceBox *box;
+  gint64 track_id = 0;
+
+  /* cancelled: another slice's, or the section gone */
+  if (details == NULL)
+    return;
+
+  g_clear_object (&self->details_cancellable);
+  workspace = tes_section_get_workspace (TES_SECTION (self));
+  if (workspace == NULL || !(box = tes_trace_view_get_selected_box (self->view, &track_id)))
+    return;
+  start = format_time_since_start (workspace, box->start);
+  text = tes_trace_details_format (workspace, track_id, box, start, details);
+  gtk_label_set_label (self->details_label, text);
+}
+
+/* The Details pane follows the selection; what it says of a slice is
+ * read in a thread (the cache may be slow: arrows and clicks never wait
+ * on it). */
+static void
 tes_trace_section_update_details (TesTraceSection *self)
 {
-  g_autofree char *details = tes_trace_section_dup_details (self);
+  TesWorkspace *workspace = tes_section_get_workspace (TES_SECTION (self));
+  const TesTraceBox *box;
+  gint64 track_id = 0;
+  guint n_selected = 0;
 
-  gtk_label_set_label (self->details_label, details);
+  g_cancellable_cancel (self->details_cancellable);
+  g_clear_object (&self->details_cancellable);
+  if (workspace != NULL)
+    tes_workspace_get_selected_slices (workspace, &n_selected);
+  if (n_selected == 0 || !(box = tes_trace_view_get_selected_box (self->view, &track_id)))
+    {
+      g_autofree char *prompt = tes_trace_section_dup_details (self);
+
+      gtk_label_set_label (self->details_label, prompt);
+      return;
+    }
+
+  self->details_cancellable = g_cancellable_new ();
+  tes_trace_details_read_async (tes_workspace_get_report (workspace), track_id, box, self->details_cancellable,
+                                details_read_cb, self);
 }
 
 static void tes_trace_section_update_stat_unit (TesTraceSection *self);
@@ -950,6 +928,8 @@ tes_trace_section_dispose (GObject *object)
   g_clear_object (&self->summary_cancellable);
   g_cancellable_cancel (self->histogram_cancellable);
   g_clear_object (&self->histogram_cancellable);
+  g_cancellable_cancel (self->details_cancellable);
+  g_clear_object (&self->details_cancellable);
 
   gtk_widget_dispose_template (GTK_WIDGET (object), TES_TYPE_TRACE_SECTION);
 

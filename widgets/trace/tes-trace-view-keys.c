@@ -19,70 +19,192 @@
 #define ZOOM_STEP  1.25
 #define PAN_STEP   0.1
 
-/* Left and Right: the lane's previous or next slice (in the flame view,
- * at the same depth). FALSE without a selected slice. */
-static gboolean
-step_slice (TesTraceView *self,
-            int           direction)
-{
-  TesReport *report = tes_workspace_get_report (self->workspace);
-  const guint8 *hidden;
-  TesSlice from, found;
-  gboolean stepped;
-  int depth;
-
-  if (!_tes_trace_view_has_selected_slice (self))
-    return FALSE;
-
-  if (!tes_trace_nav_get (report, self->selected_track, self->selected_box.index, self->selected_box.start, &from))
-    return FALSE;
-
-  depth = _tes_trace_view_effective_mode (self) == TES_TRACE_FLAME ? from.depth : -1;
-  hidden = _tes_trace_view_hidden_names (self);
-  /* steps the View menu leaves out are stepped over (a bounded number:
-   * past that, the bell rather than a wait) */
-  for (guint n = 0; (stepped = tes_trace_nav_step (report, self->selected_track, &from, direction, depth, &found)) &&
-                    tes_trace_is_hidden (hidden, tes_report_get_n_strings (report), &found); n++)
-    {
-      if (n == 10000)
-        {
-          stepped = FALSE;
-          break;
-        }
-      from = found;
-    }
-  if (stepped)
-    _tes_trace_view_select_slice (self, self->selected_track, &found, FALSE);
-  else
-    gtk_widget_error_bell (GTK_WIDGET (self));
-
-  return TRUE;
-}
-
-/* Up and Down: the slice at the same moment in the row above or below
- * (rows are lanes, and depths in the flame view), skipping rows with
- * nothing in the visible range. Without a selection, the first row's
- * slice nearest the middle of the view. */
+/* The arrows find the slice to go to with queries of the report, which
+ * run in a thread: the view goes on drawing meanwhile, and arrows pressed
+ * before the slice is found are stepped after it, in order. */
 typedef struct
 {
   gint64 track_id;
   int    depth;    /* -1: any (the flat view) */
 } Row;
 
+typedef struct
+{
+  guint     serial;
+  int       direction;
+  /* Left and Right: from the selected slice */
+  gboolean  by_row;
+  gint64    track_id;
+  guint32   index;
+  gint64    start;
+  gboolean  flame;
+  guint8   *hidden;     /* a copy of the view's hidden names; NULL: none */
+  guint     n_strings;
+  /* Up and Down: the rows shown, from the one after at */
+  GArray   *rows;
+  int       at;
+  gint64    moment;
+  gint64    t0;
+  gint64    t1;
+  /* what was found */
+  gboolean  found;
+  gint64    found_track;
+  TesSlice  slice;
+} StepJob;
+
+static void
+step_job_free (gpointer data)
+{
+  StepJob *job = data;
+
+  g_clear_pointer (&job->hidden, g_free);
+  g_clear_pointer (&job->rows, g_array_unref);
+  g_free (job);
+}
+
+/* Left and Right: the lane's previous or next slice (in the flame view,
+ * at the same depth); Up and Down: the slice at the same moment in the
+ * row above or below (rows are lanes, and depths in the flame view),
+ * skipping rows with nothing in the visible range. */
+static void
+step_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  TesReport *report = source_object;
+  StepJob *job = task_data;
+
+  if (job->by_row)
+    {
+      for (int i = job->at + job->direction;
+           i >= 0 && i < (int)job->rows->len && !g_cancellable_is_cancelled (cancellable);
+           i += job->direction)
+        {
+          const Row *pair = &g_array_index (job->rows, Row, (guint)i);
+
+          if ((job->found = tes_trace_nav_at (report, pair->track_id, pair->depth, job->moment,
+                                              job->t0, job->t1, &job->slice)))
+            {
+              job->found_track = pair->track_id;
+              break;
+            }
+        }
+    }
+  else
+    {
+      TesSlice from;
+
+      job->found_track = job->track_id;
+      if (tes_trace_nav_get (report, job->track_id, job->index, job->start, &from))
+        {
+          int depth = job->flame ? from.depth : -1;
+
+          /* steps the View menu leaves out are stepped over (a bounded
+           * number: past that, the bell rather than a wait) */
+          for (guint n = 0; (job->found = tes_trace_nav_step (report, job->track_id, &from, job->direction,
+                                                              depth, &job->slice)) &&
+                            tes_trace_is_hidden (job->hidden, job->n_strings, &job->slice); n++)
+            {
+              if (n == 10000 || g_cancellable_is_cancelled (cancellable))
+                {
+                  job->found = FALSE;
+                  break;
+                }
+              from = job->slice;
+            }
+        }
+    }
+
+  g_task_return_boolean (task, TRUE);
+}
+
+static void start_next_step (TesTraceView *self);
+
+static void
+step_done_cb (GObject      *source_object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(TesTraceView) self = user_data;
+  StepJob *job = g_task_get_task_data (G_TASK (result));
+
+  /* the report changed meanwhile */
+  if (job->serial != self->step_serial || self->step_cancellable == NULL)
+    return;
+
+  g_clear_object (&self->step_cancellable);
+  if (job->found)
+    _tes_trace_view_select_slice (self, job->found_track, &job->slice, FALSE);
+  else
+    gtk_widget_error_bell (GTK_WIDGET (self));
+
+  start_next_step (self);
+}
+
+static void
+run_step (TesTraceView *self,
+          StepJob      *job)
+{
+  g_autoptr(GTask) task = NULL;
+
+  self->step_cancellable = g_cancellable_new ();
+  job->serial = ++self->step_serial;
+  task = g_task_new (tes_workspace_get_report (self->workspace), self->step_cancellable,
+                     step_done_cb, g_object_ref (self));
+  g_task_set_source_tag (task, run_step);
+  g_task_set_task_data (task, job, step_job_free);
+  g_task_run_in_thread (task, step_thread);
+}
+
+/* Left and Right. FALSE without a selected slice. */
+static gboolean
+step_slice (TesTraceView *self,
+            int           direction)
+{
+  TesReport *report = tes_workspace_get_report (self->workspace);
+  const guint8 *hidden;
+  StepJob *job;
+
+  if (!_tes_trace_view_has_selected_slice (self))
+    return FALSE;
+
+  job = g_new0 (StepJob, 1);
+  job->direction = direction;
+  job->track_id = self->selected_track;
+  job->index = self->selected_box.index;
+  job->start = self->selected_box.start;
+  job->flame = _tes_trace_view_effective_mode (self) == TES_TRACE_FLAME;
+  job->n_strings = tes_report_get_n_strings (report);
+  if ((hidden = _tes_trace_view_hidden_names (self)))
+    job->hidden = g_memdup2 (hidden, job->n_strings);
+  run_step (self, job);
+
+  return TRUE;
+}
+
+/* Up and Down, over the rows of the frame drawn. Without a selection,
+ * the first row's slice nearest the middle of the view. */
 static void
 step_row (TesTraceView *self,
           int           direction)
 {
-  TesReport *report = tes_workspace_get_report (self->workspace);
   const TesTraceFrame *frame = _tes_trace_view_ensure_frame (self);
   gboolean flame = _tes_trace_view_effective_mode (self) == TES_TRACE_FLAME;
   gboolean selected = _tes_trace_view_has_selected_slice (self);
-  g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (Row));
-  gint64 t0, t1, moment;
-  int at = -1;
+  StepJob *job;
 
   if (frame == NULL)
-    return;
+    {
+      start_next_step (self);
+      return;
+    }
+
+  job = g_new0 (StepJob, 1);
+  job->by_row = TRUE;
+  job->direction = direction;
+  job->rows = g_array_new (FALSE, FALSE, sizeof (Row));
+  job->at = -1;
 
   /* (track, depth) of every row shown, top to bottom */
   for (guint i = 0; i < frame->lanes->len; i++)
@@ -101,29 +223,93 @@ step_row (TesTraceView *self,
 
           if (selected && lane->track_id == self->selected_track &&
               (!flame || row == self->selected_box.row))
-            at = (int)rows->len;
-          g_array_append_val (rows, pair);
+            job->at = (int)job->rows->len;
+          g_array_append_val (job->rows, pair);
         }
     }
 
-  tes_workspace_get_visible (self->workspace, &t0, &t1);
-  moment = selected ? self->selected_box.start + self->selected_box.dur / 2 : t0 + (t1 - t0) / 2;
-  if (at < 0)
-    at = direction > 0 ? -1 : (int)rows->len;
+  tes_workspace_get_visible (self->workspace, &job->t0, &job->t1);
+  job->moment = selected ? self->selected_box.start + self->selected_box.dur / 2
+                         : job->t0 + (job->t1 - job->t0) / 2;
+  if (job->at < 0)
+    job->at = direction > 0 ? -1 : (int)job->rows->len;
+  run_step (self, job);
+}
 
-  for (int i = at + direction; i >= 0 && i < (int)rows->len; i += direction)
+/* Runs the arrow pressed first of those waiting, once the last step is
+ * done. */
+static void
+start_next_step (TesTraceView *self)
+{
+  guint keyval;
+
+  while (self->step_cancellable == NULL && self->step_queue->len > 0)
     {
-      const Row *pair = &g_array_index (rows, Row, (guint)i);
-      TesSlice found;
-
-      if (tes_trace_nav_at (report, pair->track_id, pair->depth, moment, t0, t1, &found))
+      keyval = g_array_index (self->step_queue, guint, 0);
+      g_array_remove_index (self->step_queue, 0);
+      switch (keyval)
         {
-          _tes_trace_view_select_slice (self, pair->track_id, &found, FALSE);
-          return;
+        case GDK_KEY_Left:
+          /* no selection any more: nothing to step from */
+          if (!step_slice (self, -1))
+            gtk_widget_error_bell (GTK_WIDGET (self));
+          break;
+        case GDK_KEY_Right:
+          if (!step_slice (self, 1))
+            gtk_widget_error_bell (GTK_WIDGET (self));
+          break;
+        case GDK_KEY_Up:
+          step_row (self, -1);
+          break;
+        default:
+          step_row (self, 1);
+          break;
         }
     }
+}
 
-  gtk_widget_error_bell (GTK_WIDGET (self));
+/* Whether the slice an arrow key or the search's step goes to is still
+ * being looked for (it is selected when found). */
+gboolean
+tes_trace_view_is_stepping (TesTraceView *self)
+{
+  g_return_val_if_fail (TES_IS_TRACE_VIEW (self), FALSE);
+
+  return self->step_cancellable != NULL || self->step_queue->len > 0 || self->match_cancellable != NULL;
+}
+
+/* Another report, or none: the steps looked for go. */
+void
+_tes_trace_view_cancel_steps (TesTraceView *self)
+{
+  if (self->step_cancellable != NULL)
+    g_cancellable_cancel (self->step_cancellable);
+  g_clear_object (&self->step_cancellable);
+  if (self->step_queue != NULL)
+    g_array_set_size (self->step_queue, 0);
+  if (self->match_cancellable != NULL)
+    g_cancellable_cancel (self->match_cancellable);
+  g_clear_object (&self->match_cancellable);
+}
+
+/* An arrow: stepped now, or after the steps waiting. */
+static gboolean
+arrow (TesTraceView *self,
+       guint         keyval)
+{
+  gboolean horizontal = keyval == GDK_KEY_Left || keyval == GDK_KEY_Right;
+
+  if (tes_trace_view_is_stepping (self))
+    {
+      g_array_append_val (self->step_queue, keyval);
+      return TRUE;
+    }
+
+  if (horizontal)
+    return step_slice (self, keyval == GDK_KEY_Left ? -1 : 1);
+
+  step_row (self, keyval == GDK_KEY_Up ? -1 : 1);
+  return TRUE;
 }
 
 static gboolean
@@ -140,15 +326,13 @@ tes_trace_view_key_pressed_cb (TesTraceView          *self,
     {
     /* without a selected slice, Left and Right pan as A and D do */
     case GDK_KEY_Left: case GDK_KEY_KP_Left:
-      return step_slice (self, -1);
+      return arrow (self, GDK_KEY_Left);
     case GDK_KEY_Right: case GDK_KEY_KP_Right:
-      return step_slice (self, 1);
+      return arrow (self, GDK_KEY_Right);
     case GDK_KEY_Up: case GDK_KEY_KP_Up:
-      step_row (self, -1);
-      return TRUE;
+      return arrow (self, GDK_KEY_Up);
     case GDK_KEY_Down: case GDK_KEY_KP_Down:
-      step_row (self, 1);
-      return TRUE;
+      return arrow (self, GDK_KEY_Down);
     case GDK_KEY_Return: case GDK_KEY_KP_Enter: case GDK_KEY_ISO_Enter: case GDK_KEY_space:
       if (!_tes_trace_view_has_selected_slice (self))
         return FALSE;

@@ -12,13 +12,34 @@
 
 G_BEGIN_DECLS
 
+/* What a frame was asked for: when the view's wants another, another is
+ * built. */
+typedef struct
+{
+  TesTraceScale  scale;
+  double         view_height;
+  double         scroll_y;
+  TesTraceMode   mode;
+  TesTraceHide   hide;
+  guint          group_levels;
+  guint          generation;     /* _tes_trace_view_invalidate()'s count */
+  gboolean       show_flows;
+  gboolean       show_runs;
+  gboolean       group_syncs;
+  gboolean       tile_balance;
+  gboolean       show_terminals;
+  gboolean       relative_cycles;
+  gboolean       io_events;      /* Aggregate StreamCopy Blocks */
+} TesTraceFrameKey;
+
 /* What the files of the trace's canvas share. tes-trace-view.c holds the
  * widget: its frame, drawing, pointer and properties;
  * tes-trace-view-keys.c moves the selection with the keyboard and binds
  * chrome://tracing's keys; tes-trace-view-lanes.c pins and hides lanes
  * (their context menu); tes-trace-view-search.c runs the search and steps
  * through its matches; tes-trace-view-accessible.c keeps what screen
- * readers hear current. Those four call the view's functions below and
+ * readers hear current; tes-trace-view-frames.c builds frames and
+ * reads the tooltip's slice arguments in threads. Those four call the view's functions below and
  * none of each other's; the view calls only what they list here. */
 
 struct _TesTraceView
@@ -54,9 +75,14 @@ struct _TesTraceView
   GtkWidget      *lane_menu;
   GtkAdjustment  *vadjustment;    /* lanes scrolled, in pixels */
 
-  /* the last frame and what it was built for */
+  /* the last finished frame and what it was built for; the one being
+   * built (tes-trace-view-frames.c) */
   TesTraceFrame  *frame;
-  gboolean        frame_valid;
+  TesTraceFrameKey frame_key;
+  guint           frame_generation; /* bumped by _tes_trace_view_invalidate() */
+  TesTraceFrameKey pending_key;
+  GCancellable   *frame_cancellable; /* non-NULL while a frame is built */
+  guint           frame_serial;      /* of the frame built last: older ones are dropped */
 
   /* the search: its matches once found, the one stepped to */
   char           *search_text;
@@ -64,6 +90,22 @@ struct _TesTraceView
   GCancellable   *search_cancellable;
   char           *search_error;
   int             current_match;
+  GCancellable   *match_cancellable; /* while the match stepped to is read */
+  guint           match_serial;
+
+  /* the arrows' slice being looked for, and arrows pressed meanwhile
+   * (tes-trace-view-keys.c) */
+  GCancellable   *step_cancellable;
+  guint           step_serial;
+  GArray         *step_queue;     /* guint keyvals */
+
+  /* the tooltip's slice's arguments, read in a thread
+   * (tes-trace-view-frames.c) */
+  gint64          args_track;
+  guint32         args_index;
+  char           *args;
+  gboolean        args_known;
+  GCancellable   *args_cancellable;
 
   /* the selected slice as it was drawn when clicked */
   TesTraceBox     selected_box;
@@ -121,7 +163,9 @@ extern guint       _tes_trace_view_signals[N_SIGNALS];
 /* tes-trace-view.c */
 void                 _tes_trace_view_invalidate               (TesTraceView    *self);
 void                 _tes_trace_view_queue_accessible_update  (TesTraceView    *self);
-const TesTraceFrame *_tes_trace_view_ensure_frame             (TesTraceView    *self);
+gboolean             _tes_trace_view_frame_key                (TesTraceView     *self,
+                                                               TesTraceFrameKey *key);
+void                 _tes_trace_view_update_adjustment        (TesTraceView    *self);
 TesTraceMode         _tes_trace_view_effective_mode           (TesTraceView    *self);
 TesTraceHide         _tes_trace_view_hidden_kinds             (TesTraceView    *self);
 const guint8        *_tes_trace_view_hidden_names             (TesTraceView    *self);
@@ -144,8 +188,17 @@ void                 _tes_trace_view_select_slice             (TesTraceView    *
                                                                const TesSlice  *slice,
                                                                gboolean         centre);
 
+/* tes-trace-view-frames.c */
+const TesTraceFrame *_tes_trace_view_ensure_frame             (TesTraceView    *self);
+void                 _tes_trace_view_drop_frames              (TesTraceView    *self);
+const char          *_tes_trace_view_slice_args               (TesTraceView    *self,
+                                                               gint64           track_id,
+                                                               guint32          index);
+void                 _tes_trace_view_forget_args              (TesTraceView    *self);
+
 /* tes-trace-view-keys.c */
 void                 _tes_trace_view_add_key_controllers      (TesTraceView    *self);
+void                 _tes_trace_view_cancel_steps             (TesTraceView    *self);
 
 /* tes-trace-view-lanes.c */
 void                 _tes_trace_view_class_add_lane_actions   (GtkWidgetClass  *widget_class);

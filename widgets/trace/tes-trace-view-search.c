@@ -21,6 +21,10 @@ _tes_trace_view_set_search_state (TesTraceView    *self,
                                   TesTraceMatches *matches,
                                   const char      *error_message)
 {
+  /* the last search's match being read is not wanted */
+  if (self->match_cancellable != NULL)
+    g_cancellable_cancel (self->match_cancellable);
+  g_clear_object (&self->match_cancellable);
   g_clear_pointer (&self->matches, tes_trace_matches_free);
   self->matches = matches;
   g_free (self->search_error);
@@ -144,30 +148,77 @@ tes_trace_view_get_current_match (TesTraceView *self)
   return self->current_match;
 }
 
+/* The match's slice is read in a thread; selected once read, unless
+ * another step or another search came meanwhile. */
+typedef struct
+{
+  guint               serial;
+  TesTraceMatch       match;
+  gboolean            found;
+  TesSlice            slice;
+} MatchJob;
+
+static void
+read_match_thread (GTask        *task,
+                   gpointer      source_object,
+                   gpointer      task_data,
+                   GCancellable *cancellable)
+{
+  MatchJob *job = task_data;
+
+  job->found = tes_trace_nav_get (source_object, job->match.track_id, job->match.index, job->match.start,
+                                  &job->slice);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+match_read_cb (GObject      *source_object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(TesTraceView) self = user_data;
+  MatchJob *job = g_task_get_task_data (G_TASK (result));
+
+  if (job->serial != self->match_serial || self->match_cancellable == NULL)
+    return;
+
+  g_clear_object (&self->match_cancellable);
+  if (job->found)
+    {
+      _tes_trace_view_select_slice (self, job->match.track_id, &job->slice, TRUE);
+      self->selected_box.matched = TRUE;
+    }
+}
+
 /* Steps through the matches (+1 next, -1 previous, ±10), selects the one
- * it lands on and brings it into view: centred at the same zoom, or shown
+ * it lands on (once read: tes_trace_view_is_stepping() until then) and
+ * brings it into view: centred at the same zoom, or shown
  * whole when it is wider than the view. */
 void
 tes_trace_view_step_match (TesTraceView *self,
                            int           delta)
 {
-  TesReport *report;
-  const TesTraceMatch *match;
-  TesSlice slice;
+  g_autoptr(GTask) task = NULL;
+  MatchJob *job;
 
   g_return_if_fail (TES_IS_TRACE_VIEW (self));
 
   if (self->workspace == NULL || tes_trace_matches_get_n (self->matches) == 0)
     return;
 
-  report = tes_workspace_get_report (self->workspace);
   self->current_match = (int)tes_trace_matches_step (self->matches, self->current_match, delta);
-  match = tes_trace_matches_get (self->matches, (guint)self->current_match);
+  job = g_new0 (MatchJob, 1);
+  job->serial = ++self->match_serial;
+  job->match = *tes_trace_matches_get (self->matches, (guint)self->current_match);
+  if (self->match_cancellable != NULL)
+    g_cancellable_cancel (self->match_cancellable);
+  g_clear_object (&self->match_cancellable);
+  self->match_cancellable = g_cancellable_new ();
+  task = g_task_new (tes_workspace_get_report (self->workspace), self->match_cancellable,
+                     match_read_cb, g_object_ref (self));
+  g_task_set_source_tag (task, tes_trace_view_step_match);
+  g_task_set_task_data (task, job, g_free);
+  g_task_run_in_thread (task, read_match_thread);
 
-  if (tes_trace_nav_get (report, match->track_id, match->index, match->start, &slice))
-    {
-      _tes_trace_view_select_slice (self, match->track_id, &slice, TRUE);
-      self->selected_box.matched = TRUE;
-    }
   g_object_notify_by_pspec (G_OBJECT (self), _tes_trace_view_properties[PROP_CURRENT_MATCH]);
 }

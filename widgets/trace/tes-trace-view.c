@@ -117,7 +117,7 @@ option_flag (TesTraceView *self,
 void
 _tes_trace_view_invalidate (TesTraceView *self)
 {
-  self->frame_valid = FALSE;
+  self->frame_generation++;
   gtk_widget_queue_draw (GTK_WIDGET (self));
   _tes_trace_view_queue_accessible_update (self);
 }
@@ -146,8 +146,8 @@ update_adjustment_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-static void
-tes_trace_view_update_adjustment (TesTraceView *self)
+void
+_tes_trace_view_update_adjustment (TesTraceView *self)
 {
   if (self->adjustment_idle == 0)
     self->adjustment_idle = g_idle_add (update_adjustment_cb, self);
@@ -162,95 +162,46 @@ _tes_trace_view_effective_mode (TesTraceView *self)
   return self->mode == TES_TRACE_FLAT && self->separate_overlaps ? TES_TRACE_FLAME : self->mode;
 }
 
-/* The frame for what the widget shows now, built when anything it
- * depends on moved. */
-const TesTraceFrame *
-_tes_trace_view_ensure_frame (TesTraceView *self)
+/* What the frame for what the widget shows now depends on; FALSE when
+ * there is nothing to draw. The report's call paths' levels and the kinds
+ * of step it names are found from its strings, in memory; the I/O lanes,
+ * which are read from the cache, are found with the first frame that
+ * needs them (tes-trace-view-frames.c). */
+gboolean
+_tes_trace_view_frame_key (TesTraceView     *self,
+                           TesTraceFrameKey *key)
 {
-  g_autoptr(GError) error = NULL;
-  TesTraceFrame *frame;
-  TesTraceScale scale;
   int width = gtk_widget_get_width (GTK_WIDGET (self));
-  int height = gtk_widget_get_height (GTK_WIDGET (self));
   gint64 t0, t1;
 
   if (self->workspace == NULL || width <= 0)
-    return NULL;
+    return FALSE;
 
   tes_workspace_get_visible (self->workspace, &t0, &t1);
-  tes_trace_scale_init (&scale, t0, t1, width);
-
   /* Group Executions' rows: as many as the report's call paths have
    * levels, found once per report */
   if (self->group_executions && self->path_levels < 0)
     self->path_levels = (int)tes_trace_path_levels (tes_workspace_get_report (self->workspace));
   self->lane_state.group_levels = self->group_executions ? (guint)MAX (self->path_levels, 0) : 0;
-  /* Aggregate StreamCopy Blocks: which tiles were not selected, found
-   * once per report */
-  if (self->aggregate_stream_copies && !self->io_events_known)
-    {
-      self->io_events = tes_trace_io_events (tes_workspace_get_report (self->workspace), &error);
-      self->io_events_known = TRUE;
-      if (error != NULL)
-        {
-          g_warning ("Cannot read the Lightweight Profiling blocks: %s", error->message);
-          g_clear_error (&error);
-        }
-    }
-  self->lane_state.io_events = self->aggregate_stream_copies ? self->io_events : NULL;
 
-  if (self->frame_valid && self->frame != NULL &&
-      self->frame->scale.t0 == scale.t0 && self->frame->scale.t1 == scale.t1 &&
-      self->frame->scale.width == scale.width &&
-      self->frame->view_height == height - TES_TRACE_RULER_HEIGHT &&
-      self->frame->scroll_y == gtk_adjustment_get_value (self->vadjustment) &&
-      self->frame->mode == _tes_trace_view_effective_mode (self) &&
-      (self->frame->flows != NULL) == self->show_flows &&
-      (self->frame->runs != NULL) == self->show_runs &&
-      self->frame->group_syncs == self->group_syncs &&
-      self->frame->tile_balance == self->tile_balance &&
-      self->frame->hide == _tes_trace_view_hidden_kinds (self) &&
-      (self->frame->terminals != NULL) == self->show_terminals &&
-      self->frame->relative_cycles == self->relative_cycles &&
-      self->frame->group_levels == self->lane_state.group_levels &&
-      self->frame->io_events == (self->lane_state.io_events != NULL))
-    return self->frame;
+  *key = (TesTraceFrameKey) {
+    .generation = self->frame_generation,
+    .view_height = gtk_widget_get_height (GTK_WIDGET (self)) - TES_TRACE_RULER_HEIGHT,
+    .scroll_y = gtk_adjustment_get_value (self->vadjustment),
+    .mode = _tes_trace_view_effective_mode (self),
+    .hide = _tes_trace_view_hidden_kinds (self),
+    .group_levels = self->lane_state.group_levels,
+    .show_flows = self->show_flows,
+    .show_runs = self->show_runs,
+    .group_syncs = self->group_syncs,
+    .tile_balance = self->tile_balance,
+    .show_terminals = self->show_terminals,
+    .relative_cycles = self->relative_cycles,
+    .io_events = self->aggregate_stream_copies,
+  };
+  tes_trace_scale_init (&key->scale, t0, t1, width);
 
-  {
-    TesTraceRequest request = {
-      .scale = scale,
-      .mode = _tes_trace_view_effective_mode (self),
-      .lanes = &self->lane_state,
-      .matches = self->matches,
-      .scroll_y = gtk_adjustment_get_value (self->vadjustment),
-      .view_height = height - TES_TRACE_RULER_HEIGHT,
-      /* the whole run's miniature depends on the width alone */
-      .overview = self->frame ? self->frame->overview : NULL,
-      .show_flows = self->show_flows,
-      .show_runs = self->show_runs,
-      .group_syncs = self->group_syncs,
-      .tile_balance = self->tile_balance,
-      .balance = self->frame ? self->frame->balance : NULL,
-      .hide = _tes_trace_view_hidden_kinds (self),
-      .hidden_names = _tes_trace_view_hidden_names (self),
-      .show_terminals = self->show_terminals,
-      .relative_cycles = self->relative_cycles,
-    };
-
-    frame = tes_trace_frame_build (tes_workspace_get_report (self->workspace), &request, NULL, &error);
-  }
-  if (frame == NULL)
-    {
-      g_warning ("Cannot read the trace: %s", error->message);
-      return self->frame;
-    }
-
-  g_clear_pointer (&self->frame, tes_trace_frame_free);
-  self->frame = frame;
-  self->frame_valid = TRUE;
-  tes_trace_view_update_adjustment (self);
-
-  return self->frame;
+  return TRUE;
 }
 
 static void
@@ -553,12 +504,12 @@ _tes_trace_view_unfold_to (TesTraceView *self,
   const TesTrack *track = tes_report_get_track (report, track_id);
 
   if (g_hash_table_remove (self->hidden, GSIZE_TO_POINTER (track_id)))
-    self->frame_valid = FALSE;
+    self->frame_generation++;
   while (track != NULL && track->parent_id != 0)
     {
       if (g_hash_table_remove (self->collapsed, GSIZE_TO_POINTER (track->parent_id)) |
           g_hash_table_remove (self->hidden, GSIZE_TO_POINTER (track->parent_id)))
-        self->frame_valid = FALSE;
+        self->frame_generation++;
       track = tes_report_get_track (report, track->parent_id);
     }
 }
@@ -783,7 +734,7 @@ tes_trace_view_query_tooltip (GtkWidget  *widget,
       g_autofree char *cycles = NULL;
       /* an I/O lane's block is one of several tiles': its arguments are not the lane's */
       gboolean io = lane >= 0 && g_array_index (self->frame->lanes, TesTraceLane, lane).io_ipu >= 0;
-      g_autofree char *args = io ? NULL : tes_report_get_slice_args (report, track_id, box->index, NULL);
+      const char *args = io ? NULL : _tes_trace_view_slice_args (self, track_id, box->index);
 
       /* the duration in cycles too, unless that is already the unit */
       if (tes_workspace_get_time_unit (self->workspace) != TES_TIME_UNIT_CYCLES)
@@ -813,7 +764,10 @@ tes_trace_view_dispose (GObject *object)
   g_clear_pointer (&self->matches, tes_trace_matches_free);
   g_clear_pointer (&self->search_text, g_free);
   g_clear_pointer (&self->search_error, g_free);
-  g_clear_pointer (&self->frame, tes_trace_frame_free);
+  _tes_trace_view_drop_frames (self);
+  _tes_trace_view_cancel_steps (self);
+  _tes_trace_view_forget_args (self);
+  g_clear_pointer (&self->step_queue, g_array_unref);
   g_clear_pointer (&self->collapsed, g_hash_table_unref);
   g_clear_pointer (&self->hidden, g_hash_table_unref);
   g_clear_pointer (&self->pinned, g_array_unref);
@@ -1027,6 +981,7 @@ tes_trace_view_init (TesTraceView *self)
   self->collapsed = g_hash_table_new (NULL, NULL);
   self->hidden = g_hash_table_new (NULL, NULL);
   self->pinned = g_array_new (FALSE, FALSE, sizeof (gint64));
+  self->step_queue = g_array_new (FALSE, FALSE, sizeof (guint));
   self->path_levels = -1;
   self->hideable = -1;
   self->lane_state = (TesTraceLaneState) { self->collapsed, self->pinned, self->hidden };
@@ -1103,8 +1058,12 @@ tes_trace_view_set_workspace (TesTraceView *self,
   self->path_levels = -1;
   self->hideable = -1;
   g_clear_pointer (&self->hidden_names, g_free);
-  /* the frame may point into the last report's I/O lanes: both go */
-  g_clear_pointer (&self->frame, tes_trace_frame_free);
+  /* the frame may point into the last report's I/O lanes: both go, and
+   * a frame still being built for the last report is dropped, and so is
+   * a slice the arrows were looking for, and the tooltip's arguments */
+  _tes_trace_view_drop_frames (self);
+  _tes_trace_view_cancel_steps (self);
+  _tes_trace_view_forget_args (self);
   self->lane_state.io_events = NULL;
   g_clear_pointer (&self->io_events, tes_trace_io_events_free);
   self->io_events_known = FALSE;
@@ -1195,7 +1154,11 @@ tes_trace_view_get_vadjustment (TesTraceView *self)
 /**
  * tes_trace_view_get_frame:
  *
- * Returns: (transfer none) (nullable): the frame of what is shown now
+ * The frame drawn now: the last one built, which is of what the view
+ * shows unless tes_trace_view_is_frame_pending() (frames are built in a
+ * thread; asking starts the one of what is shown now).
+ *
+ * Returns: (transfer none) (nullable): the last frame built; NULL before the first
  */
 const TesTraceFrame *
 tes_trace_view_get_frame (TesTraceView *self)

@@ -30,6 +30,8 @@ void                 tes_trace_view_set_show_text    (TesTraceView  *self,
                                                       gboolean       show_text);
 GtkAdjustment       *tes_trace_view_get_vadjustment  (TesTraceView  *self);
 const TesTraceFrame *tes_trace_view_get_frame        (TesTraceView  *self);
+gboolean             tes_trace_view_is_frame_pending (TesTraceView  *self);
+gboolean             tes_trace_view_is_stepping      (TesTraceView  *self);
 const TesTraceBox   *tes_trace_view_get_selected_box (TesTraceView  *self,
                                                       gint64        *track_id);
 void                 tes_trace_view_zoom             (TesTraceView  *self,

@@ -1,0 +1,345 @@
+/* test-trace-frames.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <time.h>
+
+#include "tes-report-private.h"
+#include "tes-test-util.h"
+#include "tes-trace-view.h"
+#include "tes-ui-test-util.h"
+
+/* The trace view reads the report off the main thread: over a report
+ * whose every query is slowed (as on a slow disk), zooming, panning,
+ * scrolling, clicking, arrow keys, the search and tooltips never keep the main loop
+ * from running for more than a frame's 16 ms (in the main thread's CPU
+ * time always, in time too when the machine has a core to spare), no
+ * query runs on the main thread, and the frames drawn in the end are
+ * those the synchronous builder (the CLI's) makes for the same request. */
+
+#define QUERY_DELAY_MS 40
+#define MAX_BLOCKED_MS 16
+
+/* The longest the main loop went without running a high-priority
+ * timeout due every millisecond: in time, and in the main thread's own
+ * CPU time (what it computed meanwhile, whatever else the machine ran). */
+typedef struct
+{
+  gint64 last;
+  gint64 last_cpu;
+  gint64 worst;
+  gint64 worst_cpu;
+  gint64 phase_worst;
+  gint64 phase_worst_cpu;
+} Meter;
+
+static gint64
+thread_cpu_time (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+
+  return (gint64)ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
+
+static gboolean
+meter_tick_cb (gpointer data)
+{
+  Meter *meter = data;
+  gint64 now = g_get_monotonic_time ();
+  gint64 cpu = thread_cpu_time ();
+
+  if (meter->last != 0)
+    {
+      meter->worst = MAX (meter->worst, now - meter->last);
+      meter->worst_cpu = MAX (meter->worst_cpu, cpu - meter->last_cpu);
+      meter->phase_worst = MAX (meter->phase_worst, now - meter->last);
+      meter->phase_worst_cpu = MAX (meter->phase_worst_cpu, cpu - meter->last_cpu);
+    }
+  meter->last = now;
+  meter->last_cpu = cpu;
+
+  return G_SOURCE_CONTINUE;
+}
+
+/* Says the worst gap of a phase, and starts the next. */
+static void
+meter_phase (Meter      *meter,
+             const char *phase)
+{
+  g_printerr ("# %s: main loop blocked for at most %.1f ms (%.1f ms of its CPU time)\n", phase,
+              meter->phase_worst / 1000.0, meter->phase_worst_cpu / 1000.0);
+  meter->phase_worst = meter->phase_worst_cpu = 0;
+}
+
+/* Whether the machine has a core to spare: timings in time mean
+ * something only then. */
+static gboolean
+machine_idle (void)
+{
+  g_autofree char *text = NULL;
+
+  if (!g_file_get_contents ("/proc/loadavg", &text, NULL, NULL))
+    return TRUE;
+
+  return g_ascii_strtod (text, NULL) < g_get_num_processors () - 1;
+}
+
+/* The frame the view shows, against tes_trace_frame_build() for the same
+ * request: the same lanes, and in each the same boxes. */
+static void
+assert_frame_as_built (TesTraceView *view,
+                       TesReport    *report)
+{
+  const TesTraceFrame *frame = tes_ui_test_trace_frame (view);
+  g_autoptr(GHashTable) collapsed = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) hidden = g_hash_table_new (NULL, NULL);
+  g_autoptr(GArray) pinned = g_array_new (FALSE, FALSE, sizeof (gint64));
+  TesTraceLaneState lanes = { collapsed, pinned, hidden, 0, 0, NULL };
+  TesTraceRequest request = {
+    .scale = frame->scale,
+    .mode = frame->mode,
+    .lanes = &lanes,
+    .scroll_y = frame->scroll_y,
+    .view_height = frame->view_height,
+    .show_flows = frame->flows != NULL,
+    .show_runs = frame->runs != NULL,
+    .group_syncs = frame->group_syncs,
+    .tile_balance = frame->tile_balance,
+    .hide = frame->hide,
+    .show_terminals = frame->terminals != NULL,
+    .relative_cycles = frame->relative_cycles,
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TesTraceFrame) built = tes_trace_frame_build (report, &request, NULL, &error);
+  guint n_boxes = 0;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (frame->lanes->len, ==, built->lanes->len);
+  g_assert_cmpfloat (frame->total_height, ==, built->total_height);
+  for (guint i = 0; i < frame->lanes->len; i++)
+    {
+      GArray *boxes = g_ptr_array_index (frame->boxes, i);
+      GArray *expected = g_ptr_array_index (built->boxes, i);
+
+      g_assert_cmpint (g_array_index (frame->lanes, TesTraceLane, i).track_id, ==,
+                       g_array_index (built->lanes, TesTraceLane, i).track_id);
+      g_assert_true ((boxes == NULL) == (expected == NULL));
+      if (boxes == NULL)
+        continue;
+      g_assert_cmpuint (boxes->len, ==, expected->len);
+      for (guint j = 0; j < boxes->len; j++)
+        {
+          const TesTraceBox *a = &g_array_index (boxes, TesTraceBox, j);
+          const TesTraceBox *b = &g_array_index (expected, TesTraceBox, j);
+
+          g_assert_cmpint (a->start, ==, b->start);
+          g_assert_cmpint (a->dur, ==, b->dur);
+          g_assert_cmpuint (a->name, ==, b->name);
+          g_assert_cmpuint (a->n_slices, ==, b->n_slices);
+          g_assert_cmpfloat (a->x0, ==, b->x0);
+          g_assert_cmpfloat (a->x1, ==, b->x1);
+        }
+      n_boxes += boxes->len;
+    }
+  /* a frame with something in it */
+  g_assert_cmpuint (n_boxes, >, 0);
+}
+
+static gboolean
+press_arrow (TesTraceView *view,
+             guint         keyval)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (view));
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+      gboolean handled = FALSE;
+
+      if (!GTK_IS_EVENT_CONTROLLER_KEY (controller))
+        continue;
+      g_signal_emit_by_name (controller, "key-pressed", keyval, 0, (GdkModifierType)0, &handled);
+      return handled;
+    }
+
+  g_error ("The trace takes no keys");
+}
+
+/* The middle of the first single slice of the frame drawn, in view
+ * pixels; FALSE when it shows none. */
+static gboolean
+find_slice (const TesTraceFrame *frame,
+            double              *x,
+            double              *y)
+{
+  for (guint i = 0; i < frame->lanes->len; i++)
+    {
+      const TesTraceLane *lane = &g_array_index (frame->lanes, TesTraceLane, i);
+      GArray *boxes = g_ptr_array_index (frame->boxes, i);
+
+      for (guint j = 0; boxes != NULL && j < boxes->len; j++)
+        {
+          const TesTraceBox *box = &g_array_index (boxes, TesTraceBox, j);
+
+          if (box->n_slices != 1 || box->x1 - box->x0 < 4)
+            continue;
+          *x = (box->x0 + box->x1) / 2;
+          *y = TES_TRACE_RULER_HEIGHT + lane->y - frame->scroll_y + box->row * TES_TRACE_ROW_HEIGHT +
+               TES_TRACE_ROW_HEIGHT / 2;
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+static gboolean
+searching (TesTraceView *view)
+{
+  gboolean running;
+
+  g_object_get (view, "searching", &running, NULL);
+
+  return running;
+}
+
+static void
+test_trace_frames_never_block (void)
+{
+  g_autofree char *path = tes_test_write_trace ("frames-trace.json");
+  g_autoptr(TesReportLoader) loader = tes_report_loader_new ();
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(TesWorkspace) workspace = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+  TesTraceView *view;
+  Meter meter = { 0 };
+  GtkTooltip *tooltip;
+  guint meter_id;
+  double x, y;
+  gint64 track_id;
+  gboolean shown = FALSE;
+
+  tes_report_loader_add_file (loader, path);
+  report = tes_report_loader_load (loader, NULL, &error);
+  g_assert_no_error (error);
+  workspace = tes_workspace_new (report);
+
+
+  view = TES_TRACE_VIEW (tes_trace_view_new ());
+  tes_trace_view_set_workspace (view, workspace);
+  gtk_window_set_default_size (window, 800, 500);
+  gtk_window_set_child (window, GTK_WIDGET (view));
+  gtk_window_present (window);
+  /* GTK's first drawing of the window and of text (styles, fonts) is a
+   * one-off of the process: done before timing */
+  tes_ui_test_wait_for_stable_size (GTK_WIDGET (view));
+  g_assert_nonnull (tes_ui_test_trace_frame (view));
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (view));
+
+  /* from now on every query is slow */
+  tes_report_set_query_delay_for_testing (report, QUERY_DELAY_MS);
+  meter_id = g_timeout_add_full (G_PRIORITY_HIGH, 1, meter_tick_cb, &meter, NULL);
+
+  /* zoom, pan and scroll: each new range is drawn while it is built */
+  for (guint i = 0; i < 4; i++)
+    {
+      tes_trace_view_zoom (view, 0.6);
+      g_assert_true (tes_trace_view_is_frame_pending (view));
+      /* drawn meanwhile, from the last frame */
+      g_assert_nonnull (tes_trace_view_get_frame (view));
+      gtk_test_widget_wait_for_draw (GTK_WIDGET (view));
+      tes_ui_test_spin (QUERY_DELAY_MS / 2);
+    }
+  tes_trace_view_pan (view, 0.2);
+  tes_ui_test_spin (5);
+  tes_trace_view_pan (view, -0.2);
+  gtk_adjustment_set_value (tes_trace_view_get_vadjustment (view), 10);
+  tes_ui_test_spin (5);
+  gtk_adjustment_set_value (tes_trace_view_get_vadjustment (view), 0);
+  tes_workspace_show_all (workspace);
+  meter_phase (&meter, "zoom, pan, scroll");
+
+  /* a click on a slice of the frame drawn, then the arrows from it */
+  g_assert_true (find_slice (tes_ui_test_trace_frame (view), &x, &y));
+  g_assert_true (tes_trace_view_select_at (view, x, y, FALSE));
+  g_assert_nonnull (tes_trace_view_get_selected_box (view, &track_id));
+  g_assert_true (press_arrow (view, GDK_KEY_Right));
+  g_assert_true (press_arrow (view, GDK_KEY_Right));
+  g_assert_true (press_arrow (view, GDK_KEY_Down));
+  /* still looking for the slices: the main loop runs meanwhile */
+  g_assert_true (tes_trace_view_is_stepping (view));
+  while (tes_trace_view_is_stepping (view))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_nonnull (tes_trace_view_get_selected_box (view, &track_id));
+  meter_phase (&meter, "click, arrows");
+
+  /* the search, and a step to its first match: found and read in threads */
+  tes_trace_view_set_search (view, "sync");
+  while (searching (view))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (tes_trace_view_get_n_matches (view), ==, 1);
+  tes_trace_view_step_match (view, 1);
+  g_assert_true (tes_trace_view_is_stepping (view));
+  while (tes_trace_view_is_stepping (view))
+    g_main_context_iteration (NULL, TRUE);
+  {
+    const TesTraceBox *box = tes_trace_view_get_selected_box (view, &track_id);
+
+    g_assert_cmpstr (tes_report_get_string (report, box->name), ==, "sync");
+  }
+  tes_trace_view_set_search (view, NULL);
+  meter_phase (&meter, "search");
+
+  /* the tooltip of a slice: shown at once, its arguments read meanwhile */
+  tooltip = g_object_new (GTK_TYPE_TOOLTIP, NULL);
+  g_assert_true (find_slice (tes_ui_test_trace_frame (view), &x, &y));
+  g_signal_emit_by_name (view, "query-tooltip", (int)x, (int)y, FALSE, tooltip, &shown);
+  g_assert_true (shown);
+  tes_ui_test_spin (3 * QUERY_DELAY_MS);
+  g_signal_emit_by_name (view, "query-tooltip", (int)x, (int)y, FALSE, tooltip, &shown);
+  g_assert_true (shown);
+  g_object_unref (tooltip);
+  meter_phase (&meter, "tooltip");
+
+  /* the last range and its frame, once built */
+  tes_trace_view_zoom (view, 0.5);
+  tes_ui_test_trace_frame (view);
+  g_source_remove (meter_id);
+  meter_phase (&meter, "last frame");
+  g_printerr ("# the main thread's CPU time between ticks: at most %.1f ms\n", meter.worst_cpu / 1000.0);
+
+  /* no query waited for on the main thread: none ran there, and what it
+   * computed between two ticks took less than a frame */
+  g_assert_cmpuint (tes_report_get_main_thread_queries_for_testing (report), ==, 0);
+  g_assert_cmpint (meter.worst_cpu, <=, MAX_BLOCKED_MS * 1000);
+  /* nor did it wait (on a lock, a thread): in time too, when the machine
+   * is not so busy that threads wait for a core */
+  if (machine_idle ())
+    g_assert_cmpint (meter.worst, <=, MAX_BLOCKED_MS * 1000);
+  else
+    g_printerr ("# the machine is busy: the %.1f ms in time not checked\n", meter.worst / 1000.0);
+
+  tes_report_set_query_delay_for_testing (report, 0);
+  assert_frame_as_built (view, report);
+
+  gtk_window_destroy (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  tes_ui_test_init (&argc, &argv);
+
+  tes_ui_test_add ("/tes/trace-frames/never-block", test_trace_frames_never_block);
+
+  return tes_ui_test_run ();
+}
