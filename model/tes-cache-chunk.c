@@ -415,6 +415,97 @@ tes_cache_chunk_unpack_block (const guint8    *frame,
   return TRUE;
 }
 
+/* Steps over count varints from p: NULL if they run past end. Eight bytes
+ * at a time where it can, counting the bytes that end one. */
+static const guint8 *
+skip_varints (const guint8 *p,
+              const guint8 *end,
+              guint         count)
+{
+  while (end - p >= 8)
+    {
+      guint64 x;
+      guint ends;
+
+      memcpy (&x, p, sizeof x);
+      ends = (guint)__builtin_popcountll (~x & G_GUINT64_CONSTANT (0x8080808080808080));
+      if (ends >= count)
+        break;
+      count -= ends;
+      p += 8;
+    }
+  for (; count > 0 && p < end; p++)
+    if (*p < 0x80)
+      count--;
+
+  return count == 0 ? p : NULL;
+}
+
+gboolean
+tes_cache_chunk_unpack_keys (const guint8  *frame,
+                             gsize          len,
+                             guint          m,
+                             gint64         first_start,
+                             GByteArray    *scratch,
+                             gint64        *starts,
+                             guint32       *names,
+                             guint32       *categories,
+                             const char   **why)
+{
+  const guint8 *p, *end;
+  guint64 v;
+  gint64 prev = 0;
+
+  if (!decompress_frame (frame, len, (gsize)m * MAX_RECORD_BYTES, scratch, why))
+    return FALSE;
+  p = scratch->data;
+  end = p + scratch->len;
+
+#define NEXT(check) G_STMT_START {                          \
+    if (!get_varint (&p, end, &v) || !(check))              \
+      goto bad;                                             \
+  } G_STMT_END
+
+  /* the columns' order is tes_cache_chunk_pack_data()'s */
+  for (guint i = 0; i < m; i++)
+    {
+      NEXT (TRUE);
+      prev = (gint64)((guint64)prev + (guint64)unzigzag (v));
+      starts[i] = prev;
+    }
+  if (!(p = skip_varints (p, end, 2 * m)))      /* dur, self time */
+    goto bad;
+  for (guint i = 0; i < m; i++)
+    {
+      NEXT (v <= G_MAXUINT32);
+      names[i] = (guint32)v;
+    }
+  for (guint i = 0; i < m; i++)
+    {
+      NEXT (v <= G_MAXUINT32);
+      categories[i] = (guint32)v;
+    }
+  if (!(p = skip_varints (p, end, 3 * m)))      /* parent, depth, flags */
+    goto bad;
+#undef NEXT
+
+  if (p != end)
+    {
+      *why = "has bytes after its records";
+      return FALSE;
+    }
+  if (starts[0] != first_start)
+    {
+      *why = "does not start where its index says";
+      return FALSE;
+    }
+  return TRUE;
+
+bad:
+  *why = "holds a record that cannot be read";
+  return FALSE;
+}
+
 gboolean
 tes_cache_chunk_unpack_data (const guint8    *blob,
                              gsize            len,
@@ -449,6 +540,64 @@ tes_cache_chunk_unpack_data (const guint8    *blob,
           return FALSE;
         }
     }
+  return TRUE;
+}
+
+gboolean
+tes_cache_chunk_args_block (const guint8  *blob,
+                            gsize          len,
+                            guint          n,
+                            guint          b,
+                            GByteArray    *scratch,
+                            guint32       *offsets,
+                            const char   **texts,
+                            const char   **why)
+{
+  guint nb = tes_cache_chunk_n_blocks (n);
+  gsize index_len = (gsize)nb * ARGS_INDEX_ENTRY;
+  guint m;
+  guint32 begin = 0, end;
+  guint64 offset = 0;
+  const guint8 *p, *stop;
+
+  if (blob == NULL || len < index_len || b >= nb)
+    {
+      *why = "lies outside the chunk";
+      return FALSE;
+    }
+  m = MIN (TES_CACHE_BLOCK_SLICES, n - b * TES_CACHE_BLOCK_SLICES);
+  if (b > 0)
+    memcpy (&begin, blob + (gsize)(b - 1) * ARGS_INDEX_ENTRY, sizeof begin);
+  memcpy (&end, blob + (gsize)b * ARGS_INDEX_ENTRY, sizeof end);
+  if (end < begin || index_len + end > len || (b == nb - 1 && index_len + end != len))
+    {
+      *why = "lies outside the chunk";
+      return FALSE;
+    }
+  if (!decompress_frame (blob + index_len + begin, end - begin, G_MAXUINT32, scratch, why))
+    return FALSE;
+
+  p = scratch->data;
+  stop = p + scratch->len;
+  for (guint i = 0; i < m; i++)
+    {
+      guint64 v;
+
+      if (!get_varint (&p, stop, &v) || v > (guint64)(stop - p))
+        {
+          *why = "holds a length that cannot be read";
+          return FALSE;
+        }
+      offsets[i] = (guint32)offset;
+      offset += v;
+    }
+  offsets[m] = (guint32)offset;
+  if ((gsize)(stop - p) != offset)
+    {
+      *why = "does not hold the texts its lengths say";
+      return FALSE;
+    }
+  *texts = (const char *)p;
   return TRUE;
 }
 

@@ -85,6 +85,29 @@ gboolean tes_cache_chunk_unpack_block   (const guint8         *frame,
                                          GByteArray           *scratch,
                                          TesSliceRecord       *out,
                                          const char          **why);
+/* what a search needs of a data block: the starts, names and categories
+ * of its m slices; the other columns are only stepped over (and must be
+ * whole) */
+gboolean tes_cache_chunk_unpack_keys    (const guint8         *frame,
+                                         gsize                 len,
+                                         guint                 m,
+                                         gint64                first_start,
+                                         GByteArray           *scratch,
+                                         gint64               *starts,
+                                         guint32              *names,
+                                         guint32              *categories,
+                                         const char          **why);
+/* block b of an args column of n slices, decompressed into scratch and
+ * read where it lies: its m texts are [offsets[i], offsets[i + 1]) of
+ * *texts (m + 1 offsets) */
+gboolean tes_cache_chunk_args_block     (const guint8         *blob,
+                                         gsize                 len,
+                                         guint                 n,
+                                         guint                 b,
+                                         GByteArray           *scratch,
+                                         guint32              *offsets,
+                                         const char          **texts,
+                                         const char          **why);
 /* all n records; *why (to free) says which block is damaged and how */
 gboolean tes_cache_chunk_unpack_data    (const guint8         *blob,
                                          gsize                 len,
