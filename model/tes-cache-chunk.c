@@ -109,11 +109,25 @@ get_varint (const guint8 **p,
 {
   guint64 result = 0;
 
-  /* most values of most columns are one byte */
-  if (G_LIKELY (*p < end && **p < 0x80))
+  /* up to 8 bytes at once, without a branch per byte: the lowest byte
+   * with its top bit clear ends the varint, and the 7-bit groups before it
+   * are packed together in three steps */
+  if (G_LIKELY (end - *p >= 8))
     {
-      *v = *(*p)++;
-      return TRUE;
+      guint64 x, ends;
+
+      memcpy (&x, *p, sizeof x);
+      x = GUINT64_FROM_LE (x);
+      ends = ~x & G_GUINT64_CONSTANT (0x8080808080808080);
+      if (G_LIKELY (ends != 0))
+        {
+          x &= ends ^ (ends - 1);
+          *p += ((guint)__builtin_ctzll (ends) + 1) / 8;
+          x = ((x & G_GUINT64_CONSTANT (0x7f007f007f007f00)) >> 1) | (x & G_GUINT64_CONSTANT (0x007f007f007f007f));
+          x = ((x & G_GUINT64_CONSTANT (0x3fff00003fff0000)) >> 2) | (x & G_GUINT64_CONSTANT (0x00003fff00003fff));
+          *v = ((x & G_GUINT64_CONSTANT (0x0fffffff00000000)) >> 4) | (x & G_GUINT64_CONSTANT (0x000000000fffffff));
+          return TRUE;
+        }
     }
 
   for (guint shift = 0; shift < 64 && *p < end; shift += 7)
@@ -442,15 +456,14 @@ skip_varints (const guint8 *p,
 }
 
 gboolean
-tes_cache_chunk_unpack_keys (const guint8  *frame,
-                             gsize          len,
-                             guint          m,
-                             gint64         first_start,
-                             GByteArray    *scratch,
-                             gint64        *starts,
-                             guint32       *names,
-                             guint32       *categories,
-                             const char   **why)
+tes_cache_chunk_unpack_columns (const guint8    *frame,
+                                gsize            len,
+                                guint            m,
+                                gint64           first_start,
+                                guint            columns,
+                                GByteArray      *scratch,
+                                TesSliceRecord  *out,
+                                const char     **why)
 {
   const guint8 *p, *end;
   guint64 v;
@@ -465,28 +478,55 @@ tes_cache_chunk_unpack_keys (const guint8  *frame,
     if (!get_varint (&p, end, &v) || !(check))              \
       goto bad;                                             \
   } G_STMT_END
+#define SKIP(column) G_STMT_START {                         \
+    if (!(columns & (column)) && !(p = skip_varints (p, end, m))) \
+      goto bad;                                             \
+  } G_STMT_END
 
   /* the columns' order is tes_cache_chunk_pack_data()'s */
-  for (guint i = 0; i < m; i++)
-    {
-      NEXT (TRUE);
-      prev = (gint64)((guint64)prev + (guint64)unzigzag (v));
-      starts[i] = prev;
-    }
-  if (!(p = skip_varints (p, end, 2 * m)))      /* dur, self time */
+  SKIP (TES_CACHE_COLUMN_START);
+  if (columns & TES_CACHE_COLUMN_START)
+    for (guint i = 0; i < m; i++)
+      {
+        NEXT (TRUE);
+        prev = (gint64)((guint64)prev + (guint64)unzigzag (v));
+        out[i].start = prev;
+      }
+  /* self time is stored as what the children take of the duration */
+  if (columns & TES_CACHE_COLUMN_SELF)
+    columns |= TES_CACHE_COLUMN_DUR;
+  SKIP (TES_CACHE_COLUMN_DUR);
+  if (columns & TES_CACHE_COLUMN_DUR)
+    for (guint i = 0; i < m; i++)
+      {
+        NEXT (TRUE);
+        out[i].dur = unzigzag (v);
+      }
+  SKIP (TES_CACHE_COLUMN_SELF);
+  if (columns & TES_CACHE_COLUMN_SELF)
+    for (guint i = 0; i < m; i++)
+      {
+        NEXT (TRUE);
+        out[i].self_dur = (gint64)((guint64)out[i].dur - (guint64)unzigzag (v));
+      }
+  SKIP (TES_CACHE_COLUMN_NAME);
+  if (columns & TES_CACHE_COLUMN_NAME)
+    for (guint i = 0; i < m; i++)
+      {
+        NEXT (v <= G_MAXUINT32);
+        out[i].name = (guint32)v;
+      }
+  SKIP (TES_CACHE_COLUMN_CATEGORY);
+  if (columns & TES_CACHE_COLUMN_CATEGORY)
+    for (guint i = 0; i < m; i++)
+      {
+        NEXT (v <= G_MAXUINT32);
+        out[i].category = (guint32)v;
+      }
+  /* parent, depth, flags: no query that reads columns alone needs them */
+  if (!(p = skip_varints (p, end, 3 * m)))
     goto bad;
-  for (guint i = 0; i < m; i++)
-    {
-      NEXT (v <= G_MAXUINT32);
-      names[i] = (guint32)v;
-    }
-  for (guint i = 0; i < m; i++)
-    {
-      NEXT (v <= G_MAXUINT32);
-      categories[i] = (guint32)v;
-    }
-  if (!(p = skip_varints (p, end, 3 * m)))      /* parent, depth, flags */
-    goto bad;
+#undef SKIP
 #undef NEXT
 
   if (p != end)
@@ -494,7 +534,7 @@ tes_cache_chunk_unpack_keys (const guint8  *frame,
       *why = "has bytes after its records";
       return FALSE;
     }
-  if (starts[0] != first_start)
+  if ((columns & TES_CACHE_COLUMN_START) && out[0].start != first_start)
     {
       *why = "does not start where its index says";
       return FALSE;

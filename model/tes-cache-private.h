@@ -85,18 +85,26 @@ gboolean tes_cache_chunk_unpack_block   (const guint8         *frame,
                                          GByteArray           *scratch,
                                          TesSliceRecord       *out,
                                          const char          **why);
-/* what a search needs of a data block: the starts, names and categories
- * of its m slices; the other columns are only stepped over (and must be
- * whole) */
-gboolean tes_cache_chunk_unpack_keys    (const guint8         *frame,
-                                         gsize                 len,
-                                         guint                 m,
-                                         gint64                first_start,
-                                         GByteArray           *scratch,
-                                         gint64               *starts,
-                                         guint32              *names,
-                                         guint32              *categories,
-                                         const char          **why);
+/* Some columns of a data block, for queries that read every slice: the
+ * others are only stepped over (and must be whole), and their fields in
+ * out are left as they were. Parent, depth and flags are never decoded. */
+enum
+{
+  TES_CACHE_COLUMN_START    = 1 << 0,
+  TES_CACHE_COLUMN_DUR      = 1 << 1,
+  TES_CACHE_COLUMN_SELF     = 1 << 2,   /* decodes the duration too */
+  TES_CACHE_COLUMN_NAME     = 1 << 3,
+  TES_CACHE_COLUMN_CATEGORY = 1 << 4,
+};
+
+gboolean tes_cache_chunk_unpack_columns (const guint8        *frame,
+                                         gsize                len,
+                                         guint                m,
+                                         gint64               first_start,
+                                         guint                columns,
+                                         GByteArray          *scratch,
+                                         TesSliceRecord      *out,
+                                         const char         **why);
 /* block b of an args column of n slices, decompressed into scratch and
  * read where it lies: its m texts are [offsets[i], offsets[i + 1]) of
  * *texts (m + 1 offsets) */

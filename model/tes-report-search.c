@@ -293,8 +293,7 @@ search_chunk (Part          *part,
 {
   TesReport *self = part->self;
   guint n_strings = self->strings->len;
-  gint64 starts[TES_CACHE_BLOCK_SLICES];
-  guint32 names[TES_CACHE_BLOCK_SLICES], categories[TES_CACHE_BLOCK_SLICES];
+  TesSliceRecord recs[TES_CACHE_BLOCK_SLICES];
   guint32 offsets[TES_CACHE_BLOCK_SLICES + 1];
   guint8 hit[TES_CACHE_BLOCK_SLICES];
   gsize index_len = tes_cache_chunk_data_index_len (n);
@@ -319,8 +318,9 @@ search_chunk (Part          *part,
           offset < index_len || offset + len > data->len)
         why = "lies outside the chunk";
       else
-        tes_cache_chunk_unpack_keys (data->data + offset, len, m, first_start, scratch,
-                                     starts, names, categories, &why);
+        tes_cache_chunk_unpack_columns (data->data + offset, len, m, first_start,
+                                        TES_CACHE_COLUMN_START | TES_CACHE_COLUMN_NAME | TES_CACHE_COLUMN_CATEGORY,
+                                        scratch, recs, &why);
       if (why != NULL)
         {
           g_autofree char *where = g_strdup_printf ("block %u %s", b, why);
@@ -330,8 +330,8 @@ search_chunk (Part          *part,
 
       for (guint i = 0; i < m; i++)
         {
-          hit[i] = (names[i] < n_strings && part->string_hit[names[i]]) ||
-                   (categories[i] < n_strings && part->string_hit[categories[i]]);
+          hit[i] = (recs[i].name < n_strings && part->string_hit[recs[i].name]) ||
+                   (recs[i].category < n_strings && part->string_hit[recs[i].category]);
           n_hit += hit[i];
         }
 
@@ -355,7 +355,7 @@ search_chunk (Part          *part,
       for (guint i = 0; i < m; i++)
         if (hit[i])
           {
-            TesSearchMatch match = { track_id, first + b * TES_CACHE_BLOCK_SLICES + i, starts[i] };
+            TesSearchMatch match = { track_id, first + b * TES_CACHE_BLOCK_SLICES + i, recs[i].start };
 
             g_array_append_val (part->matches, match);
           }

@@ -21,6 +21,12 @@ typedef gboolean (*SliceFunc) (const TesSliceRecord *rec,
                                guint32               index,
                                gpointer              user_data);
 
+/* Takes the m slices of a block that lies wholly within the window, of
+ * which only the columns asked for were decoded. */
+typedef gboolean (*BlockFunc) (const TesSliceRecord *recs,
+                               guint                 m,
+                               gpointer              user_data);
+
 static TesReportBlock *
 block_slot (TesReport *self,
             gint64     key)
@@ -161,6 +167,8 @@ foreach_slice_in_window_part (TesReport     *self,
                               gint64         t1,
                               guint          part,
                               guint          n_parts,
+                              guint          inner_columns,
+                              BlockFunc      inner,
                               SliceFunc      func,
                               gpointer       user_data,
                               GCancellable  *cancellable,
@@ -245,6 +253,34 @@ foreach_slice_in_window_part (TesReport     *self,
           if (max_end < t0)
             continue;
 
+          /* a block within the window, for a query that reads only some
+           * columns: those alone, straight from the frame (not kept: what
+           * reads every slice would only evict the blocks frames reuse) */
+          if (inner != NULL && t0 <= start && max_end <= t1)
+            {
+              const char *why = NULL;
+
+              g_byte_array_set_size (frame, (guint)len);
+              if (sqlite3_blob_read (blob, frame->data, (int)len, (int)off) != SQLITE_OK)
+                why = "cannot be read";
+              else
+                tes_cache_chunk_unpack_columns (frame->data, len, m, start, inner_columns, scratch, recs, &why);
+              for (guint i = 0; why == NULL && i < m; i++)
+                if (recs[i].dur < 0 || recs[i].dur > 2 * TES_TIME_LIMIT ||
+                    recs[i].self_dur < 0 || recs[i].self_dur > recs[i].dur)
+                  why = "holds a record that cannot be";
+              if (why != NULL)
+                {
+                  g_autofree char *where = g_strdup_printf ("block %u %s", b, why);
+
+                  ok = tes_report_chunk_damaged (self, rowid, track_id, where, error);
+                  goto out;
+                }
+              if (!inner (recs, m, user_data))
+                goto out;
+              continue;
+            }
+
           if (!read_block (self, blob, rowid, track_id, b, m, start, max_end, off, len, frame, scratch, recs, error) ||
               !tes_report_check_slices (self, track_id, at, recs, m, error))
             {
@@ -285,7 +321,8 @@ foreach_slice_in_window (TesReport     *self,
                          GCancellable  *cancellable,
                          GError       **error)
 {
-  return foreach_slice_in_window_part (self, db, track_id, t0, t1, 0, 1, func, user_data, cancellable, error);
+  return foreach_slice_in_window_part (self, db, track_id, t0, t1, 0, 1, 0, NULL, func, user_data,
+                                       cancellable, error);
 }
 
 static gboolean
@@ -586,17 +623,12 @@ aggregate_init (TesAggregate *agg,
   *agg = (TesAggregate) { .key = key, .min = G_MAXINT64, .max = G_MININT64 };
 }
 
-static gboolean
-aggregate_slice (const TesSliceRecord *rec,
-                 guint32               index,
-                 gpointer              user_data)
+/* The group of @key, made empty if it is new. */
+static inline TesAggregate *
+aggregate_group (AggregateState *state,
+                 guint32         key)
 {
-  AggregateState *state = user_data;
-  guint32 key = state->group_by == TES_GROUP_BY_NAME ? rec->name : rec->category;
   TesAggregate *agg;
-  gint64 lo = MAX (rec->start, state->t0);
-  gint64 hi = MIN (rec->start + rec->dur, state->t1);
-  gint64 clipped = MAX (0, hi - lo);
 
   if (G_LIKELY (key < state->n_dense))
     {
@@ -614,6 +646,20 @@ aggregate_slice (const TesSliceRecord *rec,
       g_hash_table_insert (state->others, GUINT_TO_POINTER (key), agg);
     }
 
+  return agg;
+}
+
+static gboolean
+aggregate_slice (const TesSliceRecord *rec,
+                 guint32               index,
+                 gpointer              user_data)
+{
+  AggregateState *state = user_data;
+  TesAggregate *agg = aggregate_group (state, state->group_by == TES_GROUP_BY_NAME ? rec->name : rec->category);
+  gint64 lo = MAX (rec->start, state->t0);
+  gint64 hi = MIN (rec->start + rec->dur, state->t1);
+  gint64 clipped = MAX (0, hi - lo);
+
   agg->count++;
   agg->total += clipped;
   agg->min = MIN (agg->min, rec->dur);
@@ -624,6 +670,31 @@ aggregate_slice (const TesSliceRecord *rec,
     agg->self += rec->self_dur;
   else if (rec->dur > 0)
     agg->self += (gint64)((double)rec->self_dur * clipped / rec->dur);
+
+  return TRUE;
+}
+
+/* The slices of a block within the window: none is clipped (what
+ * aggregate_slice() does when clipped is the duration). */
+static gboolean
+aggregate_block (const TesSliceRecord *recs,
+                 guint                 m,
+                 gpointer              user_data)
+{
+  AggregateState *state = user_data;
+
+  for (guint i = 0; i < m; i++)
+    {
+      const TesSliceRecord *rec = &recs[i];
+      TesAggregate *agg = aggregate_group (state, state->group_by == TES_GROUP_BY_NAME ? rec->name : rec->category);
+
+      agg->count++;
+      agg->total += rec->dur;
+      agg->min = MIN (agg->min, rec->dur);
+      agg->max = MAX (agg->max, rec->dur);
+      agg->sum += rec->dur;
+      agg->self += rec->self_dur;
+    }
 
   return TRUE;
 }
@@ -736,7 +807,10 @@ aggregate_part (gpointer data)
       state.t0 = tes_report_convert_time (self, part->clock_id, track->clock_id, part->t0);
       state.t1 = tes_report_convert_time (self, part->clock_id, track->clock_id, part->t1);
       if (!foreach_slice_in_window_part (self, db, track_id, state.t0, state.t1, part->part, part->n_parts,
-                                         aggregate_slice, &state, part->cancellable, &part->error))
+                                         TES_CACHE_COLUMN_SELF |
+                                           (part->group_by == TES_GROUP_BY_NAME ? TES_CACHE_COLUMN_NAME
+                                                                                : TES_CACHE_COLUMN_CATEGORY),
+                                         aggregate_block, aggregate_slice, &state, part->cancellable, &part->error))
         break;
 
       groups = g_array_sized_new (FALSE, FALSE, sizeof (TesAggregate), state.touched->len);
