@@ -109,11 +109,25 @@ get_varint (const guint8 **p,
 {
   guint64 result = 0;
 
-  /* most values of most columns are one byte */
-  if (G_LIKELY (*p < end && **p < 0x80))
+  /* up to 8 bytes at once, without a branch per byte: the lowest byte
+   * with its top bit clear ends the varint, and the 7-bit groups before it
+   * are packed together in three steps */
+  if (G_LIKELY (end - *p >= 8))
     {
-      *v = *(*p)++;
-      return TRUE;
+      guint64 x, ends;
+
+      memcpy (&x, *p, sizeof x);
+      x = GUINT64_FROM_LE (x);
+      ends = ~x & G_GUINT64_CONSTANT (0x8080808080808080);
+      if (G_LIKELY (ends != 0))
+        {
+          x &= ends ^ (ends - 1);
+          *p += ((guint)__builtin_ctzll (ends) + 1) / 8;
+          x = ((x & G_GUINT64_CONSTANT (0x7f007f007f007f00)) >> 1) | (x & G_GUINT64_CONSTANT (0x007f007f007f007f));
+          x = ((x & G_GUINT64_CONSTANT (0x3fff00003fff0000)) >> 2) | (x & G_GUINT64_CONSTANT (0x00003fff00003fff));
+          *v = ((x & G_GUINT64_CONSTANT (0x0fffffff00000000)) >> 4) | (x & G_GUINT64_CONSTANT (0x000000000fffffff));
+          return TRUE;
+        }
     }
 
   for (guint shift = 0; shift < 64 && *p < end; shift += 7)
@@ -415,6 +429,123 @@ tes_cache_chunk_unpack_block (const guint8    *frame,
   return TRUE;
 }
 
+/* Steps over count varints from p: NULL if they run past end. Eight bytes
+ * at a time where it can, counting the bytes that end one. */
+static const guint8 *
+skip_varints (const guint8 *p,
+              const guint8 *end,
+              guint         count)
+{
+  while (end - p >= 8)
+    {
+      guint64 x;
+      guint ends;
+
+      memcpy (&x, p, sizeof x);
+      ends = (guint)__builtin_popcountll (~x & G_GUINT64_CONSTANT (0x8080808080808080));
+      if (ends >= count)
+        break;
+      count -= ends;
+      p += 8;
+    }
+  for (; count > 0 && p < end; p++)
+    if (*p < 0x80)
+      count--;
+
+  return count == 0 ? p : NULL;
+}
+
+gboolean
+tes_cache_chunk_unpack_columns (const guint8    *frame,
+                                gsize            len,
+                                guint            m,
+                                gint64           first_start,
+                                guint            columns,
+                                GByteArray      *scratch,
+                                TesSliceRecord  *out,
+                                const char     **why)
+{
+  const guint8 *p, *end;
+  guint64 v;
+  gint64 prev = 0;
+
+  if (!decompress_frame (frame, len, (gsize)m * MAX_RECORD_BYTES, scratch, why))
+    return FALSE;
+  p = scratch->data;
+  end = p + scratch->len;
+
+#define NEXT(check) G_STMT_START {                          \
+    if (!get_varint (&p, end, &v) || !(check))              \
+      goto bad;                                             \
+  } G_STMT_END
+#define SKIP(column) G_STMT_START {                         \
+    if (!(columns & (column)) && !(p = skip_varints (p, end, m))) \
+      goto bad;                                             \
+  } G_STMT_END
+
+  /* the columns' order is tes_cache_chunk_pack_data()'s */
+  SKIP (TES_CACHE_COLUMN_START);
+  if (columns & TES_CACHE_COLUMN_START)
+    for (guint i = 0; i < m; i++)
+      {
+        NEXT (TRUE);
+        prev = (gint64)((guint64)prev + (guint64)unzigzag (v));
+        out[i].start = prev;
+      }
+  /* self time is stored as what the children take of the duration */
+  if (columns & TES_CACHE_COLUMN_SELF)
+    columns |= TES_CACHE_COLUMN_DUR;
+  SKIP (TES_CACHE_COLUMN_DUR);
+  if (columns & TES_CACHE_COLUMN_DUR)
+    for (guint i = 0; i < m; i++)
+      {
+        NEXT (TRUE);
+        out[i].dur = unzigzag (v);
+      }
+  SKIP (TES_CACHE_COLUMN_SELF);
+  if (columns & TES_CACHE_COLUMN_SELF)
+    for (guint i = 0; i < m; i++)
+      {
+        NEXT (TRUE);
+        out[i].self_dur = (gint64)((guint64)out[i].dur - (guint64)unzigzag (v));
+      }
+  SKIP (TES_CACHE_COLUMN_NAME);
+  if (columns & TES_CACHE_COLUMN_NAME)
+    for (guint i = 0; i < m; i++)
+      {
+        NEXT (v <= G_MAXUINT32);
+        out[i].name = (guint32)v;
+      }
+  SKIP (TES_CACHE_COLUMN_CATEGORY);
+  if (columns & TES_CACHE_COLUMN_CATEGORY)
+    for (guint i = 0; i < m; i++)
+      {
+        NEXT (v <= G_MAXUINT32);
+        out[i].category = (guint32)v;
+      }
+  /* parent, depth, flags: no query that reads columns alone needs them */
+  if (!(p = skip_varints (p, end, 3 * m)))
+    goto bad;
+#undef SKIP
+#undef NEXT
+
+  if (p != end)
+    {
+      *why = "has bytes after its records";
+      return FALSE;
+    }
+  if ((columns & TES_CACHE_COLUMN_START) && out[0].start != first_start)
+    {
+      *why = "does not start where its index says";
+      return FALSE;
+    }
+  return TRUE;
+
+bad:
+  *why = "holds a record that cannot be read";
+  return FALSE;
+}
+
 gboolean
 tes_cache_chunk_unpack_data (const guint8    *blob,
                              gsize            len,
@@ -449,6 +580,64 @@ tes_cache_chunk_unpack_data (const guint8    *blob,
           return FALSE;
         }
     }
+  return TRUE;
+}
+
+gboolean
+tes_cache_chunk_args_block (const guint8  *blob,
+                            gsize          len,
+                            guint          n,
+                            guint          b,
+                            GByteArray    *scratch,
+                            guint32       *offsets,
+                            const char   **texts,
+                            const char   **why)
+{
+  guint nb = tes_cache_chunk_n_blocks (n);
+  gsize index_len = (gsize)nb * ARGS_INDEX_ENTRY;
+  guint m;
+  guint32 begin = 0, end;
+  guint64 offset = 0;
+  const guint8 *p, *stop;
+
+  if (blob == NULL || len < index_len || b >= nb)
+    {
+      *why = "lies outside the chunk";
+      return FALSE;
+    }
+  m = MIN (TES_CACHE_BLOCK_SLICES, n - b * TES_CACHE_BLOCK_SLICES);
+  if (b > 0)
+    memcpy (&begin, blob + (gsize)(b - 1) * ARGS_INDEX_ENTRY, sizeof begin);
+  memcpy (&end, blob + (gsize)b * ARGS_INDEX_ENTRY, sizeof end);
+  if (end < begin || index_len + end > len || (b == nb - 1 && index_len + end != len))
+    {
+      *why = "lies outside the chunk";
+      return FALSE;
+    }
+  if (!decompress_frame (blob + index_len + begin, end - begin, G_MAXUINT32, scratch, why))
+    return FALSE;
+
+  p = scratch->data;
+  stop = p + scratch->len;
+  for (guint i = 0; i < m; i++)
+    {
+      guint64 v;
+
+      if (!get_varint (&p, stop, &v) || v > (guint64)(stop - p))
+        {
+          *why = "holds a length that cannot be read";
+          return FALSE;
+        }
+      offsets[i] = (guint32)offset;
+      offset += v;
+    }
+  offsets[m] = (guint32)offset;
+  if ((gsize)(stop - p) != offset)
+    {
+      *why = "does not hold the texts its lengths say";
+      return FALSE;
+    }
+  *texts = (const char *)p;
   return TRUE;
 }
 

@@ -85,6 +85,37 @@ gboolean tes_cache_chunk_unpack_block   (const guint8         *frame,
                                          GByteArray           *scratch,
                                          TesSliceRecord       *out,
                                          const char          **why);
+/* Some columns of a data block, for queries that read every slice: the
+ * others are only stepped over (and must be whole), and their fields in
+ * out are left as they were. Parent, depth and flags are never decoded. */
+enum
+{
+  TES_CACHE_COLUMN_START    = 1 << 0,
+  TES_CACHE_COLUMN_DUR      = 1 << 1,
+  TES_CACHE_COLUMN_SELF     = 1 << 2,   /* decodes the duration too */
+  TES_CACHE_COLUMN_NAME     = 1 << 3,
+  TES_CACHE_COLUMN_CATEGORY = 1 << 4,
+};
+
+gboolean tes_cache_chunk_unpack_columns (const guint8        *frame,
+                                         gsize                len,
+                                         guint                m,
+                                         gint64               first_start,
+                                         guint                columns,
+                                         GByteArray          *scratch,
+                                         TesSliceRecord      *out,
+                                         const char         **why);
+/* block b of an args column of n slices, decompressed into scratch and
+ * read where it lies: its m texts are [offsets[i], offsets[i + 1]) of
+ * *texts (m + 1 offsets) */
+gboolean tes_cache_chunk_args_block     (const guint8         *blob,
+                                         gsize                 len,
+                                         guint                 n,
+                                         guint                 b,
+                                         GByteArray           *scratch,
+                                         guint32              *offsets,
+                                         const char          **texts,
+                                         const char          **why);
 /* all n records; *why (to free) says which block is damaged and how */
 gboolean tes_cache_chunk_unpack_data    (const guint8         *blob,
                                          gsize                 len,

@@ -95,32 +95,16 @@ next_candidate (const char *from,
   return MIN (*next_lower, *next_upper);
 }
 
-/* Marks in @hit the slices of a chunk whose argument text holds the
- * pattern. The texts are one run of bytes, with n + 1 offsets before it. */
+/* Marks in @hit the slices of a block whose argument text holds the
+ * pattern: texts is one run of bytes, text i is [offsets[i], offsets[i + 1])
+ * (in order, within the run). */
 static void
 match_args (const Pattern *pattern,
-            const guint8  *blob,
-            gsize          len,
+            const guint32 *offsets,
+            const char    *text,
             guint          n,
             guint8        *hit)
 {
-  const guint32 *offsets = (const guint32 *)(gconstpointer)blob;
-  const char *text;
-  gsize text_len;
-
-  if (blob == NULL || len < (n + 1) * sizeof (guint32))
-    return;
-
-  text = (const char *)blob + (n + 1) * sizeof (guint32);
-  text_len = len - (n + 1) * sizeof (guint32);
-  if (offsets[n] > text_len)
-    return;
-  /* in order, so that every text lies within the run (a damaged cache's
-   * may not be: then there is nothing to match) */
-  for (guint i = 0; i < n; i++)
-    if (offsets[i] > offsets[i + 1])
-      return;
-
   if (pattern->regex != NULL)
     {
       for (guint i = 0; i < n; i++)
@@ -166,8 +150,6 @@ typedef gboolean (*ChunkFunc) (gint64                track_id,
                                guint32               first,
                                guint                 n,
                                const TesSliceRecord *records,
-                               const guint8         *args,
-                               gsize                 args_len,
                                gpointer              user_data);
 
 /* Reads column @column of chunk @rowid into @buffer through incremental
@@ -196,7 +178,7 @@ read_chunk_blob (sqlite3       *db,
 }
 
 /* Hands every slice chunk whose rowid is @part modulo @n_parts to @func,
- * in track then index order: each core can scan its own share. */
+ * in track then index order, its records decoded. */
 static gboolean
 foreach_chunk (TesReport     *self,
                guint          part,
@@ -207,10 +189,8 @@ foreach_chunk (TesReport     *self,
                GError       **error)
 {
   g_autoptr(GByteArray) data = g_byte_array_new ();
-  g_autoptr(GByteArray) args = g_byte_array_new ();
   g_autoptr(GByteArray) packed = g_byte_array_new ();
   sqlite3_blob *data_blob = NULL;
-  sqlite3_blob *args_blob = NULL;
   sqlite3_stmt *stmt = NULL;
   gboolean ok = FALSE;
   sqlite3 *db;
@@ -219,7 +199,7 @@ foreach_chunk (TesReport     *self,
   if (!(db = tes_report_borrow_db (self, error)))
     return FALSE;
 
-  if (!tes_report_prepare (db, "SELECT rowid, track_id, first_index, n, length (data), length (args), max_dur "
+  if (!tes_report_prepare (db, "SELECT rowid, track_id, first_index, n, length (data), max_dur "
                                "FROM slice_chunks WHERE rowid % ?1 = ?2 ORDER BY track_id, first_index",
                            &stmt, error))
     goto out;
@@ -232,7 +212,6 @@ foreach_chunk (TesReport     *self,
       gint64 track_id = sqlite3_column_int64 (stmt, 1);
       guint32 first = (guint32)sqlite3_column_int64 (stmt, 2);
       guint n = (guint)sqlite3_column_int64 (stmt, 3);
-      gsize args_len = (gsize)sqlite3_column_int64 (stmt, 5);
       g_autofree char *why = NULL;
       const TesSliceRecord *records;
 
@@ -240,7 +219,7 @@ foreach_chunk (TesReport     *self,
         goto out;
 
       if (!tes_report_check_chunk (self, db, rowid, track_id, sqlite3_column_int64 (stmt, 3),
-                                   sqlite3_column_int64 (stmt, 4), sqlite3_column_int64 (stmt, 6),
+                                   sqlite3_column_int64 (stmt, 4), sqlite3_column_int64 (stmt, 5),
                                    error))
         goto out;
 
@@ -255,26 +234,11 @@ foreach_chunk (TesReport     *self,
           tes_report_chunk_damaged (self, rowid, track_id, why, error);
           goto out;
         }
-      if (args_len > 0)
-        {
-          if (!read_chunk_blob (db, &args_blob, "args", rowid, args_len, packed))
-            {
-              tes_cache_set_error (error, db, "Reading slices");
-              goto out;
-            }
-          if (!tes_cache_chunk_unpack_args (packed->data, packed->len, n, 0, G_MAXUINT, args, &why))
-            {
-              tes_report_chunk_damaged (self, rowid, track_id, why, error);
-              goto out;
-            }
-          args_len = args->len;
-        }
-
       records = (const TesSliceRecord *)(gconstpointer)data->data;
       if (!tes_report_check_slices (self, track_id, first, records, n, error))
         goto out;
 
-      if (!func (track_id, first, n, records, args_len ? args->data : NULL, args_len, user_data))
+      if (!func (track_id, first, n, records, user_data))
         break;
     }
 
@@ -288,7 +252,6 @@ foreach_chunk (TesReport     *self,
 
 out:
   sqlite3_blob_close (data_blob);
-  sqlite3_blob_close (args_blob);
   sqlite3_finalize (stmt);
   tes_report_return_db (self, db);
 
@@ -306,45 +269,97 @@ typedef struct
   GCancellable  *cancellable;
   GArray        *matches;    /* TesSearchMatch, by track then index */
   GError        *error;
-  guint8        *hit;
-  guint          hit_size;
 } Part;
 
+/* Searches one chunk: per block, the names and categories from the data
+ * column alone (the other fields are stepped over, not decoded), then the
+ * argument texts of the block where they lie after zstd, unless every
+ * slice of it matched already. */
 static gboolean
-search_chunk (gint64                track_id,
-              guint32               first,
-              guint                 n,
-              const TesSliceRecord *records,
-              const guint8         *args,
-              gsize                 args_len,
-              gpointer              user_data)
+search_chunk (Part          *part,
+              sqlite3       *db,
+              sqlite3_blob **data_blob,
+              sqlite3_blob **args_blob,
+              gint64         rowid,
+              gint64         track_id,
+              guint32        first,
+              guint          n,
+              gsize          data_len,
+              gsize          args_len,
+              GByteArray    *data,
+              GByteArray    *args,
+              GByteArray    *scratch,
+              GError       **error)
 {
-  Part *part = user_data;
-  guint n_strings = part->self->strings->len;
+  TesReport *self = part->self;
+  guint n_strings = self->strings->len;
+  TesSliceRecord recs[TES_CACHE_BLOCK_SLICES];
+  guint32 offsets[TES_CACHE_BLOCK_SLICES + 1];
+  guint8 hit[TES_CACHE_BLOCK_SLICES];
+  gsize index_len = tes_cache_chunk_data_index_len (n);
+  gboolean args_read = FALSE;
 
-  if (n > part->hit_size)
+  if (!read_chunk_blob (db, data_blob, "data", rowid, data_len, data))
     {
-      part->hit = g_renew (guint8, part->hit, n);
-      part->hit_size = n;
+      tes_cache_set_error (error, db, "Reading slices");
+      return FALSE;
     }
 
-  for (guint i = 0; i < n; i++)
+  for (guint b = 0; b < tes_cache_chunk_n_blocks (n); b++)
     {
-      guint32 name = records[i].name, category = records[i].category;
+      guint m = MIN (TES_CACHE_BLOCK_SLICES, n - b * TES_CACHE_BLOCK_SLICES);
+      const char *why = NULL;
+      const char *texts;
+      gint64 first_start, max_end;
+      gsize offset, len;
+      guint n_hit = 0;
 
-      part->hit[i] = (name < n_strings && part->string_hit[name]) ||
-                     (category < n_strings && part->string_hit[category]);
+      if (!tes_cache_chunk_data_block (data->data, data->len, n, b, &first_start, &max_end, &offset, &len) ||
+          offset < index_len || offset + len > data->len)
+        why = "lies outside the chunk";
+      else
+        tes_cache_chunk_unpack_columns (data->data + offset, len, m, first_start,
+                                        TES_CACHE_COLUMN_START | TES_CACHE_COLUMN_NAME | TES_CACHE_COLUMN_CATEGORY,
+                                        scratch, recs, &why);
+      if (why != NULL)
+        {
+          g_autofree char *where = g_strdup_printf ("block %u %s", b, why);
+
+          return tes_report_chunk_damaged (self, rowid, track_id, where, error);
+        }
+
+      for (guint i = 0; i < m; i++)
+        {
+          hit[i] = (recs[i].name < n_strings && part->string_hit[recs[i].name]) ||
+                   (recs[i].category < n_strings && part->string_hit[recs[i].category]);
+          n_hit += hit[i];
+        }
+
+      if (args_len > 0 && n_hit < m)
+        {
+          if (!args_read &&
+              !(args_read = read_chunk_blob (db, args_blob, "args", rowid, args_len, args)))
+            {
+              tes_cache_set_error (error, db, "Reading slices");
+              return FALSE;
+            }
+          if (!tes_cache_chunk_args_block (args->data, args->len, n, b, scratch, offsets, &texts, &why))
+            {
+              g_autofree char *where = g_strdup_printf ("args block %u %s", b, why);
+
+              return tes_report_chunk_damaged (self, rowid, track_id, where, error);
+            }
+          match_args (part->pattern, offsets, texts, m, hit);
+        }
+
+      for (guint i = 0; i < m; i++)
+        if (hit[i])
+          {
+            TesSearchMatch match = { track_id, first + b * TES_CACHE_BLOCK_SLICES + i, recs[i].start };
+
+            g_array_append_val (part->matches, match);
+          }
     }
-
-  match_args (part->pattern, args, args_len, n, part->hit);
-
-  for (guint i = 0; i < n; i++)
-    if (part->hit[i])
-      {
-        TesSearchMatch match = { track_id, first + i, records[i].start };
-
-        g_array_append_val (part->matches, match);
-      }
 
   return TRUE;
 }
@@ -353,10 +368,57 @@ static gpointer
 search_part (gpointer data)
 {
   Part *part = data;
+  TesReport *self = part->self;
+  g_autoptr(GByteArray) chunk_data = g_byte_array_new ();
+  g_autoptr(GByteArray) chunk_args = g_byte_array_new ();
+  g_autoptr(GByteArray) scratch = g_byte_array_new ();
+  sqlite3_blob *data_blob = NULL;
+  sqlite3_blob *args_blob = NULL;
+  sqlite3_stmt *stmt = NULL;
+  GError **error = &part->error;
+  sqlite3 *db;
+  int rc;
 
   part->matches = g_array_new (FALSE, FALSE, sizeof (TesSearchMatch));
-  foreach_chunk (part->self, part->part, part->n_parts, search_chunk, part, part->cancellable, &part->error);
-  g_clear_pointer (&part->hit, g_free);
+  if (!(db = tes_report_borrow_db (self, error)))
+    return NULL;
+
+  if (!tes_report_prepare (db, "SELECT rowid, track_id, first_index, n, length (data), length (args), max_dur "
+                               "FROM slice_chunks WHERE rowid % ?1 = ?2 ORDER BY track_id, first_index",
+                           &stmt, error))
+    goto out;
+  sqlite3_bind_int (stmt, 1, (int)part->n_parts);
+  sqlite3_bind_int (stmt, 2, (int)part->part);
+
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      gint64 rowid = sqlite3_column_int64 (stmt, 0);
+      gint64 track_id = sqlite3_column_int64 (stmt, 1);
+
+      if (g_cancellable_set_error_if_cancelled (part->cancellable, error) ||
+          !tes_report_check_chunk (self, db, rowid, track_id, sqlite3_column_int64 (stmt, 3),
+                                   sqlite3_column_int64 (stmt, 4), sqlite3_column_int64 (stmt, 6), error) ||
+          tes_report_get_track (self, track_id) == NULL ||
+          !search_chunk (part, db, &data_blob, &args_blob, rowid, track_id,
+                         (guint32)sqlite3_column_int64 (stmt, 2), (guint)sqlite3_column_int64 (stmt, 3),
+                         (gsize)sqlite3_column_int64 (stmt, 4), (gsize)sqlite3_column_int64 (stmt, 5),
+                         chunk_data, chunk_args, scratch, error))
+        {
+          if (*error == NULL)
+            tes_report_set_damaged (error, self, "slices of track %" G_GINT64_FORMAT ", which is not there",
+                                    track_id);
+          goto out;
+        }
+    }
+
+  if (rc != SQLITE_DONE)
+    tes_cache_set_error (error, db, "Reading slices");
+
+out:
+  sqlite3_blob_close (data_blob);
+  sqlite3_blob_close (args_blob);
+  sqlite3_finalize (stmt);
+  tes_report_return_db (self, db);
 
   return NULL;
 }
@@ -425,7 +487,7 @@ tes_report_search (TesReport     *self,
   /* the slices: a share of the chunks for each core, this thread too */
   for (guint i = 0; i < n_parts; i++)
     {
-      parts[i] = (Part) { self, &pattern, string_hit, i, n_parts, cancellable, NULL, NULL, NULL, 0 };
+      parts[i] = (Part) { self, &pattern, string_hit, i, n_parts, cancellable, NULL, NULL };
       if (i > 0)
         threads[i] = g_thread_new ("tes-search", search_part, &parts[i]);
     }
@@ -470,8 +532,6 @@ collect_durations (gint64                track_id,
                    guint32               first,
                    guint                 n,
                    const TesSliceRecord *records,
-                   const guint8         *args,
-                   gsize                 args_len,
                    gpointer              user_data)
 {
   DurationScan *scan = user_data;

@@ -21,6 +21,12 @@ typedef gboolean (*SliceFunc) (const TesSliceRecord *rec,
                                guint32               index,
                                gpointer              user_data);
 
+/* Takes the m slices of a block that lies wholly within the window, of
+ * which only the columns asked for were decoded. */
+typedef gboolean (*BlockFunc) (const TesSliceRecord *recs,
+                               guint                 m,
+                               gpointer              user_data);
+
 static TesReportBlock *
 block_slot (TesReport *self,
             gint64     key)
@@ -154,15 +160,19 @@ tes_report_check_slices (TesReport             *self,
  * first start and latest end (in the chunk's index) say they can hold a
  * slice that overlaps it are read and decoded. */
 static gboolean
-foreach_slice_in_window (TesReport     *self,
-                         sqlite3       *db,
-                         gint64         track_id,
-                         gint64         t0,
-                         gint64         t1,
-                         SliceFunc      func,
-                         gpointer       user_data,
-                         GCancellable  *cancellable,
-                         GError       **error)
+foreach_slice_in_window_part (TesReport     *self,
+                              sqlite3       *db,
+                              gint64         track_id,
+                              gint64         t0,
+                              gint64         t1,
+                              guint          part,
+                              guint          n_parts,
+                              guint          inner_columns,
+                              BlockFunc      inner,
+                              SliceFunc      func,
+                              gpointer       user_data,
+                              GCancellable  *cancellable,
+                              GError       **error)
 {
   g_autofree TesSliceRecord *recs = g_new (TesSliceRecord, TES_CACHE_BLOCK_SLICES);
   g_autoptr(GByteArray) index = g_byte_array_new ();
@@ -175,13 +185,15 @@ foreach_slice_in_window (TesReport     *self,
 
   if (!tes_report_prepare (db,
                            "SELECT id, first_index, n, max_dur, length (data) FROM slice_chunks "
-                           "WHERE track_id = ? AND t_min <= ? AND t_max_end >= ? ORDER BY t_min",
+                           "WHERE track_id = ? AND t_min <= ? AND t_max_end >= ? AND id % ? = ? ORDER BY t_min",
                            &stmt, error))
     return FALSE;
 
   sqlite3_bind_int64 (stmt, 1, track_id);
   sqlite3_bind_int64 (stmt, 2, t1);
   sqlite3_bind_int64 (stmt, 3, t0);
+  sqlite3_bind_int (stmt, 4, (int)n_parts);
+  sqlite3_bind_int (stmt, 5, (int)part);
 
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
@@ -241,6 +253,34 @@ foreach_slice_in_window (TesReport     *self,
           if (max_end < t0)
             continue;
 
+          /* a block within the window, for a query that reads only some
+           * columns: those alone, straight from the frame (not kept: what
+           * reads every slice would only evict the blocks frames reuse) */
+          if (inner != NULL && t0 <= start && max_end <= t1)
+            {
+              const char *why = NULL;
+
+              g_byte_array_set_size (frame, (guint)len);
+              if (sqlite3_blob_read (blob, frame->data, (int)len, (int)off) != SQLITE_OK)
+                why = "cannot be read";
+              else
+                tes_cache_chunk_unpack_columns (frame->data, len, m, start, inner_columns, scratch, recs, &why);
+              for (guint i = 0; why == NULL && i < m; i++)
+                if (recs[i].dur < 0 || recs[i].dur > 2 * TES_TIME_LIMIT ||
+                    recs[i].self_dur < 0 || recs[i].self_dur > recs[i].dur)
+                  why = "holds a record that cannot be";
+              if (why != NULL)
+                {
+                  g_autofree char *where = g_strdup_printf ("block %u %s", b, why);
+
+                  ok = tes_report_chunk_damaged (self, rowid, track_id, where, error);
+                  goto out;
+                }
+              if (!inner (recs, m, user_data))
+                goto out;
+              continue;
+            }
+
           if (!read_block (self, blob, rowid, track_id, b, m, start, max_end, off, len, frame, scratch, recs, error) ||
               !tes_report_check_slices (self, track_id, at, recs, m, error))
             {
@@ -268,6 +308,21 @@ out:
   g_clear_pointer (&blob, sqlite3_blob_close);
   sqlite3_finalize (stmt);
   return ok;
+}
+
+static gboolean
+foreach_slice_in_window (TesReport     *self,
+                         sqlite3       *db,
+                         gint64         track_id,
+                         gint64         t0,
+                         gint64         t1,
+                         SliceFunc      func,
+                         gpointer       user_data,
+                         GCancellable  *cancellable,
+                         GError       **error)
+{
+  return foreach_slice_in_window_part (self, db, track_id, t0, t1, 0, 1, 0, NULL, func, user_data,
+                                       cancellable, error);
 }
 
 static gboolean
@@ -547,13 +602,52 @@ tes_report_get_slice_args (TesReport  *self,
   return args;
 }
 
+/* One core's share of an aggregate over one track: the groups it met, in
+ * the track's ticks. Keys that are string ids (all a writer gives) index
+ * a dense array, the rest a hash table. */
 typedef struct
 {
-  GHashTable *groups;   /* key -> TesAggregate* (in the track's ticks) */
-  gint64      t0;
-  gint64      t1;
-  TesGroupBy  group_by;
+  TesAggregate *dense;      /* n_dense, count 0: unused */
+  guint         n_dense;
+  GArray       *touched;    /* guint32: the dense keys used, first use order */
+  GHashTable   *others;     /* key -> TesAggregate* */
+  gint64        t0;
+  gint64        t1;
+  TesGroupBy    group_by;
 } AggregateState;
+
+static inline void
+aggregate_init (TesAggregate *agg,
+                guint32       key)
+{
+  *agg = (TesAggregate) { .key = key, .min = G_MAXINT64, .max = G_MININT64 };
+}
+
+/* The group of @key, made empty if it is new. */
+static inline TesAggregate *
+aggregate_group (AggregateState *state,
+                 guint32         key)
+{
+  TesAggregate *agg;
+
+  if (G_LIKELY (key < state->n_dense))
+    {
+      agg = &state->dense[key];
+      if (agg->count == 0)
+        {
+          aggregate_init (agg, key);
+          g_array_append_val (state->touched, key);
+        }
+    }
+  else if (!(agg = g_hash_table_lookup (state->others, GUINT_TO_POINTER (key))))
+    {
+      agg = g_new (TesAggregate, 1);
+      aggregate_init (agg, key);
+      g_hash_table_insert (state->others, GUINT_TO_POINTER (key), agg);
+    }
+
+  return agg;
+}
 
 static gboolean
 aggregate_slice (const TesSliceRecord *rec,
@@ -561,20 +655,10 @@ aggregate_slice (const TesSliceRecord *rec,
                  gpointer              user_data)
 {
   AggregateState *state = user_data;
-  guint32 key = state->group_by == TES_GROUP_BY_NAME ? rec->name : rec->category;
-  TesAggregate *agg = g_hash_table_lookup (state->groups, GUINT_TO_POINTER (key));
+  TesAggregate *agg = aggregate_group (state, state->group_by == TES_GROUP_BY_NAME ? rec->name : rec->category);
   gint64 lo = MAX (rec->start, state->t0);
   gint64 hi = MIN (rec->start + rec->dur, state->t1);
   gint64 clipped = MAX (0, hi - lo);
-
-  if (agg == NULL)
-    {
-      agg = g_new0 (TesAggregate, 1);
-      agg->key = key;
-      agg->min = G_MAXINT64;
-      agg->max = G_MININT64;
-      g_hash_table_insert (state->groups, GUINT_TO_POINTER (key), agg);
-    }
 
   agg->count++;
   agg->total += clipped;
@@ -588,6 +672,52 @@ aggregate_slice (const TesSliceRecord *rec,
     agg->self += (gint64)((double)rec->self_dur * clipped / rec->dur);
 
   return TRUE;
+}
+
+/* The slices of a block within the window: none is clipped (what
+ * aggregate_slice() does when clipped is the duration). */
+static gboolean
+aggregate_block (const TesSliceRecord *recs,
+                 guint                 m,
+                 gpointer              user_data)
+{
+  AggregateState *state = user_data;
+
+  for (guint i = 0; i < m; i++)
+    {
+      const TesSliceRecord *rec = &recs[i];
+      TesAggregate *agg = aggregate_group (state, state->group_by == TES_GROUP_BY_NAME ? rec->name : rec->category);
+
+      agg->count++;
+      agg->total += rec->dur;
+      agg->min = MIN (agg->min, rec->dur);
+      agg->max = MAX (agg->max, rec->dur);
+      agg->sum += rec->dur;
+      agg->self += rec->self_dur;
+    }
+
+  return TRUE;
+}
+
+/* Adds @agg to the group of its key in @into (keys -> TesAggregate*). */
+static void
+aggregate_merge (GHashTable         *into,
+                 const TesAggregate *agg)
+{
+  TesAggregate *to = g_hash_table_lookup (into, GUINT_TO_POINTER (agg->key));
+
+  if (to == NULL)
+    {
+      to = g_new (TesAggregate, 1);
+      aggregate_init (to, agg->key);
+      g_hash_table_insert (into, GUINT_TO_POINTER (agg->key), to);
+    }
+  to->count += agg->count;
+  to->total += agg->total;
+  to->self += agg->self;
+  to->sum += agg->sum;
+  to->min = MIN (to->min, agg->min);
+  to->max = MAX (to->max, agg->max);
 }
 
 static int
@@ -614,6 +744,99 @@ convert_duration (TesReport *self,
          tes_report_convert_time (self, from_clock, to_clock, 0);
 }
 
+#define AGGREGATE_MAX_PARTS 4
+
+/* An aggregate's work: every core takes every n_parts-th chunk of each
+ * track (what reads every slice is decoding-bound, and the sums do not
+ * depend on the order), and keeps per track the groups it met. */
+typedef struct
+{
+  TesReport     *self;
+  const gint64  *track_ids;    /* n; NULL: all tracks */
+  guint          n;
+  gint64         clock_id;
+  gint64         t0;
+  gint64         t1;
+  TesGroupBy     group_by;
+  GCancellable  *cancellable;
+  guint          part;
+  guint          n_parts;
+  GPtrArray     *per_track;    /* GArray of TesAggregate per track, NULL: none */
+  GError        *error;
+} AggregatePart;
+
+static void
+groups_free (gpointer groups)
+{
+  if (groups != NULL)
+    g_array_unref (groups);
+}
+
+static gpointer
+aggregate_part (gpointer data)
+{
+  AggregatePart *part = data;
+  TesReport *self = part->self;
+  AggregateState state = { 0 };
+  sqlite3 *db;
+
+  part->per_track = g_ptr_array_new_full (part->n, groups_free);
+  if (!(db = tes_report_borrow_db (self, &part->error)))
+    return NULL;
+
+  state.n_dense = self->strings->len;
+  state.dense = g_new0 (TesAggregate, MAX (state.n_dense, 1));
+  state.touched = g_array_new (FALSE, FALSE, sizeof (guint32));
+  state.others = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  state.group_by = part->group_by;
+
+  for (guint i = 0; i < part->n; i++)
+    {
+      gint64 track_id = part->track_ids ? part->track_ids[i] : (gint64)i + 1;
+      const TesTrack *track = tes_report_get_track (self, track_id);
+      GArray *groups;
+      GHashTableIter iter;
+      TesAggregate *agg;
+
+      if (track == NULL || track->n_slices == 0)
+        {
+          g_ptr_array_add (part->per_track, NULL);
+          continue;
+        }
+
+      state.t0 = tes_report_convert_time (self, part->clock_id, track->clock_id, part->t0);
+      state.t1 = tes_report_convert_time (self, part->clock_id, track->clock_id, part->t1);
+      if (!foreach_slice_in_window_part (self, db, track_id, state.t0, state.t1, part->part, part->n_parts,
+                                         TES_CACHE_COLUMN_SELF |
+                                           (part->group_by == TES_GROUP_BY_NAME ? TES_CACHE_COLUMN_NAME
+                                                                                : TES_CACHE_COLUMN_CATEGORY),
+                                         aggregate_block, aggregate_slice, &state, part->cancellable, &part->error))
+        break;
+
+      groups = g_array_sized_new (FALSE, FALSE, sizeof (TesAggregate), state.touched->len);
+      for (guint k = 0; k < state.touched->len; k++)
+        {
+          guint32 key = g_array_index (state.touched, guint32, k);
+
+          g_array_append_val (groups, state.dense[key]);
+          state.dense[key].count = 0;
+        }
+      g_array_set_size (state.touched, 0);
+      g_hash_table_iter_init (&iter, state.others);
+      while (g_hash_table_iter_next (&iter, NULL, (gpointer *)&agg))
+        g_array_append_val (groups, *agg);
+      g_hash_table_remove_all (state.others);
+      g_ptr_array_add (part->per_track, groups);
+    }
+
+  g_free (state.dense);
+  g_array_unref (state.touched);
+  g_hash_table_unref (state.others);
+  tes_report_return_db (self, db);
+
+  return NULL;
+}
+
 GArray *
 tes_report_aggregate_slices (TesReport     *self,
                              const gint64  *track_ids,
@@ -626,65 +849,74 @@ tes_report_aggregate_slices (TesReport     *self,
                              GError       **error)
 {
   g_autoptr(GHashTable) merged = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autoptr(GHashTable) track_groups = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   g_autoptr(GArray) result = g_array_new (FALSE, FALSE, sizeof (TesAggregate));
+  AggregatePart parts[AGGREGATE_MAX_PARTS];
+  GThread *threads[AGGREGATE_MAX_PARTS] = { 0 };
+  guint n_parts = CLAMP (g_get_num_processors (), 1, AGGREGATE_MAX_PARTS);
+  guint n = n_track_ids ? n_track_ids : self->tracks->len;
+  GError *failed = NULL;
   GHashTableIter iter;
   TesAggregate *agg;
-  sqlite3 *db;
-  guint n = n_track_ids ? n_track_ids : self->tracks->len;
 
   g_return_val_if_fail (TES_IS_REPORT (self), NULL);
 
-  if (!(db = tes_report_borrow_db (self, error)))
-    return NULL;
+  /* a core's share, this thread too */
+  for (guint p = 0; p < n_parts; p++)
+    {
+      parts[p] = (AggregatePart) { self, n_track_ids ? track_ids : NULL, n, clock_id, t0, t1, group_by,
+                                   cancellable, p, n_parts, NULL, NULL };
+      if (p > 0)
+        threads[p] = g_thread_new ("tes-aggregate", aggregate_part, &parts[p]);
+    }
+  aggregate_part (&parts[0]);
+  for (guint p = 0; p < n_parts; p++)
+    {
+      if (threads[p] != NULL)
+        g_thread_join (threads[p]);
+      if (parts[p].error != NULL && failed == NULL)
+        failed = g_steal_pointer (&parts[p].error);
+      g_clear_error (&parts[p].error);
+    }
 
-  for (guint i = 0; i < n; i++)
+  /* per track, the parts' sums in its ticks, then in the clock asked for:
+   * the same conversions, of the same sums, as one pass over the track */
+  for (guint i = 0; failed == NULL && i < n; i++)
     {
       gint64 track_id = n_track_ids ? track_ids[i] : (gint64)i + 1;
       const TesTrack *track = tes_report_get_track (self, track_id);
-      AggregateState state;
 
-      if (track == NULL || track->n_slices == 0)
-        continue;
-
-      state.groups = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-      state.t0 = tes_report_convert_time (self, clock_id, track->clock_id, t0);
-      state.t1 = tes_report_convert_time (self, clock_id, track->clock_id, t1);
-      state.group_by = group_by;
-
-      if (!foreach_slice_in_window (self, db, track_id, state.t0, state.t1,
-                                    aggregate_slice, &state, cancellable, error))
+      g_hash_table_remove_all (track_groups);
+      for (guint p = 0; p < n_parts; p++)
         {
-          g_hash_table_unref (state.groups);
-          tes_report_return_db (self, db);
-          return NULL;
+          GArray *groups = i < parts[p].per_track->len ? g_ptr_array_index (parts[p].per_track, i) : NULL;
+
+          for (guint k = 0; groups != NULL && k < groups->len; k++)
+            aggregate_merge (track_groups, &g_array_index (groups, TesAggregate, k));
         }
 
-      g_hash_table_iter_init (&iter, state.groups);
+      g_hash_table_iter_init (&iter, track_groups);
       while (g_hash_table_iter_next (&iter, NULL, (gpointer *)&agg))
         {
-          TesAggregate *into = g_hash_table_lookup (merged, GUINT_TO_POINTER (agg->key));
+          TesAggregate converted = *agg;
 
-          if (into == NULL)
-            {
-              into = g_new0 (TesAggregate, 1);
-              into->key = agg->key;
-              into->min = G_MAXINT64;
-              into->max = G_MININT64;
-              g_hash_table_insert (merged, GUINT_TO_POINTER (agg->key), into);
-            }
-
-          into->count += agg->count;
-          into->total += convert_duration (self, track->clock_id, clock_id, agg->total);
-          into->self += convert_duration (self, track->clock_id, clock_id, agg->self);
-          into->sum += convert_duration (self, track->clock_id, clock_id, agg->sum);
-          into->min = MIN (into->min, convert_duration (self, track->clock_id, clock_id, agg->min));
-          into->max = MAX (into->max, convert_duration (self, track->clock_id, clock_id, agg->max));
+          converted.total = convert_duration (self, track->clock_id, clock_id, agg->total);
+          converted.self = convert_duration (self, track->clock_id, clock_id, agg->self);
+          converted.sum = convert_duration (self, track->clock_id, clock_id, agg->sum);
+          converted.min = convert_duration (self, track->clock_id, clock_id, agg->min);
+          converted.max = convert_duration (self, track->clock_id, clock_id, agg->max);
+          aggregate_merge (merged, &converted);
         }
-
-      g_hash_table_unref (state.groups);
     }
 
-  tes_report_return_db (self, db);
+  for (guint p = 0; p < n_parts; p++)
+    g_clear_pointer (&parts[p].per_track, g_ptr_array_unref);
+
+  if (failed != NULL)
+    {
+      g_propagate_error (error, failed);
+      return NULL;
+    }
 
   g_hash_table_iter_init (&iter, merged);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *)&agg))

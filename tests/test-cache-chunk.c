@@ -111,6 +111,30 @@ test_records_round_trip (void)
           g_assert_true (tes_cache_chunk_unpack_block (packed->data + offset, len, m, first_start, max_end, scratch,
                                                        back, &what));
           g_assert_cmpmem (back, m * sizeof *back, &recs[b * TES_CACHE_BLOCK_SLICES], m * sizeof *recs);
+
+          /* some columns alone, as the search and the aggregate read them:
+           * those fields equal the records', the others are left as they were */
+          for (guint columns = 0; columns < 32; columns++)
+            {
+              const TesSliceRecord *want = &recs[b * TES_CACHE_BLOCK_SLICES];
+              gboolean dur = (columns & (TES_CACHE_COLUMN_DUR | TES_CACHE_COLUMN_SELF)) != 0;
+
+              memset (back, 0xab, m * sizeof *back);
+              g_assert_true (tes_cache_chunk_unpack_columns (packed->data + offset, len, m, first_start, columns,
+                                                             scratch, back, &what));
+              for (guint i = 0; i < m; i++)
+                {
+                  g_assert_cmpint (back[i].start, ==, columns & TES_CACHE_COLUMN_START ? want[i].start
+                                                                                        : (gint64)0xabababababababab);
+                  g_assert_cmpint (back[i].dur, ==, dur ? want[i].dur : (gint64)0xabababababababab);
+                  g_assert_cmpint (back[i].self_dur, ==, columns & TES_CACHE_COLUMN_SELF ? want[i].self_dur
+                                                                                          : (gint64)0xabababababababab);
+                  g_assert_cmpuint (back[i].name, ==, columns & TES_CACHE_COLUMN_NAME ? want[i].name : 0xababababu);
+                  g_assert_cmpuint (back[i].category, ==, columns & TES_CACHE_COLUMN_CATEGORY ? want[i].category
+                                                                                             : 0xababababu);
+                  g_assert_cmpuint (back[i].depth, ==, 0xabab);
+                }
+            }
         }
     }
   ZSTD_freeCCtx (cctx);
@@ -202,6 +226,25 @@ test_args_round_trip (void)
 
           g_assert_cmpmem (text, len, texts[first + i], strlen (texts[first + i]));
         }
+
+      /* and where zstd left it, as the search reads it */
+      {
+        guint32 offsets[TES_CACHE_BLOCK_SLICES + 1];
+        g_autoptr(GByteArray) scratch = g_byte_array_new ();
+        const char *run = NULL, *what = NULL;
+
+        g_assert_true (tes_cache_chunk_args_block (packed->data, packed->len, n, b, scratch, offsets, &run, &what));
+        g_assert_cmpuint (offsets[0], ==, 0);
+        for (guint i = 0; i < count; i++)
+          g_assert_cmpmem (run + offsets[i], offsets[i + 1] - offsets[i], texts[first + i], strlen (texts[first + i]));
+        /* the last block must end the blob */
+        if (b == tes_cache_chunk_n_blocks (n) - 1)
+          {
+            g_assert_false (tes_cache_chunk_args_block (packed->data, packed->len - 1, n, b, scratch, offsets,
+                                                        &run, &what));
+            g_assert_nonnull (what);
+          }
+      }
     }
   ZSTD_freeCCtx (cctx);
 }
