@@ -1141,7 +1141,7 @@ tes_cache_writer_commit (TesCacheWriter  *self,
                                 "INSERT INTO meta SELECT 'n_slices', coalesce (sum (n), 0) FROM slice_chunks;"
                                 "INSERT INTO meta SELECT 'n_instants', count(*) FROM instants;"
                                 "INSERT INTO meta SELECT 'n_counter_values', count(*) FROM counter_values;"
-                                "INSERT INTO meta SELECT 'n_flows', count(*) FROM flows;"
+                                "INSERT INTO meta SELECT 'n_flows', coalesce (sum (n), 0) FROM flows;"
                                 "INSERT INTO meta SELECT 'n_runs', count(*) FROM runs;"
                                 "INSERT INTO meta SELECT 'n_operators', count(*) FROM operators;"
                                 "INSERT INTO meta SELECT 'n_tiles', count(*) FROM tiles;"

@@ -21,7 +21,6 @@ static const char *stmt_sql[TES_CACHE_WRITER_N_STMTS] = {
   [TES_CACHE_WRITER_STMT_STRING] = "INSERT INTO strings (id, value) VALUES (?, ?)",
   [TES_CACHE_WRITER_STMT_INSTANT] = "INSERT INTO instants (track_id, ts, name, category, scope, args) VALUES (?, ?, ?, ?, ?, ?)",
   [TES_CACHE_WRITER_STMT_COUNTER] = "INSERT INTO counter_values (track_id, ts, value) VALUES (?, ?, ?)",
-  [TES_CACHE_WRITER_STMT_FLOW] = "INSERT INTO flows (name, category, from_track, from_ts, to_track, to_ts) VALUES (?, ?, ?, ?, ?, ?)",
   [TES_CACHE_WRITER_STMT_OPERATOR] = "INSERT INTO operators (source_id, track_id, run_id, op_index, name, type, count, total, clock_id, share, args) "
                                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   [TES_CACHE_WRITER_STMT_INFO] = "INSERT INTO info (source_id, key, value) VALUES (?, ?, ?)",
@@ -59,6 +58,8 @@ tes_cache_writer_finalize (GObject *object)
   g_clear_pointer (&self->zstd, ZSTD_freeCCtx);
   g_clear_pointer (&self->packed_data, g_byte_array_unref);
   g_clear_pointer (&self->packed_args, g_byte_array_unref);
+  g_clear_pointer (&self->flows, g_free);
+  g_clear_pointer (&self->packed_flows, g_byte_array_unref);
   g_clear_pointer (&self->db, sqlite3_close);
   if (self->sync_fd >= 0)
     close (self->sync_fd);
