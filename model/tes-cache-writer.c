@@ -289,7 +289,8 @@ tes_cache_writer_add_source (TesCacheWriter       *self,
   sqlite3_bind_text (s, 1, stamp->path, -1, SQLITE_TRANSIENT);
   sqlite3_bind_int64 (s, 2, stamp->size);
   sqlite3_bind_int64 (s, 3, stamp->mtime_ns);
-  sqlite3_bind_text (s, 4, stamp->fingerprint, -1, SQLITE_TRANSIENT);
+  /* none yet: tes_cache_writer_set_fingerprint() gives it before commit */
+  sqlite3_bind_text (s, 4, stamp->fingerprint != NULL ? stamp->fingerprint : "", -1, SQLITE_TRANSIENT);
   sqlite3_bind_text (s, 5, importer_name, -1, SQLITE_TRANSIENT);
   sqlite3_bind_int (s, 6, (int)importer_version);
   tes_cache_writer_bind_text_or_null (s, 7, format);
@@ -305,6 +306,32 @@ tes_cache_writer_add_source (TesCacheWriter       *self,
     id = sqlite3_last_insert_rowid (self->db);
 
   return id;
+}
+
+/* A source's content fingerprint, when it was hashed while the source was
+ * imported (add_source() recorded none). */
+void
+tes_cache_writer_set_fingerprint (TesCacheWriter *self,
+                                  gint64          source_id,
+                                  const char     *fingerprint)
+{
+  sqlite3_stmt *s = NULL;
+
+  g_return_if_fail (TES_IS_CACHE_WRITER (self));
+  g_return_if_fail (fingerprint != NULL && *fingerprint != '\0');
+
+  if (tes_cache_writer_failed (self))
+    return;
+
+  if (sqlite3_prepare_v2 (self->db, "UPDATE sources SET fingerprint = ? WHERE id = ?", -1, &s, NULL) != SQLITE_OK)
+    {
+      tes_cache_writer_fail (self, "Recording the source");
+      return;
+    }
+  sqlite3_bind_text (s, 1, fingerprint, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64 (s, 2, source_id);
+  tes_cache_writer_step_done (self, s, "Recording the source");
+  sqlite3_finalize (s);
 }
 
 guint32
