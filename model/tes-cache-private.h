@@ -19,6 +19,9 @@ G_BEGIN_DECLS
  * start time; a window query decodes only the chunks it overlaps. */
 #define TES_CACHE_CHUNK_SLICES 16384
 
+/* Flows are stored this many to a row of `flows` (tes_cache_flows_pack). */
+#define TES_CACHE_FLOW_BLOCK 4096
+
 /* Tracks with at least this many slices get a summary pyramid
  * (slice_lod): levels of power-of-two buckets, each 4x coarser than the
  * one below, so a zoomed-out lane costs its pixels, not its slices. */
@@ -116,6 +119,15 @@ gboolean tes_cache_chunk_args_block     (const guint8         *blob,
                                          guint32              *offsets,
                                          const char          **texts,
                                          const char          **why);
+/* @n flows of 6 columns (name, category, from_track, from_ts, to_track,
+ * to_ts) as a row of `flows` stores them, and back (FALSE: damaged) */
+void     tes_cache_flows_pack           (const gint64         *rows,
+                                         guint                 n,
+                                         GByteArray           *out);
+gboolean tes_cache_flows_unpack         (const guint8         *blob,
+                                         gsize                 len,
+                                         guint                 n,
+                                         gint64               *rows);
 /* all n records; *why (to free) says which block is damaged and how */
 gboolean tes_cache_chunk_unpack_data    (const guint8         *blob,
                                          gsize                 len,

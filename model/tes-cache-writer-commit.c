@@ -286,12 +286,22 @@ pack_chunk (const TesSliceRecord *recs,
             const char           *texts,
             ChunkInfo            *info)
 {
-  GByteArray *args = g_byte_array_sized_new ((count + 1) * sizeof (guint32));
+  gsize index_len = (count + 1) * sizeof (guint32);
+  GByteArray *args;
   gboolean any_args = FALSE;
   guint32 offset = 0;
+  guint8 *p;
+
+  /* the texts' length first: one allocation, not a realloc per slice */
+  for (guint i = 0; i < count; i++)
+    if (args_src[i] != TES_CACHE_WRITER_NO_ARGS)
+      offset += strlen (texts + args_src[i]);
+  args = g_byte_array_sized_new (index_len + offset);
+  g_byte_array_set_size (args, index_len + offset);
+  p = args->data + index_len;
+  offset = 0;
 
   *info = (ChunkInfo) { G_MININT64, 0, 0 };
-  g_byte_array_set_size (args, (count + 1) * sizeof (guint32));
   for (guint i = 0; i < count; i++)
     {
       const TesSliceRecord *r = &recs[i];
@@ -306,7 +316,8 @@ pack_chunk (const TesSliceRecord *recs,
           const char *text = texts + args_src[i];
           gsize len = strlen (text);
 
-          g_byte_array_append (args, (const guint8 *)text, len);
+          memcpy (p, text, len);
+          p += len;
           offset += len;
           any_args = TRUE;
         }
@@ -1141,7 +1152,7 @@ tes_cache_writer_commit (TesCacheWriter  *self,
                                 "INSERT INTO meta SELECT 'n_slices', coalesce (sum (n), 0) FROM slice_chunks;"
                                 "INSERT INTO meta SELECT 'n_instants', count(*) FROM instants;"
                                 "INSERT INTO meta SELECT 'n_counter_values', count(*) FROM counter_values;"
-                                "INSERT INTO meta SELECT 'n_flows', count(*) FROM flows;"
+                                "INSERT INTO meta SELECT 'n_flows', coalesce (sum (n), 0) FROM flows;"
                                 "INSERT INTO meta SELECT 'n_runs', count(*) FROM runs;"
                                 "INSERT INTO meta SELECT 'n_operators', count(*) FROM operators;"
                                 "INSERT INTO meta SELECT 'n_tiles', count(*) FROM tiles;"

@@ -36,7 +36,6 @@ typedef enum
   TES_CACHE_WRITER_STMT_STRING,
   TES_CACHE_WRITER_STMT_INSTANT,
   TES_CACHE_WRITER_STMT_COUNTER,
-  TES_CACHE_WRITER_STMT_FLOW,
   TES_CACHE_WRITER_STMT_OPERATOR,
   TES_CACHE_WRITER_STMT_INFO,
   TES_CACHE_WRITER_STMT_TILE_MEMORY,
@@ -44,8 +43,6 @@ typedef enum
   TES_CACHE_WRITER_STMT_RUN,
   TES_CACHE_WRITER_N_STMTS
 } TesCacheWriterStmt;
-
-#define TES_CACHE_WRITER_FLOW_BATCH 64
 
 struct _TesCacheWriter
 {
@@ -75,11 +72,13 @@ struct _TesCacheWriter
   gint64        started_us;
   GPtrArray    *commit_hooks;   /* TesCacheWriterHookEntry*, run first by commit */
   gboolean      committed;
-  /* flows wait here to be stored TES_CACHE_WRITER_FLOW_BATCH rows to a
-   * statement: a Kineto trace has one per kernel */
+  /* flows wait here to be stored TES_CACHE_FLOW_BLOCK to a row: a
+   * Kineto trace has one per kernel */
   sqlite3_stmt *insert_flows;
   guint         n_flows;
-  gint64        flows[TES_CACHE_WRITER_FLOW_BATCH * 6];
+  gint64        next_flow_id;
+  gint64       *flows;          /* TES_CACHE_FLOW_BLOCK × 6, allocated when first needed */
+  GByteArray   *packed_flows;
 };
 
 typedef struct

@@ -75,6 +75,8 @@ tes_cache_writer_add_flow (TesCacheWriter *self,
   if (tes_cache_writer_failed (self))
     return;
 
+  if (self->flows == NULL)
+    self->flows = g_new (gint64, TES_CACHE_FLOW_BLOCK * 6);
   row = &self->flows[self->n_flows++ * 6];
   row[0] = name;
   row[1] = category;
@@ -82,56 +84,42 @@ tes_cache_writer_add_flow (TesCacheWriter *self,
   row[3] = tes_cache_writer_clamp_time (from_ts);
   row[4] = to_track;
   row[5] = tes_cache_writer_clamp_time (to_ts);
-  if (self->n_flows == TES_CACHE_WRITER_FLOW_BATCH)
+  if (self->n_flows == TES_CACHE_FLOW_BLOCK)
     tes_cache_writer_flush_flows (self);
 }
 
-/* Stores the flows add_flow() holds, in file order (their ids are the
- * order they came in): a statement of TES_CACHE_WRITER_FLOW_BATCH rows
- * costs about half what as many statements of one row do. */
+/* Stores the flows add_flow() holds as one row of `flows`, in file order
+ * (their ids are the order they came in: the row's id is its first's). */
 void
 tes_cache_writer_flush_flows (TesCacheWriter *self)
 {
   guint n = self->n_flows;
+  sqlite3_stmt *s;
 
   self->n_flows = 0;
   if (n == 0 || tes_cache_writer_failed (self))
     return;
 
-  if (n == TES_CACHE_WRITER_FLOW_BATCH)
+  if (self->insert_flows == NULL &&
+      sqlite3_prepare_v3 (self->db, "INSERT INTO flows (id, n, data) VALUES (?, ?, ?)", -1,
+                          SQLITE_PREPARE_PERSISTENT, &self->insert_flows, NULL) != SQLITE_OK)
     {
-      sqlite3_stmt *s;
-
-      if (self->insert_flows == NULL)
-        {
-          g_autoptr(GString) sql = g_string_new ("INSERT INTO flows (name, category, from_track, from_ts, "
-                                                 "to_track, to_ts) VALUES ");
-
-          for (guint i = 0; i < TES_CACHE_WRITER_FLOW_BATCH; i++)
-            g_string_append (sql, i == 0 ? "(?, ?, ?, ?, ?, ?)" : ", (?, ?, ?, ?, ?, ?)");
-          if (sqlite3_prepare_v3 (self->db, sql->str, -1, SQLITE_PREPARE_PERSISTENT,
-                                  &self->insert_flows, NULL) != SQLITE_OK)
-            {
-              tes_cache_writer_fail (self, "Storing flows");
-              return;
-            }
-        }
-      s = self->insert_flows;
-      sqlite3_reset (s);
-      for (guint i = 0; i < TES_CACHE_WRITER_FLOW_BATCH * 6; i++)
-        sqlite3_bind_int64 (s, (int)i + 1, self->flows[i]);
-      tes_cache_writer_step_done (self, s, "Storing flows");
+      tes_cache_writer_fail (self, "Storing flows");
       return;
     }
+  if (self->packed_flows == NULL)
+    self->packed_flows = g_byte_array_new ();
+  if (self->next_flow_id == 0)
+    self->next_flow_id = 1;
 
-  for (guint r = 0; r < n && !tes_cache_writer_failed (self); r++)
-    {
-      sqlite3_stmt *s = tes_cache_writer_stmt (self, TES_CACHE_WRITER_STMT_FLOW);
-
-      for (guint c = 0; c < 6; c++)
-        sqlite3_bind_int64 (s, (int)c + 1, self->flows[r * 6 + c]);
-      tes_cache_writer_step_done (self, s, "Storing a flow");
-    }
+  tes_cache_flows_pack (self->flows, n, self->packed_flows);
+  s = self->insert_flows;
+  sqlite3_reset (s);
+  sqlite3_bind_int64 (s, 1, self->next_flow_id);
+  sqlite3_bind_int64 (s, 2, n);
+  sqlite3_bind_blob (s, 3, self->packed_flows->data, (int)self->packed_flows->len, SQLITE_STATIC);
+  tes_cache_writer_step_done (self, s, "Storing flows");
+  self->next_flow_id += n;
 }
 
 gint64

@@ -21,7 +21,6 @@ static const char *stmt_sql[TES_CACHE_WRITER_N_STMTS] = {
   [TES_CACHE_WRITER_STMT_STRING] = "INSERT INTO strings (id, value) VALUES (?, ?)",
   [TES_CACHE_WRITER_STMT_INSTANT] = "INSERT INTO instants (track_id, ts, name, category, scope, args) VALUES (?, ?, ?, ?, ?, ?)",
   [TES_CACHE_WRITER_STMT_COUNTER] = "INSERT INTO counter_values (track_id, ts, value) VALUES (?, ?, ?)",
-  [TES_CACHE_WRITER_STMT_FLOW] = "INSERT INTO flows (name, category, from_track, from_ts, to_track, to_ts) VALUES (?, ?, ?, ?, ?, ?)",
   [TES_CACHE_WRITER_STMT_OPERATOR] = "INSERT INTO operators (source_id, track_id, run_id, op_index, name, type, count, total, clock_id, share, args) "
                                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   [TES_CACHE_WRITER_STMT_INFO] = "INSERT INTO info (source_id, key, value) VALUES (?, ?, ?)",
@@ -59,6 +58,8 @@ tes_cache_writer_finalize (GObject *object)
   g_clear_pointer (&self->zstd, ZSTD_freeCCtx);
   g_clear_pointer (&self->packed_data, g_byte_array_unref);
   g_clear_pointer (&self->packed_args, g_byte_array_unref);
+  g_clear_pointer (&self->flows, g_free);
+  g_clear_pointer (&self->packed_flows, g_byte_array_unref);
   g_clear_pointer (&self->db, sqlite3_close);
   if (self->sync_fd >= 0)
     close (self->sync_fd);
@@ -288,7 +289,8 @@ tes_cache_writer_add_source (TesCacheWriter       *self,
   sqlite3_bind_text (s, 1, stamp->path, -1, SQLITE_TRANSIENT);
   sqlite3_bind_int64 (s, 2, stamp->size);
   sqlite3_bind_int64 (s, 3, stamp->mtime_ns);
-  sqlite3_bind_text (s, 4, stamp->fingerprint, -1, SQLITE_TRANSIENT);
+  /* none yet: tes_cache_writer_set_fingerprint() gives it before commit */
+  sqlite3_bind_text (s, 4, stamp->fingerprint != NULL ? stamp->fingerprint : "", -1, SQLITE_TRANSIENT);
   sqlite3_bind_text (s, 5, importer_name, -1, SQLITE_TRANSIENT);
   sqlite3_bind_int (s, 6, (int)importer_version);
   tes_cache_writer_bind_text_or_null (s, 7, format);
@@ -304,6 +306,32 @@ tes_cache_writer_add_source (TesCacheWriter       *self,
     id = sqlite3_last_insert_rowid (self->db);
 
   return id;
+}
+
+/* A source's content fingerprint, when it was hashed while the source was
+ * imported (add_source() recorded none). */
+void
+tes_cache_writer_set_fingerprint (TesCacheWriter *self,
+                                  gint64          source_id,
+                                  const char     *fingerprint)
+{
+  sqlite3_stmt *s = NULL;
+
+  g_return_if_fail (TES_IS_CACHE_WRITER (self));
+  g_return_if_fail (fingerprint != NULL && *fingerprint != '\0');
+
+  if (tes_cache_writer_failed (self))
+    return;
+
+  if (sqlite3_prepare_v2 (self->db, "UPDATE sources SET fingerprint = ? WHERE id = ?", -1, &s, NULL) != SQLITE_OK)
+    {
+      tes_cache_writer_fail (self, "Recording the source");
+      return;
+    }
+  sqlite3_bind_text (s, 1, fingerprint, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64 (s, 2, source_id);
+  tes_cache_writer_step_done (self, s, "Recording the source");
+  sqlite3_finalize (s);
 }
 
 guint32

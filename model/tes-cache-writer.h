@@ -52,6 +52,9 @@ gint64          tes_cache_writer_add_source        (TesCacheWriter       *self,
                                                     const char           *importer_name,
                                                     guint                 importer_version,
                                                     const char           *format);
+void            tes_cache_writer_set_fingerprint   (TesCacheWriter       *self,
+                                                    gint64                source_id,
+                                                    const char           *fingerprint);
 guint32         tes_cache_writer_intern            (TesCacheWriter       *self,
                                                     const char           *str);
 gint64          tes_cache_writer_add_clock         (TesCacheWriter       *self,

@@ -157,13 +157,33 @@ fail:
  * Returns: (transfer full): the flows (TesFlow, times in ns) with an end
  *   in [t0, t1]
  */
+typedef struct
+{
+  gint64  from_ts;    /* in its track's ticks, as stored: the order */
+  TesFlow flow;
+} SortedFlow;
+
+static int
+compare_flows (gconstpointer a,
+               gconstpointer b)
+{
+  const SortedFlow *x = a, *y = b;
+
+  if (x->from_ts != y->from_ts)
+    return x->from_ts < y->from_ts ? -1 : 1;
+  return x->flow.id < y->flow.id ? -1 : x->flow.id > y->flow.id;
+}
+
 GArray *
 tes_report_get_flows (TesReport  *self,
                       gint64      t0,
                       gint64      t1,
                       GError    **error)
 {
-  g_autoptr(GArray) flows = g_array_new (FALSE, FALSE, sizeof (TesFlow));
+  g_autoptr(GArray) kept = g_array_new (FALSE, FALSE, sizeof (SortedFlow));
+  g_autoptr(GArray) flows = NULL;
+  g_autofree gint64 *rows = NULL;
+  gboolean ok = TRUE;
   sqlite3_stmt *stmt = NULL;
   sqlite3 *db;
   int rc;
@@ -171,46 +191,75 @@ tes_report_get_flows (TesReport  *self,
   g_return_val_if_fail (TES_IS_REPORT (self), NULL);
 
   if (self->counts.n_flows == 0)
-    return g_steal_pointer (&flows);
+    return g_array_new (FALSE, FALSE, sizeof (TesFlow));
 
   if (!(db = tes_report_borrow_db (self, error)))
     return NULL;
 
-  if (!tes_report_prepare_checked (self, db,
-                                   "SELECT id, name, category, from_track, from_ts, to_track, to_ts FROM flows ORDER BY from_ts",
-                                   &stmt, error))
+  if (!tes_report_prepare_checked (self, db, "SELECT id, n, data FROM flows ORDER BY id", &stmt, error))
     {
       tes_report_return_db (self, db);
       return NULL;
     }
 
   /* a few per hundred slices: read them all, keep those in the range */
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+  rows = g_new (gint64, TES_CACHE_FLOW_BLOCK * 6);
+  while (ok && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      TesFlow flow = {
-        .id = sqlite3_column_int64 (stmt, 0),
-        .name = (guint32)sqlite3_column_int64 (stmt, 1),
-        .category = (guint32)sqlite3_column_int64 (stmt, 2),
-        .from_track = sqlite3_column_int64 (stmt, 3),
-        .to_track = sqlite3_column_int64 (stmt, 5),
-      };
-      const TesTrack *from = tes_report_get_track (self, flow.from_track);
-      const TesTrack *to = tes_report_get_track (self, flow.to_track);
+      gint64 first_id = sqlite3_column_int64 (stmt, 0);
+      gint64 n = sqlite3_column_int64 (stmt, 1);
 
-      if (from == NULL || to == NULL)
-        continue;
+      if (n < 1 || n > TES_CACHE_FLOW_BLOCK ||
+          !tes_cache_flows_unpack (sqlite3_column_blob (stmt, 2), (gsize)sqlite3_column_bytes (stmt, 2),
+                                   (guint)n, rows))
+        {
+          ok = tes_report_set_damaged (error, self, "the flows from id %" G_GINT64_FORMAT, first_id);
+          break;
+        }
 
-      flow.from_ts = tes_report_convert_time (self, from->clock_id, 0, sqlite3_column_int64 (stmt, 4));
-      flow.to_ts = tes_report_convert_time (self, to->clock_id, 0, sqlite3_column_int64 (stmt, 6));
-      if ((flow.from_ts >= t0 && flow.from_ts <= t1) || (flow.to_ts >= t0 && flow.to_ts <= t1) ||
-          (flow.from_ts < t0 && flow.to_ts > t1))
-        g_array_append_val (flows, flow);
+      for (gint64 i = 0; i < n; i++)
+        {
+          const gint64 *r = &rows[i * 6];
+          SortedFlow sorted = {
+            .from_ts = r[3],
+            .flow = {
+              .id = first_id + i,
+              .name = (guint32)r[0],
+              .category = (guint32)r[1],
+              .from_track = r[2],
+              .to_track = r[4],
+            },
+          };
+          TesFlow *flow = &sorted.flow;
+          const TesTrack *from = tes_report_get_track (self, flow->from_track);
+          const TesTrack *to = tes_report_get_track (self, flow->to_track);
+
+          if (from == NULL || to == NULL)
+            continue;
+
+          flow->from_ts = tes_report_convert_time (self, from->clock_id, 0, r[3]);
+          flow->to_ts = tes_report_convert_time (self, to->clock_id, 0, r[5]);
+          if ((flow->from_ts >= t0 && flow->from_ts <= t1) || (flow->to_ts >= t0 && flow->to_ts <= t1) ||
+              (flow->from_ts < t0 && flow->to_ts > t1))
+            g_array_append_val (kept, sorted);
+        }
     }
 
-  if (rc != SQLITE_DONE)
-    tes_cache_set_error (error, db, "Reading flows");
+  if (ok && rc != SQLITE_DONE)
+    {
+      tes_cache_set_error (error, db, "Reading flows");
+      ok = FALSE;
+    }
   sqlite3_finalize (stmt);
   tes_report_return_db (self, db);
+  if (!ok)
+    return NULL;
 
-  return rc == SQLITE_DONE ? g_steal_pointer (&flows) : NULL;
+  /* by start, as they are drawn */
+  g_array_sort (kept, compare_flows);
+  flows = g_array_sized_new (FALSE, FALSE, sizeof (TesFlow), kept->len);
+  for (guint i = 0; i < kept->len; i++)
+    g_array_append_val (flows, g_array_index (kept, SortedFlow, i).flow);
+
+  return g_steal_pointer (&flows);
 }

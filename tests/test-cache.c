@@ -1090,7 +1090,7 @@ test_crafted_counts (void)
   g_clear_error (&error);
 
   g_assert_cmpint (sqlite3_open_v2 (cache, &db, SQLITE_OPEN_READWRITE, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_exec (db, "UPDATE meta SET value = (SELECT count(*) FROM flows) WHERE key = 'n_flows';"
+  g_assert_cmpint (sqlite3_exec (db, "UPDATE meta SET value = (SELECT sum (n) FROM flows) WHERE key = 'n_flows';"
                                      "UPDATE tracks SET n_slices = n_slices + 1 WHERE id = (SELECT max (track_id) FROM slice_chunks)",
                                      NULL, NULL, NULL), ==, SQLITE_OK);
   tes_cache_reseal (db, &error);
@@ -1481,6 +1481,134 @@ test_damaged_table_found_on_read (void)
   g_assert_cmpuint (values->len, ==, 100);
 }
 
+typedef struct
+{
+  gint64 id, name, category, from_track, from_ts, to_track, to_ts;
+} ExpectedFlow;
+
+static int
+compare_expected_flows (gconstpointer a,
+                        gconstpointer b)
+{
+  const ExpectedFlow *x = a, *y = b;
+
+  if (x->from_ts != y->from_ts)
+    return x->from_ts < y->from_ts ? -1 : 1;
+  return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Flows stored TES_CACHE_FLOW_BLOCK to a row come back as they went in:
+ * more than two blocks of them, times jumping both ways and to the limits
+ * of a time, arrows backwards, ids in file order; read back in start
+ * order, and a window keeps those with an end in it. A block whose bytes
+ * do not hold its flows is damage, named. */
+static void
+test_flows_packed (void)
+{
+  g_autofree char *src = tes_test_tmp_path ("flows.src");
+  g_autofree char *cache = tes_test_tmp_path ("flows.tessera");
+  g_autoptr(TesCacheWriter) writer = NULL;
+  g_autoptr(TesSourceStamp) stamp = NULL;
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) want = g_array_new (FALSE, FALSE, sizeof (ExpectedFlow));
+  g_autoptr(GArray) flows = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (24);
+  g_autofree char *damaged = g_strdup_printf ("is damaged: the flows from id %d", TES_CACHE_FLOW_BLOCK + 1);
+  const guint n = 2 * TES_CACHE_FLOW_BLOCK + 123;
+  gint64 source, clock, tracks[3];
+  guint32 names[3];
+  gint64 t = 0, t0 = 1000000, t1 = 2000000;
+  guint in_window = 0;
+  sqlite3 *db = NULL;
+
+  tes_test_write_file (src, "source bytes", -1);
+  stamp = tes_source_stamp_new (src, NULL, &error);
+  g_assert_no_error (error);
+  writer = tes_cache_writer_new (cache, &error);
+  g_assert_no_error (error);
+  source = tes_cache_writer_add_source (writer, stamp, "test", 1, "Test format");
+  clock = tes_cache_writer_add_clock (writer, "host", TES_TIME_UNIT_NS, 1000000000);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("thread %u", i);
+      g_autofree char *key = g_strdup_printf ("tid:%u", i);
+
+      tracks[i] = tes_cache_writer_add_track (writer, 0, source, clock, TES_TRACK_THREAD, name, i, key);
+      names[i] = tes_cache_writer_intern (writer, name);
+    }
+
+  for (guint i = 0; i < n; i++)
+    {
+      ExpectedFlow f = { .id = i + 1 };
+
+      switch (g_rand_int_range (rand, 0, 8))
+        {
+        case 0: t -= g_rand_int_range (rand, 0, 100000); break;
+        case 1: t = i == 17 ? TES_TIME_LIMIT : i == 18 ? -TES_TIME_LIMIT : t; break;
+        default: t += g_rand_int_range (rand, 0, 5000); break;
+        }
+      f.name = names[g_rand_int_range (rand, 0, 3)];
+      f.category = names[g_rand_int_range (rand, 0, 3)];
+      f.from_track = tracks[g_rand_int_range (rand, 0, 3)];
+      f.to_track = tracks[g_rand_int_range (rand, 0, 3)];
+      f.from_ts = t;
+      f.to_ts = i == 19 ? TES_TIME_LIMIT : CLAMP (t + g_rand_int_range (rand, -1000, 200000), -TES_TIME_LIMIT, TES_TIME_LIMIT);
+      tes_cache_writer_add_flow (writer, (guint32)f.name, (guint32)f.category, f.from_track, f.from_ts,
+                                 f.to_track, f.to_ts);
+      g_array_append_val (want, f);
+      if ((f.from_ts >= t0 && f.from_ts <= t1) || (f.to_ts >= t0 && f.to_ts <= t1) || (f.from_ts < t0 && f.to_ts > t1))
+        in_window++;
+    }
+  tes_cache_writer_commit (writer, NULL, &error);
+  g_assert_no_error (error);
+  g_array_sort (want, compare_expected_flows);
+
+  report = tes_report_open_cache (cache, &error);
+  g_assert_no_error (error);
+  flows = tes_report_get_flows (report, G_MININT64 / 2, G_MAXINT64 / 2, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (flows->len, ==, n);
+  for (guint i = 0; i < n; i++)
+    {
+      const TesFlow *got = &g_array_index (flows, TesFlow, i);
+      const ExpectedFlow *w = &g_array_index (want, ExpectedFlow, i);
+
+      g_assert_cmpint (got->id, ==, w->id);
+      g_assert_cmpint (got->name, ==, w->name);
+      g_assert_cmpint (got->category, ==, w->category);
+      g_assert_cmpint (got->from_track, ==, w->from_track);
+      g_assert_cmpint (got->from_ts, ==, w->from_ts);
+      g_assert_cmpint (got->to_track, ==, w->to_track);
+      g_assert_cmpint (got->to_ts, ==, w->to_ts);
+    }
+  g_clear_pointer (&flows, g_array_unref);
+  flows = tes_report_get_flows (report, t0, t1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (in_window, >, 0);
+  g_assert_cmpuint (flows->len, ==, in_window);
+  g_clear_pointer (&flows, g_array_unref);
+  g_clear_object (&report);
+
+  g_assert_cmpint (sqlite3_open_v2 (cache, &db, SQLITE_OPEN_READWRITE, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (single_int (db, "SELECT count(*) FROM flows"), ==, 3);
+  g_assert_cmpint (single_int (db, "SELECT max (id) FROM flows"), ==, 2 * TES_CACHE_FLOW_BLOCK + 1);
+  g_assert_cmpint (sqlite3_exec (db, "UPDATE flows SET data = substr (data, 1, length (data) - 1) WHERE id = "
+                                     G_STRINGIFY (TES_CACHE_FLOW_BLOCK) " + 1",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_changes (db), ==, 1);
+  tes_cache_reseal (db, &error);
+  g_assert_no_error (error);
+  sqlite3_close (db);
+
+  report = tes_report_open_cache (cache, &error);
+  g_assert_no_error (error);
+  flows = tes_report_get_flows (report, G_MININT64 / 2, G_MAXINT64 / 2, &error);
+  g_assert_null (flows);
+  g_assert_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA);
+  tes_test_assert_contains (error->message, damaged);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1506,6 +1634,7 @@ main (int   argc,
   g_test_add_func ("/tes/cache/placement", test_cache_placement);
   g_test_add_func ("/tes/cache/streamed-same-answers", test_streamed_same_answers);
   g_test_add_func ("/tes/cache/streamed-failure", test_streamed_failure);
+  g_test_add_func ("/tes/cache/flows-packed", test_flows_packed);
 
   return g_test_run ();
 }
