@@ -119,7 +119,9 @@ plain_us (const char *s,
   gsize i = 0;
   guint frac = 0;
 
-  while (i < len && g_ascii_isdigit (s[i]))
+  /* a 16th digit is enough to refuse: no more are read, so v never
+   * overflows */
+  while (i < len && i <= 15 && g_ascii_isdigit (s[i]))
     v = v * 10 + (s[i++] - '0');
   if (i == 0 || i > 15)
     return FALSE;
