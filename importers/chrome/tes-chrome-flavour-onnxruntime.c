@@ -174,9 +174,7 @@ compare_nodes (gconstpointer a,
 {
   const Node *x = *(Node * const *)a, *y = *(Node * const *)b;
 
-  if (x->first != y->first)
-    return x->first < y->first ? -1 : 1;
-  return strcmp (x->node, y->node);
+  return tes_chrome_order_by_first (x->first, x->node, y->first, y->node);
 }
 
 /* One row per node of @nodes (sorted here), for run @run_id (0: the

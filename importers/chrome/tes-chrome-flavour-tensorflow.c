@@ -912,9 +912,7 @@ compare_ops (gconstpointer a,
 {
   const Op *x = *(Op * const *)a, *y = *(Op * const *)b;
 
-  if (x->first != y->first)
-    return x->first < y->first ? -1 : 1;
-  return strcmp (x->name, y->name);
+  return tes_chrome_order_by_first (x->first, x->name, y->first, y->name);
 }
 
 static void

@@ -87,6 +87,12 @@ gint      tes_chrome_span_at          (const gint64   *spans,
 gboolean  tes_chrome_spans_sorted     (const gint64   *spans,
                                        guint           n,
                                        guint           stride);
+/* The order a framework ran its operators in, whatever thread each ran
+ * on: by first start, then by name (a qsort result). */
+int       tes_chrome_order_by_first   (gint64          x_first,
+                                       const char     *x_name,
+                                       gint64          y_first,
+                                       const char     *y_name);
 
 /* Line number (1-based) of a byte offset of the file, decompressed if
  * gzip; 0 when it cannot be read again. */

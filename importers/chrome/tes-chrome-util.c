@@ -465,3 +465,15 @@ tes_chrome_args_dup_string (const char *args,
 
   return tes_chrome_value_dup_string (v, vl);
 }
+
+int
+tes_chrome_order_by_first (gint64      x_first,
+                           const char *x_name,
+                           gint64      y_first,
+                           const char *y_name)
+{
+  if (x_first != y_first)
+    return x_first < y_first ? -1 : 1;
+
+  return strcmp (x_name, y_name);
+}
