@@ -1,4 +1,5 @@
-/* tes-bsp-pyramid.c
+/* tes-bsp-pyramid.c: the BSP pyramid (per-tile sums of aligned groups of
+ * steps) and the grid of cells a picture reads from it
  *
  * Copyright 2026 The Tessera developers
  *
@@ -9,7 +10,19 @@
 
 #include <string.h>
 
-#include "tes-bsp-pyramid.h"
+#include "tes-bsp-pyramid-private.h"
+
+/* Which blocks a level keeps: every other size (a row of 2^odd tiles reads
+ * two blocks), and groups of 4 steps only blocks of 4 tiles and more (a
+ * frame of a row per tile or two at that zoom reads the steps, 4 to a
+ * group): the sums take about a quarter of what all sizes at all levels
+ * would. */
+static inline gboolean
+block_kept (guint level,
+            guint j)
+{
+  return level > 0 && j % 2 == 0 && (level >= 2 || j >= 2);
+}
 
 /* Which row of the grid shows @tile: runs of tiles_per_row tiles share
  * one when there are more tiles than rows. */
@@ -33,58 +46,6 @@ tes_bsp_tiles_per_row (guint n_tiles,
 
   return k;
 }
-
-/* Each level of the pyramid merges this many of the finer. */
-#define FANOUT     4
-#define MAX_LEVELS 16
-/* Sums are also kept per block of 4, 16… tiles, up to 256 (j = log2 of a
- * block's tiles) */
-#define MAX_BLOCKS 9
-
-/* Which blocks a level keeps: every other size (a row of 2^odd tiles reads
- * two blocks), and groups of 4 steps only blocks of 4 tiles and more (a
- * frame of a row per tile or two at that zoom reads the steps, 4 to a
- * group): the sums take about a quarter of what all sizes at all levels
- * would. */
-static inline gboolean
-block_kept (guint level,
-            guint j)
-{
-  return level > 0 && j % 2 == 0 && (level >= 2 || j >= 2);
-}
-
-/* A run of aligned groups of steps (level 0: the steps themselves), in
- * time order. busy[j] holds, per block of 2^j tiles, the cycles the block
- * spent computing, exchanging and syncing, where the level keeps it (NULL:
- * read finer blocks, or the steps): a frame whose rows hold 2^j tiles
- * reads a row's sums in one. They are running sums, modulo 2^32: row g
- * holds the sums of the groups before g, so that groups a to b sum to row
- * b − row a, exactly where that sum fits 32 bits (each group's does, and a
- * column's when its tiles' time does): a column reads one row, not a row
- * per group. */
-typedef struct
-{
-  guint    n;
-  guint    group;          /* steps per group: FANOUT^level */
-  gint64  *start;          /* ns: the group's first step's start */
-  gint64  *end;            /* ns: its latest end */
-  guint64 *dur;            /* cycles, the steps' summed */
-  guint32 *busy[MAX_BLOCKS];  /* n + 1 rows of compute, exchange then sync, each
-                               * ceil (n_tiles / 2^j) blocks; or NULL */
-  guint8  *plain;          /* per group: its steps count alike for tile activity (plain_step) */
-  double   mean_span;      /* ns: a group's, on average */
-} Level;
-
-struct _TesBspPyramid
-{
-  const TesBspSpan *spans;
-  guint             n_spans;
-  guint             n_tiles;
-  guint             n_levels;
-  gboolean          in_order;   /* the steps' starts never go back */
-  Level             levels[MAX_LEVELS];
-};
-
 
 static void
 level_clear (Level *level)
@@ -388,10 +349,10 @@ tes_bsp_pyramid_level_for (const TesBspPyramid *pyramid,
 }
 
 /* The first group starting at or after @t, from @from on. */
-static guint
-level_first_from (const Level *level,
-                  guint        from,
-                  gint64       t)
+guint
+_tes_bsp_level_first_from (const Level *level,
+                           guint        from,
+                           gint64       t)
 {
   guint lo = from, hi = level->n;
 
@@ -881,7 +842,7 @@ grid_fill (TesBspGrid       *grid,
       return;
     }
 
-  g = level_first_from (level, 0, t0);
+  g = _tes_bsp_level_first_from (level, 0, t0);
   for (guint c = 0; c < grid->width; c++)
     {
       gint64 from = t0 + (gint64)((double)(t1 - t0) * c / grid->width);
@@ -1034,119 +995,6 @@ tes_bsp_pyramid_grid (const TesBspPyramid *pyramid,
                       guint                height)
 {
   return tes_bsp_pyramid_grid_reuse (pyramid, NULL, t0, t1, width, height, TRUE);
-}
-
-/* One step added to @tiles: each tile's busy cycles in its state, the
- * rest of the step idle. The one rule by which Tile Balance, `tessera-cli
- * tiles` and the pyramid's sums count a step. */
-static void
-activity_add_step (const TesBspSpan *span,
-                   TesTileActivity  *tiles)
-{
-  for (guint t = 0; t < span->n_tiles; t++)
-    {
-      guint state = MIN (span->tile_states[t], TES_TILE_STATE_SYNC);
-      gint64 busy = state == TES_TILE_STATE_IDLE ? 0 : span->tile_cycles[t];
-
-      tiles[t].n_steps++;
-      tiles[t].cycles[state] += busy;
-      tiles[t].cycles[TES_TILE_STATE_IDLE] += MAX (span->dur_cycles - busy, 0);
-    }
-}
-
-/**
- * tes_bsp_spans_add_activity:
- * @tiles: (array): one per tile of the widest span
- *
- * Adds to @tiles the cycles of the spans that start in [@t0, @t1), step
- * by step (tes_bsp_pyramid_add_activity() gives the same from its sums).
- *
- * Returns: the steps read, all of them
- */
-guint
-tes_bsp_spans_add_activity (const TesBspSpan *spans,
-                            guint             n_spans,
-                            gint64            t0,
-                            gint64            t1,
-                            TesTileActivity  *tiles)
-{
-  for (guint s = 0; s < n_spans; s++)
-    if (spans[s].start >= t0 && spans[s].start < t1)
-      activity_add_step (&spans[s], tiles);
-
-  return n_spans;
-}
-
-/**
- * tes_bsp_pyramid_add_activity:
- * @tiles: (array): one per tile of the pyramid (tes_bsp_pyramid_get_n_tiles())
- *
- * Adds to @tiles the cycles of the steps that start in [@t0, @t1), by
- * state, counted as tes_bsp_spans_add_activity() counts them: whole
- * groups of steps from their sums (where their steps count alike), the
- * rest step by step, so that a long range costs its tiles, not its steps.
- *
- * Returns: the steps read one by one
- */
-guint
-tes_bsp_pyramid_add_activity (const TesBspPyramid *pyramid,
-                              gint64               t0,
-                              gint64               t1,
-                              TesTileActivity     *tiles)
-{
-  const Level *steps = &pyramid->levels[0];
-  guint s, last, n_read = 0;
-
-  if (!pyramid->in_order)
-    return tes_bsp_spans_add_activity (pyramid->spans, pyramid->n_spans, t0, t1, tiles);
-
-  s = level_first_from (steps, 0, t0);
-  last = level_first_from (steps, s, t1);
-  while (s < last)
-    {
-      const Level *whole = NULL;
-
-      /* the largest group with its tiles' sums that starts here and ends in range */
-      for (guint l = pyramid->n_levels; l-- > 1 && whole == NULL;)
-        {
-          const Level *level = &pyramid->levels[l];
-
-          if (level->busy[0] != NULL && s % level->group == 0 && (guint64)s + level->group <= last &&
-              level->plain[s / level->group])
-            whole = level;
-        }
-
-      if (whole == NULL)
-        {
-          activity_add_step (&pyramid->spans[s++], tiles);
-          n_read++;
-          continue;
-        }
-
-      {
-        const guint32 *before = whole->busy[0] + (gsize)(s / whole->group) * pyramid->n_tiles * 3;
-        const guint32 *after = before + (gsize)pyramid->n_tiles * 3;
-        gint64 dur = (gint64)whole->dur[s / whole->group];
-
-        for (guint t = 0; t < pyramid->n_tiles; t++)
-          {
-            guint32 compute = after[t] - before[t];
-            guint32 exchange = after[pyramid->n_tiles + t] - before[pyramid->n_tiles + t];
-            guint32 sync = after[2 * pyramid->n_tiles + t] - before[2 * pyramid->n_tiles + t];
-            gint64 busy = (gint64)compute + exchange + sync;
-
-            tiles[t].n_steps += whole->group;
-            tiles[t].cycles[TES_TILE_STATE_COMPUTE] += compute;
-            tiles[t].cycles[TES_TILE_STATE_EXCHANGE] += exchange;
-            tiles[t].cycles[TES_TILE_STATE_SYNC] += sync;
-            /* no tile busy longer than its step: the rest of each is idle */
-            tiles[t].cycles[TES_TILE_STATE_IDLE] += dur - busy;
-          }
-        s += whole->group;
-      }
-    }
-
-  return n_read;
 }
 
 guint

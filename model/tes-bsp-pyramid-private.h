@@ -1,0 +1,58 @@
+/* tes-bsp-pyramid-private.h: the pyramid's levels, for the files that
+ * read them (the grid and the tiles' activity)
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "tes-bsp-pyramid.h"
+
+G_BEGIN_DECLS
+
+/* Each level of the pyramid merges this many of the finer. */
+#define FANOUT     4
+#define MAX_LEVELS 16
+/* Sums are also kept per block of 4, 16… tiles, up to 256 (j = log2 of a
+ * block's tiles) */
+#define MAX_BLOCKS 9
+
+/* A run of aligned groups of steps (level 0: the steps themselves), in
+ * time order. busy[j] holds, per block of 2^j tiles, the cycles the block
+ * spent computing, exchanging and syncing, where the level keeps it (NULL:
+ * read finer blocks, or the steps): a frame whose rows hold 2^j tiles
+ * reads a row's sums in one. They are running sums, modulo 2^32: row g
+ * holds the sums of the groups before g, so that groups a to b sum to row
+ * b − row a, exactly where that sum fits 32 bits (each group's does, and a
+ * column's when its tiles' time does): a column reads one row, not a row
+ * per group. */
+typedef struct
+{
+  guint    n;
+  guint    group;          /* steps per group: FANOUT^level */
+  gint64  *start;          /* ns: the group's first step's start */
+  gint64  *end;            /* ns: its latest end */
+  guint64 *dur;            /* cycles, the steps' summed */
+  guint32 *busy[MAX_BLOCKS];  /* n + 1 rows of compute, exchange then sync, each
+                               * ceil (n_tiles / 2^j) blocks; or NULL */
+  guint8  *plain;          /* per group: its steps count alike for tile activity (plain_step) */
+  double   mean_span;      /* ns: a group's, on average */
+} Level;
+
+struct _TesBspPyramid
+{
+  const TesBspSpan *spans;
+  guint             n_spans;
+  guint             n_tiles;
+  guint             n_levels;
+  gboolean          in_order;   /* the steps' starts never go back */
+  Level             levels[MAX_LEVELS];
+};
+
+guint _tes_bsp_level_first_from (const Level *level,
+                                 guint        from,
+                                 gint64       t);
+
+G_END_DECLS
