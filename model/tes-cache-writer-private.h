@@ -16,11 +16,13 @@ G_BEGIN_DECLS
 /* What the files of the cache writer share. tes-cache-writer.c holds the
  * object and what other rows refer to: sources, strings, clocks, tracks;
  * tes-cache-writer-rows.c stores the other rows as they come;
- * tes-cache-writer-commit.c takes the slices, nests, chunks and
- * summarises them (a chunk at a time while a track's slices come in
- * order, the rest at commit) and finishes the file. A track's pending
- * slices (TesTrackSlices) are tes-cache-track.c's, which both use; the
- * writer's files call down that list, never back. */
+ * tes-cache-writer-chunks.c nests a track's slices, packs them into
+ * chunks, summarises them for the lanes and stores all that;
+ * tes-cache-writer-stream.c does it a chunk at a time while a track's
+ * slices come in order; tes-cache-writer-commit.c stores the rest at
+ * commit, preparing tracks on worker threads, and finishes the file. A
+ * track's pending slices (TesTrackSlices) are tes-cache-track.c's, which
+ * all use; the writer's files call down that list, never back. */
 
 /* args offset of a pending slice without args */
 #define TES_CACHE_WRITER_NO_ARGS G_MAXUINT32
@@ -109,13 +111,104 @@ gint64        tes_cache_writer_clamp_dur          (gint64              start,
                                                    gint64              dur);
 void          tes_cache_writer_set_default_flush_threshold (guint      n_slices);
 
+/* A self time to write into a record already stored. */
+typedef struct
+{
+  gint64 index;
+  gint64 self_dur;
+} TesChunkPatch;
+
+typedef struct
+{
+  guint          shift;
+  guint          n;
+  TesLaneBucket *buckets;
+} TesLodLevel;
+
+typedef struct
+{
+  gint64  max_end;
+  gint64  max_dur;
+  guint   depth;
+} TesChunkInfo;
+
+typedef struct
+{
+  guint           id;
+  TesTrackSlices *ts;
+  gboolean        skip;        /* streamed or already finished: not prepared here */
+  guint           n;
+  guint           max_depth;
+  gint64          t_min;
+  gint64          t_max;
+  GArray         *chunks;      /* TesChunkInfo */
+  GPtrArray      *chunk_args;  /* GByteArray*, NULL when the chunk has no args */
+  GArray         *lod;         /* TesLodLevel */
+} TesPreparedTrack;
+
+/* Level 0 has about one bucket per four slices (at most 65536), in
+ * power-of-two widths from the track's first tick; each further level
+ * merges four buckets, down to TES_CACHE_LOD_MIN_BUCKETS. The slices come
+ * in runs (in memory, or read back chunk by chunk). */
+typedef struct
+{
+  TesLaneBucket *level;
+  guint          shift;
+  guint          nb;
+  gint64         t_min;
+} TesLodBuilder;
+
+/* tes-cache-writer-chunks.c */
+void              tes_cache_writer_nest_range         (TesSliceRecord       *mem,
+                                                       gint64                base,
+                                                       guint                 first,
+                                                       guint                 count,
+                                                       GArray               *stack,
+                                                       guint32              *args_src,
+                                                       guint                *max_depth,
+                                                       GArray               *patches);
+GByteArray       *tes_cache_writer_pack_chunk         (const TesSliceRecord *recs,
+                                                       guint                 count,
+                                                       const guint32        *args_src,
+                                                       const char           *texts,
+                                                       TesChunkInfo         *info);
+TesPreparedTrack *tes_prepared_track_new              (guint                 id,
+                                                       TesTrackSlices       *ts);
+void              tes_prepared_track_free             (TesPreparedTrack     *prep);
+gboolean          tes_lod_builder_begin               (TesLodBuilder        *lb,
+                                                       guint                 n,
+                                                       gint64                t_min,
+                                                       gint64                t_max);
+void              tes_lod_builder_add                 (TesLodBuilder        *lb,
+                                                       const TesSliceRecord *recs,
+                                                       guint                 n);
+void              tes_lod_builder_finish              (TesLodBuilder        *lb,
+                                                       GArray               *lod);
+TesPreparedTrack *tes_cache_writer_prepare_track      (guint                 id,
+                                                       TesTrackSlices       *ts);
+gboolean          tes_cache_writer_prepare_statements (TesCacheWriter       *self);
+gint64            tes_cache_writer_store_chunk        (TesCacheWriter       *self,
+                                                       guint                 id,
+                                                       guint                 first,
+                                                       const TesSliceRecord *recs,
+                                                       guint                 count,
+                                                       const TesChunkInfo   *info,
+                                                       GByteArray           *args);
+gboolean          tes_cache_writer_store_track        (TesCacheWriter       *self,
+                                                       TesPreparedTrack     *prep);
+
+/* tes-cache-writer-stream.c */
+void              tes_cache_writer_stream_track       (TesCacheWriter       *self,
+                                                       guint                 id,
+                                                       gboolean              all);
+void              tes_cache_writer_unstream_track     (TesCacheWriter       *self,
+                                                       guint                 id);
+gboolean          tes_cache_writer_finish_streamed    (TesCacheWriter       *self,
+                                                       guint                 id,
+                                                       TesTrackSlices       *ts);
+
 /* tes-cache-writer-commit.c */
-void          tes_cache_writer_stream_track       (TesCacheWriter     *self,
-                                                   guint               id,
-                                                   gboolean            all);
-void          tes_cache_writer_unstream_track     (TesCacheWriter     *self,
-                                                   guint               id);
-void          tes_cache_writer_finish_track       (TesCacheWriter     *self,
-                                                   guint               id);
+void              tes_cache_writer_finish_track       (TesCacheWriter       *self,
+                                                       guint                 id);
 
 G_END_DECLS
