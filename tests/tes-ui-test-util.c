@@ -23,23 +23,93 @@ tes_ui_test_wake_cb (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+/* Spins the main loop until done says so; fails the case, naming what it
+ * waited for, after TES_UI_TEST_WAIT_SECONDS. */
+void
+tes_ui_test_wait_until (TesUiTestDone  done,
+                        gpointer       data,
+                        const char    *what)
+{
+  gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
+  guint wake = g_timeout_add (10, tes_ui_test_wake_cb, NULL);
+
+  while (!done (data))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out waiting for %s", what);
+      g_main_context_iteration (NULL, TRUE);
+    }
+
+  g_source_remove (wake);
+}
+
+typedef struct
+{
+  TesWindow  *window;
+  const char *page;
+} PageWait;
+
+static gboolean
+page_shown (gpointer data)
+{
+  PageWait *wait = data;
+
+  return g_strcmp0 (tes_window_get_page (wait->window), wait->page) == 0;
+}
+
 /* Spins the main loop until the window shows page. */
 void
 tes_ui_test_wait_for_page (TesWindow  *window,
                            const char *page)
 {
-  gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
-  guint wake = g_timeout_add (10, tes_ui_test_wake_cb, NULL);
+  PageWait wait = { window, page };
+  g_autofree char *what = g_strdup_printf ("page '%s'", page);
 
-  while (g_strcmp0 (tes_window_get_page (window), page) != 0)
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("Timed out waiting for page '%s'; the window shows '%s'",
-                 page, tes_window_get_page (window));
-      g_main_context_iteration (NULL, TRUE);
-    }
+  tes_ui_test_wait_until (page_shown, &wait, what);
+}
 
-  g_source_remove (wake);
+static gboolean
+balances_ready (gpointer data)
+{
+  return tes_tiles_section_get_balances (data) != NULL && !tes_tiles_section_get_updating (data);
+}
+
+/* Tile Balance's balances for the range asked for, once worked out (in a
+ * thread). */
+GPtrArray *
+tes_ui_test_wait_for_balances (TesTilesSection *section)
+{
+  tes_ui_test_wait_until (balances_ready, section, "the tiles' balance");
+
+  return tes_tiles_section_get_balances (section);
+}
+
+static gboolean
+ipus_loaded (gpointer data)
+{
+  return tes_bsp_section_get_ipus (data) != NULL;
+}
+
+/* The BSP section's IPUs, once their steps are loaded. */
+GPtrArray *
+tes_ui_test_wait_for_ipus (TesBspSection *section)
+{
+  tes_ui_test_wait_until (ipus_loaded, section, "the BSP steps");
+
+  return tes_bsp_section_get_ipus (section);
+}
+
+static gboolean
+summary_loaded (gpointer data)
+{
+  return !tes_summary_section_is_loading (data);
+}
+
+/* The Summary section once its tables came from its worker. */
+void
+tes_ui_test_wait_for_summary (TesSummarySection *section)
+{
+  tes_ui_test_wait_until (summary_loaded, section, "the summary");
 }
 
 void

@@ -9,6 +9,9 @@
 
 #include <gtk/gtk.h>
 
+#include "tes-bsp-section.h"
+#include "tes-summary-section.h"
+#include "tes-tiles-section.h"
 #include "tes-trace-view.h"
 #include "tes-window.h"
 
@@ -25,9 +28,17 @@ void            tes_ui_test_add                  (const char    *path,
                                                   GTestFunc      func);
 int             tes_ui_test_run                  (void);
 
+typedef gboolean (*TesUiTestDone) (gpointer data);
+
 gboolean        tes_ui_test_wake_cb              (gpointer       data);
+void            tes_ui_test_wait_until           (TesUiTestDone  done,
+                                                  gpointer       data,
+                                                  const char    *what);
 void            tes_ui_test_wait_for_page        (TesWindow     *window,
                                                   const char    *page);
+GPtrArray      *tes_ui_test_wait_for_balances    (TesTilesSection *section);
+GPtrArray      *tes_ui_test_wait_for_ipus        (TesBspSection *section);
+void            tes_ui_test_wait_for_summary     (TesSummarySection *section);
 void            tes_ui_test_spin                 (guint          ms);
 void            tes_ui_test_wait_for_stable_size (GtkWidget     *widget);
 GPtrArray      *tes_ui_test_find_widgets         (TesWindow     *window,

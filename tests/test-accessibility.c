@@ -468,16 +468,11 @@ test_a11y_share_chart (void)
   g_autofree char *description = NULL;
   g_autofree char *expected = NULL;
   GListModel *table;
-  gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
   guint n_all;
 
   fixture_open (&f);
   summary = TES_SUMMARY_SECTION (fixture_show (&f, "TesSummarySection"));
-  while (tes_summary_section_is_loading (summary))
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      tes_ui_test_spin (20);
-    }
+  tes_ui_test_wait_for_summary (summary);
   chart = TES_SHARE_CHART (find_first (GTK_WIDGET (summary), TES_TYPE_SHARE_CHART));
   gtk_test_accessible_assert_property (chart, GTK_ACCESSIBLE_PROPERTY_LABEL, "Time by operator type");
   g_assert_true (gtk_widget_get_focusable (GTK_WIDGET (chart)));

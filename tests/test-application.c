@@ -727,13 +727,8 @@ test_app_export (void)
   wait_for_section_size (window);
   {
     TesBspSection *bsp = TES_BSP_SECTION (gtk_stack_get_visible_child (sections));
-    gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
 
-    while (tes_bsp_section_get_ipus (bsp) == NULL)
-      {
-        g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-        tes_ui_test_spin (20);
-      }
+    tes_ui_test_wait_for_ipus (bsp);
     for (guint i = 0; i < 2; i++)
       {
         const char *view = i == 0 ? "bsp-cycles" : "bsp";

@@ -47,20 +47,20 @@ open_run (const char * const *paths)
   return window;
 }
 
+static gboolean
+insights_computed (gpointer data)
+{
+  return !tes_insights_section_is_loading (data);
+}
+
 /* The section once its findings are computed. */
 static TesInsightsSection *
 wait_for_insights (TesWindow *window)
 {
   GtkWidget *page = gtk_stack_get_child_by_name (tes_window_get_sections (window), "TesInsightsSection");
-  gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
 
   g_assert_nonnull (page);
-  while (tes_insights_section_is_loading (TES_INSIGHTS_SECTION (page)))
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("The insights were never computed");
-      tes_ui_test_spin (20);
-    }
+  tes_ui_test_wait_until (insights_computed, page, "the insights");
   g_assert_null (tes_insights_section_get_error (TES_INSIGHTS_SECTION (page)));
 
   return TES_INSIGHTS_SECTION (page);
@@ -214,14 +214,8 @@ static TesBspSection *
 loaded_bsp (GtkStack *sections)
 {
   TesBspSection *bsp = TES_BSP_SECTION (gtk_stack_get_child_by_name (sections, "TesBspSection"));
-  gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
 
-  while (tes_bsp_section_get_ipus (bsp) == NULL)
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("The BSP steps were never loaded");
-      tes_ui_test_spin (20);
-    }
+  tes_ui_test_wait_for_ipus (bsp);
 
   return bsp;
 }
@@ -231,15 +225,9 @@ static TesTilesSection *
 shown_tiles (GtkStack *sections)
 {
   TesTilesSection *tiles = TES_TILES_SECTION (gtk_stack_get_child_by_name (sections, "TesTilesSection"));
-  gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
 
   gtk_stack_set_visible_child (sections, GTK_WIDGET (tiles));
-  while (tes_tiles_section_get_balances (tiles) == NULL || tes_tiles_section_get_updating (tiles))
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("The tiles' balances were never worked out");
-      tes_ui_test_spin (20);
-    }
+  tes_ui_test_wait_for_balances (tiles);
   tes_ui_test_wait_for_stable_size (GTK_WIDGET (tiles));
 
   return tiles;
@@ -543,8 +531,7 @@ test_insights_window_trace (void)
     tes_insights_section_activate (section, position);
     g_assert_cmpstr (gtk_stack_get_visible_child_name (sections), ==, "TesSummarySection");
     summary = TES_SUMMARY_SECTION (gtk_stack_get_visible_child (sections));
-    while (tes_summary_section_is_loading (summary))
-      tes_ui_test_spin (20);
+    tes_ui_test_wait_for_summary (summary);
     rows = tes_summary_section_get_rows (summary);
     g_assert_cmpuint (g_list_model_get_n_items (rows), >=, 1);
     for (guint i = 0; i < g_list_model_get_n_items (rows); i++)

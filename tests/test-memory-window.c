@@ -457,8 +457,13 @@ test_memory_window_click (void)
   tes_ui_test_close_window (window);
 }
 
-/* Tile Balance follows the trace's range: the whole run, then its first
- * step only. */
+/* Once the stack's transition away from it is over. */
+static gboolean
+section_unmapped (gpointer data)
+{
+  return !gtk_widget_get_mapped (data);
+}
+
 /* A window on @path showing its Tile Balance. */
 static TesTilesSection *
 open_tiles_section (const char  *path,
@@ -475,22 +480,8 @@ open_tiles_section (const char  *path,
   return section;
 }
 
-/* The balances for the range asked for, once worked out (in a thread). */
-static GPtrArray *
-wait_for_balances (TesTilesSection *section)
-{
-  gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
-
-  while (tes_tiles_section_get_updating (section))
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("Timed out working out the tiles' balance");
-      g_main_context_iteration (NULL, FALSE);
-    }
-
-  return tes_tiles_section_get_balances (section);
-}
-
+/* Tile Balance follows the trace's range: the whole run, then its first
+ * step only. */
 static void
 test_tiles_window_follows (void)
 {
@@ -506,7 +497,7 @@ test_tiles_window_follows (void)
   generate (&g, TES_TEST_OWN_DATA);
   execution = generated_path (&g, "execution.json");
   section = open_tiles_section (execution, &window);
-  balances = wait_for_balances (section);
+  balances = tes_ui_test_wait_for_balances (section);
   g_assert_nonnull (balances);
   g_assert_cmpuint (balances->len, ==, g.n_ipus);
   for (guint s = 0; s < 4; s++)
@@ -517,7 +508,7 @@ test_tiles_window_follows (void)
   workspace = tes_section_get_workspace (TES_SECTION (section));
   tes_workspace_get_span (workspace, &start, &end);
   tes_workspace_set_visible (workspace, start, start + 1000);
-  balances = wait_for_balances (section);
+  balances = tes_ui_test_wait_for_balances (section);
   {
     gint64 narrowed = 0;
 
@@ -532,7 +523,7 @@ test_tiles_window_follows (void)
    * its least and most busy tiles as the truth gives them; ↓ ↓ ↑ and
    * Enter select its least busy tile */
   tes_workspace_set_visible (workspace, start, end);
-  balances = wait_for_balances (section);
+  balances = tes_ui_test_wait_for_balances (section);
   {
     GtkWidget *area = find_widget (GTK_WIDGET (section), TES_TYPE_CANVAS);
     g_autoptr(GPtrArray) pictures = assert_accessible_pictures (GTK_WIDGET (section));
@@ -605,21 +596,14 @@ test_tiles_window_follows (void)
 
     g_assert_nonnull (summary);
     gtk_stack_set_visible_child (tes_window_get_sections (window), summary);
-    /* once the stack's transition is over */
-    {
-      gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
-
-      while (gtk_widget_get_mapped (GTK_WIDGET (section)) && g_get_monotonic_time () < deadline)
-        g_main_context_iteration (NULL, FALSE);
-    }
-    g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (section)));
-    balances = wait_for_balances (section);
+    tes_ui_test_wait_until (section_unmapped, section, "the stack's transition to end");
+    balances = tes_ui_test_wait_for_balances (section);
     tes_workspace_set_visible (workspace, start, start + 1000);
-    g_assert_true (wait_for_balances (section) == balances);
+    g_assert_true (tes_ui_test_wait_for_balances (section) == balances);
     for (guint s = 0; s < 4; s++)
       before += ((TesTileBalance *)g_ptr_array_index (balances, 0))->cycles[s];
     gtk_stack_set_visible_child (tes_window_get_sections (window), GTK_WIDGET (section));
-    balances = wait_for_balances (section);
+    balances = tes_ui_test_wait_for_balances (section);
     for (guint s = 0; s < 4; s++)
       after += ((TesTileBalance *)g_ptr_array_index (balances, 0))->cycles[s];
     g_assert_cmpint (before, ==, all);
@@ -683,7 +667,7 @@ test_tiles_window_units (void)
   g_assert_cmpint (expected[0], >, 0);
 
   section = open_tiles_section (trace, &window);
-  balances = wait_for_balances (section);
+  balances = tes_ui_test_wait_for_balances (section);
   g_assert_nonnull (balances);
   g_assert_cmpuint (balances->len, ==, 2);
   for (guint d = 0; d < 2; d++)
@@ -759,7 +743,7 @@ test_tiles_window_engines (void)
         }
 
       section = open_tiles_section (cases[c].path, &window);
-      balances = wait_for_balances (section);
+      balances = tes_ui_test_wait_for_balances (section);
       g_assert_nonnull (balances);
       g_assert_cmpuint (balances->len, ==, 1);
       balance = g_ptr_array_index (balances, 0);
@@ -822,7 +806,7 @@ test_tiles_window_ranks (void)
   GtkWidget *area;
 
   section = open_tiles_section (folder, &window);
-  balances = wait_for_balances (section);
+  balances = tes_ui_test_wait_for_balances (section);
   g_assert_nonnull (balances);
   g_assert_cmpuint (balances->len, ==, 2);
   for (guint i = 0; i < balances->len; i++)
@@ -852,7 +836,7 @@ test_bsp_window_heatmap (void)
   JsonArray *steps;
   const TesBspIpu *ipu0;
   guint tiles_per_ipu, n_steps_ipu0 = 0, checked = 0;
-  gint64 deadline, t0, t1, sel0, sel1;
+  gint64 t0, t1, sel0, sel1;
   int width = 1400, height;
   cairo_surface_t *surface, *by_cycles;
   g_autoptr(GArray) shades = g_array_new (FALSE, FALSE, 2 * sizeof (double));
@@ -868,13 +852,7 @@ test_bsp_window_heatmap (void)
   section = TES_BSP_SECTION (gtk_stack_get_child_by_name (tes_window_get_sections (window), "TesBspSection"));
   g_assert_nonnull (section);
   gtk_stack_set_visible_child (tes_window_get_sections (window), GTK_WIDGET (section));
-  deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
-  while ((ipus = tes_bsp_section_get_ipus (section)) == NULL)
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("Timed out loading the BSP steps");
-      g_main_context_iteration (NULL, FALSE);
-    }
+  ipus = tes_ui_test_wait_for_ipus (section);
 
   tiles_per_ipu = (guint)json_object_get_int_member (g.truth, "tiles_per_ipu");
   steps = json_object_get_array_member (g.truth, "steps");

@@ -52,36 +52,6 @@ show_section (TesWindow  *window,
   return section;
 }
 
-static GPtrArray *
-wait_for_balances (TesTilesSection *section)
-{
-  gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
-
-  while (tes_tiles_section_get_updating (section) || tes_tiles_section_get_balances (section) == NULL)
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("Timed out working out the tiles' balance");
-      g_main_context_iteration (NULL, FALSE);
-    }
-
-  return tes_tiles_section_get_balances (section);
-}
-
-static GPtrArray *
-wait_for_ipus (TesBspSection *section)
-{
-  gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
-
-  while (tes_bsp_section_get_ipus (section) == NULL)
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("Timed out loading the BSP steps");
-      g_main_context_iteration (NULL, FALSE);
-    }
-
-  return tes_bsp_section_get_ipus (section);
-}
-
 /* Tile Balance is as tall as its layout at its width, asked by measure ()
  * before anything is drawn, and a frame does not change it. (Its drawing
  * area was 0 high until its first frame set its height, then laid the
@@ -104,7 +74,7 @@ test_tiles_window_height (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
   tes_ui_test_wait_for_page (window, "report");
   section = TES_TILES_SECTION (show_section (window, "TesTilesSection"));
-  balances = wait_for_balances (section);
+  balances = tes_ui_test_wait_for_balances (section);
   g_assert_cmpuint (balances->len, ==, g.n_ipus);
   workspace = tes_section_get_workspace (TES_SECTION (section));
   canvas = find_widget (GTK_WIDGET (section), TES_TYPE_CANVAS);
@@ -152,7 +122,7 @@ test_bsp_window_magnify_follows_size (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 1000, 600);
   tes_ui_test_wait_for_page (window, "report");
   section = TES_BSP_SECTION (show_section (window, "TesBspSection"));
-  wait_for_ipus (section);
+  tes_ui_test_wait_for_ipus (section);
   canvas = find_widget (GTK_WIDGET (section), TES_TYPE_CANVAS);
   bar = find_widget (GTK_WIDGET (section), GTK_TYPE_SCROLLBAR);
   adjustment = gtk_scrollbar_get_adjustment (GTK_SCROLLBAR (bar));
@@ -229,7 +199,7 @@ test_bsp_step_balance (void)
   window = tes_ui_test_open_window (path, NULL);
   tes_ui_test_wait_for_page (window, "report");
   bsp = TES_BSP_SECTION (show_section (window, "TesBspSection"));
-  ipus = wait_for_ipus (bsp);
+  ipus = tes_ui_test_wait_for_ipus (bsp);
   g_assert_cmpuint (ipus->len, ==, 1);
   ipu0 = g_ptr_array_index (ipus, 0);
   g_assert_cmpuint (ipu0->spans->len, ==, 3);
@@ -245,7 +215,7 @@ test_bsp_step_balance (void)
   g_assert_cmpint (g_array_index (ipu0->spans, TesBspSpan, 1).start, ==, t1);
 
   tiles = TES_TILES_SECTION (show_section (window, "TesTilesSection"));
-  balances = wait_for_balances (tiles);
+  balances = tes_ui_test_wait_for_balances (tiles);
   g_assert_cmpuint (balances->len, ==, 1);
   balance = g_ptr_array_index (balances, 0);
   g_assert_cmpuint (balance->tiles->len, ==, 2);
@@ -282,7 +252,7 @@ test_tiles_window_is_cli (void)
   window = tes_ui_test_open_window (path, NULL);
   tes_ui_test_wait_for_page (window, "report");
   section = TES_TILES_SECTION (show_section (window, "TesTilesSection"));
-  balances = wait_for_balances (section);
+  balances = tes_ui_test_wait_for_balances (section);
   for (guint b = 0; b < balances->len; b++)
     {
       const TesTileBalance *balance = g_ptr_array_index (balances, b);

@@ -42,20 +42,10 @@ static TesSummarySection *
 summary_section (TesWindow *window)
 {
   GtkWidget *page = gtk_stack_get_child_by_name (tes_window_get_sections (window), "TesSummarySection");
-  gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
-  guint wake;
 
   g_assert_true (TES_IS_SUMMARY_SECTION (page));
-
   /* its tables come from a worker */
-  wake = g_timeout_add (10, tes_ui_test_wake_cb, NULL);
-  while (tes_summary_section_is_loading (TES_SUMMARY_SECTION (page)))
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("Timed out waiting for the summary");
-      g_main_context_iteration (NULL, TRUE);
-    }
-  g_source_remove (wake);
+  tes_ui_test_wait_for_summary (TES_SUMMARY_SECTION (page));
 
   return TES_SUMMARY_SECTION (page);
 }
@@ -315,22 +305,6 @@ test_window_total_only (void)
   tes_ui_test_close_window (window);
 }
 
-/* Waits for the section's worker after a change of run. */
-static void
-wait_for_summary (TesSummarySection *section)
-{
-  gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
-  guint wake = g_timeout_add (10, tes_ui_test_wake_cb, NULL);
-
-  while (tes_summary_section_is_loading (section))
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("Timed out waiting for the summary");
-      g_main_context_iteration (NULL, TRUE);
-    }
-  g_source_remove (wake);
-}
-
 /* The table holds @rows (tes_report_summarize_run's): names and totals. */
 static void
 assert_table_rows (TesSummarySection *section,
@@ -400,14 +374,14 @@ test_window_summary_per_step (void)
 
   /* the workspace's run: the table follows, the list shows it */
   tes_workspace_set_run (workspace, run_id);
-  wait_for_summary (section);
+  tes_ui_test_wait_for_summary (section);
   assert_table_rows (section, step);
   g_assert_cmpstr (gtk_string_object_get_string (gtk_drop_down_get_selected_item (dropdown)), ==, "ProfilerStep#8");
 
   /* the list sets the workspace's run */
   gtk_drop_down_set_selected (dropdown, 0);
   g_assert_cmpint (tes_workspace_get_run (workspace), ==, 0);
-  wait_for_summary (section);
+  tes_ui_test_wait_for_summary (section);
   assert_table_rows (section, whole);
 
   tes_ui_test_close_window (window);
