@@ -987,6 +987,71 @@ test_bsp_cycles_color (void)
     }
 }
 
+/* Bytes as a user reads them, written here apart from the page's code:
+ * KB of 1,024 grouped by commas, what is under 1 KB in bytes. */
+static char *
+expected_kb (gint64 bytes)
+{
+  g_autofree char *digits = g_strdup_printf ("%" G_GINT64_FORMAT, bytes / 1024);
+  GString *out = g_string_new (NULL);
+  gsize len = strlen (digits);
+
+  if (bytes > 0 && bytes < 1024)
+    return g_strdup_printf ("%" G_GINT64_FORMAT " B", bytes);
+  for (gsize i = 0; i < len; i++)
+    {
+      if (i > 0 && (len - i) % 3 == 0)
+        g_string_append_c (out, ',');
+      g_string_append_c (out, digits[i]);
+    }
+  g_string_append (out, " KB");
+
+  return g_string_free (out, FALSE);
+}
+
+/* Every tile in words names each of its sections with the bytes the
+ * generator gave it; a section under 1 KB (the generator's .rodata of a
+ * few hundred bytes) reads as its bytes, never as "0 KB". */
+static void
+test_memory_tile_text (void)
+{
+  g_auto(Generated) g = { 0 };
+  g_autoptr(TesReport) report = open_generated (&g);
+  g_autoptr(TesMemoryModel) model = tes_memory_model_new (report, NULL);
+  JsonArray *tiles = truth_tiles (&g);
+  guint under_1kb = 0;
+
+  g_assert_nonnull (model);
+  for (guint i = 0; i < json_array_get_length (tiles); i++)
+    {
+      JsonObject *tile = json_array_get_object_element (tiles, i);
+      JsonObject *sections = json_object_get_object_member (tile, "sections");
+      int at = tes_memory_model_find_tile (model, (int)json_object_get_int_member (tile, "ipu"),
+                                           (int)json_object_get_int_member (tile, "tile"));
+      g_autofree char *text = NULL;
+      g_autofree char *total = expected_kb (json_object_get_int_member (tile, "total"));
+      g_autoptr(GList) names = json_object_get_members (sections);
+
+      g_assert_cmpint (at, >=, 0);
+      text = tes_memory_model_tile_text (model, (guint)at, G_MAXUINT);
+      tes_test_assert_contains (text, total);
+      g_assert_null (strstr (text, " 0 KB"));
+      for (GList *l = names; l != NULL; l = l->next)
+        {
+          gint64 bytes = json_object_get_int_member (sections, l->data);
+          g_autofree char *kb = expected_kb (bytes);
+          g_autofree char *fragment = g_strdup_printf (" %s %s", (const char *)l->data, kb);
+
+          if (bytes <= 0)
+            continue;
+          tes_test_assert_contains (text, fragment);
+          under_1kb += bytes < 1024;
+        }
+    }
+  /* the case this is about was there to read */
+  g_assert_cmpuint (under_1kb, >, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -997,6 +1062,7 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/memory-view/render", test_memory_render);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/memory-view/selected-tile", test_memory_selected_tile);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/memory-view/report-alone", test_memory_report_alone);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/memory-view/tile-text", test_memory_tile_text);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/memory-view/shared-scales", test_memory_shared_scales);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/grid", test_bsp_grid);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/pyramid", test_bsp_pyramid);

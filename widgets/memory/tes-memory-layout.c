@@ -11,6 +11,7 @@
 
 #include "tes-memory-layout.h"
 #include "tes-share-chart-layout.h"
+#include "tes-workspace.h"
 
 #include <string.h>
 
@@ -354,10 +355,19 @@ tes_memory_model_tile_at (const TesMemoryModel *model,
   return (int)tes_memory_model_column_tile (model, plot->n_columns, column);
 }
 
-static char *
-format_kb (gint64 bytes)
+/* Bytes as the page writes them: KB (of 1,024 bytes, grouped, as the
+ * Poplar report's histogram counts them), and what is under 1 KB in bytes
+ * rather than as "0 KB". */
+char *
+tes_memory_format_kb (gint64 bytes)
 {
-  return g_strdup_printf ("%" G_GINT64_FORMAT " KB", bytes / 1024);
+  g_autofree char *number = NULL;
+
+  if (bytes > 0 && bytes < 1024)
+    return g_strdup_printf ("%" G_GINT64_FORMAT " B", bytes);
+  number = tes_format_grouped ((double)(bytes / 1024));
+
+  return g_strconcat (number, " KB", NULL);
 }
 
 /* The tile at @index in words: "IPU 0 tile 5: 640 KB — code 300 KB, …",
@@ -368,7 +378,7 @@ tes_memory_model_tile_text (const TesMemoryModel *model,
                             guint                 max_categories)
 {
   const TesTile *tile = &g_array_index (model->tiles, TesTile, index);
-  g_autofree char *total = format_kb (tile->total_bytes);
+  g_autofree char *total = tes_memory_format_kb (tile->total_bytes);
   GString *line = g_string_new (NULL);
 
   /* Translators: a tile, its IPU, and its bytes */
@@ -380,7 +390,7 @@ tes_memory_model_tile_text (const TesMemoryModel *model,
 
       if (bytes <= 0)
         continue;
-      kb = format_kb (bytes);
+      kb = tes_memory_format_kb (bytes);
       g_string_append_printf (line, "%s%s %s", shown++ ? ", " : " — ",
                               (const char *)g_ptr_array_index (model->categories, k), kb);
     }

@@ -74,6 +74,7 @@ int             tes_memory_model_tile_at    (const TesMemoryModel *model,
                                              const TesMemoryPlot  *plot,
                                              double                x,
                                              double                y);
+char           *tes_memory_format_kb        (gint64                bytes);
 char           *tes_memory_model_tile_text  (const TesMemoryModel *model,
                                              guint                 index,
                                              guint                 max_categories);

@@ -30,21 +30,13 @@
 #define ROW        16.0
 #define CHART      280.0
 
-static char *
-format_kb (gint64 bytes)
-{
-  g_autofree char *kb = tes_format_grouped ((double)(bytes / 1024));
-
-  return g_strconcat (kb, " KB", NULL);
-}
-
 static double
 draw_header (TesPainter           *p,
              const TesMemoryModel *model,
              double                y,
              double                width)
 {
-  g_autofree char *limit = model->limit > 0 ? format_kb (model->limit) : g_strdup (_("unknown"));
+  g_autofree char *limit = model->limit > 0 ? tes_memory_format_kb (model->limit) : g_strdup (_("unknown"));
   g_autofree char *n_tiles = tes_format_grouped (MAX (model->n_all, model->tiles->len));
   /* Translators: the tiles' count (grouped, "1,472") and each one's memory */
   g_autofree char *line = g_strdup_printf (_("%s tiles · %s per tile"), n_tiles, limit);
@@ -239,7 +231,7 @@ draw_tiles (TesPainter           *p,
     }
 
   /* the axis: 0 and the top, the limit as a dashed red line */
-  scale = format_kb ((gint64)top);
+  scale = tes_memory_format_kb ((gint64)top);
   tes_painter_text (p, scale, x, y - 6, 52, PANGO_ALIGN_RIGHT, FALSE, DIM_INK);
   tes_painter_text (p, "0", x, y + plot_h - 12, 52, PANGO_ALIGN_RIGHT, FALSE, DIM_INK);
   if (model->limit > 0)
