@@ -261,18 +261,27 @@ tes_pixels_clear (TesPixels *pixels)
 
 
 /* Draws widget as the window does, into memory (cairo's ARGB32:
- * premultiplied B, G, R, A bytes on little-endian machines). */
+ * premultiplied B, G, R, A bytes on little-endian machines), once the
+ * trace's frames of what it shows are built. */
 void
 tes_ui_test_render (GtkWidget *widget,
-                    TesPixels    *pixels)
+                    TesPixels *pixels)
+{
+  /* the trace's frames drawn, not the last ones */
+  tes_ui_test_wait_for_frames (widget);
+  tes_ui_test_render_now (widget, pixels);
+}
+
+/* The same as it is now, frames still being built or not. */
+void
+tes_ui_test_render_now (GtkWidget *widget,
+                        TesPixels *pixels)
 {
   g_autoptr(GdkPaintable) paintable = NULL;
   g_autoptr(GskRenderNode) node = NULL;
   GtkSnapshot *snapshot;
   GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
 
-  /* the trace's frames drawn, not the last ones */
-  tes_ui_test_wait_for_frames (widget);
   gtk_test_widget_wait_for_draw (widget);
   paintable = gtk_widget_paintable_new (widget);
   snapshot = gtk_snapshot_new ();

@@ -67,6 +67,8 @@ typedef struct
 void            tes_pixels_clear                 (TesPixels     *pixels);
 void            tes_ui_test_render               (GtkWidget     *widget,
                                                   TesPixels     *pixels);
+void            tes_ui_test_render_now           (GtkWidget     *widget,
+                                                  TesPixels     *pixels);
 const guchar   *tes_ui_test_pixel_at             (const TesPixels *pixels,
                                                   int            x,
                                                   int            y);

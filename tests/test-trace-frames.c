@@ -333,6 +333,72 @@ test_trace_frames_never_block (void)
   gtk_window_destroy (window);
 }
 
+/* Pixels in the box that differ from the one at the top left corner. */
+static guint
+count_unlike_corner (const TesPixels *pixels,
+                     int              x0,
+                     int              y0,
+                     int              x1,
+                     int              y1)
+{
+  const guchar *corner = tes_ui_test_pixel_at (pixels, 0, 0);
+  guint n = 0;
+
+  for (int y = y0; y < y1; y++)
+    for (int x = x0; x < x1; x++)
+      n += memcmp (tes_ui_test_pixel_at (pixels, x, y), corner, 4) != 0;
+
+  return n;
+}
+
+/* Before its first frame, built in a thread over slow queries, the view
+ * says it is drawing (ink in its middle) instead of staying blank; then
+ * the frame replaces the words. */
+static void
+test_trace_frames_first_pending (void)
+{
+  g_autofree char *path = tes_test_write_trace ("first-frame-trace.json");
+  g_autoptr(TesReportLoader) loader = tes_report_loader_new ();
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(TesWorkspace) workspace = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+  TesTraceView *view;
+  g_auto(TesPixels) pending = { 0 };
+  g_auto(TesPixels) drawn = { 0 };
+  int w, h;
+
+  tes_report_loader_add_file (loader, path);
+  report = tes_report_loader_load (loader, NULL, &error);
+  g_assert_no_error (error);
+  workspace = tes_workspace_new (report);
+  tes_report_set_query_delay_for_testing (report, 2000);
+
+  view = TES_TRACE_VIEW (tes_trace_view_new ());
+  tes_trace_view_set_workspace (view, workspace);
+  gtk_window_set_default_size (window, 800, 500);
+  gtk_window_set_child (window, GTK_WIDGET (view));
+  gtk_window_present (window);
+  tes_ui_test_wait_for_stable_size (GTK_WIDGET (view));
+  g_assert_true (tes_trace_view_is_frame_pending (view));
+  g_assert_null (tes_trace_view_get_frame (view));
+
+  tes_ui_test_render_now (GTK_WIDGET (view), &pending);
+  w = pending.width;
+  h = pending.height;
+  /* words in the middle band, nothing at the top where the ruler goes */
+  g_assert_cmpuint (count_unlike_corner (&pending, w / 4, h / 2 - 20, 3 * w / 4, h / 2 + 20), >, 20);
+  g_assert_cmpuint (count_unlike_corner (&pending, 0, 0, w, h / 4), ==, 0);
+
+  tes_report_set_query_delay_for_testing (report, 0);
+  g_assert_nonnull (tes_ui_test_trace_frame (view));
+  tes_ui_test_render (GTK_WIDGET (view), &drawn);
+  /* the frame: its ruler and labels at the top */
+  g_assert_cmpuint (count_unlike_corner (&drawn, 0, 0, drawn.width, drawn.height / 4), >, 20);
+
+  gtk_window_destroy (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -340,6 +406,7 @@ main (int   argc,
   tes_ui_test_init (&argc, &argv);
 
   tes_ui_test_add ("/tes/trace-frames/never-block", test_trace_frames_never_block);
+  tes_ui_test_add ("/tes/trace-frames/first-pending", test_trace_frames_first_pending);
 
   return tes_ui_test_run ();
 }
