@@ -171,13 +171,21 @@ add_aggregate_rows (TesReport  *self,
     }
 }
 
-/* The top-level track a run is of: its IPU ("IPU 1", a Poplar profile's
- * run per IPU), or its rank ("Rank 1" of "Rank 1 ProfilerStep#5"); 0 for
- * a run of the whole report. */
+/* The top-level track a run is of: its IPU (a Poplar profile's run per
+ * IPU: by number, else by name, "IPU 1"), or its rank ("Rank 1" of
+ * "Rank 1 ProfilerStep#5"); 0 for a run of the whole report. */
 static gint64
 run_scope (TesReport    *self,
            const TesRun *run)
 {
+  for (gint64 id = 1; run->ipu >= 0 && id <= (gint64)self->tracks->len; id++)
+    {
+      const TesTrack *track = tes_report_get_track (self, id);
+
+      if (track->parent_id == 0 && track->kind == TES_TRACK_IPU && track->ipu == run->ipu)
+        return id;
+    }
+
   for (gint64 id = 1; run->name != NULL && id <= (gint64)self->tracks->len; id++)
     {
       const TesTrack *track = tes_report_get_track (self, id);

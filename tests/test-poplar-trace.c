@@ -216,6 +216,8 @@ assert_tile_lanes (TesReport  *report,
       parent = tes_report_get_track (report, track->parent_id);
       g_assert_cmpint (parent->kind, ==, TES_TRACK_IPU);
       g_assert_cmpstr (parent->name, ==, ipu_name);
+      /* its IPU as a number, what ties it to its run */
+      g_assert_cmpint (parent->ipu, ==, ipu);
       clock = tes_report_get_clock (report, track->clock_id);
       g_assert_cmpint (clock->unit, ==, TES_TIME_UNIT_CYCLES);
       g_assert_cmpint (clock->ticks_per_second, ==, (gint64)(mhz * 1e6));
@@ -620,7 +622,7 @@ check_chrome_tiles (TesTestData data)
   tiles_line = g_strdup_printf ("Tiles:          %u", n_tiles);
   tes_test_run_cli (&cli, "info", trace, NULL);
   g_assert_cmpint (cli.status, ==, 0);
-  tes_test_assert_contains (cli.out, "Importer:       chrome-json (version 10)");
+  tes_test_assert_contains (cli.out, "Importer:       chrome-json (version 11)");
   tes_test_assert_contains (cli.out, tiles_line);
   tes_test_assert_contains (cli.out, "(clock IPU cycles)");
 }

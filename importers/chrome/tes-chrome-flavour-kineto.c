@@ -384,7 +384,8 @@ prepare (TesChromeBuilder *b)
 
 static TesTrackKind
 process_kind (TesChromeBuilder       *b,
-              TesChromeMergedProcess *mp)
+              TesChromeMergedProcess *mp,
+              gint                   *ipu)
 {
   KState *st = b->flavour_data;
 

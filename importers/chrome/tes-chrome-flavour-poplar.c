@@ -157,15 +157,22 @@ write_bsp (TesChromeBuilder *b)
   tes_poplar_bsp_write (bsp_of (b), b->writer, b->clock_id);
 }
 
-/* An IPU process, a tile lane (linked from the tiles table). */
+/* An IPU process, with its number (what ties it to its runs), a tile
+ * lane (linked from the tiles table). */
 static TesTrackKind
 process_kind (TesChromeBuilder       *b,
-              TesChromeMergedProcess *mp)
+              TesChromeMergedProcess *mp,
+              gint                   *ipu)
 {
-  gint ipu;
+  gint number;
 
-  return parse_numbered_name (tes_chrome_text (b, mp->name), "IPU", &ipu) ? TES_TRACK_IPU
-                                                                                  : TES_TRACK_PROCESS;
+  if (!parse_numbered_name (tes_chrome_text (b, mp->name), "IPU", &number))
+    return TES_TRACK_PROCESS;
+  /* "IPU 5000" is drawn as named, numbered as none */
+  if (number < TES_MAX_IPUS)
+    *ipu = number;
+
+  return TES_TRACK_IPU;
 }
 
 static gboolean

@@ -34,11 +34,13 @@ struct _TesChromeFlavour
   void          (*prepare)         (TesChromeBuilder        *b);
 
   /* Tracks: its own before the processes' (it returns how many, they
-   * come first), a process's kind, a thread's track made by the flavour
-   * (TRUE) instead of the builder. */
+   * come first), a process's kind (an IPU's with its number in ipu,
+   * which starts at -1), a thread's track made by the flavour (TRUE)
+   * instead of the builder. */
   guint         (*add_tracks)      (TesChromeBuilder        *b);
   TesTrackKind  (*process_kind)    (TesChromeBuilder        *b,
-                                    TesChromeMergedProcess  *mp);
+                                    TesChromeMergedProcess  *mp,
+                                    gint                    *ipu);
   gboolean      (*thread_track)    (TesChromeBuilder        *b,
                                     TesChromeMergedThread   *mt,
                                     gint64                   parent,

@@ -173,6 +173,7 @@ tes_chrome_builder_add_tracks (TesChromeBuilder *b)
       g_autofree char *native = g_strdup_printf ("%s", pid);
       guint child_sort = 0;
       TesTrackKind kind = TES_TRACK_PROCESS;
+      gint ipu = -1;
 
       if (!process_needs_track (mp))
         continue;
@@ -180,9 +181,11 @@ tes_chrome_builder_add_tracks (TesChromeBuilder *b)
       if (mp->name == 0)
         fallback = g_strdup_printf ("Process %s", pid);
       if (b->flavour->process_kind != NULL)
-        kind = b->flavour->process_kind (b, mp);
+        kind = b->flavour->process_kind (b, mp, &ipu);
       mp->track_id = tes_chrome_add_track (b, 0, kind, mp->name ? tes_chrome_text (b, mp->name) : fallback,
                                 sort++, native);
+      if (ipu >= 0)
+        tes_cache_writer_set_track_tile (b->writer, mp->track_id, ipu, -1);
 
       create_thread_tracks (b, mp, mp->track_id, &child_sort);
 
