@@ -210,15 +210,43 @@ searching (TesTraceView *view)
   return running;
 }
 
+/* A trace written for the case, loaded, and a view on it in a window of
+ * its own, shown; every query slowed by @query_delay_ms from the start. */
+static TesTraceView *
+open_view (const char    *name,
+           guint          query_delay_ms,
+           TesReport    **report,
+           TesWorkspace **workspace,
+           GtkWindow    **window)
+{
+  g_autofree char *path = tes_test_write_trace (name);
+  g_autoptr(TesReportLoader) loader = tes_report_loader_new ();
+  g_autoptr(GError) error = NULL;
+  TesTraceView *view;
+
+  tes_report_loader_add_file (loader, path);
+  *report = tes_report_loader_load (loader, NULL, &error);
+  g_assert_no_error (error);
+  *workspace = tes_workspace_new (*report);
+  tes_report_set_query_delay_for_testing (*report, query_delay_ms);
+
+  *window = GTK_WINDOW (gtk_window_new ());
+  view = TES_TRACE_VIEW (tes_trace_view_new ());
+  tes_trace_view_set_workspace (view, *workspace);
+  gtk_window_set_default_size (*window, 800, 500);
+  gtk_window_set_child (*window, GTK_WIDGET (view));
+  gtk_window_present (*window);
+  tes_ui_test_wait_for_stable_size (GTK_WIDGET (view));
+
+  return view;
+}
+
 static void
 test_trace_frames_never_block (void)
 {
-  g_autofree char *path = tes_test_write_trace ("frames-trace.json");
-  g_autoptr(TesReportLoader) loader = tes_report_loader_new ();
   g_autoptr(TesReport) report = NULL;
   g_autoptr(TesWorkspace) workspace = NULL;
-  g_autoptr(GError) error = NULL;
-  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+  GtkWindow *window;
   TesTraceView *view;
   Meter meter = { 0 };
   GtkTooltip *tooltip;
@@ -227,20 +255,9 @@ test_trace_frames_never_block (void)
   gint64 track_id;
   gboolean shown = FALSE;
 
-  tes_report_loader_add_file (loader, path);
-  report = tes_report_loader_load (loader, NULL, &error);
-  g_assert_no_error (error);
-  workspace = tes_workspace_new (report);
-
-
-  view = TES_TRACE_VIEW (tes_trace_view_new ());
-  tes_trace_view_set_workspace (view, workspace);
-  gtk_window_set_default_size (window, 800, 500);
-  gtk_window_set_child (window, GTK_WIDGET (view));
-  gtk_window_present (window);
+  view = open_view ("frames-trace.json", 0, &report, &workspace, &window);
   /* GTK's first drawing of the window and of text (styles, fonts) is a
    * one-off of the process: done before timing */
-  tes_ui_test_wait_for_stable_size (GTK_WIDGET (view));
   g_assert_nonnull (tes_ui_test_trace_frame (view));
   gtk_test_widget_wait_for_draw (GTK_WIDGET (view));
 
@@ -357,29 +374,15 @@ count_unlike_corner (const TesPixels *pixels,
 static void
 test_trace_frames_first_pending (void)
 {
-  g_autofree char *path = tes_test_write_trace ("first-frame-trace.json");
-  g_autoptr(TesReportLoader) loader = tes_report_loader_new ();
   g_autoptr(TesReport) report = NULL;
   g_autoptr(TesWorkspace) workspace = NULL;
-  g_autoptr(GError) error = NULL;
-  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+  GtkWindow *window;
   TesTraceView *view;
   g_auto(TesPixels) pending = { 0 };
   g_auto(TesPixels) drawn = { 0 };
   int w, h;
 
-  tes_report_loader_add_file (loader, path);
-  report = tes_report_loader_load (loader, NULL, &error);
-  g_assert_no_error (error);
-  workspace = tes_workspace_new (report);
-  tes_report_set_query_delay_for_testing (report, 2000);
-
-  view = TES_TRACE_VIEW (tes_trace_view_new ());
-  tes_trace_view_set_workspace (view, workspace);
-  gtk_window_set_default_size (window, 800, 500);
-  gtk_window_set_child (window, GTK_WIDGET (view));
-  gtk_window_present (window);
-  tes_ui_test_wait_for_stable_size (GTK_WIDGET (view));
+  view = open_view ("first-frame-trace.json", 2000, &report, &workspace, &window);
   g_assert_true (tes_trace_view_is_frame_pending (view));
   g_assert_null (tes_trace_view_get_frame (view));
 
