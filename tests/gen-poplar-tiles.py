@@ -132,13 +132,17 @@ def make_histogram(tiles):
     return {"width_kb": width, "start_kb": start, "counts": counts, "shown": shown}
 
 
-def make_steps(rnd, ipus, tiles_per_ipu, n_steps, clean=False, busy=(), idle=()):
+def make_steps(rnd, ipus, tiles_per_ipu, n_steps, clean=False, busy=(), idle=(), heavy=None):
     """Per BSP step, on every IPU, the cycles of each tile (0: idle). All
     tiles of a step start together; the next step starts after the slowest
     IPU plus a sync gap. clean: every tile works 90-100 % of every step and
     exchanges and syncs are short (a run without a finding); the tiles in
     busy (per IPU) compute twice the step's base in every compute step, those
-    in idle never work (the planted hot and idle tiles of test-insights)."""
+    in idle never work (the planted hot and idle tiles of test-insights).
+    heavy maps a state ("sync", "exchange") to the IPUs on which every tile
+    spends twenty times the step's base in each step of that state (an IPU
+    that waits or exchanges far more than it computes)."""
+    heavy = heavy or {}
     steps = []
     cycle = 0
     for s in range(n_steps):
@@ -157,6 +161,8 @@ def make_steps(rnd, ipus, tiles_per_ipu, n_steps, clean=False, busy=(), idle=())
             for tile in busy:
                 if state == "compute":
                     cycles[tile] = 2 * base
+            if ipu in heavy.get(state, ()):
+                cycles = [20 * base] * tiles_per_ipu
             if not any(cycles):
                 cycles[rnd.randrange(tiles_per_ipu)] = base
             longest = max(cycles)
@@ -324,6 +330,10 @@ def main():
                     help="tiles (on every IPU) that compute twice the step's base in every compute step")
     ap.add_argument("--idle-tiles", type=int, nargs="*", default=[], metavar="TILE",
                     help="tiles (on every IPU) that never work")
+    ap.add_argument("--heavy-sync", type=int, nargs="*", default=[], metavar="IPU",
+                    help="IPUs whose tiles all sync for twenty times the step's base in every sync step")
+    ap.add_argument("--heavy-exchange", type=int, nargs="*", default=[], metavar="IPU",
+                    help="IPUs whose tiles all exchange for twenty times the step's base in every exchange step")
     ap.add_argument("--clean", action="store_true",
                     help="every tile busy for 90-100 %% of every step, short exchanges and syncs")
     a = ap.parse_args()
@@ -337,7 +347,8 @@ def main():
     by_weight = sorted(range(len(tiles)), key=lambda i: (-totals[i], i))
     interleaved = sum(totals) // 5
     overflowed = sum(t["overflowed"] for t in tiles)
-    steps = make_steps(rnd, a.ipus, a.tiles, a.steps, a.clean, a.busy_tiles, a.idle_tiles)
+    steps = make_steps(rnd, a.ipus, a.tiles, a.steps, a.clean, a.busy_tiles, a.idle_tiles,
+                       {"sync": a.heavy_sync, "exchange": a.heavy_exchange})
     truth = {
         "seed": a.seed,
         "ipus": a.ipus,

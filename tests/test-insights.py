@@ -224,6 +224,17 @@ tap.ok(doc["thresholds"]["sync_share"] == 2 and doc["thresholds"]["exchange_shar
        "--threshold NAME=VALUE sets the thresholds the JSON lists")
 check_state_shares(doc, truth, "planted run", {"sync": 2, "exchange": 5})
 
+# an IPU that syncs far more than it computes, another that exchanges: found
+# at the default thresholds, each on its own IPU
+outdir, truth = generate("heavy", "--seed", "5", "--ipus", "3", "--tiles", "16", "--steps", "14",
+                         "--heavy-sync", "1", "--heavy-exchange", "2")
+doc = insights(*poplar_files(outdir))
+defaults = {"sync": doc["thresholds"]["sync_share"], "exchange": doc["thresholds"]["exchange_share"]}
+check_state_shares(doc, truth, "heavy run at the default thresholds", defaults)
+tap.ok([f["evidence"]["ipu"] for f in of(doc, "sync-share")] == [1] and
+       [f["evidence"]["ipu"] for f in of(doc, "exchange-share")] == [2],
+       "heavy run: sync-share names IPU 1 only, exchange-share IPU 2 only, at %s" % defaults)
+
 # hot and idle tiles planted into a clean run
 busy_tiles, idle_tiles = [5, 17], [2, 11, 20]
 outdir, truth = generate("tiles", "--seed", "3", "--ipus", "2", "--tiles", "24", "--steps", "21", "--clean",
