@@ -25,7 +25,7 @@ from decimal import Decimal
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cli_tap import Tap  # noqa: E402
-from kineto_expected import load as load_trace  # noqa: E402
+from kineto_expected import expected as kineto_truth, load as load_trace, ns as ns_of  # noqa: E402
 
 source_root, cli = sys.argv[1], sys.argv[2]
 tap = Tap(cli)
@@ -534,6 +534,34 @@ for name in sorted(os.listdir(os.path.join(data, "kineto"))):
     counts = sorted(n for n, _ in want.values())
     tap.ok(all(any(" %s gap" % format(n, ",") in t for t in sentences) for n in counts),
            "%s: the sentences name %s gaps, grouped" % (name, [format(n, ",") for n in counts]))
+    # launch-bound and slow steps against kineto_expected's operators (CPU
+    # total, and the kernels each launched, through correlation and
+    # External id) and steps, over the trace's span
+    truth = kineto_truth(path)
+    timed = [e for e in events if e.get("ph") in ("X", "i", "I") and e.get("ts") is not None]
+    width = max(ns_of(e["ts"]) + max(ns_of(e.get("dur", 0)) or 0, 0) for e in timed) - \
+        min(ns_of(e["ts"]) for e in timed)
+    ops = truth["operators"]
+    bound = sorted(n for n, s in ops.items() if 0 < s["device_total_ns"] < LAUNCH_RATIO * s["cpu_total_ns"] and
+                   100.0 * s["cpu_total_ns"] / width >= LAUNCH_MIN_SHARE)
+    found = of(doc, "launch-bound")
+    tap.ok(sorted(f["evidence"]["operator"] for f in found) == bound and
+           all(close(f["evidence"]["host_ns"], ops[f["evidence"]["operator"]]["cpu_total_ns"]) and
+               close(f["evidence"]["device_ns"], ops[f["evidence"]["operator"]]["device_total_ns"]) for f in found),
+           "%s: launch-bound %s, host and device time as the trace gives them" % (name, bound))
+    durs = sorted(hi - lo for _, lo, hi in truth["runs"])
+    n = len(durs)
+    median = (durs[n // 2] if n % 2 else (durs[n // 2 - 1] + durs[n // 2]) / 2) if n else 0
+    slow = sorted(s for s, lo, hi in truth["runs"] if n >= 3 and hi - lo >= SLOW_FACTOR * median)
+    tap.ok(sorted(f["evidence"]["step"] for f in of(doc, "slow-step")) == slow,
+           "%s: slow-step %s of its %d steps (median %d ns)" % (name, slow, n, median))
+    if n >= 3:
+        # real steps differ by a few percent: at 1.01 x the median the slowest stand out
+        slow = sorted(s for s, lo, hi in truth["runs"] if hi - lo >= 1.01 * median)
+        found = of(insights("--threshold", "slow_step_factor=1.01", path), "slow-step")
+        tap.ok(slow and sorted(f["evidence"]["step"] for f in found) == slow and
+               all(close(f["evidence"]["median_ns"], median) for f in found),
+               "%s: slow-step at 1.01 x the median: %s" % (name, slow))
 
 # a Synaptics Torq compile-time timeline (v1: id, start and end cycle at
 # 100 MHz, location, op): each engine's gaps of 1 µs or more, read here
