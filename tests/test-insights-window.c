@@ -151,44 +151,6 @@ assert_focus_is_row (TesWindow          *window,
     g_error ("The focused row reads “%s”, not finding %u", found, position + 1);
 }
 
-/* What the key does where the focus is: the shortcut it triggers on the
- * focus or the nearest of its ancestors that binds it (GtkListView binds
- * the arrows to move its cursor from row to row). */
-static void
-press_key (GtkWidget *focus,
-           guint      keyval)
-{
-  for (GtkWidget *w = focus; w != NULL; w = gtk_widget_get_parent (w))
-    {
-      g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (w);
-
-      for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-        {
-          g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
-
-          if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
-            continue;
-          for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
-            {
-              g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
-              GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
-
-              if (GTK_IS_KEYVAL_TRIGGER (trigger) &&
-                  gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval &&
-                  gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == 0)
-                {
-                  g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, w,
-                                                               gtk_shortcut_get_arguments (shortcut)));
-                  return;
-                }
-            }
-        }
-    }
-
-  g_error ("Nothing from the %s up binds the key %s", G_OBJECT_TYPE_NAME (focus), gdk_keyval_name (keyval));
-}
-
-
 /* Memory's marked tile is @ipu's @tile: by its getter, in words and in
  * the text below the page. */
 static void
@@ -313,15 +275,15 @@ test_insights_window_activate (void)
 
   g_assert_true (gtk_widget_grab_focus (list));
   assert_focus_is_row (window, section, 0);
-  press_key (gtk_root_get_focus (GTK_ROOT (window)), GDK_KEY_Down);
+  tes_test_press_key (gtk_root_get_focus (GTK_ROOT (window)), GDK_KEY_Down);
   assert_focus_is_row (window, section, 1);
-  press_key (gtk_root_get_focus (GTK_ROOT (window)), GDK_KEY_Up);
+  tes_test_press_key (gtk_root_get_focus (GTK_ROOT (window)), GDK_KEY_Up);
   assert_focus_is_row (window, section, 0);
 
   /* Enter on it */
   t = &row_at (section, 0)->insight->target;
   g_assert_cmpint (row_at (section, 0)->insight->kind, ==, TES_INSIGHT_TILES_OVER_LIMIT);
-  press_key (gtk_root_get_focus (GTK_ROOT (window)), GDK_KEY_Return);
+  tes_test_press_key (gtk_root_get_focus (GTK_ROOT (window)), GDK_KEY_Return);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (sections), ==, "TesMemorySection");
   g_assert_cmpint (tes_workspace_get_ipu (workspace), ==, t->ipu);
   g_assert_cmpint (tes_workspace_get_tile (workspace), ==, t->tile);

@@ -505,19 +505,51 @@ tes_compare_line_free (TesCompareLine *line)
 }
 
 /* The window's split, which the render draws: the traces in the upper
- * half (where either run has one: else the table has it all), the tabs
- * and below them the table. */
+ * half (where either run has one: else the table has it all), the two
+ * runs' findings below them (a line, and room for up to
+ * TES_COMPARE_FINDINGS_SHOWN of them, at most half of what is left), the
+ * tabs and below them the table. */
 void
 tes_compare_layout_geometry (double              height,
                              gboolean            traces,
+                             guint               n_findings,
                              TesCompareGeometry *geometry)
 {
   double bottom;
 
   geometry->traces_height = traces ? floor (height / 2) : 0;
-  geometry->bar_y = geometry->traces_height;
+  geometry->findings_y = geometry->traces_height;
+  geometry->findings_height = TES_COMPARE_FINDINGS_LINE +
+                              MIN (n_findings, TES_COMPARE_FINDINGS_SHOWN) * TES_COMPARE_FINDING_HEIGHT;
+  geometry->findings_height = MIN (geometry->findings_height,
+                                   MAX (floor ((height - geometry->traces_height) / 2), TES_COMPARE_FINDINGS_LINE));
+  geometry->bar_y = geometry->findings_y + geometry->findings_height;
   geometry->table_y = geometry->bar_y + TES_COMPARE_BAR_HEIGHT;
   geometry->row_height = TES_COMPARE_ROW_HEIGHT;
   bottom = height - geometry->table_y - geometry->row_height;
   geometry->n_rows = bottom > 0 ? (guint)floor (bottom / geometry->row_height) : 0;
+}
+
+/**
+ * tes_compare_findings_headline:
+ * @insights: (element-type TesInsight) (nullable): the two runs' findings
+ *   (tes_insights_compute_two_runs()), %NULL while they are computed
+ *
+ * The line above the two runs' findings: how many, or, quietly, that
+ * there are none.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+tes_compare_findings_headline (GPtrArray *insights)
+{
+  if (insights == NULL)
+    return g_strdup (_("Looking for regressions…"));
+  if (insights->len == 0)
+    return g_strdup (_("No findings: B is not slower than A, nor is its memory different, beyond the thresholds."));
+
+  /* Translators: above the findings of two runs compared */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u finding of B against A, costliest first",
+                                       "%u findings of B against A, costliest first", insights->len),
+                          insights->len);
 }

@@ -95,6 +95,85 @@ draw_row (TesPainter          *p,
   return y - top;
 }
 
+/* Fonts of the rows: the sentence's, and the smaller one of the evidence. */
+static void
+init_layouts (cairo_t      *cr,
+              PangoLayout **wrapped,
+              PangoLayout **small)
+{
+  PangoFontDescription *font = pango_font_description_from_string (FONT);
+
+  *wrapped = pango_cairo_create_layout (cr);
+  *small = pango_cairo_create_layout (cr);
+  pango_layout_set_font_description (*wrapped, font);
+  pango_font_description_set_size (font, 9 * PANGO_SCALE);
+  pango_layout_set_font_description (*small, font);
+  pango_font_description_free (font);
+}
+
+/**
+ * tes_insights_render_rows:
+ * @insights: (element-type TesInsight): ranked findings
+ *
+ * Draws the findings as the section lists them from @y down, in the
+ * @width from @x, as many whole ones as @height holds (at least one), then
+ * how many more there are. The Insights page and the Compare section's
+ * findings both draw their rows here.
+ */
+void
+tes_insights_render_rows (GPtrArray *insights,
+                          cairo_t   *cr,
+                          double     x,
+                          double     y,
+                          double     width,
+                          double     height)
+{
+  g_autoptr(GPtrArray) rows = tes_insights_layout_rows (insights);
+  g_autoptr(PangoLayout) wrapped = NULL;
+  g_autoptr(PangoLayout) small = NULL;
+  double bottom = y + height;
+  TesPainter p;
+  guint shown = 0;
+
+  tes_painter_init (&p, cr, FONT);
+  init_layouts (cr, &wrapped, &small);
+  cairo_save (cr);
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const TesInsightRow *row = g_ptr_array_index (rows, i);
+      double h;
+
+      /* a row drawn whole or not at all: measure it on a group first */
+      cairo_push_group (cr);
+      h = draw_row (&p, wrapped, small, row, x, y, width);
+      if (y + h > bottom - 20 && shown > 0)
+        {
+          cairo_pattern_destroy (cairo_pop_group (cr));
+          break;
+        }
+      cairo_pop_group_to_source (cr);
+      cairo_paint (cr);
+      shown++;
+      y += h + 10;
+      cairo_set_source_rgb (cr, 0.87, 0.87, 0.87);
+      cairo_rectangle (cr, x + RANK_WIDTH, y - 5, width - RANK_WIDTH, 1);
+      cairo_fill (cr);
+    }
+
+  if (shown < rows->len)
+    {
+      g_autofree char *more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "… and %u more finding",
+                                                            "… and %u more findings", rows->len - shown),
+                                               rows->len - shown);
+
+      tes_painter_text (&p, more, x + RANK_WIDTH, y, width - RANK_WIDTH, PANGO_ALIGN_LEFT, FALSE, DIM);
+    }
+
+  cairo_restore (cr);
+  tes_painter_clear (&p);
+}
+
 /**
  * tes_insights_render_findings:
  * @insights: (element-type TesInsight): ranked findings
@@ -110,61 +189,19 @@ tes_insights_render_findings (GPtrArray  *insights,
                               int         width,
                               int         height)
 {
-  g_autoptr(GPtrArray) rows = tes_insights_layout_rows (insights);
   g_autofree char *headline = tes_insights_layout_headline (insights);
-  g_autoptr(PangoLayout) wrapped = pango_cairo_create_layout (cr);
-  g_autoptr(PangoLayout) small = pango_cairo_create_layout (cr);
-  PangoFontDescription *font;
   double inner = width - 2 * MARGIN;
-  double bottom = height - MARGIN;
   TesPainter p;
   double y;
-  guint shown = 0;
 
   tes_painter_init (&p, cr, FONT);
-  font = pango_font_description_from_string (FONT);
-  pango_layout_set_font_description (wrapped, font);
-  pango_font_description_set_size (font, 9 * PANGO_SCALE);
-  pango_layout_set_font_description (small, font);
-  pango_font_description_free (font);
-
   cairo_save (cr);
   cairo_set_source_rgb (cr, 1, 1, 1);
   cairo_paint (cr);
 
   y = MARGIN + tes_painter_text (&p, title, MARGIN, MARGIN, inner, PANGO_ALIGN_LEFT, TRUE, INK) + 4;
   y += tes_painter_text (&p, headline, MARGIN, y, inner, PANGO_ALIGN_LEFT, FALSE, DIM) + 14;
-
-  for (guint i = 0; i < rows->len; i++)
-    {
-      const TesInsightRow *row = g_ptr_array_index (rows, i);
-      double h;
-
-      /* a row drawn whole or not at all: measure it on a group first */
-      cairo_push_group (cr);
-      h = draw_row (&p, wrapped, small, row, MARGIN, y, inner);
-      if (y + h > bottom - 20 && shown > 0)
-        {
-          cairo_pattern_destroy (cairo_pop_group (cr));
-          break;
-        }
-      cairo_pop_group_to_source (cr);
-      cairo_paint (cr);
-      shown++;
-      y += h + 10;
-      cairo_set_source_rgb (cr, 0.87, 0.87, 0.87);
-      cairo_rectangle (cr, MARGIN + RANK_WIDTH, y - 5, inner - RANK_WIDTH, 1);
-      cairo_fill (cr);
-    }
-
-  if (shown < rows->len)
-    {
-      g_autofree char *more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "… and %u more finding",
-                                                            "… and %u more findings", rows->len - shown),
-                                               rows->len - shown);
-
-      tes_painter_text (&p, more, MARGIN + RANK_WIDTH, y, inner, PANGO_ALIGN_LEFT, FALSE, DIM);
-    }
+  tes_insights_render_rows (insights, cr, MARGIN, y, inner, height - MARGIN - y);
 
   cairo_restore (cr);
   tes_painter_clear (&p);

@@ -19,6 +19,12 @@ gboolean tes_insights_render          (TesWorkspace  *workspace,
                                        int            width,
                                        int            height,
                                        GError       **error);
+void     tes_insights_render_rows     (GPtrArray     *insights,
+                                       cairo_t       *cr,
+                                       double         x,
+                                       double         y,
+                                       double         width,
+                                       double         height);
 void     tes_insights_render_findings (GPtrArray     *insights,
                                        const char    *title,
                                        cairo_t       *cr,
