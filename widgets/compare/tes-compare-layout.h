@@ -83,7 +83,7 @@ typedef struct
 #define TES_COMPARE_ROW_HEIGHT 20
 /* the findings' line, and the room of one finding below it */
 #define TES_COMPARE_FINDINGS_LINE   28
-#define TES_COMPARE_FINDING_HEIGHT  88
+#define TES_COMPARE_FINDING_HEIGHT  92
 #define TES_COMPARE_FINDINGS_SHOWN  2
 
 TesCompareModel *tes_compare_model_new          (TesReport              *a,
