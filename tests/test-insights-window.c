@@ -11,6 +11,9 @@
 
 #include "tes-bsp-section.h"
 #include "tes-canvas.h"
+#include "tes-export.h"
+#include "tes-report-private.h"
+#include "tes-test-pixels.h"
 #include "tes-insights-section.h"
 #include "tes-memory-section.h"
 #include "tes-row-item.h"
@@ -522,6 +525,49 @@ test_insights_window_trace (void)
   tes_ui_test_close_window (window);
 }
 
+/* Export View of the Insights page draws the findings the section
+ * computed: no query on the main thread (the old way computed them all
+ * again there), and the picture is the command line's page. */
+static void
+test_insights_window_export (void)
+{
+  g_auto(GStrv) planted = generate_insights_run ("insights-export", TRUE);
+  TesWindow *window = open_run ((const char * const *)planted);
+  TesInsightsSection *section = wait_for_insights (window);
+  TesReport *report = tes_window_get_report (window);
+  g_autofree char *png = tes_test_tmp_path ("insights-export.png");
+  g_autoptr(GFile) file = g_file_new_for_path (png);
+  g_autoptr(GError) error = NULL;
+  cairo_surface_t *exported, *rendered;
+  cairo_t *cr;
+  int width, height;
+
+  gtk_stack_set_visible_child (tes_window_get_sections (window), GTK_WIDGET (section));
+  tes_ui_test_wait_for_stable_size (GTK_WIDGET (section));
+  tes_report_set_query_delay_for_testing (report, 1);
+  g_assert_true (tes_window_export (window, file, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (tes_report_get_main_thread_queries_for_testing (report), ==, 0);
+
+  /* the same page the render computes for itself (with queries) */
+  exported = cairo_image_surface_create_from_png (png);
+  width = cairo_image_surface_get_width (exported);
+  height = cairo_image_surface_get_height (exported);
+  rendered = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cr = cairo_create (rendered);
+  g_assert_true (tes_section_type_render (TES_TYPE_INSIGHTS_SECTION, tes_window_get_workspace (window), NULL,
+                                          cr, width, height, &error));
+  g_assert_no_error (error);
+  cairo_destroy (cr);
+  g_assert_cmpuint (tes_report_get_main_thread_queries_for_testing (report), >, 0);
+  g_assert_true (tes_test_same_rows (exported, 0, rendered, 0, height));
+  cairo_surface_destroy (exported);
+  cairo_surface_destroy (rendered);
+  tes_report_set_query_delay_for_testing (report, 0);
+
+  tes_ui_test_close_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -532,6 +578,7 @@ main (int   argc,
   tes_ui_test_add ("/tes/insights-window/activate", test_insights_window_activate);
   tes_ui_test_add ("/tes/insights-window/follow", test_insights_window_follow);
   tes_ui_test_add ("/tes/insights-window/trace", test_insights_window_trace);
+  tes_ui_test_add ("/tes/insights-window/export", test_insights_window_export);
 
   return tes_ui_test_run ();
 }

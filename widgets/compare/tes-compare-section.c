@@ -552,6 +552,24 @@ tes_compare_section_workspace_changed (TesSection   *section,
                                        findings_cb, g_object_ref (self));
 }
 
+/* Export View: both runs and their findings as read already */
+static gboolean
+tes_compare_section_render_loaded (TesSection  *section,
+                                   const char  *view,
+                                   cairo_t     *cr,
+                                   int          width,
+                                   int          height,
+                                   GError     **error)
+{
+  TesCompareSection *self = (TesCompareSection *)section;
+
+  if (self->model == NULL || self->insights == NULL)
+    return FALSE;
+
+  return tes_compare_render_model (cr, self->model, self->insights, self->workspaces[0], self->workspaces[1],
+                                   g_strcmp0 (view, "compare-summary") == 0, width, height, error);
+}
+
 static void
 tes_compare_section_dispose (GObject *object)
 {
@@ -586,6 +604,7 @@ tes_compare_section_class_init (TesCompareSectionClass *klass)
   section_class->has_data = tes_compare_section_has_data;
   section_class->workspace_changed = tes_compare_section_workspace_changed;
   section_class->render = tes_compare_render_workspace;
+  section_class->render_loaded = tes_compare_section_render_loaded;
 
   g_type_ensure (TES_TYPE_TRACE_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tessera/Tessera/widgets/tes-compare-section.ui");

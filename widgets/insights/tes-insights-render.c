@@ -207,6 +207,36 @@ tes_insights_render_findings (GPtrArray  *insights,
   tes_painter_clear (&p);
 }
 
+/**
+ * tes_insights_render_report:
+ * @insights: (element-type TesInsight): @report's findings
+ *
+ * The Insights page of @report: its title, then the findings.
+ */
+gboolean
+tes_insights_render_report (TesReport  *report,
+                            GPtrArray  *insights,
+                            cairo_t    *cr,
+                            int         width,
+                            int         height,
+                            GError    **error)
+{
+  g_autofree char *name = tes_summary_report_title (report);
+  /* Translators: the Insights page's title; %s is the report's name */
+  g_autofree char *title = g_strdup_printf (_("Insights — %s"), name);
+
+  tes_insights_render_findings (insights, title, cr, width, height);
+
+  if (cairo_status (cr) != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   "Drawing the insights failed: %s", cairo_status_to_string (cairo_status (cr)));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 /* The section's render: the run's own findings computed here, with the
  * default thresholds (those the window uses). A linked run is not
  * compared: each run of `render --compare` shows its own findings, and
@@ -221,8 +251,6 @@ tes_insights_render (TesWorkspace  *workspace,
 {
   TesReport *report = tes_workspace_get_report (workspace);
   g_autoptr(GPtrArray) insights = NULL;
-  g_autofree char *name = tes_summary_report_title (report);
-  g_autofree char *title = NULL;
   TesInsightThresholds thresholds;
 
   tes_insight_thresholds_init (&thresholds);
@@ -230,16 +258,5 @@ tes_insights_render (TesWorkspace  *workspace,
   if (insights == NULL)
     return FALSE;
 
-  /* Translators: the Insights page's title; %s is the report's name */
-  title = g_strdup_printf (_("Insights — %s"), name);
-  tes_insights_render_findings (insights, title, cr, width, height);
-
-  if (cairo_status (cr) != CAIRO_STATUS_SUCCESS)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                   "Drawing the insights failed: %s", cairo_status_to_string (cairo_status (cr)));
-      return FALSE;
-    }
-
-  return TRUE;
+  return tes_insights_render_report (report, insights, cr, width, height, error);
 }

@@ -25,6 +25,12 @@ void     tes_insights_render_rows     (GPtrArray     *insights,
                                        double         y,
                                        double         width,
                                        double         height);
+gboolean tes_insights_render_report   (TesReport     *report,
+                                       GPtrArray     *insights,
+                                       cairo_t       *cr,
+                                       int            width,
+                                       int            height,
+                                       GError       **error);
 void     tes_insights_render_findings (GPtrArray     *insights,
                                        const char    *title,
                                        cairo_t       *cr,

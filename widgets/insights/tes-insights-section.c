@@ -302,6 +302,24 @@ tes_insights_section_workspace_changed (TesSection   *section,
                               compute_cb, g_object_ref (self));
 }
 
+/* Export View: the findings computed already, not computed again */
+static gboolean
+tes_insights_section_render_loaded (TesSection  *section,
+                                    const char  *view,
+                                    cairo_t     *cr,
+                                    int          width,
+                                    int          height,
+                                    GError     **error)
+{
+  TesInsightsSection *self = (TesInsightsSection *)section;
+  TesWorkspace *workspace = tes_section_get_workspace (section);
+
+  if (self->insights == NULL || workspace == NULL)
+    return FALSE;
+
+  return tes_insights_render_report (tes_workspace_get_report (workspace), self->insights, cr, width, height, error);
+}
+
 static void
 tes_insights_section_dispose (GObject *object)
 {
@@ -332,6 +350,7 @@ tes_insights_section_class_init (TesInsightsSectionClass *klass)
   section_class->has_data = tes_insights_section_has_data;
   section_class->workspace_changed = tes_insights_section_workspace_changed;
   section_class->render = tes_insights_render;
+  section_class->render_loaded = tes_insights_section_render_loaded;
 
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tessera/Tessera/widgets/tes-insights-section.ui");
   gtk_widget_class_bind_template_child (widget_class, TesInsightsSection, stack);
