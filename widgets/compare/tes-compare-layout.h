@@ -81,9 +81,11 @@ typedef struct
 
 #define TES_COMPARE_BAR_HEIGHT 32
 #define TES_COMPARE_ROW_HEIGHT 20
-/* the findings' line, and the room of one finding below it */
+/* the findings' line; the room of a finding below it with one line of
+ * evidence, and of each line more */
 #define TES_COMPARE_FINDINGS_LINE   28
-#define TES_COMPARE_FINDING_HEIGHT  92
+#define TES_COMPARE_FINDING_HEIGHT  90
+#define TES_COMPARE_EVIDENCE_LINE   15
 #define TES_COMPARE_FINDINGS_SHOWN  2
 
 TesCompareModel *tes_compare_model_new          (TesReport              *a,
@@ -116,7 +118,7 @@ void             tes_compare_line_free          (TesCompareLine         *line);
 
 void             tes_compare_layout_geometry    (double                  height,
                                                  gboolean                traces,
-                                                 guint                   n_findings,
+                                                 GPtrArray              *insights,
                                                  TesCompareGeometry     *geometry);
 char            *tes_compare_findings_headline  (GPtrArray              *insights);
 

@@ -358,7 +358,7 @@ tes_compare_render_model (cairo_t                *cr,
   tes_compare_layout_geometry (height,
                                tes_section_type_has_data (TES_TYPE_TRACE_SECTION, a) ||
                                tes_section_type_has_data (TES_TYPE_TRACE_SECTION, b),
-                               insights->len, &geometry);
+                               insights, &geometry);
   tes_painter_init (&p, cr, FONT);
   cairo_save (cr);
   cairo_set_source_rgb (cr, 1, 1, 1);

@@ -295,7 +295,7 @@ paned_sized_cb (TesCompareSection *self)
 
   if (self->positioned || height <= 0)
     return;
-  tes_compare_layout_geometry (height, TRUE, self->insights ? self->insights->len : 0, &geometry);
+  tes_compare_layout_geometry (height, TRUE, self->insights, &geometry);
   gtk_paned_set_position (self->paned, (int)geometry.traces_height);
   self->positioned = TRUE;
 }
@@ -308,7 +308,7 @@ size_findings (TesCompareSection *self)
   TesCompareGeometry geometry;
   int rows;
 
-  tes_compare_layout_geometry (height > 0 ? height : 800, TRUE, self->insights ? self->insights->len : 0, &geometry);
+  tes_compare_layout_geometry (height > 0 ? height : 800, TRUE, self->insights, &geometry);
   rows = (int)(geometry.findings_height - TES_COMPARE_FINDINGS_LINE);
   gtk_scrolled_window_set_max_content_height (self->findings_scroller, MAX (rows, TES_COMPARE_FINDING_HEIGHT));
 }

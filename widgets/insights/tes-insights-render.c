@@ -30,6 +30,8 @@
 #define BAR_WIDTH  120.0
 #define INK        0x241f31
 #define DIM        0x5e5c64
+/* below the last row shown: the gap, then "… and 2 more findings" */
+#define MORE_HEIGHT 28.0
 
 /* Wrapped text (the painter ellipsizes one line); returns its height. */
 static double
@@ -144,10 +146,12 @@ tes_insights_render_rows (GPtrArray *insights,
       const TesInsightRow *row = g_ptr_array_index (rows, i);
       double h;
 
-      /* a row drawn whole or not at all: measure it on a group first */
+      /* a row drawn whole or not at all: measure it on a group first
+       * (with room below for the gap and the line that counts the rest,
+       * if any) */
       cairo_push_group (cr);
       h = draw_row (&p, wrapped, small, row, x, y, width);
-      if (y + h > bottom - 20 && shown > 0)
+      if (y + h > bottom - (i + 1 < rows->len ? MORE_HEIGHT : 0) && shown > 0)
         {
           cairo_pattern_destroy (cairo_pop_group (cr));
           break;
