@@ -14,11 +14,14 @@
 
 #include "tes-compare-window.h"
 #include "tes-report-loader.h"
+#include "tes-window.h"
 #include "tes-workspace.h"
 
 /* A window of its own for two runs: each opens (or is handed over, when
  * the report window already has it) off the main loop, then both show in
- * their TesCompareSection, which reads what it compares in a thread. */
+ * their TesCompareSection, which reads what it compares in a thread. A
+ * finding of the two runs activated there shows in a report window of run
+ * B (opened once, with the report read already, and reused while open). */
 
 struct _TesCompareWindow
 {
@@ -30,6 +33,7 @@ struct _TesCompareWindow
   GtkToggleButton      *side_by_side_button;
 
   TesCompareSection    *section;
+  TesWindow            *b_window;     /* weak: run B's report window, once a finding opened it */
   TesReport            *reports[2];
   GCancellable         *cancellable;
 };
@@ -42,6 +46,24 @@ typedef struct
   guint             side;
 } LoadData;
 
+/* A finding of the two runs: shown in run B's report window. */
+static void
+show_finding_cb (TesCompareWindow  *self,
+                 const TesInsight  *insight,
+                 TesCompareSection *section)
+{
+  if (self->b_window == NULL)
+    {
+      TesWindow *window = tes_window_new (gtk_window_get_application (GTK_WINDOW (self)));
+
+      gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+      tes_window_show_run (window, self->reports[1]);
+      g_set_weak_pointer (&self->b_window, window);
+    }
+  tes_window_show_insight (self->b_window, insight);
+  gtk_window_present (GTK_WINDOW (self->b_window));
+}
+
 static void
 tes_compare_window_show (TesCompareWindow *self)
 {
@@ -49,6 +71,7 @@ tes_compare_window_show (TesCompareWindow *self)
   g_autoptr(TesWorkspace) b = tes_workspace_new (self->reports[1]);
 
   self->section = TES_COMPARE_SECTION (tes_compare_section_new (a, b));
+  g_signal_connect_object (self->section, "show-finding", G_CALLBACK (show_finding_cb), self, G_CONNECT_SWAPPED);
   tes_compare_section_set_vertical (self->section, !gtk_toggle_button_get_active (self->side_by_side_button));
   gtk_stack_add_named (self->stack, GTK_WIDGET (self->section), "compare");
   gtk_stack_set_visible_child_name (self->stack, "compare");
@@ -270,6 +293,16 @@ tes_compare_window_get_section (TesCompareWindow *self)
   return self->section;
 }
 
+/* Run B's report window, where the findings show, once one was activated
+ * (and while it is open); else %NULL. */
+GtkWindow *
+tes_compare_window_get_finding_window (TesCompareWindow *self)
+{
+  g_return_val_if_fail (TES_IS_COMPARE_WINDOW (self), NULL);
+
+  return GTK_WINDOW (self->b_window);
+}
+
 static void
 side_by_side_toggled_cb (TesCompareWindow *self,
                          GtkToggleButton  *button)
@@ -285,6 +318,7 @@ tes_compare_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_clear_weak_pointer (&self->b_window);
   g_clear_object (&self->reports[0]);
   g_clear_object (&self->reports[1]);
 

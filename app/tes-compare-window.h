@@ -34,4 +34,6 @@ TesReport        *tes_compare_window_get_report (TesCompareWindow *self,
                                                  guint             side);
 TesCompareSection *tes_compare_window_get_section (TesCompareWindow *self);
 
+GtkWindow        *tes_compare_window_get_finding_window (TesCompareWindow *self);
+
 G_END_DECLS

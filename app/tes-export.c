@@ -131,8 +131,12 @@ tes_export_section (TesSection    *section,
     }
 
   cr = cairo_create (surface);
-  drawn = tes_section_type_render (G_OBJECT_TYPE (section), workspace, tes_section_get_view (section),
-                                   cr, width, height, error);
+  /* the section's own findings and rows where it has them: nothing
+   * computed again on the main thread */
+  drawn = tes_section_get_workspace (section) == workspace
+          ? tes_section_render (section, cr, width, height, error)
+          : tes_section_type_render (G_OBJECT_TYPE (section), workspace, tes_section_get_view (section),
+                                     cr, width, height, error);
   cairo_destroy (cr);
 
   if (drawn && format == EXPORT_PNG)

@@ -13,6 +13,7 @@
 
 #include "tes-compare-window.h"
 #include "tes-export.h"
+#include "tes-insights-section.h"
 #include "tes-recent.h"
 #include "tes-report-loader.h"
 #include "tes-sections.h"
@@ -707,7 +708,8 @@ tes_window_find_view (GtkWidget *widget)
   return NULL;
 }
 
-/* A finding activated in the Insights section ("(sxs)": the view, the
+/* A finding activated in the Insights section, or in a compare window for
+ * this window's run ("(sxs)": the view, the
  * lane's track or 0, the operator or ""): its section shown, with the lane
  * pinned in the trace or the Summary filtered to the operator; the
  * finding's range and tile are on the workspace already. */
@@ -746,6 +748,52 @@ tes_window_show_finding_action (GtkWidget  *widget,
     gtk_widget_grab_focus (view);
   else
     gtk_widget_child_focus (section, GTK_DIR_TAB_FORWARD);
+}
+
+/**
+ * tes_window_show_run:
+ * @report: a report open already (a compared run)
+ *
+ * Shows @report, read already, with no loading: as if its files had been
+ * opened here.
+ */
+void
+tes_window_show_run (TesWindow *self,
+                     TesReport *report)
+{
+  const char * const *paths;
+
+  g_return_if_fail (TES_IS_WINDOW (self));
+  g_return_if_fail (TES_IS_REPORT (report));
+
+  tes_window_cancel_job (self);
+  g_ptr_array_set_size (self->files, 0);
+  paths = tes_report_get_paths (report);
+  for (guint i = 0; paths != NULL && paths[i] != NULL; i++)
+    g_ptr_array_add (self->files, g_file_new_for_path (paths[i]));
+  self->n_files = self->files->len;
+  tes_window_set_file (self, self->files->len > 0 ? g_ptr_array_index (self->files, 0) : NULL);
+  tes_window_update_title (self);
+  tes_window_show_report (self, report);
+}
+
+/**
+ * tes_window_show_insight:
+ * @insight: a finding of the report shown (or of the run it was compared
+ *   as, B)
+ *
+ * Shows the finding as activating it in the Insights section does
+ * (tes_insight_show()): its selection on the workspace, its section shown.
+ */
+void
+tes_window_show_insight (TesWindow        *self,
+                         const TesInsight *insight)
+{
+  g_return_if_fail (TES_IS_WINDOW (self));
+  g_return_if_fail (insight != NULL);
+
+  if (self->workspace != NULL)
+    tes_insight_show (insight, self->workspace, GTK_WIDGET (self));
 }
 
 /**

@@ -11,6 +11,7 @@
 
 #include "tes-compare-window.h"
 
+#include "tes-insights.h"
 #include "tes-progress.h"
 #include "tes-report.h"
 #include "tes-workspace.h"
@@ -35,6 +36,10 @@ TesProgress *tes_window_get_progress (TesWindow      *self);
 const char  *tes_window_get_page     (TesWindow      *self);
 GtkStack    *tes_window_get_sections (TesWindow      *self);
 TesWorkspace *tes_window_get_workspace (TesWindow    *self);
+void         tes_window_show_run     (TesWindow      *self,
+                                      TesReport      *report);
+void         tes_window_show_insight (TesWindow      *self,
+                                      const TesInsight *insight);
 gboolean     tes_window_export       (TesWindow      *self,
                                       GFile          *file,
                                       GError        **error);

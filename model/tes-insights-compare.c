@@ -34,15 +34,40 @@ compare_side_rows (TesReport  *report,
   return tes_report_summarize (report, TES_SUMMARY_TOTAL, TES_GROUP_BY_NAME, error);
 }
 
+/* Run @run_id of @report, as the report's time base has it (ns). */
+static gboolean
+run_range (GArray    *runs,
+           TesReport *report,
+           gint64     run_id,
+           gint64    *start,
+           gint64    *end)
+{
+  for (guint i = 0; runs != NULL && i < runs->len; i++)
+    {
+      const TesRun *run = &g_array_index (runs, TesRun, i);
+
+      if (run->id == run_id)
+        {
+          *start = tes_report_convert_time (report, run->clock_id, 0, run->start);
+          *end = tes_report_convert_time (report, run->clock_id, 0, run->end);
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
 gboolean
-_tes_insights_find_compare (Ctx     *ctx,
-                            GError **error)
+_tes_insights_find_compare (Ctx           *ctx,
+                            GCancellable  *cancellable,
+                            GError       **error)
 {
   g_autoptr(GPtrArray) a_rows = NULL;
   g_autoptr(GPtrArray) b_rows = NULL;
   g_autoptr(GError) local = NULL;
   g_autoptr(TesCompareSummary) summary = NULL;
   g_autoptr(GArray) steps = NULL;
+  g_autoptr(GArray) b_runs = NULL;
   gboolean in_order = FALSE;
   gint64 a_steps = 0;
 
@@ -97,7 +122,8 @@ _tes_insights_find_compare (Ctx     *ctx,
         }
     }
 
-  if (!(steps = tes_compare_steps (ctx->report, ctx->compare, &in_order, error)))
+  if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
+      !(steps = tes_compare_steps (ctx->report, ctx->compare, &in_order, error)))
     return FALSE;
   for (guint j = 0; j < steps->len; j++)
     a_steps += MAX (g_array_index (steps, TesCompareStep, j).a_ns, 0);
@@ -109,9 +135,12 @@ _tes_insights_find_compare (Ctx     *ctx,
       g_autofree char *b_text = NULL;
       GVariantBuilder ev;
       TesInsight *insight;
+      gint64 start, end;
 
       if (isnan (pct) || pct <= T (ctx, REGRESSION_PCT))
         continue;
+      if (b_runs == NULL && !(b_runs = tes_report_get_runs (ctx->compare, error)))
+        return FALSE;
       a_text = _tes_insights_duration_text ((double)s->a_ns);
       b_text = _tes_insights_duration_text ((double)s->b_ns);
       g_variant_builder_init (&ev, G_VARIANT_TYPE_VARDICT);
@@ -125,9 +154,14 @@ _tes_insights_find_compare (Ctx     *ctx,
                                                     b_text));
       insight->target.view = "trace";
       insight->target.in_b = TRUE;
+      /* the step in B, shown and selected there */
+      insight->target.run_id = s->b_run_id;
+      if (run_range (b_runs, ctx->compare, s->b_run_id, &start, &end))
+        _tes_insights_set_range (insight, start, end);
     }
 
-  if (!(summary = tes_compare_summarize (ctx->report, ctx->compare, error)))
+  if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
+      !(summary = tes_compare_summarize (ctx->report, ctx->compare, error)))
     return FALSE;
   if (summary->has_memory && summary->a_bytes > 0)
     {

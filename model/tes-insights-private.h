@@ -70,6 +70,7 @@ gboolean    _tes_insights_find_launch_bound  (Ctx           *ctx,
 gboolean    _tes_insights_find_slow_steps    (Ctx           *ctx,
                                               GError       **error);
 gboolean    _tes_insights_find_compare       (Ctx           *ctx,
+                                              GCancellable  *cancellable,
                                               GError       **error);
 
 G_END_DECLS

@@ -371,6 +371,50 @@ compare_insights_by_cost (gconstpointer a,
   return x->cost > y->cost ? -1 : x->cost < y->cost;
 }
 
+static GPtrArray *
+compute (TesReport                  *report,
+         TesReport                  *compare,
+         gboolean                    two_runs_only,
+         const TesInsightThresholds *thresholds,
+         GCancellable               *cancellable,
+         GError                    **error)
+{
+  g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify)tes_insight_free);
+  TesInsightThresholds defaults;
+  g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+  Ctx ctx = { report, compare, thresholds, out, 0, 0, texts };
+
+  if (thresholds == NULL)
+    {
+      tes_insight_thresholds_init (&defaults);
+      ctx.thresholds = &defaults;
+    }
+  tes_report_get_span (report, 0, &ctx.span_start, &ctx.span_end);
+
+  if (!two_runs_only &&
+      (!_tes_insights_find_memory (&ctx, error) ||
+       g_cancellable_set_error_if_cancelled (cancellable, error) ||
+       !_tes_insights_find_bsp_steps (&ctx, cancellable, error) ||
+       !_tes_insights_find_tile_activity (&ctx, error) ||
+       g_cancellable_set_error_if_cancelled (cancellable, error) ||
+       !_tes_insights_find_units (&ctx, cancellable, error) ||
+       !_tes_insights_find_operators (&ctx, error) ||
+       !_tes_insights_find_launch_bound (&ctx, error) ||
+       !_tes_insights_find_slow_steps (&ctx, error)))
+    return NULL;
+  if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
+      (compare != NULL && !_tes_insights_find_compare (&ctx, cancellable, error)))
+    return NULL;
+
+  /* a stable sort: the two-run findings keep among themselves the order
+   * they have among all of them */
+  g_ptr_array_sort (out, compare_insights_by_cost);
+  for (guint i = 0; i < out->len; i++)
+    ((TesInsight *)g_ptr_array_index (out, i))->rank = i + 1;
+
+  return g_steal_pointer (&out);
+}
+
 /**
  * tes_insights_compute:
  * @report: the run
@@ -391,44 +435,42 @@ tes_insights_compute (TesReport                  *report,
                       GCancellable               *cancellable,
                       GError                    **error)
 {
-  g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify)tes_insight_free);
-  TesInsightThresholds defaults;
-  g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
-  Ctx ctx = { report, compare, thresholds, out, 0, 0, texts };
-
   g_return_val_if_fail (TES_IS_REPORT (report), NULL);
   g_return_val_if_fail (compare == NULL || TES_IS_REPORT (compare), NULL);
 
-  if (thresholds == NULL)
-    {
-      tes_insight_thresholds_init (&defaults);
-      ctx.thresholds = &defaults;
-    }
-  tes_report_get_span (report, 0, &ctx.span_start, &ctx.span_end);
+  return compute (report, compare, FALSE, thresholds, cancellable, error);
+}
 
-  if (!_tes_insights_find_memory (&ctx, error) ||
-      g_cancellable_set_error_if_cancelled (cancellable, error) ||
-      !_tes_insights_find_bsp_steps (&ctx, cancellable, error) ||
-      !_tes_insights_find_tile_activity (&ctx, error) ||
-      g_cancellable_set_error_if_cancelled (cancellable, error) ||
-      !_tes_insights_find_units (&ctx, cancellable, error) ||
-      !_tes_insights_find_operators (&ctx, error) ||
-      !_tes_insights_find_launch_bound (&ctx, error) ||
-      !_tes_insights_find_slow_steps (&ctx, error) ||
-      g_cancellable_set_error_if_cancelled (cancellable, error) ||
-      (compare != NULL && !_tes_insights_find_compare (&ctx, error)))
-    return NULL;
+/**
+ * tes_insights_compute_two_runs:
+ * @report: run A
+ * @compare: run B
+ *
+ * The findings of the two runs alone (`regression`, `step-regression`,
+ * `memory-change`), ranked among themselves: what the Compare section
+ * lists. They are tes_insights_compute()'s of the same runs, in the same
+ * order, without A's own.
+ *
+ * Returns: (transfer full) (element-type TesInsight): the findings, NULL
+ *   with @error set when a query fails
+ */
+GPtrArray *
+tes_insights_compute_two_runs (TesReport                  *report,
+                               TesReport                  *compare,
+                               const TesInsightThresholds *thresholds,
+                               GCancellable               *cancellable,
+                               GError                    **error)
+{
+  g_return_val_if_fail (TES_IS_REPORT (report), NULL);
+  g_return_val_if_fail (TES_IS_REPORT (compare), NULL);
 
-  g_ptr_array_sort (out, compare_insights_by_cost);
-  for (guint i = 0; i < out->len; i++)
-    ((TesInsight *)g_ptr_array_index (out, i))->rank = i + 1;
-
-  return g_steal_pointer (&out);
+  return compute (report, compare, TRUE, thresholds, cancellable, error);
 }
 
 typedef struct
 {
   TesReport            *compare;
+  gboolean              two_runs_only;
   TesInsightThresholds  thresholds;
 } ComputeData;
 
@@ -447,12 +489,37 @@ compute_thread (GTask        *task,
 {
   ComputeData *data = task_data;
   GError *error = NULL;
-  GPtrArray *insights = tes_insights_compute (source, data->compare, &data->thresholds, cancellable, &error);
+  GPtrArray *insights = compute (source, data->compare, data->two_runs_only, &data->thresholds, cancellable, &error);
 
   if (insights == NULL)
     g_task_return_error (task, error);
   else
     g_task_return_pointer (task, insights, (GDestroyNotify)g_ptr_array_unref);
+}
+
+static void
+compute_async (TesReport                  *report,
+               TesReport                  *compare,
+               gboolean                    two_runs_only,
+               const TesInsightThresholds *thresholds,
+               GCancellable               *cancellable,
+               GAsyncReadyCallback         callback,
+               gpointer                    user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  ComputeData *data = g_new0 (ComputeData, 1);
+
+  data->compare = compare != NULL ? g_object_ref (compare) : NULL;
+  data->two_runs_only = two_runs_only;
+  if (thresholds != NULL)
+    data->thresholds = *thresholds;
+  else
+    tes_insight_thresholds_init (&data->thresholds);
+
+  task = g_task_new (report, cancellable, callback, user_data);
+  g_task_set_source_tag (task, compute_async);
+  g_task_set_task_data (task, data, (GDestroyNotify)compute_data_free);
+  g_task_run_in_thread (task, compute_thread);
 }
 
 /* tes_insights_compute() in a thread, for the window (a big trace's units
@@ -465,22 +532,26 @@ tes_insights_compute_async (TesReport                  *report,
                             GAsyncReadyCallback         callback,
                             gpointer                    user_data)
 {
-  g_autoptr(GTask) task = NULL;
-  ComputeData *data = g_new0 (ComputeData, 1);
-
   g_return_if_fail (TES_IS_REPORT (report));
   g_return_if_fail (compare == NULL || TES_IS_REPORT (compare));
 
-  data->compare = compare != NULL ? g_object_ref (compare) : NULL;
-  if (thresholds != NULL)
-    data->thresholds = *thresholds;
-  else
-    tes_insight_thresholds_init (&data->thresholds);
+  compute_async (report, compare, FALSE, thresholds, cancellable, callback, user_data);
+}
 
-  task = g_task_new (report, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tes_insights_compute_async);
-  g_task_set_task_data (task, data, (GDestroyNotify)compute_data_free);
-  g_task_run_in_thread (task, compute_thread);
+/* tes_insights_compute_two_runs() in a thread, for the Compare section;
+ * tes_insights_compute_finish() gives its findings. */
+void
+tes_insights_compute_two_runs_async (TesReport                  *report,
+                                     TesReport                  *compare,
+                                     const TesInsightThresholds *thresholds,
+                                     GCancellable               *cancellable,
+                                     GAsyncReadyCallback         callback,
+                                     gpointer                    user_data)
+{
+  g_return_if_fail (TES_IS_REPORT (report));
+  g_return_if_fail (TES_IS_REPORT (compare));
+
+  compute_async (report, compare, TRUE, thresholds, cancellable, callback, user_data);
 }
 
 GPtrArray *

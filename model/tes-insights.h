@@ -141,6 +141,17 @@ void        tes_insights_compute_async       (TesReport                  *report
                                               GCancellable               *cancellable,
                                               GAsyncReadyCallback         callback,
                                               gpointer                    user_data);
+GPtrArray  *tes_insights_compute_two_runs    (TesReport                  *report,
+                                              TesReport                  *compare,
+                                              const TesInsightThresholds *thresholds,
+                                              GCancellable               *cancellable,
+                                              GError                    **error);
+void        tes_insights_compute_two_runs_async (TesReport               *report,
+                                              TesReport                  *compare,
+                                              const TesInsightThresholds *thresholds,
+                                              GCancellable               *cancellable,
+                                              GAsyncReadyCallback         callback,
+                                              gpointer                    user_data);
 GPtrArray  *tes_insights_compute_finish      (TesReport                  *report,
                                               GAsyncResult               *result,
                                               GError                    **error);

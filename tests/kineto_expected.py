@@ -341,6 +341,21 @@ def expected_onnxruntime(path):
     return {"operators": rows(nodes), "runs": runs, "run_operators": per_run}
 
 
+def linked_kernels(doc, ext_ids):
+    """The kernels, copies and sets the ops with these External ids
+    launched: by their own External id when it is an op's, else by their
+    runtime call's (a kernel's External id may be its correlation)."""
+    op_ext = {e["args"].get("External id") for e in doc["traceEvents"]
+              if e.get("cat") in OP_CATS and isinstance(e.get("args"), dict)}
+    launched = {e["args"]["correlation"] for e in doc["traceEvents"]
+                if e.get("cat") in RUNTIME_CATS and isinstance(e.get("args"), dict)
+                and e["args"].get("External id") in ext_ids and "correlation" in e["args"]}
+    work = KERNEL_CATS | MEMCPY_CATS | MEMSET_CATS
+    return [e for e in doc["traceEvents"] if e.get("cat") in work and isinstance(e.get("args"), dict)
+            and (e["args"].get("External id") in ext_ids
+                 or (e["args"].get("External id") not in op_ext and e["args"].get("correlation") in launched))]
+
+
 def main():
     result = {os.path.basename(p): expected(p) for p in sys.argv[1:]}
     json.dump(result, sys.stdout, indent=1, sort_keys=True)
@@ -349,3 +364,4 @@ def main():
 
 if __name__ == "__main__":
     main()
+

@@ -18,6 +18,7 @@
 #include "tes-application.h"
 #include "tes-bsp-section.h"
 #include "tes-compare-layout.h"
+#include "tes-insights-layout.h"
 #include "tes-memory-section.h"
 #include "tes-paths.h"
 #include "tes-settings.h"
@@ -900,6 +901,28 @@ test_app_german (void)
     /* no description is this: the one set comes back */
     description = gtk_test_accessible_check_property (GTK_ACCESSIBLE (chart), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, "\x01");
     g_assert_true (g_str_has_prefix (description, "Ausgewählt: CONV_2D 80,742 %, 1 von "));
+  }
+
+  /* a finding's evidence under German labels (Kachel, not tile), its
+   * keys those of --json still, and the compare window's quiet line */
+  {
+    g_auto(GVariantBuilder) ev = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
+    g_autoptr(GVariant) evidence = NULL;
+    g_autofree char *text = NULL;
+    g_autofree char *quiet = NULL;
+    g_autoptr(GPtrArray) none = g_ptr_array_new ();
+
+    g_variant_builder_add (&ev, "{sv}", "a", g_variant_new_int64 (1000));
+    g_variant_builder_add (&ev, "{sv}", "b", g_variant_new_int64 (2500));
+    g_variant_builder_add (&ev, "{sv}", "hot_tiles", g_variant_new_int64 (2));
+    g_variant_builder_add (&ev, "{sv}", "idle_ns", g_variant_new_int64 (1250000));
+    g_variant_builder_add (&ev, "{sv}", "share_percent", g_variant_new_double (12.34));
+    evidence = g_variant_ref_sink (g_variant_builder_end (&ev));
+    text = tes_insights_evidence_text (evidence);
+    g_assert_cmpstr (text, ==, "A 1.000, B 2.500, heiße Kacheln 2, Leerlauf 1,250 ms, Anteil 12,3 %");
+    g_assert_true (g_variant_lookup (evidence, "hot_tiles", "x", NULL));
+    quiet = tes_compare_findings_headline (none);
+    g_assert_true (g_str_has_prefix (quiet, "Keine Befunde: B ist nicht langsamer als A"));
   }
 
   /* cycles grouped the German way in the window; the C locale, which the

@@ -15,6 +15,7 @@
 #include "tes-compare-render.h"
 #include "tes-compare-section.h"
 #include "tes-importer-registry.h"
+#include "tes-insights.h"
 #include "tes-test-pixels.h"
 #include "tes-test-util.h"
 #include "test-poplar-util.h"
@@ -426,6 +427,21 @@ test_compare_layout_names (void)
     }
 }
 
+/* The two runs' findings (the render's room for them depends on them). */
+static GPtrArray *
+findings_of (const char *a,
+             const char *b)
+{
+  TesImporter *importer = tes_importer_registry_lookup ("chrome-json");
+  g_autoptr(TesReport) a_report = tes_test_import (a, importer);
+  g_autoptr(TesReport) b_report = tes_test_import (b, importer);
+  g_autoptr(GError) error = NULL;
+  GPtrArray *insights = tes_insights_compute_two_runs (a_report, b_report, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  return insights;
+}
+
 /* `render A --compare B` draws the Compare section as the compare window
  * shows it: both traces in the upper half (A's the very pixels of its
  * trace drawn alone), the tabs' strip, the operators' table below; the
@@ -439,6 +455,7 @@ test_compare_cli_render_section (void)
   g_autofree char *b = NULL;
   g_autofree char *body_text = NULL;
   g_auto(TesCliResult) r = { 0 };
+  g_autoptr(GPtrArray) insights = NULL;
   const int width = 900, height = 700;
   TesCompareGeometry geometry;
   cairo_surface_t *section, *alone;
@@ -448,7 +465,8 @@ test_compare_cli_render_section (void)
   generate_seeded (&gb, TES_TEST_OWN_DATA, 8);
   a = generated_path (&ga, "execution.json");
   b = generated_path (&gb, "execution.json");
-  tes_compare_layout_geometry (height, TRUE, &geometry);
+  insights = findings_of (a, b);
+  tes_compare_layout_geometry (height, TRUE, insights, &geometry);
   g_assert_cmpfloat (geometry.traces_height, ==, height / 2);
   body = (int)geometry.traces_height / 2 - TES_COMPARE_RENDER_LABEL_HEIGHT;
   body_text = g_strdup_printf ("%d", body);
@@ -501,6 +519,83 @@ test_compare_cli_render_section (void)
   tes_test_assert_contains (r.err, "--compare");
 }
 
+/* The findings' line and rows of `render A --compare B`: between the
+ * traces and the tabs, the first finding's share drawn as a bar of the
+ * two-runs colour as long as its share; a run against itself: the one
+ * quiet line, nothing else in the findings' room, no bar. */
+static void
+test_compare_cli_render_findings (void)
+{
+  g_autofree char *gen = g_test_build_filename (G_TEST_DIST, "gen-compare-runs.py", NULL);
+  g_autofree char *src = tes_test_data_path ("kineto/nccl_data.json.gz");
+  g_autofree char *a = tes_test_tmp_path ("render-findings-a.json");
+  g_autofree char *b = tes_test_tmp_path ("render-findings-b.json");
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  const char *argv[] = { g_getenv ("PYTHON3"), gen, "kineto", src, a, b, NULL };
+  const int width = 1000, height = 1000;
+  TesImporter *importer = tes_importer_registry_lookup ("chrome-json");
+  g_autoptr(TesReport) a_report = NULL;
+  g_autoptr(TesReport) b_report = NULL;
+  g_autoptr(GPtrArray) insights = NULL;
+  g_autoptr(GError) error = NULL;
+  const TesInsight *first;
+  TesCompareGeometry geometry;
+  cairo_surface_t *section, *same;
+  int status = -1, bar_top, bar_width;
+  guint red;
+
+  if (!tes_test_run (argv, &out, &err, &status) || status != 0)
+    g_error ("gen-compare-runs.py failed (%d): %s", status, err);
+  a_report = tes_test_import (a, importer);
+  b_report = tes_test_import (b, importer);
+  insights = tes_insights_compute_two_runs (a_report, b_report, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (insights->len, >=, 3);
+  first = g_ptr_array_index (insights, 0);
+  tes_compare_layout_geometry (height, TRUE, insights, &geometry);
+  g_assert_cmpfloat (geometry.findings_y, ==, geometry.traces_height);
+  g_assert_cmpfloat (geometry.bar_y, ==, geometry.findings_y + geometry.findings_height);
+  /* their line, two of them (a line of evidence each), the line that counts the rest */
+  g_assert_cmpfloat (geometry.findings_height, ==, 2 * TES_COMPARE_FINDINGS_LINE + 2 * TES_COMPARE_FINDING_HEIGHT);
+
+  section = render_png ("findings.png", "render", "--view", "compare", "--width", "1000", "--height", "1000",
+                        a, "--compare", b, NULL);
+  /* the line: text */
+  g_assert_cmpuint (tes_test_count_pixels (section, (int)geometry.findings_y + 4,
+                                           (int)geometry.findings_y + TES_COMPARE_FINDINGS_LINE - 4,
+                                           TES_TEST_PIXEL_UNLIKE, 0xffffff), >, 300);
+  /* the first finding's bar (8 pixels high, 120 wide at 100 %), red as the
+   * Insights page draws the two runs' findings, nowhere else in the picture */
+  bar_top = (int)geometry.findings_y + TES_COMPARE_FINDINGS_LINE + 4;
+  bar_width = (int)floor (120 * first->share / 100);
+  red = tes_test_count_pixels (section, bar_top, bar_top + 8, TES_TEST_PIXEL_EQUAL, 0xe01b24);
+  g_assert_cmpuint (red, >=, (guint)(8 * bar_width));
+  g_assert_cmpuint (red, <=, (guint)(8 * (bar_width + 1)));
+  /* the second's bar below it, in the findings' room */
+  g_assert_cmpuint (tes_test_count_pixels (section, bar_top + 16, (int)geometry.bar_y,
+                                           TES_TEST_PIXEL_EQUAL, 0xe01b24), >=, 8);
+  /* then the tabs' strip, below the findings */
+  g_assert_cmpuint (tes_test_count_pixels (section, (int)geometry.bar_y, (int)geometry.bar_y + 2,
+                                           TES_TEST_PIXEL_EQUAL, 0xe8e8e8), >, (guint)(2 * width * 9 / 10));
+
+  /* A against itself: the quiet line alone */
+  same = render_png ("same.png", "render", "--view", "compare", "--width", "1000", "--height", "1000",
+                     a, "--compare", a, NULL);
+  tes_compare_layout_geometry (height, TRUE, NULL, &geometry);
+  g_assert_cmpfloat (geometry.findings_height, ==, TES_COMPARE_FINDINGS_LINE);
+  g_assert_cmpuint (tes_test_count_pixels (same, (int)geometry.findings_y + 4,
+                                           (int)geometry.findings_y + TES_COMPARE_FINDINGS_LINE - 4,
+                                           TES_TEST_PIXEL_UNLIKE, 0xffffff), >, 300);
+  g_assert_cmpuint (tes_test_count_pixels (same, (int)geometry.findings_y, (int)geometry.bar_y,
+                                           TES_TEST_PIXEL_EQUAL, 0xe01b24), ==, 0);
+  g_assert_cmpuint (tes_test_count_pixels (same, (int)geometry.bar_y, (int)geometry.bar_y + 2,
+                                           TES_TEST_PIXEL_EQUAL, 0xe8e8e8), >, (guint)(2 * width * 9 / 10));
+
+  cairo_surface_destroy (section);
+  cairo_surface_destroy (same);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -511,6 +606,7 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/compare-cli/memory", test_compare_cli_memory);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/compare-cli/render", test_compare_cli_render);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/compare-cli/render-section", test_compare_cli_render_section);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/compare-cli/render-findings", test_compare_cli_render_findings);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/compare-cli/layout-scale", test_compare_layout_scale);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/compare-cli/layout-tensorrt", test_compare_layout_tensorrt);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/compare-cli/layout-names", test_compare_layout_names);

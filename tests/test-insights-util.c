@@ -39,3 +39,40 @@ generate_insights_run (const char *name,
 
   return paths;
 }
+
+/* What the key does where the focus is: the shortcut it triggers on the
+ * focus or the nearest of its ancestors that binds it (GtkListView binds
+ * the arrows to move its cursor from row to row). */
+void
+tes_test_press_key (GtkWidget *focus,
+           guint      keyval)
+{
+  for (GtkWidget *w = focus; w != NULL; w = gtk_widget_get_parent (w))
+    {
+      g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (w);
+
+      for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+        {
+          g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+          if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+            continue;
+          for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+            {
+              g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+              GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+
+              if (GTK_IS_KEYVAL_TRIGGER (trigger) &&
+                  gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval &&
+                  gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == 0)
+                {
+                  g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, w,
+                                                               gtk_shortcut_get_arguments (shortcut)));
+                  return;
+                }
+            }
+        }
+    }
+
+  g_error ("Nothing from the %s up binds the key %s", G_OBJECT_TYPE_NAME (focus), gdk_keyval_name (keyval));
+}

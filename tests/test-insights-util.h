@@ -7,7 +7,7 @@
 
 #pragma once
 
-#include <glib.h>
+#include <gtk/gtk.h>
 
 G_BEGIN_DECLS
 
@@ -15,5 +15,10 @@ G_BEGIN_DECLS
  * with findings planted (or none). */
 char **generate_insights_run (const char *name,
                               gboolean    planted);
+
+/* The key pressed where the focus is (the shortcut of the focus or of its
+ * nearest ancestor binding it: GtkListView's arrows move its cursor). */
+void   tes_test_press_key     (GtkWidget  *focus,
+                               guint       keyval);
 
 G_END_DECLS

@@ -11,6 +11,9 @@
 
 #include "tes-bsp-section.h"
 #include "tes-canvas.h"
+#include "tes-export.h"
+#include "tes-report-private.h"
+#include "tes-test-pixels.h"
 #include "tes-insights-section.h"
 #include "tes-memory-section.h"
 #include "tes-row-item.h"
@@ -151,44 +154,6 @@ assert_focus_is_row (TesWindow          *window,
     g_error ("The focused row reads “%s”, not finding %u", found, position + 1);
 }
 
-/* What the key does where the focus is: the shortcut it triggers on the
- * focus or the nearest of its ancestors that binds it (GtkListView binds
- * the arrows to move its cursor from row to row). */
-static void
-press_key (GtkWidget *focus,
-           guint      keyval)
-{
-  for (GtkWidget *w = focus; w != NULL; w = gtk_widget_get_parent (w))
-    {
-      g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (w);
-
-      for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-        {
-          g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
-
-          if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
-            continue;
-          for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
-            {
-              g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
-              GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
-
-              if (GTK_IS_KEYVAL_TRIGGER (trigger) &&
-                  gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval &&
-                  gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == 0)
-                {
-                  g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, w,
-                                                               gtk_shortcut_get_arguments (shortcut)));
-                  return;
-                }
-            }
-        }
-    }
-
-  g_error ("Nothing from the %s up binds the key %s", G_OBJECT_TYPE_NAME (focus), gdk_keyval_name (keyval));
-}
-
-
 /* Memory's marked tile is @ipu's @tile: by its getter, in words and in
  * the text below the page. */
 static void
@@ -301,15 +266,15 @@ test_insights_window_activate (void)
 
   g_assert_true (gtk_widget_grab_focus (list));
   assert_focus_is_row (window, section, 0);
-  press_key (gtk_root_get_focus (GTK_ROOT (window)), GDK_KEY_Down);
+  tes_test_press_key (gtk_root_get_focus (GTK_ROOT (window)), GDK_KEY_Down);
   assert_focus_is_row (window, section, 1);
-  press_key (gtk_root_get_focus (GTK_ROOT (window)), GDK_KEY_Up);
+  tes_test_press_key (gtk_root_get_focus (GTK_ROOT (window)), GDK_KEY_Up);
   assert_focus_is_row (window, section, 0);
 
   /* Enter on it */
   t = &row_at (section, 0)->insight->target;
   g_assert_cmpint (row_at (section, 0)->insight->kind, ==, TES_INSIGHT_TILES_OVER_LIMIT);
-  press_key (gtk_root_get_focus (GTK_ROOT (window)), GDK_KEY_Return);
+  tes_test_press_key (gtk_root_get_focus (GTK_ROOT (window)), GDK_KEY_Return);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (sections), ==, "TesMemorySection");
   g_assert_cmpint (tes_workspace_get_ipu (workspace), ==, t->ipu);
   g_assert_cmpint (tes_workspace_get_tile (workspace), ==, t->tile);
@@ -547,6 +512,49 @@ test_insights_window_trace (void)
   tes_ui_test_close_window (window);
 }
 
+/* Export View of the Insights page draws the findings the section
+ * computed: no query on the main thread (the old way computed them all
+ * again there), and the picture is the command line's page. */
+static void
+test_insights_window_export (void)
+{
+  g_auto(GStrv) planted = generate_insights_run ("insights-export", TRUE);
+  TesWindow *window = open_run ((const char * const *)planted);
+  TesInsightsSection *section = wait_for_insights (window);
+  TesReport *report = tes_window_get_report (window);
+  g_autofree char *png = tes_test_tmp_path ("insights-export.png");
+  g_autoptr(GFile) file = g_file_new_for_path (png);
+  g_autoptr(GError) error = NULL;
+  cairo_surface_t *exported, *rendered;
+  cairo_t *cr;
+  int width, height;
+
+  gtk_stack_set_visible_child (tes_window_get_sections (window), GTK_WIDGET (section));
+  tes_ui_test_wait_for_stable_size (GTK_WIDGET (section));
+  tes_report_set_query_delay_for_testing (report, 1);
+  g_assert_true (tes_window_export (window, file, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (tes_report_get_main_thread_queries_for_testing (report), ==, 0);
+
+  /* the same page the render computes for itself (with queries) */
+  exported = cairo_image_surface_create_from_png (png);
+  width = cairo_image_surface_get_width (exported);
+  height = cairo_image_surface_get_height (exported);
+  rendered = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cr = cairo_create (rendered);
+  g_assert_true (tes_section_type_render (TES_TYPE_INSIGHTS_SECTION, tes_window_get_workspace (window), NULL,
+                                          cr, width, height, &error));
+  g_assert_no_error (error);
+  cairo_destroy (cr);
+  g_assert_cmpuint (tes_report_get_main_thread_queries_for_testing (report), >, 0);
+  g_assert_true (tes_test_same_rows (exported, 0, rendered, 0, height));
+  cairo_surface_destroy (exported);
+  cairo_surface_destroy (rendered);
+  tes_report_set_query_delay_for_testing (report, 0);
+
+  tes_ui_test_close_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -557,6 +565,7 @@ main (int   argc,
   tes_ui_test_add ("/tes/insights-window/activate", test_insights_window_activate);
   tes_ui_test_add ("/tes/insights-window/follow", test_insights_window_follow);
   tes_ui_test_add ("/tes/insights-window/trace", test_insights_window_trace);
+  tes_ui_test_add ("/tes/insights-window/export", test_insights_window_export);
 
   return tes_ui_test_run ();
 }

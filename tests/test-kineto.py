@@ -231,21 +231,6 @@ ok(any(d["busy"] < d["stream_sum"] for d in exp["devices"].values()),
        ["%s %d < %d" % (d["name"], d["busy"], d["stream_sum"]) for d in exp["devices"].values()]))
 
 
-def linked_kernels(doc, ext_ids):
-    """The kernels, copies and sets the ops with these External ids
-    launched: by their own External id when it is an op's, else by their
-    runtime call's (a kernel's External id may be its correlation)."""
-    op_ext = {e["args"].get("External id") for e in doc["traceEvents"]
-              if e.get("cat") in kineto_expected.OP_CATS and isinstance(e.get("args"), dict)}
-    launched = {e["args"]["correlation"] for e in doc["traceEvents"]
-                if e.get("cat") in kineto_expected.RUNTIME_CATS and isinstance(e.get("args"), dict)
-                and e["args"].get("External id") in ext_ids and "correlation" in e["args"]}
-    work = kineto_expected.KERNEL_CATS | kineto_expected.MEMCPY_CATS | kineto_expected.MEMSET_CATS
-    return [e for e in doc["traceEvents"] if e.get("cat") in work and isinstance(e.get("args"), dict)
-            and (e["args"].get("External id") in ext_ids
-                 or (e["args"].get("External id") not in op_ext and e["args"].get("correlation") in launched))]
-
-
 # compare --fail-if-slower gates by operator and by step: in a copy of a
 # real trace (HTA's nccl_data, whose kernels are linked to their ops), one
 # operator of the last step gets its kernels twice as long; the gate names
@@ -273,7 +258,7 @@ with tempfile.TemporaryDirectory() as tmp:
     calls = {e["args"]["External id"] for e in events
              if e.get("name") == op and e.get("cat") in kineto_expected.OP_CATS
              and lo <= kineto_expected.ns(e["ts"]) < hi and isinstance(e.get("args"), dict)}
-    for e in linked_kernels(doc, calls):
+    for e in kineto_expected.linked_kernels(doc, calls):
         e["dur"] = e["dur"] * 2
     with open(b_path, "w", encoding="utf-8") as f:
         json.dump(doc, f)

@@ -277,6 +277,52 @@ tes_section_type_render (GType          section_type,
   return TES_SECTION_CLASS (klass)->render (workspace, view, cr, width, height, error);
 }
 
+/**
+ * tes_section_render:
+ *
+ * Draws the section's view shown (tes_section_get_view()) of its
+ * workspace as tes_section_type_render() does, from what the section has
+ * loaded already where it can (render_loaded): what Export View draws.
+ */
+gboolean
+tes_section_render (TesSection  *self,
+                    cairo_t     *cr,
+                    int          width,
+                    int          height,
+                    GError     **error)
+{
+  TesSectionClass *klass;
+  TesWorkspace *workspace;
+  GError *local_error = NULL;
+  const char *view;
+
+  g_return_val_if_fail (TES_IS_SECTION (self), FALSE);
+  g_return_val_if_fail (cr != NULL, FALSE);
+
+  klass = TES_SECTION_GET_CLASS (self);
+  workspace = tes_section_get_workspace (self);
+  view = tes_section_get_view (self);
+  if (workspace == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "No report is shown");
+      return FALSE;
+    }
+  if (view == NULL && klass->views != NULL)
+    view = klass->views[0];
+  if (klass->render_loaded != NULL)
+    {
+      if (klass->render_loaded (self, view, cr, width, height, &local_error))
+        return TRUE;
+      if (local_error != NULL)
+        {
+          g_propagate_error (error, local_error);
+          return FALSE;
+        }
+    }
+
+  return tes_section_type_render (G_OBJECT_TYPE (self), workspace, view, cr, width, height, error);
+}
+
 const char *
 tes_section_type_get_title (GType section_type)
 {

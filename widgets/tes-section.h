@@ -43,8 +43,17 @@ struct _TesSectionClass
   /* the view shown, one of views (NULL: the first): what Export View
    * asks `render` to draw */
   const char *(*get_view)        (TesSection    *self);
+  /* optional: draws @view from what the section has loaded already, so
+   * that Export View reads nothing on the main thread; FALSE without
+   * @error: nothing loaded yet, `render` draws it */
+  gboolean (*render_loaded)      (TesSection    *self,
+                                  const char    *view,
+                                  cairo_t       *cr,
+                                  int            width,
+                                  int            height,
+                                  GError       **error);
 
-  gpointer _reserved[7];
+  gpointer _reserved[6];
 };
 
 TesWorkspace *tes_section_get_workspace    (TesSection    *self);
@@ -58,6 +67,11 @@ gboolean      tes_section_type_has_data    (GType          section_type,
 gboolean      tes_section_type_render      (GType          section_type,
                                             TesWorkspace  *workspace,
                                             const char    *view,
+                                            cairo_t       *cr,
+                                            int            width,
+                                            int            height,
+                                            GError       **error);
+gboolean      tes_section_render           (TesSection    *self,
                                             cairo_t       *cr,
                                             int            width,
                                             int            height,

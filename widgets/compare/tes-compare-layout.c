@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "tes-compare-layout.h"
+#include "tes-insights-layout.h"
 
 /* One run's operators: each one where the run lists them, else per name;
  * a run without operators (a compile report) has none, which is no error. */
@@ -504,20 +505,81 @@ tes_compare_line_free (TesCompareLine *line)
   g_free (line);
 }
 
+/* The room a finding's row takes (as tes-insights-render.c draws it): its
+ * head, sentence and target lines and a line per line of its evidence. */
+static double
+finding_room (const TesInsight *insight)
+{
+  g_autofree char *evidence = tes_insights_evidence_text (insight->evidence);
+  guint lines = 1;
+
+  for (const char *c = evidence; *c != '\0'; c++)
+    lines += *c == '\n';
+
+  return TES_COMPARE_FINDING_HEIGHT + (lines - 1) * TES_COMPARE_EVIDENCE_LINE;
+}
+
 /* The window's split, which the render draws: the traces in the upper
- * half (where either run has one: else the table has it all), the tabs
- * and below them the table. */
+ * half (where either run has one: else the table has it all), the two
+ * runs' findings below them (their line, then the room of as many of them
+ * as half of what is left holds, at least one and at most
+ * TES_COMPARE_FINDINGS_SHOWN, and a line for how many more), the tabs and
+ * below them the table. @insights: (element-type TesInsight) (nullable):
+ * the findings, NULL while they are computed */
 void
 tes_compare_layout_geometry (double              height,
                              gboolean            traces,
+                             GPtrArray          *insights,
                              TesCompareGeometry *geometry)
 {
-  double bottom;
+  guint n = insights != NULL ? insights->len : 0;
+  guint shown = 0;
+  double bottom, room = TES_COMPARE_FINDINGS_LINE, most;
 
   geometry->traces_height = traces ? floor (height / 2) : 0;
-  geometry->bar_y = geometry->traces_height;
+  most = floor ((height - geometry->traces_height) / 2);
+  for (guint i = 0; i < MIN (n, TES_COMPARE_FINDINGS_SHOWN); i++)
+    {
+      double row = finding_room (g_ptr_array_index (insights, i));
+      double more = i + 1 < n ? TES_COMPARE_FINDINGS_LINE : 0;
+
+      if (shown > 0 && room + row + more > most)
+        break;
+      room += row;
+      shown++;
+    }
+  if (shown < n)
+    room += TES_COMPARE_FINDINGS_LINE;   /* "… and 2 more findings" */
+
+  geometry->findings_y = geometry->traces_height;
+  geometry->findings_height = room;
+  geometry->bar_y = geometry->findings_y + geometry->findings_height;
   geometry->table_y = geometry->bar_y + TES_COMPARE_BAR_HEIGHT;
   geometry->row_height = TES_COMPARE_ROW_HEIGHT;
   bottom = height - geometry->table_y - geometry->row_height;
   geometry->n_rows = bottom > 0 ? (guint)floor (bottom / geometry->row_height) : 0;
+}
+
+/**
+ * tes_compare_findings_headline:
+ * @insights: (element-type TesInsight) (nullable): the two runs' findings
+ *   (tes_insights_compute_two_runs()), %NULL while they are computed
+ *
+ * The line above the two runs' findings: how many, or, quietly, that
+ * there are none.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+tes_compare_findings_headline (GPtrArray *insights)
+{
+  if (insights == NULL)
+    return g_strdup (_("Looking for regressions…"));
+  if (insights->len == 0)
+    return g_strdup (_("No findings: B is not slower than A, nor is its memory different, beyond the thresholds."));
+
+  /* Translators: above the findings of two runs compared */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u finding of B against A, costliest first",
+                                       "%u findings of B against A, costliest first", insights->len),
+                          insights->len);
 }

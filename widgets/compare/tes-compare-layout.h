@@ -15,10 +15,12 @@
 G_BEGIN_DECLS
 
 /* What the Compare section shows, computed without a display: both runs'
- * operators and their diff, the runs as a whole, every cell's text (times
- * in one unit per table, named in its header, digits grouped after the
- * locale) and where the render puts the traces and the table. The section
- * widget and `tessera-cli render --view compare` both read these. */
+ * operators and their diff, the runs as a whole, the line above their
+ * findings (whose rows are tes-insights-layout.c's), every cell's text
+ * (times in one unit per table, named in its header, digits grouped after
+ * the locale) and where the render puts the traces, the findings and the
+ * table. The section widget and `tessera-cli render --view compare` both
+ * read these. */
 
 typedef enum
 {
@@ -69,6 +71,8 @@ typedef struct
 typedef struct
 {
   double traces_height;   /* the two runs' traces, each under its strip */
+  double findings_y;      /* the two runs' findings: their line, then the rows */
+  double findings_height;
   double bar_y;           /* the tabs' row */
   double table_y;         /* the table's header */
   double row_height;
@@ -77,6 +81,12 @@ typedef struct
 
 #define TES_COMPARE_BAR_HEIGHT 32
 #define TES_COMPARE_ROW_HEIGHT 20
+/* the findings' line; the room of a finding below it with one line of
+ * evidence, and of each line more */
+#define TES_COMPARE_FINDINGS_LINE   28
+#define TES_COMPARE_FINDING_HEIGHT  90
+#define TES_COMPARE_EVIDENCE_LINE   15
+#define TES_COMPARE_FINDINGS_SHOWN  2
 
 TesCompareModel *tes_compare_model_new          (TesReport              *a,
                                                  TesReport              *b,
@@ -108,7 +118,9 @@ void             tes_compare_line_free          (TesCompareLine         *line);
 
 void             tes_compare_layout_geometry    (double                  height,
                                                  gboolean                traces,
+                                                 GPtrArray              *insights,
                                                  TesCompareGeometry     *geometry);
+char            *tes_compare_findings_headline  (GPtrArray              *insights);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TesCompareModel, tes_compare_model_free)
 

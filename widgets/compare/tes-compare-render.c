@@ -12,6 +12,8 @@
 #include <glib/gi18n.h>
 
 #include "tes-compare-render.h"
+#include "tes-insights.h"
+#include "tes-insights-render.h"
 #include "tes-painter.h"
 #include "tes-report.h"
 #include "tes-section.h"
@@ -19,8 +21,9 @@
 
 /* Two runs drawn as the Compare section shows them: their traces one
  * above the other, each under a strip naming it and drawn by the trace
- * section's own render, and below them the tab shown, the operators'
- * diff or the runs as a whole. Any other section's view can be drawn for
+ * section's own render, below them the two runs' findings (drawn as the
+ * Insights page draws its rows), and the tab shown, the operators' diff
+ * or the runs as a whole. Any other section's view can be drawn for
  * both runs the same way (tes_compare_render()). */
 
 #define FONT        "Sans 10"
@@ -274,6 +277,27 @@ draw_overview (TesPainter               *p,
     }
 }
 
+/* The two runs' findings: their line, then as many as their room holds. */
+static void
+draw_findings (TesPainter               *p,
+               GPtrArray                *insights,
+               const TesCompareGeometry *geometry,
+               double                    width)
+{
+  g_autofree char *headline = tes_compare_findings_headline (insights);
+  double y = geometry->findings_y;
+
+  cairo_save (p->cr);
+  cairo_rectangle (p->cr, 0, y, width, geometry->findings_height);
+  cairo_clip (p->cr);
+  tes_painter_text (p, headline, MARGIN + 4, y + 6, width - 2 * MARGIN - 8, PANGO_ALIGN_LEFT,
+                    insights->len > 0, insights->len > 0 ? TEXT : DIM);
+  if (insights->len > 0)
+    tes_insights_render_rows (insights, p->cr, MARGIN, y + TES_COMPARE_FINDINGS_LINE, width - 2 * MARGIN,
+                              geometry->findings_height - TES_COMPARE_FINDINGS_LINE);
+  cairo_restore (p->cr);
+}
+
 /* The tabs' row: which of the two the picture shows. */
 static void
 draw_tabs (TesPainter               *p,
@@ -305,15 +329,18 @@ draw_tabs (TesPainter               *p,
 /**
  * tes_compare_render_model:
  * @model: both runs loaded (tes_compare_model_new())
+ * @insights: (element-type TesInsight): the two runs' findings
+ *   (tes_insights_compute_two_runs())
  * @a: run A's workspace, linked to @b
  * @summary: the Summary tab rather than the operators
  *
  * Draws the Compare section in a @width × @height area at the origin of
- * @cr: the traces, the tabs and the table of the tab shown.
+ * @cr: the traces, the findings, the tabs and the table of the tab shown.
  */
 gboolean
 tes_compare_render_model (cairo_t                *cr,
                           const TesCompareModel  *model,
+                          GPtrArray              *insights,
                           TesWorkspace           *a,
                           TesWorkspace           *b,
                           gboolean                summary,
@@ -325,13 +352,13 @@ tes_compare_render_model (cairo_t                *cr,
   TesPainter p;
   gboolean drawn;
 
-  g_return_val_if_fail (cr != NULL && model != NULL, FALSE);
+  g_return_val_if_fail (cr != NULL && model != NULL && insights != NULL, FALSE);
   g_return_val_if_fail (TES_IS_WORKSPACE (a) && TES_IS_WORKSPACE (b), FALSE);
 
   tes_compare_layout_geometry (height,
                                tes_section_type_has_data (TES_TYPE_TRACE_SECTION, a) ||
                                tes_section_type_has_data (TES_TYPE_TRACE_SECTION, b),
-                               &geometry);
+                               insights, &geometry);
   tes_painter_init (&p, cr, FONT);
   cairo_save (cr);
   cairo_set_source_rgb (cr, 1, 1, 1);
@@ -341,6 +368,7 @@ tes_compare_render_model (cairo_t                *cr,
           draw_sides (&p, TES_TYPE_TRACE_SECTION, "trace", a, b, width, (int)geometry.traces_height, error);
   if (drawn)
     {
+      draw_findings (&p, insights, &geometry, width);
       draw_tabs (&p, &geometry, summary, width);
       if (summary)
         draw_overview (&p, model, &geometry, width, height);
@@ -362,7 +390,8 @@ tes_compare_render_model (cairo_t                *cr,
 }
 
 /* The Compare section's render: @workspace is run A, the run it is linked
- * to run B; both are read here, as the window reads them in a thread. */
+ * to run B; both are read and their findings computed here, as the window
+ * does in a thread (with the default thresholds). */
 gboolean
 tes_compare_render_workspace (TesWorkspace  *workspace,
                               const char    *view,
@@ -373,6 +402,7 @@ tes_compare_render_workspace (TesWorkspace  *workspace,
 {
   TesWorkspace *b = tes_workspace_get_linked (workspace);
   g_autoptr(TesCompareModel) model = NULL;
+  g_autoptr(GPtrArray) insights = NULL;
 
   if (b == NULL)
     {
@@ -382,9 +412,11 @@ tes_compare_render_workspace (TesWorkspace  *workspace,
     }
 
   if (!(model = tes_compare_model_new (tes_workspace_get_report (workspace), tes_workspace_get_report (b),
-                                       NULL, error)))
+                                       NULL, error)) ||
+      !(insights = tes_insights_compute_two_runs (tes_workspace_get_report (workspace), tes_workspace_get_report (b),
+                                                  NULL, NULL, error)))
     return FALSE;
 
-  return tes_compare_render_model (cr, model, workspace, b, g_strcmp0 (view, "compare-summary") == 0,
+  return tes_compare_render_model (cr, model, insights, workspace, b, g_strcmp0 (view, "compare-summary") == 0,
                                    width, height, error);
 }

@@ -27,6 +27,7 @@ gboolean  tes_compare_render           (GType                   section_type,
                                         GError                **error);
 gboolean  tes_compare_render_model     (cairo_t                *cr,
                                         const TesCompareModel  *model,
+                                        GPtrArray              *insights,
                                         TesWorkspace           *a,
                                         TesWorkspace           *b,
                                         gboolean                summary,

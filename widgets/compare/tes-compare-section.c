@@ -15,6 +15,7 @@
 #include "tes-compare-overview.h"
 #include "tes-compare-render.h"
 #include "tes-compare-section.h"
+#include "tes-insights-section.h"
 #include "tes-row-item.h"
 #include "tes-table.h"
 #include "tes-trace-section.h"
@@ -25,7 +26,11 @@
  * side), moving together, and below them the operator diff, largest
  * change first, or the runs compared as a whole, both read in a thread.
  * Choosing a row finds that operator in both traces; the traces line up
- * on the runs' starts or on that operator's first start in each. */
+ * on the runs' starts or on that operator's first start in each. Between
+ * the traces and the tables, the two runs' findings (regressions, steps
+ * slower, memory changed: tes_insights_compute_two_runs(), in a thread),
+ * listed as the Insights section lists its own; activating one emits
+ * ::show-finding for the window to show it in run B. */
 
 struct _TesCompareSection
 {
@@ -46,6 +51,9 @@ struct _TesCompareSection
   GtkLabel           *operators_error;
   GtkStack           *summary_stack;
   GtkLabel           *summary_error;
+  GtkLabel           *findings_headline;
+  GtkScrolledWindow  *findings_scroller;
+  GtkListView        *findings_list;
 
   TesWorkspace       *workspaces[2];  /* A and B, held: the link is weak */
   GListStore         *store;
@@ -53,6 +61,10 @@ struct _TesCompareSection
   GtkColumnViewColumn *columns[TES_COMPARE_N_COLUMNS];
   GtkWidget          *overview;
   TesCompareModel    *model;
+  GListStore         *findings_store;
+  GtkSingleSelection *findings_selection;
+  GPtrArray          *insights;       /* the two runs' findings; the rows borrow them */
+  GPtrArray          *finding_rows;   /* TesInsightRow */
   char               *error;
   GCancellable       *cancellable;    /* the load and the alignment of this pair */
   gboolean            aligning;       /* an operator's starts are being looked up */
@@ -62,6 +74,13 @@ struct _TesCompareSection
 };
 
 G_DEFINE_FINAL_TYPE (TesCompareSection, tes_compare_section, TES_TYPE_SECTION)
+
+enum {
+  SHOW_FINDING,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 static const char * const compare_views[] = { "compare", "compare-summary", NULL };
 
@@ -276,9 +295,88 @@ paned_sized_cb (TesCompareSection *self)
 
   if (self->positioned || height <= 0)
     return;
-  tes_compare_layout_geometry (height, TRUE, &geometry);
+  tes_compare_layout_geometry (height, TRUE, self->insights, &geometry);
   gtk_paned_set_position (self->paned, (int)geometry.traces_height);
   self->positioned = TRUE;
+}
+
+/* The findings' list takes the room the render gives their rows. */
+static void
+size_findings (TesCompareSection *self)
+{
+  int height = gtk_widget_get_height (GTK_WIDGET (self->paned));
+  TesCompareGeometry geometry;
+  int rows;
+
+  tes_compare_layout_geometry (height > 0 ? height : 800, TRUE, self->insights, &geometry);
+  rows = (int)(geometry.findings_height - TES_COMPARE_FINDINGS_LINE);
+  gtk_scrolled_window_set_max_content_height (self->findings_scroller, MAX (rows, TES_COMPARE_FINDING_HEIGHT));
+}
+
+static void
+set_findings_headline (TesCompareSection *self)
+{
+  g_autofree char *headline = tes_compare_findings_headline (self->insights);
+  GtkWidget *label = GTK_WIDGET (self->findings_headline);
+  gboolean some = self->insights != NULL && self->insights->len > 0;
+
+  gtk_label_set_label (self->findings_headline, headline);
+  /* none: one quiet line; some: a heading over their list */
+  if (some)
+    {
+      gtk_widget_remove_css_class (label, "dim-label");
+      gtk_widget_add_css_class (label, "heading");
+    }
+  else
+    {
+      gtk_widget_remove_css_class (label, "heading");
+      gtk_widget_add_css_class (label, "dim-label");
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->findings_scroller), some);
+}
+
+static void
+findings_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  TesCompareSection *self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+  GPtrArray *insights = tes_insights_compute_finish (TES_REPORT (object), result, &error);
+
+  /* cancelled: the section is going, or shows other runs */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_object_unref (self);
+      return;
+    }
+
+  if (insights == NULL)
+    {
+      g_autofree char *message = g_strdup_printf (_("Could not look for findings: %s"), error->message);
+
+      gtk_label_set_label (self->findings_headline, message);
+      g_object_unref (self);
+      return;
+    }
+
+  self->insights = insights;
+  self->finding_rows = tes_insights_layout_rows (insights);
+  for (guint i = 0; i < self->finding_rows->len; i++)
+    g_ptr_array_add (items, tes_row_item_new (g_ptr_array_index (self->finding_rows, i), NULL));
+  g_list_store_splice (self->findings_store, 0, 0, items->pdata, items->len);
+  size_findings (self);
+  set_findings_headline (self);
+  g_object_unref (self);
+}
+
+/* Enter, a double-click or its button on a finding */
+static void
+finding_activated_cb (TesCompareSection *self,
+                      guint              position)
+{
+  tes_compare_section_activate_finding (self, position);
 }
 
 /* Both runs' rows and summary, read off the main loop. */
@@ -369,6 +467,13 @@ clear (TesCompareSection *self)
       gtk_stack_remove (self->summary_stack, self->overview);
       self->overview = NULL;
     }
+  /* the rows borrow the findings: they go first */
+  if (self->findings_selection != NULL)
+    gtk_single_selection_set_selected (self->findings_selection, GTK_INVALID_LIST_POSITION);
+  if (self->findings_store != NULL)
+    g_list_store_remove_all (self->findings_store);
+  g_clear_pointer (&self->finding_rows, g_ptr_array_unref);
+  g_clear_pointer (&self->insights, g_ptr_array_unref);
   g_clear_pointer (&self->model, tes_compare_model_free);
   g_clear_pointer (&self->error, g_free);
   for (guint side = 0; side < 2; side++)
@@ -394,6 +499,7 @@ tes_compare_section_workspace_changed (TesSection   *section,
   clear (self);
   gtk_stack_set_visible_child_name (self->operators_stack, "loading");
   gtk_stack_set_visible_child_name (self->summary_stack, "loading");
+  set_findings_headline (self);
 
   if (workspace == NULL || tes_workspace_get_linked (workspace) == NULL)
     {
@@ -401,6 +507,7 @@ tes_compare_section_workspace_changed (TesSection   *section,
         tes_trace_view_set_workspace (trace_of (self, side), NULL);
       if (workspace != NULL)
         show_error (self, _("There is no second run to compare with."));
+      gtk_label_set_label (self->findings_headline, NULL);
       update_align_buttons (self);
       return;
     }
@@ -437,6 +544,30 @@ tes_compare_section_workspace_changed (TesSection   *section,
   g_task_set_source_tag (task, tes_compare_section_workspace_changed);
   g_task_set_task_data (task, reports, (GDestroyNotify)free_reports);
   g_task_run_in_thread (task, load_thread);
+
+  /* the two runs' findings, under the same cancellable: a new pair or the
+   * section going cancels them */
+  tes_insights_compute_two_runs_async (tes_workspace_get_report (self->workspaces[0]),
+                                       tes_workspace_get_report (self->workspaces[1]), NULL, self->cancellable,
+                                       findings_cb, g_object_ref (self));
+}
+
+/* Export View: both runs and their findings as read already */
+static gboolean
+tes_compare_section_render_loaded (TesSection  *section,
+                                   const char  *view,
+                                   cairo_t     *cr,
+                                   int          width,
+                                   int          height,
+                                   GError     **error)
+{
+  TesCompareSection *self = (TesCompareSection *)section;
+
+  if (self->model == NULL || self->insights == NULL)
+    return FALSE;
+
+  return tes_compare_render_model (cr, self->model, self->insights, self->workspaces[0], self->workspaces[1],
+                                   g_strcmp0 (view, "compare-summary") == 0, width, height, error);
 }
 
 static void
@@ -446,10 +577,14 @@ tes_compare_section_dispose (GObject *object)
 
   if (self->selection != NULL)
     gtk_column_view_set_model (self->table, NULL);
+  if (self->findings_list != NULL)
+    gtk_list_view_set_model (self->findings_list, NULL);
   clear (self);
   gtk_widget_dispose_template (GTK_WIDGET (object), TES_TYPE_COMPARE_SECTION);
   g_clear_object (&self->selection);
   g_clear_object (&self->store);
+  g_clear_object (&self->findings_selection);
+  g_clear_object (&self->findings_store);
 
   G_OBJECT_CLASS (tes_compare_section_parent_class)->dispose (object);
 }
@@ -469,6 +604,7 @@ tes_compare_section_class_init (TesCompareSectionClass *klass)
   section_class->has_data = tes_compare_section_has_data;
   section_class->workspace_changed = tes_compare_section_workspace_changed;
   section_class->render = tes_compare_render_workspace;
+  section_class->render_loaded = tes_compare_section_render_loaded;
 
   g_type_ensure (TES_TYPE_TRACE_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tessera/Tessera/widgets/tes-compare-section.ui");
@@ -486,6 +622,10 @@ tes_compare_section_class_init (TesCompareSectionClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TesCompareSection, operators_error);
   gtk_widget_class_bind_template_child (widget_class, TesCompareSection, summary_stack);
   gtk_widget_class_bind_template_child (widget_class, TesCompareSection, summary_error);
+  gtk_widget_class_bind_template_child (widget_class, TesCompareSection, findings_headline);
+  gtk_widget_class_bind_template_child (widget_class, TesCompareSection, findings_scroller);
+  gtk_widget_class_bind_template_child (widget_class, TesCompareSection, findings_list);
+  gtk_widget_class_bind_template_callback (widget_class, finding_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, align_operator_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, align_start_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
@@ -493,6 +633,17 @@ tes_compare_section_class_init (TesCompareSectionClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, paned_sized_cb);
 
   gtk_widget_class_set_css_name (widget_class, "comparison");
+
+  /**
+   * TesCompareSection::show-finding:
+   * @insight: (type gpointer): the finding activated (a TesInsight, alive
+   *   for the emission)
+   *
+   * A finding was activated: the window shows it in run B (its target's
+   * view, with tes_insight_show() on B's workspace there).
+   */
+  signals[SHOW_FINDING] = g_signal_new ("show-finding", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                        NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
 }
 
 static void
@@ -505,8 +656,16 @@ tes_compare_section_init (TesCompareSection *self)
   };
   TesTableColumn translated[TES_COMPARE_N_COLUMNS];
   GtkSortListModel *sorted;
+  g_autoptr(GtkListItemFactory) factory = tes_insights_row_factory_new ();
 
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->findings_store = g_list_store_new (TES_TYPE_ROW_ITEM);
+  self->findings_selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->findings_store)));
+  gtk_single_selection_set_autoselect (self->findings_selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->findings_selection, TRUE);
+  gtk_list_view_set_factory (self->findings_list, factory);
+  gtk_list_view_set_model (self->findings_list, GTK_SELECTION_MODEL (self->findings_selection));
 
   self->store = g_list_store_new (TES_TYPE_ROW_ITEM);
   for (guint c = 0; c < TES_COMPARE_N_COLUMNS; c++)
@@ -672,4 +831,68 @@ tes_compare_section_set_page (TesCompareSection *self,
   g_return_if_fail (TES_IS_COMPARE_SECTION (self));
 
   gtk_stack_set_visible_child_name (self->pages, page);
+}
+
+/* The two runs' findings once computed (TesInsight, ranked), else %NULL. */
+GPtrArray *
+tes_compare_section_get_insights (TesCompareSection *self)
+{
+  g_return_val_if_fail (TES_IS_COMPARE_SECTION (self), NULL);
+
+  return self->insights;
+}
+
+/* The findings as listed (TesRowItem of TesInsightRow). */
+GListModel *
+tes_compare_section_get_finding_rows (TesCompareSection *self)
+{
+  g_return_val_if_fail (TES_IS_COMPARE_SECTION (self), NULL);
+
+  return G_LIST_MODEL (self->findings_selection);
+}
+
+GtkListView *
+tes_compare_section_get_findings_list (TesCompareSection *self)
+{
+  g_return_val_if_fail (TES_IS_COMPARE_SECTION (self), NULL);
+
+  return self->findings_list;
+}
+
+/* The line above the findings, as shown. */
+const char *
+tes_compare_section_get_findings_headline (TesCompareSection *self)
+{
+  g_return_val_if_fail (TES_IS_COMPARE_SECTION (self), NULL);
+
+  return gtk_label_get_label (self->findings_headline);
+}
+
+/**
+ * tes_compare_section_activate_finding:
+ * @position: the finding's row
+ *
+ * Shows the finding: in the traces here when it has a range (a step of
+ * B's, both traces moving to it), and, through ::show-finding, where its
+ * target is in run B.
+ */
+void
+tes_compare_section_activate_finding (TesCompareSection *self,
+                                      guint              position)
+{
+  TesRowItem *item;
+  const TesInsightRow *row;
+
+  g_return_if_fail (TES_IS_COMPARE_SECTION (self));
+
+  if (self->workspaces[1] == NULL ||
+      !(item = g_list_model_get_item (G_LIST_MODEL (self->findings_selection), position)))
+    return;
+  row = tes_row_item_get (item);
+  g_object_unref (item);
+
+  gtk_single_selection_set_selected (self->findings_selection, position);
+  if (row->insight->target.in_b && row->insight->target.has_range)
+    tes_insight_apply (row->insight, self->workspaces[1]);
+  g_signal_emit (self, signals[SHOW_FINDING], 0, row->insight);
 }

@@ -37,5 +37,11 @@ void                     tes_compare_section_align          (TesCompareSection *
 gboolean                 tes_compare_section_get_aligning   (TesCompareSection *self);
 void                     tes_compare_section_set_page       (TesCompareSection *self,
                                                              const char        *page);
+GPtrArray               *tes_compare_section_get_insights   (TesCompareSection *self);
+GListModel              *tes_compare_section_get_finding_rows (TesCompareSection *self);
+GtkListView             *tes_compare_section_get_findings_list (TesCompareSection *self);
+const char              *tes_compare_section_get_findings_headline (TesCompareSection *self);
+void                     tes_compare_section_activate_finding (TesCompareSection *self,
+                                                               guint              position);
 
 G_END_DECLS

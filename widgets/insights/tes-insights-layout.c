@@ -57,12 +57,103 @@ tes_insights_view_title (const char *view)
   return type != G_TYPE_INVALID ? tes_section_type_get_title (type) : view;
 }
 
-/* "idle_ns" → "idle", "tile_balance_percent" → "tile balance": the unit
- * goes to the value. */
+/* What the window calls each evidence key (docs/insights.md's), shown in
+ * the user's language; the keys themselves stay the stable names of
+ * `--json`. The unit goes to the value ("idle_ns" is "idle 1.250 ms"). */
+static const struct {
+  const char *key;
+  const char *label;
+} evidence_labels[] = {
+  /* Translators: the labels of a finding's evidence ("A 1,234, B 2,345");
+   * A and B are the two runs compared */
+  { "a", N_("A") },
+  { "a_bytes", N_("A bytes") },
+  { "a_ns", N_("A") },
+  /* Translators: how many tiles are over their limit in run A */
+  { "a_out_of_memory", N_("A out of memory") },
+  { "active_tiles", N_("active tiles") },
+  { "all_tile_cycles", N_("all tile cycles") },
+  { "always_live_bytes", N_("always live bytes") },
+  { "b", N_("B") },
+  { "b_bytes", N_("B bytes") },
+  { "b_limit_bytes", N_("B limit bytes") },
+  { "b_ns", N_("B") },
+  { "b_out_of_memory", N_("B out of memory") },
+  /* Translators: tiles sorted into a histogram's bin */
+  { "binned", N_("binned") },
+  { "bins", N_("bins") },
+  { "busy_cycles", N_("busy cycles") },
+  { "busy_ns", N_("busy") },
+  { "bytes", N_("bytes") },
+  { "categories", N_("categories") },
+  { "category", N_("category") },
+  { "category_bytes", N_("category bytes") },
+  { "count", N_("count") },
+  { "cycles", N_("cycles") },
+  { "delta", N_("delta") },
+  { "delta_bytes", N_("delta bytes") },
+  { "delta_percent", N_("delta") },
+  { "device", N_("device") },
+  { "device_ns", N_("device") },
+  /* Translators: a duration */
+  { "dur_ns", N_("dur") },
+  { "factor", N_("factor") },
+  { "first_ns", N_("first") },
+  { "gaps", N_("gaps") },
+  { "heaviest", N_("heaviest") },
+  { "heaviest_bytes", N_("heaviest bytes") },
+  { "histogram", N_("histogram") },
+  { "host_ns", N_("host") },
+  { "hot_tiles", N_("hot tiles") },
+  { "idle_cycles", N_("idle cycles") },
+  { "idle_ns", N_("idle") },
+  { "idle_percent", N_("idle") },
+  { "idle_tiles", N_("idle tiles") },
+  { "ipu", N_("ipu") },
+  { "ipu_mean_busy_cycles", N_("ipu mean busy cycles") },
+  { "largest", N_("largest") },
+  { "last_ns", N_("last") },
+  { "limit_bytes", N_("limit bytes") },
+  { "lower_bytes", N_("lower bytes") },
+  { "max_cycles", N_("max cycles") },
+  { "mean_bytes", N_("mean bytes") },
+  { "mean_cycles", N_("mean cycles") },
+  { "median_ns", N_("median") },
+  { "name", N_("name") },
+  { "newly_out_of_memory", N_("newly out of memory") },
+  { "operator", N_("operator") },
+  { "over_bytes", N_("over bytes") },
+  /* Translators: tiles a printed histogram's bin says it holds */
+  { "printed", N_("printed") },
+  { "ratio", N_("ratio") },
+  { "share_percent", N_("share") },
+  { "start_ns", N_("start") },
+  { "step", N_("step") },
+  { "steps", N_("steps") },
+  { "tile", N_("tile") },
+  { "tile_balance_percent", N_("tile balance") },
+  { "tile_cycles", N_("tile cycles") },
+  { "tiles", N_("tiles") },
+  { "tiles_off", N_("tiles off") },
+  { "total_bytes", N_("total bytes") },
+  { "total_cycles", N_("total cycles") },
+  { "total_ns", N_("total") },
+  { "type", N_("type") },
+  /* Translators: a unit of a device (a stream, a core) */
+  { "unit", N_("unit") },
+  { "upper_bytes", N_("upper bytes") },
+};
+
+/* The label of @key, translated; a key not in the table (a new one) reads
+ * as its words ("idle_ns": "idle"). */
 static char *
 evidence_key_text (const char *key)
 {
   g_autofree char *stem = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (evidence_labels); i++)
+    if (g_str_equal (key, evidence_labels[i].key))
+      return g_strdup (_(evidence_labels[i].label));
 
   if (g_str_has_suffix (key, "_ns"))
     stem = g_strndup (key, strlen (key) - 3);

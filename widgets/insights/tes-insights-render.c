@@ -30,6 +30,8 @@
 #define BAR_WIDTH  120.0
 #define INK        0x241f31
 #define DIM        0x5e5c64
+/* below the last row shown: the gap, then "… and 2 more findings" */
+#define MORE_HEIGHT 28.0
 
 /* Wrapped text (the painter ellipsizes one line); returns its height. */
 static double
@@ -95,6 +97,87 @@ draw_row (TesPainter          *p,
   return y - top;
 }
 
+/* Fonts of the rows: the sentence's, and the smaller one of the evidence. */
+static void
+init_layouts (cairo_t      *cr,
+              PangoLayout **wrapped,
+              PangoLayout **small)
+{
+  PangoFontDescription *font = pango_font_description_from_string (FONT);
+
+  *wrapped = pango_cairo_create_layout (cr);
+  *small = pango_cairo_create_layout (cr);
+  pango_layout_set_font_description (*wrapped, font);
+  pango_font_description_set_size (font, 9 * PANGO_SCALE);
+  pango_layout_set_font_description (*small, font);
+  pango_font_description_free (font);
+}
+
+/**
+ * tes_insights_render_rows:
+ * @insights: (element-type TesInsight): ranked findings
+ *
+ * Draws the findings as the section lists them from @y down, in the
+ * @width from @x, as many whole ones as @height holds (at least one), then
+ * how many more there are. The Insights page and the Compare section's
+ * findings both draw their rows here.
+ */
+void
+tes_insights_render_rows (GPtrArray *insights,
+                          cairo_t   *cr,
+                          double     x,
+                          double     y,
+                          double     width,
+                          double     height)
+{
+  g_autoptr(GPtrArray) rows = tes_insights_layout_rows (insights);
+  g_autoptr(PangoLayout) wrapped = NULL;
+  g_autoptr(PangoLayout) small = NULL;
+  double bottom = y + height;
+  TesPainter p;
+  guint shown = 0;
+
+  tes_painter_init (&p, cr, FONT);
+  init_layouts (cr, &wrapped, &small);
+  cairo_save (cr);
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const TesInsightRow *row = g_ptr_array_index (rows, i);
+      double h;
+
+      /* a row drawn whole or not at all: measure it on a group first
+       * (with room below for the gap and the line that counts the rest,
+       * if any) */
+      cairo_push_group (cr);
+      h = draw_row (&p, wrapped, small, row, x, y, width);
+      if (y + h > bottom - (i + 1 < rows->len ? MORE_HEIGHT : 0) && shown > 0)
+        {
+          cairo_pattern_destroy (cairo_pop_group (cr));
+          break;
+        }
+      cairo_pop_group_to_source (cr);
+      cairo_paint (cr);
+      shown++;
+      y += h + 10;
+      cairo_set_source_rgb (cr, 0.87, 0.87, 0.87);
+      cairo_rectangle (cr, x + RANK_WIDTH, y - 5, width - RANK_WIDTH, 1);
+      cairo_fill (cr);
+    }
+
+  if (shown < rows->len)
+    {
+      g_autofree char *more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "… and %u more finding",
+                                                            "… and %u more findings", rows->len - shown),
+                                               rows->len - shown);
+
+      tes_painter_text (&p, more, x + RANK_WIDTH, y, width - RANK_WIDTH, PANGO_ALIGN_LEFT, FALSE, DIM);
+    }
+
+  cairo_restore (cr);
+  tes_painter_clear (&p);
+}
+
 /**
  * tes_insights_render_findings:
  * @insights: (element-type TesInsight): ranked findings
@@ -110,64 +193,52 @@ tes_insights_render_findings (GPtrArray  *insights,
                               int         width,
                               int         height)
 {
-  g_autoptr(GPtrArray) rows = tes_insights_layout_rows (insights);
   g_autofree char *headline = tes_insights_layout_headline (insights);
-  g_autoptr(PangoLayout) wrapped = pango_cairo_create_layout (cr);
-  g_autoptr(PangoLayout) small = pango_cairo_create_layout (cr);
-  PangoFontDescription *font;
   double inner = width - 2 * MARGIN;
-  double bottom = height - MARGIN;
   TesPainter p;
   double y;
-  guint shown = 0;
 
   tes_painter_init (&p, cr, FONT);
-  font = pango_font_description_from_string (FONT);
-  pango_layout_set_font_description (wrapped, font);
-  pango_font_description_set_size (font, 9 * PANGO_SCALE);
-  pango_layout_set_font_description (small, font);
-  pango_font_description_free (font);
-
   cairo_save (cr);
   cairo_set_source_rgb (cr, 1, 1, 1);
   cairo_paint (cr);
 
   y = MARGIN + tes_painter_text (&p, title, MARGIN, MARGIN, inner, PANGO_ALIGN_LEFT, TRUE, INK) + 4;
   y += tes_painter_text (&p, headline, MARGIN, y, inner, PANGO_ALIGN_LEFT, FALSE, DIM) + 14;
-
-  for (guint i = 0; i < rows->len; i++)
-    {
-      const TesInsightRow *row = g_ptr_array_index (rows, i);
-      double h;
-
-      /* a row drawn whole or not at all: measure it on a group first */
-      cairo_push_group (cr);
-      h = draw_row (&p, wrapped, small, row, MARGIN, y, inner);
-      if (y + h > bottom - 20 && shown > 0)
-        {
-          cairo_pattern_destroy (cairo_pop_group (cr));
-          break;
-        }
-      cairo_pop_group_to_source (cr);
-      cairo_paint (cr);
-      shown++;
-      y += h + 10;
-      cairo_set_source_rgb (cr, 0.87, 0.87, 0.87);
-      cairo_rectangle (cr, MARGIN + RANK_WIDTH, y - 5, inner - RANK_WIDTH, 1);
-      cairo_fill (cr);
-    }
-
-  if (shown < rows->len)
-    {
-      g_autofree char *more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "… and %u more finding",
-                                                            "… and %u more findings", rows->len - shown),
-                                               rows->len - shown);
-
-      tes_painter_text (&p, more, MARGIN + RANK_WIDTH, y, inner, PANGO_ALIGN_LEFT, FALSE, DIM);
-    }
+  tes_insights_render_rows (insights, cr, MARGIN, y, inner, height - MARGIN - y);
 
   cairo_restore (cr);
   tes_painter_clear (&p);
+}
+
+/**
+ * tes_insights_render_report:
+ * @insights: (element-type TesInsight): @report's findings
+ *
+ * The Insights page of @report: its title, then the findings.
+ */
+gboolean
+tes_insights_render_report (TesReport  *report,
+                            GPtrArray  *insights,
+                            cairo_t    *cr,
+                            int         width,
+                            int         height,
+                            GError    **error)
+{
+  g_autofree char *name = tes_summary_report_title (report);
+  /* Translators: the Insights page's title; %s is the report's name */
+  g_autofree char *title = g_strdup_printf (_("Insights — %s"), name);
+
+  tes_insights_render_findings (insights, title, cr, width, height);
+
+  if (cairo_status (cr) != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   "Drawing the insights failed: %s", cairo_status_to_string (cairo_status (cr)));
+      return FALSE;
+    }
+
+  return TRUE;
 }
 
 /* The section's render: the run's own findings computed here, with the
@@ -184,8 +255,6 @@ tes_insights_render (TesWorkspace  *workspace,
 {
   TesReport *report = tes_workspace_get_report (workspace);
   g_autoptr(GPtrArray) insights = NULL;
-  g_autofree char *name = tes_summary_report_title (report);
-  g_autofree char *title = NULL;
   TesInsightThresholds thresholds;
 
   tes_insight_thresholds_init (&thresholds);
@@ -193,16 +262,5 @@ tes_insights_render (TesWorkspace  *workspace,
   if (insights == NULL)
     return FALSE;
 
-  /* Translators: the Insights page's title; %s is the report's name */
-  title = g_strdup_printf (_("Insights — %s"), name);
-  tes_insights_render_findings (insights, title, cr, width, height);
-
-  if (cairo_status (cr) != CAIRO_STATUS_SUCCESS)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                   "Drawing the insights failed: %s", cairo_status_to_string (cairo_status (cr)));
-      return FALSE;
-    }
-
-  return TRUE;
+  return tes_insights_render_report (report, insights, cr, width, height, error);
 }

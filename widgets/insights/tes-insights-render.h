@@ -19,6 +19,18 @@ gboolean tes_insights_render          (TesWorkspace  *workspace,
                                        int            width,
                                        int            height,
                                        GError       **error);
+void     tes_insights_render_rows     (GPtrArray     *insights,
+                                       cairo_t       *cr,
+                                       double         x,
+                                       double         y,
+                                       double         width,
+                                       double         height);
+gboolean tes_insights_render_report   (TesReport     *report,
+                                       GPtrArray     *insights,
+                                       cairo_t       *cr,
+                                       int            width,
+                                       int            height,
+                                       GError       **error);
 void     tes_insights_render_findings (GPtrArray     *insights,
                                        const char    *title,
                                        cairo_t       *cr,

@@ -20,7 +20,8 @@
  * share, its sentence, its evidence and a button that shows it.
  * Activating one (Enter, a double-click, its button) puts its selection on
  * the workspace (tes_insight_apply()) and asks the window, through the
- * action `win.show-finding`, to show its section. The section is hidden
+ * action `win.show-finding`, to show its section (tes_insight_show(), which
+ * the Compare section's findings go through too). The section is hidden
  * until it has findings (an error shows too): the sidebar lists it first
  * then, and not at all for a run with nothing to say. */
 
@@ -73,14 +74,12 @@ row_label (GtkBox     *box,
   return GTK_LABEL (label);
 }
 
+/* the button activates its row, as Enter does: the list's own action */
 static void
 show_clicked_cb (GtkButton   *button,
                  GtkListItem *item)
 {
-  TesInsightsSection *self = TES_INSIGHTS_SECTION (gtk_widget_get_ancestor (GTK_WIDGET (button),
-                                                                            TES_TYPE_INSIGHTS_SECTION));
-
-  tes_insights_section_activate (self, gtk_list_item_get_position (item));
+  gtk_widget_activate_action (GTK_WIDGET (button), "list.activate-item", "u", gtk_list_item_get_position (item));
 }
 
 static void
@@ -148,6 +147,56 @@ bind_row_cb (GtkSignalListItemFactory *factory,
   if (gtk_widget_get_parent (child) != NULL)
     gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_widget_get_parent (child)),
                                     GTK_ACCESSIBLE_PROPERTY_LABEL, row->accessible, -1);
+}
+
+/**
+ * tes_insights_row_factory_new:
+ *
+ * The rows of a list of findings (TesRowItem of TesInsightRow), as the
+ * Insights and Compare sections show them: the rank, the cost, share and
+ * area, the sentence, the evidence, where it is shown and a button that
+ * activates the row (the list's `activate`, as Enter and a double-click
+ * do). Each row's accessible label says all of it.
+ *
+ * Returns: (transfer full): the factory
+ */
+GtkListItemFactory *
+tes_insights_row_factory_new (void)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_row_cb), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_row_cb), NULL);
+
+  return factory;
+}
+
+/**
+ * tes_insight_show:
+ * @workspace: the workspace of the run the finding is in
+ * @widget: where the action is activated from (in the window that shows
+ *   @workspace)
+ *
+ * Shows a finding, the one way every list of findings does: its selection
+ * goes on @workspace (tes_insight_apply()), then the action
+ * `win.show-finding` ("(sxs)": the view, the lane's track or 0, the
+ * operator or "") asks the window to show the section of that view with
+ * the lane and operator chosen there.
+ */
+void
+tes_insight_show (const TesInsight *insight,
+                  TesWorkspace     *workspace,
+                  GtkWidget        *widget)
+{
+  const TesInsightTarget *t;
+
+  g_return_if_fail (insight != NULL && TES_IS_WORKSPACE (workspace) && GTK_IS_WIDGET (widget));
+
+  t = &insight->target;
+  tes_insight_apply (insight, workspace);
+  gtk_widget_activate_action (widget, "win.show-finding", "(sxs)",
+                              t->view != NULL ? t->view : "summary", t->track_id > 0 ? t->track_id : (gint64)0,
+                              t->operator_name != NULL ? t->operator_name : "");
 }
 
 static void
@@ -253,6 +302,24 @@ tes_insights_section_workspace_changed (TesSection   *section,
                               compute_cb, g_object_ref (self));
 }
 
+/* Export View: the findings computed already, not computed again */
+static gboolean
+tes_insights_section_render_loaded (TesSection  *section,
+                                    const char  *view,
+                                    cairo_t     *cr,
+                                    int          width,
+                                    int          height,
+                                    GError     **error)
+{
+  TesInsightsSection *self = (TesInsightsSection *)section;
+  TesWorkspace *workspace = tes_section_get_workspace (section);
+
+  if (self->insights == NULL || workspace == NULL)
+    return FALSE;
+
+  return tes_insights_render_report (tes_workspace_get_report (workspace), self->insights, cr, width, height, error);
+}
+
 static void
 tes_insights_section_dispose (GObject *object)
 {
@@ -283,6 +350,7 @@ tes_insights_section_class_init (TesInsightsSectionClass *klass)
   section_class->has_data = tes_insights_section_has_data;
   section_class->workspace_changed = tes_insights_section_workspace_changed;
   section_class->render = tes_insights_render;
+  section_class->render_loaded = tes_insights_section_render_loaded;
 
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tessera/Tessera/widgets/tes-insights-section.ui");
   gtk_widget_class_bind_template_child (widget_class, TesInsightsSection, stack);
@@ -297,7 +365,7 @@ tes_insights_section_class_init (TesInsightsSectionClass *klass)
 static void
 tes_insights_section_init (TesInsightsSection *self)
 {
-  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+  g_autoptr(GtkListItemFactory) factory = tes_insights_row_factory_new ();
 
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
@@ -307,8 +375,6 @@ tes_insights_section_init (TesInsightsSection *self)
   /* nothing chosen until the keyboard or the pointer chooses */
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_row_cb), NULL);
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_row_cb), NULL);
   gtk_list_view_set_factory (self->list, factory);
   gtk_list_view_set_model (self->list, GTK_SELECTION_MODEL (self->selection));
 }
@@ -373,7 +439,6 @@ tes_insights_section_activate (TesInsightsSection *self,
   TesWorkspace *workspace;
   TesRowItem *item;
   const TesInsightRow *row;
-  const TesInsightTarget *t;
 
   g_return_if_fail (TES_IS_INSIGHTS_SECTION (self));
 
@@ -381,15 +446,10 @@ tes_insights_section_activate (TesInsightsSection *self,
     return;
   row = tes_row_item_get (item);
   g_object_unref (item);
-  t = &row->insight->target;
 
   gtk_single_selection_set_selected (self->selection, position);
   workspace = tes_section_get_workspace (TES_SECTION (self));
-  if (t->in_b && tes_workspace_get_linked (workspace) != NULL)
+  if (row->insight->target.in_b && tes_workspace_get_linked (workspace) != NULL)
     workspace = tes_workspace_get_linked (workspace);
-  tes_insight_apply (row->insight, workspace);
-
-  gtk_widget_activate_action (GTK_WIDGET (self), "win.show-finding", "(sxs)",
-                              t->view != NULL ? t->view : "summary", t->track_id > 0 ? t->track_id : (gint64)0,
-                              t->operator_name != NULL ? t->operator_name : "");
+  tes_insight_show (row->insight, workspace, GTK_WIDGET (self));
 }

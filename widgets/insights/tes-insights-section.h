@@ -24,4 +24,9 @@ const char  *tes_insights_section_get_error    (TesInsightsSection *self);
 void         tes_insights_section_activate     (TesInsightsSection *self,
                                                 guint               position);
 
+GtkListItemFactory *tes_insights_row_factory_new   (void);
+void                tes_insight_show               (const TesInsight   *insight,
+                                                    TesWorkspace       *workspace,
+                                                    GtkWidget          *widget);
+
 G_END_DECLS
