@@ -286,20 +286,6 @@ page_changed_cb (TesCompareSection *self)
     gtk_paned_set_position (self->paned, height / 2);
 }
 
-/* Once sized, the traces take the share of the height the render gives them. */
-static void
-paned_sized_cb (TesCompareSection *self)
-{
-  int height = gtk_widget_get_height (GTK_WIDGET (self->paned));
-  TesCompareGeometry geometry;
-
-  if (self->positioned || height <= 0)
-    return;
-  tes_compare_layout_geometry (height, TRUE, self->insights, &geometry);
-  gtk_paned_set_position (self->paned, (int)geometry.traces_height);
-  self->positioned = TRUE;
-}
-
 /* The findings' list takes the room the render gives their rows. */
 static void
 size_findings (TesCompareSection *self)
@@ -311,6 +297,22 @@ size_findings (TesCompareSection *self)
   tes_compare_layout_geometry (height > 0 ? height : 800, TRUE, self->insights, &geometry);
   rows = (int)(geometry.findings_height - TES_COMPARE_FINDINGS_LINE);
   gtk_scrolled_window_set_max_content_height (self->findings_scroller, MAX (rows, TES_COMPARE_FINDING_HEIGHT));
+}
+
+/* Once sized, the traces take the share of the height the render gives
+ * them; at every size, the findings' list the room for its rows. */
+static void
+paned_sized_cb (TesCompareSection *self)
+{
+  int height = gtk_widget_get_height (GTK_WIDGET (self->paned));
+  TesCompareGeometry geometry;
+
+  size_findings (self);
+  if (self->positioned || height <= 0)
+    return;
+  tes_compare_layout_geometry (height, TRUE, self->insights, &geometry);
+  gtk_paned_set_position (self->paned, (int)geometry.traces_height);
+  self->positioned = TRUE;
 }
 
 static void
