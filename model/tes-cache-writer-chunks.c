@@ -354,8 +354,9 @@ tes_cache_writer_prepare_statements (TesCacheWriter *self)
 }
 
 /* Every chunk of slices goes into the file here, packed on the writer's
- * packing thread (tes-cache-writer-pack.c); its rowid is appended to rows
- * (when not NULL) once it is stored. FALSE on failure. */
+ * packing thread (tes-cache-writer-pack.c); for a streamed track (ts),
+ * its rowid is appended to ts->chunk_rows once it is stored. FALSE on
+ * failure. */
 gboolean
 tes_cache_writer_store_chunk (TesCacheWriter       *self,
                               guint                 id,
@@ -364,9 +365,9 @@ tes_cache_writer_store_chunk (TesCacheWriter       *self,
                               guint                 count,
                               const TesChunkInfo   *info,
                               GByteArray           *args,
-                              GArray               *rows)
+                              TesTrackSlices       *ts)
 {
-  return tes_cache_writer_queue_chunk (self, id, first, recs, count, info, args, rows);
+  return tes_cache_writer_queue_chunk (self, id, first, recs, count, info, args, ts);
 }
 
 gboolean

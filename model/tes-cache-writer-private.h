@@ -67,7 +67,8 @@ struct _TesCacheWriter
   sqlite3_stmt *insert_lod;
   sqlite3_stmt *update_track;
   ZSTD_CCtx    *zstd;           /* compresses chunks patched in place */
-  TesChunkPacker *packer;       /* packs the chunks stored, on a thread of its own */
+  TesChunkPacker *packer;     /* packs the chunks stored, on a thread of its own */
+  gsize         kept_total;   /* bytes of packed chunks tracks keep for their summaries */
   GByteArray   *packed_data;    /* a patched chunk's columns as stored, reused */
   int           sync_fd;        /* the temp file, to start its writeback early; -1: none */
   gint64        unsynced;       /* bytes stored since writeback was last started */
@@ -196,7 +197,7 @@ gboolean          tes_cache_writer_store_chunk        (TesCacheWriter       *sel
                                                        guint                 count,
                                                        const TesChunkInfo   *info,
                                                        GByteArray           *args,
-                                                       GArray               *rows);
+                                                       TesTrackSlices       *ts);
 gboolean          tes_cache_writer_store_track        (TesCacheWriter       *self,
                                                        TesPreparedTrack     *prep);
 
@@ -208,7 +209,12 @@ gboolean          tes_cache_writer_queue_chunk        (TesCacheWriter       *sel
                                                        guint                 count,
                                                        const TesChunkInfo   *info,
                                                        GByteArray           *args,
-                                                       GArray               *rows);
+                                                       TesTrackSlices       *ts);
+gboolean          tes_cache_writer_queue_summaries    (TesCacheWriter       *self,
+                                                       TesPreparedTrack     *prep,
+                                                       TesTrackSlices       *ts);
+void              tes_cache_writer_forget_kept        (TesCacheWriter       *self,
+                                                       TesTrackSlices       *ts);
 gboolean          tes_cache_writer_drain_chunks       (TesCacheWriter       *self);
 void              tes_chunk_packer_free               (TesChunkPacker       *pk);
 void              tes_cache_writer_set_pack_thread    (gboolean              enabled);

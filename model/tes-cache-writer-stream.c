@@ -157,7 +157,7 @@ store_held (TesCacheWriter *self,
   g_autoptr(GByteArray) args = g_steal_pointer (&ts->held_args);
   guint count = ts->n_held;
 
-  if (!tes_cache_writer_store_chunk (self, id, ts->n_stored, recs, count, &info, args, ts->chunk_rows))
+  if (!tes_cache_writer_store_chunk (self, id, ts->n_stored, recs, count, &info, args, ts))
     return FALSE;
   ts->n_stored += count;
   ts->n_held = 0;
@@ -277,6 +277,8 @@ tes_cache_writer_unstream_track (TesCacheWriter *self,
   /* the held chunk joins the stored ones, to be read back with them */
   if ((ts->n_held > 0 && !store_held (self, id, ts)) || !tes_cache_writer_drain_chunks (self))
     return;
+  /* the chunks read back here are stored again in a new order */
+  tes_cache_writer_forget_kept (self, ts);
 
   for (guint c = 0; c < ts->chunk_rows->len && !tes_cache_writer_failed (self); c++)
     {
@@ -372,6 +374,10 @@ tes_cache_writer_finish_streamed (TesCacheWriter *self,
   prep->max_depth = ts->max_depth;
   prep->t_min = ts->t_min;
   prep->t_max = ts->t_max;
+
+  /* the summaries and the track's row follow on the packing thread */
+  if (tes_cache_writer_queue_summaries (self, prep, ts))
+    return TRUE;
 
   if (!tes_cache_writer_failed (self) && tes_lod_builder_begin (&lb, prep->n, prep->t_min, prep->t_max))
     {

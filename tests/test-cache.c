@@ -740,9 +740,10 @@ test_streamed_same_answers (void)
   assert_same_rows (streamed, held, "SELECT * FROM tracks ORDER BY id");
 }
 
-/* Chunks packed on the writer's packing thread and inserted later are the
- * rows, rowids included, that packing each in place writes: streamed as
- * they fill and held until commit. */
+/* Chunks packed on the writer's packing thread and inserted later, and
+ * lane summaries made there from the chunks a streamed track kept, are the
+ * rows, rowids included, that packing each in place and reading the
+ * chunks back write: streamed as they fill and held until commit. */
 static void
 test_pack_thread_same_rows (void)
 {
