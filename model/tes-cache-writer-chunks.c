@@ -227,6 +227,7 @@ tes_cache_writer_pack_chunk (const TesSliceRecord *recs,
                              TesChunkInfo         *info)
 {
   gsize index_len = (count + 1) * sizeof (guint32);
+  g_autofree guint32 *lens = g_new (guint32, count);
   GByteArray *args;
   gboolean any_args = FALSE;
   guint32 offset = 0;
@@ -234,8 +235,10 @@ tes_cache_writer_pack_chunk (const TesSliceRecord *recs,
 
   /* the texts' length first: one allocation, not a realloc per slice */
   for (guint i = 0; i < count; i++)
-    if (args_src[i] != TES_CACHE_WRITER_NO_ARGS)
-      offset += strlen (texts + args_src[i]);
+    {
+      lens[i] = args_src[i] != TES_CACHE_WRITER_NO_ARGS ? (guint32)strlen (texts + args_src[i]) : 0;
+      offset += lens[i];
+    }
   args = g_byte_array_sized_new (index_len + offset);
   g_byte_array_set_size (args, index_len + offset);
   p = args->data + index_len;
@@ -253,12 +256,9 @@ tes_cache_writer_pack_chunk (const TesSliceRecord *recs,
 
       if (args_src[i] != TES_CACHE_WRITER_NO_ARGS)
         {
-          const char *text = texts + args_src[i];
-          gsize len = strlen (text);
-
-          memcpy (p, text, len);
-          p += len;
-          offset += len;
+          memcpy (p, texts + args_src[i], lens[i]);
+          p += lens[i];
+          offset += lens[i];
           any_args = TRUE;
         }
     }
