@@ -44,6 +44,9 @@ typedef struct
   guint           held_depth;
   GArray         *stack;       /* TesOpenSlice: ancestors of the next record */
   GArray         *chunk_rows;  /* gint64 rowid of each stored chunk */
+  GPtrArray      *kept_data;   /* GBytes: each stored chunk's data as packed,
+                                * for the lane summaries; NULL: not kept */
+  gsize           kept_bytes;
   guint           max_depth;
   gint64          t_min;
   gint64          t_max;

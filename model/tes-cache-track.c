@@ -21,6 +21,7 @@ tes_cache_track_new (void)
   ts->in_order = TRUE;
   ts->stack = g_array_new (FALSE, FALSE, sizeof (TesOpenSlice));
   ts->chunk_rows = g_array_new (FALSE, FALSE, sizeof (gint64));
+  ts->kept_data = g_ptr_array_new_with_free_func ((GDestroyNotify)g_bytes_unref);
   ts->max_depth = 0;
   ts->t_min = G_MAXINT64;
   ts->t_max = G_MININT64;
@@ -41,6 +42,7 @@ tes_cache_track_free (gpointer data)
     g_string_free (ts->args, TRUE);
   g_clear_pointer (&ts->stack, g_array_unref);
   g_clear_pointer (&ts->chunk_rows, g_array_unref);
+  g_clear_pointer (&ts->kept_data, g_ptr_array_unref);
   g_clear_pointer (&ts->held_args, g_byte_array_unref);
   g_free (ts);
 }

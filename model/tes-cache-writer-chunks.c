@@ -227,6 +227,7 @@ tes_cache_writer_pack_chunk (const TesSliceRecord *recs,
                              TesChunkInfo         *info)
 {
   gsize index_len = (count + 1) * sizeof (guint32);
+  g_autofree guint32 *lens = g_new (guint32, count);
   GByteArray *args;
   gboolean any_args = FALSE;
   guint32 offset = 0;
@@ -234,8 +235,10 @@ tes_cache_writer_pack_chunk (const TesSliceRecord *recs,
 
   /* the texts' length first: one allocation, not a realloc per slice */
   for (guint i = 0; i < count; i++)
-    if (args_src[i] != TES_CACHE_WRITER_NO_ARGS)
-      offset += strlen (texts + args_src[i]);
+    {
+      lens[i] = args_src[i] != TES_CACHE_WRITER_NO_ARGS ? (guint32)strlen (texts + args_src[i]) : 0;
+      offset += lens[i];
+    }
   args = g_byte_array_sized_new (index_len + offset);
   g_byte_array_set_size (args, index_len + offset);
   p = args->data + index_len;
@@ -253,12 +256,9 @@ tes_cache_writer_pack_chunk (const TesSliceRecord *recs,
 
       if (args_src[i] != TES_CACHE_WRITER_NO_ARGS)
         {
-          const char *text = texts + args_src[i];
-          gsize len = strlen (text);
-
-          memcpy (p, text, len);
-          p += len;
-          offset += len;
+          memcpy (p, texts + args_src[i], lens[i]);
+          p += lens[i];
+          offset += lens[i];
           any_args = TRUE;
         }
     }
@@ -333,7 +333,6 @@ tes_cache_writer_prepare_statements (TesCacheWriter *self)
 
   self->zstd = ZSTD_createCCtx ();
   self->packed_data = g_byte_array_new ();
-  self->packed_args = g_byte_array_new ();
 
   if (sqlite3_prepare_v2 (self->db,
                           "INSERT INTO slice_chunks (track_id, first_index, n, t_min, t_max_start, t_max_end, max_depth, data, args, max_dur, checksum) "
@@ -354,48 +353,21 @@ tes_cache_writer_prepare_statements (TesCacheWriter *self)
   return TRUE;
 }
 
-/* Every chunk of slices goes into the file here; returns its rowid, 0 on
+/* Every chunk of slices goes into the file here, packed on the writer's
+ * packing thread (tes-cache-writer-pack.c); for a streamed track (ts),
+ * its rowid is appended to ts->chunk_rows once it is stored. FALSE on
  * failure. */
-gint64
+gboolean
 tes_cache_writer_store_chunk (TesCacheWriter       *self,
                               guint                 id,
                               guint                 first,
                               const TesSliceRecord *recs,
                               guint                 count,
                               const TesChunkInfo   *info,
-                              GByteArray           *args)
+                              GByteArray           *args,
+                              TesTrackSlices       *ts)
 {
-  sqlite3_stmt *s = self->insert_chunk;
-
-  sqlite3_reset (s);
-  sqlite3_bind_int64 (s, 1, id);
-  sqlite3_bind_int64 (s, 2, first);
-  sqlite3_bind_int64 (s, 3, count);
-  sqlite3_bind_int64 (s, 4, recs[0].start);
-  sqlite3_bind_int64 (s, 5, recs[count - 1].start);
-  sqlite3_bind_int64 (s, 6, info->max_end);
-  sqlite3_bind_int (s, 7, (int)info->depth);
-  sqlite3_bind_int64 (s, 10, info->max_dur);
-  tes_cache_chunk_pack_data (self->zstd, recs, count, self->packed_data);
-  sqlite3_bind_blob (s, 8, self->packed_data->data, (int)self->packed_data->len, SQLITE_STATIC);
-  if (args != NULL)
-    {
-      tes_cache_chunk_pack_args (self->zstd, args->data, count, self->packed_args);
-      sqlite3_bind_blob (s, 9, self->packed_args->data, (int)self->packed_args->len, SQLITE_STATIC);
-    }
-  else
-    sqlite3_bind_null (s, 9);
-  sqlite3_bind_int64 (s, 11, tes_cache_chunk_checksum (self->packed_data->data, self->packed_data->len,
-                                                     args ? self->packed_args->data : NULL,
-                                                     args ? self->packed_args->len : 0));
-
-  if (sqlite3_step (s) != SQLITE_DONE)
-    {
-      tes_cache_writer_fail (self, "Storing slices");
-      return 0;
-    }
-
-  return sqlite3_last_insert_rowid (self->db);
+  return tes_cache_writer_queue_chunk (self, id, first, recs, count, info, args, ts);
 }
 
 gboolean
@@ -411,9 +383,9 @@ tes_cache_writer_store_track (TesCacheWriter   *self,
     {
       guint first = c * TES_CACHE_CHUNK_SLICES;
 
-      if (tes_cache_writer_store_chunk (self, prep->id, first, &recs[first], MIN (TES_CACHE_CHUNK_SLICES, prep->n - first),
-                                        &g_array_index (prep->chunks, TesChunkInfo, c),
-                                        g_ptr_array_index (prep->chunk_args, c)) == 0)
+      if (!tes_cache_writer_store_chunk (self, prep->id, first, &recs[first], MIN (TES_CACHE_CHUNK_SLICES, prep->n - first),
+                                         &g_array_index (prep->chunks, TesChunkInfo, c),
+                                         g_ptr_array_index (prep->chunk_args, c), NULL))
         return FALSE;
     }
 

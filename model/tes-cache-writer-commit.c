@@ -260,6 +260,11 @@ tes_cache_writer_commit (TesCacheWriter  *self,
   t0 = g_get_monotonic_time ();
   if (!write_all_slices (self, cancellable, error))
     return FALSE;
+  if (!tes_cache_writer_drain_chunks (self))
+    {
+      g_propagate_error (error, g_steal_pointer (&self->error));
+      return FALSE;
+    }
   t1 = g_get_monotonic_time ();
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error))

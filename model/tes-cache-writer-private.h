@@ -46,6 +46,8 @@ typedef enum
   TES_CACHE_WRITER_N_STMTS
 } TesCacheWriterStmt;
 
+typedef struct _TesChunkPacker TesChunkPacker;
+
 struct _TesCacheWriter
 {
   GObject       parent_instance;
@@ -64,9 +66,10 @@ struct _TesCacheWriter
   sqlite3_stmt *insert_chunk;   /* the slice statements, prepared when first needed */
   sqlite3_stmt *insert_lod;
   sqlite3_stmt *update_track;
-  ZSTD_CCtx    *zstd;           /* compresses every chunk (one storing thread) */
-  GByteArray   *packed_data;    /* a chunk's columns as stored, reused */
-  GByteArray   *packed_args;
+  ZSTD_CCtx    *zstd;           /* compresses chunks patched in place */
+  TesChunkPacker *packer;     /* packs the chunks stored, on a thread of its own */
+  gsize         kept_total;   /* bytes of packed chunks tracks keep for their summaries */
+  GByteArray   *packed_data;    /* a patched chunk's columns as stored, reused */
   int           sync_fd;        /* the temp file, to start its writeback early; -1: none */
   gint64        unsynced;       /* bytes stored since writeback was last started */
   GPtrArray    *clock_keys;     /* "unit:ticks:name" per clock, index = id - 1 */
@@ -187,15 +190,34 @@ void              tes_lod_builder_finish              (TesLodBuilder        *lb,
 TesPreparedTrack *tes_cache_writer_prepare_track      (guint                 id,
                                                        TesTrackSlices       *ts);
 gboolean          tes_cache_writer_prepare_statements (TesCacheWriter       *self);
-gint64            tes_cache_writer_store_chunk        (TesCacheWriter       *self,
+gboolean          tes_cache_writer_store_chunk        (TesCacheWriter       *self,
                                                        guint                 id,
                                                        guint                 first,
                                                        const TesSliceRecord *recs,
                                                        guint                 count,
                                                        const TesChunkInfo   *info,
-                                                       GByteArray           *args);
+                                                       GByteArray           *args,
+                                                       TesTrackSlices       *ts);
 gboolean          tes_cache_writer_store_track        (TesCacheWriter       *self,
                                                        TesPreparedTrack     *prep);
+
+/* tes-cache-writer-pack.c */
+gboolean          tes_cache_writer_queue_chunk        (TesCacheWriter       *self,
+                                                       guint                 id,
+                                                       guint                 first,
+                                                       const TesSliceRecord *recs,
+                                                       guint                 count,
+                                                       const TesChunkInfo   *info,
+                                                       GByteArray           *args,
+                                                       TesTrackSlices       *ts);
+gboolean          tes_cache_writer_queue_summaries    (TesCacheWriter       *self,
+                                                       TesPreparedTrack     *prep,
+                                                       TesTrackSlices       *ts);
+void              tes_cache_writer_forget_kept        (TesCacheWriter       *self,
+                                                       TesTrackSlices       *ts);
+gboolean          tes_cache_writer_drain_chunks       (TesCacheWriter       *self);
+void              tes_chunk_packer_free               (TesChunkPacker       *pk);
+void              tes_cache_writer_set_pack_thread    (gboolean              enabled);
 
 /* tes-cache-writer-stream.c */
 void              tes_cache_writer_stream_track       (TesCacheWriter       *self,

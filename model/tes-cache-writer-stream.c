@@ -98,6 +98,12 @@ apply_patches (TesCacheWriter *self,
 
   if (patches->len == 0)
     return;
+  /* the chunks' rows and contents are read back: every one in the file first */
+  if (!tes_cache_writer_drain_chunks (self))
+    {
+      g_array_set_size (patches, 0);
+      return;
+    }
 
   patched = g_hash_table_new (NULL, NULL);
   for (guint i = 0; i < patches->len; i++)
@@ -150,16 +156,13 @@ store_held (TesCacheWriter *self,
   TesChunkInfo info = { ts->held_max_end, ts->held_max_dur, ts->held_depth };
   g_autoptr(GByteArray) args = g_steal_pointer (&ts->held_args);
   guint count = ts->n_held;
-  gint64 rowid;
 
-  if ((rowid = tes_cache_writer_store_chunk (self, id, ts->n_stored, recs, count, &info, args)) == 0)
+  if (!tes_cache_writer_store_chunk (self, id, ts->n_stored, recs, count, &info, args, ts))
     return FALSE;
-  g_array_append_val (ts->chunk_rows, rowid);
   ts->n_stored += count;
   ts->n_held = 0;
   g_array_remove_range (ts->records, 0, count);
   self->n_pending -= count;
-  self->unsynced += self->packed_data->len + (args ? self->packed_args->len : 0);
 
   return TRUE;
 }
@@ -272,8 +275,10 @@ tes_cache_writer_unstream_track (TesCacheWriter *self,
   guint pending;
 
   /* the held chunk joins the stored ones, to be read back with them */
-  if (ts->n_held > 0 && !store_held (self, id, ts))
+  if ((ts->n_held > 0 && !store_held (self, id, ts)) || !tes_cache_writer_drain_chunks (self))
     return;
+  /* the chunks read back here are stored again in a new order */
+  tes_cache_writer_forget_kept (self, ts);
 
   for (guint c = 0; c < ts->chunk_rows->len && !tes_cache_writer_failed (self); c++)
     {
@@ -364,10 +369,15 @@ tes_cache_writer_finish_streamed (TesCacheWriter *self,
     }
   apply_patches (self, ts, patches);
 
+  tes_cache_writer_drain_chunks (self);
   prep->n = ts->n_stored;
   prep->max_depth = ts->max_depth;
   prep->t_min = ts->t_min;
   prep->t_max = ts->t_max;
+
+  /* the summaries and the track's row follow on the packing thread */
+  if (tes_cache_writer_queue_summaries (self, prep, ts))
+    return TRUE;
 
   if (!tes_cache_writer_failed (self) && tes_lod_builder_begin (&lb, prep->n, prep->t_min, prep->t_max))
     {

@@ -740,6 +740,32 @@ test_streamed_same_answers (void)
   assert_same_rows (streamed, held, "SELECT * FROM tracks ORDER BY id");
 }
 
+/* Chunks packed on the writer's packing thread and inserted later, and
+ * lane summaries made there from the chunks a streamed track kept, are the
+ * rows, rowids included, that packing each in place and reading the
+ * chunks back write: streamed as they fill and held until commit. */
+static void
+test_pack_thread_same_rows (void)
+{
+  guint n = 3 * STREAM_CHUNK + 1234;
+
+  for (guint held = 0; held < 2; held++)
+    {
+      guint threshold = held ? G_MAXUINT : 0;
+      g_autofree char *threaded = write_streamable ("threaded.tessera", threshold, n);
+      g_autofree char *in_place = NULL;
+
+      tes_cache_writer_set_pack_thread (FALSE);
+      in_place = write_streamable ("in-place.tessera", threshold, n);
+      tes_cache_writer_set_pack_thread (TRUE);
+
+      assert_same_rows (threaded, in_place, "SELECT * FROM slice_chunks ORDER BY id");
+      assert_same_rows (threaded, in_place, "SELECT * FROM slice_lod ORDER BY track_id, level");
+      assert_same_rows (threaded, in_place, "SELECT * FROM tracks ORDER BY id");
+      assert_same_rows (threaded, in_place, "SELECT * FROM checksums WHERE name <> 'sources' ORDER BY name");
+    }
+}
+
 /* An import that fails after chunks were stored leaves no cache, and the
  * cache an earlier import wrote stays as it was. */
 static void
@@ -1633,6 +1659,7 @@ main (int   argc,
   g_test_add_func ("/tes/cache/concurrent-opens", test_concurrent_opens);
   g_test_add_func ("/tes/cache/placement", test_cache_placement);
   g_test_add_func ("/tes/cache/streamed-same-answers", test_streamed_same_answers);
+  g_test_add_func ("/tes/cache/pack-thread-same-rows", test_pack_thread_same_rows);
   g_test_add_func ("/tes/cache/streamed-failure", test_streamed_failure);
   g_test_add_func ("/tes/cache/flows-packed", test_flows_packed);
 

@@ -1,0 +1,487 @@
+/* tes-cache-writer-pack.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "tes-cache-writer"
+
+#include "config.h"
+
+#include "tes-cache-writer-private.h"
+
+#include <string.h>
+#include <time.h>
+
+/* Packing a chunk (its columns as varints, zstd, the checksum) is most of
+ * what storing it costs, and the importer's thread has its own work to do
+ * meanwhile (merging, handing over the next slices). So chunks are packed
+ * by a thread of their own, in the order they come, and inserted by the
+ * thread that owns the SQLite connection when it next stores a chunk or
+ * drains the queue: rows, rowids and file contents are what packing them
+ * in place gave. When the packing thread falls behind (the queue is full),
+ * the SQLite thread packs the next jobs itself rather than wait. Anything
+ * that reads or changes stored chunks drains first.
+ *
+ * A streamed track's lane summaries need all its slices once its span is
+ * known, at its end: its chunks' data as packed is kept for that (up to
+ * KEEP_MAX_BYTES for all tracks) and decoded on the same thread, while
+ * the importer goes on with the next track; the summaries and the track's
+ * row are stored when that job's turn comes. A track whose chunks were not
+ * all kept reads them back from the file instead. */
+
+/* chunks packed or being packed at most (each holds a copy of its
+ * records, 640 KB, and its args) */
+#define MAX_IN_FLIGHT 4
+/* about 7 bytes a slice: a track of 9M slices */
+#define KEEP_MAX_BYTES (64 * 1024 * 1024)
+
+typedef struct
+{
+  /* a chunk to pack and store */
+  guint             id;
+  guint             first;
+  guint             count;
+  TesSliceRecord   *recs;       /* a copy, TES_CACHE_CHUNK_SLICES long */
+  TesChunkInfo      info;
+  GByteArray       *args;       /* a reference; NULL: no args */
+  TesTrackSlices   *ts;         /* streamed: its rowid and data go there */
+  GByteArray       *data_out;
+  GByteArray       *args_out;
+  gint64            checksum;
+  /* or a streamed track's lane summaries, from its kept chunks */
+  TesPreparedTrack *prep;
+  GPtrArray        *kept;
+  gsize             kept_bytes;
+  gboolean          damaged;
+
+  gboolean          packed;
+} PackJob;
+
+struct _TesChunkPacker
+{
+  GThread    *thread;         /* NULL: packed in place (one core) */
+  ZSTD_CCtx  *zstd;
+  ZSTD_CCtx  *helper_zstd;    /* the SQLite thread's, when it helps */
+  GMutex      lock;
+  GCond       cond;
+  GQueue      jobs;           /* PackJob*, in order, until inserted */
+  GList      *next;           /* the first one the thread has not taken */
+  GQueue      spare;          /* PackJob* whose buffers serve again */
+  gboolean    stop;
+};
+
+static gboolean pack_thread_enabled = TRUE;
+
+/* FALSE: chunks are packed in place and a streamed track's chunks read
+ * back for its summaries, as on one core (tests compare both ways). */
+void
+tes_cache_writer_set_pack_thread (gboolean enabled)
+{
+  pack_thread_enabled = enabled;
+}
+
+static void
+summarise (PackJob *job)
+{
+  TesPreparedTrack *prep = job->prep;
+  TesLodBuilder lb;
+
+  if (!tes_lod_builder_begin (&lb, prep->n, prep->t_min, prep->t_max))
+    return;
+
+  for (guint c = 0; c < job->kept->len && !job->damaged; c++)
+    {
+      GBytes *data = g_ptr_array_index (job->kept, c);
+      guint count = MIN (TES_CACHE_CHUNK_SLICES, prep->n - c * TES_CACHE_CHUNK_SLICES);
+      g_autofree char *why = NULL;
+      gsize len;
+      const guint8 *blob = g_bytes_get_data (data, &len);
+
+      if (tes_cache_chunk_unpack_data (blob, len, count, job->recs, &why))
+        tes_lod_builder_add (&lb, job->recs, count);
+      else
+        job->damaged = TRUE;
+    }
+  tes_lod_builder_finish (&lb, prep->lod);
+}
+
+static void
+run_job (ZSTD_CCtx *zstd,
+         PackJob   *job)
+{
+  if (job->prep != NULL)
+    {
+      summarise (job);
+      return;
+    }
+
+  tes_cache_chunk_pack_data (zstd, job->recs, job->count, job->data_out);
+  if (job->args != NULL)
+    tes_cache_chunk_pack_args (zstd, job->args->data, job->count, job->args_out);
+  job->checksum = tes_cache_chunk_checksum (job->data_out->data, job->data_out->len,
+                                            job->args ? job->args_out->data : NULL,
+                                            job->args ? job->args_out->len : 0);
+}
+
+static gpointer
+pack_thread (gpointer data)
+{
+  TesChunkPacker *pk = data;
+
+  g_mutex_lock (&pk->lock);
+  for (;;)
+    {
+      PackJob *job;
+
+      while (!pk->stop && pk->next == NULL)
+        g_cond_wait (&pk->cond, &pk->lock);
+      if (pk->stop)
+        break;
+      job = pk->next->data;
+      pk->next = pk->next->next;
+      g_mutex_unlock (&pk->lock);
+
+      run_job (pk->zstd, job);
+
+      g_mutex_lock (&pk->lock);
+      job->packed = TRUE;
+      g_cond_broadcast (&pk->cond);
+    }
+  g_mutex_unlock (&pk->lock);
+
+  {
+    struct timespec cpu;
+
+    clock_gettime (CLOCK_THREAD_CPUTIME_ID, &cpu);
+    g_debug ("packing thread: %.3f s of CPU", cpu.tv_sec + cpu.tv_nsec / 1e9);
+  }
+
+  return NULL;
+}
+
+/* what a job refers to, its buffers kept */
+static void
+job_clear (PackJob *job)
+{
+  g_clear_pointer (&job->args, g_byte_array_unref);
+  g_clear_pointer (&job->prep, tes_prepared_track_free);
+  g_clear_pointer (&job->kept, g_ptr_array_unref);
+  job->ts = NULL;
+  job->kept_bytes = 0;
+  job->damaged = FALSE;
+  job->packed = FALSE;
+}
+
+static void
+job_free (gpointer data)
+{
+  PackJob *job = data;
+
+  job_clear (job);
+  g_free (job->recs);
+  g_byte_array_unref (job->data_out);
+  g_byte_array_unref (job->args_out);
+  g_free (job);
+}
+
+static TesChunkPacker *
+packer_new (void)
+{
+  TesChunkPacker *pk = g_new0 (TesChunkPacker, 1);
+
+  pk->zstd = ZSTD_createCCtx ();
+  g_mutex_init (&pk->lock);
+  g_cond_init (&pk->cond);
+  g_queue_init (&pk->jobs);
+  g_queue_init (&pk->spare);
+  if (pack_thread_enabled && g_get_num_processors () > 1)
+    pk->thread = g_thread_new ("tes-cache-pack", pack_thread, pk);
+
+  return pk;
+}
+
+void
+tes_chunk_packer_free (TesChunkPacker *pk)
+{
+  if (pk == NULL)
+    return;
+
+  if (pk->thread != NULL)
+    {
+      g_mutex_lock (&pk->lock);
+      pk->stop = TRUE;
+      g_cond_broadcast (&pk->cond);
+      g_mutex_unlock (&pk->lock);
+      g_thread_join (pk->thread);
+    }
+  g_queue_clear_full (&pk->jobs, job_free);
+  g_queue_clear_full (&pk->spare, job_free);
+  ZSTD_freeCCtx (pk->zstd);
+  ZSTD_freeCCtx (pk->helper_zstd);
+  g_mutex_clear (&pk->lock);
+  g_cond_clear (&pk->cond);
+  g_free (pk);
+}
+
+/* Drops what a track kept of its chunks (they are read back instead). */
+void
+tes_cache_writer_forget_kept (TesCacheWriter *self,
+                              TesTrackSlices *ts)
+{
+  self->kept_total -= ts->kept_bytes;
+  ts->kept_bytes = 0;
+  g_clear_pointer (&ts->kept_data, g_ptr_array_unref);
+}
+
+static void
+insert_chunk (TesCacheWriter *self,
+              PackJob        *job)
+{
+  sqlite3_stmt *s = self->insert_chunk;
+  const TesSliceRecord *recs = job->recs;
+  TesTrackSlices *ts = job->ts;
+  gint64 rowid;
+
+  sqlite3_reset (s);
+  sqlite3_bind_int64 (s, 1, job->id);
+  sqlite3_bind_int64 (s, 2, job->first);
+  sqlite3_bind_int64 (s, 3, job->count);
+  sqlite3_bind_int64 (s, 4, recs[0].start);
+  sqlite3_bind_int64 (s, 5, recs[job->count - 1].start);
+  sqlite3_bind_int64 (s, 6, job->info.max_end);
+  sqlite3_bind_int (s, 7, (int)job->info.depth);
+  sqlite3_bind_blob (s, 8, job->data_out->data, (int)job->data_out->len, SQLITE_STATIC);
+  if (job->args != NULL)
+    sqlite3_bind_blob (s, 9, job->args_out->data, (int)job->args_out->len, SQLITE_STATIC);
+  else
+    sqlite3_bind_null (s, 9);
+  sqlite3_bind_int64 (s, 10, job->info.max_dur);
+  sqlite3_bind_int64 (s, 11, job->checksum);
+
+  if (sqlite3_step (s) != SQLITE_DONE)
+    {
+      tes_cache_writer_fail (self, "Storing slices");
+      return;
+    }
+  /* the blobs are bound SQLITE_STATIC: unbound before they serve again */
+  sqlite3_clear_bindings (s);
+
+  rowid = sqlite3_last_insert_rowid (self->db);
+  self->unsynced += job->data_out->len + (job->args ? job->args_out->len : 0);
+  if (ts == NULL)
+    return;
+
+  g_array_append_val (ts->chunk_rows, rowid);
+  /* on one core nothing would overlap: read back as the summaries are made */
+  if (self->packer->thread == NULL)
+    tes_cache_writer_forget_kept (self, ts);
+  else if (ts->kept_data != NULL && self->kept_total + job->data_out->len <= KEEP_MAX_BYTES)
+    {
+      g_ptr_array_add (ts->kept_data, g_bytes_new (job->data_out->data, job->data_out->len));
+      ts->kept_bytes += job->data_out->len;
+      self->kept_total += job->data_out->len;
+    }
+  else if (ts->kept_data != NULL)
+    tes_cache_writer_forget_kept (self, ts);
+}
+
+/* Inserts the job at the head of the queue (waiting for it with wait);
+ * FALSE when there is none to insert. */
+static gboolean
+insert_head (TesCacheWriter *self,
+             gboolean        wait)
+{
+  TesChunkPacker *pk = self->packer;
+  PackJob *job;
+
+  g_mutex_lock (&pk->lock);
+  job = g_queue_peek_head (&pk->jobs);
+  while (job != NULL && !job->packed && wait)
+    g_cond_wait (&pk->cond, &pk->lock);
+  if (job != NULL && !job->packed)
+    job = NULL;
+  if (job != NULL)
+    g_queue_pop_head (&pk->jobs);
+  g_mutex_unlock (&pk->lock);
+
+  if (job == NULL)
+    return FALSE;
+
+  if (job->prep != NULL)
+    {
+      self->kept_total -= job->kept_bytes;
+      if (job->damaged && !tes_cache_writer_failed (self))
+        g_set_error (&self->error, TES_CACHE_ERROR, TES_CACHE_ERROR_IO,
+                     "Reading back slices: a chunk of track %u cannot be decoded", job->prep->id);
+      else if (!tes_cache_writer_failed (self))
+        tes_cache_writer_store_track (self, job->prep);
+    }
+  else if (!tes_cache_writer_failed (self))
+    insert_chunk (self, job);
+
+  job_clear (job);
+  g_queue_push_tail (&pk->spare, job);
+
+  return TRUE;
+}
+
+/* The packing thread is behind: the SQLite thread packs the next job it
+ * has not taken, rather than wait. FALSE when there is none. */
+static gboolean
+help (TesChunkPacker *pk)
+{
+  PackJob *job;
+
+  g_mutex_lock (&pk->lock);
+  job = pk->next ? pk->next->data : NULL;
+  if (job != NULL)
+    pk->next = pk->next->next;
+  g_mutex_unlock (&pk->lock);
+  if (job == NULL)
+    return FALSE;
+
+  if (pk->helper_zstd == NULL)
+    pk->helper_zstd = ZSTD_createCCtx ();
+  run_job (pk->helper_zstd, job);
+
+  g_mutex_lock (&pk->lock);
+  job->packed = TRUE;
+  g_mutex_unlock (&pk->lock);
+
+  return TRUE;
+}
+
+/* Inserts what is done until at most max jobs are left, helping with the
+ * rest. */
+static void
+insert_down_to (TesCacheWriter *self,
+                guint           max)
+{
+  TesChunkPacker *pk = self->packer;
+
+  while (pk->jobs.length > max)
+    if (!insert_head (self, FALSE) && !help (pk))
+      insert_head (self, TRUE);
+}
+
+static PackJob *
+new_job (TesCacheWriter *self)
+{
+  TesChunkPacker *pk;
+  PackJob *job;
+
+  if (self->packer == NULL)
+    self->packer = packer_new ();
+  pk = self->packer;
+
+  /* inserting what is done keeps the queue short; when it is full, help */
+  while (insert_head (self, FALSE))
+    ;
+  insert_down_to (self, MAX_IN_FLIGHT - 1);
+
+  job = g_queue_pop_head (&pk->spare);
+  if (job == NULL)
+    {
+      job = g_new0 (PackJob, 1);
+      job->recs = g_new (TesSliceRecord, TES_CACHE_CHUNK_SLICES);
+      job->data_out = g_byte_array_new ();
+      job->args_out = g_byte_array_new ();
+    }
+
+  return job;
+}
+
+static void
+submit_job (TesCacheWriter *self,
+            PackJob        *job)
+{
+  TesChunkPacker *pk = self->packer;
+
+  if (pk->thread == NULL)
+    {
+      run_job (pk->zstd, job);
+      job->packed = TRUE;
+      g_queue_push_tail (&pk->jobs, job);
+      insert_head (self, TRUE);
+      return;
+    }
+
+  g_mutex_lock (&pk->lock);
+  g_queue_push_tail (&pk->jobs, job);
+  if (pk->next == NULL)
+    pk->next = pk->jobs.tail;
+  g_cond_broadcast (&pk->cond);
+  g_mutex_unlock (&pk->lock);
+}
+
+/* Stores a chunk of a track: count records from recs (copied), its bounds
+ * and args blob (referenced). For a streamed track (ts), its rowid is
+ * appended to ts->chunk_rows once it is in the file, and its data kept
+ * while there is room. FALSE once the writer has failed. */
+gboolean
+tes_cache_writer_queue_chunk (TesCacheWriter       *self,
+                              guint                 id,
+                              guint                 first,
+                              const TesSliceRecord *recs,
+                              guint                 count,
+                              const TesChunkInfo   *info,
+                              GByteArray           *args,
+                              TesTrackSlices       *ts)
+{
+  PackJob *job;
+
+  g_return_val_if_fail (count > 0 && count <= TES_CACHE_CHUNK_SLICES, FALSE);
+
+  if (tes_cache_writer_failed (self))
+    return FALSE;
+
+  job = new_job (self);
+  job->id = id;
+  job->first = first;
+  job->count = count;
+  memcpy (job->recs, recs, count * sizeof (TesSliceRecord));
+  job->info = *info;
+  job->args = args ? g_byte_array_ref (args) : NULL;
+  job->ts = ts;
+  submit_job (self, job);
+
+  return !tes_cache_writer_failed (self);
+}
+
+/* A streamed track, all its chunks stored (drained) and prep's bounds set:
+ * its lane summaries are made from the chunks it kept, then stored with
+ * its row (tes_cache_writer_store_track()), in the queue's order. Takes
+ * prep; FALSE (prep left to the caller) when the track did not keep every
+ * chunk. */
+gboolean
+tes_cache_writer_queue_summaries (TesCacheWriter   *self,
+                                  TesPreparedTrack *prep,
+                                  TesTrackSlices   *ts)
+{
+  PackJob *job;
+
+  if (ts->kept_data == NULL || ts->kept_data->len != ts->chunk_rows->len || tes_cache_writer_failed (self))
+    return FALSE;
+
+  job = new_job (self);
+  job->prep = prep;
+  prep->ts = NULL;
+  job->kept = g_steal_pointer (&ts->kept_data);
+  job->kept_bytes = ts->kept_bytes;
+  ts->kept_bytes = 0;
+  submit_job (self, job);
+
+  return TRUE;
+}
+
+/* Every queued job done and in the file; FALSE once the writer has failed. */
+gboolean
+tes_cache_writer_drain_chunks (TesCacheWriter *self)
+{
+  if (self->packer != NULL)
+    insert_down_to (self, 0);
+
+  return !tes_cache_writer_failed (self);
+}
