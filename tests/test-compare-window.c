@@ -303,8 +303,11 @@ test_compare_window_summary (void)
   const TesCompareModel *model;
 
   fixture_open (&f);
-  /* chosen while it loads (or once loaded), the tab shows the summary */
+  g_assert_cmpstr (tes_section_get_view (TES_SECTION (f.view)), ==, "compare");
+  /* chosen while it loads (or once loaded), the tab shows the summary,
+   * which Export View draws */
   tes_compare_section_set_page (f.view, "summary");
+  g_assert_cmpstr (tes_section_get_view (TES_SECTION (f.view)), ==, "compare-summary");
   while ((summary = tes_compare_section_get_summary (f.view)) == NULL)
     {
       if (g_get_monotonic_time () > deadline)

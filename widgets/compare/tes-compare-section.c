@@ -572,6 +572,15 @@ tes_compare_section_render_loaded (TesSection  *section,
                                    g_strcmp0 (view, "compare-summary") == 0, width, height, error);
 }
 
+/* The tab shown: what Export View draws. */
+static const char *
+tes_compare_section_get_view_name (TesSection *section)
+{
+  TesCompareSection *self = (TesCompareSection *)section;
+
+  return g_strcmp0 (gtk_stack_get_visible_child_name (self->pages), "summary") == 0 ? "compare-summary" : "compare";
+}
+
 static void
 tes_compare_section_dispose (GObject *object)
 {
@@ -603,6 +612,7 @@ tes_compare_section_class_init (TesCompareSectionClass *klass)
   section_class->title = _("Compare");
   section_class->icon_name = "view-dual-symbolic";
   section_class->views = compare_views;
+  section_class->get_view = tes_compare_section_get_view_name;
   section_class->has_data = tes_compare_section_has_data;
   section_class->workspace_changed = tes_compare_section_workspace_changed;
   section_class->render = tes_compare_render_workspace;
