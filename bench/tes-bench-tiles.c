@@ -32,6 +32,7 @@
 #include <glib/gstdio.h>
 #include <sqlite3.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "tes-huge-pages.h"
@@ -46,6 +47,9 @@
 
 /* --frames-only: no baselines (to profile the frames) */
 static gboolean frames_only;
+/* --frames: frames per zoom; --zoom: only the zoom of that name */
+static gint n_frames = 15;
+static char *only_zoom;
 
 /* gen-poplar-tiles.py's PHASES: the state of each step in turn */
 static const struct
@@ -209,10 +213,14 @@ bench_frames (TesWorkspace    *workspace,
   width = MAX ((gint64)((span_t1 - span_t0) * fraction), 1000);
   mid = span_t0 + (span_t1 - span_t0) / 2;
 
-  /* 15 frames, the range moving by 1 % each time, as while panning */
-  for (guint i = 0; i < 15; i++)
+  if (only_zoom != NULL && strcmp (only_zoom, zoom) != 0)
+    return;
+
+  /* 15 frames, the range moving by 1 % each time, as while panning (more
+   * frames pan those 15 again) */
+  for (guint i = 0; i < (guint)MAX (n_frames, 1); i++)
     {
-      gint64 t0 = fraction >= 1 ? span_t0 : mid - width / 2 + (gint64)i * width / 100;
+      gint64 t0 = fraction >= 1 ? span_t0 : mid - width / 2 + (gint64)(i % 15) * width / 100;
       gint64 start;
       cairo_t *cr;
       double ms;
@@ -438,6 +446,8 @@ main (int    argc,
       "Folder gen-poplar-tiles.py wrote (compile_report.txt, archive_size.txt)", "DIR" },
     { "keep", 0, 0, G_OPTION_ARG_NONE, &keep, "Keep the BSP cache afterwards", NULL },
     { "frames-only", 0, 0, G_OPTION_ARG_NONE, &frames_only, "Time the frames without their baselines", NULL },
+    { "frames", 0, 0, G_OPTION_ARG_INT, &n_frames, "Frames per zoom (default 15)", "N" },
+    { "zoom", 0, 0, G_OPTION_ARG_FILENAME, &only_zoom, "Only this zoom: 'whole run', '10×' or '100×'", "NAME" },
     { NULL }
   };
 
