@@ -940,7 +940,7 @@ step_spread (const TesBspSpan *span,
    * rows at a time: the tiles' cycles masked by state once, then per
    * edge a minimum and a sum per state */
   if (grid->tiles_per_row == 4)
-    for (; r + 4 <= n_rows && first_tile[r + 4] <= listed; r += 4)
+    for (; r + 4 <= n_rows && first_tile[r + 4] <= listed && first_tile[r + 4] - first_tile[r] == 16; r += 4)
       {
         Vec4 masked[3][4];
         Vec4 sum[2 * SPREAD_COLUMNS][3];
