@@ -809,12 +809,12 @@ states_pack (guint8        *to,
 #ifdef __SSE2__
   for (; i + 16 <= n; i += 16)
     {
-      __m128i a = _mm_packs_epi32 (_mm_loadu_si128 ((const __m128i *)(from + i)),
-                                   _mm_loadu_si128 ((const __m128i *)(from + i + 4)));
-      __m128i b = _mm_packs_epi32 (_mm_loadu_si128 ((const __m128i *)(from + i + 8)),
-                                   _mm_loadu_si128 ((const __m128i *)(from + i + 12)));
+      __m128i a = _mm_packs_epi32 (_mm_loadu_si128 ((const void *)(from + i)),
+                                   _mm_loadu_si128 ((const void *)(from + i + 4)));
+      __m128i b = _mm_packs_epi32 (_mm_loadu_si128 ((const void *)(from + i + 8)),
+                                   _mm_loadu_si128 ((const void *)(from + i + 12)));
 
-      _mm_storeu_si128 ((__m128i *)(to + i), _mm_packus_epi16 (a, b));
+      _mm_storeu_si128 ((void *)(to + i), _mm_packus_epi16 (a, b));
     }
 #endif
   for (; i < n; i++)
