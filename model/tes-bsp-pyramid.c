@@ -937,42 +937,51 @@ step_spread (const TesBspSpan *span,
   first_edge = n_edges > 0 && edges[0] == 0 ? 1 : 0;
 
   /* rows of four tiles (a frame of 1,472 tiles in 487 pixels), four
-   * rows at a time: the tiles' cycles masked by state once, then per
-   * edge a minimum and a sum per state */
+   * rows at a time: the tiles' states read once, then per edge a
+   * minimum and a sum per state */
   if (grid->tiles_per_row == 4)
     for (; r + 4 <= n_rows && first_tile[r + 4] <= listed && first_tile[r + 4] - first_tile[r] == 16; r += 4)
       {
-        Vec4 masked[3][4];
+        Vec4 busy[4], mask[3][4];
         Vec4 sum[2 * SPREAD_COLUMNS][3];
 
+#pragma GCC unroll 4
         for (guint i = 0; i < 4; i++)
           {
             guint t = first_tile[r + i];
-            Vec4 busy = vec_load (cycles + t), state;
+            Vec4 state;
             Bytes4 four;
 
+            busy[i] = vec_load (cycles + t);
             memcpy (&four, states + t, sizeof four);
             state = __builtin_convertvector (four, Vec4);
-            masked[0][i] = busy & (Vec4)(state == TES_TILE_STATE_COMPUTE);
-            masked[1][i] = busy & (Vec4)(state == TES_TILE_STATE_EXCHANGE);
-            masked[2][i] = busy & (Vec4)(state == TES_TILE_STATE_SYNC);
+            mask[0][i] = (Vec4)(state == TES_TILE_STATE_COMPUTE);
+            mask[1][i] = (Vec4)(state == TES_TILE_STATE_EXCHANGE);
+            mask[2][i] = (Vec4)(state == TES_TILE_STATE_SYNC);
           }
         for (guint x = 0; x < 3; x++)
           sum[0][x] = (Vec4){ 0, 0, 0, 0 };
+        /* a tile is in one state: one minimum per tile and edge, then
+         * split by state */
         for (guint e = first_edge; e < n_edges; e++)
           {
             Vec4 edge = (Vec4){ 1, 1, 1, 1 } * edges[e];
+            Vec4 upto[4], part[4];
 
+#pragma GCC unroll 4
+            for (guint i = 0; i < 4; i++)
+              upto[i] = vec_select (busy[i] < edge, busy[i], edge);
+#pragma GCC unroll 3
             for (guint x = 0; x < 3; x++)
               {
-                Vec4 upto[4];
-
+#pragma GCC unroll 4
                 for (guint i = 0; i < 4; i++)
-                  upto[i] = vec_select (masked[x][i] < edge, masked[x][i], edge);
-                sum[e][x] = vec_sum4 (upto);
+                  part[i] = upto[i] & mask[x][i];
+                sum[e][x] = vec_sum4 (part);
               }
           }
         for (guint c = 0; c < k; c++)
+#pragma GCC unroll 3
           for (guint x = 0; x < 3; x++)
             {
               guint32 *to = accs[c] + (gsize)x * n_rows + r;
