@@ -32,6 +32,7 @@
 #include <glib/gstdio.h>
 #include <sqlite3.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "tes-huge-pages.h"
@@ -46,6 +47,9 @@
 
 /* --frames-only: no baselines (to profile the frames) */
 static gboolean frames_only;
+/* --frames: frames per zoom; --zoom: only the zoom of that name */
+static gint n_frames = 15;
+static char *only_zoom;
 
 /* gen-poplar-tiles.py's PHASES: the state of each step in turn */
 static const struct
@@ -61,18 +65,6 @@ static const struct
   { "OnTileExecute", TES_TILE_STATE_COMPUTE },
   { "GlobalExchange", TES_TILE_STATE_EXCHANGE },
 };
-
-/* The process's CPU time in ms (every thread's): what a frame cost apart
- * from waiting for a core on a busy machine. */
-static double
-cpu_ms (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
-
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* The steps of every IPU, as make_steps() draws them: a step's tiles start
  * together; the next step starts after the slowest IPU and a gap. */
@@ -207,6 +199,7 @@ bench_frames (TesWorkspace    *workspace,
   g_autoptr(GArray) direct = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) cells = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) cpu = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) direct_cpu = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(TesBspFrame) frame = tes_bsp_frame_new ();
   g_autoptr(GPtrArray) grids = g_ptr_array_new_with_free_func ((GDestroyNotify)tes_bsp_grid_free);
   g_autofree char *note = NULL;
@@ -220,22 +213,26 @@ bench_frames (TesWorkspace    *workspace,
   width = MAX ((gint64)((span_t1 - span_t0) * fraction), 1000);
   mid = span_t0 + (span_t1 - span_t0) / 2;
 
-  /* 15 frames, the range moving by 1 % each time, as while panning */
-  for (guint i = 0; i < 15; i++)
+  if (only_zoom != NULL && strcmp (only_zoom, zoom) != 0)
+    return;
+
+  /* 15 frames, the range moving by 1 % each time, as while panning (more
+   * frames pan those 15 again) */
+  for (guint i = 0; i < (guint)MAX (n_frames, 1); i++)
     {
-      gint64 t0 = fraction >= 1 ? span_t0 : mid - width / 2 + (gint64)i * width / 100;
+      gint64 t0 = fraction >= 1 ? span_t0 : mid - width / 2 + (gint64)(i % 15) * width / 100;
       gint64 start;
       cairo_t *cr;
       double ms;
 
       tes_workspace_set_visible (workspace, t0, t0 + width);
       start = g_get_monotonic_time ();
-      ms = cpu_ms ();
+      ms = tes_bench_cpu_ms ();
       cr = cairo_create (surface);
       tes_bsp_render_frame (frame, workspace, ipus, TES_BSP_COLOR_STATE, cr, WIDTH, HEIGHT);
       cairo_destroy (cr);
       cairo_surface_flush (surface);
-      ms = cpu_ms () - ms;
+      ms = tes_bench_cpu_ms () - ms;
       g_array_append_val (cpu, ms);
       ms = tes_bench_ms_since (start);
       g_array_append_val (frames, ms);
@@ -247,31 +244,32 @@ bench_frames (TesWorkspace    *workspace,
                                                                                            HEIGHT).size.width);
     }
 
-  for (guint i = 0; i < (frames_only ? 1 : 3); i++)
+  for (guint i = 0; !frames_only && i < 5; i++)
     {
       gint64 t0 = fraction >= 1 ? span_t0 : mid - width / 2 + (gint64)i * width / 100;
       gint64 start;
-      double ms = 0;
+      double ms;
 
-      if (frames_only)
-        {
-          g_array_append_val (direct, ms);
-          break;
-        }
       tes_workspace_set_visible (workspace, t0, t0 + width);
       start = g_get_monotonic_time ();
+      ms = tes_bench_cpu_ms ();
       direct_cells (workspace, ipus);
-      ms = tes_bench_ms_since (start);
-      g_array_append_val (direct, ms);
-      if (ms > 5000)
+      ms = tes_bench_cpu_ms () - ms;
+      g_array_append_val (direct_cpu, ms);
+      tes_bench_add_since (direct, start);
+      if (tes_bench_worst (direct) > 5000)
         break;
     }
 
-  note = g_strdup_printf ("zoom: %s (%.3g of the run's steps in view, groups of %u steps); median of 15 frames "
-                          "(cells + drawing, %d×%d; its CPU time %.3g ms, the cells alone %.3g ms); baseline computes the same cells from every step and tile "
-                          "in view, without drawing, median of %u",
-                          zoom, fraction, 1u << (2 * level), WIDTH, HEIGHT, tes_bench_median (cpu), tes_bench_median (cells), direct->len);
-  tes_bench_emit ("bsp frame", tes_bench_median (frames), "ms", tes_bench_median (direct), "cells from every step in view", n, note);
+  note = g_strdup_printf ("zoom: %s (%.3g of the run's steps in view, groups of %u steps); frames of cells + drawing "
+                          "(%d×%d), the range moving by 1 %% each, the cells alone median %.3g ms; baseline computes the "
+                          "same cells from every step and tile in view, without drawing",
+                          zoom, fraction, 1u << (2 * level), WIDTH, HEIGHT, tes_bench_median (cells));
+  tes_bench_emit_runs ("bsp frame", frames, "ms", direct, "cells from every step in view", n, note);
+  g_free (note);
+  note = g_strdup_printf ("zoom: %s; the process's CPU time (CLOCK_PROCESS_CPUTIME_ID) of the frames above and of "
+                          "their baseline: what they cost apart from waiting for a core", zoom);
+  tes_bench_emit_runs ("bsp frame CPU time", cpu, "ms", direct_cpu, "cells from every step in view", n, note);
 }
 
 static gboolean
@@ -422,9 +420,9 @@ bench_memory (const char  *dir,
     }
 
   note = g_strdup_printf ("%u tiles of a generated compile report and size -A listing; the memory model and the "
-                          "page's first drawing (%d wide), median of 5; baseline steps the %" G_GUINT64_FORMAT
-                          " tile memory rows, median of 5", n_tiles, WIDTH, n_rows);
-  tes_bench_emit ("memory open", tes_bench_median (opens), "ms", tes_bench_median (plain), "SQL: every tile memory row", n_tiles, note);
+                          "page's first drawing (%d wide); baseline steps the %" G_GUINT64_FORMAT
+                          " tile memory rows", n_tiles, WIDTH, n_rows);
+  tes_bench_emit_runs ("memory open", opens, "ms", plain, "SQL: every tile memory row", n_tiles, note);
 
   return TRUE;
 }
@@ -448,6 +446,8 @@ main (int    argc,
       "Folder gen-poplar-tiles.py wrote (compile_report.txt, archive_size.txt)", "DIR" },
     { "keep", 0, 0, G_OPTION_ARG_NONE, &keep, "Keep the BSP cache afterwards", NULL },
     { "frames-only", 0, 0, G_OPTION_ARG_NONE, &frames_only, "Time the frames without their baselines", NULL },
+    { "frames", 0, 0, G_OPTION_ARG_INT, &n_frames, "Frames per zoom (default 15)", "N" },
+    { "zoom", 0, 0, G_OPTION_ARG_FILENAME, &only_zoom, "Only this zoom: 'whole run', '10×' or '100×'", "NAME" },
     { NULL }
   };
 

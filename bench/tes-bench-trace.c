@@ -139,6 +139,7 @@ bench_zoom (TesWorkspace    *workspace,
 {
   g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) naive = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) cpu = g_array_new (FALSE, FALSE, sizeof (double));
   g_autofree char *note = NULL;
   gint64 span_t0, span_t1, width, mid;
   guint64 n_drawn = 0;
@@ -152,16 +153,17 @@ bench_zoom (TesWorkspace    *workspace,
     {
       gint64 t0 = mid - width / 2 + (gint64)i * width / 100;
       gint64 start = g_get_monotonic_time ();
-      double ms;
+      double cpu_start = tes_bench_cpu_ms (), ms;
 
       tes_workspace_set_visible (workspace, t0, t0 + width);
       if (!draw_frame (workspace, surface, overview, error))
         return FALSE;
-      ms = tes_bench_ms_since (start);
-      g_array_append_val (frames, ms);
+      ms = tes_bench_cpu_ms () - cpu_start;
+      g_array_append_val (cpu, ms);
+      tes_bench_add_since (frames, start);
     }
 
-  for (guint i = 0; i < 3; i++)
+  for (guint i = 0; i < 5; i++)
     {
       gint64 t0 = mid - width / 2 + (gint64)i * width / 100;
       gint64 start = g_get_monotonic_time ();
@@ -177,11 +179,12 @@ bench_zoom (TesWorkspace    *workspace,
         break;
     }
 
-  note = g_strdup_printf ("zoom: %s (%.3g ms of %.3g ms shown); median of 15 frames (build + draw, flame, "
-                          "%d×%d); baseline draws the %" G_GUINT64_FORMAT " slices of the range one by one, "
-                          "median of %u", zoom, width / 1e6, (span_t1 - span_t0) / 1e6, WIDTH, HEIGHT,
-                          n_drawn, naive->len);
-  tes_bench_emit ("trace frame", tes_bench_median (frames), "ms", tes_bench_median (naive), "every slice its own rectangle", n, note);
+  note = g_strdup_printf ("zoom: %s (%.3g ms of %.3g ms shown); frames built and drawn (flame, %d×%d), "
+                          "the range moving by 1 %% each, CPU time median %.3g ms, worst %.3g ms; "
+                          "baseline draws the %" G_GUINT64_FORMAT " slices of the range one by one",
+                          zoom, width / 1e6, (span_t1 - span_t0) / 1e6, WIDTH, HEIGHT,
+                          tes_bench_median (cpu), tes_bench_worst (cpu), n_drawn);
+  tes_bench_emit_runs ("trace frame", frames, "ms", naive, "every slice its own rectangle", n, note);
 
   return TRUE;
 }
@@ -201,7 +204,7 @@ bench_search (TesReport   *report,
   gint64 sql_found = -1;
   sqlite3 *db = NULL;
 
-  for (guint i = 0; i < 3; i++)
+  for (guint i = 0; i < 5; i++)
     {
       g_autoptr(GArray) matches = NULL;
       gint64 start = g_get_monotonic_time ();
@@ -216,7 +219,7 @@ bench_search (TesReport   *report,
 
   if (plain_path != NULL && sqlite3_open_v2 (plain_path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK)
     {
-      for (guint i = 0; i < 3; i++)
+      for (guint i = 0; i < 5; i++)
         {
           sqlite3_stmt *stmt = NULL;
           gint64 start = g_get_monotonic_time ();
@@ -236,11 +239,10 @@ bench_search (TesReport   *report,
     }
   sqlite3_close (db);
 
-  note = g_strdup_printf ("\"softmax\" in names, categories and argument texts, any case: %u slices%s; median of 3",
+  note = g_strdup_printf ("\"softmax\" in names, categories and argument texts, any case: %u slices%s",
                           found, sql_found < 0 ? ", no SQL baseline (no plain rows)"
                                                : sql_found == found ? ", as SQL finds" : ", SQL finds a DIFFERENT count");
-  tes_bench_emit ("trace search", tes_bench_median (times), "ms", sql_times->len ? tes_bench_median (sql_times) : 0,
-                  "SQL LIKE on name and args", n, note);
+  tes_bench_emit_runs ("trace search", times, "ms", sql_times, "SQL LIKE on name and args", n, note);
 
   return TRUE;
 }
@@ -261,7 +263,7 @@ run (const char  *cache_path,
   guint64 n_drawn = 0;
 
   /* opening a cached report and showing the whole run */
-  for (guint i = 0; i < 5; i++)
+  for (guint i = 0; i < 10; i++)
     {
       gboolean naive = i % 2 == 1;
       gint64 start = g_get_monotonic_time ();
@@ -278,9 +280,9 @@ run (const char  *cache_path,
       ms = tes_bench_ms_since (start);
       g_array_append_val (naive ? naive_firsts : firsts, ms);
     }
-  tes_bench_emit ("trace first frame", tes_bench_median (firsts), "ms", tes_bench_median (naive_firsts),
-                  "open + every slice its own rectangle", n,
-                  "open the cache, lay out the lanes, build and draw the whole run (flame, 1920×1080); median of 3");
+  tes_bench_emit_runs ("trace first frame", firsts, "ms", naive_firsts, "open + every slice its own rectangle", n,
+                       "open the cache, lay out the lanes, build and draw the whole run (flame, 1920×1080), "
+                       "alternating with the baseline");
 
   if (!bench_zoom (workspace, surface, &overview, "whole run", 1.0, n, error) ||
       !bench_zoom (workspace, surface, &overview, "1000×", 1e-3, n, error) ||

@@ -14,7 +14,11 @@ G_BEGIN_DECLS
 /* What the benchmarks print: one JSON object a line, which run-bench
  * collects into build/bench/results.json and docs/benchmarks.md. */
 double  tes_bench_ms_since (gint64      start_us);
+double  tes_bench_cpu_ms   (void);
+void    tes_bench_add_since (GArray    *values,
+                             gint64     start_us);
 double  tes_bench_median   (GArray     *values);
+double  tes_bench_worst    (GArray     *values);
 void    tes_bench_emit     (const char *name,
                             double      value,
                             const char *unit,
@@ -22,5 +26,14 @@ void    tes_bench_emit     (const char *name,
                             const char *baseline_name,
                             guint64     n,
                             const char *note);
+/* A repeated figure: its median and worst (the largest) beside the
+ * baseline's median; never the best run (docs/benchmarks.md). */
+void    tes_bench_emit_runs (const char *name,
+                             GArray     *values,
+                             const char *unit,
+                             GArray     *baselines,
+                             const char *baseline_name,
+                             guint64     n,
+                             const char *note);
 
 G_END_DECLS

@@ -38,7 +38,7 @@
 #define N_WINDOWS       100
 #define WINDOW_SLICES   1000
 #define LANE_BUCKETS    1200
-#define N_REPEATS       3
+#define N_REPEATS       5
 
 /* The operator names of ../shared/bench/gen_chrome_trace.py. */
 static const char * const op_names[] = {
@@ -482,13 +482,10 @@ open_plain (const char  *path,
 static gboolean
 bench_reopen (const char  *cache_path,
               const char  *plain_path,
-              double      *ms,
-              double      *baseline_ms,
+              GArray      *ms,
+              GArray      *baseline_ms,
               GError     **error)
 {
-  *ms = G_MAXDOUBLE;
-  *baseline_ms = G_MAXDOUBLE;
-
   for (guint r = 0; r < N_REPEATS; r++)
     {
       g_autoptr(TesReport) report = NULL;
@@ -496,7 +493,7 @@ bench_reopen (const char  *cache_path,
 
       if (!(report = tes_report_open_cache (cache_path, error)))
         return FALSE;
-      *ms = MIN (*ms, tes_bench_ms_since (start));
+      tes_bench_add_since (ms, start);
     }
 
   /* Baseline: open the row database and count its rows, the least a
@@ -519,7 +516,7 @@ bench_reopen (const char  *cache_path,
       if (sqlite3_step (stmt) == SQLITE_ROW)
         count = sqlite3_column_int64 (stmt, 0);
       sqlite3_finalize (stmt);
-      *baseline_ms = MIN (*baseline_ms, tes_bench_ms_since (start));
+      tes_bench_add_since (baseline_ms, start);
       sqlite3_close (db);
 
       if (count < 0)
@@ -561,15 +558,12 @@ static gboolean
 bench_windows (TesReport   *report,
                sqlite3     *db,
                GArray      *windows,
-               double      *ms,
-               double      *baseline_ms,
+               GArray      *ms,
+               GArray      *baseline_ms,
                guint64     *n_model,
                guint64     *n_plain,
                GError     **error)
 {
-  *ms = G_MAXDOUBLE;
-  *baseline_ms = G_MAXDOUBLE;
-
   for (guint r = 0; r < N_REPEATS; r++)
     {
       gint64 start = g_get_monotonic_time ();
@@ -584,7 +578,7 @@ bench_windows (TesReport   *report,
             return FALSE;
           *n_model += slices->len;
         }
-      *ms = MIN (*ms, tes_bench_ms_since (start));
+      tes_bench_add_since (ms, start);
     }
 
   /* Baseline: the same overlap test in SQL. A slice overlapping [t0, t1]
@@ -620,7 +614,7 @@ bench_windows (TesReport   *report,
             }
         }
       sqlite3_finalize (stmt);
-      *baseline_ms = MIN (*baseline_ms, tes_bench_ms_since (start));
+      tes_bench_add_since (baseline_ms, start);
       g_debug ("window checksum %" G_GINT64_FORMAT, checksum);
     }
 
@@ -632,14 +626,11 @@ static gboolean
 bench_lane (TesReport   *report,
             sqlite3     *db,
             gint64       track_id,
-            double      *ms,
-            double      *baseline_ms,
+            GArray      *ms,
+            GArray      *baseline_ms,
             GError     **error)
 {
   const TesTrack *track = tes_report_get_track (report, track_id);
-
-  *ms = G_MAXDOUBLE;
-  *baseline_ms = G_MAXDOUBLE;
 
   for (guint r = 0; r < N_REPEATS; r++)
     {
@@ -649,7 +640,7 @@ bench_lane (TesReport   *report,
       if (!(buckets = tes_report_get_lane (report, track_id, track->t_min, track->t_max,
                                            LANE_BUCKETS, error)))
         return FALSE;
-      *ms = MIN (*ms, tes_bench_ms_since (start));
+      tes_bench_add_since (ms, start);
     }
 
   /* Baseline: only reading the track's rows in order, no bucketing. */
@@ -665,7 +656,7 @@ bench_lane (TesReport   *report,
       while (sqlite3_step (stmt) == SQLITE_ROW)
         checksum += sqlite3_column_int64 (stmt, 0) + sqlite3_column_int64 (stmt, 1);
       sqlite3_finalize (stmt);
-      *baseline_ms = MIN (*baseline_ms, tes_bench_ms_since (start));
+      tes_bench_add_since (baseline_ms, start);
       g_debug ("lane checksum %" G_GINT64_FORMAT, checksum);
     }
 
@@ -676,17 +667,14 @@ bench_lane (TesReport   *report,
 static gboolean
 bench_aggregate (TesReport   *report,
                  sqlite3     *db,
-                 double      *ms,
-                 double      *baseline_ms,
+                 GArray      *ms,
+                 GArray      *baseline_ms,
                  gint64      *model_count,
                  gint64      *model_total,
                  gint64      *plain_count,
                  gint64      *plain_total,
                  GError     **error)
 {
-  *ms = G_MAXDOUBLE;
-  *baseline_ms = G_MAXDOUBLE;
-
   for (guint r = 0; r < N_REPEATS; r++)
     {
       g_autoptr(GArray) aggs = NULL;
@@ -695,7 +683,7 @@ bench_aggregate (TesReport   *report,
       if (!(aggs = tes_report_aggregate_slices (report, NULL, 0, 1, G_MININT64, G_MAXINT64,
                                                 TES_GROUP_BY_NAME, NULL, error)))
         return FALSE;
-      *ms = MIN (*ms, tes_bench_ms_since (start));
+      tes_bench_add_since (ms, start);
 
       *model_count = 0;
       *model_total = 0;
@@ -724,7 +712,7 @@ bench_aggregate (TesReport   *report,
           *plain_total += sqlite3_column_int64 (stmt, 2);
         }
       sqlite3_finalize (stmt);
-      *baseline_ms = MIN (*baseline_ms, tes_bench_ms_since (start));
+      tes_bench_add_since (baseline_ms, start);
     }
 
   return TRUE;
@@ -754,6 +742,8 @@ run (guint64      n,
   g_autofree char *note = NULL;
   sqlite3 *db = NULL;
   double ms, baseline_ms, insert_ms = 0, index_ms = 0;
+  g_autoptr(GArray) runs = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) baseline_runs = g_array_new (FALSE, FALSE, sizeof (double));
   double cache_peak_mb, plain_peak_mb;
   PeakProbe probe;
   guint64 n_model = 0, n_plain = 0;
@@ -804,10 +794,10 @@ run (guint64      n,
         "args JSON in both; the cache also holds lane summaries");
 
   g_printerr ("tes-bench: reopening...\n");
-  if (!bench_reopen (cache_path, plain_path, &ms, &baseline_ms, error))
+  if (!bench_reopen (cache_path, plain_path, runs, baseline_runs, error))
     goto out;
-  tes_bench_emit ("reopen", ms, "ms", baseline_ms, "SQLite rows: open + SELECT count(*)", n,
-        "best of 3, file in the page cache");
+  tes_bench_emit_runs ("reopen", runs, "ms", baseline_runs, "SQLite rows: open + SELECT count(*)", n,
+                       "file in the page cache");
 
   if (!(report = tes_report_open_cache (cache_path, error)) ||
       !open_plain (plain_path, &db, error))
@@ -815,12 +805,14 @@ run (guint64      n,
 
   g_printerr ("tes-bench: window queries...\n");
   windows = make_windows (trace, seed + 6);
-  if (!bench_windows (report, db, windows, &ms, &baseline_ms, &n_model, &n_plain, error))
+  g_array_set_size (runs, 0);
+  g_array_set_size (baseline_runs, 0);
+  if (!bench_windows (report, db, windows, runs, baseline_runs, &n_model, &n_plain, error))
     goto out;
-  note = g_strdup_printf ("%.0f slices per window on average (SQL: %.0f)%s; best of 3",
+  note = g_strdup_printf ("%.0f slices per window on average (SQL: %.0f)%s",
                           (double)n_model / N_WINDOWS, (double)n_plain / N_WINDOWS,
                           n_model == n_plain ? "" : " MISMATCH");
-  tes_bench_emit ("100 window queries", ms, "ms", baseline_ms, "SQL on rows with the (track, ts) index", n, note);
+  tes_bench_emit_runs ("100 window queries", runs, "ms", baseline_runs, "SQL on rows with the (track, ts) index", n, note);
   g_clear_pointer (&note, g_free);
 
   for (guint t = 1; t < N_TRACKS; t++)
@@ -828,21 +820,25 @@ run (guint64      n,
       biggest = t;
 
   g_printerr ("tes-bench: lane...\n");
-  if (!bench_lane (report, db, trace->tracks[biggest].id, &ms, &baseline_ms, error))
+  g_array_set_size (runs, 0);
+  g_array_set_size (baseline_runs, 0);
+  if (!bench_lane (report, db, trace->tracks[biggest].id, runs, baseline_runs, error))
     goto out;
-  note = g_strdup_printf ("track of %" G_GUINT64_FORMAT " slices; baseline reads the rows only, no bucketing; best of 3",
+  note = g_strdup_printf ("track of %" G_GUINT64_FORMAT " slices; baseline reads the rows only, no bucketing",
                           trace->tracks[biggest].n);
-  tes_bench_emit ("lane, 1200 buckets", ms, "ms", baseline_ms, "SQL: SELECT ts, dur of the track ORDER BY ts", n, note);
+  tes_bench_emit_runs ("lane, 1200 buckets", runs, "ms", baseline_runs, "SQL: SELECT ts, dur of the track ORDER BY ts", n, note);
   g_clear_pointer (&note, g_free);
 
   g_printerr ("tes-bench: aggregate...\n");
-  if (!bench_aggregate (report, db, &ms, &baseline_ms, &model_count, &model_total,
+  g_array_set_size (runs, 0);
+  g_array_set_size (baseline_runs, 0);
+  if (!bench_aggregate (report, db, runs, baseline_runs, &model_count, &model_total,
                         &plain_count, &plain_total, error))
     goto out;
-  note = g_strdup_printf ("model also sums self time; %s; best of 3",
+  note = g_strdup_printf ("model also sums self time; %s",
                           model_count == plain_count && model_total == plain_total
                             ? "counts and totals agree" : "counts or totals DIFFER");
-  tes_bench_emit ("aggregate by name", ms, "ms", baseline_ms, "SQL: GROUP BY name, count(*), sum(dur)", n, note);
+  tes_bench_emit_runs ("aggregate by name", runs, "ms", baseline_runs, "SQL: GROUP BY name, count(*), sum(dur)", n, note);
   g_clear_pointer (&note, g_free);
 
   if (n_model != n_plain)

@@ -857,6 +857,89 @@ test_bsp_pyramid (void)
   g_assert_cmpuint (max_level, >=, 3);
 }
 
+/* Zoomed in to steps alone, a frame reads each step once for the columns
+ * that take it (tes-bsp-pyramid.c, grid_fill_spread ()): its cells, cell
+ * for cell, against reference_column ()'s, written from their definition,
+ * on a generated run of 62 tiles (rows of 1 to 32 tiles, the last row
+ * short), at zooms where a column takes several steps, one, or a part of
+ * a step that covers more than the 16 columns a reading serves, over
+ * ranges starting anywhere. */
+static void
+test_bsp_spread (void)
+{
+  g_autofree char *own = g_test_build_filename (G_TEST_DIST, "gen-poplar-tiles.py", NULL);
+  g_autofree char *dir = tes_test_tmp_path ("gen-poplar-spread");
+  g_autofree char *execution = g_build_filename (dir, "execution.json", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  const char *argv[] = { g_getenv ("PYTHON3"), own, "--seed", "5", "--ipus", "1", "--tiles", "62",
+                         "--steps", "240", "--outdir", dir, NULL };
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GPtrArray) ipus = NULL;
+  g_autoptr(GError) error = NULL;
+  /* steps in view: 240, 24, 6 and part of one */
+  static const double zooms[] = { 1, 10, 40, 700 };
+  static const double offsets[] = { 0, 0.37, 0.91 };
+  static const guint widths[] = { 61, 640, 1900 };
+  static const guint heights[] = { 62, 31, 16, 8, 2 };
+  TesBspGrid *reused = NULL;
+  guint spread = 0, several = 0, long_steps = 0;
+  const TesBspIpu *ipu;
+  const TesBspSpan *spans;
+  int status;
+
+  g_assert_nonnull (argv[0]);
+  if (!tes_test_run (argv, &out, &err, &status))
+    g_error ("gen-poplar-tiles.py failed (%d): %s", status, err);
+  {
+    const char *paths[] = { execution };
+    TesImporter *importers[] = { tes_importer_registry_lookup ("chrome-json") };
+
+    report = tes_report_import_files (paths, importers, 1, 0, NULL, NULL, &error);
+  }
+  g_assert_no_error (error);
+  ipus = tes_report_get_bsp_ipus (report, TRUE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ipus->len, ==, 1);
+  ipu = g_ptr_array_index (ipus, 0);
+  spans = (const TesBspSpan *)(gpointer)ipu->spans->data;
+  g_assert_cmpuint (ipu->spans->len, ==, 240);
+  g_assert_cmpuint (ipu->n_tiles, ==, 62);
+
+  for (guint z = 0; z < G_N_ELEMENTS (zooms); z++)
+    for (guint o = 0; o < G_N_ELEMENTS (offsets); o++)
+      for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+        for (guint h = 0; h < G_N_ELEMENTS (heights); h++)
+          {
+            gint64 first = spans[0].start, last = spans[ipu->spans->len - 1].end;
+            gint64 span = MAX ((gint64)((last - first) / zooms[z]), 1);
+            gint64 t0 = first + (gint64)((last - first - span) * offsets[o]) - 1;
+            double ns_per_column = (double)span / widths[w];
+            g_autoptr(TesBspGrid) grid = tes_bsp_pyramid_grid (ipu->pyramid, t0, t0 + span, widths[w], heights[h]);
+
+            if (grid->level != 0)
+              continue;
+            assert_grid_is_reference (grid, spans, ipu->spans->len, t0, t0 + span);
+            /* by state only, in a grid used again: the same states */
+            reused = tes_bsp_pyramid_grid_reuse (ipu->pyramid, reused, t0, t0 + span, widths[w], heights[h], FALSE);
+            g_assert_cmpmem (reused->states, grid->width * grid->n_rows, grid->states, grid->width * grid->n_rows);
+            spread++;
+            /* what the frames held: columns taking two steps or more,
+             * steps over more than 16 columns */
+            for (guint s = 1; s < ipu->spans->len; s++)
+              if (spans[s].start >= t0 && spans[s].start < t0 + span &&
+                  (gint64)((spans[s].start - t0) / ns_per_column) == (gint64)((spans[s - 1].start - t0) / ns_per_column) &&
+                  spans[s - 1].start >= t0)
+                several++;
+            for (guint s = 0; s < ipu->spans->len; s++)
+              if (spans[s].end > t0 && spans[s].start < t0 + span && (spans[s].end - spans[s].start) / ns_per_column > 17)
+                long_steps++;
+          }
+  tes_bsp_grid_free (reused);
+  g_assert_cmpuint (spread, >=, 100);
+  g_assert_cmpuint (several, >, 0);
+  g_assert_cmpuint (long_steps, >, 0);
+}
+
 /* Time within a step, against the generator's truth.json: all tiles start
  * together after the sync, so zoomed into one step (200 columns over it,
  * a row per tile) a tile busy c of the step's D cycles is in its state in
@@ -1067,6 +1150,7 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/grid", test_bsp_grid);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/pyramid", test_bsp_pyramid);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/step-time", test_bsp_step_time);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/spread", test_bsp_spread);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/large", test_bsp_large);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/wrap", test_bsp_wrap);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/activity", test_bsp_activity);
