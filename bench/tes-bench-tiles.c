@@ -62,18 +62,6 @@ static const struct
   { "GlobalExchange", TES_TILE_STATE_EXCHANGE },
 };
 
-/* The process's CPU time in ms (every thread's): what a frame cost apart
- * from waiting for a core on a busy machine. */
-static double
-cpu_ms (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
-
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 /* The steps of every IPU, as make_steps() draws them: a step's tiles start
  * together; the next step starts after the slowest IPU and a gap. */
 static gboolean
@@ -230,12 +218,12 @@ bench_frames (TesWorkspace    *workspace,
 
       tes_workspace_set_visible (workspace, t0, t0 + width);
       start = g_get_monotonic_time ();
-      ms = cpu_ms ();
+      ms = tes_bench_cpu_ms ();
       cr = cairo_create (surface);
       tes_bsp_render_frame (frame, workspace, ipus, TES_BSP_COLOR_STATE, cr, WIDTH, HEIGHT);
       cairo_destroy (cr);
       cairo_surface_flush (surface);
-      ms = cpu_ms () - ms;
+      ms = tes_bench_cpu_ms () - ms;
       g_array_append_val (cpu, ms);
       ms = tes_bench_ms_since (start);
       g_array_append_val (frames, ms);

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <time.h>
 
 #include "tes-bench-util.h"
 
@@ -15,6 +16,16 @@ double
 tes_bench_ms_since (gint64 start_us)
 {
   return (g_get_monotonic_time () - start_us) / 1000.0;
+}
+
+double
+tes_bench_cpu_ms (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 static void

@@ -15,6 +15,9 @@ G_BEGIN_DECLS
  * collects into build/bench/results.json and docs/benchmarks.md. */
 double  tes_bench_ms_since (gint64      start_us);
 double  tes_bench_median   (GArray     *values);
+/* the process's CPU time in ms (every thread's): what a step cost apart
+ * from waiting for a core on a busy machine */
+double  tes_bench_cpu_ms   (void);
 void    tes_bench_emit     (const char *name,
                             double      value,
                             const char *unit,
