@@ -67,6 +67,8 @@ struct _TesCacheWriter
   ZSTD_CCtx    *zstd;           /* compresses every chunk (one storing thread) */
   GByteArray   *packed_data;    /* a chunk's columns as stored, reused */
   GByteArray   *packed_args;
+  GByteArray   *packed_search;
+  GByteArray   *packed_sums;
   int           sync_fd;        /* the temp file, to start its writeback early; -1: none */
   gint64        unsynced;       /* bytes stored since writeback was last started */
   GPtrArray    *clock_keys;     /* "unit:ticks:name" per clock, index = id - 1 */
