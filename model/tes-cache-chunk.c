@@ -389,15 +389,15 @@ chunk_groups (const TesSliceRecord *recs,
   return groups;
 }
 
-void
-tes_cache_chunk_pack_search (const TesSliceRecord *recs,
-                             guint                 n,
-                             const guint8         *raw_args,
-                             GByteArray           *out)
+/* The search summary of groups (their counts kept as they were). */
+static void
+pack_search (GArray         *groups,
+             const guint32  *of,
+             guint           n,
+             const guint8   *raw_args,
+             GByteArray     *out)
 {
   const guint8 *letter = letter_table ();
-  g_autofree guint32 *of = g_new (guint32, MAX (n, 1));
-  g_autoptr(GArray) groups = chunk_groups (recs, n, of);
   g_autofree guint32 *order = g_new (guint32, MAX (n, 1));
   g_autofree guint64 *seen = NULL;
   const char *texts = raw_args ? (const char *)raw_args + (n + 1) * sizeof (guint32) : NULL;
@@ -541,13 +541,10 @@ tes_cache_chunk_search_group (const guint8  **p,
  * windows that hold the whole chunk: the same groups as its search summary,
  * each with its count, the sums of durations and self times, the shortest
  * and longest duration. */
-void
-tes_cache_chunk_pack_sums (const TesSliceRecord *recs,
-                           guint                 n,
-                           GByteArray           *out)
+static void
+pack_sums (GArray     *groups,
+           GByteArray *out)
 {
-  g_autofree guint32 *of = g_new (guint32, MAX (n, 1));
-  g_autoptr(GArray) groups = chunk_groups (recs, n, of);
   guint8 *p;
 
   g_byte_array_set_size (out, 10 + groups->len * 7 * 10);
@@ -566,6 +563,44 @@ tes_cache_chunk_pack_sums (const TesSliceRecord *recs,
       put_varint (&p, zigzag (pg->max));
     }
   g_byte_array_set_size (out, (guint)(p - out->data));
+}
+
+void
+tes_cache_chunk_pack_search (const TesSliceRecord *recs,
+                             guint                 n,
+                             const guint8         *raw_args,
+                             GByteArray           *out)
+{
+  g_autofree guint32 *of = g_new (guint32, MAX (n, 1));
+  g_autoptr(GArray) groups = chunk_groups (recs, n, of);
+
+  pack_search (groups, of, n, raw_args, out);
+}
+
+void
+tes_cache_chunk_pack_sums (const TesSliceRecord *recs,
+                           guint                 n,
+                           GByteArray           *out)
+{
+  g_autofree guint32 *of = g_new (guint32, MAX (n, 1));
+  g_autoptr(GArray) groups = chunk_groups (recs, n, of);
+
+  pack_sums (groups, out);
+}
+
+/* Both, from one pass over the records: what the writer stores. */
+void
+tes_cache_chunk_pack_summaries (const TesSliceRecord *recs,
+                                guint                 n,
+                                const guint8         *raw_args,
+                                GByteArray           *search,
+                                GByteArray           *sums)
+{
+  g_autofree guint32 *of = g_new (guint32, MAX (n, 1));
+  g_autoptr(GArray) groups = chunk_groups (recs, n, of);
+
+  pack_sums (groups, sums);
+  pack_search (groups, of, n, raw_args, search);
 }
 
 gboolean
@@ -601,7 +636,7 @@ tes_cache_chunk_check_summaries (const TesSliceRecord *recs,
   const guint8 *p = search, *end = search + search_len;
   guint n_groups;
 
-  tes_cache_chunk_pack_sums (recs, n, want);
+  pack_sums (groups, want);
   if (sums == NULL || sums_len != want->len || memcmp (sums, want->data, want->len) != 0)
     return "its sums are not its slices'";
 

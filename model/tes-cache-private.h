@@ -163,6 +163,12 @@ typedef struct
 void     tes_cache_chunk_pack_sums      (const TesSliceRecord *recs,
                                          guint                 n,
                                          GByteArray           *out);
+/* both, with one pass over the records */
+void     tes_cache_chunk_pack_summaries (const TesSliceRecord *recs,
+                                         guint                 n,
+                                         const guint8         *raw_args,
+                                         GByteArray           *search,
+                                         GByteArray           *sums);
 /* the group count of sums is read as a search summary's */
 gboolean tes_cache_chunk_sums_group     (const guint8        **p,
                                          const guint8         *end,

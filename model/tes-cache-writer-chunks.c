@@ -387,9 +387,8 @@ tes_cache_writer_store_chunk (TesCacheWriter       *self,
     }
   else
     sqlite3_bind_null (s, 9);
-  tes_cache_chunk_pack_search (recs, count, args ? args->data : NULL, self->packed_search);
+  tes_cache_chunk_pack_summaries (recs, count, args ? args->data : NULL, self->packed_search, self->packed_sums);
   sqlite3_bind_blob (s, 12, self->packed_search->data, (int)self->packed_search->len, SQLITE_STATIC);
-  tes_cache_chunk_pack_sums (recs, count, self->packed_sums);
   sqlite3_bind_blob (s, 13, self->packed_sums->data, (int)self->packed_sums->len, SQLITE_STATIC);
   sqlite3_bind_int64 (s, 11, tes_cache_chunk_checksum (self->packed_data->data, self->packed_data->len,
                                                      args ? self->packed_args->data : NULL,
