@@ -61,7 +61,7 @@ static const struct
   { "clocks", "SELECT * FROM clocks ORDER BY id", AT_OPEN },
   { "tracks", "SELECT * FROM tracks ORDER BY id", AT_OPEN },
   { "slice_chunks", "SELECT id, track_id, first_index, n, t_min, t_max_start, t_max_end, max_depth, "
-                    "length (data), length (args) FROM slice_chunks ORDER BY id", AT_OPEN },
+                    "length (data), length (args), length (search), length (sums) FROM slice_chunks ORDER BY id", AT_OPEN },
   { "slice_lod", "SELECT track_id, level, shift, t_base, n, length (data) FROM slice_lod "
                  "ORDER BY track_id, level", AT_OPEN },
   { "instants", "SELECT * FROM instants ORDER BY id", 0 },
@@ -101,6 +101,8 @@ enum
 {
   UNCHECKED,
   CHECKED,
+  CHECKED_ODD,   /* checksum and row fine, but a record out of range: the
+                  * record checks name it; its sums are not vouched for */
 };
 
 struct _TesCacheCheck
@@ -110,7 +112,7 @@ struct _TesCacheCheck
   guint64  hash[N_TABLES];
   gint     table_state[N_TABLES];
   GMutex      lock;
-  GHashTable *chunks;        /* chunk id -> CHECKED or UNCHECKED */
+  GHashTable *chunks;        /* chunk id -> UNCHECKED, CHECKED or CHECKED_ODD */
   GHashTable *lod_checked;   /* track_id * 256 + level */
 };
 
@@ -163,12 +165,20 @@ gint64
 tes_cache_chunk_checksum (const void *data,
                           gsize       data_len,
                           const void *args,
-                          gsize       args_len)
+                          gsize       args_len,
+                          const void *search,
+                          gsize       search_len,
+                          const void *sums,
+                          gsize       sums_len)
 {
   guint64 h = tes_cache_hash64 (data, data_len, CHUNK_SEED);
 
   if (args != NULL)
     h = tes_cache_hash64 (args, args_len, h ^ 1);
+  if (search != NULL)
+    h = tes_cache_hash64 (search, search_len, h ^ 2);
+  if (sums != NULL)
+    h = tes_cache_hash64 (sums, sums_len, h ^ 3);
 
   return (gint64)h;
 }
@@ -392,7 +402,7 @@ tes_cache_reseal (sqlite3  *db,
 
   for (guint pass = 0; pass < 2; pass++)
     {
-      const char *select = pass == 0 ? "SELECT id, data, args FROM slice_chunks"
+      const char *select = pass == 0 ? "SELECT id, data, args, search, sums FROM slice_chunks"
                                      : "SELECT track_id, level, data FROM slice_lod";
       const char *update = pass == 0 ? "UPDATE slice_chunks SET checksum = ?1 WHERE id = ?2"
                                      : "UPDATE slice_lod SET checksum = ?1 WHERE track_id = ?2 AND level = ?3";
@@ -413,7 +423,11 @@ tes_cache_reseal (sqlite3  *db,
             pass == 0 ? 0 : sqlite3_column_int64 (stmt, 1),
             tes_cache_chunk_checksum (sqlite3_column_blob (stmt, blob), (gsize)sqlite3_column_bytes (stmt, blob),
                                       pass == 0 ? sqlite3_column_blob (stmt, 2) : NULL,
-                                      pass == 0 ? (gsize)sqlite3_column_bytes (stmt, 2) : 0),
+                                      pass == 0 ? (gsize)sqlite3_column_bytes (stmt, 2) : 0,
+                                      pass == 0 ? sqlite3_column_blob (stmt, 3) : NULL,
+                                      pass == 0 ? (gsize)sqlite3_column_bytes (stmt, 3) : 0,
+                                      pass == 0 ? sqlite3_column_blob (stmt, 4) : NULL,
+                                      pass == 0 ? (gsize)sqlite3_column_bytes (stmt, 4) : 0),
           };
           g_array_append_vals (sums, row, 3);
         }
@@ -537,12 +551,14 @@ tes_cache_check_reads (TesCacheCheck  *check,
  * tes_cache_check_chunk(). */
 static gboolean
 chunk_row_matches_records (sqlite3_stmt *stmt,
+                           gboolean     *in_range,
                            char        **why)
 {
   gint64 n = sqlite3_column_int64 (stmt, 4);
   g_autofree TesSliceRecord *recs = NULL;
   __int128 max_end = G_MININT64;
   gint64 max_dur = 0;
+  const char *what;
   guint depth = 0;
   gint64 i;
 
@@ -559,12 +575,25 @@ chunk_row_matches_records (sqlite3_stmt *stmt,
 
       /* out of range: the record checks that follow name the slice */
       if (r->start < -TES_TIME_LIMIT || r->start > TES_TIME_LIMIT || r->dur < 0 || r->dur > TES_TIME_LIMIT)
-        return TRUE;
+        {
+          *in_range = FALSE;
+          return TRUE;
+        }
       max_end = MAX (max_end, (__int128)r->start + r->dur);
       max_dur = MAX (max_dur, r->dur);
       depth = MAX (depth, r->depth);
     }
 
+  /* what the search and the aggregate take instead of the records */
+  if ((what = tes_cache_chunk_check_summaries (recs, (guint)n,
+                                               sqlite3_column_blob (stmt, 10), (gsize)sqlite3_column_bytes (stmt, 10),
+                                               sqlite3_column_blob (stmt, 11), (gsize)sqlite3_column_bytes (stmt, 11))))
+    {
+      *why = g_strdup (what);
+      return FALSE;
+    }
+
+  *in_range = TRUE;
   return recs[0].start == sqlite3_column_int64 (stmt, 5) &&
          recs[n - 1].start == sqlite3_column_int64 (stmt, 6) &&
          max_end == sqlite3_column_int64 (stmt, 7) &&
@@ -583,6 +612,7 @@ tes_cache_check_chunk (TesCacheCheck  *check,
   sqlite3_stmt *stmt = NULL;
   gpointer state = NULL;
   gboolean listed;
+  gboolean in_range = FALSE;
   gboolean ok;
 
   if (check == NULL)
@@ -593,11 +623,11 @@ tes_cache_check_chunk (TesCacheCheck  *check,
   g_mutex_unlock (&check->lock);
   if (!listed)
     return set_damaged (error, check->path, "slice chunk %" G_GINT64_FORMAT " is not listed", chunk_id);
-  if (GPOINTER_TO_INT (state) == CHECKED)
+  if (GPOINTER_TO_INT (state) != UNCHECKED)
     return TRUE;
 
   if (sqlite3_prepare_v2 (db, "SELECT data, args, checksum, track_id, n, t_min, t_max_start, t_max_end, "
-                          "max_depth, max_dur FROM slice_chunks WHERE id = ?",
+                          "max_depth, max_dur, search, sums FROM slice_chunks WHERE id = ?",
                           -1, &stmt, NULL) != SQLITE_OK)
     {
       sqlite3_finalize (stmt);
@@ -610,11 +640,13 @@ tes_cache_check_chunk (TesCacheCheck  *check,
     ok = set_damaged (error, check->path, "slice chunk %" G_GINT64_FORMAT " cannot be read (%s)",
                       chunk_id, sqlite3_errmsg (db));
   else if (tes_cache_chunk_checksum (sqlite3_column_blob (stmt, 0), (gsize)sqlite3_column_bytes (stmt, 0),
-                                     sqlite3_column_blob (stmt, 1), (gsize)sqlite3_column_bytes (stmt, 1)) !=
+                                     sqlite3_column_blob (stmt, 1), (gsize)sqlite3_column_bytes (stmt, 1),
+                                     sqlite3_column_blob (stmt, 10), (gsize)sqlite3_column_bytes (stmt, 10),
+                                     sqlite3_column_blob (stmt, 11), (gsize)sqlite3_column_bytes (stmt, 11)) !=
            sqlite3_column_int64 (stmt, 2))
     ok = set_damaged (error, check->path, "slice chunk %" G_GINT64_FORMAT " of track %" G_GINT64_FORMAT
                       " does not match its checksum", chunk_id, (gint64)sqlite3_column_int64 (stmt, 3));
-  else if (!chunk_row_matches_records (stmt, &why))
+  else if (!chunk_row_matches_records (stmt, &in_range, &why))
     ok = why != NULL
          ? set_damaged (error, check->path, "slice chunk %" G_GINT64_FORMAT " of track %" G_GINT64_FORMAT
                         " cannot be decoded: %s", chunk_id, (gint64)sqlite3_column_int64 (stmt, 3), why)
@@ -627,10 +659,28 @@ tes_cache_check_chunk (TesCacheCheck  *check,
   if (ok)
     {
       g_mutex_lock (&check->lock);
-      g_hash_table_insert (check->chunks, key, GINT_TO_POINTER (CHECKED));
+      g_hash_table_insert (check->chunks, key, GINT_TO_POINTER (in_range ? CHECKED : CHECKED_ODD));
       g_mutex_unlock (&check->lock);
     }
   return ok;
+}
+
+/* Whether a checked chunk's search summary and sums may stand in for its
+ * records: checked against them (or written by this process). */
+gboolean
+tes_cache_check_chunk_vouched (TesCacheCheck *check,
+                               gint64         chunk_id)
+{
+  gpointer state = NULL;
+
+  if (check == NULL)
+    return TRUE;
+
+  g_mutex_lock (&check->lock);
+  g_hash_table_lookup_extended (check->chunks, GSIZE_TO_POINTER ((gsize)chunk_id), NULL, &state);
+  g_mutex_unlock (&check->lock);
+
+  return GPOINTER_TO_INT (state) == CHECKED;
 }
 
 gboolean
@@ -665,7 +715,7 @@ tes_cache_check_lod (TesCacheCheck  *check,
   sqlite3_bind_int64 (stmt, 1, track_id);
   sqlite3_bind_int (stmt, 2, level);
   if (sqlite3_step (stmt) != SQLITE_ROW ||
-      tes_cache_chunk_checksum (sqlite3_column_blob (stmt, 0), (gsize)sqlite3_column_bytes (stmt, 0), NULL, 0) !=
+      tes_cache_chunk_checksum (sqlite3_column_blob (stmt, 0), (gsize)sqlite3_column_bytes (stmt, 0), NULL, 0, NULL, 0, NULL, 0) !=
       sqlite3_column_int64 (stmt, 1))
     ok = set_damaged (error, check->path, "the lane summary of track %" G_GINT64_FORMAT
                       " does not match its checksum", track_id);

@@ -271,6 +271,392 @@ tes_cache_chunk_pack_args (ZSTD_CCtx    *cctx,
     }
 }
 
+/* The search summary (slice_chunks.search): what a search needs to know
+ * about a chunk before it decodes anything. One group per (name, category)
+ * of its slices, in order of first appearance: which blocks hold slices of
+ * it, and which trigrams of letters their argument texts hold, folded into
+ * a filter of 1 << shift bits (a bit clear means no text of the group holds
+ * any trigram that maps to it). */
+
+/* 0..25 for an ASCII letter of either case, TRIGRAM_NONE for any other byte */
+#define TRIGRAM_NONE 0xff
+static const guint8 *
+letter_table (void)
+{
+  static guint8 table[256];
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done))
+    {
+      memset (table, TRIGRAM_NONE, sizeof table);
+      for (guint c = 0; c < 26; c++)
+        table['a' + c] = table['A' + c] = (guint8)c;
+      g_once_init_leave (&done, 1);
+    }
+  return table;
+}
+
+/* the trigram at text[i, i + 3), or -1 when one of the bytes is no letter */
+gint
+tes_cache_trigram (const char *text)
+{
+  const guint8 *letter = letter_table ();
+  guint8 a = letter[(guint8)text[0]], b = letter[(guint8)text[1]], c = letter[(guint8)text[2]];
+
+  if (a == TRIGRAM_NONE || b == TRIGRAM_NONE || c == TRIGRAM_NONE)
+    return -1;
+  return ((gint)a * 26 + b) * 26 + c;
+}
+
+static inline guint
+filter_bit (guint trigram,
+            guint shift)
+{
+  return (guint)(((guint32)trigram * 2654435761u) >> (32 - shift));
+}
+
+gboolean
+tes_cache_chunk_group_may_hold (const TesChunkGroup *group,
+                                guint                trigram)
+{
+  guint bit;
+
+  if (group->shift == 0)
+    return FALSE;
+  bit = filter_bit (trigram, group->shift);
+  return (group->filter[bit / 8] >> (bit % 8)) & 1;
+}
+
+typedef struct
+{
+  guint32 name;
+  guint32 category;
+  guint32 blocks;
+  guint32 n;          /* its slices */
+  guint32 first;      /* into the slices sorted by group */
+  guint64 dur;        /* the sums of its durations and self times (modulo 2^64) */
+  guint64 self;
+  gint64  min;
+  gint64  max;
+} PackGroup;
+
+/* The (name, category) groups of a chunk's slices in order of first
+ * appearance, with their blocks, counts and sums, and each slice's group
+ * in of[], through a table open-addressed by (name, category). */
+static GArray *
+chunk_groups (const TesSliceRecord *recs,
+              guint                 n,
+              guint32              *of)
+{
+  GArray *groups = g_array_new (FALSE, FALSE, sizeof (PackGroup));
+  guint n_slots = 64;
+  g_autofree guint32 *slots = NULL;
+
+  g_assert (n <= 32 * TES_CACHE_BLOCK_SLICES);
+  while (n_slots < 2 * MIN (n, 65536u))
+    n_slots *= 2;
+  slots = g_new0 (guint32, n_slots);   /* group index + 1 */
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 key = (guint64)recs[i].name << 32 | recs[i].category;
+      guint slot = (guint)((key * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> 40) & (n_slots - 1);
+      PackGroup *g;
+
+      for (;; slot = (slot + 1) & (n_slots - 1))
+        {
+          if (slots[slot] == 0)
+            {
+              PackGroup fresh = { recs[i].name, recs[i].category, 0, 0, 0, 0, 0, G_MAXINT64, G_MININT64 };
+
+              g_array_append_val (groups, fresh);
+              slots[slot] = groups->len;
+              break;
+            }
+          g = &g_array_index (groups, PackGroup, slots[slot] - 1);
+          if (g->name == recs[i].name && g->category == recs[i].category)
+            break;
+        }
+      of[i] = slots[slot] - 1;
+      g = &g_array_index (groups, PackGroup, of[i]);
+      g->blocks |= 1u << (i / TES_CACHE_BLOCK_SLICES);
+      g->n++;
+      g->dur += (guint64)recs[i].dur;
+      g->self += (guint64)recs[i].self_dur;
+      g->min = MIN (g->min, recs[i].dur);
+      g->max = MAX (g->max, recs[i].dur);
+    }
+
+  return groups;
+}
+
+/* The search summary of groups (their counts kept as they were). */
+static void
+pack_search (GArray         *groups,
+             const guint32  *of,
+             guint           n,
+             const guint8   *raw_args,
+             GByteArray     *out)
+{
+  const guint8 *letter = letter_table ();
+  g_autofree guint32 *order = g_new (guint32, MAX (n, 1));
+  g_autofree guint64 *seen = NULL;
+  const char *texts = raw_args ? (const char *)raw_args + (n + 1) * sizeof (guint32) : NULL;
+  guint8 *p;
+
+  /* the slices in group order (counting sort), for one pass per group */
+  for (guint g = 0, at = 0; g < groups->len; g++)
+    {
+      PackGroup *pg = &g_array_index (groups, PackGroup, g);
+
+      pg->first = at;
+      at += pg->n;
+      pg->n = 0;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      PackGroup *pg = &g_array_index (groups, PackGroup, of[i]);
+
+      order[pg->first + pg->n++] = i;
+    }
+
+  seen = g_new (guint64, (TES_CACHE_TRIGRAMS + 63) / 64);
+  g_byte_array_set_size (out, 10 + groups->len * (3 * 10 + 1));
+  p = out->data;
+  put_varint (&p, groups->len);
+  for (guint g = 0; g < groups->len; g++)
+    {
+      const PackGroup *pg = &g_array_index (groups, PackGroup, g);
+      gboolean any_args = FALSE;
+      guint distinct = 0;
+      guint shift;
+      gsize at;
+
+      memset (seen, 0, (TES_CACHE_TRIGRAMS + 63) / 64 * sizeof (guint64));
+      for (guint k = 0; texts != NULL && k < pg->n; k++)
+        {
+          guint32 begin, end;
+          guint run = 0, a = 0, b = 0;
+
+          memcpy (&begin, raw_args + order[pg->first + k] * sizeof (guint32), sizeof begin);
+          memcpy (&end, raw_args + (order[pg->first + k] + 1) * sizeof (guint32), sizeof end);
+          any_args |= end > begin;
+          for (guint32 j = begin; j < end; j++)
+            {
+              guint c = letter[(guint8)texts[j]];
+
+              if (c == TRIGRAM_NONE)
+                {
+                  run = 0;
+                  continue;
+                }
+              if (++run >= 3)
+                {
+                  guint t = (a * 26 + b) * 26 + c;
+
+                  distinct += !((seen[t / 64] >> (t % 64)) & 1);
+                  seen[t / 64] |= G_GUINT64_CONSTANT (1) << (t % 64);
+                }
+              a = b;
+              b = c;
+            }
+        }
+
+      /* about a fifth of the bits set: a pattern of three trigrams passes
+       * a group that holds none of them once in a hundred */
+      shift = TES_CACHE_FILTER_MIN_SHIFT;
+      while (shift < TES_CACHE_FILTER_MAX_SHIFT && (1u << shift) < 4 * distinct)
+        shift++;
+      if (!any_args)
+        shift = 0;
+
+      at = (gsize)(p - out->data);
+      g_byte_array_set_size (out, (guint)(at + 3 * 10 + 1 + (shift ? (1u << shift) / 8 : 0) +
+                                          (groups->len - g) * (3 * 10 + 1)));
+      p = out->data + at;
+      put_varint (&p, pg->name);
+      put_varint (&p, pg->category);
+      put_varint (&p, pg->blocks);
+      *p++ = (guint8)shift;
+      if (shift > 0)
+        {
+          memset (p, 0, (1u << shift) / 8);
+          for (guint w = 0; w < (TES_CACHE_TRIGRAMS + 63) / 64; w++)
+            for (guint64 bits = seen[w]; bits != 0; bits &= bits - 1)
+              {
+                guint bit = filter_bit (w * 64 + (guint)__builtin_ctzll (bits), shift);
+
+                p[bit / 8] |= (guint8)(1u << (bit % 8));
+              }
+          p += (1u << shift) / 8;
+        }
+    }
+  g_byte_array_set_size (out, (guint)(p - out->data));
+}
+
+/* Reads the group count of a search summary; *p then points at the first
+ * group. */
+gboolean
+tes_cache_chunk_search_begin (const guint8 **p,
+                              const guint8  *end,
+                              guint         *n_groups)
+{
+  guint64 v;
+
+  if (!get_varint (p, end, &v) || v > (guint64)(end - *p))
+    return FALSE;
+  *n_groups = (guint)v;
+  return TRUE;
+}
+
+/* The group at *p of a search summary of a chunk of n slices; FALSE when
+ * it cannot be read whole. */
+gboolean
+tes_cache_chunk_search_group (const guint8  **p,
+                              const guint8   *end,
+                              guint           n,
+                              TesChunkGroup  *group)
+{
+  guint64 name, category, blocks;
+  guint nb = tes_cache_chunk_n_blocks (n);
+
+  if (!get_varint (p, end, &name) || !get_varint (p, end, &category) || !get_varint (p, end, &blocks) ||
+      *p >= end || name > G_MAXUINT32 || category > G_MAXUINT32 ||
+      blocks == 0 || (nb < 32 && blocks >> nb != 0))
+    return FALSE;
+  group->name = (guint32)name;
+  group->category = (guint32)category;
+  group->blocks = (guint32)blocks;
+  group->shift = *(*p)++;
+  group->filter = *p;
+  if (group->shift != 0 &&
+      (group->shift < TES_CACHE_FILTER_MIN_SHIFT || group->shift > TES_CACHE_FILTER_MAX_SHIFT ||
+       (gsize)(end - *p) < (1u << group->shift) / 8))
+    return FALSE;
+  if (group->shift != 0)
+    *p += (1u << group->shift) / 8;
+  return TRUE;
+}
+
+/* The per-group sums of a chunk (slice_chunks.sums), for aggregates over
+ * windows that hold the whole chunk: the same groups as its search summary,
+ * each with its count, the sums of durations and self times, the shortest
+ * and longest duration. */
+static void
+pack_sums (GArray     *groups,
+           GByteArray *out)
+{
+  guint8 *p;
+
+  g_byte_array_set_size (out, 10 + groups->len * 7 * 10);
+  p = out->data;
+  put_varint (&p, groups->len);
+  for (guint g = 0; g < groups->len; g++)
+    {
+      const PackGroup *pg = &g_array_index (groups, PackGroup, g);
+
+      put_varint (&p, pg->name);
+      put_varint (&p, pg->category);
+      put_varint (&p, pg->n);
+      put_varint (&p, zigzag ((gint64)pg->dur));
+      put_varint (&p, zigzag ((gint64)pg->self));
+      put_varint (&p, zigzag (pg->min));
+      put_varint (&p, zigzag (pg->max));
+    }
+  g_byte_array_set_size (out, (guint)(p - out->data));
+}
+
+void
+tes_cache_chunk_pack_search (const TesSliceRecord *recs,
+                             guint                 n,
+                             const guint8         *raw_args,
+                             GByteArray           *out)
+{
+  g_autofree guint32 *of = g_new (guint32, MAX (n, 1));
+  g_autoptr(GArray) groups = chunk_groups (recs, n, of);
+
+  pack_search (groups, of, n, raw_args, out);
+}
+
+void
+tes_cache_chunk_pack_sums (const TesSliceRecord *recs,
+                           guint                 n,
+                           GByteArray           *out)
+{
+  g_autofree guint32 *of = g_new (guint32, MAX (n, 1));
+  g_autoptr(GArray) groups = chunk_groups (recs, n, of);
+
+  pack_sums (groups, out);
+}
+
+/* Both, from one pass over the records: what the writer stores. */
+void
+tes_cache_chunk_pack_summaries (const TesSliceRecord *recs,
+                                guint                 n,
+                                const guint8         *raw_args,
+                                GByteArray           *search,
+                                GByteArray           *sums)
+{
+  g_autofree guint32 *of = g_new (guint32, MAX (n, 1));
+  g_autoptr(GArray) groups = chunk_groups (recs, n, of);
+
+  pack_sums (groups, sums);
+  pack_search (groups, of, n, raw_args, search);
+}
+
+gboolean
+tes_cache_chunk_sums_group (const guint8  **p,
+                            const guint8   *end,
+                            TesChunkSums   *sums)
+{
+  guint64 v[7];
+
+  for (guint i = 0; i < G_N_ELEMENTS (v); i++)
+    if (!get_varint (p, end, &v[i]))
+      return FALSE;
+  if (v[0] > G_MAXUINT32 || v[1] > G_MAXUINT32 || v[2] == 0 || v[2] > 32 * TES_CACHE_BLOCK_SLICES)
+    return FALSE;
+  *sums = (TesChunkSums) { (guint32)v[0], (guint32)v[1], (gint64)v[2], unzigzag (v[3]), unzigzag (v[4]),
+                           unzigzag (v[5]), unzigzag (v[6]) };
+  return TRUE;
+}
+
+/* NULL when a chunk's search summary and sums are the ones its n records
+ * give (the filters aside, which only its args can say), else what is not */
+const char *
+tes_cache_chunk_check_summaries (const TesSliceRecord *recs,
+                                 guint                 n,
+                                 const guint8         *search,
+                                 gsize                 search_len,
+                                 const guint8         *sums,
+                                 gsize                 sums_len)
+{
+  g_autoptr(GByteArray) want = g_byte_array_new ();
+  g_autofree guint32 *of = g_new (guint32, MAX (n, 1));
+  g_autoptr(GArray) groups = chunk_groups (recs, n, of);
+  const guint8 *p = search, *end = search + search_len;
+  guint n_groups;
+
+  pack_sums (groups, want);
+  if (sums == NULL || sums_len != want->len || memcmp (sums, want->data, want->len) != 0)
+    return "its sums are not its slices'";
+
+  if (search == NULL || !tes_cache_chunk_search_begin (&p, end, &n_groups) || n_groups != groups->len)
+    return "its search summary is not its slices'";
+  for (guint g = 0; g < n_groups; g++)
+    {
+      const PackGroup *pg = &g_array_index (groups, PackGroup, g);
+      TesChunkGroup group;
+
+      if (!tes_cache_chunk_search_group (&p, end, n, &group) ||
+          group.name != pg->name || group.category != pg->category || group.blocks != pg->blocks)
+        return "its search summary is not its slices'";
+    }
+  if (p != end)
+    return "its search summary is not its slices'";
+
+  return NULL;
+}
+
 gboolean
 tes_cache_chunk_data_block (const guint8 *index,
                             gsize         index_len,

@@ -119,6 +119,71 @@ gboolean tes_cache_chunk_args_block     (const guint8         *blob,
                                          guint32              *offsets,
                                          const char          **texts,
                                          const char          **why);
+/* The search summary of a chunk (slice_chunks.search, docs/cache-schema.md):
+ * per (name, category) of its slices, the blocks that hold them and a filter
+ * of the trigrams of letters (ASCII, any case) in their argument texts. */
+#define TES_CACHE_TRIGRAMS          (26 * 26 * 26)
+#define TES_CACHE_FILTER_MIN_SHIFT  6
+#define TES_CACHE_FILTER_MAX_SHIFT  14
+
+typedef struct
+{
+  guint32       name;
+  guint32       category;
+  guint32       blocks;   /* bit b: block b holds slices of the group */
+  guint         shift;    /* the filter's bits, 1 << shift; 0: no slice of it has args */
+  const guint8 *filter;
+} TesChunkGroup;
+
+/* raw_args as tes_cache_chunk_pack_args takes them, or NULL */
+void     tes_cache_chunk_pack_search    (const TesSliceRecord *recs,
+                                         guint                 n,
+                                         const guint8         *raw_args,
+                                         GByteArray           *out);
+gboolean tes_cache_chunk_search_begin   (const guint8        **p,
+                                         const guint8         *end,
+                                         guint                *n_groups);
+gboolean tes_cache_chunk_search_group   (const guint8        **p,
+                                         const guint8         *end,
+                                         guint                 n,
+                                         TesChunkGroup        *group);
+/* per group of the search summary, what an aggregate of the whole chunk
+ * sums (slice_chunks.sums) */
+typedef struct
+{
+  guint32 name;
+  guint32 category;
+  gint64  count;
+  gint64  dur;      /* sum of durations */
+  gint64  self;     /* sum of self times */
+  gint64  min;      /* shortest and longest duration */
+  gint64  max;
+} TesChunkSums;
+
+void     tes_cache_chunk_pack_sums      (const TesSliceRecord *recs,
+                                         guint                 n,
+                                         GByteArray           *out);
+/* both, with one pass over the records */
+void     tes_cache_chunk_pack_summaries (const TesSliceRecord *recs,
+                                         guint                 n,
+                                         const guint8         *raw_args,
+                                         GByteArray           *search,
+                                         GByteArray           *sums);
+/* the group count of sums is read as a search summary's */
+gboolean tes_cache_chunk_sums_group     (const guint8        **p,
+                                         const guint8         *end,
+                                         TesChunkSums         *sums);
+const char *tes_cache_chunk_check_summaries (const TesSliceRecord *recs,
+                                             guint                 n,
+                                             const guint8         *search,
+                                             gsize                 search_len,
+                                             const guint8         *sums,
+                                             gsize                 sums_len);
+/* the trigram of letters at text[0, 3), or -1 */
+gint     tes_cache_trigram              (const char           *text);
+/* FALSE: no argument text of the group holds the trigram */
+gboolean tes_cache_chunk_group_may_hold (const TesChunkGroup  *group,
+                                         guint                 trigram);
 /* @n flows of 6 columns (name, category, from_track, from_ts, to_track,
  * to_ts) as a row of `flows` stores them, and back (FALSE: damaged) */
 void     tes_cache_flows_pack           (const gint64         *rows,
@@ -189,7 +254,11 @@ typedef struct _TesCacheCheck TesCacheCheck;
 gint64         tes_cache_chunk_checksum (const void     *data,
                                          gsize           data_len,
                                          const void     *args,
-                                         gsize           args_len);
+                                         gsize           args_len,
+                                         const void     *search,
+                                         gsize           search_len,
+                                         const void     *sums,
+                                         gsize           sums_len);
 gboolean       tes_cache_seal           (sqlite3        *db,
                                          GError        **error);
 gboolean       tes_cache_finish         (sqlite3        *db,
@@ -212,6 +281,10 @@ gboolean       tes_cache_check_chunk    (TesCacheCheck  *check,
                                          sqlite3        *db,
                                          gint64          chunk_id,
                                          GError        **error);
+/* after tes_cache_check_chunk(): whether its search summary and sums may
+ * stand in for its records */
+gboolean       tes_cache_check_chunk_vouched (TesCacheCheck *check,
+                                              gint64         chunk_id);
 gboolean       tes_cache_check_lod      (TesCacheCheck  *check,
                                          sqlite3        *db,
                                          gint64          track_id,

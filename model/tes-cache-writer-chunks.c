@@ -333,10 +333,11 @@ tes_cache_writer_prepare_statements (TesCacheWriter *self)
 
   self->zstd = ZSTD_createCCtx ();
   self->packed_data = g_byte_array_new ();
+  self->packed_sums = g_byte_array_new ();
 
   if (sqlite3_prepare_v2 (self->db,
-                          "INSERT INTO slice_chunks (track_id, first_index, n, t_min, t_max_start, t_max_end, max_depth, data, args, max_dur, checksum) "
-                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                          "INSERT INTO slice_chunks (track_id, first_index, n, t_min, t_max_start, t_max_end, max_depth, data, args, max_dur, checksum, search, sums) "
+                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                           -1, &self->insert_chunk, NULL) != SQLITE_OK ||
       sqlite3_prepare_v2 (self->db,
                           "INSERT INTO slice_lod (track_id, level, shift, t_base, n, data, checksum) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -401,7 +402,7 @@ tes_cache_writer_store_track (TesCacheWriter   *self,
       sqlite3_bind_int64 (s, 4, prep->t_min);
       sqlite3_bind_int64 (s, 5, level->n);
       sqlite3_bind_blob (s, 6, level->buckets, (int)(level->n * sizeof (TesLaneBucket)), SQLITE_STATIC);
-      sqlite3_bind_int64 (s, 7, tes_cache_chunk_checksum (level->buckets, level->n * sizeof (TesLaneBucket), NULL, 0));
+      sqlite3_bind_int64 (s, 7, tes_cache_chunk_checksum (level->buckets, level->n * sizeof (TesLaneBucket), NULL, 0, NULL, 0, NULL, 0));
       if (sqlite3_step (s) != SQLITE_DONE)
         {
           tes_cache_writer_fail (self, "Storing lane summaries");

@@ -49,6 +49,8 @@ typedef struct
   TesTrackSlices   *ts;         /* streamed: its rowid and data go there */
   GByteArray       *data_out;
   GByteArray       *args_out;
+  GByteArray       *search_out;
+  GByteArray       *sums_out;
   gint64            checksum;
   /* or a streamed track's lane summaries, from its kept chunks */
   TesPreparedTrack *prep;
@@ -120,9 +122,13 @@ run_job (ZSTD_CCtx *zstd,
   tes_cache_chunk_pack_data (zstd, job->recs, job->count, job->data_out);
   if (job->args != NULL)
     tes_cache_chunk_pack_args (zstd, job->args->data, job->count, job->args_out);
+  tes_cache_chunk_pack_summaries (job->recs, job->count, job->args ? job->args->data : NULL, job->search_out,
+                                  job->sums_out);
   job->checksum = tes_cache_chunk_checksum (job->data_out->data, job->data_out->len,
                                             job->args ? job->args_out->data : NULL,
-                                            job->args ? job->args_out->len : 0);
+                                            job->args ? job->args_out->len : 0,
+                                            job->search_out->data, job->search_out->len,
+                                            job->sums_out->data, job->sums_out->len);
 }
 
 static gpointer
@@ -183,6 +189,8 @@ job_free (gpointer data)
   g_free (job->recs);
   g_byte_array_unref (job->data_out);
   g_byte_array_unref (job->args_out);
+  g_byte_array_unref (job->search_out);
+  g_byte_array_unref (job->sums_out);
   g_free (job);
 }
 
@@ -259,6 +267,8 @@ insert_chunk (TesCacheWriter *self,
     sqlite3_bind_null (s, 9);
   sqlite3_bind_int64 (s, 10, job->info.max_dur);
   sqlite3_bind_int64 (s, 11, job->checksum);
+  sqlite3_bind_blob (s, 12, job->search_out->data, (int)job->search_out->len, SQLITE_STATIC);
+  sqlite3_bind_blob (s, 13, job->sums_out->data, (int)job->sums_out->len, SQLITE_STATIC);
 
   if (sqlite3_step (s) != SQLITE_DONE)
     {
@@ -388,6 +398,8 @@ new_job (TesCacheWriter *self)
       job->recs = g_new (TesSliceRecord, TES_CACHE_CHUNK_SLICES);
       job->data_out = g_byte_array_new ();
       job->args_out = g_byte_array_new ();
+      job->search_out = g_byte_array_new ();
+      job->sums_out = g_byte_array_new ();
     }
 
   return job;

@@ -70,6 +70,7 @@ struct _TesCacheWriter
   TesChunkPacker *packer;     /* packs the chunks stored, on a thread of its own */
   gsize         kept_total;   /* bytes of packed chunks tracks keep for their summaries */
   GByteArray   *packed_data;    /* a patched chunk's columns as stored, reused */
+  GByteArray   *packed_sums;    /* a patched chunk's sums, reused */
   int           sync_fd;        /* the temp file, to start its writeback early; -1: none */
   gint64        unsynced;       /* bytes stored since writeback was last started */
   GPtrArray    *clock_keys;     /* "unit:ticks:name" per clock, index = id - 1 */

@@ -56,22 +56,25 @@ read_back_chunk (TesCacheWriter *self,
   return ok;
 }
 
-/* The checksum of a stored chunk whose data becomes @data (its args as
- * stored). */
+/* The checksum of a stored chunk whose data and sums become @data and
+ * @sums (its args and search summary as stored). */
 static gint64
 stored_checksum (TesCacheWriter *self,
                  gint64          rowid,
-                 GByteArray     *data)
+                 GByteArray     *data,
+                 GByteArray     *sums)
 {
   sqlite3_stmt *s = NULL;
   gint64 sum = 0;
 
-  if (sqlite3_prepare_v2 (self->db, "SELECT args FROM slice_chunks WHERE rowid = ?", -1, &s, NULL) == SQLITE_OK)
+  if (sqlite3_prepare_v2 (self->db, "SELECT args, search FROM slice_chunks WHERE rowid = ?", -1, &s, NULL) == SQLITE_OK)
     {
       sqlite3_bind_int64 (s, 1, rowid);
       if (sqlite3_step (s) == SQLITE_ROW)
         sum = tes_cache_chunk_checksum (data->data, data->len,
-                                        sqlite3_column_blob (s, 0), (gsize)sqlite3_column_bytes (s, 0));
+                                        sqlite3_column_blob (s, 0), (gsize)sqlite3_column_bytes (s, 0),
+                                        sqlite3_column_blob (s, 1), (gsize)sqlite3_column_bytes (s, 1),
+                                        sums->data, sums->len);
       else
         tes_cache_writer_fail (self, "Storing slices");
     }
@@ -110,7 +113,7 @@ apply_patches (TesCacheWriter *self,
     g_hash_table_add (patched, GUINT_TO_POINTER (g_array_index (patches, TesChunkPatch, i).index / TES_CACHE_CHUNK_SLICES));
 
   recs = g_new (TesSliceRecord, TES_CACHE_CHUNK_SLICES);
-  if (sqlite3_prepare_v2 (self->db, "UPDATE slice_chunks SET data = ?, checksum = ? WHERE rowid = ?",
+  if (sqlite3_prepare_v2 (self->db, "UPDATE slice_chunks SET data = ?, checksum = ?, sums = ? WHERE rowid = ?",
                           -1, &s, NULL) != SQLITE_OK)
     {
       tes_cache_writer_fail (self, "Storing slices");
@@ -135,10 +138,13 @@ apply_patches (TesCacheWriter *self,
             recs[p->index % TES_CACHE_CHUNK_SLICES].self_dur = p->self_dur;
         }
       tes_cache_chunk_pack_data (self->zstd, recs, count, self->packed_data);
+      /* the self times are in the sums too */
+      tes_cache_chunk_pack_sums (recs, count, self->packed_sums);
       sqlite3_reset (s);
       sqlite3_bind_blob (s, 1, self->packed_data->data, (int)self->packed_data->len, SQLITE_STATIC);
-      sqlite3_bind_int64 (s, 2, stored_checksum (self, rowid, self->packed_data));
-      sqlite3_bind_int64 (s, 3, rowid);
+      sqlite3_bind_int64 (s, 2, stored_checksum (self, rowid, self->packed_data, self->packed_sums));
+      sqlite3_bind_blob (s, 3, self->packed_sums->data, (int)self->packed_sums->len, SQLITE_STATIC);
+      sqlite3_bind_int64 (s, 4, rowid);
       tes_cache_writer_step_done (self, s, "Storing slices");
     }
   sqlite3_finalize (s);

@@ -58,6 +58,7 @@ tes_cache_writer_finalize (GObject *object)
   g_clear_pointer (&self->zstd, ZSTD_freeCCtx);
   g_clear_pointer (&self->packer, tes_chunk_packer_free);
   g_clear_pointer (&self->packed_data, g_byte_array_unref);
+  g_clear_pointer (&self->packed_sums, g_byte_array_unref);
   g_clear_pointer (&self->flows, g_free);
   g_clear_pointer (&self->packed_flows, g_byte_array_unref);
   g_clear_pointer (&self->db, sqlite3_close);

@@ -27,6 +27,8 @@ typedef struct
   char    *folded;     /* the pattern, ASCII lower case (substring search) */
   gsize    len;
   gsize    anchor;     /* the byte of it that argument texts hold least */
+  guint   *trigrams;   /* the trigrams of letters it holds (tes_cache_trigram) */
+  guint    n_trigrams;
 } Pattern;
 
 /* Letters by how often JSON argument texts hold them, most first: the
@@ -271,6 +273,52 @@ typedef struct
   GError        *error;
 } Part;
 
+/* Which blocks of a chunk (bit b for block b) hold slices whose name or
+ * category matches (@by_name), and which hold slices whose argument
+ * texts may match (@by_args), from its search summary: a group whose name
+ * and category do not match is ruled out when it has no args, or when its
+ * filter lacks a trigram of the pattern (any text holding the pattern holds
+ * all of them). */
+static gboolean
+summary_blocks (Part          *part,
+                const guint8  *summary,
+                gsize          summary_len,
+                guint          n,
+                guint32       *by_name,
+                guint32       *by_args)
+{
+  guint n_strings = part->self->strings->len;
+  const guint8 *p = summary, *end = summary + summary_len;
+  guint n_groups;
+
+  if (summary == NULL || !tes_cache_chunk_search_begin (&p, end, &n_groups))
+    return FALSE;
+
+  for (guint g = 0; g < n_groups; g++)
+    {
+      TesChunkGroup group;
+      gboolean ruled_out;
+
+      if (!tes_cache_chunk_search_group (&p, end, n, &group))
+        return FALSE;
+
+      if ((group.name < n_strings && part->string_hit[group.name]) ||
+          (group.category < n_strings && part->string_hit[group.category]))
+        {
+          *by_name |= group.blocks;
+          continue;
+        }
+
+      ruled_out = group.shift == 0;
+      for (guint t = 0; t < part->pattern->n_trigrams && !ruled_out; t++)
+        ruled_out = !tes_cache_chunk_group_may_hold (&group, part->pattern->trigrams[t]);
+      if (!ruled_out)
+        *by_args |= group.blocks;
+    }
+
+  return p == end;
+}
+
 /* Searches one chunk: per block, the names and categories from the data
  * column alone (the other fields are stepped over, not decoded), then the
  * argument texts of the block where they lie after zstd, unless every
@@ -286,6 +334,8 @@ search_chunk (Part          *part,
               guint          n,
               gsize          data_len,
               gsize          args_len,
+              const guint8  *summary,
+              gsize          summary_len,
               GByteArray    *data,
               GByteArray    *args,
               GByteArray    *scratch,
@@ -298,6 +348,16 @@ search_chunk (Part          *part,
   guint8 hit[TES_CACHE_BLOCK_SLICES];
   gsize index_len = tes_cache_chunk_data_index_len (n);
   gboolean args_read = FALSE;
+  guint32 by_name = 0, by_args = 0;
+
+  if (!tes_cache_check_chunk_vouched (self->check, rowid))
+    by_name = by_args = G_MAXUINT32;
+  else if (!summary_blocks (part, summary, summary_len, n, &by_name, &by_args))
+    return tes_report_chunk_damaged (self, rowid, track_id, "search summary cannot be read", error);
+  /* no block holds a slice whose name or category matches, or whose
+   * argument texts may: nothing to decode */
+  if ((by_name | by_args) == 0)
+    return TRUE;
 
   if (!read_chunk_blob (db, data_blob, "data", rowid, data_len, data))
     {
@@ -313,6 +373,9 @@ search_chunk (Part          *part,
       gint64 first_start, max_end;
       gsize offset, len;
       guint n_hit = 0;
+
+      if (!(((by_name | by_args) >> b) & 1))
+        continue;
 
       if (!tes_cache_chunk_data_block (data->data, data->len, n, b, &first_start, &max_end, &offset, &len) ||
           offset < index_len || offset + len > data->len)
@@ -335,7 +398,7 @@ search_chunk (Part          *part,
           n_hit += hit[i];
         }
 
-      if (args_len > 0 && n_hit < m)
+      if (args_len > 0 && n_hit < m && ((by_args >> b) & 1))
         {
           if (!args_read &&
               !(args_read = read_chunk_blob (db, args_blob, "args", rowid, args_len, args)))
@@ -383,7 +446,7 @@ search_part (gpointer data)
   if (!(db = tes_report_borrow_db (self, error)))
     return NULL;
 
-  if (!tes_report_prepare (db, "SELECT rowid, track_id, first_index, n, length (data), length (args), max_dur "
+  if (!tes_report_prepare (db, "SELECT rowid, track_id, first_index, n, length (data), length (args), max_dur, search "
                                "FROM slice_chunks WHERE rowid % ?1 = ?2 ORDER BY track_id, first_index",
                            &stmt, error))
     goto out;
@@ -402,6 +465,7 @@ search_part (gpointer data)
           !search_chunk (part, db, &data_blob, &args_blob, rowid, track_id,
                          (guint32)sqlite3_column_int64 (stmt, 2), (guint)sqlite3_column_int64 (stmt, 3),
                          (gsize)sqlite3_column_int64 (stmt, 4), (gsize)sqlite3_column_int64 (stmt, 5),
+                         sqlite3_column_blob (stmt, 7), (gsize)sqlite3_column_bytes (stmt, 7),
                          chunk_data, chunk_args, scratch, error))
         {
           if (*error == NULL)
@@ -473,6 +537,14 @@ tes_report_search (TesReport     *self,
       pattern.folded = g_ascii_strdown (pattern_text, -1);
       pattern.len = strlen (pattern.folded);
       pattern.anchor = choose_anchor (pattern.folded, pattern.len);
+      pattern.trigrams = g_new (guint, MAX (pattern.len, 1));
+      for (gsize i = 0; i + 3 <= pattern.len; i++)
+        {
+          gint t = tes_cache_trigram (pattern.folded + i);
+
+          if (t >= 0)
+            pattern.trigrams[pattern.n_trigrams++] = (guint)t;
+        }
     }
 
   /* names and categories: one test per string */
@@ -507,6 +579,7 @@ tes_report_search (TesReport     *self,
 
   g_clear_pointer (&pattern.regex, g_regex_unref);
   g_free (pattern.folded);
+  g_free (pattern.trigrams);
 
   if (failed != NULL)
     {

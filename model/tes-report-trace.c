@@ -27,6 +27,11 @@ typedef gboolean (*BlockFunc) (const TesSliceRecord *recs,
                                guint                 m,
                                gpointer              user_data);
 
+/* Takes a group of a chunk that lies wholly within the window, its stored
+ * sums (slice_chunks.sums) instead of its slices. */
+typedef void (*SumsFunc) (const TesChunkSums *sums,
+                          gpointer            user_data);
+
 static TesReportBlock *
 block_slot (TesReport *self,
             gint64     key)
@@ -169,6 +174,7 @@ foreach_slice_in_window_part (TesReport     *self,
                               guint          n_parts,
                               guint          inner_columns,
                               BlockFunc      inner,
+                              SumsFunc       whole,
                               SliceFunc      func,
                               gpointer       user_data,
                               GCancellable  *cancellable,
@@ -184,7 +190,7 @@ foreach_slice_in_window_part (TesReport     *self,
   int rc;
 
   if (!tes_report_prepare (db,
-                           "SELECT id, first_index, n, max_dur, length (data) FROM slice_chunks "
+                           "SELECT id, first_index, n, max_dur, length (data), t_min, t_max_end, sums FROM slice_chunks "
                            "WHERE track_id = ? AND t_min <= ? AND t_max_end >= ? AND id % ? = ? ORDER BY t_min",
                            &stmt, error))
     return FALSE;
@@ -213,6 +219,33 @@ foreach_slice_in_window_part (TesReport     *self,
         {
           ok = FALSE;
           break;
+        }
+
+      /* a chunk within the window, for a query that takes sums: its sums
+       * alone (checked against its records with the chunk) */
+      if (whole != NULL && t0 <= sqlite3_column_int64 (stmt, 5) && sqlite3_column_int64 (stmt, 6) <= t1 &&
+          tes_cache_check_chunk_vouched (self->check, rowid))
+        {
+          const guint8 *p = sqlite3_column_blob (stmt, 7);
+          const guint8 *end = p + sqlite3_column_bytes (stmt, 7);
+          guint n_groups = 0;
+          gboolean read = p != NULL && tes_cache_chunk_search_begin (&p, end, &n_groups);
+
+          for (guint g = 0; read && g < n_groups; g++)
+            {
+              TesChunkSums sums;
+
+              read = tes_cache_chunk_sums_group (&p, end, &sums) &&
+                     sums.min >= 0 && sums.min <= sums.max && sums.max <= 2 * TES_TIME_LIMIT;
+              if (read)
+                whole (&sums, user_data);
+            }
+          if (!read || p != end)
+            {
+              ok = tes_report_chunk_damaged (self, rowid, track_id, "its sums cannot be read", error);
+              break;
+            }
+          continue;
         }
 
       if (blob == NULL)
@@ -321,7 +354,7 @@ foreach_slice_in_window (TesReport     *self,
                          GCancellable  *cancellable,
                          GError       **error)
 {
-  return foreach_slice_in_window_part (self, db, track_id, t0, t1, 0, 1, 0, NULL, func, user_data,
+  return foreach_slice_in_window_part (self, db, track_id, t0, t1, 0, 1, 0, NULL, NULL, func, user_data,
                                        cancellable, error);
 }
 
@@ -699,6 +732,23 @@ aggregate_block (const TesSliceRecord *recs,
   return TRUE;
 }
 
+/* A chunk's group within the window, from its sums: what aggregate_block()
+ * adds for its slices. */
+static void
+aggregate_sums (const TesChunkSums *sums,
+                gpointer            user_data)
+{
+  AggregateState *state = user_data;
+  TesAggregate *agg = aggregate_group (state, state->group_by == TES_GROUP_BY_NAME ? sums->name : sums->category);
+
+  agg->count += sums->count;
+  agg->total += sums->dur;
+  agg->min = MIN (agg->min, sums->min);
+  agg->max = MAX (agg->max, sums->max);
+  agg->sum += sums->dur;
+  agg->self += sums->self;
+}
+
 /* Adds @agg to the group of its key in @into (keys -> TesAggregate*). */
 static void
 aggregate_merge (GHashTable         *into,
@@ -810,7 +860,8 @@ aggregate_part (gpointer data)
                                          TES_CACHE_COLUMN_SELF |
                                            (part->group_by == TES_GROUP_BY_NAME ? TES_CACHE_COLUMN_NAME
                                                                                 : TES_CACHE_COLUMN_CATEGORY),
-                                         aggregate_block, aggregate_slice, &state, part->cancellable, &part->error))
+                                         aggregate_block, aggregate_sums, aggregate_slice, &state, part->cancellable,
+                                         &part->error))
         break;
 
       groups = g_array_sized_new (FALSE, FALSE, sizeof (TesAggregate), state.touched->len);

@@ -1,6 +1,7 @@
 """Reads a cache's slice chunks as docs/cache-schema.md describes them
-(schema 7: zstd blocks of varint columns), apart from Tessera's own reader,
-so that tests check the cache against a file's truth through the document.
+(schema 9: zstd blocks of varint columns, the search summary and sums),
+apart from Tessera's own reader, so that tests check the cache against a
+file's truth through the document.
 
 zstd is libzstd's, through ctypes: Python has no zstd module before 3.14,
 and the library is the one Tessera links.
@@ -82,3 +83,117 @@ def records(data, n):
             dur = _wrap(_signed(durs[k]))
             out.append((start, dur, _wrap(dur - _signed(child[k])), names[k], cats[k], parent, depths[k], flags[k]))
     return out
+
+
+def _groups_count(blob):
+    (count,), at = _varints(blob, 1)
+    return count, at
+
+
+def search_summary(blob):
+    """A chunk's search summary (schema 9) as a list of (name, category,
+    blocks, shift, filter bytes)."""
+    count, at = _groups_count(blob)
+    out = []
+    for _ in range(count):
+        (name, cat, blocks), at = _varints(blob, 3, at)
+        shift = blob[at]
+        at += 1
+        size = (1 << shift) // 8 if shift else 0
+        out.append((name, cat, blocks, shift, blob[at:at + size]))
+        at += size
+    if at != len(blob):
+        raise ValueError("bytes after the search summary")
+    return out
+
+
+def sums(blob):
+    """A chunk's sums (schema 9) as a list of (name, category, count,
+    sum of durations, sum of self times, shortest, longest)."""
+    count, at = _groups_count(blob)
+    out = []
+    for _ in range(count):
+        (name, cat, n, dur, self_, lo, hi), at = _varints(blob, 7, at)
+        out.append((name, cat, n, _wrap(_signed(dur)), _wrap(_signed(self_)), _signed(lo), _signed(hi)))
+    if at != len(blob):
+        raise ValueError("bytes after the sums")
+    return out
+
+
+def trigrams(text):
+    """The trigrams of ASCII letters of a text (bytes), as numbered in the
+    search summary's filter."""
+    out = set()
+    for i in range(len(text) - 2):
+        a, b, c = text[i:i + 3].lower()
+        if all(0x61 <= x <= 0x7A for x in (a, b, c)):
+            out.add(((a - 0x61) * 26 + (b - 0x61)) * 26 + (c - 0x61))
+    return out
+
+
+def filter_holds(shift, filt, trigram):
+    if shift == 0:
+        return False
+    bit = ((trigram * 2654435761) & 0xFFFFFFFF) >> (32 - shift)
+    return bool(filt[bit // 8] >> (bit % 8) & 1)
+
+
+def groups_of(recs):
+    """What the summaries of a chunk of these records hold, from the records
+    as the document says: per (name, category) in order of first
+    appearance, its blocks, count, sums, shortest and longest."""
+    order, agg = [], {}
+    for i, (_start, dur, self_, name, cat, _parent, _depth, _flags) in enumerate(recs):
+        key = (name, cat)
+        if key not in agg:
+            order.append(key)
+            agg[key] = [0, 0, 0, 0, None, None]
+        g = agg[key]
+        g[0] |= 1 << (i // 1024)
+        g[1] += 1
+        g[2] += dur
+        g[3] += self_
+        g[4] = dur if g[4] is None else min(g[4], dur)
+        g[5] = dur if g[5] is None else max(g[5], dur)
+    return [(k[0], k[1], *agg[k]) for k in order]
+
+
+def args(blob, n):
+    """The chunk's n argument texts (bytes), b"" for none."""
+    if blob is None:
+        return [b""] * n
+    n_blocks = (n + 1023) // 1024
+    out = []
+    for b, frame in enumerate(_frames(blob, n_blocks, 4, 0)):
+        m = min(1024, n - 1024 * b)
+        raw = _decompress(frame)
+        lengths, at = _varints(raw, m)
+        for length in lengths:
+            out.append(raw[at:at + length])
+            at += length
+    return out
+
+
+def check_summaries(data, args_blob, search_blob, sums_blob, n):
+    """Whether a chunk's search summary and sums are what its records and
+    args give (the filter: holding every trigram of the group's texts)."""
+    recs = records(data, n)
+    texts = args(args_blob, n)
+    want = groups_of(recs)
+    got_sums = sums(sums_blob)
+    if [(g[0], g[1], g[3], _wrap(g[4]), _wrap(g[5]), g[6], g[7]) for g in want] != got_sums:
+        return "sums"
+    summary = search_summary(search_blob)
+    if [(g[0], g[1], g[2]) for g in want] != [(s[0], s[1], s[2]) for s in summary]:
+        return "search groups"
+    by_group = {}
+    for rec, text in zip(recs, texts):
+        by_group.setdefault((rec[3], rec[4]), []).append(text)
+    for name, cat, _blocks, shift, filt in summary:
+        group_texts = by_group[(name, cat)]
+        if (shift == 0) != all(t == b"" for t in group_texts):
+            return "search args flag"
+        for t in group_texts:
+            if any(not filter_holds(shift, filt, x) for x in trigrams(t)):
+                return "search filter"
+    return None

@@ -63,6 +63,132 @@ odd_records (guint n)
   return recs;
 }
 
+/* The search summary and sums of a chunk, against what they say worked out
+ * here from the records and texts: every group's blocks, count and sums,
+ * every trigram of letters of its texts in its filter (any case), no
+ * filter where no text is; the filter rules out most trigrams a group does
+ * not hold; and the check compares them with the records. */
+static void
+test_summaries (void)
+{
+  static const char * const words[] = { "Conv2D", "softMAX", "x", "", "{\"k\":12}", "élan", "abc_DEF ghi" };
+  guint n = 3 * TES_CACHE_BLOCK_SLICES + 7;
+  g_autofree TesSliceRecord *recs = odd_records (n);
+  g_autoptr(GByteArray) raw = g_byte_array_new ();
+  g_autoptr(GByteArray) search = g_byte_array_new ();
+  g_autoptr(GByteArray) sums = g_byte_array_new ();
+  g_autoptr(GString) texts = g_string_new (NULL);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (9);
+  const guint8 *p, *end, *q, *qend;
+  guint n_groups, n_sums, ruled_out = 0, tried = 0;
+
+  g_byte_array_set_size (raw, (n + 1) * sizeof (guint32));
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 at = (guint32)texts->len;
+
+      recs[i].name = i % 5;            /* few groups: several slices each */
+      recs[i].category = i % 2;
+      recs[i].dur = g_rand_int_range (rand, 0, 1000);
+      recs[i].self_dur = recs[i].dur / 3;
+      /* group (0, 0) has no args; the others words by slice */
+      if (!(recs[i].name == 0 && recs[i].category == 0))
+        g_string_append (texts, words[g_rand_int_range (rand, 0, G_N_ELEMENTS (words))]);
+      memcpy (raw->data + i * sizeof (guint32), &at, sizeof at);
+    }
+  {
+    guint32 at = (guint32)texts->len;
+
+    memcpy (raw->data + n * sizeof (guint32), &at, sizeof at);
+  }
+  g_byte_array_append (raw, (const guint8 *)texts->str, (guint)texts->len);
+
+  tes_cache_chunk_pack_search (recs, n, raw->data, search);
+  tes_cache_chunk_pack_sums (recs, n, sums);
+  g_assert_null (tes_cache_chunk_check_summaries (recs, n, search->data, search->len, sums->data, sums->len));
+
+  p = search->data;
+  end = p + search->len;
+  q = sums->data;
+  qend = q + sums->len;
+  g_assert_true (tes_cache_chunk_search_begin (&p, end, &n_groups));
+  g_assert_true (tes_cache_chunk_search_begin (&q, qend, &n_sums));
+  g_assert_cmpuint (n_groups, ==, 10);
+  g_assert_cmpuint (n_sums, ==, 10);
+  for (guint g = 0; g < n_groups; g++)
+    {
+      TesChunkGroup group;
+      TesChunkSums sum;
+      guint32 blocks = 0;
+      gint64 count = 0, dur = 0, self = 0, lo = G_MAXINT64, hi = G_MININT64;
+      gboolean any_text = FALSE;
+      guint8 held[TES_CACHE_TRIGRAMS] = { 0 };
+
+      g_assert_true (tes_cache_chunk_search_group (&p, end, n, &group));
+      g_assert_true (tes_cache_chunk_sums_group (&q, qend, &sum));
+      g_assert_cmpuint (group.name, ==, sum.name);
+      g_assert_cmpuint (group.category, ==, sum.category);
+      /* first appearance order: slice g is the first of its group */
+      g_assert_cmpuint (group.name, ==, g % 5);
+      g_assert_cmpuint (group.category, ==, g % 2);
+      for (guint i = 0; i < n; i++)
+        if (recs[i].name == group.name && recs[i].category == group.category)
+          {
+            guint32 b0, b1;
+
+            memcpy (&b0, raw->data + i * sizeof (guint32), sizeof b0);
+            memcpy (&b1, raw->data + (i + 1) * sizeof (guint32), sizeof b1);
+            blocks |= 1u << (i / TES_CACHE_BLOCK_SLICES);
+            count++;
+            dur += recs[i].dur;
+            self += recs[i].self_dur;
+            lo = MIN (lo, recs[i].dur);
+            hi = MAX (hi, recs[i].dur);
+            any_text |= b1 > b0;
+            for (guint32 k = b0; k + 3 <= b1; k++)
+              {
+                gint t = tes_cache_trigram (texts->str + k);
+
+                if (t >= 0)
+                  {
+                    held[t] = 1;
+                    g_assert_true (tes_cache_chunk_group_may_hold (&group, (guint)t));
+                  }
+              }
+          }
+      g_assert_cmpuint (group.blocks, ==, blocks);
+      g_assert_cmpint (sum.count, ==, count);
+      g_assert_cmpint (sum.dur, ==, dur);
+      g_assert_cmpint (sum.self, ==, self);
+      g_assert_cmpint (sum.min, ==, lo);
+      g_assert_cmpint (sum.max, ==, hi);
+      g_assert_cmpuint (group.shift == 0, ==, !any_text);
+      for (guint t = 0; t < TES_CACHE_TRIGRAMS; t++)
+        if (!held[t])
+          {
+            tried++;
+            ruled_out += !tes_cache_chunk_group_may_hold (&group, t);
+          }
+    }
+  g_assert_true (p == end);
+  g_assert_true (q == qend);
+  /* "softmax" in any case is found whatever the case, and the trigram
+   * of letters the whole way: "abc_DEF" holds "abc" and "def", not "cde" */
+  g_assert_cmpint (tes_cache_trigram ("SoF"), ==, tes_cache_trigram ("sof"));
+  g_assert_cmpint (tes_cache_trigram ("c_d"), ==, -1);
+  g_assert_cmpint (tes_cache_trigram ("\xc3\xa9l"), ==, -1);
+  /* about a fifth of the bits are set: most trigrams are ruled out */
+  g_assert_cmpuint (ruled_out, >, tried * 7 / 10);
+
+  /* the check sees sums or groups that are not the records' */
+  recs[5].self_dur++;
+  g_assert_nonnull (tes_cache_chunk_check_summaries (recs, n, search->data, search->len, sums->data, sums->len));
+  recs[5].self_dur--;
+  recs[n - 1].name = 4;     /* another group's now: counts and blocks differ */
+  recs[n - 1].category = 0;
+  g_assert_nonnull (tes_cache_chunk_check_summaries (recs, n, search->data, search->len, sums->data, sums->len));
+}
+
 static void
 test_records_round_trip (void)
 {
@@ -591,6 +717,7 @@ main (int   argc,
 
   g_test_add_func ("/tes/cache-chunk/records-round-trip", test_records_round_trip);
   g_test_add_func ("/tes/cache-chunk/args-round-trip", test_args_round_trip);
+  g_test_add_func ("/tes/cache-chunk/summaries", test_summaries);
   g_test_add_func ("/tes/cache-chunk/damaged-columns", test_damaged_columns);
   g_test_add_func ("/tes/cache-chunk/writer-round-trip", test_writer_round_trip);
   g_test_add_func ("/tes/cache-chunk/damaged-chunk-in-cache", test_damaged_chunk_in_cache);

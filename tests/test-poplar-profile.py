@@ -345,7 +345,10 @@ def compare(label, paths, truth=None):
     got_lanes = {}
     for track, native, in db.execute("SELECT id, native_id FROM tracks WHERE kind = 4"):
         rows = []
-        for data, n in db.execute("SELECT data, n FROM slice_chunks WHERE track_id = ? ORDER BY first_index", (track,)):
+        for data, n, args, search, sums in db.execute("SELECT data, n, args, search, sums FROM slice_chunks "
+                                                      "WHERE track_id = ? ORDER BY first_index", (track,)):
+            wrong = cache_chunks.check_summaries(data, args, search, sums, n)
+            check(wrong is None, "%s: a chunk's %s do not match its slices (track %d)" % (label, wrong, track))
             for start, dur, _self, name, _cat, _parent, _depth, _flags in cache_chunks.records(data, n):
                 rows.append((start, dur, strings.get(name)))
         got_lanes[int(native)] = rows

@@ -348,11 +348,23 @@ test_window_queries (void)
     {
       gint64 t0 = g_rand_int_range (rand, 0, (gint32)track->t_max);
       gint64 t1 = t0 + g_rand_int_range (rand, 0, q < 25 ? 5000 : 500000);
-      g_autoptr(GArray) got = tes_report_get_slices (report, 1, t0, t1, &error);
+      g_autoptr(GArray) got = NULL;
       g_autoptr(GArray) agg = NULL;
       guint expected = 0;
       gint64 expected_total[7] = { 0 };
+      gint64 expected_sum[7] = { 0 };
+      gint64 expected_min[7], expected_max[7];
       guint64 expected_count[7] = { 0 };
+
+      /* the whole span, and a window holding whole chunks and cutting one:
+       * their sums (slice_chunks.sums) stand in for the chunks inside */
+      if (q == 0)
+        t0 = track->t_min, t1 = track->t_max;
+      else if (q == 1)
+        t0 = track->t_max / 3, t1 = track->t_max;
+      for (guint k = 0; k < 7; k++)
+        expected_min[k] = G_MAXINT64, expected_max[k] = G_MININT64;
+      got = tes_report_get_slices (report, 1, t0, t1, &error);
 
       g_assert_no_error (error);
 
@@ -365,6 +377,9 @@ test_window_queries (void)
               expected++;
               expected_count[s->name]++;
               expected_total[s->name] += MAX (0, MIN (s->start + s->dur, t1) - MAX (s->start, t0));
+              expected_sum[s->name] += s->dur;
+              expected_min[s->name] = MIN (expected_min[s->name], s->dur);
+              expected_max[s->name] = MAX (expected_max[s->name], s->dur);
             }
         }
       g_assert_cmpuint (got->len, ==, expected);
@@ -382,6 +397,9 @@ test_window_queries (void)
 
           g_assert_cmpint (a->count, ==, expected_count[k]);
           g_assert_cmpint (a->total, ==, expected_total[k]);
+          g_assert_cmpint (a->sum, ==, expected_sum[k]);
+          g_assert_cmpint (a->min, ==, expected_min[k]);
+          g_assert_cmpint (a->max, ==, expected_max[k]);
           g_assert_cmpint (a->self, <=, a->total);
         }
     }

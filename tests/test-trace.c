@@ -1087,6 +1087,127 @@ test_trace_search (void)
   g_assert_error (error, G_REGEX_ERROR, G_REGEX_ERROR_UNMATCHED_PARENTHESIS);
 }
 
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char * const *)a, *(const char * const *)b);
+}
+
+/* The search against Python's own scan of a generated trace
+ * (tests/search_expected.py reads the JSON): names, categories and
+ * argument texts, patterns that hit a name, a category, only an argument
+ * text, nothing, a value of no letters, regular expressions; every match,
+ * in track then start order, as the chunks' search summaries let the
+ * search skip blocks. */
+static void
+test_trace_search_python (void)
+{
+  static const char * const patterns[] = {
+    "softmax", "SOFTMAX", "conv", "op", "dma", "OnTile", "exchange", "ftmax\",\"by",
+    "Softmax\"", "\"bytes\":1234", "99999", "xyzzy", "gelu\",\"bytes\":1", "\":\"",
+    "re:^(sync|gelu)$", "re:bytes.:1[0-9]{6}\\}", "re:^$",
+  };
+  g_autofree char *trace = tes_test_tmp_path ("search-python.json");
+  g_autofree char *gen = g_test_build_filename (G_TEST_DIST, "..", "bench", "gen-chrome-trace.py", NULL);
+  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "search_expected.py", NULL);
+  g_autofree char *python = g_strdup (g_getenv ("PYTHON3"));
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GHashTable) names = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify)g_array_unref);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TesReport) report = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  TesReportCounts counts;
+  JsonObject *expected;
+  int status;
+
+  if (python == NULL)
+    python = g_find_program_in_path ("python3");
+  g_assert_nonnull (python);
+  {
+    const char *gen_argv[] = { python, gen, "--events", "120000", "--seed", "5", "--out", trace, NULL };
+
+    if (!tes_test_run (gen_argv, NULL, &err, &status))
+      g_error ("gen-chrome-trace.py failed (%d): %s", status, err);
+    g_clear_pointer (&err, g_free);
+  }
+  g_ptr_array_add (argv, python);
+  g_ptr_array_add (argv, script);
+  g_ptr_array_add (argv, trace);
+  for (guint i = 0; i < G_N_ELEMENTS (patterns); i++)
+    g_ptr_array_add (argv, (gpointer)patterns[i]);
+  g_ptr_array_add (argv, NULL);
+  if (!tes_test_run ((const char * const *)argv->pdata, &out, &err, &status))
+    g_error ("search_expected.py failed (%d): %s", status, err);
+  json_parser_load_from_data (parser, out, -1, &error);
+  g_assert_no_error (error);
+  expected = json_node_get_object (json_parser_get_root (parser));
+
+  report = tes_report_import (trace, tes_importer_registry_lookup ("chrome-json"),
+                              TES_REPORT_OPEN_NONE, NULL, NULL, &error);
+  g_assert_no_error (error);
+  tes_report_get_counts (report, &counts);
+  g_assert_cmpint (counts.n_slices, ==, 120000);
+
+  for (guint i = 0; i < G_N_ELEMENTS (patterns); i++)
+    {
+      gboolean is_regex = g_str_has_prefix (patterns[i], "re:");
+      g_autoptr(GArray) matches = tes_report_search (report, patterns[i] + (is_regex ? 3 : 0), is_regex, NULL, &error);
+      JsonArray *want = json_object_get_array_member (expected, patterns[i]);
+      g_autoptr(GPtrArray) got = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GPtrArray) wanted = g_ptr_array_new_with_free_func (g_free);
+
+      g_assert_no_error (error);
+      g_test_message ("%s: %u matches, Python finds %u", patterns[i], matches->len, json_array_get_length (want));
+
+      for (guint m = 0; m < matches->len; m++)
+        {
+          const TesSearchMatch *match = &g_array_index (matches, TesSearchMatch, m);
+          GArray *slices = g_hash_table_lookup (names, GSIZE_TO_POINTER ((gsize)match->track_id));
+          const TesSlice *slice;
+
+          if (m > 0)
+            {
+              const TesSearchMatch *before = &g_array_index (matches, TesSearchMatch, m - 1);
+
+              g_assert_true (before->track_id < match->track_id ||
+                             (before->track_id == match->track_id && before->index < match->index));
+            }
+          if (slices == NULL)
+            {
+              slices = tes_report_get_slices (report, match->track_id, G_MININT64, G_MAXINT64, &error);
+              g_assert_no_error (error);
+              g_hash_table_insert (names, GSIZE_TO_POINTER ((gsize)match->track_id), slices);
+            }
+          g_assert_cmpuint (match->index, <, slices->len);
+          slice = &g_array_index (slices, TesSlice, match->index);
+          g_assert_cmpuint (slice->index, ==, match->index);
+          g_assert_cmpint (slice->start, ==, match->start);
+          g_ptr_array_add (got, g_strdup_printf ("%020" G_GINT64_FORMAT " %s", match->start,
+                                                 tes_report_get_string (report, slice->name)));
+        }
+      for (guint m = 0; m < json_array_get_length (want); m++)
+        {
+          JsonArray *row = json_array_get_array_element (want, m);
+
+          g_ptr_array_add (wanted, g_strdup_printf ("%020" G_GINT64_FORMAT " %s", json_array_get_int_element (row, 0),
+                                                    json_array_get_string_element (row, 1)));
+        }
+      g_ptr_array_sort (got, compare_strings);
+      g_ptr_array_sort (wanted, compare_strings);
+      g_assert_cmpuint (got->len, ==, wanted->len);
+      for (guint m = 0; m < got->len; m++)
+        g_assert_cmpstr (g_ptr_array_index (got, m), ==, g_ptr_array_index (wanted, m));
+    }
+
+  /* the patterns cover every kind of outcome */
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (expected, "xyzzy")), ==, 0);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (expected, "op")), ==, 120000);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (expected, "ftmax\",\"by")), >, 0);
+}
+
 /* The matches as the trace steps through and greys them. */
 static void
 test_trace_matches (void)
@@ -1785,6 +1906,7 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/render", test_trace_render);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/cli-render", test_trace_cli_render);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/search", test_trace_search);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/search-python", test_trace_search_python);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/matches", test_trace_matches);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/summary", test_trace_summary);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/hide-steps", test_trace_hide_steps);

@@ -243,8 +243,13 @@ tes_fuzz_query_report (TesReport  *report,
     }
 
   /* the substring scan and the regex one read argument texts apart; a
-   * regex that matches nothing reads all of each */
+   * regex that matches nothing reads all of each; a pattern of letters
+   * reads the chunks' search summaries and their trigram filters */
   matches = tes_report_search (report, "e", FALSE, NULL, &local);
+  if (!keep_going (&local, error))
+    return FALSE;
+  g_clear_pointer (&matches, g_array_unref);
+  matches = tes_report_search (report, "Name", FALSE, NULL, &local);
   if (!keep_going (&local, error))
     return FALSE;
   g_clear_pointer (&matches, g_array_unref);
