@@ -1023,10 +1023,15 @@ write_op_sums (TesChromeBuilder *b,
       TesOperatorRow row = TES_OPERATOR_ROW_INIT;
       const char *name = tes_chrome_text (b, sum->name);
 
-      g_string_printf (args, "{\"cpu_total_ns\":%" G_GINT64_FORMAT ",\"cpu_self_ns\":%" G_GINT64_FORMAT
-                       ",\"device_total_ns\":%" G_GINT64_FORMAT ",\"device_self_ns\":%" G_GINT64_FORMAT
-                       ",\"kernels\":",
-                       sum->cpu_total, sum->cpu_self, sum->dev_total, sum->dev_self);
+      g_string_assign (args, "{\"cpu_total_ns\":");
+      tes_chrome_append_int (args, sum->cpu_total);
+      g_string_append (args, ",\"cpu_self_ns\":");
+      tes_chrome_append_int (args, sum->cpu_self);
+      g_string_append (args, ",\"device_total_ns\":");
+      tes_chrome_append_int (args, sum->dev_total);
+      g_string_append (args, ",\"device_self_ns\":");
+      tes_chrome_append_int (args, sum->dev_self);
+      g_string_append (args, ",\"kernels\":");
       tes_chrome_kernels_append_json (b, &sum->kernels, args);
       g_string_append (args, ",\"details\":");
       details_text (b, sum, details);
