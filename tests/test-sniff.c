@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tes-importer-registry.h"
+#include "tes-text.h"
 #include "tes-test-util.h"
 
 /* Which importer must claim each file. Every file is sniffed by every
@@ -473,6 +474,40 @@ test_reads_head_only (void)
     }
 }
 
+/* A JSON head is told from its first bytes; the text sniffers then leave
+ * it at once: a Kineto trace's head (thousands of one-key lines) scores 0
+ * with every importer but chrome-json, as a log opening with "[INFO]"
+ * still reaches them. */
+static void
+test_json_head (void)
+{
+  static const char *json[] = { "{\"traceEvents\":[", "\xEF\xBB\xBF \n[\n  {\"ph\":\"X\"", "{ }", "[]", "[[1]]" };
+  static const char *not_json[] = { "", "   ", "[INFO] start", "{ not json", "[1, 2]", "Target:\n", "{" };
+  g_autoptr(GString) head = g_string_new ("{\n  \"schemaVersion\": 1,\n  \"traceEvents\": [\n");
+  GPtrArray *all = tes_importer_registry_get_all ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (json); i++)
+    g_assert_true (tes_head_is_json ((const guint8 *)json[i], strlen (json[i])));
+  for (guint i = 0; i < G_N_ELEMENTS (not_json); i++)
+    g_assert_false (tes_head_is_json ((const guint8 *)not_json[i], strlen (not_json[i])));
+  g_assert_false (tes_head_is_json (NULL, 0));
+
+  /* the layout torch.profiler writes: one key a line */
+  for (guint i = 0; head->len < TES_SNIFF_SIZE; i++)
+    g_string_append_printf (head, "  {\n    \"ph\": \"X\", \"cat\": \"cpu_op\",\n    \"name\": \"aten::add\","
+                                  "\n    \"pid\": 1, \"tid\": 1,\n    \"ts\": %u, \"dur\": 1\n  },\n", i);
+  for (guint i = 0; i < all->len; i++)
+    {
+      TesImporter *importer = g_ptr_array_index (all, i);
+      guint score = tes_importer_sniff (importer, (const guint8 *)head->str, head->len, "trace.json");
+
+      if (g_str_equal (tes_importer_get_name (importer), "chrome-json"))
+        g_assert_cmpuint (score, ==, 100);
+      else
+        g_assert_cmpuint (score, ==, 0);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -483,6 +518,7 @@ main (int   argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/sniff/own-files", test_own_files);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/sniff/content-over-name", test_content_over_name);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/sniff/reads-head-only", test_reads_head_only);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/sniff/json-head", test_json_head);
   tes_test_add (TES_TEST_SHARED_DATA, "/tes/sniff/fixtures", test_fixtures);
 
   return g_test_run ();

@@ -212,7 +212,11 @@ typedef struct
   /* the thread being written */
   TesChromeMergedThread *cur;
   Stream     *cur_stream;
-  GArray     *stack;        /* Open */
+  /* Open: pushed and popped once per CPU slice, a plain array (no
+   * GArray call per push) */
+  Open       *stack;
+  guint       n_stack;
+  guint       stack_cap;
   gint64      route;        /* track of the current slice, 0: the thread's */
   gint64      next_marks_sort;
 } KState;
@@ -253,7 +257,7 @@ kstate_free (gpointer data)
   g_array_unref (st->launches);
   g_array_unref (st->steps);
   g_ptr_array_unref (st->step_names);
-  g_array_unref (st->stack);
+  g_free (st->stack);
   g_free (st);
 }
 
@@ -358,7 +362,6 @@ prepare (TesChromeBuilder *b)
   st->launches = g_array_new (FALSE, FALSE, sizeof (Launch));
   st->steps = g_array_new (FALSE, FALSE, 2 * sizeof (gint64));
   st->step_names = g_ptr_array_new_with_free_func (g_free);
-  st->stack = g_array_new (FALSE, FALSE, sizeof (Open));
   b->flavour_data = st;
   b->flavour_data_free = kstate_free;
   tes_chrome_ranks_prepare (b);
@@ -608,9 +611,9 @@ static void
 pop_until (KState *st,
            gint64  t)
 {
-  while (st->stack->len > 0)
+  while (st->n_stack > 0)
     {
-      Open *top = &g_array_index (st->stack, Open, st->stack->len - 1);
+      Open *top = &st->stack[st->n_stack - 1];
 
       if (top->end > t)
         return;
@@ -620,7 +623,7 @@ pop_until (KState *st,
 
           op->self = MAX (op->dur - top->child, 0);
         }
-      g_array_set_size (st->stack, st->stack->len - 1);
+      st->n_stack--;
     }
 }
 
@@ -680,9 +683,9 @@ slice (TesChromeBuilder      *b,
     }
 
   pop_until (st, *start);
-  if (st->stack->len > 0)
+  if (st->n_stack > 0)
     {
-      Open *parent = &g_array_index (st->stack, Open, st->stack->len - 1);
+      Open *parent = &st->stack[st->n_stack - 1];
 
       parent->child += MIN (end, parent->end) - *start;
     }
@@ -702,10 +705,10 @@ slice (TesChromeBuilder      *b,
         {
           Op op = { *start, *dur, *dur, ARGS_INT (args, sl->args_len, "External id"), 0, 0, -1, name };
 
-          for (guint i = st->stack->len; i > 0; i--)
-            if (g_array_index (st->stack, Open, i - 1).op >= 0)
+          for (guint i = st->n_stack; i > 0; i--)
+            if (st->stack[i - 1].op >= 0)
               {
-                op.parent = g_array_index (st->stack, Open, i - 1).op;
+                op.parent = st->stack[i - 1].op;
                 break;
               }
           open.op = st->ops->len;
@@ -721,7 +724,12 @@ slice (TesChromeBuilder      *b,
         g_array_append_val (st->launches, launch);
     }
 
-  g_array_append_val (st->stack, open);
+  if (st->n_stack == st->stack_cap)
+    {
+      st->stack_cap = MAX (16, 2 * st->stack_cap);
+      st->stack = g_renew (Open, st->stack, st->stack_cap);
+    }
+  st->stack[st->n_stack++] = open;
 }
 
 static gint64
@@ -1024,10 +1032,15 @@ write_op_sums (TesChromeBuilder *b,
       TesOperatorRow row = TES_OPERATOR_ROW_INIT;
       const char *name = tes_chrome_text (b, sum->name);
 
-      g_string_printf (args, "{\"cpu_total_ns\":%" G_GINT64_FORMAT ",\"cpu_self_ns\":%" G_GINT64_FORMAT
-                       ",\"device_total_ns\":%" G_GINT64_FORMAT ",\"device_self_ns\":%" G_GINT64_FORMAT
-                       ",\"kernels\":",
-                       sum->cpu_total, sum->cpu_self, sum->dev_total, sum->dev_self);
+      g_string_assign (args, "{\"cpu_total_ns\":");
+      tes_chrome_append_int (args, sum->cpu_total);
+      g_string_append (args, ",\"cpu_self_ns\":");
+      tes_chrome_append_int (args, sum->cpu_self);
+      g_string_append (args, ",\"device_total_ns\":");
+      tes_chrome_append_int (args, sum->dev_total);
+      g_string_append (args, ",\"device_self_ns\":");
+      tes_chrome_append_int (args, sum->dev_self);
+      g_string_append (args, ",\"kernels\":");
       tes_chrome_kernels_append_json (b, &sum->kernels, args);
       g_string_append (args, ",\"details\":");
       details_text (b, sum, details);

@@ -90,6 +90,9 @@ void tes_chrome_kernels_clear       (TesChromeKernels       *k);
 void tes_chrome_kernels_add         (TesChromeKernels       *k,
                                      guint32                 name,
                                      gint64                  dur);
+/* v in decimal, as "%" G_GINT64_FORMAT prints it, without printf */
+void tes_chrome_append_int          (GString                *out,
+                                     gint64                  v);
 /* ns as milliseconds to the µs, half up ("1.235 ms"), for reading */
 void tes_chrome_append_ms           (GString                *out,
                                      gint64                  ns);

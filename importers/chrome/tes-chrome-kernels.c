@@ -54,13 +54,44 @@ tes_chrome_kernels_add (TesChromeKernels *k,
   sum->total += dur;
 }
 
+/* A decimal integer, as "%" G_GINT64_FORMAT prints it: the operator
+ * rows of a 1M-event trace print about a million numbers, and printf
+ * cost a tenth of the Kineto flavour's time. */
+void
+tes_chrome_append_int (GString *out,
+                       gint64   v)
+{
+  char buf[24];
+  char *p = buf + sizeof buf;
+  guint64 u = v < 0 ? -(guint64)v : (guint64)v;
+
+  do
+    *--p = (char)('0' + u % 10);
+  while ((u /= 10) != 0);
+  if (v < 0)
+    *--p = '-';
+  g_string_append_len (out, p, buf + sizeof buf - p);
+}
+
 void
 tes_chrome_append_ms (GString *out,
                       gint64   ns)
 {
   gint64 us = (ns + 500) / 1000;
+  gint64 frac = us % 1000;
 
-  g_string_append_printf (out, "%" G_GINT64_FORMAT ".%03" G_GINT64_FORMAT " ms", us / 1000, us % 1000);
+  if (frac < 0)
+    {
+      /* what printf's "%03" does with a negative remainder */
+      g_string_append_printf (out, "%" G_GINT64_FORMAT ".%03" G_GINT64_FORMAT " ms", us / 1000, frac);
+      return;
+    }
+  tes_chrome_append_int (out, us / 1000);
+  g_string_append_c (out, '.');
+  g_string_append_c (out, (char)('0' + frac / 100));
+  g_string_append_c (out, (char)('0' + frac / 10 % 10));
+  g_string_append_c (out, (char)('0' + frac % 10));
+  g_string_append_len (out, " ms", 3);
 }
 
 /* longest first, then by name */
@@ -98,7 +129,9 @@ tes_chrome_kernels_append_text (TesChromeBuilder       *b,
         }
       else
         g_string_append (out, name);
-      g_string_append_printf (out, " ×%" G_GINT64_FORMAT " ", ks->count);
+      g_string_append (out, " ×");
+      tes_chrome_append_int (out, ks->count);
+      g_string_append_c (out, ' ');
       tes_chrome_append_ms (out, ks->total);
     }
   if (kernels->len > 3)
@@ -117,8 +150,11 @@ tes_chrome_kernels_append_json (TesChromeBuilder       *b,
 
       g_string_append (out, i ? ",{\"name\":" : "{\"name\":");
       tes_json_append_string (out, tes_chrome_text (b, ks->name), -1);
-      g_string_append_printf (out, ",\"count\":%" G_GINT64_FORMAT ",\"device_ns\":%" G_GINT64_FORMAT "}",
-                              ks->count, ks->total);
+      g_string_append (out, ",\"count\":");
+      tes_chrome_append_int (out, ks->count);
+      g_string_append (out, ",\"device_ns\":");
+      tes_chrome_append_int (out, ks->total);
+      g_string_append_c (out, '}');
     }
   g_string_append_c (out, ']');
 }

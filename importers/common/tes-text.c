@@ -35,6 +35,45 @@ tes_is_blank (const char *text,
   return len == 0;
 }
 
+static gsize
+skip_json_space (const guint8 *head,
+                 gsize         len,
+                 gsize         i)
+{
+  while (i < len && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
+    i++;
+
+  return i;
+}
+
+/* A file head that opens a JSON object ('{' then a key or '}') or an array
+ * of objects or arrays: what no vendor's text listing starts with (a log's
+ * "[INFO]" does not pass). Text sniffers ask this first so that a JSON
+ * trace, often thousands of short lines in its head, is never run through
+ * their line classifiers. */
+gboolean
+tes_head_is_json (const guint8 *head,
+                  gsize         len)
+{
+  gsize i = 0;
+  guint8 c;
+
+  if (head == NULL)
+    return FALSE;
+  if (len >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF)
+    i = 3;
+  i = skip_json_space (head, len, i);
+  if (i >= len || (head[i] != '{' && head[i] != '['))
+    return FALSE;
+
+  c = head[i];
+  i = skip_json_space (head, len, i + 1);
+  if (i >= len)
+    return FALSE;
+
+  return c == '{' ? (head[i] == '"' || head[i] == '}') : (head[i] == '{' || head[i] == '[' || head[i] == ']');
+}
+
 /* The length without the spaces and tabs at the end. */
 gsize
 tes_trimmed_length (const char *text,

@@ -39,5 +39,7 @@ gboolean  tes_line_has_fields (const char          *line,
                                gsize                len,
                                const char * const  *names,
                                guint                n_names);
+gboolean  tes_head_is_json    (const guint8        *head,
+                               gsize                len);
 
 G_END_DECLS

@@ -829,6 +829,10 @@ tes_poplar_report_importer_sniff (TesImporter  *importer,
   if (memchr (head, '\0', head_len) != NULL)
     return 0;
 
+  /* a JSON trace's head is thousands of short lines: never classify them */
+  if (tes_head_is_json (head, head_len))
+    return 0;
+
   tes_line_reader_init_for_head (&reader, head, head_len);
 
   while (tes_line_reader_next (&reader, &line, &len))

@@ -626,6 +626,10 @@ tes_qaic_runner_importer_sniff (TesImporter  *importer,
   gboolean latency_header = FALSE, percentile = FALSE;
   guint writes = 0, latency_rows = 0;
 
+  /* a JSON trace's head is thousands of short lines: never classify them */
+  if (tes_head_is_json (head, head_len))
+    return 0;
+
   tes_line_reader_init_for_head (&reader, head, head_len);
 
   while (tes_line_reader_next_text (&reader, &line, &len, &not_text))

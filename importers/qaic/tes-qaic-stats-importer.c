@@ -166,6 +166,10 @@ tes_qaic_stats_importer_sniff (TesImporter  *importer,
   guint unknown = 0;
   guint score;
 
+  /* a JSON trace's head is thousands of short lines: never classify them */
+  if (tes_head_is_json (head, head_len))
+    return 0;
+
   tes_line_reader_init_for_head (&reader, head, head_len);
 
   while (tes_line_reader_next_text (&reader, &line, &len, &not_text))

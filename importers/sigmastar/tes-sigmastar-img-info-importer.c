@@ -341,6 +341,10 @@ tes_sigmastar_img_info_importer_sniff (TesImporter  *importer,
   guint header = 0;
   gboolean model = FALSE, open = FALSE, tensor = FALSE, tensor_key = FALSE;
 
+  /* a JSON trace's head is thousands of short lines: never classify them */
+  if (tes_head_is_json (head, head_len))
+    return 0;
+
   tes_line_reader_init_for_head (&reader, head, head_len);
 
   while (tes_line_reader_next_text (&reader, &line, &len, &not_text))

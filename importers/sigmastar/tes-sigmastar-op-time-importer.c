@@ -153,6 +153,10 @@ tes_sigmastar_op_time_importer_sniff (TesImporter  *importer,
   RowKind first = ROW_INVALID;
   gboolean named;
 
+  /* a JSON trace's head is thousands of short lines: never classify them */
+  if (tes_head_is_json (head, head_len))
+    return 0;
+
   tes_line_reader_init_for_head (&reader, head, head_len);
 
   while (tes_line_reader_next (&reader, &line, &len))

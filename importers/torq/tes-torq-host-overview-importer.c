@@ -177,6 +177,10 @@ tes_torq_host_overview_importer_sniff (TesImporter  *importer,
   gboolean in_block = FALSE;
   guint lines = 0;
 
+  /* a JSON trace's head is thousands of short lines: never classify them */
+  if (tes_head_is_json (head, head_len))
+    return 0;
+
   tes_line_reader_init_for_head (&reader, head, head_len);
 
   while (tes_line_reader_next (&reader, &line, &len))

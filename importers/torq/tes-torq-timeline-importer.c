@@ -234,6 +234,10 @@ tes_torq_timeline_importer_sniff (TesImporter  *importer,
   gboolean first = TRUE;
   gboolean named = basename != NULL && (strstr (basename, "timeline") || strstr (basename, "trace"));
 
+  /* a JSON trace's head is thousands of short lines: never classify them */
+  if (tes_head_is_json (head, head_len))
+    return 0;
+
   tes_line_reader_init_for_head (&reader, head, head_len);
 
   while (tes_line_reader_next (&reader, &line, &len))
