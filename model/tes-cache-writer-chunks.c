@@ -354,23 +354,6 @@ tes_cache_writer_prepare_statements (TesCacheWriter *self)
   return TRUE;
 }
 
-/* Every chunk of slices goes into the file here, packed on the writer's
- * packing thread (tes-cache-writer-pack.c); for a streamed track (ts),
- * its rowid is appended to ts->chunk_rows once it is stored. FALSE on
- * failure. */
-gboolean
-tes_cache_writer_store_chunk (TesCacheWriter       *self,
-                              guint                 id,
-                              guint                 first,
-                              const TesSliceRecord *recs,
-                              guint                 count,
-                              const TesChunkInfo   *info,
-                              GByteArray           *args,
-                              TesTrackSlices       *ts)
-{
-  return tes_cache_writer_queue_chunk (self, id, first, recs, count, info, args, ts);
-}
-
 gboolean
 tes_cache_writer_store_track (TesCacheWriter   *self,
                               TesPreparedTrack *prep)
@@ -384,7 +367,7 @@ tes_cache_writer_store_track (TesCacheWriter   *self,
     {
       guint first = c * TES_CACHE_CHUNK_SLICES;
 
-      if (!tes_cache_writer_store_chunk (self, prep->id, first, &recs[first], MIN (TES_CACHE_CHUNK_SLICES, prep->n - first),
+      if (!tes_cache_writer_queue_chunk (self, prep->id, first, &recs[first], MIN (TES_CACHE_CHUNK_SLICES, prep->n - first),
                                          &g_array_index (prep->chunks, TesChunkInfo, c),
                                          g_ptr_array_index (prep->chunk_args, c), NULL))
         return FALSE;

@@ -191,14 +191,6 @@ void              tes_lod_builder_finish              (TesLodBuilder        *lb,
 TesPreparedTrack *tes_cache_writer_prepare_track      (guint                 id,
                                                        TesTrackSlices       *ts);
 gboolean          tes_cache_writer_prepare_statements (TesCacheWriter       *self);
-gboolean          tes_cache_writer_store_chunk        (TesCacheWriter       *self,
-                                                       guint                 id,
-                                                       guint                 first,
-                                                       const TesSliceRecord *recs,
-                                                       guint                 count,
-                                                       const TesChunkInfo   *info,
-                                                       GByteArray           *args,
-                                                       TesTrackSlices       *ts);
 gboolean          tes_cache_writer_store_track        (TesCacheWriter       *self,
                                                        TesPreparedTrack     *prep);
 

@@ -163,7 +163,7 @@ store_held (TesCacheWriter *self,
   g_autoptr(GByteArray) args = g_steal_pointer (&ts->held_args);
   guint count = ts->n_held;
 
-  if (!tes_cache_writer_store_chunk (self, id, ts->n_stored, recs, count, &info, args, ts))
+  if (!tes_cache_writer_queue_chunk (self, id, ts->n_stored, recs, count, &info, args, ts))
     return FALSE;
   ts->n_stored += count;
   ts->n_held = 0;

@@ -708,6 +708,43 @@ ipus_loaded (GObject      *object,
   g_assert_no_error (error);
 }
 
+/* gen-poplar-tiles.py run with @args into a directory of its own named
+ * @name, and its execution trace imported (chrome-json); the directory
+ * in @dir (nullable). */
+static TesReport *
+import_generated_execution (const char        *name,
+                            const char *const *args,
+                            char             **dir)
+{
+  g_autofree char *own = g_test_build_filename (G_TEST_DIST, "gen-poplar-tiles.py", NULL);
+  g_autofree char *outdir = tes_test_tmp_path (name);
+  g_autofree char *execution = g_build_filename (outdir, "execution.json", NULL);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *paths[] = { execution };
+  TesImporter *importers[] = { tes_importer_registry_lookup ("chrome-json") };
+  TesReport *report;
+  int status;
+
+  g_assert_nonnull (g_getenv ("PYTHON3"));
+  g_ptr_array_add (argv, (gpointer)g_getenv ("PYTHON3"));
+  g_ptr_array_add (argv, own);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer)args[i]);
+  g_ptr_array_add (argv, (gpointer)"--outdir");
+  g_ptr_array_add (argv, outdir);
+  g_ptr_array_add (argv, NULL);
+  if (!tes_test_run ((const char *const *)argv->pdata, &out, &err, &status))
+    g_error ("gen-poplar-tiles.py failed (%d): %s", status, err);
+  report = tes_report_import_files (paths, importers, 1, 0, NULL, NULL, &error);
+  g_assert_no_error (error);
+  if (dir != NULL)
+    *dir = g_steal_pointer (&outdir);
+
+  return report;
+}
+
 /* The pyramid gives the cells the steps give, on a generated run long
  * enough for several levels: at zooms from the whole run to a few steps,
  * ranges off any group's edge, rows for every tile and rows merging
@@ -715,12 +752,7 @@ ipus_loaded (GObject      *object,
 static void
 test_bsp_pyramid (void)
 {
-  g_autofree char *own = g_test_build_filename (G_TEST_DIST, "gen-poplar-tiles.py", NULL);
-  g_autofree char *dir = tes_test_tmp_path ("gen-poplar-long");
-  g_autofree char *execution = g_build_filename (dir, "execution.json", NULL);
-  g_autofree char *out = NULL, *err = NULL;
-  const char *argv[] = { g_getenv ("PYTHON3"), own, "--seed", "11", "--ipus", "2", "--tiles", "20",
-                         "--steps", "700", "--outdir", dir, NULL };
+  static const char *const args[] = { "--seed", "11", "--ipus", "2", "--tiles", "20", "--steps", "700", NULL };
   g_autoptr(TesReport) report = NULL;
   g_autoptr(GPtrArray) ipus = NULL;
   g_autoptr(GError) error = NULL;
@@ -731,18 +763,8 @@ test_bsp_pyramid (void)
   guint max_level = 0, checked = 0;
   /* one grid through every frame, as a section keeps it */
   TesBspGrid *reused = NULL;
-  int status;
 
-  g_assert_nonnull (argv[0]);
-  if (!tes_test_run (argv, &out, &err, &status))
-    g_error ("gen-poplar-tiles.py failed (%d): %s", status, err);
-  {
-    const char *paths[] = { execution };
-    TesImporter *importers[] = { tes_importer_registry_lookup ("chrome-json") };
-
-    report = tes_report_import_files (paths, importers, 1, 0, NULL, NULL, &error);
-  }
-  g_assert_no_error (error);
+  report = import_generated_execution ("gen-poplar-long", args, NULL);
   /* two sections asking while it loads share one load; one asking later
    * gets it at once */
   {
@@ -867,12 +889,7 @@ test_bsp_pyramid (void)
 static void
 test_bsp_spread (void)
 {
-  g_autofree char *own = g_test_build_filename (G_TEST_DIST, "gen-poplar-tiles.py", NULL);
-  g_autofree char *dir = tes_test_tmp_path ("gen-poplar-spread");
-  g_autofree char *execution = g_build_filename (dir, "execution.json", NULL);
-  g_autofree char *out = NULL, *err = NULL;
-  const char *argv[] = { g_getenv ("PYTHON3"), own, "--seed", "5", "--ipus", "1", "--tiles", "62",
-                         "--steps", "240", "--outdir", dir, NULL };
+  static const char *const args[] = { "--seed", "5", "--ipus", "1", "--tiles", "62", "--steps", "240", NULL };
   g_autoptr(TesReport) report = NULL;
   g_autoptr(GPtrArray) ipus = NULL;
   g_autoptr(GError) error = NULL;
@@ -885,18 +902,8 @@ test_bsp_spread (void)
   guint spread = 0, several = 0, long_steps = 0;
   const TesBspIpu *ipu;
   const TesBspSpan *spans;
-  int status;
 
-  g_assert_nonnull (argv[0]);
-  if (!tes_test_run (argv, &out, &err, &status))
-    g_error ("gen-poplar-tiles.py failed (%d): %s", status, err);
-  {
-    const char *paths[] = { execution };
-    TesImporter *importers[] = { tes_importer_registry_lookup ("chrome-json") };
-
-    report = tes_report_import_files (paths, importers, 1, 0, NULL, NULL, &error);
-  }
-  g_assert_no_error (error);
+  report = import_generated_execution ("gen-poplar-spread", args, NULL);
   ipus = tes_report_get_bsp_ipus (report, TRUE, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (ipus->len, ==, 1);
@@ -953,13 +960,10 @@ test_bsp_spread (void)
 static void
 test_bsp_step_time (void)
 {
-  g_autofree char *own = g_test_build_filename (G_TEST_DIST, "gen-poplar-tiles.py", NULL);
-  g_autofree char *dir = tes_test_tmp_path ("gen-poplar-step-time");
-  g_autofree char *execution = g_build_filename (dir, "execution.json", NULL);
-  g_autofree char *truth_path = g_build_filename (dir, "truth.json", NULL);
-  g_autofree char *out = NULL, *err = NULL;
-  const char *argv[] = { g_getenv ("PYTHON3"), own, "--seed", "3", "--ipus", "2", "--tiles", "24", "--steps", "21",
-                         "--hot-tiles", "2", "--busy-tiles", "5", "17", "--outdir", dir, NULL };
+  static const char *const args[] = { "--seed", "3", "--ipus", "2", "--tiles", "24", "--steps", "21",
+                                      "--hot-tiles", "2", "--busy-tiles", "5", "17", NULL };
+  g_autofree char *dir = NULL;
+  g_autofree char *truth_path = NULL;
   static const char *const state_names[] = { "idle", "compute", "exchange", "sync" };
   g_autoptr(TesReport) report = NULL;
   g_autoptr(GPtrArray) ipus = NULL;
@@ -967,18 +971,9 @@ test_bsp_step_time (void)
   g_autoptr(GError) error = NULL;
   JsonArray *steps;
   guint width = 200, n_before = 0, n_after = 0, n_split = 0;
-  int status;
 
-  g_assert_nonnull (argv[0]);
-  if (!tes_test_run (argv, &out, &err, &status))
-    g_error ("gen-poplar-tiles.py failed (%d): %s", status, err);
-  {
-    const char *paths[] = { execution };
-    TesImporter *importers[] = { tes_importer_registry_lookup ("chrome-json") };
-
-    report = tes_report_import_files (paths, importers, 1, 0, NULL, NULL, &error);
-  }
-  g_assert_no_error (error);
+  report = import_generated_execution ("gen-poplar-step-time", args, &dir);
+  truth_path = g_build_filename (dir, "truth.json", NULL);
   ipus = tes_report_get_bsp_ipus (report, TRUE, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (ipus->len, ==, 2);
