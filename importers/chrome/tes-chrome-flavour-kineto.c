@@ -996,7 +996,8 @@ details_text (TesChromeBuilder *b,
 /* One operator row per op name of the ops @ops (indexes in st->ops; NULL:
  * every op), with the kernels each launched (@works: indexes in st->work
  * of theirs, NULL: every work; @op_of_work: the op index of each work, -1:
- * none), for run @run_id (0: the whole trace). */
+ * none), for run @run_id (0: the whole trace). @sum_of: zeros, one per
+ * op name's gid, left zeros: an array, not a hash table per step. */
 static void
 write_op_sums (TesChromeBuilder *b,
                KState           *st,
@@ -1004,9 +1005,9 @@ write_op_sums (TesChromeBuilder *b,
                GArray           *ops,
                GArray           *works,
                gint64            run_id,
-               gboolean          linked)
+               gboolean          linked,
+               guint32          *sum_of)
 {
-  g_autoptr(GHashTable) sum_of = g_hash_table_new (NULL, NULL);
   g_autoptr(GPtrArray) sums = g_ptr_array_new_with_free_func (op_sum_free);
   g_autoptr(GString) args = g_string_new (NULL);
   g_autoptr(GString) details = g_string_new (NULL);
@@ -1016,14 +1017,15 @@ write_op_sums (TesChromeBuilder *b,
       Op *op = &g_array_index (st->ops, Op, ops ? g_array_index (ops, guint, k) : k);
       OpSum *sum;
 
-      if (!(sum = g_hash_table_lookup (sum_of, GUINT_TO_POINTER (op->name))))
+      if (sum_of[op->name] == 0)
         {
           sum = g_new0 (OpSum, 1);
           sum->name = op->name;
           tes_chrome_kernels_init (&sum->kernels);
           g_ptr_array_add (sums, sum);
-          g_hash_table_insert (sum_of, GUINT_TO_POINTER (op->name), sum);
+          sum_of[op->name] = sums->len;
         }
+      sum = g_ptr_array_index (sums, sum_of[op->name] - 1);
       sum->count++;
       sum->cpu_total += op->dur;
       sum->cpu_self += op->self;
@@ -1040,9 +1042,12 @@ write_op_sums (TesChromeBuilder *b,
       if (op_of_work[i] < 0)
         continue;
       op = &g_array_index (st->ops, Op, op_of_work[i]);
-      tes_chrome_kernels_add (&((OpSum *)g_hash_table_lookup (sum_of, GUINT_TO_POINTER (op->name)))->kernels,
+      tes_chrome_kernels_add (&((OpSum *)g_ptr_array_index (sums, sum_of[op->name] - 1))->kernels,
                               w->name, w->end - w->start);
     }
+  /* cleared for the next step's call */
+  for (guint i = 0; i < sums->len; i++)
+    sum_of[((OpSum *)g_ptr_array_index (sums, i))->name] = 0;
 
   for (guint i = 0; i < sums->len; i++)
     {
@@ -1095,6 +1100,8 @@ write_operators (TesChromeBuilder *b,
   IdMap op_of_ext;
   g_autofree gint *op_of_work = g_new (gint, st->work->len + 1);
   g_autofree gint *step_of_op = g_new (gint, st->ops->len + 1);
+  g_autofree guint32 *sum_of = NULL;
+  guint32 n_names = 0;
   const gint64 *steps = (const gint64 *)(gpointer)st->steps->data;
   gboolean linked = FALSE;
   /* steps do not overlap and come in start order, unless a trace has
@@ -1106,6 +1113,7 @@ write_operators (TesChromeBuilder *b,
     {
       Op *op = &g_array_index (st->ops, Op, i);
 
+      n_names = MAX (n_names, op->name + 1);
       if (op->ext >= 0)
         id_map_insert (&op_of_ext, op->ext, GINT_TO_POINTER (i + 1));
       /* the step its call started in */
@@ -1139,7 +1147,8 @@ write_operators (TesChromeBuilder *b,
     }
 
   id_map_clear (&op_of_ext);
-  write_op_sums (b, st, op_of_work, NULL, NULL, 0, linked);
+  sum_of = g_new0 (guint32, n_names + 1);
+  write_op_sums (b, st, op_of_work, NULL, NULL, 0, linked, sum_of);
 
   /* each step's ops and their works, in one pass: a trace of many steps
    * costs no more than one of few */
@@ -1160,7 +1169,7 @@ write_operators (TesChromeBuilder *b,
         g_array_append_val (g_ptr_array_index (works_in, step_of_op[op_of_work[i]]), i);
     for (guint s = 0; s < st->steps->len; s++)
       write_op_sums (b, st, op_of_work, g_ptr_array_index (ops_in, s), g_ptr_array_index (works_in, s),
-                     run_ids[s], linked);
+                     run_ids[s], linked, sum_of);
   }
 
   tes_cache_writer_set_info (b->writer, b->context->source_id, "PyTorch.operator_time",

@@ -23,7 +23,7 @@ void
 tes_chrome_kernels_init (TesChromeKernels *k)
 {
   k->sums = g_array_new (FALSE, FALSE, sizeof (TesChromeKernelSum));
-  k->index = g_hash_table_new (NULL, NULL);
+  k->index = NULL;
 }
 
 void
@@ -33,13 +33,29 @@ tes_chrome_kernels_clear (TesChromeKernels *k)
   g_clear_pointer (&k->index, g_hash_table_unref);
 }
 
+/* Most ops launch a few kernel names: those are looked for in the array,
+ * the index made only past KERNELS_LINEAR (a 1M-event Kineto trace sums
+ * kernels for some 80k op rows, a hash table each). */
+#define KERNELS_LINEAR 8
+
 void
 tes_chrome_kernels_add (TesChromeKernels *k,
                         guint32           name,
                         gint64            dur)
 {
-  guint i = GPOINTER_TO_UINT (g_hash_table_lookup (k->index, GUINT_TO_POINTER (name)));
-  TesChromeKernelSum *sum;
+  TesChromeKernelSum *sums = (TesChromeKernelSum *)(gpointer)k->sums->data;
+  TesChromeKernelSum *sum = NULL;
+  guint i = 0;
+
+  if (k->index != NULL)
+    i = GPOINTER_TO_UINT (g_hash_table_lookup (k->index, GUINT_TO_POINTER (name)));
+  else
+    for (guint j = 0; j < k->sums->len; j++)
+      if (sums[j].name == name)
+        {
+          i = j + 1;
+          break;
+        }
 
   if (i == 0)
     {
@@ -47,7 +63,16 @@ tes_chrome_kernels_add (TesChromeKernels *k,
 
       g_array_append_val (k->sums, ks);
       i = k->sums->len;
-      g_hash_table_insert (k->index, GUINT_TO_POINTER (name), GUINT_TO_POINTER (i));
+      if (k->index != NULL)
+        g_hash_table_insert (k->index, GUINT_TO_POINTER (name), GUINT_TO_POINTER (i));
+      else if (i > KERNELS_LINEAR)
+        {
+          k->index = g_hash_table_new (NULL, NULL);
+          for (guint j = 0; j < k->sums->len; j++)
+            g_hash_table_insert (k->index,
+                                 GUINT_TO_POINTER (g_array_index (k->sums, TesChromeKernelSum, j).name),
+                                 GUINT_TO_POINTER (j + 1));
+        }
     }
   sum = &g_array_index (k->sums, TesChromeKernelSum, i - 1);
   sum->count++;
