@@ -144,12 +144,19 @@ tes_chrome_kernels_append_text (TesChromeBuilder       *b,
     {
       const TesChromeKernelSum *ks = &g_array_index (kernels, TesChromeKernelSum, i);
       const char *name = tes_chrome_text (b, ks->name);
-      glong chars = g_utf8_strlen (name, -1);
+      /* the first 59 characters, and whether more than one follows: no
+       * count of the whole name (kernel names run to hundreds of bytes) */
+      const char *cut = name;
+      gboolean longer;
+
+      for (guint n = 0; n < 59 && *cut != '\0'; n++)
+        cut = g_utf8_next_char (cut);
+      longer = *cut != '\0' && *g_utf8_next_char (cut) != '\0';
 
       g_string_append (out, i == 0 ? "; kernels: " : ", ");
-      if (chars > 60)
+      if (longer)
         {
-          g_string_append_len (out, name, g_utf8_offset_to_pointer (name, 59) - name);
+          g_string_append_len (out, name, cut - name);
           g_string_append (out, "…");
         }
       else
