@@ -400,6 +400,7 @@ pack_search (GArray         *groups,
   const guint8 *letter = letter_table ();
   g_autofree guint32 *order = g_new (guint32, MAX (n, 1));
   g_autofree guint64 *seen = NULL;
+  guint64 words[256];
   const char *texts = raw_args ? (const char *)raw_args + (n + 1) * sizeof (guint32) : NULL;
   guint8 *p;
 
@@ -432,34 +433,56 @@ pack_search (GArray         *groups,
       gsize at;
 
       memset (seen, 0, (TES_CACHE_TRIGRAMS + 63) / 64 * sizeof (guint64));
+      memset (words, 0, sizeof words);
       for (guint k = 0; texts != NULL && k < pg->n; k++)
         {
           guint32 begin, end;
-          guint run = 0, a = 0, b = 0;
+          const guint8 *at_byte, *end_byte;
 
           memcpy (&begin, raw_args + order[pg->first + k] * sizeof (guint32), sizeof begin);
           memcpy (&end, raw_args + (order[pg->first + k] + 1) * sizeof (guint32), sizeof end);
           any_args |= end > begin;
-          for (guint32 j = begin; j < end; j++)
+          at_byte = (const guint8 *)texts + begin;
+          end_byte = (const guint8 *)texts + end;
+          /* word by word (a run of letters): a group's slices repeat
+           * their args' keys, and a word of up to 12 letters met before
+           * in the group (its letters packed 5 bits each: the key is the
+           * word) adds no trigram */
+          while (at_byte < end_byte)
             {
-              guint c = letter[(guint8)texts[j]];
+              const guint8 *word;
+              guint64 key = 0;
+              guint a, b;
 
-              if (c == TRIGRAM_NONE)
+              while (at_byte < end_byte && letter[*at_byte] == TRIGRAM_NONE)
+                at_byte++;
+              word = at_byte;
+              while (at_byte < end_byte && letter[*at_byte] != TRIGRAM_NONE)
+                key = key << 5 | (guint64)(letter[*at_byte++] + 1);
+              if (at_byte - word < 3)
+                continue;
+              if (at_byte - word <= 12)
                 {
-                  run = 0;
-                  continue;
+                  guint w = (guint)((key * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> 56);
+
+                  if (words[w] == key)
+                    continue;
+                  words[w] = key;
                 }
-              if (++run >= 3)
+              a = letter[word[0]];
+              b = letter[word[1]];
+              for (const guint8 *c = word + 2; c < at_byte; c++)
                 {
-                  guint t = (a * 26 + b) * 26 + c;
+                  guint t = (a * 26 + b) * 26 + letter[*c];
 
-                  distinct += !((seen[t / 64] >> (t % 64)) & 1);
                   seen[t / 64] |= G_GUINT64_CONSTANT (1) << (t % 64);
+                  a = b;
+                  b = letter[*c];
                 }
-              a = b;
-              b = c;
             }
         }
+      for (guint w = 0; texts != NULL && w < (TES_CACHE_TRIGRAMS + 63) / 64; w++)
+        distinct += (guint)__builtin_popcountll (seen[w]);
 
       /* about a fifth of the bits set: a pattern of three trigrams passes
        * a group that holds none of them once in a hundred */

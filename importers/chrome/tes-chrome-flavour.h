@@ -82,7 +82,7 @@ typedef struct
 typedef struct
 {
   GArray     *sums;       /* TesChromeKernelSum */
-  GHashTable *index;      /* name gid -> index + 1 */
+  GHashTable *index;      /* name gid -> index + 1; NULL while there are few */
 } TesChromeKernels;
 
 void tes_chrome_kernels_init        (TesChromeKernels       *k);

@@ -23,7 +23,7 @@ void
 tes_chrome_kernels_init (TesChromeKernels *k)
 {
   k->sums = g_array_new (FALSE, FALSE, sizeof (TesChromeKernelSum));
-  k->index = g_hash_table_new (NULL, NULL);
+  k->index = NULL;
 }
 
 void
@@ -33,13 +33,29 @@ tes_chrome_kernels_clear (TesChromeKernels *k)
   g_clear_pointer (&k->index, g_hash_table_unref);
 }
 
+/* Most ops launch a few kernel names: those are looked for in the array,
+ * the index made only past KERNELS_LINEAR (a 1M-event Kineto trace sums
+ * kernels for some 80k op rows, a hash table each). */
+#define KERNELS_LINEAR 8
+
 void
 tes_chrome_kernels_add (TesChromeKernels *k,
                         guint32           name,
                         gint64            dur)
 {
-  guint i = GPOINTER_TO_UINT (g_hash_table_lookup (k->index, GUINT_TO_POINTER (name)));
-  TesChromeKernelSum *sum;
+  TesChromeKernelSum *sums = (TesChromeKernelSum *)(gpointer)k->sums->data;
+  TesChromeKernelSum *sum = NULL;
+  guint i = 0;
+
+  if (k->index != NULL)
+    i = GPOINTER_TO_UINT (g_hash_table_lookup (k->index, GUINT_TO_POINTER (name)));
+  else
+    for (guint j = 0; j < k->sums->len; j++)
+      if (sums[j].name == name)
+        {
+          i = j + 1;
+          break;
+        }
 
   if (i == 0)
     {
@@ -47,7 +63,16 @@ tes_chrome_kernels_add (TesChromeKernels *k,
 
       g_array_append_val (k->sums, ks);
       i = k->sums->len;
-      g_hash_table_insert (k->index, GUINT_TO_POINTER (name), GUINT_TO_POINTER (i));
+      if (k->index != NULL)
+        g_hash_table_insert (k->index, GUINT_TO_POINTER (name), GUINT_TO_POINTER (i));
+      else if (i > KERNELS_LINEAR)
+        {
+          k->index = g_hash_table_new (NULL, NULL);
+          for (guint j = 0; j < k->sums->len; j++)
+            g_hash_table_insert (k->index,
+                                 GUINT_TO_POINTER (g_array_index (k->sums, TesChromeKernelSum, j).name),
+                                 GUINT_TO_POINTER (j + 1));
+        }
     }
   sum = &g_array_index (k->sums, TesChromeKernelSum, i - 1);
   sum->count++;
@@ -119,12 +144,19 @@ tes_chrome_kernels_append_text (TesChromeBuilder       *b,
     {
       const TesChromeKernelSum *ks = &g_array_index (kernels, TesChromeKernelSum, i);
       const char *name = tes_chrome_text (b, ks->name);
-      glong chars = g_utf8_strlen (name, -1);
+      /* the first 59 characters, and whether more than one follows: no
+       * count of the whole name (kernel names run to hundreds of bytes) */
+      const char *cut = name;
+      gboolean longer;
+
+      for (guint n = 0; n < 59 && *cut != '\0'; n++)
+        cut = g_utf8_next_char (cut);
+      longer = *cut != '\0' && *g_utf8_next_char (cut) != '\0';
 
       g_string_append (out, i == 0 ? "; kernels: " : ", ");
-      if (chars > 60)
+      if (longer)
         {
-          g_string_append_len (out, name, g_utf8_offset_to_pointer (name, 59) - name);
+          g_string_append_len (out, name, cut - name);
           g_string_append (out, "…");
         }
       else
