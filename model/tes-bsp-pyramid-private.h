@@ -51,8 +51,31 @@ struct _TesBspPyramid
   Level             levels[MAX_LEVELS];
 };
 
-guint _tes_bsp_level_first_from (const Level *level,
-                                 guint        from,
-                                 gint64       t);
+/* How many blocks of 2^j tiles hold n_tiles. */
+static inline gsize
+_tes_bsp_blocks_of (guint n_tiles,
+                    guint j)
+{
+  return (n_tiles + (1u << j) - 1) >> j;
+}
+
+guint       _tes_bsp_level_first_from (const Level      *level,
+                                       guint             from,
+                                       gint64            t);
+
+/* tes-bsp-grid.c */
+TesBspGrid *_tes_bsp_grid_new         (guint             n_tiles,
+                                       guint             width,
+                                       guint             height);
+TesBspGrid *_tes_bsp_grid_reuse       (TesBspGrid       *grid,
+                                       guint             n_tiles,
+                                       guint             width,
+                                       guint             height);
+void        _tes_bsp_grid_fill        (TesBspGrid       *grid,
+                                       const Level      *level,
+                                       const TesBspSpan *spans,
+                                       guint             n_spans,
+                                       gint64            t0,
+                                       gint64            t1);
 
 G_END_DECLS
