@@ -9,6 +9,9 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+#include <math.h>
+
 #include "tes-trace-view-private.h"
 
 /* The trace's frames are built in a thread: reading the report may take
@@ -251,6 +254,27 @@ _tes_trace_view_ensure_frame (TesTraceView *self)
     start_frame (self, &key);
 
   return self->frame;
+}
+
+/* Until its first frame is built (in a thread, over a big report or a
+ * slow disk) the view says so, in the middle, instead of staying blank. */
+void
+_tes_trace_view_snapshot_pending (TesTraceView *self,
+                                  GtkSnapshot  *snapshot,
+                                  int           width,
+                                  int           height)
+{
+  /* Translators: shown in the Execution Trace until its first frame is drawn */
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), _("Drawing the trace…"));
+  GdkRGBA dim = { 0x77 / 255.0, 0x76 / 255.0, 0x7b / 255.0, 1.0 };
+  int text_width, text_height;
+
+  pango_layout_get_pixel_size (layout, &text_width, &text_height);
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (floor ((width - text_width) / 2.0),
+                                                          floor ((height - text_height) / 2.0)));
+  gtk_snapshot_append_layout (snapshot, layout, &dim);
+  gtk_snapshot_restore (snapshot);
 }
 
 /* Whether the frame of what the view shows now is still being built

@@ -191,6 +191,10 @@ void                 _tes_trace_view_select_slice             (TesTraceView    *
 /* tes-trace-view-frames.c */
 const TesTraceFrame *_tes_trace_view_ensure_frame             (TesTraceView    *self);
 void                 _tes_trace_view_drop_frames              (TesTraceView    *self);
+void                 _tes_trace_view_snapshot_pending         (TesTraceView    *self,
+                                                               GtkSnapshot     *snapshot,
+                                                               int              width,
+                                                               int              height);
 const char          *_tes_trace_view_slice_args               (TesTraceView    *self,
                                                                gint64           track_id,
                                                                guint32          index);
