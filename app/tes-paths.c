@@ -65,3 +65,54 @@ tes_paths_get_schema_dir (void)
 {
   return tes_paths_is_uninstalled () ? SCHEMA_BUILD_DIR : NULL;
 }
+
+/* A file's folder as a window's subtitle shows it: "~" for the home
+ * folder, "~/…" below it. */
+char *
+tes_paths_display_dirname (GFile *file)
+{
+  g_autoptr(GFile) parent = g_file_get_parent (file);
+  g_autoptr(GFile) home = g_file_new_for_path (g_get_home_dir ());
+  g_autofree char *relative = NULL;
+
+  if (parent == NULL)
+    return NULL;
+
+  if (g_file_equal (parent, home))
+    return g_strdup ("~");
+
+  if ((relative = g_file_get_relative_path (home, parent)))
+    {
+      g_autofree char *display = g_filename_display_name (relative);
+      return g_build_filename ("~", display, NULL);
+    }
+
+  return g_file_get_parse_name (parent);
+}
+
+/* A file's name as a title shows it. */
+char *
+tes_paths_display_basename (GFile *file)
+{
+  g_autofree char *basename = g_file_get_basename (file);
+
+  return g_filename_display_name (basename);
+}
+
+/* The report's sources, when every one is still where it was read. */
+GPtrArray *
+tes_paths_present_sources (TesReport *report)
+{
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < tes_report_get_n_sources (report); i++)
+    {
+      const TesSourceInfo *source = tes_report_get_source (report, i);
+
+      if (source->path == NULL || !g_file_test (source->path, G_FILE_TEST_IS_REGULAR))
+        return NULL;
+      g_ptr_array_add (files, g_file_new_for_path (source->path));
+    }
+
+  return files->len > 0 ? g_steal_pointer (&files) : NULL;
+}

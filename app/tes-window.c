@@ -14,6 +14,7 @@
 #include "tes-compare-window.h"
 #include "tes-export.h"
 #include "tes-insights-section.h"
+#include "tes-paths.h"
 #include "tes-recent.h"
 #include "tes-report-loader.h"
 #include "tes-sections.h"
@@ -120,36 +121,6 @@ tes_window_cancel_job (TesWindow *self)
   tes_window_set_progress (self, NULL);
 }
 
-static char *
-display_dirname (GFile *file)
-{
-  g_autoptr(GFile) parent = g_file_get_parent (file);
-  g_autoptr(GFile) home = g_file_new_for_path (g_get_home_dir ());
-  g_autofree char *relative = NULL;
-
-  if (parent == NULL)
-    return NULL;
-
-  if (g_file_equal (parent, home))
-    return g_strdup ("~");
-
-  if ((relative = g_file_get_relative_path (home, parent)))
-    {
-      g_autofree char *display = g_filename_display_name (relative);
-      return g_build_filename ("~", display, NULL);
-    }
-
-  return g_file_get_parse_name (parent);
-}
-
-static char *
-display_basename (GFile *file)
-{
-  g_autofree char *basename = g_file_get_basename (file);
-
-  return g_filename_display_name (basename);
-}
-
 static void
 tes_window_update_title (TesWindow *self)
 {
@@ -158,11 +129,11 @@ tes_window_update_title (TesWindow *self)
 
   if (self->file != NULL)
     {
-      g_autofree char *name = display_basename (self->file);
+      g_autofree char *name = tes_paths_display_basename (self->file);
 
       /* Translators: a report opened from several files: "first (+N)" */
       title = self->n_files > 1 ? g_strdup_printf (_("%s (+%u)"), name, self->n_files - 1) : g_steal_pointer (&name);
-      subtitle = display_dirname (self->file);
+      subtitle = tes_paths_display_dirname (self->file);
     }
 
   gtk_label_set_label (self->title_label, title ? title : _("Tessera"));
@@ -189,7 +160,7 @@ static void
 tes_window_show_error (TesWindow    *self,
                        const GError *error)
 {
-  g_autofree char *name = display_basename (self->file);
+  g_autofree char *name = tes_paths_display_basename (self->file);
   g_autofree char *where = g_file_get_parse_name (self->file);
   g_autofree char *title = NULL;
 
@@ -380,7 +351,7 @@ tes_window_open_files (TesWindow   *self,
       tes_report_loader_add_file (loader, path);
     }
 
-  name = display_basename (files[0]);
+  name = tes_paths_display_basename (files[0]);
   /* Translators: %s is the name of a file */
   loading = g_strdup_printf (_("Opening “%s”…"), name);
   gtk_label_set_label (self->loading_label, loading);
@@ -823,24 +794,6 @@ tes_window_export (TesWindow  *self,
   return tes_export_section (TES_SECTION (section), self->workspace, file, error);
 }
 
-/* The report's sources, when every one is still where it was read. */
-static GPtrArray *
-present_sources (TesReport *report)
-{
-  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
-
-  for (guint i = 0; i < tes_report_get_n_sources (report); i++)
-    {
-      const TesSourceInfo *source = tes_report_get_source (report, i);
-
-      if (source->path == NULL || !g_file_test (source->path, G_FILE_TEST_IS_REGULAR))
-        return NULL;
-      g_ptr_array_add (files, g_file_new_for_path (source->path));
-    }
-
-  return files->len > 0 ? g_steal_pointer (&files) : NULL;
-}
-
 static gboolean
 tes_window_remove_cache (TesWindow  *self,
                          const char *path)
@@ -894,13 +847,13 @@ tes_window_delete_cache_action (GtkWidget  *widget,
 
   path = g_strdup (tes_report_get_cache_path (self->report));
 
-  if ((sources = present_sources (self->report)))
+  if ((sources = tes_paths_present_sources (self->report)))
     {
       g_autofree char *format = g_strdup (self->format);
 
       if (tes_window_remove_cache (self, path))
         {
-          g_autofree char *name = display_basename (g_ptr_array_index (sources, 0));
+          g_autofree char *name = tes_paths_display_basename (g_ptr_array_index (sources, 0));
           /* Translators: %s is the name of a file */
           g_autofree char *status = g_strdup_printf (_("Cache deleted: importing “%s” again…"), name);
 
