@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "tes-chrome-flavour.h"
+#include "tes-chrome-id-map-private.h"
 #include "tes-info.h"
 #include "tes-json.h"
 
@@ -97,96 +98,6 @@ typedef struct
   gint64 ts;
   gint64 ext;           /* -1: none */
 } Launch;
-
-/* Ops by External id and launches by correlation id, both ids ≥ 0: an
- * open-addressed table of the ids themselves. A GHashTable of gint64
- * keys reads each key through a pointer into the big arrays, a cache
- * miss per probe with 500k ops. The last insert of an id wins, as with
- * g_hash_table_insert().
- *
- * Kineto numbers both ids upwards from 1, and the ops, launches and
- * kernels come nearly in that order: the slot is the id itself, its
- * high bits folded in, so that neighbouring ids share cache lines (a
- * multiplicative hash cost a cache miss per insert and lookup: 2.4 % of
- * the import's cycles at 1M events), and an id and its value share a
- * slot. */
-typedef struct
-{
-  gint64   id;            /* -1: empty */
-  gpointer value;
-} IdSlot;
-
-typedef struct
-{
-  IdSlot *slots;
-  gsize   mask;
-  guint   bits;
-} IdMap;
-
-static void
-id_map_init (IdMap *map,
-             gsize  n)
-{
-  gsize size = 16;
-  guint bits = 4;
-
-  while (size < 2 * n)
-    {
-      size *= 2;
-      bits++;
-    }
-  map->slots = g_new (IdSlot, size);
-  map->mask = size - 1;
-  map->bits = bits;
-  for (gsize i = 0; i < size; i++)
-    map->slots[i].id = -1;
-}
-
-static void
-id_map_clear (IdMap *map)
-{
-  g_clear_pointer (&map->slots, g_free);
-}
-
-static inline gsize
-id_map_slot (const IdMap *map,
-             gint64       id)
-{
-  guint64 u = (guint64)id;
-  gsize i = (gsize)(u ^ (u >> map->bits)) & map->mask;
-
-  while (map->slots[i].id != -1 && map->slots[i].id != id)
-    i = (i + 1) & map->mask;
-
-  return i;
-}
-
-static void
-id_map_insert (IdMap    *map,
-               gint64    id,
-               gpointer  value)
-{
-  gsize i;
-
-  g_assert (id >= 0);
-  i = id_map_slot (map, id);
-
-  map->slots[i].id = id;
-  map->slots[i].value = value;
-}
-
-static gpointer
-id_map_lookup (const IdMap *map,
-               gint64       id)
-{
-  gsize i;
-
-  if (id < 0)
-    return NULL;
-  i = id_map_slot (map, id);
-
-  return map->slots[i].id == id ? map->slots[i].value : NULL;
-}
 
 typedef struct
 {
@@ -819,12 +730,12 @@ intersect_spans (GArray *a,
  * else a kernel wait when the gap is under 30 µs, else other. works are
  * sorted by start. */
 static void
-busy_idle (KState      *st,
-           const IdMap *launch_of,
-           const Work **works,
-           guint        n,
-           gint64      *busy,
-           gint64       idle[N_IDLE])
+busy_idle (KState               *st,
+           const TesChromeIdMap *launch_of,
+           const Work          **works,
+           guint                 n,
+           gint64               *busy,
+           gint64                idle[N_IDLE])
 {
   gint64 reach = G_MININT64;
 
@@ -839,7 +750,7 @@ busy_idle (KState      *st,
       if (reach != G_MININT64 && w->start > reach)
         {
           gint64 gap = w->start - reach;
-          const Launch *launch = id_map_lookup (launch_of, w->corr);
+          const Launch *launch = tes_chrome_id_map_lookup (launch_of, w->corr);
 
           if (launch != NULL && launch->ts > reach)
             idle[IDLE_HOST_WAIT] += gap;
@@ -857,9 +768,9 @@ busy_idle (KState      *st,
 }
 
 static void
-write_units (TesChromeBuilder *b,
-             KState           *st,
-             const IdMap      *launch_of)
+write_units (TesChromeBuilder     *b,
+             KState               *st,
+             const TesChromeIdMap *launch_of)
 {
   g_autoptr(GPtrArray) by_stream = g_ptr_array_new_with_free_func ((GDestroyNotify)g_ptr_array_unref);
 
@@ -1092,12 +1003,12 @@ write_op_sums (TesChromeBuilder *b,
  * to the step its call started in; its kernels go with it, even when they
  * run after the step's host side ended. */
 static void
-write_operators (TesChromeBuilder *b,
-                 KState           *st,
-                 const IdMap      *launch_of,
-                 const gint64     *run_ids)
+write_operators (TesChromeBuilder     *b,
+                 KState               *st,
+                 const TesChromeIdMap *launch_of,
+                 const gint64         *run_ids)
 {
-  IdMap op_of_ext;
+  TesChromeIdMap op_of_ext;
   g_autofree gint *op_of_work = g_new (gint, st->work->len + 1);
   g_autofree gint *step_of_op = g_new (gint, st->ops->len + 1);
   g_autofree guint32 *sum_of = NULL;
@@ -1108,14 +1019,14 @@ write_operators (TesChromeBuilder *b,
    * them on several threads */
   gboolean sorted = tes_chrome_spans_sorted (steps, st->steps->len, 2);
 
-  id_map_init (&op_of_ext, st->ops->len);
+  tes_chrome_id_map_init (&op_of_ext, st->ops->len);
   for (guint i = 0; i < st->ops->len; i++)
     {
       Op *op = &g_array_index (st->ops, Op, i);
 
       n_names = MAX (n_names, op->name + 1);
       if (op->ext >= 0)
-        id_map_insert (&op_of_ext, op->ext, GINT_TO_POINTER (i + 1));
+        tes_chrome_id_map_insert (&op_of_ext, op->ext, GINT_TO_POINTER (i + 1));
       /* the step its call started in */
       step_of_op[i] = tes_chrome_span_at (steps, st->steps->len, 2, sorted, op->start);
     }
@@ -1131,10 +1042,10 @@ write_operators (TesChromeBuilder *b,
       Op *op;
 
       if (ext >= 0)
-        found = GPOINTER_TO_INT (id_map_lookup (&op_of_ext, ext));
-      if (found == 0 && (launch = id_map_lookup (launch_of, w->corr)) != NULL &&
+        found = GPOINTER_TO_INT (tes_chrome_id_map_lookup (&op_of_ext, ext));
+      if (found == 0 && (launch = tes_chrome_id_map_lookup (launch_of, w->corr)) != NULL &&
           launch->ext >= 0)
-        found = GPOINTER_TO_INT (id_map_lookup (&op_of_ext, launch->ext));
+        found = GPOINTER_TO_INT (tes_chrome_id_map_lookup (&op_of_ext, launch->ext));
       op_of_work[i] = found - 1;
       if (found == 0)
         continue;
@@ -1146,7 +1057,7 @@ write_operators (TesChromeBuilder *b,
         up->dev_total += w->end - w->start;
     }
 
-  id_map_clear (&op_of_ext);
+  tes_chrome_id_map_clear (&op_of_ext);
   sum_of = g_new0 (guint32, n_names + 1);
   write_op_sums (b, st, op_of_work, NULL, NULL, 0, linked, sum_of);
 
@@ -1182,17 +1093,17 @@ threads_written (TesChromeBuilder *b)
 {
   KState *st = b->flavour_data;
   g_autofree gint64 *run_ids = NULL;
-  IdMap launch_of;
+  TesChromeIdMap launch_of;
 
   pop_until (st, G_MAXINT64);
   st->cur = NULL;
 
-  id_map_init (&launch_of, st->launches->len);
+  tes_chrome_id_map_init (&launch_of, st->launches->len);
   for (guint i = 0; i < st->launches->len; i++)
     {
       Launch *launch = &g_array_index (st->launches, Launch, i);
 
-      id_map_insert (&launch_of, launch->corr, launch);
+      tes_chrome_id_map_insert (&launch_of, launch->corr, launch);
     }
 
   run_ids = g_new0 (gint64, st->steps->len + 1);
@@ -1205,7 +1116,7 @@ threads_written (TesChromeBuilder *b)
 
   write_operators (b, st, &launch_of, run_ids);
   write_units (b, st, &launch_of);
-  id_map_clear (&launch_of);
+  tes_chrome_id_map_clear (&launch_of);
   tes_chrome_ranks_register (b, st->steps, st->step_names);
 }
 
