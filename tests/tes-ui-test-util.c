@@ -124,6 +124,29 @@ tes_ui_test_spin (guint ms)
   g_source_remove (wake);
 }
 
+/* Sends @keyval to @widget's own key controller (the trace's arrows,
+ * which are not shortcuts), as GTK would with the focus there; whether it
+ * took the key. What the key starts is not waited for. */
+gboolean
+tes_ui_test_press_key_controller (GtkWidget *widget,
+                                  guint      keyval)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+      gboolean handled = FALSE;
+
+      if (!GTK_IS_EVENT_CONTROLLER_KEY (controller))
+        continue;
+      g_signal_emit_by_name (controller, "key-pressed", keyval, 0, (GdkModifierType)0, &handled);
+      return handled;
+    }
+
+  g_error ("A %s takes no keys", G_OBJECT_TYPE_NAME (widget));
+}
+
 /* Waits until @widget has drawn at a size that no longer changes: a window
  * grows to its content's minimum after its first frames. */
 void

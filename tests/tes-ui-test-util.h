@@ -41,6 +41,8 @@ GPtrArray      *tes_ui_test_wait_for_ipus        (TesBspSection *section);
 void            tes_ui_test_wait_for_summary     (TesSummarySection *section);
 void            tes_ui_test_spin                 (guint          ms);
 void            tes_ui_test_wait_for_stable_size (GtkWidget     *widget);
+gboolean        tes_ui_test_press_key_controller (GtkWidget     *widget,
+                                                  guint          keyval);
 GPtrArray      *tes_ui_test_find_widgets         (TesWindow     *window,
                                                   GType          type);
 const char     *tes_ui_test_find_value_for_key   (TesWindow     *window,

@@ -180,23 +180,13 @@ static gboolean
 press (gpointer widget,
        guint    keyval)
 {
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (widget));
+  gboolean handled = tes_ui_test_press_key_controller (GTK_WIDGET (widget), keyval);
 
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
-      gboolean handled = FALSE;
+  /* the trace looks for the slice an arrow goes to in a thread */
+  while (TES_IS_TRACE_VIEW (widget) && tes_trace_view_is_stepping (widget))
+    g_main_context_iteration (NULL, TRUE);
 
-      if (!GTK_IS_EVENT_CONTROLLER_KEY (controller))
-        continue;
-      g_signal_emit_by_name (controller, "key-pressed", keyval, 0, (GdkModifierType)0, &handled);
-      /* the trace looks for the slice an arrow goes to in a thread */
-      while (TES_IS_TRACE_VIEW (widget) && tes_trace_view_is_stepping (widget))
-        g_main_context_iteration (NULL, TRUE);
-      return handled;
-    }
-
-  g_error ("A %s takes no keys", G_OBJECT_TYPE_NAME (widget));
+  return handled;
 }
 
 static GtkWidget *

@@ -152,26 +152,6 @@ assert_frame_as_built (TesTraceView *view,
   g_assert_cmpuint (n_boxes, >, 0);
 }
 
-static gboolean
-press_arrow (TesTraceView *view,
-             guint         keyval)
-{
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (view));
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
-      gboolean handled = FALSE;
-
-      if (!GTK_IS_EVENT_CONTROLLER_KEY (controller))
-        continue;
-      g_signal_emit_by_name (controller, "key-pressed", keyval, 0, (GdkModifierType)0, &handled);
-      return handled;
-    }
-
-  g_error ("The trace takes no keys");
-}
-
 /* The middle of the first single slice of the frame drawn, in view
  * pixels; FALSE when it shows none. */
 static gboolean
@@ -288,9 +268,9 @@ test_trace_frames_never_block (void)
   g_assert_true (find_slice (tes_ui_test_trace_frame (view), &x, &y));
   g_assert_true (tes_trace_view_select_at (view, x, y, FALSE));
   g_assert_nonnull (tes_trace_view_get_selected_box (view, &track_id));
-  g_assert_true (press_arrow (view, GDK_KEY_Right));
-  g_assert_true (press_arrow (view, GDK_KEY_Right));
-  g_assert_true (press_arrow (view, GDK_KEY_Down));
+  g_assert_true (tes_ui_test_press_key_controller (GTK_WIDGET (view), GDK_KEY_Right));
+  g_assert_true (tes_ui_test_press_key_controller (GTK_WIDGET (view), GDK_KEY_Right));
+  g_assert_true (tes_ui_test_press_key_controller (GTK_WIDGET (view), GDK_KEY_Down));
   /* still looking for the slices: the main loop runs meanwhile */
   g_assert_true (tes_trace_view_is_stepping (view));
   while (tes_trace_view_is_stepping (view))
