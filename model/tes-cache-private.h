@@ -217,8 +217,12 @@ gboolean tes_cache_chunk_unpack_args    (const guint8         *blob,
 #define TES_CACHE_RACY_WINDOW_NS (G_GINT64_CONSTANT (100) * 1000 * 1000)
 #define TES_CACHE_RACY_COARSE_NS (G_GINT64_CONSTANT (2) * 1000 * 1000 * 1000)
 
-/* How many times a file was read to fingerprint it, for the tests. */
-guint    tes_cache_get_fingerprint_reads (void);
+/* How many times a file was read to fingerprint it, and how many bytes
+ * were read only for that, for the tests. */
+guint    tes_cache_get_fingerprint_reads  (void);
+void     tes_cache_count_fingerprint_read (void);
+guint64  tes_cache_get_fingerprint_bytes  (void);
+void     tes_cache_count_fingerprint_bytes (gsize bytes);
 
 gboolean tes_cache_exec        (sqlite3     *db,
                                 const char  *sql,
