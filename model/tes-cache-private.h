@@ -90,7 +90,8 @@ gboolean tes_cache_chunk_unpack_block   (const guint8         *frame,
                                          const char          **why);
 /* Some columns of a data block, for queries that read every slice: the
  * others are only stepped over (and must be whole), and their fields in
- * out are left as they were. Parent, depth and flags are never decoded. */
+ * out are left as they were. tes_cache_chunk_unpack_block () is all of
+ * them, and the block's end checked against its index. */
 enum
 {
   TES_CACHE_COLUMN_START    = 1 << 0,
@@ -98,6 +99,10 @@ enum
   TES_CACHE_COLUMN_SELF     = 1 << 2,   /* decodes the duration too */
   TES_CACHE_COLUMN_NAME     = 1 << 3,
   TES_CACHE_COLUMN_CATEGORY = 1 << 4,
+  TES_CACHE_COLUMN_PARENT   = 1 << 5,
+  TES_CACHE_COLUMN_DEPTH    = 1 << 6,
+  TES_CACHE_COLUMN_FLAGS    = 1 << 7,
+  TES_CACHE_COLUMNS_ALL     = (1 << 8) - 1,
 };
 
 gboolean tes_cache_chunk_unpack_columns (const guint8        *frame,
