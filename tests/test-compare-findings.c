@@ -296,6 +296,14 @@ test_compare_findings_kineto (void)
   assert_same_findings (cli, insights, tes_compare_window_get_report (compare, 1));
   tes_test_assert_contains (tes_compare_section_get_findings_headline (section), "findings of B against A");
   g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (list)));
+  /* every row is about two runs, in a window of two runs: no area said */
+  for (guint i = 0; i < insights->len; i++)
+    {
+      const TesInsightRow *row = finding_row (section, i);
+      g_autofree char *head = g_strdup_printf ("%s · %s", row->cost, row->share);
+
+      g_assert_cmpstr (row->head, ==, head);
+    }
 
   /* the keyboard: Down and Up from finding to finding, each read whole */
   tes_ui_test_wait_for_stable_size (GTK_WIDGET (section));
