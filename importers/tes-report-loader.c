@@ -259,6 +259,7 @@ tes_report_loader_is_cache_file (const char *path)
 typedef struct
 {
   TesSourceStamp **stamps;
+  TesSourceHash  **hashes;      /* NULL: hashed here, not by its importer */
   guint            n;
   GCancellable    *cancellable;
   char           **fingerprints;
@@ -271,7 +272,7 @@ fingerprint_sources (gpointer data)
   Fingerprints *f = data;
 
   for (guint i = 0; i < f->n && f->error == NULL; i++)
-    if (f->stamps[i]->fingerprint == NULL)
+    if (f->stamps[i]->fingerprint == NULL && f->hashes[i] == NULL)
       f->fingerprints[i] = tes_cache_fingerprint_file (f->stamps[i]->path, f->cancellable, &f->error);
 
   return NULL;
@@ -280,9 +281,8 @@ fingerprint_sources (gpointer data)
 static gboolean
 import_sources (const char * const  *paths,
                 TesImporter * const *importers,
-                TesSourceStamp     **stamps,
+                Fingerprints        *f,
                 gint64              *source_ids,
-                guint                n,
                 TesCacheWriter      *writer,
                 TesProgress         *progress,
                 GCancellable        *cancellable,
@@ -301,18 +301,24 @@ import_to_cache (const char * const  *paths,
   g_autoptr(TesCacheWriter) writer = NULL;
   g_autoptr(GCancellable) hash_cancel = g_cancellable_new ();
   g_autofree gint64 *source_ids = g_new0 (gint64, n);
-  Fingerprints f = { stamps, n, hash_cancel, g_new0 (char *, n + 1), NULL };
+  Fingerprints f = { stamps, g_new0 (TesSourceHash *, n), n, hash_cancel, g_new0 (char *, n + 1), NULL };
   GThread *thread = NULL;
   gboolean ok;
 
   if (!(writer = tes_cache_writer_new (cache_path, error)))
     {
       g_strfreev (f.fingerprints);
+      g_free (f.hashes);
       return FALSE;
     }
 
+  /* an importer that reads the whole file anyway hashes it as it goes */
+  for (guint i = 0; i < n; i++)
+    if (stamps[i]->fingerprint == NULL && TES_IMPORTER_GET_CLASS (importers[i])->hashes_source)
+      f.hashes[i] = tes_source_hash_new ((guint64)stamps[i]->size);
+
   thread = g_thread_new ("tes-fingerprint", fingerprint_sources, &f);
-  ok = import_sources (paths, importers, stamps, source_ids, n, writer, progress, cancellable, error);
+  ok = import_sources (paths, importers, &f, source_ids, writer, progress, cancellable, error);
   if (!ok)
     g_cancellable_cancel (hash_cancel);
   g_thread_join (thread);
@@ -330,8 +336,12 @@ import_to_cache (const char * const  *paths,
       }
   g_clear_error (&f.error);
   for (guint i = 0; i < n; i++)
-    g_free (f.fingerprints[i]);
+    {
+      g_free (f.fingerprints[i]);
+      tes_source_hash_free (f.hashes[i]);
+    }
   g_free (f.fingerprints);
+  g_free (f.hashes);
   if (!ok)
     return FALSE;
 
@@ -353,14 +363,15 @@ import_to_cache (const char * const  *paths,
 static gboolean
 import_sources (const char * const  *paths,
                 TesImporter * const *importers,
-                TesSourceStamp     **stamps,
+                Fingerprints        *f,
                 gint64              *source_ids,
-                guint                n,
                 TesCacheWriter      *writer,
                 TesProgress         *progress,
                 GCancellable        *cancellable,
                 GError             **error)
 {
+  TesSourceStamp **stamps = f->stamps;
+  guint n = f->n;
 
   /* One writer for the whole group, files in the order given: importers
    * of files that belong together meet in shared tables (tiles by (ipu,
@@ -374,6 +385,7 @@ import_sources (const char * const  *paths,
       context.progress = progress;
       context.cancellable = cancellable;
       context.n_sources = n;
+      context.source_hash = f->hashes[i];
       context.source_id = tes_cache_writer_add_source (writer, stamps[i],
                                                        tes_importer_get_name (importers[i]),
                                                        tes_importer_get_version (importers[i]),
@@ -391,6 +403,15 @@ import_sources (const char * const  *paths,
       if (!tes_importer_import (importers[i], &context, error))
         return FALSE;
       source_ids[i] = context.source_id;
+
+      /* the blocks the importer did not read whole (where its pieces
+       * were cut, say) */
+      if (f->hashes[i] != NULL)
+        {
+          if (!tes_source_hash_fill (f->hashes[i], stamps[i]->path, cancellable, error))
+            return FALSE;
+          f->fingerprints[i] = tes_source_hash_finish (f->hashes[i]);
+        }
     }
 
   return TRUE;

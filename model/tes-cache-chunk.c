@@ -750,86 +750,8 @@ tes_cache_chunk_unpack_block (const guint8    *frame,
                               TesSliceRecord  *out,
                               const char     **why)
 {
-  const guint8 *p, *end;
-  guint64 v;
-  gint64 prev = 0;
-  gint64 prev_parent = -1;
-
-  if (!decompress_frame (frame, len, (gsize)m * MAX_RECORD_BYTES, scratch, why))
+  if (!tes_cache_chunk_unpack_columns (frame, len, m, first_start, TES_CACHE_COLUMNS_ALL, scratch, out, why))
     return FALSE;
-  p = scratch->data;
-  end = p + scratch->len;
-
-#define NEXT(check) G_STMT_START {                          \
-    if (!get_varint (&p, end, &v) || !(check))              \
-      {                                                     \
-        *why = "holds a record that cannot be read";        \
-        return FALSE;                                       \
-      }                                                     \
-  } G_STMT_END
-
-  for (guint i = 0; i < m; i++)
-    {
-      NEXT (TRUE);
-      prev = (gint64)((guint64)prev + (guint64)unzigzag (v));
-      out[i].start = prev;
-    }
-  for (guint i = 0; i < m; i++)
-    {
-      NEXT (TRUE);
-      out[i].dur = unzigzag (v);
-    }
-  for (guint i = 0; i < m; i++)
-    {
-      NEXT (TRUE);
-      out[i].self_dur = (gint64)((guint64)out[i].dur - (guint64)unzigzag (v));
-    }
-  for (guint i = 0; i < m; i++)
-    {
-      NEXT (v <= G_MAXUINT32);
-      out[i].name = (guint32)v;
-    }
-  for (guint i = 0; i < m; i++)
-    {
-      NEXT (v <= G_MAXUINT32);
-      out[i].category = (guint32)v;
-    }
-  for (guint i = 0; i < m; i++)
-    {
-      gint64 parent;
-
-      NEXT (TRUE);
-      parent = (gint64)((guint64)prev_parent + (guint64)unzigzag (v));
-      if (parent < G_MININT32 || parent > G_MAXINT32)
-        {
-          *why = "holds a record that cannot be read";
-          return FALSE;
-        }
-      out[i].parent = (gint32)parent;
-      prev_parent = parent;
-    }
-  for (guint i = 0; i < m; i++)
-    {
-      NEXT (v <= G_MAXUINT16);
-      out[i].depth = (guint16)v;
-    }
-  for (guint i = 0; i < m; i++)
-    {
-      NEXT (v <= G_MAXUINT16);
-      out[i].flags = (guint16)v;
-    }
-#undef NEXT
-
-  if (p != end)
-    {
-      *why = "has bytes after its records";
-      return FALSE;
-    }
-  if (out[0].start != first_start)
-    {
-      *why = "does not start where its index says";
-      return FALSE;
-    }
   if (block_max_end (out, m) != max_end)
     {
       *why = "does not end where its index says";
@@ -877,6 +799,7 @@ tes_cache_chunk_unpack_columns (const guint8    *frame,
   const guint8 *p, *end;
   guint64 v;
   gint64 prev = 0;
+  gint64 prev_parent = -1;
 
   if (!decompress_frame (frame, len, (gsize)m * MAX_RECORD_BYTES, scratch, why))
     return FALSE;
@@ -932,9 +855,33 @@ tes_cache_chunk_unpack_columns (const guint8    *frame,
         NEXT (v <= G_MAXUINT32);
         out[i].category = (guint32)v;
       }
-  /* parent, depth, flags: no query that reads columns alone needs them */
-  if (!(p = skip_varints (p, end, 3 * m)))
-    goto bad;
+  SKIP (TES_CACHE_COLUMN_PARENT);
+  if (columns & TES_CACHE_COLUMN_PARENT)
+    for (guint i = 0; i < m; i++)
+      {
+        gint64 parent;
+
+        NEXT (TRUE);
+        parent = (gint64)((guint64)prev_parent + (guint64)unzigzag (v));
+        if (parent < G_MININT32 || parent > G_MAXINT32)
+          goto bad;
+        out[i].parent = (gint32)parent;
+        prev_parent = parent;
+      }
+  SKIP (TES_CACHE_COLUMN_DEPTH);
+  if (columns & TES_CACHE_COLUMN_DEPTH)
+    for (guint i = 0; i < m; i++)
+      {
+        NEXT (v <= G_MAXUINT16);
+        out[i].depth = (guint16)v;
+      }
+  SKIP (TES_CACHE_COLUMN_FLAGS);
+  if (columns & TES_CACHE_COLUMN_FLAGS)
+    for (guint i = 0; i < m; i++)
+      {
+        NEXT (v <= G_MAXUINT16);
+        out[i].flags = (guint16)v;
+      }
 #undef SKIP
 #undef NEXT
 

@@ -11,12 +11,6 @@
 
 #include "tes-cache-private.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <glib/gstdio.h>
-
 /* The content hash: the fingerprint of a cache's sources, and the
  * checksums of its tables and chunks (tes-cache-check.c). */
 
@@ -62,9 +56,8 @@ merge_round (guint64 acc,
   return acc * P1 + P4;
 }
 
-/* The hash is computed in pieces so that a file can be read block by block
- * (its resident size stays one block, not the whole file); the result is
- * the same as over one buffer. */
+/* The hash is computed in pieces (whole stripes, then the tail); the
+ * result is the same as over one buffer. */
 typedef struct
 {
   guint64 v[4];
@@ -164,15 +157,6 @@ tes_cache_hash64 (const guint8 *p,
   return hash64_finish (&st, p + done, len - done);
 }
 
-char *
-tes_cache_fingerprint_bytes (const guint8 *data,
-                             gsize         len)
-{
-  return g_strdup_printf ("%016" G_GINT64_MODIFIER "x", tes_cache_hash64 (data, len, 0));
-}
-
-#define HASH_BLOCK (4 * 1024 * 1024)   /* a multiple of 32 */
-
 static gint fingerprint_reads;
 
 guint
@@ -181,71 +165,22 @@ tes_cache_get_fingerprint_reads (void)
   return (guint)g_atomic_int_get (&fingerprint_reads);
 }
 
-char *
-tes_cache_fingerprint_file (const char    *path,
-                            GCancellable  *cancellable,
-                            GError       **error)
+void
+tes_cache_count_fingerprint_read (void)
 {
-  g_autofree guint8 *buf = NULL;
-  Hash64 st;
-  gsize have = 0;
-  int fd;
-
-  g_return_val_if_fail (path != NULL, NULL);
-
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
-    return NULL;
-
   g_atomic_int_inc (&fingerprint_reads);
-  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
-  if (fd < 0)
-    {
-      int errsv = errno;
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
-                   "Failed to open file \u201c%s\u201d: open() failed: %s", path, g_strerror (errsv));
-      return NULL;
-    }
+}
 
-  buf = g_malloc (HASH_BLOCK);
-  hash64_init (&st, 0);
+static gsize fingerprint_bytes;
 
-  /* Read by blocks rather than mapping the file: a mapping's pages count
-   * as resident once touched, as much as the whole file for a big trace. */
-  for (;;)
-    {
-      gssize n = read (fd, buf + have, HASH_BLOCK - have);
+guint64
+tes_cache_get_fingerprint_bytes (void)
+{
+  return (guint64)g_atomic_pointer_get (&fingerprint_bytes);
+}
 
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        {
-          int errsv = errno;
-          close (fd);
-          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
-                       "Failed to read from file \u201c%s\u201d: %s", path, g_strerror (errsv));
-          return NULL;
-        }
-      if (n == 0)
-        break;
-
-      have += n;
-      if (have == HASH_BLOCK)
-        {
-          hash64_stripes (&st, buf, have);
-          have = 0;
-          if (g_cancellable_set_error_if_cancelled (cancellable, error))
-            {
-              close (fd);
-              return NULL;
-            }
-        }
-    }
-
-  close (fd);
-
-  {
-    gsize done = hash64_stripes (&st, buf, have);
-
-    return g_strdup_printf ("%016" G_GINT64_MODIFIER "x", hash64_finish (&st, buf + done, have - done));
-  }
+void
+tes_cache_count_fingerprint_bytes (gsize bytes)
+{
+  g_atomic_pointer_add (&fingerprint_bytes, bytes);
 }

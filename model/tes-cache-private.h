@@ -90,7 +90,8 @@ gboolean tes_cache_chunk_unpack_block   (const guint8         *frame,
                                          const char          **why);
 /* Some columns of a data block, for queries that read every slice: the
  * others are only stepped over (and must be whole), and their fields in
- * out are left as they were. Parent, depth and flags are never decoded. */
+ * out are left as they were. tes_cache_chunk_unpack_block () is all of
+ * them, and the block's end checked against its index. */
 enum
 {
   TES_CACHE_COLUMN_START    = 1 << 0,
@@ -98,6 +99,10 @@ enum
   TES_CACHE_COLUMN_SELF     = 1 << 2,   /* decodes the duration too */
   TES_CACHE_COLUMN_NAME     = 1 << 3,
   TES_CACHE_COLUMN_CATEGORY = 1 << 4,
+  TES_CACHE_COLUMN_PARENT   = 1 << 5,
+  TES_CACHE_COLUMN_DEPTH    = 1 << 6,
+  TES_CACHE_COLUMN_FLAGS    = 1 << 7,
+  TES_CACHE_COLUMNS_ALL     = (1 << 8) - 1,
 };
 
 gboolean tes_cache_chunk_unpack_columns (const guint8        *frame,
@@ -217,8 +222,12 @@ gboolean tes_cache_chunk_unpack_args    (const guint8         *blob,
 #define TES_CACHE_RACY_WINDOW_NS (G_GINT64_CONSTANT (100) * 1000 * 1000)
 #define TES_CACHE_RACY_COARSE_NS (G_GINT64_CONSTANT (2) * 1000 * 1000 * 1000)
 
-/* How many times a file was read to fingerprint it, for the tests. */
-guint    tes_cache_get_fingerprint_reads (void);
+/* How many times a file was read to fingerprint it, and how many bytes
+ * were read only for that, for the tests. */
+guint    tes_cache_get_fingerprint_reads  (void);
+void     tes_cache_count_fingerprint_read (void);
+guint64  tes_cache_get_fingerprint_bytes  (void);
+void     tes_cache_count_fingerprint_bytes (gsize bytes);
 
 gboolean tes_cache_exec        (sqlite3     *db,
                                 const char  *sql,

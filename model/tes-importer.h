@@ -12,6 +12,7 @@
 #include "tes-cache-writer.h"
 #include "tes-model-types.h"
 #include "tes-progress.h"
+#include "tes-source-hash.h"
 
 G_BEGIN_DECLS
 
@@ -38,6 +39,10 @@ typedef struct
   TesProgress    *progress;      /* may be NULL */
   GCancellable   *cancellable;   /* may be NULL */
   guint           n_sources;     /* files of the report, this one included (0: unknown) */
+  /* for an importer whose class hashes_source: the blocks it reads whole
+   * go here (tes_source_hash_add_block ()), the loader reads the rest;
+   * NULL when the fingerprint is known */
+  TesSourceHash  *source_hash;
 } TesImportContext;
 
 #define TES_TYPE_IMPORTER (tes_importer_get_type ())
@@ -53,6 +58,9 @@ struct _TesImporterClass
   const char *name;
   const char *title;
   guint       version;
+  /* import () adds the blocks of the file it reads to the context's
+   * source_hash, so that the file is not read again for its fingerprint */
+  gboolean    hashes_source;
 
   /* 0 (not this format) to 100 (certain), from at most TES_SNIFF_SIZE
    * bytes of the head of the file and its base name. */

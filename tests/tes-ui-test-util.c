@@ -30,7 +30,18 @@ tes_ui_test_wait_until (TesUiTestDone  done,
                         gpointer       data,
                         const char    *what)
 {
-  gint64 deadline = g_get_monotonic_time () + TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
+  tes_ui_test_wait_longer_until (done, data, what, 1);
+}
+
+/* As tes_ui_test_wait_until (), with times the time: for work that takes
+ * a few imports and a computation over both. */
+void
+tes_ui_test_wait_longer_until (TesUiTestDone  done,
+                               gpointer       data,
+                               const char    *what,
+                               guint          times)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64)times * TES_UI_TEST_WAIT_SECONDS * G_USEC_PER_SEC;
   guint wake = g_timeout_add (10, tes_ui_test_wake_cb, NULL);
 
   while (!done (data))

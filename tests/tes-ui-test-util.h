@@ -34,6 +34,10 @@ gboolean        tes_ui_test_wake_cb              (gpointer       data);
 void            tes_ui_test_wait_until           (TesUiTestDone  done,
                                                   gpointer       data,
                                                   const char    *what);
+void            tes_ui_test_wait_longer_until    (TesUiTestDone  done,
+                                                  gpointer       data,
+                                                  const char    *what,
+                                                  guint          times);
 void            tes_ui_test_wait_for_page        (TesWindow     *window,
                                                   const char    *page);
 GPtrArray      *tes_ui_test_wait_for_balances    (TesTilesSection *section);

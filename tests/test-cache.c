@@ -20,6 +20,7 @@
 #include "tes-cache-private.h"
 #include "tes-cache-writer-private.h"
 #include "tes-report.h"
+#include "tes-source-hash.h"
 #include "tes-test-util.h"
 
 static gboolean
@@ -380,6 +381,90 @@ test_fingerprint (void)
 
   g_assert_null (tes_cache_fingerprint_file ("/nonexistent/tessera", NULL, &error));
   g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+}
+
+/* tests/source_fingerprint.py's fingerprint of the file at path */
+static char *
+python_fingerprint (const char *path)
+{
+  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "source_fingerprint.py", NULL);
+  const char *argv[] = { g_getenv ("PYTHON3"), script, path, NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int status;
+
+  g_assert_nonnull (argv[0]);
+  if (!tes_test_run (argv, &out, &err, &status))
+    g_error ("source_fingerprint.py failed (%d): %s", status, err);
+
+  return g_strstrip (g_steal_pointer (&out));
+}
+
+/* The fingerprint of a file of three blocks and a bit is what its
+ * definition gives, computed apart (tests/source_fingerprint.py), whether
+ * the file is read whole or its blocks are handed over in any order by
+ * readers that read them anyway, the rest read by the hash itself. */
+static void
+test_fingerprint_blocks (void)
+{
+  const gsize len = 3 * TES_SOURCE_HASH_BLOCK + 4099;
+  g_autofree char *path = tes_test_tmp_path ("fp-blocks");
+  g_autofree guint8 *data = g_malloc (len);
+  g_autoptr(TesSourceHash) hash = tes_source_hash_new (len);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *whole = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *pieced = NULL;
+  g_autofree char *from_bytes = NULL;
+  guint reads;
+  guint32 x = 2463534242u;
+
+  for (gsize i = 0; i < len; i++)
+    {
+      x ^= x << 13;
+      x ^= x >> 17;
+      x ^= x << 5;
+      data[i] = (guint8)x;
+    }
+  tes_test_write_file (path, (const char *)data, (gssize)len);
+
+  expected = python_fingerprint (path);
+  whole = tes_cache_fingerprint_file (path, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (whole, ==, expected);
+  from_bytes = tes_cache_fingerprint_bytes (data, len);
+  g_assert_cmpstr (from_bytes, ==, expected);
+
+  /* only a read that starts where a block does and holds all of it
+   * counts; the last block is shorter */
+  g_assert_false (tes_source_hash_add_block (hash, 17, data + 17, TES_SOURCE_HASH_BLOCK));
+  g_assert_false (tes_source_hash_add_block (hash, TES_SOURCE_HASH_BLOCK, data + TES_SOURCE_HASH_BLOCK, 4096));
+  g_assert_false (tes_source_hash_add_block (hash, 4 * TES_SOURCE_HASH_BLOCK, data, 1));
+  g_assert_true (tes_source_hash_add_block (hash, 3 * TES_SOURCE_HASH_BLOCK, data + 3 * TES_SOURCE_HASH_BLOCK, 4099));
+  g_assert_true (tes_source_hash_add_block (hash, 0, data, TES_SOURCE_HASH_BLOCK));
+  /* a block handed over twice is hashed once, the first time */
+  data[5] ^= 1;
+  g_assert_true (tes_source_hash_add_block (hash, 0, data, TES_SOURCE_HASH_BLOCK));
+  data[5] ^= 1;
+
+  reads = tes_cache_get_fingerprint_reads ();
+  g_assert_true (tes_source_hash_fill (hash, path, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (tes_source_hash_get_n_filled (hash), ==, 2);
+  g_assert_cmpuint (tes_cache_get_fingerprint_reads (), ==, reads + 1);
+  pieced = tes_source_hash_finish (hash);
+  g_assert_cmpstr (pieced, ==, expected);
+
+  /* nothing left to read: the file is not opened */
+  g_assert_true (tes_source_hash_fill (hash, "/nonexistent/tessera", NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (tes_cache_get_fingerprint_reads (), ==, reads + 1);
+
+  /* one bit anywhere changes it */
+  data[len - 1] ^= 1;
+  g_clear_pointer (&from_bytes, g_free);
+  from_bytes = tes_cache_fingerprint_bytes (data, len);
+  g_assert_cmpstr (from_bytes, !=, expected);
 }
 
 /* A writer dropped before commit leaves nothing behind. */
@@ -1645,6 +1730,7 @@ main (int   argc,
   g_test_add_func ("/tes/cache/shared-clocks-and-warnings", test_shared_clocks_and_warnings);
   g_test_add_func ("/tes/cache/path-for-source", test_path_for_source);
   g_test_add_func ("/tes/cache/fingerprint", test_fingerprint);
+  g_test_add_func ("/tes/cache/fingerprint-blocks", test_fingerprint_blocks);
   g_test_add_func ("/tes/cache/abandoned-writer", test_abandoned_writer);
   g_test_add_func ("/tes/cache/killed-import", test_killed_import);
   g_test_add_func ("/tes/cache/reject-incomplete", test_reject_incomplete);

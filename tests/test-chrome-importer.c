@@ -13,6 +13,7 @@
 #include <json-glib/json-glib.h>
 
 #include "tes-cache.h"
+#include "tes-cache-private.h"
 #include "tes-chrome-model.h"
 #include "tes-chrome-parser.h"
 #include "tes-chrome-private.h"
@@ -922,6 +923,23 @@ assert_same_as_held (TesReport  *report,
   tes_test_assert_same_slices (report, held, 101);
 }
 
+/* The fingerprint the import recorded is the file's, and the import read
+ * at most max_bytes of it a second time to get it. */
+static void
+assert_fingerprint (TesReport  *report,
+                    const char *path,
+                    guint64     bytes_before,
+                    guint64     max_bytes)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *whole = NULL;
+
+  g_assert_cmpuint (tes_cache_get_fingerprint_bytes () - bytes_before, <=, max_bytes);
+  whole = tes_cache_fingerprint_file (path, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (tes_report_get_source (report, 0)->fingerprint, ==, whole);
+}
+
 /* Imported with the parsed pieces spilled to disk and the writer storing
  * chunks as they fill, a trace gives the same answers as with everything
  * held in memory until commit. */
@@ -933,16 +951,25 @@ test_streamed (void)
   g_autoptr(TesReport) a = NULL;
   g_autoptr(GError) error = NULL;
   gsize len;
+  guint used = 0, planned = 0;
+  guint64 hashed;
 
   write_big_trace (streamed, FALSE);
   g_assert_true (g_file_get_contents (streamed, &text, &len, NULL));
 
   tes_cache_writer_set_default_flush_threshold (0);
   tes_chrome_set_spill_min_size (0);
+  hashed = tes_cache_get_fingerprint_bytes ();
   a = import (streamed, &error);
   tes_cache_writer_set_default_flush_threshold (TES_CACHE_WRITER_FLUSH_THRESHOLD);
   tes_chrome_set_spill_min_size (TES_CHROME_SPLIT_MIN_SIZE);
   g_assert_no_error (error);
+
+  /* the parse hashed the blocks it read whole: only those its pieces'
+   * cuts fall in were read again */
+  get_pieces (a, &used, &planned);
+  g_assert_cmpuint (used, >=, 2);
+  assert_fingerprint (a, streamed, hashed, (guint64)(used - 1) * TES_SOURCE_HASH_BLOCK);
 
   /* tracks of several chunks each */
   for (gint64 id = 1; id <= (gint64)tes_report_get_n_tracks (a); id++)
@@ -965,6 +992,7 @@ test_gzip_pieces (void)
   g_autoptr(GError) error = NULL;
   gsize len;
   guint used = 0, planned = 0;
+  guint64 hashed;
 
   write_big_trace (plain, FALSE);
   g_assert_true (g_file_get_contents (plain, &text, &len, NULL));
@@ -973,6 +1001,7 @@ test_gzip_pieces (void)
 
   tes_chrome_set_max_piece_size (4 * 1024 * 1024);
   tes_chrome_set_spill_min_size (0);
+  hashed = tes_cache_get_fingerprint_bytes ();
   a = import (gz_path, &error);
   tes_chrome_set_max_piece_size (TES_CHROME_MAX_PIECE_SIZE);
   tes_chrome_set_spill_min_size (TES_CHROME_SPLIT_MIN_SIZE);
@@ -983,6 +1012,8 @@ test_gzip_pieces (void)
   g_assert_cmpuint (used, ==, planned);
   g_assert_cmpuint (used, >=, 5);
   g_assert_cmpint (report_figure (a, "unclosed"), ==, 1000);
+  /* a gzip file's bytes are hashed apart from the parse, once */
+  assert_fingerprint (a, gz_path, hashed, g_bytes_get_size (gz));
 
   assert_same_as_held (a, text, len);
 }

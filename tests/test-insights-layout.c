@@ -244,6 +244,11 @@ test_insights_layout_poplar (void)
   /* the planted tiles over the limit come first (share 100: it does not fit) */
   g_assert_cmpstr (tes_insight_kind_get_name (first->insight->kind), ==, "tiles-over-limit");
   g_assert_cmpstr (first->area, ==, "Memory");
+  {
+    g_autofree char *head = g_strdup_printf ("%s · %s · Memory", first->cost, first->share);
+
+    g_assert_cmpstr (first->head, ==, head);
+  }
   g_assert_true (g_str_has_prefix (first->target, "Memory: IPU "));
   /* and the planted busy tiles are the hot ones, named in the evidence */
   for (guint i = 0; i < rows->len; i++)

@@ -37,7 +37,7 @@
  * carries on to the end of the file and the later pieces are thrown away,
  * so a bad guess costs time, never correctness. */
 
-#define CHUNK_SIZE (1024 * 1024)
+#define CHUNK_SIZE TES_SOURCE_HASH_BLOCK
 #define MAX_THREADS 4
 #define MAX_PIECES 1024
 #define PIECES_PER_THREAD 4
@@ -59,6 +59,7 @@ typedef struct
   TesProgress      *progress;
   guint64           total;
   TesChromeSpill   *spill;        /* NULL: the slices stay in memory */
+  TesSourceHash    *hash;         /* the blocks read whole go there; NULL: none */
   /* a gzip stream's job: where the segments it ends go, and the spill
    * file it makes for them (beside spill_near; NULL: none) */
   GPtrArray        *rolled;
@@ -322,8 +323,14 @@ run_job (gpointer user_data)
         }
       else
         {
+          /* reads start where the fingerprint's blocks do, so that each
+           * block read whole is hashed here and the file is not read a
+           * second time for its fingerprint */
+          want = MIN (want, CHUNK_SIZE - pos % CHUNK_SIZE);
           n = read_chunk (job, buf, want, pos, &job->error);
           data = buf;
+          if (n > 0 && job->hash != NULL)
+            tes_source_hash_add_block (job->hash, pos, buf, (gsize)n);
         }
 
       if (n < 0)
@@ -392,6 +399,17 @@ pool_run (Pool        *pool,
       pool->jobs[k].progress = progress;
       run_job (&pool->jobs[k]);
     }
+}
+
+/* Errors are left to the loader, whose own fill reads what is missing. */
+static gpointer
+hash_source (gpointer data)
+{
+  TesImportContext *context = data;
+
+  tes_source_hash_fill (context->source_hash, context->path, context->cancellable, NULL);
+
+  return NULL;
 }
 
 static gpointer
@@ -528,6 +546,7 @@ tes_chrome_parse_file (TesImportContext  *context,
   guint n_segments = 1;
   g_autofree Job *jobs = g_new0 (Job, MAX_PIECES);
   GThread *threads[MAX_THREADS] = { NULL };
+  GThread *hash_thread = NULL;
   Pool pool = { 0 };
   guint n_threads = 1;
   gint abandon = G_MAXINT;
@@ -618,6 +637,7 @@ tes_chrome_parse_file (TesImportContext  *context,
       job->consumed = &consumed;
       job->total = st.st_size;
       job->spill = trace->spills->len > 0 ? g_ptr_array_index (trace->spills, k % trace->spills->len) : NULL;
+      job->hash = gzip ? NULL : context->source_hash;
       if (job->stream != NULL)
         {
           job->rolled = segments;
@@ -627,6 +647,11 @@ tes_chrome_parse_file (TesImportContext  *context,
         }
     }
 
+  /* a gzip file's bytes are not what the parse reads: they are hashed
+   * beside it, as the loader hashes other sources */
+  if (gzip && context->source_hash != NULL)
+    hash_thread = g_thread_new ("tes-fingerprint", hash_source, context);
+
   pool.jobs = jobs;
   pool.n_jobs = n_segments;
   for (guint t = 1; t < n_threads; t++)
@@ -634,6 +659,8 @@ tes_chrome_parse_file (TesImportContext  *context,
   pool_run (&pool, context->progress);
   for (guint t = 1; t < n_threads; t++)
     g_thread_join (threads[t]);
+  if (hash_thread != NULL)
+    g_thread_join (hash_thread);
   tes_chrome_give_back_memory ();
 
   close (fd);

@@ -332,6 +332,7 @@ tes_insight_row_free (TesInsightRow *row)
   g_free (row->area);
   g_free (row->cost);
   g_free (row->share);
+  g_free (row->head);
   g_free (row->sentence);
   g_free (row->evidence);
   g_free (row->target);
@@ -386,6 +387,12 @@ row_new (const TesInsight *insight)
   row->cost = tes_insight_format_cost (insight);
   /* Translators: a finding's share of the whole its kind names */
   row->share = g_strdup_printf (_("%.1f %% share"), insight->share);
+  /* two runs' findings are only listed where both runs are shown: their
+   * area would repeat the window's title on every row */
+  if (g_strcmp0 (tes_insight_kind_get_area (insight->kind), "compare") == 0)
+    row->head = g_strdup_printf ("%s · %s", row->cost, row->share);
+  else
+    row->head = g_strdup_printf ("%s · %s · %s", row->cost, row->share, row->area);
   row->sentence = g_strdup (insight->sentence);
   row->evidence = tes_insights_evidence_text (insight->evidence);
   row->target = tes_insights_target_text (insight);

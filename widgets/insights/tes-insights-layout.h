@@ -22,6 +22,7 @@ typedef struct
   char             *area;        /* "Memory", "BSP and tiles"… */
   char             *cost;        /* "214,836 bytes", as the CLI prints it */
   char             *share;       /* "73.4 % share" (of the whole its kind names) */
+  char             *head;        /* cost · share · area, the area left out for two runs */
   char             *sentence;
   char             *evidence;    /* the numbers: figures, then lists one item a line */
   char             *target;      /* "Memory: IPU 0, tile 20" */

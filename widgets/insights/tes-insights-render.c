@@ -70,7 +70,6 @@ draw_row (TesPainter          *p,
 {
   const char *area = tes_insight_kind_get_area (row->insight->kind);
   g_autofree char *rank = g_strdup_printf ("%u", row->rank);
-  g_autofree char *head = g_strdup_printf ("%s · %s · %s", row->cost, row->share, row->area);
   g_autofree char *target = g_strdup_printf ("→ %s", row->target);
   double text_x = x + RANK_WIDTH;
   double text_width = width - RANK_WIDTH;
@@ -88,7 +87,7 @@ draw_row (TesPainter          *p,
   cairo_rectangle (p->cr, text_x, y + 4, BAR_WIDTH * share / 100.0, 8);
   cairo_fill (p->cr);
 
-  h = tes_painter_text (p, head, text_x + BAR_WIDTH + 10, y, text_width - BAR_WIDTH - 10, PANGO_ALIGN_LEFT, TRUE, INK);
+  h = tes_painter_text (p, row->head, text_x + BAR_WIDTH + 10, y, text_width - BAR_WIDTH - 10, PANGO_ALIGN_LEFT, TRUE, INK);
   y += h + 2;
   y += draw_wrapped (wrapped, p->cr, row->sentence, text_x, y, text_width, INK) + 2;
   y += draw_wrapped (small, p->cr, row->evidence, text_x, y, text_width, DIM) + 2;

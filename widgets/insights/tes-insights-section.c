@@ -130,11 +130,10 @@ bind_row_cb (GtkSignalListItemFactory *factory,
   RowWidgets *w = g_object_get_data (G_OBJECT (child), "tes-row-widgets");
   const TesInsightRow *row = tes_row_item_get (gtk_list_item_get_item (item));
   g_autofree char *rank = g_strdup_printf ("%u", row->rank);
-  g_autofree char *head = g_strdup_printf ("%s · %s · %s", row->cost, row->share, row->area);
   g_autofree char *target = g_strdup_printf ("→ %s", row->target);
 
   gtk_label_set_label (w->rank, rank);
-  gtk_label_set_label (w->head, head);
+  gtk_label_set_label (w->head, row->head);
   gtk_label_set_label (w->sentence, row->sentence);
   gtk_label_set_label (w->evidence, row->evidence);
   gtk_label_set_label (w->target, target);
