@@ -174,7 +174,7 @@ test_trace_ruler (void)
   g_autoptr(GArray) us = NULL;
   g_autoptr(GArray) cycles = NULL;
   const char * const ns_labels[] = { "0 ns", "100 ns", "200 ns", "300 ns", "400 ns", "500 ns", "600 ns",
-                                     "700 ns", "800 ns", "900 ns", "1000 ns", NULL };
+                                     "700 ns", "800 ns", "900 ns", "1,000 ns", NULL };
   const char * const us_labels[] = { "0.5 µs", "1.0 µs", "1.5 µs", "2.0 µs", NULL };
   const char * const cycle_labels[] = { "0 cyc", "1,000 cyc", "2,000 cyc", "3,000 cyc", "4,000 cyc", "5,000 cyc",
                                         NULL };
@@ -293,11 +293,16 @@ test_trace_format_time (void)
   g_autofree char *b = tes_trace_format_time (2500000, 1000000, TES_TIME_UNIT_MS, 0);
   g_autofree char *c = tes_trace_format_time (1e9, 1e8, TES_TIME_UNIT_CYCLES, 900000000);
   g_autofree char *d = tes_trace_format_time (-0.0001, 1, TES_TIME_UNIT_NS, 0);
+  g_autofree char *e = tes_trace_format_time (250e9, 50e9, TES_TIME_UNIT_MS, 0);
+  g_autofree char *f = tes_trace_format_time (-12345500, 500, TES_TIME_UNIT_US, 0);
 
   g_assert_cmpstr (a, ==, "1.5 µs");
   g_assert_cmpstr (b, ==, "2 ms");
   g_assert_cmpstr (c, ==, "900,000,000 cyc");
   g_assert_cmpstr (d, ==, "0 ns");
+  /* grouped like every other figure */
+  g_assert_cmpstr (e, ==, "250,000 ms");
+  g_assert_cmpstr (f, ==, "-12,345.5 µs");
 }
 
 static void

@@ -166,6 +166,7 @@ tes_trace_format_time (double      ns,
   double value = ns / per_unit;
   double step = step_ns / per_unit;
   int decimals = 0;
+  g_autofree char *grouped = NULL;
 
   if (step > 0 && step < 1)
     decimals = MIN ((int)ceil (-log10 (step) - 1e-9), 9);
@@ -176,18 +177,15 @@ tes_trace_format_time (double      ns,
   if (fabs (value) < 0.5 * pow (10, -decimals))
     value = 0;
 
+  /* grouped as every other figure is: a run of minutes reads 250,000 ms */
+  grouped = tes_format_grouped_fixed (value, decimals);
   switch (unit)
     {
-    case TES_TIME_UNIT_US: return g_strdup_printf ("%.*f µs", decimals, value);
-    case TES_TIME_UNIT_MS: return g_strdup_printf ("%.*f ms", decimals, value);
-    case TES_TIME_UNIT_CYCLES:
-      {
-        g_autofree char *grouped = tes_format_grouped (value);
-
-        return g_strconcat (grouped, " cyc", NULL);
-      }
+    case TES_TIME_UNIT_US: return g_strconcat (grouped, " µs", NULL);
+    case TES_TIME_UNIT_MS: return g_strconcat (grouped, " ms", NULL);
+    case TES_TIME_UNIT_CYCLES: return g_strconcat (grouped, " cyc", NULL);
     case TES_TIME_UNIT_NS:
-    default: return g_strdup_printf ("%.*f ns", decimals, value);
+    default: return g_strconcat (grouped, " ns", NULL);
     }
 }
 
