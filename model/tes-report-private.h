@@ -26,6 +26,19 @@ typedef struct
   GBytes *records;   /* TesSliceRecord */
 } TesReportBlock;
 
+/* At most this many bytes of lane summaries are kept (a level of a
+ * lane is at most TES_CACHE_LOD_MAX_BUCKETS buckets). */
+#define TES_REPORT_LOD_BYTES (96 * 1024 * 1024)
+
+typedef struct
+{
+  int     level;
+  guint   shift;
+  gint64  base;
+  gint64  n;
+  GBytes *data;      /* TesLaneBucket × n; NULL until read */
+} TesReportLod;
+
 struct _TesReport
 {
   GObject          parent_instance;
@@ -49,6 +62,13 @@ struct _TesReport
    * does not decode them again */
   GMutex           blocks_lock;
   TesReportBlock  *blocks;
+  /* lane summaries, per track: its levels (TesReportLod), each level's
+   * buckets read once. A row of slice_lod is seeked on a key of which
+   * the blob is part: every probe of the search copies whole blobs, so
+   * reading a level per frame cost more than the frame's drawing. */
+  GMutex           lods_lock;
+  GHashTable      *lods;          /* track id -> GArray of TesReportLod */
+  gsize            lods_bytes;    /* of buckets held */
 
   /* tests only: each query slowed, and those the main thread ran counted */
   guint            query_delay_ms;

@@ -429,6 +429,130 @@ add_to_lane (const TesSliceRecord *rec,
   return TRUE;
 }
 
+static void
+lod_clear (gpointer data)
+{
+  g_clear_pointer (&((TesReportLod *)data)->data, g_bytes_unref);
+}
+
+/* The track's summary levels (without their buckets), read once. */
+static GArray *
+lod_levels (TesReport  *self,
+            sqlite3    *db,
+            gint64      track_id,
+            GError    **error)
+{
+  g_autoptr(GArray) levels = NULL;
+  sqlite3_stmt *stmt = NULL;
+  GArray *known;
+  int rc;
+
+  g_mutex_lock (&self->lods_lock);
+  known = g_hash_table_lookup (self->lods, &track_id);
+  if (known != NULL)
+    g_array_ref (known);
+  g_mutex_unlock (&self->lods_lock);
+  if (known != NULL)
+    return known;
+
+  if (!tes_report_prepare (db, "SELECT level, shift, t_base, n FROM slice_lod WHERE track_id = ? ORDER BY level",
+                           &stmt, error))
+    return NULL;
+  sqlite3_bind_int64 (stmt, 1, track_id);
+  levels = g_array_new (FALSE, TRUE, sizeof (TesReportLod));
+  g_array_set_clear_func (levels, lod_clear);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      TesReportLod lod = {
+        .level = sqlite3_column_int (stmt, 0),
+        .shift = (guint)sqlite3_column_int (stmt, 1),
+        .base = sqlite3_column_int64 (stmt, 2),
+        .n = sqlite3_column_int64 (stmt, 3),
+      };
+
+      /* read as a number: a shift out of range is never chosen */
+      if (sqlite3_column_int64 (stmt, 1) < 0 || sqlite3_column_int64 (stmt, 1) >= 62)
+        lod.shift = 62;
+      g_array_append_val (levels, lod);
+    }
+  if (rc != SQLITE_DONE)
+    {
+      tes_cache_set_error (error, db, "Reading lane summaries");
+      sqlite3_finalize (stmt);
+      return NULL;
+    }
+  sqlite3_finalize (stmt);
+
+  g_mutex_lock (&self->lods_lock);
+  known = g_hash_table_lookup (self->lods, &track_id);
+  if (known == NULL)
+    {
+      known = levels;
+      g_hash_table_insert (self->lods, g_memdup2 (&track_id, sizeof track_id), g_array_ref (levels));
+    }
+  g_array_ref (known);
+  g_mutex_unlock (&self->lods_lock);
+
+  return known;
+}
+
+/* Level @i of @levels' buckets, checked and read the first time. */
+static GBytes *
+lod_data (TesReport  *self,
+          sqlite3    *db,
+          gint64      track_id,
+          GArray     *levels,
+          guint       i,
+          GError    **error)
+{
+  TesReportLod *lod = &g_array_index (levels, TesReportLod, i);
+  g_autoptr(GBytes) data = NULL;
+  sqlite3_stmt *stmt = NULL;
+
+  g_mutex_lock (&self->lods_lock);
+  if (lod->data != NULL)
+    data = g_bytes_ref (lod->data);
+  g_mutex_unlock (&self->lods_lock);
+  if (data != NULL)
+    return g_steal_pointer (&data);
+
+  if (!tes_report_check_lod (self, db, track_id, lod->level, error) ||
+      !tes_report_prepare (db, "SELECT data FROM slice_lod WHERE track_id = ? AND level = ?", &stmt, error))
+    return NULL;
+  sqlite3_bind_int64 (stmt, 1, track_id);
+  sqlite3_bind_int (stmt, 2, lod->level);
+  if (sqlite3_step (stmt) != SQLITE_ROW)
+    {
+      tes_cache_set_error (error, db, "Reading lane summaries");
+      sqlite3_finalize (stmt);
+      return NULL;
+    }
+  data = g_bytes_new (sqlite3_column_blob (stmt, 0), (gsize)sqlite3_column_bytes (stmt, 0));
+  sqlite3_finalize (stmt);
+
+  g_mutex_lock (&self->lods_lock);
+  if (lod->data == NULL)
+    {
+      /* over the budget: what was kept goes (the levels stay known) */
+      if (self->lods_bytes + g_bytes_get_size (data) > TES_REPORT_LOD_BYTES)
+        {
+          GHashTableIter iter;
+          gpointer value;
+
+          g_hash_table_iter_init (&iter, self->lods);
+          while (g_hash_table_iter_next (&iter, NULL, &value))
+            for (guint l = 0; l < ((GArray *)value)->len; l++)
+              g_clear_pointer (&g_array_index ((GArray *)value, TesReportLod, l).data, g_bytes_unref);
+          self->lods_bytes = 0;
+        }
+      lod->data = g_bytes_ref (data);
+      self->lods_bytes += g_bytes_get_size (data);
+    }
+  g_mutex_unlock (&self->lods_lock);
+
+  return g_steal_pointer (&data);
+}
+
 /* Answers from the coarsest summary level whose buckets are no wider than
  * a column; FALSE (and nothing done) when columns are finer than every
  * level, so that the slices themselves must be read. */
@@ -443,77 +567,62 @@ lane_from_summary (TesReport      *self,
                    gboolean       *answered,
                    GError        **error)
 {
-  sqlite3_stmt *stmt = NULL;
+  g_autoptr(GArray) levels = NULL;
+  g_autoptr(GBytes) data = NULL;
   gint64 column = (gint64)(((__int128)t1 - t0) / n_buckets);
-  int rc;
+  const TesReportLod *lod = NULL;
+  const TesLaneBucket *level;
+  gint64 first, last;
+  guint chosen = 0;
+  gsize size;
 
   *answered = FALSE;
 
-  if (!tes_report_prepare (db,
-                           "SELECT shift, t_base, n, data, level FROM slice_lod "
-                           "WHERE track_id = ? AND shift < 62 AND (1 << shift) <= ? "
-                           "ORDER BY level DESC LIMIT 1",
-                           &stmt, error))
+  if (!(levels = lod_levels (self, db, track_id, error)))
     return FALSE;
 
-  sqlite3_bind_int64 (stmt, 1, track_id);
-  sqlite3_bind_int64 (stmt, 2, column);
-
-  if ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+  /* the coarsest level whose buckets fit in a column */
+  for (guint i = 0; i < levels->len; i++)
     {
-      guint shift = (guint)sqlite3_column_int (stmt, 0);
-      gint64 base = sqlite3_column_int64 (stmt, 1);
-      gint64 n = sqlite3_column_int64 (stmt, 2);
-      const TesLaneBucket *level = sqlite3_column_blob (stmt, 3);
-      gint64 first, last;
+      const TesReportLod *l = &g_array_index (levels, TesReportLod, i);
 
-      if (!tes_report_check_lod (self, db, track_id, sqlite3_column_int (stmt, 4), error))
+      if (l->shift < 62 && ((gint64)1 << l->shift) <= column && (lod == NULL || l->level > lod->level))
         {
-          sqlite3_finalize (stmt);
-          return FALSE;
+          lod = l;
+          chosen = i;
         }
-
-      /* the level's buckets fill its data and end within gint64 */
-      if (n < 0 || n > TES_CACHE_LOD_MAX_BUCKETS ||
-          sqlite3_column_bytes (stmt, 3) != n * (gint64)sizeof (TesLaneBucket) ||
-          (__int128)base + ((__int128)n << shift) > G_MAXINT64)
-        {
-          sqlite3_finalize (stmt);
-          return tes_report_set_damaged (error, self, "the lane summary of track %" G_GINT64_FORMAT,
-                                         track_id);
-        }
-
-      first = t0 <= base ? 0 : (gint64)(((__int128)t0 - base) >> shift);
-      last = t1 <= base ? -1 : (gint64)MIN (n - 1, ((__int128)t1 - 1 - base) >> shift);
-
-      for (gint64 b = first; b <= last; b++)
-        {
-          TesLaneBucket src;
-          gint64 lo = base + (b << shift);
-
-          memcpy (&src, &level[b], sizeof src);
-          /* what the writer's merging keeps: the time spread over columns
-           * is within the bucket */
-          if (src.busy < 0 || src.busy > ((gint64)1 << shift) ||
-              src.dominant_time < 0 || src.dominant_time > src.busy)
-            {
-              sqlite3_finalize (stmt);
-              return tes_report_set_damaged (error, self, "bucket %" G_GINT64_FORMAT " of the lane "
-                                             "summary of track %" G_GINT64_FORMAT, b, track_id);
-            }
-          tes_lane_add_bucket (buckets, n_buckets, t0, t1, lo, lo + ((gint64)1 << shift), &src);
-        }
-
-      *answered = TRUE;
     }
-  else if (rc != SQLITE_DONE)
+  if (lod == NULL)
+    return TRUE;
+
+  if (!(data = lod_data (self, db, track_id, levels, chosen, error)))
+    return FALSE;
+  level = g_bytes_get_data (data, &size);
+
+  /* the level's buckets fill its data and end within gint64 */
+  if (lod->n < 0 || lod->n > TES_CACHE_LOD_MAX_BUCKETS || size != (gsize)lod->n * sizeof (TesLaneBucket) ||
+      (__int128)lod->base + ((__int128)lod->n << lod->shift) > G_MAXINT64)
+    return tes_report_set_damaged (error, self, "the lane summary of track %" G_GINT64_FORMAT, track_id);
+
+  first = t0 <= lod->base ? 0 : (gint64)(((__int128)t0 - lod->base) >> lod->shift);
+  last = t1 <= lod->base ? -1 : (gint64)MIN (lod->n - 1, ((__int128)t1 - 1 - lod->base) >> lod->shift);
+
+  for (gint64 b = first; b <= last; b++)
     {
-      tes_cache_set_error (error, db, "Reading lane summaries");
-      sqlite3_finalize (stmt);
-      return FALSE;
+      TesLaneBucket src;
+      gint64 lo = lod->base + (b << lod->shift);
+
+      memcpy (&src, &level[b], sizeof src);
+      /* what the writer's merging keeps: the time spread over columns
+       * is within the bucket */
+      if (src.busy < 0 || src.busy > ((gint64)1 << lod->shift) ||
+          src.dominant_time < 0 || src.dominant_time > src.busy)
+        return tes_report_set_damaged (error, self, "bucket %" G_GINT64_FORMAT " of the lane "
+                                       "summary of track %" G_GINT64_FORMAT, b, track_id);
+      tes_lane_add_bucket (buckets, n_buckets, t0, t1, lo, lo + ((gint64)1 << lod->shift), &src);
     }
 
-  sqlite3_finalize (stmt);
+  *answered = TRUE;
   return TRUE;
 }
 

@@ -11,6 +11,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "tes-painter.h"
 #include "tes-share-chart-layout.h"
@@ -216,16 +217,19 @@ fill_rows (Raster  *raster,
            int      y1,
            guint32  argb)
 {
+  guint32 *first;
+
   y0 = MAX (y0, 0);
   y1 = MIN (y1, raster->height);
+  if (y0 >= y1)
+    return;
 
-  for (int py = y0; py < y1; py++)
-    {
-      guint32 *row = raster->data + (gsize)py * raster->stride;
-
-      for (int px = 0; px < raster->width; px++)
-        row[px] = argb;
-    }
+  /* one row, then copies of it */
+  first = raster->data + (gsize)y0 * raster->stride;
+  for (int px = 0; px < raster->width; px++)
+    first[px] = argb;
+  for (int py = y0 + 1; py < y1; py++)
+    memcpy (raster->data + (gsize)py * raster->stride, first, (gsize)raster->width * 4);
 }
 
 /* Every pixel of the lanes' area: the lanes' stripes, white below them. */
@@ -248,6 +252,109 @@ fill_backgrounds_raster (Raster              *raster,
       done = MAX (done, y1);
     }
   fill_rows (raster, done, raster->height, 0xff000000 | LANE_EVEN);
+}
+
+/* Whether the lanes' image can be written straight into @cr's target: an
+ * image of 32-bit pixels at the raster's scale, drawn on at whole pixels,
+ * no clip cutting into the lanes' area. Then there is no image of the
+ * lanes to fill, copy and throw away: a frame writes its pixels once. */
+static gboolean
+raster_in_target (cairo_t *cr,
+                  Raster  *raster)
+{
+  cairo_surface_t *target = cairo_get_target (cr);
+  double sx, sy, x0, y0, x1, y1, ox, oy;
+  cairo_matrix_t m;
+  int tw, th;
+
+  if (cairo_surface_get_type (target) != CAIRO_SURFACE_TYPE_IMAGE ||
+      (cairo_image_surface_get_format (target) != CAIRO_FORMAT_ARGB32 &&
+       cairo_image_surface_get_format (target) != CAIRO_FORMAT_RGB24))
+    return FALSE;
+
+  cairo_surface_get_device_scale (target, &sx, &sy);
+  cairo_get_matrix (cr, &m);
+  if (sx != raster->scale || sy != raster->scale || m.xx != 1 || m.yy != 1 || m.xy != 0 || m.yx != 0)
+    return FALSE;
+
+  /* where the lanes' area lands, in the target's pixels */
+  ox = raster->x_origin;
+  oy = raster->y_origin;
+  cairo_user_to_device (cr, &ox, &oy);
+  tw = cairo_image_surface_get_width (target);
+  th = cairo_image_surface_get_height (target);
+  if (ox != floor (ox) || oy != floor (oy) || ox < 0 || oy < 0 ||
+      ox + raster->width > tw || oy + raster->height > th)
+    return FALSE;
+
+  cairo_clip_extents (cr, &x0, &y0, &x1, &y1);
+  if (x0 > raster->x_origin || y0 > raster->y_origin ||
+      x1 < raster->x_origin + raster->width / raster->scale || y1 < raster->y_origin + raster->height / raster->scale)
+    return FALSE;
+
+  cairo_surface_flush (target);
+  raster->stride = cairo_image_surface_get_stride (target) / 4;
+  raster->data = (guint32 *)(gpointer)cairo_image_surface_get_data (target) + (gsize)oy * raster->stride + (gsize)ox;
+
+  return raster->data != NULL;
+}
+
+/* The lanes' stripes and every box, as pixels. */
+static void
+draw_lanes_raster (cairo_t             *cr,
+                   TesReport           *report,
+                   const TesTraceFrame *frame,
+                   const TesTraceStyle *style,
+                   double               width,
+                   double               height)
+{
+  Raster raster = { 0 };
+  g_autofree guint32 *pixels = NULL;
+  gboolean direct;
+
+  raster.scale = MAX (style->scale_factor, 1);
+  raster.x_origin = TES_TRACE_LABEL_WIDTH;
+  raster.y_origin = TES_TRACE_RULER_HEIGHT;
+  raster.width = (int)ceil ((width - TES_TRACE_LABEL_WIDTH) * raster.scale);
+  raster.height = (int)ceil ((height - TES_TRACE_RULER_HEIGHT) * raster.scale);
+  raster.width = MAX (raster.width, 1);
+  raster.height = MAX (raster.height, 1);
+
+  if (!(direct = raster_in_target (cr, &raster)))
+    {
+      raster.stride = cairo_format_stride_for_width (CAIRO_FORMAT_ARGB32, raster.width) / 4;
+      /* every pixel is written below: no need to clear it first */
+      pixels = g_malloc ((gsize)raster.stride * raster.height * 4);
+      raster.data = pixels;
+    }
+
+  fill_backgrounds_raster (&raster, frame);
+  for (guint i = 0; i < frame->lanes->len; i++)
+    if (g_ptr_array_index (frame->boxes, i) != NULL)
+      fill_boxes_raster (&raster, report, frame, g_ptr_array_index (frame->boxes, i),
+                         TES_TRACE_RULER_HEIGHT + g_array_index (frame->lanes, TesTraceLane, i).y - frame->scroll_y);
+
+  if (direct)
+    {
+      double x = raster.x_origin, y = raster.y_origin;
+
+      cairo_user_to_device (cr, &x, &y);
+      cairo_surface_mark_dirty_rectangle (cairo_get_target (cr), (int)x, (int)y, raster.width, raster.height);
+    }
+  else
+    {
+      /* opaque pixels: as ARGB32 the copy below is a plain copy */
+      cairo_surface_t *image = cairo_image_surface_create_for_data ((guchar *)pixels, CAIRO_FORMAT_ARGB32,
+                                                                    raster.width, raster.height, raster.stride * 4);
+
+      cairo_surface_set_device_scale (image, raster.scale, raster.scale);
+      cairo_set_source_surface (cr, image, TES_TRACE_LABEL_WIDTH, TES_TRACE_RULER_HEIGHT);
+      cairo_set_operator (cr, CAIRO_OPERATOR_SOURCE);
+      cairo_paint (cr);
+      cairo_set_operator (cr, CAIRO_OPERATOR_OVER);
+      cairo_surface_finish (image);
+      cairo_surface_destroy (image);
+    }
 }
 
 /* 2680000000 as "2.68 G": a counter's scale, short enough for a lane. */
@@ -675,8 +782,17 @@ tes_trace_render_frame (cairo_t             *cr,
   tes_painter_init (&p, cr, FONT);
   cairo_save (cr);
 
+  /* white under all; as pixels, the lanes' image and the ruler cover
+   * all but the names' column, which is all there is to clear */
   tes_painter_set_rgb (cr, LANE_EVEN);
-  cairo_paint (cr);
+  if (vector)
+    cairo_paint (cr);
+  else
+    {
+      cairo_rectangle (cr, 0, TES_TRACE_RULER_HEIGHT, MIN (width, TES_TRACE_LABEL_WIDTH),
+                       height - TES_TRACE_RULER_HEIGHT);
+      cairo_fill (cr);
+    }
 
   /* the lanes, under the ruler */
   cairo_save (cr);
@@ -710,40 +826,7 @@ tes_trace_render_frame (cairo_t             *cr,
                              TES_TRACE_RULER_HEIGHT + g_array_index (frame->lanes, TesTraceLane, i).y - frame->scroll_y);
     }
   else
-    {
-      Raster raster = { 0 };
-      g_autofree guint32 *pixels = NULL;
-      cairo_surface_t *image;
-
-      raster.scale = MAX (style->scale_factor, 1);
-      raster.x_origin = TES_TRACE_LABEL_WIDTH;
-      raster.y_origin = TES_TRACE_RULER_HEIGHT;
-      raster.width = (int)ceil ((width - TES_TRACE_LABEL_WIDTH) * raster.scale);
-      raster.height = (int)ceil ((height - TES_TRACE_RULER_HEIGHT) * raster.scale);
-      raster.width = MAX (raster.width, 1);
-      raster.height = MAX (raster.height, 1);
-      raster.stride = cairo_format_stride_for_width (CAIRO_FORMAT_RGB24, raster.width) / 4;
-      /* every pixel is written below: no need to clear it first */
-      pixels = g_malloc ((gsize)raster.stride * raster.height * 4);
-      raster.data = pixels;
-      fill_backgrounds_raster (&raster, frame);
-      image = cairo_image_surface_create_for_data ((guchar *)pixels, CAIRO_FORMAT_RGB24,
-                                                   raster.width, raster.height, raster.stride * 4);
-
-      for (guint i = 0; i < frame->lanes->len; i++)
-        if (g_ptr_array_index (frame->boxes, i) != NULL)
-          fill_boxes_raster (&raster, report, frame, g_ptr_array_index (frame->boxes, i),
-                             TES_TRACE_RULER_HEIGHT + g_array_index (frame->lanes, TesTraceLane, i).y - frame->scroll_y);
-
-      cairo_surface_mark_dirty (image);
-      cairo_surface_set_device_scale (image, raster.scale, raster.scale);
-      cairo_set_source_surface (cr, image, TES_TRACE_LABEL_WIDTH, TES_TRACE_RULER_HEIGHT);
-      cairo_set_operator (cr, CAIRO_OPERATOR_SOURCE);
-      cairo_paint (cr);
-      cairo_set_operator (cr, CAIRO_OPERATOR_OVER);
-      cairo_surface_finish (image);
-      cairo_surface_destroy (image);
-    }
+    draw_lanes_raster (cr, report, frame, style, width, height);
 
   for (guint i = 0; i < frame->lanes->len; i++)
     {
