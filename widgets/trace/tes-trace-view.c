@@ -211,7 +211,11 @@ tes_trace_view_snapshot (GtkWidget   *widget,
   TesTraceView *self = TES_TRACE_VIEW (widget);
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
+  int scale = gtk_widget_get_scale_factor (widget);
   const TesTraceFrame *frame;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  cairo_surface_t *surface;
   TesTraceStyle style;
   cairo_t *cr;
 
@@ -222,13 +226,31 @@ tes_trace_view_snapshot (GtkWidget   *widget,
       return;
     }
 
+  if (width <= 0 || height <= 0)
+    return;
+
   tes_trace_style_init (&style, self->workspace);
   style.show_text = self->show_text;
-  style.scale_factor = gtk_widget_get_scale_factor (widget);
+  style.scale_factor = scale;
 
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  /* drawn into an image of the widget's pixels, shown as a texture: the
+   * lanes' pixels are written there once, as `tessera-cli render` and
+   * tes-bench-trace write them, where a cairo node would record them
+   * and copy them twice more */
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width * scale, height * scale);
+  cairo_surface_set_device_scale (surface, scale, scale);
+  cr = cairo_create (surface);
   tes_trace_render_frame (cr, tes_workspace_get_report (self->workspace), frame, &style, width, height);
   cairo_destroy (cr);
+  cairo_surface_flush (surface);
+
+  bytes = g_bytes_new_with_free_func (cairo_image_surface_get_data (surface),
+                                      (gsize)cairo_image_surface_get_stride (surface) * height * scale,
+                                      (GDestroyNotify)cairo_surface_destroy, surface);
+  /* cairo's ARGB32 is GDK_MEMORY_DEFAULT: premultiplied, native-endian */
+  texture = gdk_memory_texture_new (width * scale, height * scale, GDK_MEMORY_DEFAULT, bytes,
+                                    (gsize)cairo_image_surface_get_stride (surface));
+  gtk_snapshot_append_texture (snapshot, texture, &GRAPHENE_RECT_INIT (0, 0, width, height));
 }
 
 static void
