@@ -609,18 +609,15 @@ lane_from_summary (TesReport      *self,
 
   for (gint64 b = first; b <= last; b++)
     {
-      TesLaneBucket src;
-      gint64 lo = lod->base + (b << lod->shift);
-
-      memcpy (&src, &level[b], sizeof src);
       /* what the writer's merging keeps: the time spread over columns
        * is within the bucket */
-      if (src.busy < 0 || src.busy > ((gint64)1 << lod->shift) ||
-          src.dominant_time < 0 || src.dominant_time > src.busy)
+      if (level[b].busy < 0 || level[b].busy > ((gint64)1 << lod->shift) ||
+          level[b].dominant_time < 0 || level[b].dominant_time > level[b].busy)
         return tes_report_set_damaged (error, self, "bucket %" G_GINT64_FORMAT " of the lane "
                                        "summary of track %" G_GINT64_FORMAT, b, track_id);
-      tes_lane_add_bucket (buckets, n_buckets, t0, t1, lo, lo + ((gint64)1 << lod->shift), &src);
     }
+  if (first <= last)
+    tes_lane_add_level (buckets, n_buckets, t0, t1, level, lod->base, lod->shift, first, last);
 
   *answered = TRUE;
   return TRUE;
