@@ -177,7 +177,30 @@ typedef struct
   double   scale;      /* device pixels per unit */
   double   x_origin;   /* where the image sits in the picture */
   double   y_origin;
+  /* colours of the names met, direct-mapped: a name's colour is a hash
+   * of its text, and a frame has tens of thousands of boxes */
+  guint32  names[256]; /* name id + 1; 0: empty */
+  guint8   colors[256];
 } Raster;
+
+static guint8
+raster_color (Raster              *raster,
+              TesReport           *report,
+              const TesTraceFrame *frame,
+              const TesTraceBox   *box)
+{
+  guint slot = box->name & 0xff;
+
+  if (box->label != NULL || (frame->searching && !box->matched))
+    return box_shown_color (report, frame, box);
+  if (raster->names[slot] != box->name + 1)
+    {
+      raster->names[slot] = box->name + 1;
+      raster->colors[slot] = box_color_index (report, box);
+    }
+
+  return raster->colors[slot];
+}
 
 static void
 fill_boxes_raster (Raster              *raster,
@@ -189,7 +212,7 @@ fill_boxes_raster (Raster              *raster,
   for (guint i = 0; i < boxes->len; i++)
     {
       const TesTraceBox *box = &g_array_index (boxes, TesTraceBox, i);
-      guint32 argb = 0xff000000 | color_of_index (box_shown_color (report, frame, box));
+      guint32 argb = 0xff000000 | color_of_index (raster_color (raster, report, frame, box));
       double top = y + 2 + box->row * TES_TRACE_ROW_HEIGHT - raster->y_origin;
       int x0 = (int)floor ((box->x0 - raster->x_origin) * raster->scale);
       int x1 = MAX ((int)floor ((box->x1 - raster->x_origin) * raster->scale + 0.5), x0 + 1);
@@ -765,6 +788,21 @@ draw_terminals (cairo_t             *cr,
     }
 }
 
+/* The lanes' names, the ruler's labels and the boxes' names, laid out
+ * once for the frames after (a view panning draws the same again): per
+ * thread, as frames may be drawn from any. */
+static GHashTable *
+kept_layouts (void)
+{
+  static GPrivate layouts = G_PRIVATE_INIT ((GDestroyNotify)g_hash_table_unref);
+  GHashTable *table = g_private_get (&layouts);
+
+  if (table == NULL)
+    g_private_set (&layouts, (table = tes_painter_layouts_new ()));
+
+  return table;
+}
+
 /* Draws @frame into a @width × @height area at the origin of @cr. */
 void
 tes_trace_render_frame (cairo_t             *cr,
@@ -780,6 +818,8 @@ tes_trace_render_frame (cairo_t             *cr,
   g_return_if_fail (cr != NULL && frame != NULL && style != NULL);
 
   tes_painter_init (&p, cr, FONT);
+  if (!vector)
+    tes_painter_keep_layouts (&p, kept_layouts ());
   cairo_save (cr);
 
   /* white under all; as pixels, the lanes' image and the ruler cover
