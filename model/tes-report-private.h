@@ -67,7 +67,7 @@ struct _TesReport
    * the blob is part: every probe of the search copies whole blobs, so
    * reading a level per frame cost more than the frame's drawing. */
   GMutex           lods_lock;
-  GHashTable      *lods;          /* track id -> GArray of TesReportLod */
+  GHashTable      *lods;          /* track id -> GArray of TesReportLod; NULL until read */
   gsize            lods_bytes;    /* of buckets held */
 
   /* tests only: each query slowed, and those the main thread ran counted */
@@ -157,10 +157,11 @@ gboolean  tes_report_prepare_checked (TesReport         *self,
                                    const char           *sql,
                                    sqlite3_stmt        **stmt,
                                    GError              **error);
-gboolean  tes_report_check_lod    (TesReport            *self,
-                                   sqlite3              *db,
+gboolean  tes_report_check_lod_data (TesReport          *self,
                                    gint64                track_id,
                                    int                   level,
+                                   GBytes               *data,
+                                   gint64                checksum,
                                    GError              **error);
 
 /* For the loader, which opens a cache on behalf of the files it was

@@ -435,65 +435,87 @@ lod_clear (gpointer data)
   g_clear_pointer (&((TesReportLod *)data)->data, g_bytes_unref);
 }
 
-/* The track's summary levels (without their buckets), read once. */
-static GArray *
-lod_levels (TesReport  *self,
-            sqlite3    *db,
-            gint64      track_id,
-            GError    **error)
+/* Every track's summary levels (without their buckets), read once by
+ * one scan of the table: a seek on it compares whole rows, blobs and all. */
+static gboolean
+lod_load_levels (TesReport  *self,
+                 sqlite3    *db,
+                 GError    **error)
 {
-  g_autoptr(GArray) levels = NULL;
+  g_autoptr(GHashTable) lods = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                      (GDestroyNotify)g_array_unref);
   sqlite3_stmt *stmt = NULL;
-  GArray *known;
+  GArray *levels = NULL;
+  gint64 last_track = 0;
   int rc;
 
-  g_mutex_lock (&self->lods_lock);
-  known = g_hash_table_lookup (self->lods, &track_id);
-  if (known != NULL)
-    g_array_ref (known);
-  g_mutex_unlock (&self->lods_lock);
-  if (known != NULL)
-    return known;
-
-  if (!tes_report_prepare (db, "SELECT level, shift, t_base, n FROM slice_lod WHERE track_id = ? ORDER BY level",
-                           &stmt, error))
-    return NULL;
-  sqlite3_bind_int64 (stmt, 1, track_id);
-  levels = g_array_new (FALSE, TRUE, sizeof (TesReportLod));
-  g_array_set_clear_func (levels, lod_clear);
+  if (!tes_report_prepare (db, "SELECT track_id, level, shift, t_base, n FROM slice_lod", &stmt, error))
+    return FALSE;
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
+      gint64 track_id = sqlite3_column_int64 (stmt, 0);
       TesReportLod lod = {
-        .level = sqlite3_column_int (stmt, 0),
-        .shift = (guint)sqlite3_column_int (stmt, 1),
-        .base = sqlite3_column_int64 (stmt, 2),
-        .n = sqlite3_column_int64 (stmt, 3),
+        .level = sqlite3_column_int (stmt, 1),
+        .shift = (guint)sqlite3_column_int (stmt, 2),
+        .base = sqlite3_column_int64 (stmt, 3),
+        .n = sqlite3_column_int64 (stmt, 4),
       };
 
       /* read as a number: a shift out of range is never chosen */
-      if (sqlite3_column_int64 (stmt, 1) < 0 || sqlite3_column_int64 (stmt, 1) >= 62)
+      if (sqlite3_column_int64 (stmt, 2) < 0 || sqlite3_column_int64 (stmt, 2) >= 62)
         lod.shift = 62;
+      if (levels == NULL || track_id != last_track)
+        {
+          if (!(levels = g_hash_table_lookup (lods, &track_id)))
+            {
+              levels = g_array_new (FALSE, TRUE, sizeof (TesReportLod));
+              g_array_set_clear_func (levels, lod_clear);
+              g_hash_table_insert (lods, g_memdup2 (&track_id, sizeof track_id), levels);
+            }
+          last_track = track_id;
+        }
       g_array_append_val (levels, lod);
     }
   if (rc != SQLITE_DONE)
     {
       tes_cache_set_error (error, db, "Reading lane summaries");
       sqlite3_finalize (stmt);
-      return NULL;
+      return FALSE;
     }
   sqlite3_finalize (stmt);
 
   g_mutex_lock (&self->lods_lock);
-  known = g_hash_table_lookup (self->lods, &track_id);
-  if (known == NULL)
-    {
-      known = levels;
-      g_hash_table_insert (self->lods, g_memdup2 (&track_id, sizeof track_id), g_array_ref (levels));
-    }
-  g_array_ref (known);
+  if (self->lods == NULL)
+    self->lods = g_steal_pointer (&lods);
   g_mutex_unlock (&self->lods_lock);
 
-  return known;
+  return TRUE;
+}
+
+/* The track's summary levels (without their buckets); NULL on error. */
+static GArray *
+lod_levels (TesReport  *self,
+            sqlite3    *db,
+            gint64      track_id,
+            GError    **error)
+{
+  GArray *known = NULL;
+  gboolean loaded;
+
+  g_mutex_lock (&self->lods_lock);
+  loaded = self->lods != NULL;
+  g_mutex_unlock (&self->lods_lock);
+  if (!loaded && !lod_load_levels (self, db, error))
+    return NULL;
+
+  g_mutex_lock (&self->lods_lock);
+  known = g_hash_table_lookup (self->lods, &track_id);
+  if (known != NULL)
+    g_array_ref (known);
+  g_mutex_unlock (&self->lods_lock);
+
+  /* no summary: columns from the slices */
+  return known != NULL ? known : g_array_new (FALSE, TRUE, sizeof (TesReportLod));
 }
 
 /* Level @i of @levels' buckets, checked and read the first time. */
@@ -516,8 +538,8 @@ lod_data (TesReport  *self,
   if (data != NULL)
     return g_steal_pointer (&data);
 
-  if (!tes_report_check_lod (self, db, track_id, lod->level, error) ||
-      !tes_report_prepare (db, "SELECT data FROM slice_lod WHERE track_id = ? AND level = ?", &stmt, error))
+  /* one seek, checked as read */
+  if (!tes_report_prepare (db, "SELECT data, checksum FROM slice_lod WHERE track_id = ? AND level = ?", &stmt, error))
     return NULL;
   sqlite3_bind_int64 (stmt, 1, track_id);
   sqlite3_bind_int (stmt, 2, lod->level);
@@ -528,6 +550,11 @@ lod_data (TesReport  *self,
       return NULL;
     }
   data = g_bytes_new (sqlite3_column_blob (stmt, 0), (gsize)sqlite3_column_bytes (stmt, 0));
+  if (!tes_report_check_lod_data (self, track_id, lod->level, data, sqlite3_column_int64 (stmt, 1), error))
+    {
+      sqlite3_finalize (stmt);
+      return NULL;
+    }
   sqlite3_finalize (stmt);
 
   g_mutex_lock (&self->lods_lock);

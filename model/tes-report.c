@@ -150,7 +150,6 @@ tes_report_init (TesReport *self)
   g_mutex_init (&self->blocks_lock);
   self->blocks = g_new0 (TesReportBlock, TES_REPORT_BLOCK_SLOTS);
   g_mutex_init (&self->lods_lock);
-  self->lods = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify)g_array_unref);
 }
 
 static gboolean
@@ -501,15 +500,18 @@ tes_report_prepare_checked (TesReport     *self,
 }
 
 gboolean
-tes_report_check_lod (TesReport   *self,
-                      sqlite3     *db,
-                      gint64       track_id,
-                      int          level,
-                      GError     **error)
+tes_report_check_lod_data (TesReport   *self,
+                           gint64       track_id,
+                           int          level,
+                           GBytes      *data,
+                           gint64       checksum,
+                           GError     **error)
 {
   GError *damage = NULL;
 
-  return tes_cache_check_lod (self->check, db, track_id, level, &damage) || damaged_after_open (self, damage, error);
+  return tes_cache_check_lod_data (self->check, track_id, level, g_bytes_get_data (data, NULL),
+                                   g_bytes_get_size (data), checksum, &damage) ||
+         damaged_after_open (self, damage, error);
 }
 
 /* A chunk's row, as a query reads it (at most TES_CACHE_CHUNK_SLICES
