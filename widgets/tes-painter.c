@@ -17,6 +17,7 @@ tes_painter_init (TesPainter *p,
   p->cr = cr;
   p->layout = pango_cairo_create_layout (cr);
   p->font = font;
+  p->layouts = NULL;
 }
 
 void

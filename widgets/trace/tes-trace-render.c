@@ -277,6 +277,27 @@ fill_backgrounds_raster (Raster              *raster,
   fill_rows (raster, done, raster->height, 0xff000000 | LANE_EVEN);
 }
 
+/* Whether @cr draws on whole pixels of an image at @scale (no rotation,
+ * no fraction of a pixel in its offset): there an image drawn at the
+ * same scale lands pixel on pixel. */
+static gboolean
+pixel_aligned (cairo_t *cr,
+               double  *scale)
+{
+  cairo_surface_t *target = cairo_get_target (cr);
+  double sx, sy, x = 0, y = 0;
+  cairo_matrix_t m;
+
+  if (cairo_surface_get_type (target) != CAIRO_SURFACE_TYPE_IMAGE)
+    return FALSE;
+  cairo_surface_get_device_scale (target, &sx, &sy);
+  cairo_get_matrix (cr, &m);
+  cairo_user_to_device (cr, &x, &y);
+  *scale = sx;
+
+  return sx == sy && m.xx == 1 && m.yy == 1 && m.xy == 0 && m.yx == 0 && x == floor (x) && y == floor (y);
+}
+
 /* Whether the lanes' image can be written straight into @cr's target: an
  * image of 32-bit pixels at the raster's scale, drawn on at whole pixels,
  * no clip cutting into the lanes' area. Then there is no image of the
@@ -286,18 +307,12 @@ raster_in_target (cairo_t *cr,
                   Raster  *raster)
 {
   cairo_surface_t *target = cairo_get_target (cr);
-  double sx, sy, x0, y0, x1, y1, ox, oy;
-  cairo_matrix_t m;
+  double scale, x0, y0, x1, y1, ox, oy;
   int tw, th;
 
-  if (cairo_surface_get_type (target) != CAIRO_SURFACE_TYPE_IMAGE ||
+  if (!pixel_aligned (cr, &scale) || scale != raster->scale ||
       (cairo_image_surface_get_format (target) != CAIRO_FORMAT_ARGB32 &&
        cairo_image_surface_get_format (target) != CAIRO_FORMAT_RGB24))
-    return FALSE;
-
-  cairo_surface_get_device_scale (target, &sx, &sy);
-  cairo_get_matrix (cr, &m);
-  if (sx != raster->scale || sy != raster->scale || m.xx != 1 || m.yy != 1 || m.xy != 0 || m.yx != 0)
     return FALSE;
 
   /* where the lanes' area lands, in the target's pixels */
@@ -657,18 +672,16 @@ is_vector_target (cairo_t *cr)
     }
 }
 
-/* The whole run in miniature: how busy the lanes are along it, and the
- * part shown below framed. */
+/* The whole run in miniature, its band without the visible range: how
+ * busy the lanes are along it. */
 static void
-draw_minimap (TesPainter          *p,
-              const TesTraceFrame *frame,
-              double               width)
+draw_minimap_band (TesPainter          *p,
+                   const TesTraceFrame *frame,
+                   double               width)
 {
   cairo_t *cr = p->cr;
   double x0 = TES_TRACE_LABEL_WIDTH, w = width - TES_TRACE_LABEL_WIDTH;
   double h = TES_TRACE_MINIMAP_HEIGHT - 4;
-  double run = (double)MAX (frame->end - frame->origin, 1);
-  double a, b;
 
   tes_painter_set_rgb (cr, MINIMAP_BG);
   cairo_rectangle (cr, 0, 0, width, TES_TRACE_MINIMAP_HEIGHT);
@@ -689,6 +702,85 @@ draw_minimap (TesPainter          *p,
         }
       cairo_fill (cr);
     }
+}
+
+/* The band as last drawn, per thread: it changes with the width alone,
+ * and its thousand-odd bars are most of the ruler's cost. */
+typedef struct
+{
+  double           width;
+  double           scale;
+  GArray          *overview;   /* a copy of what it shows */
+  cairo_surface_t *band;
+} KeptBand;
+
+static void
+kept_band_free (gpointer data)
+{
+  KeptBand *kept = data;
+
+  g_clear_pointer (&kept->overview, g_array_unref);
+  g_clear_pointer (&kept->band, cairo_surface_destroy);
+  g_free (kept);
+}
+
+static gboolean
+same_overview (GArray *a,
+               GArray *b)
+{
+  if (a == NULL || b == NULL)
+    return a == b;
+
+  return a->len == b->len && memcmp (a->data, b->data, a->len * sizeof (double)) == 0;
+}
+
+/* The whole run in miniature, and the part shown below framed. */
+static void
+draw_minimap (TesPainter          *p,
+              const TesTraceFrame *frame,
+              double               width)
+{
+  static GPrivate kept_key = G_PRIVATE_INIT (kept_band_free);
+  cairo_t *cr = p->cr;
+  double x0 = TES_TRACE_LABEL_WIDTH, w = width - TES_TRACE_LABEL_WIDTH;
+  double run = (double)MAX (frame->end - frame->origin, 1);
+  double a, b, scale;
+
+  if (pixel_aligned (cr, &scale))
+    {
+      KeptBand *kept = g_private_get (&kept_key);
+
+      if (kept == NULL)
+        g_private_set (&kept_key, (kept = g_new0 (KeptBand, 1)));
+      if (kept->band == NULL || kept->width != width || kept->scale != scale ||
+          !same_overview (kept->overview, frame->overview))
+        {
+          TesPainter band_painter;
+          cairo_t *band_cr;
+
+          g_clear_pointer (&kept->band, cairo_surface_destroy);
+          g_clear_pointer (&kept->overview, g_array_unref);
+          kept->width = width;
+          kept->scale = scale;
+          kept->overview = frame->overview ? g_array_copy (frame->overview) : NULL;
+          kept->band = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int)ceil (width * scale),
+                                                   (int)ceil (TES_TRACE_MINIMAP_HEIGHT * scale));
+          cairo_surface_set_device_scale (kept->band, scale, scale);
+          band_cr = cairo_create (kept->band);
+          tes_painter_init (&band_painter, band_cr, p->font);
+          tes_painter_keep_layouts (&band_painter, p->layouts);
+          draw_minimap_band (&band_painter, frame, width);
+          tes_painter_clear (&band_painter);
+          cairo_destroy (band_cr);
+        }
+
+      /* opaque, pixel on pixel: the same pixels as drawing it here */
+      cairo_set_source_surface (cr, kept->band, 0, 0);
+      cairo_rectangle (cr, 0, 0, width, TES_TRACE_MINIMAP_HEIGHT);
+      cairo_fill (cr);
+    }
+  else
+    draw_minimap_band (p, frame, width);
 
   /* the visible range */
   a = x0 + w * (frame->scale.t0 - frame->origin) / run;
@@ -720,29 +812,42 @@ draw_ruler (TesPainter          *p,
   cairo_rectangle (cr, 0, top, width, TES_TRACE_RULER_HEIGHT - top);
   cairo_fill (cr);
 
+  /* the minor ticks, one stroke: they meet neither each other nor the
+   * labels, which end above them */
+  tes_painter_set_rgb (cr, RULE);
+  cairo_set_line_width (cr, 1);
   for (guint i = 0; i < ticks->len; i++)
     {
       const TesTraceTick *tick = &g_array_index (ticks, TesTraceTick, i);
       double x = floor (tick->x) + 0.5;
 
-      if (x < TES_TRACE_LABEL_WIDTH)
+      if (x < TES_TRACE_LABEL_WIDTH || tick->major)
+        continue;
+      cairo_move_to (cr, x, top + 20);
+      cairo_line_to (cr, x, TES_TRACE_RULER_HEIGHT);
+    }
+  cairo_stroke (cr);
+
+  for (guint i = 0; i < ticks->len; i++)
+    {
+      const TesTraceTick *tick = &g_array_index (ticks, TesTraceTick, i);
+      double x = floor (tick->x) + 0.5;
+
+      if (x < TES_TRACE_LABEL_WIDTH || !tick->major)
         continue;
 
-      tes_painter_set_rgb (cr, tick->major ? DIM_INK : RULE);
+      tes_painter_set_rgb (cr, DIM_INK);
       cairo_set_line_width (cr, 1);
-      cairo_move_to (cr, x, top + (tick->major ? 12 : 20));
+      cairo_move_to (cr, x, top + 12);
       cairo_line_to (cr, x, TES_TRACE_RULER_HEIGHT);
       cairo_stroke (cr);
 
       /* the grid behind the lanes, faint */
-      if (tick->major)
-        {
-          cairo_set_source_rgba (cr, 0, 0, 0, 0.06);
-          cairo_move_to (cr, x, TES_TRACE_RULER_HEIGHT);
-          cairo_line_to (cr, x, height);
-          cairo_stroke (cr);
-          tes_painter_text (p, tick->label, x + 3, top, 0, PANGO_ALIGN_LEFT, FALSE, DIM_INK);
-        }
+      cairo_set_source_rgba (cr, 0, 0, 0, 0.06);
+      cairo_move_to (cr, x, TES_TRACE_RULER_HEIGHT);
+      cairo_line_to (cr, x, height);
+      cairo_stroke (cr);
+      tes_painter_text (p, tick->label, x + 3, top, 0, PANGO_ALIGN_LEFT, FALSE, DIM_INK);
     }
 
   tes_painter_set_rgb (cr, RULE);
