@@ -39,6 +39,18 @@ typedef struct
   GBytes *data;      /* TesLaneBucket × n; NULL until read */
 } TesReportLod;
 
+/* A chunk's row of slice_chunks, what a window's query reads of it. */
+typedef struct
+{
+  gint64 id;
+  gint64 first;      /* first_index */
+  gint64 n;
+  gint64 max_dur;
+  gint64 data_len;
+  gint64 t_min;
+  gint64 t_max_end;
+} TesReportChunkRow;
+
 struct _TesReport
 {
   GObject          parent_instance;
@@ -68,6 +80,8 @@ struct _TesReport
    * reading a level per frame cost more than the frame's drawing. */
   GMutex           lods_lock;
   GHashTable      *lods;          /* track id -> GArray of TesReportLod; NULL until read */
+  /* each track's chunks as slice_chunks lists them (under lods_lock) */
+  GHashTable      *chunk_rows;    /* track id -> GArray of TesReportChunkRow */
   gsize            lods_bytes;    /* of buckets held */
 
   /* tests only: each query slowed, and those the main thread ran counted */
@@ -156,6 +170,10 @@ gboolean  tes_report_prepare_checked (TesReport         *self,
                                    sqlite3              *db,
                                    const char           *sql,
                                    sqlite3_stmt        **stmt,
+                                   GError              **error);
+GArray   *tes_report_chunk_rows   (TesReport            *self,
+                                   sqlite3              *db,
+                                   gint64                track_id,
                                    GError              **error);
 gboolean  tes_report_check_lod_data (TesReport          *self,
                                    gint64                track_id,

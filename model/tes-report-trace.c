@@ -159,6 +159,66 @@ tes_report_check_slices (TesReport             *self,
   return TRUE;
 }
 
+/* The track's chunks, by t_min (as its index orders them), listed once. */
+GArray *
+tes_report_chunk_rows (TesReport  *self,
+                       sqlite3    *db,
+                       gint64      track_id,
+                       GError    **error)
+{
+  g_autoptr(GArray) rows = NULL;
+  sqlite3_stmt *stmt = NULL;
+  GArray *known;
+  int rc;
+
+  g_mutex_lock (&self->lods_lock);
+  if ((known = g_hash_table_lookup (self->chunk_rows, &track_id)) != NULL)
+    g_array_ref (known);
+  g_mutex_unlock (&self->lods_lock);
+  if (known != NULL)
+    return known;
+
+  if (!tes_report_prepare (db,
+                           "SELECT id, first_index, n, max_dur, length (data), t_min, t_max_end FROM slice_chunks "
+                           "WHERE track_id = ? ORDER BY t_min",
+                           &stmt, error))
+    return NULL;
+  sqlite3_bind_int64 (stmt, 1, track_id);
+  rows = g_array_new (FALSE, FALSE, sizeof (TesReportChunkRow));
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      TesReportChunkRow row = {
+        .id = sqlite3_column_int64 (stmt, 0),
+        .first = sqlite3_column_int64 (stmt, 1),
+        .n = sqlite3_column_int64 (stmt, 2),
+        .max_dur = sqlite3_column_int64 (stmt, 3),
+        .data_len = sqlite3_column_int64 (stmt, 4),
+        .t_min = sqlite3_column_int64 (stmt, 5),
+        .t_max_end = sqlite3_column_int64 (stmt, 6),
+      };
+
+      g_array_append_val (rows, row);
+    }
+  if (rc != SQLITE_DONE)
+    {
+      tes_cache_set_error (error, db, "Reading slices");
+      sqlite3_finalize (stmt);
+      return NULL;
+    }
+  sqlite3_finalize (stmt);
+
+  g_mutex_lock (&self->lods_lock);
+  if ((known = g_hash_table_lookup (self->chunk_rows, &track_id)) == NULL)
+    {
+      known = rows;
+      g_hash_table_insert (self->chunk_rows, g_memdup2 (&track_id, sizeof track_id), g_array_ref (rows));
+    }
+  g_array_ref (known);
+  g_mutex_unlock (&self->lods_lock);
+
+  return known;
+}
+
 /* Calls func for every stored slice of the track that overlaps [t0, t1]
  * (both inclusive, in the track's ticks), in start order. Only chunks whose
  * extent meets the window are opened, and of those only the blocks whose
@@ -184,32 +244,75 @@ foreach_slice_in_window_part (TesReport     *self,
   g_autoptr(GByteArray) index = g_byte_array_new ();
   g_autoptr(GByteArray) frame = g_byte_array_new ();
   g_autoptr(GByteArray) scratch = g_byte_array_new ();
+  g_autoptr(GArray) rows = NULL;
   sqlite3_stmt *stmt = NULL;
   sqlite3_blob *blob = NULL;
+  guint next_row = 0;
   gboolean ok = TRUE;
-  int rc;
+  int rc = SQLITE_DONE;
 
-  if (!tes_report_prepare (db,
-                           "SELECT id, first_index, n, max_dur, length (data), t_min, t_max_end, sums FROM slice_chunks "
-                           "WHERE track_id = ? AND t_min <= ? AND t_max_end >= ? AND id % ? = ? ORDER BY t_min",
-                           &stmt, error))
-    return FALSE;
-
-  sqlite3_bind_int64 (stmt, 1, track_id);
-  sqlite3_bind_int64 (stmt, 2, t1);
-  sqlite3_bind_int64 (stmt, 3, t0);
-  sqlite3_bind_int (stmt, 4, (int)n_parts);
-  sqlite3_bind_int (stmt, 5, (int)part);
-
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+  /* the chunks of the track as listed once (a frame of every lane asks
+   * for each lane's, a query apiece), or, for the queries reading sums
+   * or a part of the chunks, as the table has them */
+  if (whole == NULL && n_parts == 1)
     {
-      gint64 rowid = sqlite3_column_int64 (stmt, 0);
-      guint32 first = (guint32)sqlite3_column_int64 (stmt, 1);
-      guint n = (guint)sqlite3_column_int64 (stmt, 2);
+      if (!(rows = tes_report_chunk_rows (self, db, track_id, error)))
+        return FALSE;
+    }
+  else
+    {
+      if (!tes_report_prepare (db,
+                               "SELECT id, first_index, n, max_dur, length (data), t_min, t_max_end, sums FROM slice_chunks "
+                               "WHERE track_id = ? AND t_min <= ? AND t_max_end >= ? AND id % ? = ? ORDER BY t_min",
+                               &stmt, error))
+        return FALSE;
+
+      sqlite3_bind_int64 (stmt, 1, track_id);
+      sqlite3_bind_int64 (stmt, 2, t1);
+      sqlite3_bind_int64 (stmt, 3, t0);
+      sqlite3_bind_int (stmt, 4, (int)n_parts);
+      sqlite3_bind_int (stmt, 5, (int)part);
+    }
+
+  for (;;)
+    {
+      TesReportChunkRow row;
+      gint64 rowid;
+      guint32 first;
+      guint n;
       gsize index_len, blob_len;
 
-      if (!tes_report_check_chunk (self, db, rowid, track_id, sqlite3_column_int64 (stmt, 2),
-                                   sqlite3_column_int64 (stmt, 4), sqlite3_column_int64 (stmt, 3), error))
+      if (rows != NULL)
+        {
+          /* as the query: by t_min, those meeting the window */
+          if (next_row >= rows->len || g_array_index (rows, TesReportChunkRow, next_row).t_min > t1)
+            {
+              rc = SQLITE_DONE;
+              break;
+            }
+          row = g_array_index (rows, TesReportChunkRow, next_row++);
+          if (row.t_max_end < t0)
+            continue;
+        }
+      else
+        {
+          if ((rc = sqlite3_step (stmt)) != SQLITE_ROW)
+            break;
+          row = (TesReportChunkRow) {
+            .id = sqlite3_column_int64 (stmt, 0),
+            .first = sqlite3_column_int64 (stmt, 1),
+            .n = sqlite3_column_int64 (stmt, 2),
+            .max_dur = sqlite3_column_int64 (stmt, 3),
+            .data_len = sqlite3_column_int64 (stmt, 4),
+            .t_min = sqlite3_column_int64 (stmt, 5),
+            .t_max_end = sqlite3_column_int64 (stmt, 6),
+          };
+        }
+      rowid = row.id;
+      first = (guint32)row.first;
+      n = (guint)row.n;
+
+      if (!tes_report_check_chunk (self, db, rowid, track_id, row.n, row.data_len, row.max_dur, error))
         {
           ok = FALSE;
           break;
@@ -223,7 +326,7 @@ foreach_slice_in_window_part (TesReport     *self,
 
       /* a chunk within the window, for a query that takes sums: its sums
        * alone (checked against its records with the chunk) */
-      if (whole != NULL && t0 <= sqlite3_column_int64 (stmt, 5) && sqlite3_column_int64 (stmt, 6) <= t1 &&
+      if (whole != NULL && t0 <= row.t_min && row.t_max_end <= t1 &&
           tes_cache_check_chunk_vouched (self->check, rowid))
         {
           const guint8 *p = sqlite3_column_blob (stmt, 7);

@@ -75,6 +75,7 @@ tes_report_finalize (GObject *object)
   g_clear_pointer (&self->blocks, g_free);
   g_mutex_clear (&self->blocks_lock);
   g_clear_pointer (&self->lods, g_hash_table_unref);
+  g_clear_pointer (&self->chunk_rows, g_hash_table_unref);
   g_mutex_clear (&self->lods_lock);
   g_clear_pointer (&self->sources, g_array_unref);
   g_clear_pointer (&self->clocks, g_array_unref);
@@ -150,6 +151,7 @@ tes_report_init (TesReport *self)
   g_mutex_init (&self->blocks_lock);
   self->blocks = g_new0 (TesReportBlock, TES_REPORT_BLOCK_SLOTS);
   g_mutex_init (&self->lods_lock);
+  self->chunk_rows = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify)g_array_unref);
 }
 
 static gboolean
