@@ -202,6 +202,19 @@ raster_color (Raster              *raster,
   return raster->colors[slot];
 }
 
+/* floor() to a pixel: without SSE4.1 floor() is a call, and a frame
+ * takes four per box; out of range, beyond any image's edge */
+static inline int
+pixel_floor (double v)
+{
+  int i;
+
+  if (!(v > -1e9 && v < 1e9))
+    return v > 0 ? 1000000000 : -1000000000;
+  i = (int)v;
+  return i - (v < i);
+}
+
 static void
 fill_boxes_raster (Raster              *raster,
                    TesReport           *report,
@@ -214,10 +227,10 @@ fill_boxes_raster (Raster              *raster,
       const TesTraceBox *box = &g_array_index (boxes, TesTraceBox, i);
       guint32 argb = 0xff000000 | color_of_index (raster_color (raster, report, frame, box));
       double top = y + 2 + box->row * TES_TRACE_ROW_HEIGHT - raster->y_origin;
-      int x0 = (int)floor ((box->x0 - raster->x_origin) * raster->scale);
-      int x1 = MAX ((int)floor ((box->x1 - raster->x_origin) * raster->scale + 0.5), x0 + 1);
-      int y0 = (int)floor (top * raster->scale);
-      int y1 = (int)floor ((top + TES_TRACE_ROW_HEIGHT - 2) * raster->scale);
+      int x0 = pixel_floor ((box->x0 - raster->x_origin) * raster->scale);
+      int x1 = MAX (pixel_floor ((box->x1 - raster->x_origin) * raster->scale + 0.5), x0 + 1);
+      int y0 = pixel_floor (top * raster->scale);
+      int y1 = pixel_floor ((top + TES_TRACE_ROW_HEIGHT - 2) * raster->scale);
 
       x0 = MAX (x0, 0);
       x1 = MIN (x1, raster->width);
