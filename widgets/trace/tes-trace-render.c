@@ -268,24 +268,31 @@ fill_rows (Raster  *raster,
     memcpy (raster->data + (gsize)py * raster->stride, first, (gsize)raster->width * 4);
 }
 
-/* Every pixel of the lanes' area: the lanes' stripes, white below them. */
+/* Every pixel of the lanes' area, a lane at a time: its stripe (and the
+ * white above it), then its boxes, while those rows are still in the
+ * cache; white below the last. */
 static void
-fill_backgrounds_raster (Raster              *raster,
-                         const TesTraceFrame *frame)
+fill_lanes_raster (Raster              *raster,
+                   TesReport           *report,
+                   const TesTraceFrame *frame)
 {
   int done = 0;
 
-  for (guint i = 0; i < frame->lanes->len && done < raster->height; i++)
+  for (guint i = 0; i < frame->lanes->len; i++)
     {
       const TesTraceLane *lane = &g_array_index (frame->lanes, TesTraceLane, i);
       int y0 = (int)floor ((lane->y - frame->scroll_y) * raster->scale);
       int y1 = (int)floor ((lane->y + lane->height - frame->scroll_y) * raster->scale);
 
-      if (y1 <= 0)
-        continue;
-      fill_rows (raster, done, y0, 0xff000000 | LANE_EVEN);
-      fill_rows (raster, MAX (y0, done), y1, 0xff000000 | (i % 2 ? LANE_ODD : LANE_EVEN));
-      done = MAX (done, y1);
+      if (done < raster->height && y1 > 0)
+        {
+          fill_rows (raster, done, y0, 0xff000000 | LANE_EVEN);
+          fill_rows (raster, MAX (y0, done), y1, 0xff000000 | (i % 2 ? LANE_ODD : LANE_EVEN));
+          done = MAX (done, y1);
+        }
+      if (g_ptr_array_index (frame->boxes, i) != NULL)
+        fill_boxes_raster (raster, report, frame, g_ptr_array_index (frame->boxes, i),
+                           TES_TRACE_RULER_HEIGHT + lane->y - frame->scroll_y);
     }
   fill_rows (raster, done, raster->height, 0xff000000 | LANE_EVEN);
 }
@@ -379,11 +386,7 @@ draw_lanes_raster (cairo_t             *cr,
       raster.data = pixels;
     }
 
-  fill_backgrounds_raster (&raster, frame);
-  for (guint i = 0; i < frame->lanes->len; i++)
-    if (g_ptr_array_index (frame->boxes, i) != NULL)
-      fill_boxes_raster (&raster, report, frame, g_ptr_array_index (frame->boxes, i),
-                         TES_TRACE_RULER_HEIGHT + g_array_index (frame->lanes, TesTraceLane, i).y - frame->scroll_y);
+  fill_lanes_raster (&raster, report, frame);
 
   if (direct)
     {
