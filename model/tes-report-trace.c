@@ -621,6 +621,130 @@ lod_levels (TesReport  *self,
   return known != NULL ? known : g_array_new (FALSE, TRUE, sizeof (TesReportLod));
 }
 
+/* Keeps @data as @lod's buckets, within the budget. */
+static void
+lod_keep (TesReport    *self,
+          TesReportLod *lod,
+          GBytes       *data)
+{
+  g_mutex_lock (&self->lods_lock);
+  if (lod->data == NULL)
+    {
+      /* over the budget: what was kept goes (the levels stay known) */
+      if (self->lods_bytes + g_bytes_get_size (data) > TES_REPORT_LOD_BYTES)
+        {
+          GHashTableIter iter;
+          gpointer value;
+
+          g_hash_table_iter_init (&iter, self->lods);
+          while (g_hash_table_iter_next (&iter, NULL, &value))
+            for (guint l = 0; l < ((GArray *)value)->len; l++)
+              g_clear_pointer (&g_array_index ((GArray *)value, TesReportLod, l).data, g_bytes_unref);
+          self->lods_bytes = 0;
+        }
+      lod->data = g_bytes_ref (data);
+      self->lods_bytes += g_bytes_get_size (data);
+    }
+  g_mutex_unlock (&self->lods_lock);
+}
+
+/* The coarsest of @levels whose buckets fit in a column; -1: none. */
+static int
+lod_choose (GArray *levels,
+            gint64  column)
+{
+  int chosen = -1;
+
+  for (guint i = 0; i < levels->len; i++)
+    {
+      const TesReportLod *l = &g_array_index (levels, TesReportLod, i);
+
+      if (l->shift < 62 && ((gint64)1 << l->shift) <= column &&
+          (chosen < 0 || l->level > g_array_index (levels, TesReportLod, chosen).level))
+        chosen = (int)i;
+    }
+
+  return chosen;
+}
+
+/* Up to this many tracks with summaries, the first lane read at a column
+ * width reads every track's level for it in one scan. */
+#define LOD_SCAN_TRACKS 64
+
+/* Every track's level for columns @column ticks wide not read yet, read
+ * by one scan of the table that tests each row's key alone, and reads
+ * the blobs of the rows wanted: the overview and the first frame read all
+ * of them, and a seek per level would copy whole rows (blobs and all) at
+ * each probe of its search. */
+static gboolean
+lod_read_for_column (TesReport  *self,
+                     sqlite3    *db,
+                     gint64      column,
+                     GError    **error)
+{
+  g_autoptr(GString) sql = g_string_new ("SELECT track_id, level, data, checksum FROM slice_lod "
+                                         "WHERE track_id * 256 + level IN (");
+  sqlite3_stmt *stmt = NULL;
+  GHashTableIter iter;
+  gpointer key, value;
+  guint n_wanted = 0;
+  int rc;
+
+  g_mutex_lock (&self->lods_lock);
+  if (g_hash_table_size (self->lods) <= LOD_SCAN_TRACKS)
+    {
+      g_hash_table_iter_init (&iter, self->lods);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        {
+          int chosen = lod_choose (value, column);
+
+          if (chosen >= 0 && g_array_index ((GArray *)value, TesReportLod, chosen).data == NULL &&
+              g_array_index ((GArray *)value, TesReportLod, chosen).level >= 0 &&
+              g_array_index ((GArray *)value, TesReportLod, chosen).level < 256)
+            g_string_append_printf (sql, "%s%" G_GINT64_FORMAT, n_wanted++ ? ", " : "",
+                                    *(gint64 *)key * 256 + g_array_index ((GArray *)value, TesReportLod, chosen).level);
+        }
+    }
+  g_mutex_unlock (&self->lods_lock);
+  if (n_wanted < 2)
+    return TRUE;
+  g_string_append (sql, ")");
+
+  if (!tes_report_prepare (db, sql->str, &stmt, error))
+    return FALSE;
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      gint64 track_id = sqlite3_column_int64 (stmt, 0);
+      int level = sqlite3_column_int (stmt, 1);
+      g_autoptr(GBytes) data = NULL;
+      TesReportLod *lod = NULL;
+      GArray *levels;
+
+      g_mutex_lock (&self->lods_lock);
+      if ((levels = g_hash_table_lookup (self->lods, &track_id)) != NULL)
+        for (guint i = 0; i < levels->len && lod == NULL; i++)
+          if (g_array_index (levels, TesReportLod, i).level == level)
+            lod = &g_array_index (levels, TesReportLod, i);
+      g_mutex_unlock (&self->lods_lock);
+      if (lod == NULL)
+        continue;
+
+      /* one that does not match its checksum is not kept: the error is
+       * for whoever asks for that lane (read again, and checked, then) */
+      data = g_bytes_new (sqlite3_column_blob (stmt, 2), (gsize)sqlite3_column_bytes (stmt, 2));
+      if (tes_report_check_lod_data (self, track_id, level, data, sqlite3_column_int64 (stmt, 3), NULL))
+        lod_keep (self, lod, data);
+    }
+  sqlite3_finalize (stmt);
+  if (rc != SQLITE_DONE)
+    {
+      tes_cache_set_error (error, db, "Reading lane summaries");
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 /* Level @i of @levels' buckets, checked and read the first time. */
 static GBytes *
 lod_data (TesReport  *self,
@@ -660,25 +784,7 @@ lod_data (TesReport  *self,
     }
   sqlite3_finalize (stmt);
 
-  g_mutex_lock (&self->lods_lock);
-  if (lod->data == NULL)
-    {
-      /* over the budget: what was kept goes (the levels stay known) */
-      if (self->lods_bytes + g_bytes_get_size (data) > TES_REPORT_LOD_BYTES)
-        {
-          GHashTableIter iter;
-          gpointer value;
-
-          g_hash_table_iter_init (&iter, self->lods);
-          while (g_hash_table_iter_next (&iter, NULL, &value))
-            for (guint l = 0; l < ((GArray *)value)->len; l++)
-              g_clear_pointer (&g_array_index ((GArray *)value, TesReportLod, l).data, g_bytes_unref);
-          self->lods_bytes = 0;
-        }
-      lod->data = g_bytes_ref (data);
-      self->lods_bytes += g_bytes_get_size (data);
-    }
-  g_mutex_unlock (&self->lods_lock);
+  lod_keep (self, lod, data);
 
   return g_steal_pointer (&data);
 }
@@ -700,10 +806,11 @@ lane_from_summary (TesReport      *self,
   g_autoptr(GArray) levels = NULL;
   g_autoptr(GBytes) data = NULL;
   gint64 column = (gint64)(((__int128)t1 - t0) / n_buckets);
-  const TesReportLod *lod = NULL;
+  const TesReportLod *lod;
   const TesLaneBucket *level;
   gint64 first, last;
-  guint chosen = 0;
+  gboolean kept;
+  int chosen;
   gsize size;
 
   *answered = FALSE;
@@ -712,20 +819,16 @@ lane_from_summary (TesReport      *self,
     return FALSE;
 
   /* the coarsest level whose buckets fit in a column */
-  for (guint i = 0; i < levels->len; i++)
-    {
-      const TesReportLod *l = &g_array_index (levels, TesReportLod, i);
-
-      if (l->shift < 62 && ((gint64)1 << l->shift) <= column && (lod == NULL || l->level > lod->level))
-        {
-          lod = l;
-          chosen = i;
-        }
-    }
-  if (lod == NULL)
+  if ((chosen = lod_choose (levels, column)) < 0)
     return TRUE;
+  lod = &g_array_index (levels, TesReportLod, chosen);
 
-  if (!(data = lod_data (self, db, track_id, levels, chosen, error)))
+  g_mutex_lock (&self->lods_lock);
+  kept = lod->data != NULL;
+  g_mutex_unlock (&self->lods_lock);
+  if (!kept && !lod_read_for_column (self, db, column, error))
+    return FALSE;
+  if (!(data = lod_data (self, db, track_id, levels, (guint)chosen, error)))
     return FALSE;
   level = g_bytes_get_data (data, &size);
 
