@@ -299,5 +299,12 @@ gboolean       tes_cache_check_lod      (TesCacheCheck  *check,
                                          gint64          track_id,
                                          int             level,
                                          GError        **error);
+gboolean       tes_cache_check_lod_data (TesCacheCheck  *check,
+                                         gint64          track_id,
+                                         int             level,
+                                         const void     *data,
+                                         gsize           len,
+                                         gint64          checksum,
+                                         GError        **error);
 
 G_END_DECLS

@@ -20,6 +20,13 @@ bucket_edge (gint64 t0,
              guint  n_buckets,
              guint  b)
 {
+  guint64 span = (guint64)t1 - (guint64)t0;
+
+  /* the span times b within 64 bits (as for any window but the widest):
+   * the same quotient, without a 128-bit division */
+  if (t1 >= t0 && span <= G_MAXUINT64 / n_buckets)
+    return (gint64)((guint64)t0 + span * b / n_buckets);
+
   /* all in 128 bits: the offset alone may be 2^63, the edge never leaves [t0, t1] */
   return (gint64)((__int128)t0 + ((__int128)t1 - t0) * b / n_buckets);
 }
@@ -53,6 +60,7 @@ bucket_of (gint64 t0,
            guint  n_buckets,
            gint64 t)
 {
+  guint64 span = (guint64)t1 - (guint64)t0;
   __int128 b;
 
   if (t <= t0)
@@ -60,7 +68,11 @@ bucket_of (gint64 t0,
   if (t >= t1)
     return n_buckets - 1;
 
-  b = ((__int128)t - t0) * n_buckets / ((__int128)t1 - t0);
+  /* as in bucket_edge: within 64 bits the same quotient */
+  if (t1 > t0 && span <= G_MAXUINT64 / n_buckets)
+    b = ((guint64)t - (guint64)t0) * n_buckets / span;
+  else
+    b = ((__int128)t - t0) * n_buckets / ((__int128)t1 - t0);
   /* bucket_edge rounds down, so t may sit just below the computed edge */
   while (b > 0 && bucket_edge (t0, t1, n_buckets, (guint)b) > t)
     b--;
@@ -186,6 +198,58 @@ tes_lane_add_slice_pow2 (TesLaneBucket *buckets,
     }
 }
 
+/* tes_lane_add_bucket() once its columns are known: @first to @last, the
+ * edges of @first and @first + 1 given. */
+static void
+add_bucket_to (TesLaneBucket       *buckets,
+               guint                n_buckets,
+               gint64               t0,
+               gint64               t1,
+               gint64               lo,
+               gint64               hi,
+               const TesLaneBucket *src,
+               guint                first,
+               guint                last,
+               gint64               first_lo,
+               gint64               first_hi)
+{
+  gint64 vis_lo = MAX (lo, t0);
+  gint64 vis_hi = MIN (hi, t1);
+  gint64 visible_busy;
+  gint64 given = 0;
+
+  /* whole, the bucket's own figures (what the proration below gives) */
+  visible_busy = vis_lo == lo && vis_hi == hi
+                 ? src->busy
+                 : (gint64)((__int128)src->busy * ((__int128)vis_hi - vis_lo) / ((__int128)hi - lo));
+
+  for (guint b = first; b <= last; b++)
+    {
+      TesLaneBucket *bucket = &buckets[b];
+      gint64 c_lo = MAX (vis_lo, b == first ? first_lo : bucket_edge (t0, t1, n_buckets, b));
+      gint64 c_hi = MIN (vis_hi, b == first ? first_hi : bucket_edge (t0, t1, n_buckets, b + 1));
+      gint64 width = MAX (0, c_hi - c_lo);
+      gint64 share, dom;
+
+      if (b == last)
+        share = visible_busy - given;
+      else
+        share = (gint64)((__int128)visible_busy * width / ((__int128)vis_hi - vis_lo));
+      given += share;
+      dom = width == hi - lo ? src->dominant_time
+                             : (gint64)((__int128)src->dominant_time * width / ((__int128)hi - lo));
+
+      bucket->busy += share;
+      bucket->count += src->count;
+      bucket->max_depth = MAX (bucket->max_depth, src->max_depth);
+      if (src->dominant != 0 && (bucket->dominant == 0 || dom > bucket->dominant_time))
+        {
+          bucket->dominant = src->dominant;
+          bucket->dominant_time = dom;
+        }
+    }
+}
+
 /* Folds a summary bucket covering [lo, hi) into the columns it overlaps:
  * busy time in proportion to the overlap (the remainder to the last column,
  * so the total is kept), the count into every column it touches. */
@@ -200,8 +264,6 @@ tes_lane_add_bucket (TesLaneBucket       *buckets,
 {
   gint64 vis_lo = MAX (lo, t0);
   gint64 vis_hi = MIN (hi, t1);
-  gint64 visible_busy;
-  gint64 given = 0;
   guint first, last;
 
   g_return_if_fail (buckets != NULL && n_buckets > 0 && t1 > t0 && hi > lo);
@@ -209,32 +271,74 @@ tes_lane_add_bucket (TesLaneBucket       *buckets,
   if (src->count == 0 || vis_hi <= vis_lo)
     return;
 
-  visible_busy = (gint64)((__int128)src->busy * ((__int128)vis_hi - vis_lo) / ((__int128)hi - lo));
   first = bucket_of (t0, t1, n_buckets, vis_lo);
   last = bucket_of (t0, t1, n_buckets, vis_hi - 1);
+  add_bucket_to (buckets, n_buckets, t0, t1, lo, hi, src, first, last,
+                 bucket_edge (t0, t1, n_buckets, first), bucket_edge (t0, t1, n_buckets, first + 1));
+}
 
-  for (guint b = first; b <= last; b++)
+/* A column cursor: the last column whose left edge is at or before t
+ * (the first for t at or before t0), moving right only: bucket_of for
+ * times that never go back. */
+typedef struct
+{
+  guint  b;
+  gint64 lo;   /* edge of b */
+  gint64 hi;   /* edge of b + 1 */
+} Cursor;
+
+static void
+cursor_seek (Cursor *c,
+             gint64  t0,
+             gint64  t1,
+             guint   n_buckets,
+             gint64  t)
+{
+  /* at or before t0, the first column (where empty columns share t0's edge) */
+  while (t > t0 && c->b + 1 < n_buckets && c->hi <= t)
     {
-      TesLaneBucket *bucket = &buckets[b];
-      gint64 c_lo = MAX (vis_lo, bucket_edge (t0, t1, n_buckets, b));
-      gint64 c_hi = MIN (vis_hi, bucket_edge (t0, t1, n_buckets, b + 1));
-      gint64 share, dom;
+      c->b++;
+      c->lo = c->hi;
+      c->hi = bucket_edge (t0, t1, n_buckets, c->b + 1);
+    }
+}
 
-      if (b == last)
-        share = visible_busy - given;
-      else
-        share = (gint64)((__int128)visible_busy * MAX (0, c_hi - c_lo) / ((__int128)vis_hi - vis_lo));
-      given += share;
-      dom = (gint64)((__int128)src->dominant_time * MAX (0, c_hi - c_lo) / ((__int128)hi - lo));
+/* Folds buckets @first to @last of a summary level (bucket i covering
+ * [base + i·2^shift, base + (i+1)·2^shift)) into the columns, exactly as
+ * tes_lane_add_bucket() for each in turn, but each column's edges are
+ * found once: a frame's cost is the level's buckets, not their divisions. */
+void
+tes_lane_add_level (TesLaneBucket       *buckets,
+                    guint                n_buckets,
+                    gint64               t0,
+                    gint64               t1,
+                    const TesLaneBucket *level,
+                    gint64               base,
+                    guint                shift,
+                    gint64               first,
+                    gint64               last)
+{
+  Cursor from = { 0 }, to = { 0 };
 
-      bucket->busy += share;
-      bucket->count += src->count;
-      bucket->max_depth = MAX (bucket->max_depth, src->max_depth);
-      if (src->dominant != 0 && (bucket->dominant == 0 || dom > bucket->dominant_time))
-        {
-          bucket->dominant = src->dominant;
-          bucket->dominant_time = dom;
-        }
+  g_return_if_fail (buckets != NULL && n_buckets > 0 && t1 > t0 && shift < 63);
+
+  from.lo = to.lo = t0;
+  from.hi = to.hi = bucket_edge (t0, t1, n_buckets, 1);
+
+  for (gint64 i = first; i <= last; i++)
+    {
+      const TesLaneBucket *src = &level[i];
+      gint64 lo = base + (i << shift);
+      gint64 hi = lo + ((gint64)1 << shift);
+      gint64 vis_lo = MAX (lo, t0);
+      gint64 vis_hi = MIN (hi, t1);
+
+      if (src->count == 0 || vis_hi <= vis_lo)
+        continue;
+
+      cursor_seek (&from, t0, t1, n_buckets, vis_lo);
+      cursor_seek (&to, t0, t1, n_buckets, vis_hi - 1);
+      add_bucket_to (buckets, n_buckets, t0, t1, lo, hi, src, from.b, to.b, from.lo, from.hi);
     }
 }
 

@@ -51,6 +51,15 @@ void     tes_lane_add_bucket    (TesLaneBucket       *buckets,
                                  gint64               lo,
                                  gint64               hi,
                                  const TesLaneBucket *src);
+void     tes_lane_add_level     (TesLaneBucket       *buckets,
+                                 guint                n_buckets,
+                                 gint64               t0,
+                                 gint64               t1,
+                                 const TesLaneBucket *level,
+                                 gint64               base,
+                                 guint                shift,
+                                 gint64               first,
+                                 gint64               last);
 void     tes_lane_merge         (TesLaneBucket       *into,
                                  const TesLaneBucket *from);
 

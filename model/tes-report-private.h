@@ -26,6 +26,31 @@ typedef struct
   GBytes *records;   /* TesSliceRecord */
 } TesReportBlock;
 
+/* At most this many bytes of lane summaries are kept (a level of a
+ * lane is at most TES_CACHE_LOD_MAX_BUCKETS buckets). */
+#define TES_REPORT_LOD_BYTES (96 * 1024 * 1024)
+
+typedef struct
+{
+  int     level;
+  guint   shift;
+  gint64  base;
+  gint64  n;
+  GBytes *data;      /* TesLaneBucket × n; NULL until read */
+} TesReportLod;
+
+/* A chunk's row of slice_chunks, what a window's query reads of it. */
+typedef struct
+{
+  gint64 id;
+  gint64 first;      /* first_index */
+  gint64 n;
+  gint64 max_dur;
+  gint64 data_len;
+  gint64 t_min;
+  gint64 t_max_end;
+} TesReportChunkRow;
+
 struct _TesReport
 {
   GObject          parent_instance;
@@ -49,6 +74,15 @@ struct _TesReport
    * does not decode them again */
   GMutex           blocks_lock;
   TesReportBlock  *blocks;
+  /* lane summaries, per track: its levels (TesReportLod), each level's
+   * buckets read once. A row of slice_lod is seeked on a key of which
+   * the blob is part: every probe of the search copies whole blobs, so
+   * reading a level per frame cost more than the frame's drawing. */
+  GMutex           lods_lock;
+  GHashTable      *lods;          /* track id -> GArray of TesReportLod; NULL until read */
+  /* each track's chunks as slice_chunks lists them (under lods_lock) */
+  GHashTable      *chunk_rows;    /* track id -> GArray of TesReportChunkRow */
+  gsize            lods_bytes;    /* of buckets held */
 
   /* tests only: each query slowed, and those the main thread ran counted */
   guint            query_delay_ms;
@@ -137,10 +171,15 @@ gboolean  tes_report_prepare_checked (TesReport         *self,
                                    const char           *sql,
                                    sqlite3_stmt        **stmt,
                                    GError              **error);
-gboolean  tes_report_check_lod    (TesReport            *self,
+GArray   *tes_report_chunk_rows   (TesReport            *self,
                                    sqlite3              *db,
                                    gint64                track_id,
+                                   GError              **error);
+gboolean  tes_report_check_lod_data (TesReport          *self,
+                                   gint64                track_id,
                                    int                   level,
+                                   GBytes               *data,
+                                   gint64                checksum,
                                    GError              **error);
 
 /* For the loader, which opens a cache on behalf of the files it was

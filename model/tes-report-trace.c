@@ -159,6 +159,66 @@ tes_report_check_slices (TesReport             *self,
   return TRUE;
 }
 
+/* The track's chunks, by t_min (as its index orders them), listed once. */
+GArray *
+tes_report_chunk_rows (TesReport  *self,
+                       sqlite3    *db,
+                       gint64      track_id,
+                       GError    **error)
+{
+  g_autoptr(GArray) rows = NULL;
+  sqlite3_stmt *stmt = NULL;
+  GArray *known;
+  int rc;
+
+  g_mutex_lock (&self->lods_lock);
+  if ((known = g_hash_table_lookup (self->chunk_rows, &track_id)) != NULL)
+    g_array_ref (known);
+  g_mutex_unlock (&self->lods_lock);
+  if (known != NULL)
+    return known;
+
+  if (!tes_report_prepare (db,
+                           "SELECT id, first_index, n, max_dur, length (data), t_min, t_max_end FROM slice_chunks "
+                           "WHERE track_id = ? ORDER BY t_min",
+                           &stmt, error))
+    return NULL;
+  sqlite3_bind_int64 (stmt, 1, track_id);
+  rows = g_array_new (FALSE, FALSE, sizeof (TesReportChunkRow));
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      TesReportChunkRow row = {
+        .id = sqlite3_column_int64 (stmt, 0),
+        .first = sqlite3_column_int64 (stmt, 1),
+        .n = sqlite3_column_int64 (stmt, 2),
+        .max_dur = sqlite3_column_int64 (stmt, 3),
+        .data_len = sqlite3_column_int64 (stmt, 4),
+        .t_min = sqlite3_column_int64 (stmt, 5),
+        .t_max_end = sqlite3_column_int64 (stmt, 6),
+      };
+
+      g_array_append_val (rows, row);
+    }
+  if (rc != SQLITE_DONE)
+    {
+      tes_cache_set_error (error, db, "Reading slices");
+      sqlite3_finalize (stmt);
+      return NULL;
+    }
+  sqlite3_finalize (stmt);
+
+  g_mutex_lock (&self->lods_lock);
+  if ((known = g_hash_table_lookup (self->chunk_rows, &track_id)) == NULL)
+    {
+      known = rows;
+      g_hash_table_insert (self->chunk_rows, g_memdup2 (&track_id, sizeof track_id), g_array_ref (rows));
+    }
+  g_array_ref (known);
+  g_mutex_unlock (&self->lods_lock);
+
+  return known;
+}
+
 /* Calls func for every stored slice of the track that overlaps [t0, t1]
  * (both inclusive, in the track's ticks), in start order. Only chunks whose
  * extent meets the window are opened, and of those only the blocks whose
@@ -184,32 +244,75 @@ foreach_slice_in_window_part (TesReport     *self,
   g_autoptr(GByteArray) index = g_byte_array_new ();
   g_autoptr(GByteArray) frame = g_byte_array_new ();
   g_autoptr(GByteArray) scratch = g_byte_array_new ();
+  g_autoptr(GArray) rows = NULL;
   sqlite3_stmt *stmt = NULL;
   sqlite3_blob *blob = NULL;
+  guint next_row = 0;
   gboolean ok = TRUE;
-  int rc;
+  int rc = SQLITE_DONE;
 
-  if (!tes_report_prepare (db,
-                           "SELECT id, first_index, n, max_dur, length (data), t_min, t_max_end, sums FROM slice_chunks "
-                           "WHERE track_id = ? AND t_min <= ? AND t_max_end >= ? AND id % ? = ? ORDER BY t_min",
-                           &stmt, error))
-    return FALSE;
-
-  sqlite3_bind_int64 (stmt, 1, track_id);
-  sqlite3_bind_int64 (stmt, 2, t1);
-  sqlite3_bind_int64 (stmt, 3, t0);
-  sqlite3_bind_int (stmt, 4, (int)n_parts);
-  sqlite3_bind_int (stmt, 5, (int)part);
-
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+  /* the chunks of the track as listed once (a frame of every lane asks
+   * for each lane's, a query apiece), or, for the queries reading sums
+   * or a part of the chunks, as the table has them */
+  if (whole == NULL && n_parts == 1)
     {
-      gint64 rowid = sqlite3_column_int64 (stmt, 0);
-      guint32 first = (guint32)sqlite3_column_int64 (stmt, 1);
-      guint n = (guint)sqlite3_column_int64 (stmt, 2);
+      if (!(rows = tes_report_chunk_rows (self, db, track_id, error)))
+        return FALSE;
+    }
+  else
+    {
+      if (!tes_report_prepare (db,
+                               "SELECT id, first_index, n, max_dur, length (data), t_min, t_max_end, sums FROM slice_chunks "
+                               "WHERE track_id = ? AND t_min <= ? AND t_max_end >= ? AND id % ? = ? ORDER BY t_min",
+                               &stmt, error))
+        return FALSE;
+
+      sqlite3_bind_int64 (stmt, 1, track_id);
+      sqlite3_bind_int64 (stmt, 2, t1);
+      sqlite3_bind_int64 (stmt, 3, t0);
+      sqlite3_bind_int (stmt, 4, (int)n_parts);
+      sqlite3_bind_int (stmt, 5, (int)part);
+    }
+
+  for (;;)
+    {
+      TesReportChunkRow row;
+      gint64 rowid;
+      guint32 first;
+      guint n;
       gsize index_len, blob_len;
 
-      if (!tes_report_check_chunk (self, db, rowid, track_id, sqlite3_column_int64 (stmt, 2),
-                                   sqlite3_column_int64 (stmt, 4), sqlite3_column_int64 (stmt, 3), error))
+      if (rows != NULL)
+        {
+          /* as the query: by t_min, those meeting the window */
+          if (next_row >= rows->len || g_array_index (rows, TesReportChunkRow, next_row).t_min > t1)
+            {
+              rc = SQLITE_DONE;
+              break;
+            }
+          row = g_array_index (rows, TesReportChunkRow, next_row++);
+          if (row.t_max_end < t0)
+            continue;
+        }
+      else
+        {
+          if ((rc = sqlite3_step (stmt)) != SQLITE_ROW)
+            break;
+          row = (TesReportChunkRow) {
+            .id = sqlite3_column_int64 (stmt, 0),
+            .first = sqlite3_column_int64 (stmt, 1),
+            .n = sqlite3_column_int64 (stmt, 2),
+            .max_dur = sqlite3_column_int64 (stmt, 3),
+            .data_len = sqlite3_column_int64 (stmt, 4),
+            .t_min = sqlite3_column_int64 (stmt, 5),
+            .t_max_end = sqlite3_column_int64 (stmt, 6),
+          };
+        }
+      rowid = row.id;
+      first = (guint32)row.first;
+      n = (guint)row.n;
+
+      if (!tes_report_check_chunk (self, db, rowid, track_id, row.n, row.data_len, row.max_dur, error))
         {
           ok = FALSE;
           break;
@@ -223,7 +326,7 @@ foreach_slice_in_window_part (TesReport     *self,
 
       /* a chunk within the window, for a query that takes sums: its sums
        * alone (checked against its records with the chunk) */
-      if (whole != NULL && t0 <= sqlite3_column_int64 (stmt, 5) && sqlite3_column_int64 (stmt, 6) <= t1 &&
+      if (whole != NULL && t0 <= row.t_min && row.t_max_end <= t1 &&
           tes_cache_check_chunk_vouched (self->check, rowid))
         {
           const guint8 *p = sqlite3_column_blob (stmt, 7);
@@ -429,6 +532,263 @@ add_to_lane (const TesSliceRecord *rec,
   return TRUE;
 }
 
+static void
+lod_clear (gpointer data)
+{
+  g_clear_pointer (&((TesReportLod *)data)->data, g_bytes_unref);
+}
+
+/* Every track's summary levels (without their buckets), read once by
+ * one scan of the table: a seek on it compares whole rows, blobs and all. */
+static gboolean
+lod_load_levels (TesReport  *self,
+                 sqlite3    *db,
+                 GError    **error)
+{
+  g_autoptr(GHashTable) lods = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                      (GDestroyNotify)g_array_unref);
+  sqlite3_stmt *stmt = NULL;
+  GArray *levels = NULL;
+  gint64 last_track = 0;
+  int rc;
+
+  if (!tes_report_prepare (db, "SELECT track_id, level, shift, t_base, n FROM slice_lod", &stmt, error))
+    return FALSE;
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      gint64 track_id = sqlite3_column_int64 (stmt, 0);
+      TesReportLod lod = {
+        .level = sqlite3_column_int (stmt, 1),
+        .shift = (guint)sqlite3_column_int (stmt, 2),
+        .base = sqlite3_column_int64 (stmt, 3),
+        .n = sqlite3_column_int64 (stmt, 4),
+      };
+
+      /* read as a number: a shift out of range is never chosen */
+      if (sqlite3_column_int64 (stmt, 2) < 0 || sqlite3_column_int64 (stmt, 2) >= 62)
+        lod.shift = 62;
+      if (levels == NULL || track_id != last_track)
+        {
+          if (!(levels = g_hash_table_lookup (lods, &track_id)))
+            {
+              levels = g_array_new (FALSE, TRUE, sizeof (TesReportLod));
+              g_array_set_clear_func (levels, lod_clear);
+              g_hash_table_insert (lods, g_memdup2 (&track_id, sizeof track_id), levels);
+            }
+          last_track = track_id;
+        }
+      g_array_append_val (levels, lod);
+    }
+  if (rc != SQLITE_DONE)
+    {
+      tes_cache_set_error (error, db, "Reading lane summaries");
+      sqlite3_finalize (stmt);
+      return FALSE;
+    }
+  sqlite3_finalize (stmt);
+
+  g_mutex_lock (&self->lods_lock);
+  if (self->lods == NULL)
+    self->lods = g_steal_pointer (&lods);
+  g_mutex_unlock (&self->lods_lock);
+
+  return TRUE;
+}
+
+/* The track's summary levels (without their buckets); NULL on error. */
+static GArray *
+lod_levels (TesReport  *self,
+            sqlite3    *db,
+            gint64      track_id,
+            GError    **error)
+{
+  GArray *known = NULL;
+  gboolean loaded;
+
+  g_mutex_lock (&self->lods_lock);
+  loaded = self->lods != NULL;
+  g_mutex_unlock (&self->lods_lock);
+  if (!loaded && !lod_load_levels (self, db, error))
+    return NULL;
+
+  g_mutex_lock (&self->lods_lock);
+  known = g_hash_table_lookup (self->lods, &track_id);
+  if (known != NULL)
+    g_array_ref (known);
+  g_mutex_unlock (&self->lods_lock);
+
+  /* no summary: columns from the slices */
+  return known != NULL ? known : g_array_new (FALSE, TRUE, sizeof (TesReportLod));
+}
+
+/* Keeps @data as @lod's buckets, within the budget. */
+static void
+lod_keep (TesReport    *self,
+          TesReportLod *lod,
+          GBytes       *data)
+{
+  g_mutex_lock (&self->lods_lock);
+  if (lod->data == NULL)
+    {
+      /* over the budget: what was kept goes (the levels stay known) */
+      if (self->lods_bytes + g_bytes_get_size (data) > TES_REPORT_LOD_BYTES)
+        {
+          GHashTableIter iter;
+          gpointer value;
+
+          g_hash_table_iter_init (&iter, self->lods);
+          while (g_hash_table_iter_next (&iter, NULL, &value))
+            for (guint l = 0; l < ((GArray *)value)->len; l++)
+              g_clear_pointer (&g_array_index ((GArray *)value, TesReportLod, l).data, g_bytes_unref);
+          self->lods_bytes = 0;
+        }
+      lod->data = g_bytes_ref (data);
+      self->lods_bytes += g_bytes_get_size (data);
+    }
+  g_mutex_unlock (&self->lods_lock);
+}
+
+/* The coarsest of @levels whose buckets fit in a column; -1: none. */
+static int
+lod_choose (GArray *levels,
+            gint64  column)
+{
+  int chosen = -1;
+
+  for (guint i = 0; i < levels->len; i++)
+    {
+      const TesReportLod *l = &g_array_index (levels, TesReportLod, i);
+
+      if (l->shift < 62 && ((gint64)1 << l->shift) <= column &&
+          (chosen < 0 || l->level > g_array_index (levels, TesReportLod, chosen).level))
+        chosen = (int)i;
+    }
+
+  return chosen;
+}
+
+/* Up to this many tracks with summaries, the first lane read at a column
+ * width reads every track's level for it in one scan. */
+#define LOD_SCAN_TRACKS 64
+
+/* Every track's level for columns @column ticks wide not read yet, read
+ * by one scan of the table that tests each row's key alone, and reads
+ * the blobs of the rows wanted: the overview and the first frame read all
+ * of them, and a seek per level would copy whole rows (blobs and all) at
+ * each probe of its search. */
+static gboolean
+lod_read_for_column (TesReport  *self,
+                     sqlite3    *db,
+                     gint64      column,
+                     GError    **error)
+{
+  g_autoptr(GString) sql = g_string_new ("SELECT track_id, level, data, checksum FROM slice_lod "
+                                         "WHERE track_id * 256 + level IN (");
+  sqlite3_stmt *stmt = NULL;
+  GHashTableIter iter;
+  gpointer key, value;
+  guint n_wanted = 0;
+  int rc;
+
+  g_mutex_lock (&self->lods_lock);
+  if (g_hash_table_size (self->lods) <= LOD_SCAN_TRACKS)
+    {
+      g_hash_table_iter_init (&iter, self->lods);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        {
+          int chosen = lod_choose (value, column);
+
+          if (chosen >= 0 && g_array_index ((GArray *)value, TesReportLod, chosen).data == NULL &&
+              g_array_index ((GArray *)value, TesReportLod, chosen).level >= 0 &&
+              g_array_index ((GArray *)value, TesReportLod, chosen).level < 256)
+            g_string_append_printf (sql, "%s%" G_GINT64_FORMAT, n_wanted++ ? ", " : "",
+                                    *(gint64 *)key * 256 + g_array_index ((GArray *)value, TesReportLod, chosen).level);
+        }
+    }
+  g_mutex_unlock (&self->lods_lock);
+  if (n_wanted < 2)
+    return TRUE;
+  g_string_append (sql, ")");
+
+  if (!tes_report_prepare (db, sql->str, &stmt, error))
+    return FALSE;
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      gint64 track_id = sqlite3_column_int64 (stmt, 0);
+      int level = sqlite3_column_int (stmt, 1);
+      g_autoptr(GBytes) data = NULL;
+      TesReportLod *lod = NULL;
+      GArray *levels;
+
+      g_mutex_lock (&self->lods_lock);
+      if ((levels = g_hash_table_lookup (self->lods, &track_id)) != NULL)
+        for (guint i = 0; i < levels->len && lod == NULL; i++)
+          if (g_array_index (levels, TesReportLod, i).level == level)
+            lod = &g_array_index (levels, TesReportLod, i);
+      g_mutex_unlock (&self->lods_lock);
+      if (lod == NULL)
+        continue;
+
+      /* one that does not match its checksum is not kept: the error is
+       * for whoever asks for that lane (read again, and checked, then) */
+      data = g_bytes_new (sqlite3_column_blob (stmt, 2), (gsize)sqlite3_column_bytes (stmt, 2));
+      if (tes_report_check_lod_data (self, track_id, level, data, sqlite3_column_int64 (stmt, 3), NULL))
+        lod_keep (self, lod, data);
+    }
+  sqlite3_finalize (stmt);
+  if (rc != SQLITE_DONE)
+    {
+      tes_cache_set_error (error, db, "Reading lane summaries");
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* Level @i of @levels' buckets, checked and read the first time. */
+static GBytes *
+lod_data (TesReport  *self,
+          sqlite3    *db,
+          gint64      track_id,
+          GArray     *levels,
+          guint       i,
+          GError    **error)
+{
+  TesReportLod *lod = &g_array_index (levels, TesReportLod, i);
+  g_autoptr(GBytes) data = NULL;
+  sqlite3_stmt *stmt = NULL;
+
+  g_mutex_lock (&self->lods_lock);
+  if (lod->data != NULL)
+    data = g_bytes_ref (lod->data);
+  g_mutex_unlock (&self->lods_lock);
+  if (data != NULL)
+    return g_steal_pointer (&data);
+
+  /* one seek, checked as read */
+  if (!tes_report_prepare (db, "SELECT data, checksum FROM slice_lod WHERE track_id = ? AND level = ?", &stmt, error))
+    return NULL;
+  sqlite3_bind_int64 (stmt, 1, track_id);
+  sqlite3_bind_int (stmt, 2, lod->level);
+  if (sqlite3_step (stmt) != SQLITE_ROW)
+    {
+      tes_cache_set_error (error, db, "Reading lane summaries");
+      sqlite3_finalize (stmt);
+      return NULL;
+    }
+  data = g_bytes_new (sqlite3_column_blob (stmt, 0), (gsize)sqlite3_column_bytes (stmt, 0));
+  if (!tes_report_check_lod_data (self, track_id, lod->level, data, sqlite3_column_int64 (stmt, 1), error))
+    {
+      sqlite3_finalize (stmt);
+      return NULL;
+    }
+  sqlite3_finalize (stmt);
+
+  lod_keep (self, lod, data);
+
+  return g_steal_pointer (&data);
+}
+
 /* Answers from the coarsest summary level whose buckets are no wider than
  * a column; FALSE (and nothing done) when columns are finer than every
  * level, so that the slices themselves must be read. */
@@ -443,77 +803,56 @@ lane_from_summary (TesReport      *self,
                    gboolean       *answered,
                    GError        **error)
 {
-  sqlite3_stmt *stmt = NULL;
+  g_autoptr(GArray) levels = NULL;
+  g_autoptr(GBytes) data = NULL;
   gint64 column = (gint64)(((__int128)t1 - t0) / n_buckets);
-  int rc;
+  const TesReportLod *lod;
+  const TesLaneBucket *level;
+  gint64 first, last;
+  gboolean kept;
+  int chosen;
+  gsize size;
 
   *answered = FALSE;
 
-  if (!tes_report_prepare (db,
-                           "SELECT shift, t_base, n, data, level FROM slice_lod "
-                           "WHERE track_id = ? AND shift < 62 AND (1 << shift) <= ? "
-                           "ORDER BY level DESC LIMIT 1",
-                           &stmt, error))
+  if (!(levels = lod_levels (self, db, track_id, error)))
     return FALSE;
 
-  sqlite3_bind_int64 (stmt, 1, track_id);
-  sqlite3_bind_int64 (stmt, 2, column);
+  /* the coarsest level whose buckets fit in a column */
+  if ((chosen = lod_choose (levels, column)) < 0)
+    return TRUE;
+  lod = &g_array_index (levels, TesReportLod, chosen);
 
-  if ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+  g_mutex_lock (&self->lods_lock);
+  kept = lod->data != NULL;
+  g_mutex_unlock (&self->lods_lock);
+  if (!kept && !lod_read_for_column (self, db, column, error))
+    return FALSE;
+  if (!(data = lod_data (self, db, track_id, levels, (guint)chosen, error)))
+    return FALSE;
+  level = g_bytes_get_data (data, &size);
+
+  /* the level's buckets fill its data and end within gint64 */
+  if (lod->n < 0 || lod->n > TES_CACHE_LOD_MAX_BUCKETS || size != (gsize)lod->n * sizeof (TesLaneBucket) ||
+      (__int128)lod->base + ((__int128)lod->n << lod->shift) > G_MAXINT64)
+    return tes_report_set_damaged (error, self, "the lane summary of track %" G_GINT64_FORMAT, track_id);
+
+  first = t0 <= lod->base ? 0 : (gint64)(((__int128)t0 - lod->base) >> lod->shift);
+  last = t1 <= lod->base ? -1 : (gint64)MIN (lod->n - 1, ((__int128)t1 - 1 - lod->base) >> lod->shift);
+
+  for (gint64 b = first; b <= last; b++)
     {
-      guint shift = (guint)sqlite3_column_int (stmt, 0);
-      gint64 base = sqlite3_column_int64 (stmt, 1);
-      gint64 n = sqlite3_column_int64 (stmt, 2);
-      const TesLaneBucket *level = sqlite3_column_blob (stmt, 3);
-      gint64 first, last;
-
-      if (!tes_report_check_lod (self, db, track_id, sqlite3_column_int (stmt, 4), error))
-        {
-          sqlite3_finalize (stmt);
-          return FALSE;
-        }
-
-      /* the level's buckets fill its data and end within gint64 */
-      if (n < 0 || n > TES_CACHE_LOD_MAX_BUCKETS ||
-          sqlite3_column_bytes (stmt, 3) != n * (gint64)sizeof (TesLaneBucket) ||
-          (__int128)base + ((__int128)n << shift) > G_MAXINT64)
-        {
-          sqlite3_finalize (stmt);
-          return tes_report_set_damaged (error, self, "the lane summary of track %" G_GINT64_FORMAT,
-                                         track_id);
-        }
-
-      first = t0 <= base ? 0 : (gint64)(((__int128)t0 - base) >> shift);
-      last = t1 <= base ? -1 : (gint64)MIN (n - 1, ((__int128)t1 - 1 - base) >> shift);
-
-      for (gint64 b = first; b <= last; b++)
-        {
-          TesLaneBucket src;
-          gint64 lo = base + (b << shift);
-
-          memcpy (&src, &level[b], sizeof src);
-          /* what the writer's merging keeps: the time spread over columns
-           * is within the bucket */
-          if (src.busy < 0 || src.busy > ((gint64)1 << shift) ||
-              src.dominant_time < 0 || src.dominant_time > src.busy)
-            {
-              sqlite3_finalize (stmt);
-              return tes_report_set_damaged (error, self, "bucket %" G_GINT64_FORMAT " of the lane "
-                                             "summary of track %" G_GINT64_FORMAT, b, track_id);
-            }
-          tes_lane_add_bucket (buckets, n_buckets, t0, t1, lo, lo + ((gint64)1 << shift), &src);
-        }
-
-      *answered = TRUE;
+      /* what the writer's merging keeps: the time spread over columns
+       * is within the bucket */
+      if (level[b].busy < 0 || level[b].busy > ((gint64)1 << lod->shift) ||
+          level[b].dominant_time < 0 || level[b].dominant_time > level[b].busy)
+        return tes_report_set_damaged (error, self, "bucket %" G_GINT64_FORMAT " of the lane "
+                                       "summary of track %" G_GINT64_FORMAT, b, track_id);
     }
-  else if (rc != SQLITE_DONE)
-    {
-      tes_cache_set_error (error, db, "Reading lane summaries");
-      sqlite3_finalize (stmt);
-      return FALSE;
-    }
+  if (first <= last)
+    tes_lane_add_level (buckets, n_buckets, t0, t1, level, lod->base, lod->shift, first, last);
 
-  sqlite3_finalize (stmt);
+  *answered = TRUE;
   return TRUE;
 }
 

@@ -74,6 +74,9 @@ tes_report_finalize (GObject *object)
       g_clear_pointer (&self->blocks[i].records, g_bytes_unref);
   g_clear_pointer (&self->blocks, g_free);
   g_mutex_clear (&self->blocks_lock);
+  g_clear_pointer (&self->lods, g_hash_table_unref);
+  g_clear_pointer (&self->chunk_rows, g_hash_table_unref);
+  g_mutex_clear (&self->lods_lock);
   g_clear_pointer (&self->sources, g_array_unref);
   g_clear_pointer (&self->clocks, g_array_unref);
   g_clear_pointer (&self->tracks, g_array_unref);
@@ -147,6 +150,8 @@ tes_report_init (TesReport *self)
   self->strings = g_ptr_array_new_with_free_func (g_free);
   g_mutex_init (&self->blocks_lock);
   self->blocks = g_new0 (TesReportBlock, TES_REPORT_BLOCK_SLOTS);
+  g_mutex_init (&self->lods_lock);
+  self->chunk_rows = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify)g_array_unref);
 }
 
 static gboolean
@@ -497,15 +502,18 @@ tes_report_prepare_checked (TesReport     *self,
 }
 
 gboolean
-tes_report_check_lod (TesReport   *self,
-                      sqlite3     *db,
-                      gint64       track_id,
-                      int          level,
-                      GError     **error)
+tes_report_check_lod_data (TesReport   *self,
+                           gint64       track_id,
+                           int          level,
+                           GBytes      *data,
+                           gint64       checksum,
+                           GError     **error)
 {
   GError *damage = NULL;
 
-  return tes_cache_check_lod (self->check, db, track_id, level, &damage) || damaged_after_open (self, damage, error);
+  return tes_cache_check_lod_data (self->check, track_id, level, g_bytes_get_data (data, NULL),
+                                   g_bytes_get_size (data), checksum, &damage) ||
+         damaged_after_open (self, damage, error);
 }
 
 /* A chunk's row, as a query reads it (at most TES_CACHE_CHUNK_SLICES

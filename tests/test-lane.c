@@ -128,6 +128,124 @@ test_pow2_matches (void)
     }
 }
 
+/* The definition of folding a summary bucket into columns, written out
+ * plainly in 128 bits (edges listed, columns found by walking them): what
+ * tes_lane_add_bucket() and tes_lane_add_level() must give. */
+static void
+ref_add_bucket (TesLaneBucket       *buckets,
+                guint                n,
+                gint64               t0,
+                gint64               t1,
+                gint64               lo,
+                gint64               hi,
+                const TesLaneBucket *src)
+{
+  g_autofree gint64 *edge = g_new (gint64, n + 1);
+  gint64 vis_lo = MAX (lo, t0), vis_hi = MIN (hi, t1);
+  __int128 visible_busy, given = 0;
+  guint first = 0, last = 0;
+
+  if (src->count == 0 || vis_hi <= vis_lo)
+    return;
+  for (guint b = 0; b <= n; b++)
+    edge[b] = (gint64)((__int128)t0 + ((__int128)t1 - t0) * b / n);
+  /* the last column starting at or before a time; t0's is the first,
+   * however many empty columns share its edge */
+  for (guint b = 0; b < n; b++)
+    {
+      if (edge[b] <= vis_lo && vis_lo > t0)
+        first = b;
+      if (edge[b] <= vis_hi - 1 && vis_hi - 1 > t0)
+        last = b;
+    }
+  visible_busy = (__int128)src->busy * ((__int128)vis_hi - vis_lo) / ((__int128)hi - lo);
+  for (guint b = first; b <= last; b++)
+    {
+      __int128 width = MAX (0, MIN (vis_hi, edge[b + 1]) - MAX (vis_lo, edge[b]));
+      __int128 share = b == last ? visible_busy - given : visible_busy * width / ((__int128)vis_hi - vis_lo);
+      gint64 dom = (gint64)((__int128)src->dominant_time * width / ((__int128)hi - lo));
+
+      given += share;
+      buckets[b].busy += (gint64)share;
+      buckets[b].count += src->count;
+      buckets[b].max_depth = MAX (buckets[b].max_depth, src->max_depth);
+      if (src->dominant != 0 && (buckets[b].dominant == 0 || dom > buckets[b].dominant_time))
+        {
+          buckets[b].dominant = src->dominant;
+          buckets[b].dominant_time = dom;
+        }
+    }
+}
+
+/* A summary level folded into columns by tes_lane_add_level() and bucket
+ * by bucket by tes_lane_add_bucket() gives what the definition gives:
+ * columns wider and narrower than the level's buckets, fewer ticks than
+ * columns (empty columns), windows cutting buckets, spans near 2^63. */
+static void
+test_add_level_matches (void)
+{
+  static const struct { gint64 base; guint shift; guint n_level; guint n; double zoom; } cases[] = {
+    { 0, 10, 3000, 1680, 1.0 },          /* columns a little wider than buckets */
+    { -5000, 4, 5000, 700, 0.01 },       /* columns narrower than buckets */
+    { 17, 0, 900, 1200, 1.0 },           /* fewer ticks than columns */
+    { 1000, 12, 64, 333, 3.0 },          /* a window wider than the level */
+    { -((gint64)1 << 62), 56, 120, 1000, 1.0 },  /* 2^62.9 ticks: the 128-bit edges */
+  };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (27);
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    for (guint w = 0; w < 20; w++)
+      {
+        guint n = cases[c].n, n_level = cases[c].n_level, shift = cases[c].shift;
+        gint64 base = cases[c].base;
+        double level_span = (double)n_level * (double)((guint64)1 << shift);
+        g_autofree TesLaneBucket *level = g_new0 (TesLaneBucket, n_level);
+        g_autofree TesLaneBucket *ref = g_new0 (TesLaneBucket, n);
+        g_autofree TesLaneBucket *one = g_new0 (TesLaneBucket, n);
+        g_autofree TesLaneBucket *all = g_new0 (TesLaneBucket, n);
+        double from = g_rand_double_range (rand, -0.1, 0.9);
+        gint64 t0 = base + (gint64)(from * level_span);
+        gint64 t1 = t0 + MAX ((gint64)(cases[c].zoom * level_span * g_rand_double_range (rand, 0.05, 1)), 1);
+        gint64 first, last;
+
+        for (guint i = 0; i < n_level; i++)
+          {
+            gint64 width = (gint64)1 << shift;
+
+            /* some buckets empty, as between a lane's slices */
+            if (g_rand_int_range (rand, 0, 5) == 0)
+              continue;
+            level[i].busy = (gint64)(g_rand_double (rand) * (double)width);
+            level[i].dominant_time = (gint64)(g_rand_double (rand) * (double)level[i].busy);
+            level[i].count = g_rand_int_range (rand, 1, 50);
+            level[i].dominant = g_rand_int_range (rand, 0, 9);
+            level[i].max_depth = g_rand_int_range (rand, 0, 4);
+          }
+
+        first = t0 <= base ? 0 : (gint64)(((__int128)t0 - base) >> shift);
+        last = t1 <= base ? -1 : (gint64)MIN ((gint64)n_level - 1, ((__int128)t1 - 1 - base) >> shift);
+        for (gint64 i = first; i <= last; i++)
+          {
+            gint64 lo = base + (i << shift);
+
+            ref_add_bucket (ref, n, t0, t1, lo, lo + ((gint64)1 << shift), &level[i]);
+            tes_lane_add_bucket (one, n, t0, t1, lo, lo + ((gint64)1 << shift), &level[i]);
+          }
+        if (first <= last)
+          tes_lane_add_level (all, n, t0, t1, level, base, shift, first, last);
+
+        for (guint i = 0; i < n; i++)
+          {
+            g_assert_cmpint (one[i].busy, ==, ref[i].busy);
+            g_assert_cmpint (one[i].dominant_time, ==, ref[i].dominant_time);
+            g_assert_cmpuint (one[i].count, ==, ref[i].count);
+            g_assert_cmpuint (one[i].dominant, ==, ref[i].dominant);
+            g_assert_cmpuint (one[i].max_depth, ==, ref[i].max_depth);
+          }
+        g_assert_cmpmem (all, n * sizeof (TesLaneBucket), ref, n * sizeof (TesLaneBucket));
+      }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -138,6 +256,7 @@ main (int   argc,
   g_test_add_func ("/tes/lane/merge-into-columns", test_merge_into_columns);
   g_test_add_func ("/tes/lane/long-slice", test_long_slice);
   g_test_add_func ("/tes/lane/pow2-matches", test_pow2_matches);
+  g_test_add_func ("/tes/lane/add-level-matches", test_add_level_matches);
 
   return g_test_run ();
 }

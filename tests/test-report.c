@@ -572,6 +572,135 @@ test_lane_summary (void)
   }
 }
 
+/* A report keeps the lane summary levels it read: the same window read
+ * again, or after other levels were read, gives the same columns as a
+ * report opening the cache afresh, and those match the slices counted by
+ * hand. A level whose buckets no longer match their checksum is an error
+ * naming the cache, every time it is asked for, never kept (a cache this
+ * big, over 4 MB, has its levels checked on first read, not at open). */
+static void
+test_lane_summary_kept (void)
+{
+  g_autoptr(TesImporter) importer = g_object_new (TEST_TYPE_IMPORTER, NULL);
+  g_autoptr(GArray) ref = g_array_new (FALSE, FALSE, sizeof (RefSlice));
+  g_autofree char *src = write_random_source (400000, ref);
+  g_autofree char *damaged = NULL;
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) all = NULL;
+  g_autoptr(GArray) first = NULL;
+  const TesTrack *track;
+  gint64 t0, t1;
+
+  /* a second track, the same slices: the first lane read at a width reads
+   * both tracks' levels for it in one scan */
+  {
+    g_autofree char *text = NULL;
+    g_auto(GStrv) lines = NULL;
+    GString *both = g_string_new (NULL);
+
+    g_assert_true (g_file_get_contents (src, &text, NULL, NULL));
+    g_string_append (both, text);
+    lines = g_strsplit (text, "\n", -1);
+    for (guint i = 0; lines[i] != NULL; i++)
+      if (g_str_has_prefix (lines[i], "0 "))
+        g_string_append_printf (both, "1%s\n", lines[i] + 1);
+    tes_test_write_file (src, both->str, both->len);
+    g_string_free (both, TRUE);
+  }
+
+  report = tes_report_import (src, importer, 0, NULL, NULL, &error);
+  g_assert_no_error (error);
+  track = tes_report_get_track (report, 1);
+  t0 = track->t_min;
+  t1 = track->t_max;
+  all = tes_report_get_slices (report, 1, G_MININT64, G_MAXINT64, &error);
+  g_assert_no_error (error);
+
+  first = tes_report_get_lane (report, 1, t0, t1, 700, &error);
+  g_assert_no_error (error);
+  for (guint zoom = 1; zoom <= 64; zoom *= 4)
+    {
+      gint64 a = t0 + (t1 - t0) / 5, b = a + (t1 - t0) / zoom / 2;
+      g_autoptr(GArray) lane = tes_report_get_lane (report, 1, a, b, 300, &error);
+      g_autoptr(TesReport) fresh = tes_report_open_cache (tes_report_get_cache_path (report), &error);
+      g_autoptr(GArray) again = NULL;
+      g_autoptr(GArray) exact = lane_by_hand (all, a, b, 300);
+      gint64 sum = 0, exact_sum = 0;
+
+      g_assert_no_error (error);
+      again = tes_report_get_lane (fresh, 1, a, b, 300, &error);
+      g_assert_no_error (error);
+      g_assert_cmpmem (lane->data, 300 * sizeof (TesLaneBucket), again->data, 300 * sizeof (TesLaneBucket));
+      for (guint i = 0; i < 300; i++)
+        {
+          sum += g_array_index (lane, TesLaneBucket, i).busy;
+          exact_sum += g_array_index (exact, TesLaneBucket, i).busy;
+        }
+      g_assert_cmpint (ABS (sum - exact_sum), <=, 2 * ((b - a) / 300 + 1));
+    }
+  {
+    g_autoptr(GArray) lane = tes_report_get_lane (report, 1, t0, t1, 700, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpmem (lane->data, 700 * sizeof (TesLaneBucket), first->data, 700 * sizeof (TesLaneBucket));
+  }
+
+  /* a copy of the cache whose finest summary level of track 1 is zeroed
+   * (the small levels are checked at open; this one on first read) */
+  {
+    g_autofree char *dir = g_path_get_dirname (tes_report_get_cache_path (report));
+    g_autofree char *contents = NULL;
+    sqlite3_stmt *stmt = NULL;
+    sqlite3 *db = NULL;
+    gsize len = 0;
+
+    damaged = g_build_filename (dir, "lod-damaged.tessera", NULL);
+    g_assert_true (g_file_get_contents (tes_report_get_cache_path (report), &contents, &len, NULL));
+    g_assert_true (g_file_set_contents (damaged, contents, len, NULL));
+    g_assert_cmpint (sqlite3_open (damaged, &db), ==, SQLITE_OK);
+    g_assert_cmpint (sqlite3_exec (db, "UPDATE slice_lod SET data = zeroblob (length (data)) "
+                                   "WHERE track_id = 1 AND level = 0", NULL, NULL, NULL), ==, SQLITE_OK);
+    g_assert_cmpint (sqlite3_changes (db), ==, 1);
+    g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT shift FROM slice_lod WHERE track_id = 1 AND level = 0",
+                                         -1, &stmt, NULL), ==, SQLITE_OK);
+    g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+    /* columns one level-0 bucket wide: read from that level */
+    t1 = t0 + ((gint64)700 << sqlite3_column_int (stmt, 0));
+    sqlite3_finalize (stmt);
+    sqlite3_close (db);
+  }
+  g_clear_object (&report);
+  report = tes_report_open_cache (damaged, &error);
+  g_assert_no_error (error);
+  /* track 2 first: its level is read beside track 1's, which is not kept */
+  {
+    g_autoptr(GArray) lane = tes_report_get_lane (report, 2, t0, t1, 700, &error);
+    g_autoptr(GArray) exact = lane_by_hand (all, t0, t1, 700);
+    gint64 sum = 0, exact_sum = 0;
+
+    g_assert_no_error (error);
+    for (guint i = 0; i < 700; i++)
+      {
+        sum += g_array_index (lane, TesLaneBucket, i).busy;
+        exact_sum += g_array_index (exact, TesLaneBucket, i).busy;
+      }
+    g_assert_cmpint (ABS (sum - exact_sum), <=, 2 * ((t1 - t0) / 700 + 1));
+  }
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      g_autoptr(GArray) lane = tes_report_get_lane (report, 1, t0, t1, 700, &error);
+
+      g_assert_null (lane);
+      g_assert_nonnull (error);
+      g_assert_nonnull (strstr (error->message, damaged));
+      g_assert_nonnull (strstr (error->message, "lane summary of track 1"));
+      g_clear_error (&error);
+    }
+  g_clear_object (&report);
+  g_unlink (damaged);
+}
+
 typedef struct
 {
   GMainLoop  *loop;
@@ -702,6 +831,7 @@ main (int   argc,
   g_test_add_func ("/tes/report/window-queries", test_window_queries);
   g_test_add_func ("/tes/report/self-time-and-lane", test_self_time_and_lane);
   g_test_add_func ("/tes/report/lane-summary", test_lane_summary);
+  g_test_add_func ("/tes/report/lane-summary-kept", test_lane_summary_kept);
   g_test_add_func ("/tes/report/open-async", test_open_async);
   g_test_add_func ("/tes/report/aggregate-async", test_aggregate_async);
 

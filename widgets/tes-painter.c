@@ -17,12 +17,49 @@ tes_painter_init (TesPainter *p,
   p->cr = cr;
   p->layout = pango_cairo_create_layout (cr);
   p->font = font;
+  p->layouts = NULL;
 }
 
 void
 tes_painter_clear (TesPainter *p)
 {
   g_clear_object (&p->layout);
+  p->layouts = NULL;
+}
+
+/* A table for tes_painter_keep_layouts(), kept by its caller from one
+ * picture to the next. */
+GHashTable *
+tes_painter_layouts_new (void)
+{
+  return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+}
+
+/* The texts tes_painter_text() draws are laid out once and kept in
+ * @layouts for the pictures after this one (a view redrawn as it pans
+ * writes the same names and labels again): shaping is most of the cost
+ * of a label. A layout kept follows @p's cairo context as it changes. */
+void
+tes_painter_keep_layouts (TesPainter *p,
+                          GHashTable *layouts)
+{
+  p->layouts = layouts;
+}
+
+/* Never more than this many kept: box names change as a view zooms. */
+#define MAX_KEPT_LAYOUTS 1024
+
+static void
+set_font (PangoLayout *layout,
+          const char  *font_name,
+          gboolean     bold)
+{
+  PangoFontDescription *font = pango_font_description_from_string (font_name);
+
+  if (bold)
+    pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
+  pango_layout_set_font_description (layout, font);
+  pango_font_description_free (font);
 }
 
 void
@@ -44,23 +81,37 @@ tes_painter_text (TesPainter     *p,
                   gboolean        bold,
                   guint32         rgb)
 {
-  PangoFontDescription *font = pango_font_description_from_string (p->font);
+  int pango_width = width > 0 ? (int)(width * PANGO_SCALE) : -1;
+  PangoLayout *layout = p->layout;
+  g_autofree char *key = NULL;
   int h;
 
-  if (bold)
-    pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
-  pango_layout_set_font_description (p->layout, font);
-  pango_font_description_free (font);
+  if (p->layouts != NULL)
+    {
+      key = g_strdup_printf ("%s\x1f%d\x1f%d\x1f%d\x1f%s", p->font, bold, align, pango_width, text);
+      if ((layout = g_hash_table_lookup (p->layouts, key)) != NULL)
+        {
+          /* as set below; the context follows this picture's */
+          pango_cairo_update_layout (p->cr, layout);
+          goto draw;
+        }
+      if (g_hash_table_size (p->layouts) >= MAX_KEPT_LAYOUTS)
+        g_hash_table_remove_all (p->layouts);
+      layout = pango_layout_new (pango_layout_get_context (p->layout));
+      g_hash_table_insert (p->layouts, g_steal_pointer (&key), layout);
+    }
 
-  pango_layout_set_text (p->layout, text, -1);
-  pango_layout_set_width (p->layout, width > 0 ? (int)(width * PANGO_SCALE) : -1);
-  pango_layout_set_ellipsize (p->layout, PANGO_ELLIPSIZE_END);
-  pango_layout_set_alignment (p->layout, align);
-  pango_layout_get_pixel_size (p->layout, NULL, &h);
+  set_font (layout, p->font, bold);
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_set_width (layout, pango_width);
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+  pango_layout_set_alignment (layout, align);
 
+draw:
+  pango_layout_get_pixel_size (layout, NULL, &h);
   tes_painter_set_rgb (p->cr, rgb);
   cairo_move_to (p->cr, x, y);
-  pango_cairo_show_layout (p->cr, p->layout);
+  pango_cairo_show_layout (p->cr, layout);
 
   return h;
 }
@@ -75,12 +126,9 @@ tes_painter_paragraph (TesPainter     *p,
                        double          width,
                        guint32         rgb)
 {
-  PangoFontDescription *font = pango_font_description_from_string (p->font);
   int h;
 
-  pango_layout_set_font_description (p->layout, font);
-  pango_font_description_free (font);
-
+  set_font (p->layout, p->font, FALSE);
   pango_layout_set_text (p->layout, text, -1);
   pango_layout_set_width (p->layout, width > 0 ? (int)(width * PANGO_SCALE) : -1);
   pango_layout_set_ellipsize (p->layout, PANGO_ELLIPSIZE_NONE);

@@ -20,12 +20,16 @@ typedef struct
   cairo_t     *cr;
   PangoLayout *layout;
   const char  *font;
+  GHashTable  *layouts;   /* see tes_painter_keep_layouts(); NULL: none kept */
 } TesPainter;
 
 void    tes_painter_init       (TesPainter     *p,
                                 cairo_t        *cr,
                                 const char     *font);
 void    tes_painter_clear      (TesPainter     *p);
+GHashTable *tes_painter_layouts_new (void);
+void    tes_painter_keep_layouts (TesPainter   *p,
+                                GHashTable     *layouts);
 void    tes_painter_set_rgb    (cairo_t        *cr,
                                 guint32         rgb);
 double  tes_painter_text       (TesPainter     *p,

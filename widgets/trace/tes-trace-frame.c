@@ -63,6 +63,20 @@ estimate_visible (const TesTrack *track,
   return (double)track->n_slices * (double)(hi - lo) / (double)(track->t_max - track->t_min);
 }
 
+/* A box of columns is whole: its time, from its columns' edges. */
+static void
+close_box (GArray              *boxes,
+           int                  open,
+           const TesTraceScale *scale)
+{
+  TesTraceBox *box;
+
+  if (open < 0)
+    return;
+  box = &g_array_index (boxes, TesTraceBox, open);
+  box->dur = tes_trace_scale_time (scale, box->x1) - box->start;
+}
+
 /* Zoomed far out: one box per run of pixel columns with the same dominant
  * name, from the lane summary (or @combined, an I/O lane's), on every row
  * the slices there reach. A
@@ -107,6 +121,7 @@ boxes_from_summary (TesReport             *report,
               (hidden_names != NULL && bucket->dominant < tes_report_get_n_strings (report) &&
                hidden_names[bucket->dominant]))
             {
+              close_box (boxes, open, scale);
               open = -1;
               if (row == 0)
                 tes_trace_group_step (boxes, groups, levels, NULL, NULL);
@@ -133,13 +148,17 @@ boxes_from_summary (TesReport             *report,
                 {
                   box->x1 = scale->x0 + (i + 1) * px;
                   box->n_slices += bucket->count;
-                  box->dur = tes_trace_scale_time (scale, box->x1) - box->start;
-                  box->matched |= matches != NULL &&
-                                  tes_trace_matches_any_between (matches, track->id,
-                                                                 tes_trace_scale_time (scale, box->x1 - px),
-                                                                 box->start + box->dur);
+                  /* without a search, its time is set once it is whole */
+                  if (matches != NULL)
+                    {
+                      box->dur = tes_trace_scale_time (scale, box->x1) - box->start;
+                      box->matched |= tes_trace_matches_any_between (matches, track->id,
+                                                                     tes_trace_scale_time (scale, box->x1 - px),
+                                                                     box->start + box->dur);
+                    }
                   continue;
                 }
+              close_box (boxes, open, scale);
             }
 
           {
@@ -160,6 +179,7 @@ boxes_from_summary (TesReport             *report,
             g_array_append_val (boxes, box);
           }
         }
+      close_box (boxes, open, scale);
     }
 
   return TRUE;

@@ -11,6 +11,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "tes-painter.h"
 #include "tes-share-chart-layout.h"
@@ -176,7 +177,43 @@ typedef struct
   double   scale;      /* device pixels per unit */
   double   x_origin;   /* where the image sits in the picture */
   double   y_origin;
+  /* colours of the names met, direct-mapped: a name's colour is a hash
+   * of its text, and a frame has tens of thousands of boxes */
+  guint32  names[256]; /* name id + 1; 0: empty */
+  guint8   colors[256];
 } Raster;
+
+static guint8
+raster_color (Raster              *raster,
+              TesReport           *report,
+              const TesTraceFrame *frame,
+              const TesTraceBox   *box)
+{
+  guint slot = box->name & 0xff;
+
+  if (box->label != NULL || (frame->searching && !box->matched))
+    return box_shown_color (report, frame, box);
+  if (raster->names[slot] != box->name + 1)
+    {
+      raster->names[slot] = box->name + 1;
+      raster->colors[slot] = box_color_index (report, box);
+    }
+
+  return raster->colors[slot];
+}
+
+/* floor() to a pixel: without SSE4.1 floor() is a call, and a frame
+ * takes four per box; out of range, beyond any image's edge */
+static inline int
+pixel_floor (double v)
+{
+  int i;
+
+  if (!(v > -1e9 && v < 1e9))
+    return v > 0 ? 1000000000 : -1000000000;
+  i = (int)v;
+  return i - (v < i);
+}
 
 static void
 fill_boxes_raster (Raster              *raster,
@@ -188,12 +225,12 @@ fill_boxes_raster (Raster              *raster,
   for (guint i = 0; i < boxes->len; i++)
     {
       const TesTraceBox *box = &g_array_index (boxes, TesTraceBox, i);
-      guint32 argb = 0xff000000 | color_of_index (box_shown_color (report, frame, box));
+      guint32 argb = 0xff000000 | color_of_index (raster_color (raster, report, frame, box));
       double top = y + 2 + box->row * TES_TRACE_ROW_HEIGHT - raster->y_origin;
-      int x0 = (int)floor ((box->x0 - raster->x_origin) * raster->scale);
-      int x1 = MAX ((int)floor ((box->x1 - raster->x_origin) * raster->scale + 0.5), x0 + 1);
-      int y0 = (int)floor (top * raster->scale);
-      int y1 = (int)floor ((top + TES_TRACE_ROW_HEIGHT - 2) * raster->scale);
+      int x0 = pixel_floor ((box->x0 - raster->x_origin) * raster->scale);
+      int x1 = MAX (pixel_floor ((box->x1 - raster->x_origin) * raster->scale + 0.5), x0 + 1);
+      int y0 = pixel_floor (top * raster->scale);
+      int y1 = pixel_floor ((top + TES_TRACE_ROW_HEIGHT - 2) * raster->scale);
 
       x0 = MAX (x0, 0);
       x1 = MIN (x1, raster->width);
@@ -216,38 +253,162 @@ fill_rows (Raster  *raster,
            int      y1,
            guint32  argb)
 {
+  guint32 *first;
+
   y0 = MAX (y0, 0);
   y1 = MIN (y1, raster->height);
+  if (y0 >= y1)
+    return;
 
-  for (int py = y0; py < y1; py++)
-    {
-      guint32 *row = raster->data + (gsize)py * raster->stride;
-
-      for (int px = 0; px < raster->width; px++)
-        row[px] = argb;
-    }
+  /* one row, then copies of it */
+  first = raster->data + (gsize)y0 * raster->stride;
+  for (int px = 0; px < raster->width; px++)
+    first[px] = argb;
+  for (int py = y0 + 1; py < y1; py++)
+    memcpy (raster->data + (gsize)py * raster->stride, first, (gsize)raster->width * 4);
 }
 
-/* Every pixel of the lanes' area: the lanes' stripes, white below them. */
+/* Every pixel of the lanes' area, a lane at a time: its stripe (and the
+ * white above it), then its boxes, while those rows are still in the
+ * cache; white below the last. */
 static void
-fill_backgrounds_raster (Raster              *raster,
-                         const TesTraceFrame *frame)
+fill_lanes_raster (Raster              *raster,
+                   TesReport           *report,
+                   const TesTraceFrame *frame)
 {
   int done = 0;
 
-  for (guint i = 0; i < frame->lanes->len && done < raster->height; i++)
+  for (guint i = 0; i < frame->lanes->len; i++)
     {
       const TesTraceLane *lane = &g_array_index (frame->lanes, TesTraceLane, i);
       int y0 = (int)floor ((lane->y - frame->scroll_y) * raster->scale);
       int y1 = (int)floor ((lane->y + lane->height - frame->scroll_y) * raster->scale);
 
-      if (y1 <= 0)
-        continue;
-      fill_rows (raster, done, y0, 0xff000000 | LANE_EVEN);
-      fill_rows (raster, MAX (y0, done), y1, 0xff000000 | (i % 2 ? LANE_ODD : LANE_EVEN));
-      done = MAX (done, y1);
+      if (done < raster->height && y1 > 0)
+        {
+          fill_rows (raster, done, y0, 0xff000000 | LANE_EVEN);
+          fill_rows (raster, MAX (y0, done), y1, 0xff000000 | (i % 2 ? LANE_ODD : LANE_EVEN));
+          done = MAX (done, y1);
+        }
+      if (g_ptr_array_index (frame->boxes, i) != NULL)
+        fill_boxes_raster (raster, report, frame, g_ptr_array_index (frame->boxes, i),
+                           TES_TRACE_RULER_HEIGHT + lane->y - frame->scroll_y);
     }
   fill_rows (raster, done, raster->height, 0xff000000 | LANE_EVEN);
+}
+
+/* Whether @cr draws on whole pixels of an image at @scale (no rotation,
+ * no fraction of a pixel in its offset): there an image drawn at the
+ * same scale lands pixel on pixel. */
+static gboolean
+pixel_aligned (cairo_t *cr,
+               double  *scale)
+{
+  cairo_surface_t *target = cairo_get_target (cr);
+  double sx, sy, x = 0, y = 0;
+  cairo_matrix_t m;
+
+  if (cairo_surface_get_type (target) != CAIRO_SURFACE_TYPE_IMAGE)
+    return FALSE;
+  cairo_surface_get_device_scale (target, &sx, &sy);
+  cairo_get_matrix (cr, &m);
+  cairo_user_to_device (cr, &x, &y);
+  *scale = sx;
+
+  return sx == sy && m.xx == 1 && m.yy == 1 && m.xy == 0 && m.yx == 0 && x == floor (x) && y == floor (y);
+}
+
+/* Whether the lanes' image can be written straight into @cr's target: an
+ * image of 32-bit pixels at the raster's scale, drawn on at whole pixels,
+ * no clip cutting into the lanes' area. Then there is no image of the
+ * lanes to fill, copy and throw away: a frame writes its pixels once. */
+static gboolean
+raster_in_target (cairo_t *cr,
+                  Raster  *raster)
+{
+  cairo_surface_t *target = cairo_get_target (cr);
+  double scale, x0, y0, x1, y1, ox, oy;
+  int tw, th;
+
+  if (!pixel_aligned (cr, &scale) || scale != raster->scale ||
+      (cairo_image_surface_get_format (target) != CAIRO_FORMAT_ARGB32 &&
+       cairo_image_surface_get_format (target) != CAIRO_FORMAT_RGB24))
+    return FALSE;
+
+  /* where the lanes' area lands, in the target's pixels */
+  ox = raster->x_origin;
+  oy = raster->y_origin;
+  cairo_user_to_device (cr, &ox, &oy);
+  tw = cairo_image_surface_get_width (target);
+  th = cairo_image_surface_get_height (target);
+  if (ox != floor (ox) || oy != floor (oy) || ox < 0 || oy < 0 ||
+      ox + raster->width > tw || oy + raster->height > th)
+    return FALSE;
+
+  cairo_clip_extents (cr, &x0, &y0, &x1, &y1);
+  if (x0 > raster->x_origin || y0 > raster->y_origin ||
+      x1 < raster->x_origin + raster->width / raster->scale || y1 < raster->y_origin + raster->height / raster->scale)
+    return FALSE;
+
+  cairo_surface_flush (target);
+  raster->stride = cairo_image_surface_get_stride (target) / 4;
+  raster->data = (guint32 *)(gpointer)cairo_image_surface_get_data (target) + (gsize)oy * raster->stride + (gsize)ox;
+
+  return raster->data != NULL;
+}
+
+/* The lanes' stripes and every box, as pixels. */
+static void
+draw_lanes_raster (cairo_t             *cr,
+                   TesReport           *report,
+                   const TesTraceFrame *frame,
+                   const TesTraceStyle *style,
+                   double               width,
+                   double               height)
+{
+  Raster raster = { 0 };
+  g_autofree guint32 *pixels = NULL;
+  gboolean direct;
+
+  raster.scale = MAX (style->scale_factor, 1);
+  raster.x_origin = TES_TRACE_LABEL_WIDTH;
+  raster.y_origin = TES_TRACE_RULER_HEIGHT;
+  raster.width = (int)ceil ((width - TES_TRACE_LABEL_WIDTH) * raster.scale);
+  raster.height = (int)ceil ((height - TES_TRACE_RULER_HEIGHT) * raster.scale);
+  raster.width = MAX (raster.width, 1);
+  raster.height = MAX (raster.height, 1);
+
+  if (!(direct = raster_in_target (cr, &raster)))
+    {
+      raster.stride = cairo_format_stride_for_width (CAIRO_FORMAT_ARGB32, raster.width) / 4;
+      /* every pixel is written below: no need to clear it first */
+      pixels = g_malloc ((gsize)raster.stride * raster.height * 4);
+      raster.data = pixels;
+    }
+
+  fill_lanes_raster (&raster, report, frame);
+
+  if (direct)
+    {
+      double x = raster.x_origin, y = raster.y_origin;
+
+      cairo_user_to_device (cr, &x, &y);
+      cairo_surface_mark_dirty_rectangle (cairo_get_target (cr), (int)x, (int)y, raster.width, raster.height);
+    }
+  else
+    {
+      /* opaque pixels: as ARGB32 the copy below is a plain copy */
+      cairo_surface_t *image = cairo_image_surface_create_for_data ((guchar *)pixels, CAIRO_FORMAT_ARGB32,
+                                                                    raster.width, raster.height, raster.stride * 4);
+
+      cairo_surface_set_device_scale (image, raster.scale, raster.scale);
+      cairo_set_source_surface (cr, image, TES_TRACE_LABEL_WIDTH, TES_TRACE_RULER_HEIGHT);
+      cairo_set_operator (cr, CAIRO_OPERATOR_SOURCE);
+      cairo_paint (cr);
+      cairo_set_operator (cr, CAIRO_OPERATOR_OVER);
+      cairo_surface_finish (image);
+      cairo_surface_destroy (image);
+    }
 }
 
 /* 2680000000 as "2.68 G": a counter's scale, short enough for a lane. */
@@ -527,18 +688,16 @@ is_vector_target (cairo_t *cr)
     }
 }
 
-/* The whole run in miniature: how busy the lanes are along it, and the
- * part shown below framed. */
+/* The whole run in miniature, its band without the visible range: how
+ * busy the lanes are along it. */
 static void
-draw_minimap (TesPainter          *p,
-              const TesTraceFrame *frame,
-              double               width)
+draw_minimap_band (TesPainter          *p,
+                   const TesTraceFrame *frame,
+                   double               width)
 {
   cairo_t *cr = p->cr;
   double x0 = TES_TRACE_LABEL_WIDTH, w = width - TES_TRACE_LABEL_WIDTH;
   double h = TES_TRACE_MINIMAP_HEIGHT - 4;
-  double run = (double)MAX (frame->end - frame->origin, 1);
-  double a, b;
 
   tes_painter_set_rgb (cr, MINIMAP_BG);
   cairo_rectangle (cr, 0, 0, width, TES_TRACE_MINIMAP_HEIGHT);
@@ -559,6 +718,85 @@ draw_minimap (TesPainter          *p,
         }
       cairo_fill (cr);
     }
+}
+
+/* The band as last drawn, per thread: it changes with the width alone,
+ * and its thousand-odd bars are most of the ruler's cost. */
+typedef struct
+{
+  double           width;
+  double           scale;
+  GArray          *overview;   /* a copy of what it shows */
+  cairo_surface_t *band;
+} KeptBand;
+
+static void
+kept_band_free (gpointer data)
+{
+  KeptBand *kept = data;
+
+  g_clear_pointer (&kept->overview, g_array_unref);
+  g_clear_pointer (&kept->band, cairo_surface_destroy);
+  g_free (kept);
+}
+
+static gboolean
+same_overview (GArray *a,
+               GArray *b)
+{
+  if (a == NULL || b == NULL)
+    return a == b;
+
+  return a->len == b->len && memcmp (a->data, b->data, a->len * sizeof (double)) == 0;
+}
+
+/* The whole run in miniature, and the part shown below framed. */
+static void
+draw_minimap (TesPainter          *p,
+              const TesTraceFrame *frame,
+              double               width)
+{
+  static GPrivate kept_key = G_PRIVATE_INIT (kept_band_free);
+  cairo_t *cr = p->cr;
+  double x0 = TES_TRACE_LABEL_WIDTH, w = width - TES_TRACE_LABEL_WIDTH;
+  double run = (double)MAX (frame->end - frame->origin, 1);
+  double a, b, scale;
+
+  if (pixel_aligned (cr, &scale))
+    {
+      KeptBand *kept = g_private_get (&kept_key);
+
+      if (kept == NULL)
+        g_private_set (&kept_key, (kept = g_new0 (KeptBand, 1)));
+      if (kept->band == NULL || kept->width != width || kept->scale != scale ||
+          !same_overview (kept->overview, frame->overview))
+        {
+          TesPainter band_painter;
+          cairo_t *band_cr;
+
+          g_clear_pointer (&kept->band, cairo_surface_destroy);
+          g_clear_pointer (&kept->overview, g_array_unref);
+          kept->width = width;
+          kept->scale = scale;
+          kept->overview = frame->overview ? g_array_copy (frame->overview) : NULL;
+          kept->band = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int)ceil (width * scale),
+                                                   (int)ceil (TES_TRACE_MINIMAP_HEIGHT * scale));
+          cairo_surface_set_device_scale (kept->band, scale, scale);
+          band_cr = cairo_create (kept->band);
+          tes_painter_init (&band_painter, band_cr, p->font);
+          tes_painter_keep_layouts (&band_painter, p->layouts);
+          draw_minimap_band (&band_painter, frame, width);
+          tes_painter_clear (&band_painter);
+          cairo_destroy (band_cr);
+        }
+
+      /* opaque, pixel on pixel: the same pixels as drawing it here */
+      cairo_set_source_surface (cr, kept->band, 0, 0);
+      cairo_rectangle (cr, 0, 0, width, TES_TRACE_MINIMAP_HEIGHT);
+      cairo_fill (cr);
+    }
+  else
+    draw_minimap_band (p, frame, width);
 
   /* the visible range */
   a = x0 + w * (frame->scale.t0 - frame->origin) / run;
@@ -590,29 +828,42 @@ draw_ruler (TesPainter          *p,
   cairo_rectangle (cr, 0, top, width, TES_TRACE_RULER_HEIGHT - top);
   cairo_fill (cr);
 
+  /* the minor ticks, one stroke: they meet neither each other nor the
+   * labels, which end above them */
+  tes_painter_set_rgb (cr, RULE);
+  cairo_set_line_width (cr, 1);
   for (guint i = 0; i < ticks->len; i++)
     {
       const TesTraceTick *tick = &g_array_index (ticks, TesTraceTick, i);
       double x = floor (tick->x) + 0.5;
 
-      if (x < TES_TRACE_LABEL_WIDTH)
+      if (x < TES_TRACE_LABEL_WIDTH || tick->major)
+        continue;
+      cairo_move_to (cr, x, top + 20);
+      cairo_line_to (cr, x, TES_TRACE_RULER_HEIGHT);
+    }
+  cairo_stroke (cr);
+
+  for (guint i = 0; i < ticks->len; i++)
+    {
+      const TesTraceTick *tick = &g_array_index (ticks, TesTraceTick, i);
+      double x = floor (tick->x) + 0.5;
+
+      if (x < TES_TRACE_LABEL_WIDTH || !tick->major)
         continue;
 
-      tes_painter_set_rgb (cr, tick->major ? DIM_INK : RULE);
+      tes_painter_set_rgb (cr, DIM_INK);
       cairo_set_line_width (cr, 1);
-      cairo_move_to (cr, x, top + (tick->major ? 12 : 20));
+      cairo_move_to (cr, x, top + 12);
       cairo_line_to (cr, x, TES_TRACE_RULER_HEIGHT);
       cairo_stroke (cr);
 
       /* the grid behind the lanes, faint */
-      if (tick->major)
-        {
-          cairo_set_source_rgba (cr, 0, 0, 0, 0.06);
-          cairo_move_to (cr, x, TES_TRACE_RULER_HEIGHT);
-          cairo_line_to (cr, x, height);
-          cairo_stroke (cr);
-          tes_painter_text (p, tick->label, x + 3, top, 0, PANGO_ALIGN_LEFT, FALSE, DIM_INK);
-        }
+      cairo_set_source_rgba (cr, 0, 0, 0, 0.06);
+      cairo_move_to (cr, x, TES_TRACE_RULER_HEIGHT);
+      cairo_line_to (cr, x, height);
+      cairo_stroke (cr);
+      tes_painter_text (p, tick->label, x + 3, top, 0, PANGO_ALIGN_LEFT, FALSE, DIM_INK);
     }
 
   tes_painter_set_rgb (cr, RULE);
@@ -658,6 +909,21 @@ draw_terminals (cairo_t             *cr,
     }
 }
 
+/* The lanes' names, the ruler's labels and the boxes' names, laid out
+ * once for the frames after (a view panning draws the same again): per
+ * thread, as frames may be drawn from any. */
+static GHashTable *
+kept_layouts (void)
+{
+  static GPrivate layouts = G_PRIVATE_INIT ((GDestroyNotify)g_hash_table_unref);
+  GHashTable *table = g_private_get (&layouts);
+
+  if (table == NULL)
+    g_private_set (&layouts, (table = tes_painter_layouts_new ()));
+
+  return table;
+}
+
 /* Draws @frame into a @width × @height area at the origin of @cr. */
 void
 tes_trace_render_frame (cairo_t             *cr,
@@ -673,10 +939,21 @@ tes_trace_render_frame (cairo_t             *cr,
   g_return_if_fail (cr != NULL && frame != NULL && style != NULL);
 
   tes_painter_init (&p, cr, FONT);
+  if (!vector)
+    tes_painter_keep_layouts (&p, kept_layouts ());
   cairo_save (cr);
 
+  /* white under all; as pixels, the lanes' image and the ruler cover
+   * all but the names' column, which is all there is to clear */
   tes_painter_set_rgb (cr, LANE_EVEN);
-  cairo_paint (cr);
+  if (vector)
+    cairo_paint (cr);
+  else
+    {
+      cairo_rectangle (cr, 0, TES_TRACE_RULER_HEIGHT, MIN (width, TES_TRACE_LABEL_WIDTH),
+                       height - TES_TRACE_RULER_HEIGHT);
+      cairo_fill (cr);
+    }
 
   /* the lanes, under the ruler */
   cairo_save (cr);
@@ -710,40 +987,7 @@ tes_trace_render_frame (cairo_t             *cr,
                              TES_TRACE_RULER_HEIGHT + g_array_index (frame->lanes, TesTraceLane, i).y - frame->scroll_y);
     }
   else
-    {
-      Raster raster = { 0 };
-      g_autofree guint32 *pixels = NULL;
-      cairo_surface_t *image;
-
-      raster.scale = MAX (style->scale_factor, 1);
-      raster.x_origin = TES_TRACE_LABEL_WIDTH;
-      raster.y_origin = TES_TRACE_RULER_HEIGHT;
-      raster.width = (int)ceil ((width - TES_TRACE_LABEL_WIDTH) * raster.scale);
-      raster.height = (int)ceil ((height - TES_TRACE_RULER_HEIGHT) * raster.scale);
-      raster.width = MAX (raster.width, 1);
-      raster.height = MAX (raster.height, 1);
-      raster.stride = cairo_format_stride_for_width (CAIRO_FORMAT_RGB24, raster.width) / 4;
-      /* every pixel is written below: no need to clear it first */
-      pixels = g_malloc ((gsize)raster.stride * raster.height * 4);
-      raster.data = pixels;
-      fill_backgrounds_raster (&raster, frame);
-      image = cairo_image_surface_create_for_data ((guchar *)pixels, CAIRO_FORMAT_RGB24,
-                                                   raster.width, raster.height, raster.stride * 4);
-
-      for (guint i = 0; i < frame->lanes->len; i++)
-        if (g_ptr_array_index (frame->boxes, i) != NULL)
-          fill_boxes_raster (&raster, report, frame, g_ptr_array_index (frame->boxes, i),
-                             TES_TRACE_RULER_HEIGHT + g_array_index (frame->lanes, TesTraceLane, i).y - frame->scroll_y);
-
-      cairo_surface_mark_dirty (image);
-      cairo_surface_set_device_scale (image, raster.scale, raster.scale);
-      cairo_set_source_surface (cr, image, TES_TRACE_LABEL_WIDTH, TES_TRACE_RULER_HEIGHT);
-      cairo_set_operator (cr, CAIRO_OPERATOR_SOURCE);
-      cairo_paint (cr);
-      cairo_set_operator (cr, CAIRO_OPERATOR_OVER);
-      cairo_surface_finish (image);
-      cairo_surface_destroy (image);
-    }
+    draw_lanes_raster (cr, report, frame, style, width, height);
 
   for (guint i = 0; i < frame->lanes->len; i++)
     {
