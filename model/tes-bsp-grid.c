@@ -370,6 +370,7 @@ typedef struct
   float scale;
   gboolean part;          /* over part of a step */
   gboolean wide;          /* sums past 32 bits */
+  float most;             /* the most busy cycles per tile of its cells */
 } Plan;
 
 /* What one grid's filling needs besides its cells, kept with the grid so
@@ -385,6 +386,16 @@ typedef struct
                             * each), for the steps read once over their columns */
   Plan    *plan;           /* width: each column's steps, for the same */
   float   *per_tile;       /* n_rows, and a vector more: 1 / the row's tiles */
+  /* the last frame's, filled column by column from groups of @last_level
+   * (last_valid), for a column taking the same groups to copy: its plan,
+   * and its cells once this frame's take their buffers (swapped) */
+  Plan    *last_plan;
+  guint8  *last_states;
+  float   *last_cycles;
+  const Level   *last_level;
+  const guint32 *last_busy;
+  gboolean last_valid;
+  gboolean last_with_cycles;
 } Scratch;
 
 static void
@@ -401,6 +412,9 @@ scratch_free (Scratch *scratch)
   g_free (scratch->ring);
   g_free (scratch->plan);
   g_free (scratch->per_tile);
+  g_free (scratch->last_plan);
+  g_free (scratch->last_states);
+  g_free (scratch->last_cycles);
   g_free (scratch);
 }
 
@@ -694,7 +708,8 @@ spread_eights_avx2 (const TesBspSpan *span,
 #pragma GCC unroll 4
           for (guint i = 0; i < 4; i++)
             {
-              gsize low = first_tile[r + i] + g, high = first_tile[r + i + 4] + g;
+              /* the rows' tiles follow one another (none of them short) */
+              gsize low = first_tile[r] + (gsize)i * per_row + g, high = low + 4 * (gsize)per_row;
               guint32 four_low, four_high;
 
               busy[i] = _mm256_inserti128_si256 (_mm256_castsi128_si256 (_mm_loadu_si128 ((const void *)(cycles + low))),
@@ -996,12 +1011,20 @@ _tes_bsp_grid_fill (TesBspGrid       *grid,
   guint n_rows = grid->n_rows;
   int j = level_blocks_for (level, grid->tiles_per_row);
   /* the groups the last filled column took: [last_from, last_to) */
-  guint g, last_from = G_MAXUINT, last_to = G_MAXUINT, last_column = 0;
+  guint g, last_from = G_MAXUINT, last_to = G_MAXUINT, last_column = 0, earlier = 0;
   gboolean all_32 = TRUE;
+  /* the last frame's columns, taken from the same groups: a range moved
+   * by part of its width has many columns taking the same groups as one
+   * of the last frame's, and a frame of the same range all */
+  gboolean reuse = scratch->last_valid && scratch->last_level == level && level->n > 0 &&
+                   scratch->last_busy == (j >= 0 ? level->busy[j] : NULL) &&
+                   (!grid->with_cycles || scratch->last_with_cycles);
+  const Plan *last_plan;
   float max_cycles = 0;
   Plan *plan;
 
   grid->max_cycles = 0;
+  scratch->last_valid = FALSE;
   if (t1 <= t0 || grid->n_tiles == 0 || level->n == 0)
     {
       memset (grid->states, TES_BSP_NO_STATE, (gsize)grid->width * n_rows);
@@ -1011,8 +1034,34 @@ _tes_bsp_grid_fill (TesBspGrid       *grid,
 
   /* each column's groups and cycles first, without reading a tile */
   if (scratch->plan == NULL)
-    scratch->plan = g_new (Plan, grid->width);
+    {
+      scratch->plan = g_new (Plan, grid->width);
+      scratch->last_plan = g_new (Plan, grid->width);
+    }
+  if (reuse)
+    {
+      /* this frame's cells in the buffers of the one before */
+      Plan *swap_plan = scratch->plan;
+      guint8 *swap_states = grid->states;
+
+      if (scratch->last_states == NULL)
+        scratch->last_states = g_malloc ((gsize)grid->width * n_rows);
+      scratch->plan = scratch->last_plan;
+      scratch->last_plan = swap_plan;
+      grid->states = scratch->last_states;
+      scratch->last_states = swap_states;
+      if (grid->with_cycles)
+        {
+          float *swap_cycles = grid->cycles;
+
+          if (scratch->last_cycles == NULL)
+            scratch->last_cycles = g_new (float, (gsize)grid->width * n_rows);
+          grid->cycles = scratch->last_cycles;
+          scratch->last_cycles = swap_cycles;
+        }
+    }
   plan = scratch->plan;
+  last_plan = scratch->last_plan;
   g = _tes_bsp_level_first_from (level, 0, t0);
   for (guint c = 0; c < grid->width; c++)
     {
@@ -1065,6 +1114,7 @@ _tes_bsp_grid_fill (TesBspGrid       *grid,
       double from_x, to_x;
       Sums sums = { NULL, NULL, n_rows };
 
+      plan[c].most = 0;
       if (take_from == take_to)
         {
           column_clear (grid, c);
@@ -1078,6 +1128,29 @@ _tes_bsp_grid_fill (TesBspGrid       *grid,
           if (grid->with_cycles)
             memcpy (grid->cycles + (gsize)c * n_rows, grid->cycles + (gsize)last_column * n_rows,
                     n_rows * sizeof (float));
+          plan[c].most = plan[last_column].most;
+          continue;
+        }
+
+      /* a column of the last frame took the same groups (columns take
+       * groups in order: the first not before this one's) */
+      while (reuse && earlier < grid->width &&
+             (last_plan[earlier].take_from < take_from ||
+              (last_plan[earlier].take_from == take_from && last_plan[earlier].take_to < take_to)))
+        earlier++;
+      if (reuse && !plan[c].part && earlier < grid->width && last_plan[earlier].take_from == take_from &&
+          last_plan[earlier].take_to == take_to && !last_plan[earlier].part)
+        {
+          memcpy (grid->states + (gsize)c * n_rows, scratch->last_states + (gsize)earlier * n_rows, n_rows);
+          if (grid->with_cycles)
+            memcpy (grid->cycles + (gsize)c * n_rows, scratch->last_cycles + (gsize)earlier * n_rows,
+                    n_rows * sizeof (float));
+          /* (by state only, no cycles: 0) */
+          plan[c].most = grid->with_cycles ? last_plan[earlier].most : 0;
+          max_cycles = MAX (max_cycles, plan[c].most);
+          last_from = take_from;
+          last_to = take_to;
+          last_column = c;
           continue;
         }
 
@@ -1095,9 +1168,14 @@ _tes_bsp_grid_fill (TesBspGrid       *grid,
       last_from = plan[c].part ? G_MAXUINT : take_from;
       last_to = take_to;
       last_column = c;
-      max_cycles = MAX (max_cycles, column_store (grid, c, &sums, plan[c].dur, plan[c].scale));
+      plan[c].most = column_store (grid, c, &sums, plan[c].dur, plan[c].scale);
+      max_cycles = MAX (max_cycles, plan[c].most);
     }
   grid->max_cycles = max_cycles;
+  scratch->last_valid = TRUE;
+  scratch->last_level = level;
+  scratch->last_busy = j >= 0 ? level->busy[j] : NULL;
+  scratch->last_with_cycles = grid->with_cycles;
 }
 
 float

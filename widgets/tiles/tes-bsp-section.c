@@ -342,6 +342,9 @@ load_cb (GObject      *object,
   self = TES_BSP_SECTION (user_data);
   g_clear_pointer (&self->ipus, g_ptr_array_unref);
   self->ipus = ipus;
+  /* the last frame's cells were other steps' */
+  tes_bsp_frame_free (self->frame);
+  self->frame = tes_bsp_frame_new ();
   self->has_cursor = FALSE;
   follow_cell (self);
   visible_changed (self);
