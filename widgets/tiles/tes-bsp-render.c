@@ -213,11 +213,38 @@ typedef struct
   int     x0, x1, y0, y1;
 } Pixels;
 
+/* One row of pixels, [@x0, @x1) of @line, from a row of cells: by state
+ * (@levels NULL) or by cycles. Written past the cache where SSE2 has the
+ * stores (a picture's pixels are read once, later, by whatever shows
+ * them): no line read in first. */
+static inline void
+line_fill (guint32        *line,
+           const guint8   *states,
+           const guint8   *levels,
+           const guint32  *palette,
+           int             x0,
+           int             x1)
+{
+  int x = x0;
+
+#define PIXEL(x) (levels == NULL ? palette[states[x]] \
+                  : states[x] == TES_BSP_NO_STATE ? 0xff000000 | NO_STEP_RGB : palette[levels[x]])
+#ifdef __SSE2__
+  for (; x < x1 && ((guintptr)(line + x) & 15) != 0; x++)
+    line[x] = PIXEL (x);
+  for (; x + 4 <= x1; x += 4)
+    _mm_stream_si128 ((__m128i *)(gpointer)(line + x),
+                      _mm_set_epi32 ((int)PIXEL (x + 3), (int)PIXEL (x + 2), (int)PIXEL (x + 1), (int)PIXEL (x)));
+#endif
+  for (; x < x1; x++)
+    line[x] = PIXEL (x);
+#undef PIXEL
+}
+
 /* The cells of @grid as pixels, @height rows of them (a cell's row
  * repeated to fill them), the grid's columns wide: from the picture's
- * cells row by row (picture_cells ()), a row of pixels at a time, a row
- * like the last copied. Their colours by state, or by the cells' step of
- * the scale of cycles. */
+ * cells row by row (picture_cells ()), a row of pixels at a time. Their
+ * colours by state, or by the cells' step of the scale of cycles. */
 static void
 pixels_fill (const TesBspGrid *grid,
              const Picture    *picture,
@@ -226,8 +253,6 @@ pixels_fill (const TesBspGrid *grid,
              const Pixels     *to)
 {
   guint32 palette[256];
-  guint last_row = G_MAXUINT;
-  gsize n = (gsize)MAX (to->x1 - to->x0, 0) * sizeof (guint32);
 
   /* a colour per state (no step: the background), or 256 steps of the
    * cycles' scale: a lookup per pixel */
@@ -235,26 +260,17 @@ pixels_fill (const TesBspGrid *grid,
     palette[i] = 0xff000000 | (coloring == TES_BSP_COLOR_CYCLES ? tes_bsp_cycles_color (i / 255.0, 1.0)
                                : i <= TES_TILE_STATE_SYNC ? tes_tile_state_color (i) : NO_STEP_RGB);
 
-  for (int y = to->y0; y < to->y1 && n > 0; y++)
+  for (int y = to->y0; y < to->y1; y++)
     {
       guint row = (guint)((guint64)y * grid->n_rows / height);
-      guint32 *line = (guint32 *)(gpointer)(to->data + (gsize)y * to->stride);
-      const guint8 *states = picture->states + (gsize)row * grid->width;
-      const guint8 *levels = picture->level_rows + (gsize)row * grid->width;
 
-      if (row == last_row)
-        {
-          memcpy (line + to->x0, (guint32 *)(gpointer)(to->data + (gsize)(y - 1) * to->stride) + to->x0, n);
-          continue;
-        }
-      last_row = row;
-      if (coloring == TES_BSP_COLOR_CYCLES)
-        for (int x = to->x0; x < to->x1; x++)
-          line[x] = states[x] == TES_BSP_NO_STATE ? 0xff000000 | NO_STEP_RGB : palette[levels[x]];
-      else
-        for (int x = to->x0; x < to->x1; x++)
-          line[x] = palette[states[x]];
+      line_fill ((guint32 *)(gpointer)(to->data + (gsize)y * to->stride), picture->states + (gsize)row * grid->width,
+                 coloring == TES_BSP_COLOR_CYCLES ? picture->level_rows + (gsize)row * grid->width : NULL, palette,
+                 to->x0, to->x1);
     }
+#ifdef __SSE2__
+  _mm_sfence ();
+#endif
 }
 
 /* The picture's cells row by row, from the grid's columns (each cell's
@@ -442,30 +458,45 @@ fill_grids (TesBspFrame    *frame,
 }
 
 /* The background, white, but under the pictures written into the target
- * (all of @rects, @n of them), which cover theirs. */
+ * (all of @rects, @n of them, one under another, on whole pixels), which
+ * cover theirs: the rectangles around them. */
 static void
 paint_background (cairo_t               *cr,
                   const graphene_rect_t *rects,
-                  guint                  n,
-                  int                    width,
-                  int                    height)
+                  guint                  n)
 {
+  double x0, y0, x1, y1, top;
+
   cairo_save (cr);
   cairo_set_source_rgb (cr, 1, 1, 1);
   if (n == 0)
-    cairo_paint (cr);
-  else
     {
-      double x0, y0, x1, y1;
-
-      /* the whole target, in case it is larger than the picture */
-      cairo_clip_extents (cr, &x0, &y0, &x1, &y1);
-      cairo_set_fill_rule (cr, CAIRO_FILL_RULE_EVEN_ODD);
-      cairo_rectangle (cr, floor (x0), floor (y0), ceil (x1) - floor (x0), ceil (y1) - floor (y0));
-      for (guint i = 0; i < n; i++)
-        cairo_rectangle (cr, rects[i].origin.x, rects[i].origin.y, rects[i].size.width, rects[i].size.height);
-      cairo_fill (cr);
+      cairo_paint (cr);
+      cairo_restore (cr);
+      return;
     }
+
+  /* the whole target, in case it is larger than the picture */
+  cairo_clip_extents (cr, &x0, &y0, &x1, &y1);
+  x0 = floor (x0), y0 = floor (y0), x1 = ceil (x1), y1 = ceil (y1);
+  top = y0;
+  for (guint i = 0; i < n; i++)
+    {
+      const graphene_rect_t *r = &rects[i];
+      double bottom = r->origin.y + r->size.height;
+
+      /* above, left and right of it */
+      if (r->origin.y > top)
+        cairo_rectangle (cr, x0, top, x1 - x0, r->origin.y - top);
+      if (r->origin.x > x0)
+        cairo_rectangle (cr, x0, r->origin.y, r->origin.x - x0, r->size.height);
+      if (x1 > r->origin.x + r->size.width)
+        cairo_rectangle (cr, r->origin.x + r->size.width, r->origin.y, x1 - r->origin.x - r->size.width, r->size.height);
+      top = MAX (top, bottom);
+    }
+  if (y1 > top)
+    cairo_rectangle (cr, x0, top, x1 - x0, y1 - top);
+  cairo_fill (cr);
   cairo_restore (cr);
 }
 
@@ -532,7 +563,7 @@ tes_bsp_render_frame (TesBspFrame    *frame,
 
   cairo_save (cr);
   /* pictures written into the target cover their rectangles */
-  paint_background (cr, rects, direct ? n_ipus : 0, width, height);
+  paint_background (cr, rects, direct ? n_ipus : 0);
   tes_painter_init (&p, cr, FONT);
   if (coloring == TES_BSP_COLOR_CYCLES)
     draw_cycles_legend (&p, max_cycles);
