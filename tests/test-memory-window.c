@@ -928,6 +928,28 @@ test_bsp_window_heatmap (void)
           }
         }
     }
+
+  /* through a recording surface, as the window's snapshot draws: the
+   * cells painted from a picture of their own rather than written into
+   * the target, pixel for pixel the same */
+  for (guint by = 0; by < 2; by++)
+    {
+      cairo_surface_t *recording = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, NULL);
+      cairo_surface_t *replayed = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
+      cairo_t *replay;
+
+      cr = cairo_create (recording);
+      g_assert_true (tes_bsp_render (workspace, ipus, by ? TES_BSP_COLOR_CYCLES : TES_BSP_COLOR_STATE, cr, width, height));
+      cairo_destroy (cr);
+      replay = cairo_create (replayed);
+      cairo_set_source_surface (replay, recording, 0, 0);
+      cairo_paint (replay);
+      cairo_destroy (replay);
+      cairo_surface_flush (replayed);
+      g_assert_cmpuint (tes_test_count_differing (replayed, by ? by_cycles : surface, 0, 0, width, height), ==, 0);
+      cairo_surface_destroy (replayed);
+      cairo_surface_destroy (recording);
+    }
   cairo_surface_destroy (surface);
 
   /* tessera-cli render --view bsp-cycles: the same cells */
