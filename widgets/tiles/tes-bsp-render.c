@@ -90,7 +90,9 @@ typedef struct
   guint8          *levels;      /* by cycles: each cell's step of the scale, column by column */
   guint8          *level_rows;  /* the same, row by row */
   gsize            size;        /* bytes of each */
-  cairo_surface_t *surface;     /* the cells at the picture's size, when painted */
+  cairo_surface_t *surfaces[2]; /* the cells at the picture's size, when painted: a
+                                 * frame's and the last's, in turn */
+  guint            turn;
 } Picture;
 
 static void
@@ -102,7 +104,8 @@ picture_free (Picture *picture)
   g_free (picture->states);
   g_free (picture->levels);
   g_free (picture->level_rows);
-  g_clear_pointer (&picture->surface, cairo_surface_destroy);
+  g_clear_pointer (&picture->surfaces[0], cairo_surface_destroy);
+  g_clear_pointer (&picture->surfaces[1], cairo_surface_destroy);
   g_free (picture);
 }
 
@@ -390,7 +393,7 @@ picture_draw (cairo_t               *cr,
               const Pixels          *target_pixels)
 {
   int height = MAX ((int)rect->size.height, 1);
-  cairo_surface_t *cells = picture->surface;
+  cairo_surface_t *cells;
   Pixels to;
 
   if (target_pixels != NULL)
@@ -403,13 +406,18 @@ picture_draw (cairo_t               *cr,
       return;
     }
 
+  /* the window records the picture, and keeps the last frame's
+   * recording until this one's replaces it: the surface it holds would
+   * be copied for it before being written again, the other one not */
+  picture->turn ^= 1;
+  cells = picture->surfaces[picture->turn];
   if (cells == NULL || cairo_image_surface_get_width (cells) != (int)grid->width ||
       cairo_image_surface_get_height (cells) != height)
     {
-      g_clear_pointer (&picture->surface, cairo_surface_destroy);
-      picture->surface = cells = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int)grid->width, height);
+      g_clear_pointer (&picture->surfaces[picture->turn], cairo_surface_destroy);
+      picture->surfaces[picture->turn] = cells = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int)grid->width,
+                                                                            height);
     }
-  /* (a picture a recording surface still holds is copied for it first) */
   cairo_surface_flush (cells);
   to.data = cairo_image_surface_get_data (cells);
   to.stride = cairo_image_surface_get_stride (cells);
