@@ -984,6 +984,29 @@ test_bsp_window_heatmap (void)
   g_assert_cmpfloat (g_array_index (shades, double, 2 * shades->len - 1), >, g_array_index (shades, double, 1) + 100);
   g_assert_cmpuint (checked, >, tiles_per_ipu * 10);
 
+  /* the window shows what tes_bsp_render () draws at its size: its
+   * canvas draws into an image shown as a texture, pixel for pixel */
+  {
+    GtkWidget *area = find_widget (GTK_WIDGET (section), TES_TYPE_CANVAS);
+    g_auto(TesPixels) shown = { 0 };
+    cairo_surface_t *expected;
+    guint differ = 0;
+
+    tes_ui_test_wait_for_stable_size (GTK_WIDGET (section));
+    tes_ui_test_render_now (area, &shown);
+    expected = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, shown.width, shown.height);
+    cr = cairo_create (expected);
+    g_assert_true (tes_bsp_render (workspace, ipus, TES_BSP_COLOR_STATE, cr, shown.width, shown.height));
+    cairo_destroy (cr);
+    cairo_surface_flush (expected);
+    for (int y = 0; y < shown.height; y++)
+      differ += memcmp (tes_ui_test_pixel_at (&shown, 0, y),
+                        cairo_image_surface_get_data (expected) + (gsize)y * cairo_image_surface_get_stride (expected),
+                        (gsize)shown.width * 4) != 0;
+    g_assert_cmpuint (differ, ==, 0);
+    cairo_surface_destroy (expected);
+  }
+
   /* a click on IPU 0's fourth step selects it */
   {
     GtkWidget *area = find_widget (GTK_WIDGET (section), TES_TYPE_CANVAS);
