@@ -22,8 +22,25 @@
  * integer arithmetic either way. */
 #if defined(__x86_64__) && defined(__ELF__) && (defined(__clang__) || __GNUC__ >= 8)
 #define TES_BSP_CLONES __attribute__ ((target_clones ("avx2", "default")))
+#define TES_BSP_AVX2   1
+#include <immintrin.h>
 #else
 #define TES_BSP_CLONES
+#endif
+
+#ifdef TES_BSP_AVX2
+/* Whether the processor has AVX2: the functions written for it (their
+ * unsigned minimum and maximum) are then called. */
+static gboolean
+have_avx2 (void)
+{
+  static int avx2 = -1;
+
+  if (avx2 < 0)
+    avx2 = __builtin_cpu_supports ("avx2") ? 1 : 0;
+
+  return avx2 == 1;
+}
 #endif
 
 /* Four sums at once (GCC's and clang's vector extension): a column adds a
@@ -353,6 +370,7 @@ typedef struct
   float scale;
   gboolean part;          /* over part of a step */
   gboolean wide;          /* sums past 32 bits */
+  float most;             /* the most busy cycles per tile of its cells */
 } Plan;
 
 /* What one grid's filling needs besides its cells, kept with the grid so
@@ -368,6 +386,16 @@ typedef struct
                             * each), for the steps read once over their columns */
   Plan    *plan;           /* width: each column's steps, for the same */
   float   *per_tile;       /* n_rows, and a vector more: 1 / the row's tiles */
+  /* the last frame's, filled column by column from groups of @last_level
+   * (last_valid), for a column taking the same groups to copy: its plan,
+   * and its cells once this frame's take their buffers (swapped) */
+  Plan    *last_plan;
+  guint8  *last_states;
+  float   *last_cycles;
+  const Level   *last_level;
+  const guint32 *last_busy;
+  gboolean last_valid;
+  gboolean last_with_cycles;
 } Scratch;
 
 static void
@@ -384,6 +412,9 @@ scratch_free (Scratch *scratch)
   g_free (scratch->ring);
   g_free (scratch->plan);
   g_free (scratch->per_tile);
+  g_free (scratch->last_plan);
+  g_free (scratch->last_states);
+  g_free (scratch->last_cycles);
   g_free (scratch);
 }
 
@@ -465,6 +496,77 @@ states_pack (guint8        *to,
     to[i] = (guint8)from[i];
 }
 
+#ifdef TES_BSP_AVX2
+/* column_store ()'s rows in 32 bits, eight at a time from row 0: the
+ * unsigned comparisons of cell_state () as a maximum and an equality
+ * (AVX2 has both; the vector extension's comparison takes three
+ * instructions), each cell's word of state in @best. Returns the rows
+ * done; *@most: the most busy cycles per tile of their cells. */
+__attribute__ ((target ("avx2"))) static guint
+column_store_eights_avx2 (const guint32 *acc,
+                          guint          n_rows,
+                          guint          full_rows,
+                          const guint32 *row_tiles,
+                          const float   *per_tile,
+                          guint32        row_all,
+                          guint32        dur,
+                          float          scale,
+                          float         *cycles,
+                          guint32       *best,
+                          float         *most)
+{
+  __m256 top = _mm256_setzero_ps ();
+  float lanes[8];
+  guint r = 0;
+
+  for (; r + 8 <= n_rows; r += 8)
+    {
+      __m256i compute = _mm256_loadu_si256 ((const void *)(acc + r));
+      __m256i exchange = _mm256_loadu_si256 ((const void *)(acc + n_rows + r));
+      __m256i sync = _mm256_loadu_si256 ((const void *)(acc + 2 * n_rows + r));
+      __m256i all = r + 8 <= full_rows ? _mm256_set1_epi32 ((int)row_all)
+                    : _mm256_mullo_epi32 (_mm256_loadu_si256 ((const void *)(row_tiles + r)),
+                                          _mm256_set1_epi32 ((int)dur));
+      __m256i busy = _mm256_add_epi32 (_mm256_add_epi32 (compute, exchange), sync);
+      __m256i weight = _mm256_sub_epi32 (all, _mm256_min_epu32 (busy, all));   /* idle */
+      __m256i state = _mm256_set1_epi32 (TES_TILE_STATE_IDLE), kept;
+
+      /* a state wins where its cycles are more than the best so far
+       * (kept: not more, the maximum is the best's) */
+      kept = _mm256_cmpeq_epi32 (_mm256_max_epu32 (compute, weight), weight);
+      state = _mm256_blendv_epi8 (_mm256_set1_epi32 (TES_TILE_STATE_COMPUTE), state, kept);
+      weight = _mm256_max_epu32 (compute, weight);
+      kept = _mm256_cmpeq_epi32 (_mm256_max_epu32 (exchange, weight), weight);
+      state = _mm256_blendv_epi8 (_mm256_set1_epi32 (TES_TILE_STATE_EXCHANGE), state, kept);
+      weight = _mm256_max_epu32 (exchange, weight);
+      kept = _mm256_cmpeq_epi32 (_mm256_max_epu32 (sync, weight), weight);
+      state = _mm256_blendv_epi8 (_mm256_set1_epi32 (TES_TILE_STATE_SYNC), state, kept);
+      _mm256_storeu_si256 ((void *)(best + r), state);
+
+      if (cycles != NULL)
+        {
+          /* unsigned to float rounded once, as the vector extension's
+           * conversion: the high and low halves are exact */
+          __m256 busy_f = _mm256_add_ps (_mm256_mul_ps (_mm256_cvtepi32_ps (_mm256_srli_epi32 (busy, 16)),
+                                                        _mm256_set1_ps (65536.0f)),
+                                         _mm256_cvtepi32_ps (_mm256_and_si256 (busy, _mm256_set1_epi32 (0xffff))));
+
+          busy_f = _mm256_mul_ps (busy_f, _mm256_loadu_ps (per_tile + r));
+          busy_f = _mm256_mul_ps (busy_f, _mm256_set1_ps (scale));
+          _mm256_storeu_ps (cycles + r, busy_f);
+          top = _mm256_max_ps (busy_f, top);
+        }
+    }
+
+  _mm256_storeu_ps (lanes, top);
+  *most = 0;
+  for (guint i = 0; i < 8; i++)
+    *most = MAX (*most, lanes[i]);
+
+  return r;
+}
+#endif
+
 /* Column @c's cells from @sums over @dur cycles, their busy cycles
  * scaled by @scale; returns the most busy cycles per tile of a cell (0
  * for a grid of states only). */
@@ -488,6 +590,12 @@ column_store (TesBspGrid *grid,
       guint full_rows = grid->n_tiles / grid->tiles_per_row;
       Vec4 row_all = (Vec4){ 1, 1, 1, 1 } * (guint32)(grid->tiles_per_row * dur);
 
+#ifdef TES_BSP_AVX2
+      if (have_avx2 ())
+        r = column_store_eights_avx2 (acc, n_rows, full_rows, scratch->row_tiles, scratch->per_tile,
+                                      (guint32)(grid->tiles_per_row * dur), (guint32)dur, scale,
+                                      grid->with_cycles ? cycles : NULL, scratch->best, &max_cycles);
+#endif
       for (; r + 4 <= n_rows; r += 4)
         {
           Vec4 compute = vec_load (acc + r), exchange = vec_load (acc + n_rows + r);
@@ -543,6 +651,117 @@ column_store (TesBspGrid *grid,
   return max_cycles;
 }
 
+#ifdef TES_BSP_AVX2
+/* Four vectors of two rows' four tiles each (rows i and i + 4 of eight,
+ * their halves) tile by tile: the k-th then holds tile k of each of the
+ * eight rows, a lane per row (a 4×4 transpose within each half). */
+__attribute__ ((target ("avx2"), always_inline)) static inline void
+lanes_transpose (__m256i v[4])
+{
+  __m256i a = _mm256_unpacklo_epi32 (v[0], v[1]), b = _mm256_unpackhi_epi32 (v[0], v[1]);
+  __m256i c = _mm256_unpacklo_epi32 (v[2], v[3]), d = _mm256_unpackhi_epi32 (v[2], v[3]);
+
+  v[0] = _mm256_unpacklo_epi64 (a, c);
+  v[1] = _mm256_unpackhi_epi64 (a, c);
+  v[2] = _mm256_unpacklo_epi64 (b, d);
+  v[3] = _mm256_unpackhi_epi64 (b, d);
+}
+
+/* step_spread () for rows of a multiple of four tiles, eight rows at a
+ * time, a lane per row: per four tiles of each row, their busy cycles
+ * split by state once (a tile is in one: the others' lanes 0), then per
+ * edge one unsigned minimum per tile and state (AVX2 has it, the SSE2
+ * build takes three instructions), no sum across lanes. From row @r;
+ * returns the first row it left. */
+__attribute__ ((target ("avx2"))) static guint
+spread_eights_avx2 (const TesBspSpan *span,
+                    const TesBspGrid *grid,
+                    const guint      *first_tile,
+                    guint32 *const   *accs,
+                    guint             k,
+                    guint32           fresh,
+                    const guint32    *edges,
+                    guint             first_edge,
+                    guint             n_edges,
+                    const guint8     *at_lo,
+                    const guint8     *at_hi,
+                    guint             r)
+{
+  const guint8 *states = span->tile_states;
+  const guint32 *cycles = span->tile_cycles;
+  guint listed = MIN (span->n_tiles, grid->n_tiles), n_rows = grid->n_rows, per_row = grid->tiles_per_row;
+
+  for (; r + 8 <= n_rows && first_tile[r + 8] <= listed && first_tile[r + 8] - first_tile[r] == 8 * per_row; r += 8)
+    {
+      __m256i sum[2 * SPREAD_COLUMNS][3];
+
+      /* rows of four tiles (the common case) set the sums, others add
+       * each four tiles' */
+      for (guint e = 0; e < (per_row == 4 ? first_edge : n_edges); e++)
+        for (guint x = 0; x < 3; x++)
+          sum[e][x] = _mm256_setzero_si256 ();
+
+      for (guint g = 0; g < per_row; g += 4)
+        {
+          __m256i busy[4], state[4], part[3][4];
+
+#pragma GCC unroll 4
+          for (guint i = 0; i < 4; i++)
+            {
+              /* the rows' tiles follow one another (none of them short) */
+              gsize low = first_tile[r] + (gsize)i * per_row + g, high = low + 4 * (gsize)per_row;
+              guint32 four_low, four_high;
+
+              busy[i] = _mm256_inserti128_si256 (_mm256_castsi128_si256 (_mm_loadu_si128 ((const void *)(cycles + low))),
+                                                 _mm_loadu_si128 ((const void *)(cycles + high)), 1);
+              memcpy (&four_low, states + low, 4);
+              memcpy (&four_high, states + high, 4);
+              state[i] = _mm256_cvtepu8_epi32 (_mm_insert_epi32 (_mm_cvtsi32_si128 ((int)four_low), (int)four_high, 1));
+            }
+          lanes_transpose (busy);
+          lanes_transpose (state);
+#pragma GCC unroll 4
+          for (guint i = 0; i < 4; i++)
+            {
+              part[0][i] = _mm256_and_si256 (busy[i], _mm256_cmpeq_epi32 (state[i], _mm256_set1_epi32 (TES_TILE_STATE_COMPUTE)));
+              part[1][i] = _mm256_and_si256 (busy[i], _mm256_cmpeq_epi32 (state[i], _mm256_set1_epi32 (TES_TILE_STATE_EXCHANGE)));
+              part[2][i] = _mm256_and_si256 (busy[i], _mm256_cmpeq_epi32 (state[i], _mm256_set1_epi32 (TES_TILE_STATE_SYNC)));
+            }
+          /* min (b, 0) is 0: an edge at 0 stays 0 */
+          for (guint e = first_edge; e < n_edges; e++)
+            {
+              __m256i edge = _mm256_set1_epi32 ((int)edges[e]);
+
+#pragma GCC unroll 3
+              for (guint x = 0; x < 3; x++)
+                {
+                  __m256i four = _mm256_add_epi32 (_mm256_add_epi32 (_mm256_min_epu32 (part[x][0], edge),
+                                                                     _mm256_min_epu32 (part[x][1], edge)),
+                                                   _mm256_add_epi32 (_mm256_min_epu32 (part[x][2], edge),
+                                                                     _mm256_min_epu32 (part[x][3], edge)));
+
+                  sum[e][x] = per_row == 4 ? four : _mm256_add_epi32 (sum[e][x], four);
+                }
+            }
+        }
+
+      for (guint c = 0; c < k; c++)
+#pragma GCC unroll 3
+        for (guint x = 0; x < 3; x++)
+          {
+            guint32 *to = accs[c] + (gsize)x * n_rows + r;
+            __m256i add = _mm256_sub_epi32 (sum[at_hi[c]][x], sum[at_lo[c]][x]);
+
+            if (!(fresh & (1u << c)))
+              add = _mm256_add_epi32 (add, _mm256_loadu_si256 ((const void *)to));
+            _mm256_storeu_si256 ((void *)to, add);
+          }
+    }
+
+  return r;
+}
+#endif
+
 /* Adds @span's busy cycles to @k columns' sums at once, each its cycles
  * [@lo[i], @hi[i]) of the step (step_add () for each, the tiles read
  * once): a tile busy b cycles adds min (b, hi) − min (b, lo), so that
@@ -579,6 +798,12 @@ step_spread (const TesBspSpan *span,
     }
   /* min (b, 0) is 0 */
   first_edge = n_edges > 0 && edges[0] == 0 ? 1 : 0;
+
+#ifdef TES_BSP_AVX2
+  /* rows of four tiles or a multiple, eight rows at a time */
+  if (grid->tiles_per_row % 4 == 0 && have_avx2 ())
+    r = spread_eights_avx2 (span, grid, first_tile, accs, k, fresh, edges, first_edge, n_edges, at_lo, at_hi, r);
+#endif
 
   /* rows of four tiles (a frame of 1,472 tiles in 487 pixels), four
    * rows at a time: the tiles' states read once, then per edge a
@@ -786,12 +1011,20 @@ _tes_bsp_grid_fill (TesBspGrid       *grid,
   guint n_rows = grid->n_rows;
   int j = level_blocks_for (level, grid->tiles_per_row);
   /* the groups the last filled column took: [last_from, last_to) */
-  guint g, last_from = G_MAXUINT, last_to = G_MAXUINT, last_column = 0;
+  guint g, last_from = G_MAXUINT, last_to = G_MAXUINT, last_column = 0, earlier = 0;
   gboolean all_32 = TRUE;
+  /* the last frame's columns, taken from the same groups: a range moved
+   * by part of its width has many columns taking the same groups as one
+   * of the last frame's, and a frame of the same range all */
+  gboolean reuse = scratch->last_valid && scratch->last_level == level && level->n > 0 &&
+                   scratch->last_busy == (j >= 0 ? level->busy[j] : NULL) &&
+                   (!grid->with_cycles || scratch->last_with_cycles);
+  const Plan *last_plan;
   float max_cycles = 0;
   Plan *plan;
 
   grid->max_cycles = 0;
+  scratch->last_valid = FALSE;
   if (t1 <= t0 || grid->n_tiles == 0 || level->n == 0)
     {
       memset (grid->states, TES_BSP_NO_STATE, (gsize)grid->width * n_rows);
@@ -801,8 +1034,34 @@ _tes_bsp_grid_fill (TesBspGrid       *grid,
 
   /* each column's groups and cycles first, without reading a tile */
   if (scratch->plan == NULL)
-    scratch->plan = g_new (Plan, grid->width);
+    {
+      scratch->plan = g_new (Plan, grid->width);
+      scratch->last_plan = g_new (Plan, grid->width);
+    }
+  if (reuse)
+    {
+      /* this frame's cells in the buffers of the one before */
+      Plan *swap_plan = scratch->plan;
+      guint8 *swap_states = grid->states;
+
+      if (scratch->last_states == NULL)
+        scratch->last_states = g_malloc ((gsize)grid->width * n_rows);
+      scratch->plan = scratch->last_plan;
+      scratch->last_plan = swap_plan;
+      grid->states = scratch->last_states;
+      scratch->last_states = swap_states;
+      if (grid->with_cycles)
+        {
+          float *swap_cycles = grid->cycles;
+
+          if (scratch->last_cycles == NULL)
+            scratch->last_cycles = g_new (float, (gsize)grid->width * n_rows);
+          grid->cycles = scratch->last_cycles;
+          scratch->last_cycles = swap_cycles;
+        }
+    }
   plan = scratch->plan;
+  last_plan = scratch->last_plan;
   g = _tes_bsp_level_first_from (level, 0, t0);
   for (guint c = 0; c < grid->width; c++)
     {
@@ -855,6 +1114,7 @@ _tes_bsp_grid_fill (TesBspGrid       *grid,
       double from_x, to_x;
       Sums sums = { NULL, NULL, n_rows };
 
+      plan[c].most = 0;
       if (take_from == take_to)
         {
           column_clear (grid, c);
@@ -868,6 +1128,29 @@ _tes_bsp_grid_fill (TesBspGrid       *grid,
           if (grid->with_cycles)
             memcpy (grid->cycles + (gsize)c * n_rows, grid->cycles + (gsize)last_column * n_rows,
                     n_rows * sizeof (float));
+          plan[c].most = plan[last_column].most;
+          continue;
+        }
+
+      /* a column of the last frame took the same groups (columns take
+       * groups in order: the first not before this one's) */
+      while (reuse && earlier < grid->width &&
+             (last_plan[earlier].take_from < take_from ||
+              (last_plan[earlier].take_from == take_from && last_plan[earlier].take_to < take_to)))
+        earlier++;
+      if (reuse && !plan[c].part && earlier < grid->width && last_plan[earlier].take_from == take_from &&
+          last_plan[earlier].take_to == take_to && !last_plan[earlier].part)
+        {
+          memcpy (grid->states + (gsize)c * n_rows, scratch->last_states + (gsize)earlier * n_rows, n_rows);
+          if (grid->with_cycles)
+            memcpy (grid->cycles + (gsize)c * n_rows, scratch->last_cycles + (gsize)earlier * n_rows,
+                    n_rows * sizeof (float));
+          /* (by state only, no cycles: 0) */
+          plan[c].most = grid->with_cycles ? last_plan[earlier].most : 0;
+          max_cycles = MAX (max_cycles, plan[c].most);
+          last_from = take_from;
+          last_to = take_to;
+          last_column = c;
           continue;
         }
 
@@ -885,9 +1168,14 @@ _tes_bsp_grid_fill (TesBspGrid       *grid,
       last_from = plan[c].part ? G_MAXUINT : take_from;
       last_to = take_to;
       last_column = c;
-      max_cycles = MAX (max_cycles, column_store (grid, c, &sums, plan[c].dur, plan[c].scale));
+      plan[c].most = column_store (grid, c, &sums, plan[c].dur, plan[c].scale);
+      max_cycles = MAX (max_cycles, plan[c].most);
     }
   grid->max_cycles = max_cycles;
+  scratch->last_valid = TRUE;
+  scratch->last_level = level;
+  scratch->last_busy = j >= 0 ? level->busy[j] : NULL;
+  scratch->last_with_cycles = grid->with_cycles;
 }
 
 float

@@ -401,14 +401,16 @@ tes_bsp_grid_build (const TesBspSpan *spans,
 
 /**
  * tes_bsp_pyramid_grid_reuse:
- * @grid: (transfer full) (nullable): a grid of an earlier frame
+ * @grid: (transfer full) (nullable): a grid of an earlier frame of this
+ *   pyramid (a grid of another one: free it, pass NULL)
  * @with_cycles: also each cell's busy cycles (else its state only, the
- *   cycles left as they were and max_cycles 0: what a picture by state
+ *   cycles left undefined and max_cycles 0: what a picture by state
  *   needs)
  *
  * The cells of [@t0, @t1) in @width columns from the level whose groups
  * are no wider than a column, in @grid again when it has the shape asked
- * for (frames of the same size allocate nothing).
+ * for (frames of the same size allocate nothing), its columns that take
+ * the same groups as one of the last frame's copied from it.
  *
  * Returns: (transfer full): the grid
  */

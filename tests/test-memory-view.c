@@ -879,6 +879,65 @@ test_bsp_pyramid (void)
   g_assert_cmpuint (max_level, >=, 3);
 }
 
+/* Panning: one grid through frames of a range moving by 1 % of its width
+ * (and staying put), as the section keeps it, takes from the last frame
+ * the columns that take the same groups: every frame's cells, cycles and
+ * most cycles are a new grid's, at every level, by cycles or by state
+ * only in any order. */
+static void
+test_bsp_pan (void)
+{
+  static const char *const args[] = { "--seed", "13", "--ipus", "1", "--tiles", "40", "--steps", "2000", NULL };
+  static const double zooms[] = { 1, 3, 12, 50, 300 };
+  static const guint widths[] = { 600, 30 };
+  static const guint heights[] = { 40, 10, 3 };
+  static const gboolean with_cycles[] = { TRUE, TRUE, FALSE, FALSE, TRUE, TRUE, TRUE, FALSE, TRUE };
+  /* steps of the range: 0 stays put */
+  static const int moves[] = { 0, 1, 1, 0, 1, -1, 2, 1, 0 };
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GPtrArray) ipus = NULL;
+  g_autoptr(GError) error = NULL;
+  const TesBspIpu *ipu;
+  const TesBspSpan *spans;
+  guint levels = 0;
+
+  report = import_generated_execution ("gen-poplar-pan", args, NULL);
+  ipus = tes_report_get_bsp_ipus (report, TRUE, &error);
+  g_assert_no_error (error);
+  ipu = g_ptr_array_index (ipus, 0);
+  spans = (const TesBspSpan *)(gpointer)ipu->spans->data;
+
+  for (guint z = 0; z < G_N_ELEMENTS (zooms) * G_N_ELEMENTS (widths); z++)
+    for (guint h = 0; h < G_N_ELEMENTS (heights); h++)
+      {
+        gint64 first = spans[0].start, last = spans[ipu->spans->len - 1].end;
+        gint64 span = (gint64)((last - first) / zooms[z % G_N_ELEMENTS (zooms)]);
+        guint width = widths[z / G_N_ELEMENTS (zooms)];
+        gint64 t0 = first + (gint64)((last - first - span) / 2.3);
+        g_autoptr(TesBspGrid) reused = NULL;
+
+        for (guint f = 0; f < G_N_ELEMENTS (moves); f++)
+          {
+            g_autoptr(TesBspGrid) fresh = NULL;
+            gsize n;
+
+            t0 += moves[f] * span / 100;
+            fresh = tes_bsp_pyramid_grid_reuse (ipu->pyramid, NULL, t0, t0 + span, width, heights[h], with_cycles[f]);
+            reused = tes_bsp_pyramid_grid_reuse (ipu->pyramid, g_steal_pointer (&reused), t0, t0 + span, width,
+                                                 heights[h], with_cycles[f]);
+            n = (gsize)fresh->width * fresh->n_rows;
+            g_assert_cmpuint (reused->level, ==, fresh->level);
+            g_assert_cmpmem (reused->states, n, fresh->states, n);
+            g_assert_cmpfloat (reused->max_cycles, ==, fresh->max_cycles);
+            if (with_cycles[f])
+              g_assert_cmpmem (reused->cycles, n * sizeof (float), fresh->cycles, n * sizeof (float));
+            levels |= 1u << fresh->level;
+          }
+      }
+  /* steps alone, groups of 4, 16, 64 */
+  g_assert_cmpuint (levels & 0xf, ==, 0xf);
+}
+
 /* Zoomed in to steps alone, a frame reads each step once for the columns
  * that take it (tes-bsp-pyramid.c, grid_fill_spread ()): its cells, cell
  * for cell, against reference_column ()'s, written from their definition,
@@ -889,7 +948,7 @@ test_bsp_pyramid (void)
 static void
 test_bsp_spread (void)
 {
-  static const char *const args[] = { "--seed", "5", "--ipus", "1", "--tiles", "62", "--steps", "240", NULL };
+  static const char *const args[] = { "--seed", "5", "--ipus", "1", "--tiles", "134", "--steps", "240", NULL };
   g_autoptr(TesReport) report = NULL;
   g_autoptr(GPtrArray) ipus = NULL;
   g_autoptr(GError) error = NULL;
@@ -897,7 +956,9 @@ test_bsp_spread (void)
   static const double zooms[] = { 1, 10, 40, 700 };
   static const double offsets[] = { 0, 0.37, 0.91 };
   static const guint widths[] = { 61, 640, 1900 };
-  static const guint heights[] = { 62, 31, 16, 8, 2 };
+  /* rows of 1 to 64 tiles, the last short; eight rows of four tiles or
+   * more, the AVX2 build's blocks */
+  static const guint heights[] = { 134, 62, 31, 16, 8, 2 };
   TesBspGrid *reused = NULL;
   guint spread = 0, several = 0, long_steps = 0;
   const TesBspIpu *ipu;
@@ -910,7 +971,7 @@ test_bsp_spread (void)
   ipu = g_ptr_array_index (ipus, 0);
   spans = (const TesBspSpan *)(gpointer)ipu->spans->data;
   g_assert_cmpuint (ipu->spans->len, ==, 240);
-  g_assert_cmpuint (ipu->n_tiles, ==, 62);
+  g_assert_cmpuint (ipu->n_tiles, ==, 134);
 
   for (guint z = 0; z < G_N_ELEMENTS (zooms); z++)
     for (guint o = 0; o < G_N_ELEMENTS (offsets); o++)
@@ -1146,6 +1207,7 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/pyramid", test_bsp_pyramid);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/step-time", test_bsp_step_time);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/spread", test_bsp_spread);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/pan", test_bsp_pan);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/large", test_bsp_large);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/wrap", test_bsp_wrap);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/bsp/activity", test_bsp_activity);

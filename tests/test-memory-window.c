@@ -928,6 +928,28 @@ test_bsp_window_heatmap (void)
           }
         }
     }
+
+  /* through a recording surface, as the window's snapshot draws: the
+   * cells painted from a picture of their own rather than written into
+   * the target, pixel for pixel the same */
+  for (guint by = 0; by < 2; by++)
+    {
+      cairo_surface_t *recording = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, NULL);
+      cairo_surface_t *replayed = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
+      cairo_t *replay;
+
+      cr = cairo_create (recording);
+      g_assert_true (tes_bsp_render (workspace, ipus, by ? TES_BSP_COLOR_CYCLES : TES_BSP_COLOR_STATE, cr, width, height));
+      cairo_destroy (cr);
+      replay = cairo_create (replayed);
+      cairo_set_source_surface (replay, recording, 0, 0);
+      cairo_paint (replay);
+      cairo_destroy (replay);
+      cairo_surface_flush (replayed);
+      g_assert_cmpuint (tes_test_count_differing (replayed, by ? by_cycles : surface, 0, 0, width, height), ==, 0);
+      cairo_surface_destroy (replayed);
+      cairo_surface_destroy (recording);
+    }
   cairo_surface_destroy (surface);
 
   /* tessera-cli render --view bsp-cycles: the same cells */
@@ -961,6 +983,29 @@ test_bsp_window_heatmap (void)
     g_assert_cmpfloat (g_array_index (shades, double, 2 * i + 1), >=, g_array_index (shades, double, 2 * i - 1) - 1);
   g_assert_cmpfloat (g_array_index (shades, double, 2 * shades->len - 1), >, g_array_index (shades, double, 1) + 100);
   g_assert_cmpuint (checked, >, tiles_per_ipu * 10);
+
+  /* the window shows what tes_bsp_render () draws at its size: its
+   * canvas draws into an image shown as a texture, pixel for pixel */
+  {
+    GtkWidget *area = find_widget (GTK_WIDGET (section), TES_TYPE_CANVAS);
+    g_auto(TesPixels) shown = { 0 };
+    cairo_surface_t *expected;
+    guint differ = 0;
+
+    tes_ui_test_wait_for_stable_size (GTK_WIDGET (section));
+    tes_ui_test_render_now (area, &shown);
+    expected = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, shown.width, shown.height);
+    cr = cairo_create (expected);
+    g_assert_true (tes_bsp_render (workspace, ipus, TES_BSP_COLOR_STATE, cr, shown.width, shown.height));
+    cairo_destroy (cr);
+    cairo_surface_flush (expected);
+    for (int y = 0; y < shown.height; y++)
+      differ += memcmp (tes_ui_test_pixel_at (&shown, 0, y),
+                        cairo_image_surface_get_data (expected) + (gsize)y * cairo_image_surface_get_stride (expected),
+                        (gsize)shown.width * 4) != 0;
+    g_assert_cmpuint (differ, ==, 0);
+    cairo_surface_destroy (expected);
+  }
 
   /* a click on IPU 0's fourth step selects it */
   {

@@ -21,6 +21,7 @@ struct _TesCanvas
   TesCanvasHeightFunc height_func;
   TesCanvasDrawFunc   draw_func;
   gpointer            user_data;
+  gboolean            image;   /* drawn into an image, shown as a texture */
 };
 
 G_DEFINE_FINAL_TYPE (TesCanvas, tes_canvas, GTK_TYPE_WIDGET)
@@ -78,6 +79,31 @@ tes_canvas_snapshot (GtkWidget   *widget,
   if (self->draw_func == NULL || width <= 0 || height <= 0)
     return;
 
+  if (self->image)
+    {
+      int scale = gtk_widget_get_scale_factor (widget);
+      int stride = cairo_format_stride_for_width (CAIRO_FORMAT_ARGB32, width * scale);
+      gsize size = (gsize)stride * height * scale;
+      /* transparent where nothing is drawn, as a cairo node would be */
+      guchar *data = g_malloc0 (size);
+      cairo_surface_t *surface = cairo_image_surface_create_for_data (data, CAIRO_FORMAT_ARGB32, width * scale,
+                                                                      height * scale, stride);
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(GdkTexture) texture = NULL;
+
+      cairo_surface_set_device_scale (surface, scale, scale);
+      cr = cairo_create (surface);
+      self->draw_func (self, cr, width, height, self->user_data);
+      cairo_destroy (cr);
+      cairo_surface_finish (surface);
+      cairo_surface_destroy (surface);
+      /* GDK_MEMORY_DEFAULT is cairo's ARGB32 */
+      bytes = g_bytes_new_take (data, size);
+      texture = gdk_memory_texture_new (width * scale, height * scale, GDK_MEMORY_DEFAULT, bytes, stride);
+      gtk_snapshot_append_texture (snapshot, texture, &GRAPHENE_RECT_INIT (0, 0, width, height));
+      return;
+    }
+
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   self->draw_func (self, cr, width, height, self->user_data);
   cairo_destroy (cr);
@@ -115,4 +141,23 @@ tes_canvas_set_funcs (TesCanvas           *self,
   self->draw_func = draw_func;
   self->user_data = user_data;
   gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+/**
+ * tes_canvas_set_image:
+ * @image: draw into an image of the canvas' pixels, shown as a texture,
+ *   rather than into a cairo node
+ *
+ * A cairo node records the drawing and draws it again into an image when
+ * the window is rendered; a picture made of pixels (the BSP heatmap) is
+ * written into the image at once, the recording's replay saved.
+ */
+void
+tes_canvas_set_image (TesCanvas *self,
+                      gboolean   image)
+{
+  g_return_if_fail (TES_IS_CANVAS (self));
+
+  self->image = image;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }

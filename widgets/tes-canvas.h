@@ -29,5 +29,7 @@ void tes_canvas_set_funcs (TesCanvas           *self,
                            TesCanvasHeightFunc  height_func,
                            TesCanvasDrawFunc    draw_func,
                            gpointer             user_data);
+void tes_canvas_set_image (TesCanvas           *self,
+                           gboolean             image);
 
 G_END_DECLS

@@ -342,6 +342,9 @@ load_cb (GObject      *object,
   self = TES_BSP_SECTION (user_data);
   g_clear_pointer (&self->ipus, g_ptr_array_unref);
   self->ipus = ipus;
+  /* the last frame's cells were other steps' */
+  tes_bsp_frame_free (self->frame);
+  self->frame = tes_bsp_frame_new ();
   self->has_cursor = FALSE;
   follow_cell (self);
   visible_changed (self);
@@ -774,6 +777,8 @@ tes_bsp_section_init (TesBspSection *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   tes_canvas_set_funcs (self->area, NULL, draw_cb, self);
+  /* its cells written as pixels straight into the window's image */
+  tes_canvas_set_image (self->area, TRUE);
   g_signal_connect_object (click, "pressed", G_CALLBACK (pressed_cb), self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self->area), GTK_EVENT_CONTROLLER (click));
   g_signal_connect_object (wheel, "scroll", G_CALLBACK (wheel_cb), self, G_CONNECT_SWAPPED);
