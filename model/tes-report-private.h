@@ -191,4 +191,37 @@ void tes_report_set_opened_from (TesReport              *self,
                                  guint                   n_files,
                                  gboolean                cache_reused);
 
+/* Calls func for every stored slice of the track that overlaps
+ * [t0, t1] (both inclusive, in the track's ticks), in start order. Only
+ * the chunks whose extent meets the window are read. */
+typedef gboolean (*TesReportSliceFunc) (const TesSliceRecord *rec,
+                                        guint32               index,
+                                        gpointer              user_data);
+
+/* Takes the m slices of a block that lies wholly within the window, of
+ * which only the columns asked for were decoded. */
+typedef gboolean (*TesReportBlockFunc) (const TesSliceRecord *recs,
+                                        guint                 m,
+                                        gpointer              user_data);
+
+/* Takes a group of a chunk that lies wholly within the window, its stored
+ * sums (slice_chunks.sums) instead of its slices. */
+typedef void (*TesReportSumsFunc) (const TesChunkSums *sums,
+                                   gpointer            user_data);
+
+gboolean tes_report_foreach_slice_in_window_part (TesReport           *self,
+                                                  sqlite3             *db,
+                                                  gint64               track_id,
+                                                  gint64               t0,
+                                                  gint64               t1,
+                                                  guint                part,
+                                                  guint                n_parts,
+                                                  guint                inner_columns,
+                                                  TesReportBlockFunc   inner,
+                                                  TesReportSumsFunc    whole,
+                                                  TesReportSliceFunc   func,
+                                                  gpointer             user_data,
+                                                  GCancellable        *cancellable,
+                                                  GError             **error);
+
 G_END_DECLS
