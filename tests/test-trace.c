@@ -215,6 +215,31 @@ assert_run_labels_apart (GArray *labels)
     }
 }
 
+/* A hundred steps seen whole are marked in the ruler, not drawn across
+ * the lanes; zoomed in on a few, they are. */
+static void
+test_trace_runs_dense (void)
+{
+  TesRun runs[100];
+  TesTraceScale scale;
+
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+    runs[i] = (TesRun) { .name = (char *)"ProfilerStep", .start = i * 10, .end = (i + 1) * 10 };
+
+  /* 1,000 ns over 1,000 px: 10 px a run */
+  tes_trace_scale_init (&scale, 0, 1000, TES_TRACE_LABEL_WIDTH + 1000);
+  g_assert_true (tes_trace_runs_dense (&scale, runs, G_N_ELEMENTS (runs)));
+  /* 100 ns of it: 12 runs meet the view (two at its edges), 83 px apart */
+  tes_trace_scale_init (&scale, 500, 600, TES_TRACE_LABEL_WIDTH + 1000);
+  g_assert_false (tes_trace_runs_dense (&scale, runs, G_N_ELEMENTS (runs)));
+  /* 24 px a run is where lines start */
+  tes_trace_scale_init (&scale, 0, 1000, TES_TRACE_LABEL_WIDTH + 2400);
+  g_assert_false (tes_trace_runs_dense (&scale, runs, G_N_ELEMENTS (runs)));
+  tes_trace_scale_init (&scale, 0, 1000, TES_TRACE_LABEL_WIDTH + 2390);
+  g_assert_true (tes_trace_runs_dense (&scale, runs, G_N_ELEMENTS (runs)));
+  g_assert_false (tes_trace_runs_dense (&scale, runs, 0));
+}
+
 static void
 test_trace_run_labels (void)
 {
@@ -1898,6 +1923,7 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/scale-and-navigation", test_trace_scale_and_navigation);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/ruler", test_trace_ruler);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/run-labels", test_trace_run_labels);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/runs-dense", test_trace_runs_dense);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/format-time", test_trace_format_time);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/lanes", test_trace_lanes);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/merge", test_trace_merge);

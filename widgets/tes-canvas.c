@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "tes-canvas.h"
+#include "tes-texture-image.h"
 
 /* A cairo picture whose height follows its width, as its layout says:
  * measure() asks the height function, the draw function only draws. (A
@@ -21,7 +22,7 @@ struct _TesCanvas
   TesCanvasHeightFunc height_func;
   TesCanvasDrawFunc   draw_func;
   gpointer            user_data;
-  gboolean            image;   /* drawn into an image, shown as a texture */
+  TesTextureImage    *image;   /* drawn into an image, shown as a texture; NULL: a cairo node */
 };
 
 G_DEFINE_FINAL_TYPE (TesCanvas, tes_canvas, GTK_TYPE_WIDGET)
@@ -79,28 +80,11 @@ tes_canvas_snapshot (GtkWidget   *widget,
   if (self->draw_func == NULL || width <= 0 || height <= 0)
     return;
 
-  if (self->image)
+  if (self->image != NULL)
     {
-      int scale = gtk_widget_get_scale_factor (widget);
-      int stride = cairo_format_stride_for_width (CAIRO_FORMAT_ARGB32, width * scale);
-      gsize size = (gsize)stride * height * scale;
-      /* transparent where nothing is drawn, as a cairo node would be */
-      guchar *data = g_malloc0 (size);
-      cairo_surface_t *surface = cairo_image_surface_create_for_data (data, CAIRO_FORMAT_ARGB32, width * scale,
-                                                                      height * scale, stride);
-      g_autoptr(GBytes) bytes = NULL;
-      g_autoptr(GdkTexture) texture = NULL;
-
-      cairo_surface_set_device_scale (surface, scale, scale);
-      cr = cairo_create (surface);
+      cr = tes_texture_image_begin (self->image, width, height, gtk_widget_get_scale_factor (widget), TRUE);
       self->draw_func (self, cr, width, height, self->user_data);
-      cairo_destroy (cr);
-      cairo_surface_finish (surface);
-      cairo_surface_destroy (surface);
-      /* GDK_MEMORY_DEFAULT is cairo's ARGB32 */
-      bytes = g_bytes_new_take (data, size);
-      texture = gdk_memory_texture_new (width * scale, height * scale, GDK_MEMORY_DEFAULT, bytes, stride);
-      gtk_snapshot_append_texture (snapshot, texture, &GRAPHENE_RECT_INIT (0, 0, width, height));
+      tes_texture_image_append (self->image, cr, snapshot, width, height);
       return;
     }
 
@@ -110,9 +94,22 @@ tes_canvas_snapshot (GtkWidget   *widget,
 }
 
 static void
+tes_canvas_dispose (GObject *object)
+{
+  TesCanvas *self = TES_CANVAS (object);
+
+  g_clear_pointer (&self->image, tes_texture_image_free);
+
+  G_OBJECT_CLASS (tes_canvas_parent_class)->dispose (object);
+}
+
+static void
 tes_canvas_class_init (TesCanvasClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tes_canvas_dispose;
 
   widget_class->get_request_mode = tes_canvas_get_request_mode;
   widget_class->measure = tes_canvas_measure;
@@ -158,6 +155,9 @@ tes_canvas_set_image (TesCanvas *self,
 {
   g_return_if_fail (TES_IS_CANVAS (self));
 
-  self->image = image;
+  if (!image)
+    g_clear_pointer (&self->image, tes_texture_image_free);
+  else if (self->image == NULL)
+    self->image = tes_texture_image_new ();
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }

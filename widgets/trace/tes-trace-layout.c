@@ -290,6 +290,24 @@ compare_run_spans (gconstpointer a,
   return (ra->index > rb->index) - (ra->index < rb->index);
 }
 
+/* Whether the runs in view lie closer than TES_TRACE_RUN_LINE_MIN_GAP
+ * apart on average: a profile of a hundred steps seen whole would be
+ * hatched with their edges, over the ruler's times and the lanes. */
+gboolean
+tes_trace_runs_dense (const TesTraceScale *scale,
+                      const TesRun        *runs,
+                      guint                n_runs)
+{
+  guint visible = 0;
+
+  for (guint i = 0; i < n_runs; i++)
+    if (tes_trace_scale_x (scale, runs[i].end) >= scale->x0 &&
+        tes_trace_scale_x (scale, runs[i].start) <= scale->x0 + scale->width)
+      visible++;
+
+  return visible > 0 && scale->width / visible < TES_TRACE_RUN_LINE_MIN_GAP;
+}
+
 /* Runs of several IPUs often start together: one label names them all
  * rather than one name printed over another. */
 GArray *

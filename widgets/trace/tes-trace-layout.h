@@ -100,6 +100,13 @@ typedef struct
 
 #define TES_TRACE_RUN_LABEL_ROOM 60.0
 
+/* runs closer than this on average have their edges marked in the ruler
+ * only, not drawn across the lanes */
+#define TES_TRACE_RUN_LINE_MIN_GAP 24.0
+
+gboolean tes_trace_runs_dense       (const TesTraceScale *scale,
+                                     const TesRun        *runs,
+                                     guint                n_runs);
 GArray  *tes_trace_run_labels       (const TesTraceScale *scale,
                                      const TesRun        *runs,
                                      guint                n_runs);

@@ -83,11 +83,6 @@ struct _TesTraceView
   TesTraceFrameKey pending_key;
   GCancellable   *frame_cancellable; /* non-NULL while a frame is built */
   guint           frame_serial;      /* of the frame built last: older ones are dropped */
-  /* the image a frame was drawn into, back from its texture once that
-   * is done with: the next frame's, when as big (a frame writes every
-   * pixel of it) */
-  cairo_surface_t *spare_image;
-  GWeakRef        *spare_home;       /* the view, for the texture's bytes to come back to */
 
   /* the search: its matches once found, the one stepped to */
   char           *search_text;
