@@ -10,6 +10,21 @@
 
 #include "tes-bsp-pyramid.h"
 
+/* The loops over tiles and rows built twice on x86-64, for AVX2 (unsigned
+ * minimum and comparison in one instruction, three-operand forms) and for
+ * any x86-64, the one the processor runs picked at load time; the same
+ * integer arithmetic either way. */
+#if defined(__x86_64__) && defined(__ELF__) && (defined(__clang__) || __GNUC__ >= 8)
+#define TES_BSP_CLONES __attribute__ ((target_clones ("avx2", "default")))
+#define TES_BSP_AVX2   1
+#include <immintrin.h>
+#else
+#define TES_BSP_CLONES
+#endif
+
+/* A step is read once for up to this many of the columns it covers. */
+#define SPREAD_COLUMNS 16
+
 G_BEGIN_DECLS
 
 /* Each level of the pyramid merges this many of the finer. */
@@ -77,5 +92,31 @@ void        _tes_bsp_grid_fill        (TesBspGrid       *grid,
                                        guint             n_spans,
                                        gint64            t0,
                                        gint64            t1);
+
+#ifdef TES_BSP_AVX2
+guint _tes_bsp_column_store_eights_avx2 (const guint32 *acc,
+                                         guint          n_rows,
+                                         guint          full_rows,
+                                         const guint32 *row_tiles,
+                                         const float   *per_tile,
+                                         guint32        row_all,
+                                         guint32        dur,
+                                         float          scale,
+                                         float         *cycles,
+                                         guint32       *best,
+                                         float         *most);
+guint _tes_bsp_spread_eights_avx2       (const TesBspSpan *span,
+                                         const TesBspGrid *grid,
+                                         const guint      *first_tile,
+                                         guint32 *const   *accs,
+                                         guint             k,
+                                         guint32           fresh,
+                                         const guint32    *edges,
+                                         guint             first_edge,
+                                         guint             n_edges,
+                                         const guint8     *at_lo,
+                                         const guint8     *at_hi,
+                                         guint             r);
+#endif
 
 G_END_DECLS
