@@ -686,6 +686,29 @@ tes_cache_check_chunk_vouched (TesCacheCheck *check,
 /* A lane summary level's buckets as read (with the checksum stored beside
  * them) against that checksum, the first time only: a reader that reads
  * the level anyway checks what it read, without reading it again. */
+static gpointer
+lod_key (gint64 track_id,
+         int    level)
+{
+  return GSIZE_TO_POINTER ((gsize)track_id * 256 + (gsize)(level & 0xff));
+}
+
+/* Whether the level needs no check (none asked for, or done already). */
+static gboolean
+lod_checked (TesCacheCheck *check,
+             gpointer       key)
+{
+  gboolean checked;
+
+  if (check == NULL)
+    return TRUE;
+
+  g_mutex_lock (&check->lock);
+  checked = g_hash_table_contains (check->lod_checked, key);
+  g_mutex_unlock (&check->lock);
+  return checked;
+}
+
 gboolean
 tes_cache_check_lod_data (TesCacheCheck  *check,
                           gint64          track_id,
@@ -695,16 +718,9 @@ tes_cache_check_lod_data (TesCacheCheck  *check,
                           gint64          checksum,
                           GError        **error)
 {
-  gpointer key = GSIZE_TO_POINTER ((gsize)track_id * 256 + (gsize)(level & 0xff));
-  gboolean checked;
+  gpointer key = lod_key (track_id, level);
 
-  if (check == NULL)
-    return TRUE;
-
-  g_mutex_lock (&check->lock);
-  checked = g_hash_table_contains (check->lod_checked, key);
-  g_mutex_unlock (&check->lock);
-  if (checked)
+  if (lod_checked (check, key))
     return TRUE;
 
   if (tes_cache_chunk_checksum (data, len, NULL, 0, NULL, 0, NULL, 0) != checksum)
@@ -724,18 +740,10 @@ tes_cache_check_lod (TesCacheCheck  *check,
                      int             level,
                      GError        **error)
 {
-  gpointer key = GSIZE_TO_POINTER ((gsize)track_id * 256 + (gsize)(level & 0xff));
   sqlite3_stmt *stmt = NULL;
-  gboolean checked;
   gboolean ok;
 
-  if (check == NULL)
-    return TRUE;
-
-  g_mutex_lock (&check->lock);
-  checked = g_hash_table_contains (check->lod_checked, key);
-  g_mutex_unlock (&check->lock);
-  if (checked)
+  if (lod_checked (check, lod_key (track_id, level)))
     return TRUE;
 
   if (sqlite3_prepare_v2 (db, "SELECT data, checksum FROM slice_lod WHERE track_id = ? AND level = ?",
