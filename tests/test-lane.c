@@ -205,7 +205,10 @@ test_add_level_matches (void)
         g_autofree TesLaneBucket *all = g_new0 (TesLaneBucket, n);
         double from = g_rand_double_range (rand, -0.1, 0.9);
         gint64 t0 = base + (gint64)(from * level_span);
-        gint64 t1 = t0 + MAX ((gint64)(cases[c].zoom * level_span * g_rand_double_range (rand, 0.05, 1)), 1);
+        /* within int64 near 2^63 */
+        gint64 t1 = (gint64)MIN ((__int128)t0 + MAX ((gint64)(cases[c].zoom * level_span *
+                                                               g_rand_double_range (rand, 0.05, 1)), 1),
+                                 (__int128)G_MAXINT64);
         gint64 first, last;
 
         for (guint i = 0; i < n_level; i++)
