@@ -58,12 +58,6 @@ tes_source_hash_free (TesSourceHash *self)
   g_free (self);
 }
 
-guint64
-tes_source_hash_get_size (TesSourceHash *self)
-{
-  return self->size;
-}
-
 static inline gsize
 block_len (TesSourceHash *self,
            guint64        block)

@@ -22,7 +22,6 @@ typedef struct _TesSourceHash TesSourceHash;
 
 TesSourceHash *tes_source_hash_new          (guint64         size);
 void           tes_source_hash_free         (TesSourceHash  *self);
-guint64        tes_source_hash_get_size     (TesSourceHash  *self);
 gboolean       tes_source_hash_add_block    (TesSourceHash  *self,
                                              guint64         offset,
                                              const guint8   *data,

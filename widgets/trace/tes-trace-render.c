@@ -533,16 +533,12 @@ draw_runs (TesPainter          *p,
 {
   cairo_t *cr = p->cr;
   static const double dash[] = { 4, 3 };
-  /* dense runs: their edges as ticks under the ruler's times */
-  double top = TES_TRACE_MINIMAP_HEIGHT;
-  double bottom = height;
-
-  if (frame->runs != NULL &&
-      tes_trace_runs_dense (&frame->scale, (const TesRun *)(gpointer)frame->runs->data, frame->runs->len))
-    {
-      top = TES_TRACE_RULER_HEIGHT - 6;
-      bottom = TES_TRACE_RULER_HEIGHT;
-    }
+  /* dense runs: their edges as solid ticks under the ruler's times */
+  gboolean dense = frame->runs != NULL &&
+                   tes_trace_runs_dense (&frame->scale, (const TesRun *)(gpointer)frame->runs->data,
+                                         frame->runs->len);
+  double top = dense ? TES_TRACE_RULER_HEIGHT - 6 : TES_TRACE_MINIMAP_HEIGHT;
+  double bottom = dense ? TES_TRACE_RULER_HEIGHT : height;
 
   for (guint i = 0; frame->runs != NULL && i < frame->runs->len; i++)
     {
@@ -553,7 +549,7 @@ draw_runs (TesPainter          *p,
       cairo_save (cr);
       cairo_set_source_rgba (cr, 0x61 / 255., 0x35 / 255., 0x83 / 255., 0.8);
       cairo_set_line_width (cr, 1);
-      if (bottom - top > TES_TRACE_RUN_LINE_MIN_GAP)
+      if (!dense)
         cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
       for (guint e = 0; e < 2; e++)
         {
