@@ -177,6 +177,7 @@ tes_chrome_build (TesImportContext  *context,
   TesChromeBuilder *b = &builder;
   guint64 n_events = 0;
   gboolean ok = FALSE;
+  double cpu[4];
 
   b->context = context;
   b->writer = context->writer;
@@ -210,15 +211,19 @@ tes_chrome_build (TesImportContext  *context,
   if (context->progress != NULL)
     tes_progress_update (context->progress, 0.86, _("Matching events"));
 
+  cpu[0] = tes_chrome_thread_cpu ();
   tes_chrome_builder_merge (b);
   tes_chrome_builder_match_async (b);
+  cpu[1] = tes_chrome_thread_cpu ();
   tes_chrome_builder_match_flows (b);
+  cpu[2] = tes_chrome_thread_cpu ();
   tes_chrome_builder_merge_counters (b);
   tes_chrome_builder_mark_instants (b);
 
   b->flavour = decide_flavour (b);
   if (b->flavour->prepare != NULL)
     b->flavour->prepare (b);
+  cpu[3] = tes_chrome_thread_cpu ();
 
   if (b->clock_source != NULL)
     b->clock_id = tes_cache_writer_add_clock (b->writer, "IPU cycles", TES_TIME_UNIT_CYCLES, b->mhz * 1000000);
@@ -236,6 +241,10 @@ tes_chrome_build (TesImportContext  *context,
   if (b->flavour->rows_written != NULL)
     b->flavour->rows_written (b);
   write_info (b, trace);
+  g_debug ("%s: CPU of the build's steps: merge and async %.3f s, flows %.3f s, counters, instants and "
+           "flavour %.3f s, rows %.3f s (the flavour's threads_written %.3f s)", context->path,
+           cpu[1] - cpu[0], cpu[2] - cpu[1], cpu[3] - cpu[2], tes_chrome_thread_cpu () - cpu[3],
+           b->cpu_threads_written);
 
   for (guint i = 0; i < trace->spills->len; i++)
     if (!tes_chrome_spill_check (g_ptr_array_index (trace->spills, i), error))

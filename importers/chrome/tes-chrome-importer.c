@@ -14,7 +14,6 @@
 #include "tes-chrome-parser.h"
 
 #include <string.h>
-#include <time.h>
 
 /* Chrome Trace Event Format (the JSON that chrome://tracing, Perfetto and
  * most accelerator tools write), streamed with yajl. Two halves that meet
@@ -94,7 +93,7 @@ tes_chrome_importer_import (TesImporter       *importer,
                             GError           **error)
 {
   g_autoptr(TesChromeTrace) trace = NULL;
-  struct timespec cpu0, cpu1;
+  double cpu0;
   gint64 t0;
   gboolean ok;
 
@@ -102,13 +101,11 @@ tes_chrome_importer_import (TesImporter       *importer,
     return FALSE;
 
   t0 = g_get_monotonic_time ();
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &cpu0);
+  cpu0 = tes_chrome_thread_cpu ();
   ok = tes_chrome_build (context, trace, error);
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &cpu1);
   /* this thread's CPU beside the wall time: what the packing thread took off it */
   g_debug ("%s: rows built in %.3f s (%.3f s of this thread's CPU)", context->path,
-           (g_get_monotonic_time () - t0) / 1e6,
-           (cpu1.tv_sec - cpu0.tv_sec) + (cpu1.tv_nsec - cpu0.tv_nsec) / 1e9);
+           (g_get_monotonic_time () - t0) / 1e6, tes_chrome_thread_cpu () - cpu0);
 
   return ok;
 }

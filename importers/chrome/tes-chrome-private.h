@@ -47,6 +47,9 @@ typedef TesDecimal TesChromeDecimal;
 #define TES_CHROME_DECIMAL_INVALID  TES_DECIMAL_INVALID
 #define tes_chrome_parse_decimal    tes_decimal_parse
 
+/* The calling thread's CPU time in seconds, for the debug log. */
+double    tes_chrome_thread_cpu       (void);
+
 /* Top-level members of the compact args JSON the parser writes
  * ({"k":v,...}, no whitespace). */
 gboolean  tes_chrome_args_find        (const char     *json,

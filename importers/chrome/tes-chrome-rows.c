@@ -268,7 +268,12 @@ tes_chrome_builder_write_rows (TesChromeBuilder *b)
     }
 
   if (b->flavour->threads_written != NULL)
-    b->flavour->threads_written (b);
+    {
+      double cpu0 = tes_chrome_thread_cpu ();
+
+      b->flavour->threads_written (b);
+      b->cpu_threads_written = tes_chrome_thread_cpu () - cpu0;
+    }
 
   for (guint i = 0; i < b->async_tracks->len; i++)
     {

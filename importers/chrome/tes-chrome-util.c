@@ -13,6 +13,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <time.h>
 #include <zlib.h>
 
 /* Readers of the compact args JSON the parser stores, and of the file
@@ -476,4 +477,14 @@ tes_chrome_order_by_first (gint64      x_first,
     return x_first < y_first ? -1 : 1;
 
   return strcmp (x_name, y_name);
+}
+
+double
+tes_chrome_thread_cpu (void)
+{
+  struct timespec cpu;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &cpu);
+
+  return cpu.tv_sec + cpu.tv_nsec / 1e9;
 }
