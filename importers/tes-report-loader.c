@@ -303,6 +303,7 @@ import_to_cache (const char * const  *paths,
   g_autofree gint64 *source_ids = g_new0 (gint64, n);
   Fingerprints f = { stamps, g_new0 (TesSourceHash *, n), n, hash_cancel, g_new0 (char *, n + 1), NULL };
   GThread *thread = NULL;
+  gboolean any_left = FALSE;
   gboolean ok;
 
   if (!(writer = tes_cache_writer_new (cache_path, error)))
@@ -316,12 +317,17 @@ import_to_cache (const char * const  *paths,
   for (guint i = 0; i < n; i++)
     if (stamps[i]->fingerprint == NULL && TES_IMPORTER_GET_CLASS (importers[i])->hashes_source)
       f.hashes[i] = tes_source_hash_new ((guint64)stamps[i]->size);
+    else if (stamps[i]->fingerprint == NULL)
+      any_left = TRUE;
 
-  thread = g_thread_new ("tes-fingerprint", fingerprint_sources, &f);
+  /* a thread only for what no importer hashes */
+  if (any_left)
+    thread = g_thread_new ("tes-fingerprint", fingerprint_sources, &f);
   ok = import_sources (paths, importers, &f, source_ids, writer, progress, cancellable, error);
   if (!ok)
     g_cancellable_cancel (hash_cancel);
-  g_thread_join (thread);
+  if (thread != NULL)
+    g_thread_join (thread);
 
   if (ok && f.error != NULL)
     {
