@@ -455,8 +455,8 @@ test_window_folder_of_ranks (void)
   tes_ui_test_wait_for_page (window, "report");
   summary_section (window);
 
-  g_assert_true (tes_ui_test_has_label_containing (window, "rank 0 622.928000 ms, rank 1 630.639000 ms; slowest rank 1"));
-  g_assert_true (tes_ui_test_has_label_containing (window, "rank 0 607.312000 ms, rank 1 607.904000 ms; slowest rank 1"));
+  g_assert_true (tes_ui_test_has_label_containing (window, "rank 0 622.928 ms, rank 1 630.639 ms; slowest rank 1"));
+  g_assert_true (tes_ui_test_has_label_containing (window, "rank 0 607.312 ms, rank 1 607.904 ms; slowest rank 1"));
 
   tes_ui_test_close_window (window);
 }

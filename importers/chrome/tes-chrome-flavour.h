@@ -93,7 +93,7 @@ void tes_chrome_kernels_add         (TesChromeKernels       *k,
 /* v in decimal, as "%" G_GINT64_FORMAT prints it, without printf */
 void tes_chrome_append_int          (GString                *out,
                                      gint64                  v);
-/* ns as milliseconds to the µs, half up ("1.235 ms"), for reading */
+/* ns as milliseconds to the µs, half away from zero ("1.235 ms") */
 void tes_chrome_append_ms           (GString                *out,
                                      gint64                  ns);
 /* "; kernels: <name> ×<count> <ms>, …" for the heaviest three (longest

@@ -117,7 +117,7 @@ tes_chrome_importer_class_init (TesChromeImporterClass *klass)
 
   importer_class->name = "chrome-json";
   importer_class->title = "Chrome Trace Event JSON";
-  importer_class->version = 11;  /* 6: Poplar tiles' step types as categories; PyTorch profiler traces' devices, operators and steps; 7: the ranks of one job; 8: TensorFlow's; 9: operator rows per step; 10: Poplar runs and tile lanes carry their IPU and tile as numbers; 11: and IPU processes their IPU */
+  importer_class->version = 12;  /* 6: Poplar tiles' step types as categories; PyTorch profiler traces' devices, operators and steps; 7: the ranks of one job; 8: TensorFlow's; 9: operator rows per step; 10: Poplar runs and tile lanes carry their IPU and tile as numbers; 11: and IPU processes their IPU; 12: framework times in info to the µs (12.346 ms) */
   importer_class->hashes_source = TRUE;
   importer_class->sniff = tes_chrome_importer_sniff;
   importer_class->import = tes_chrome_importer_import;

@@ -98,25 +98,33 @@ tes_chrome_append_int (GString *out,
   g_string_append_len (out, p, buf + sizeof buf - p);
 }
 
+/* ns as milliseconds to the µs, rounded half away from zero, as every
+ * time the framework flavours write (details, info): 1234.568 ms */
 void
 tes_chrome_append_ms (GString *out,
                       gint64   ns)
 {
-  gint64 us = (ns + 500) / 1000;
-  gint64 frac = us % 1000;
+  guint64 us = ((ns < 0 ? -(guint64)ns : (guint64)ns) + 500) / 1000;
+  guint frac = (guint)(us % 1000);
 
-  if (frac < 0)
-    {
-      /* what printf's "%03" does with a negative remainder */
-      g_string_append_printf (out, "%" G_GINT64_FORMAT ".%03" G_GINT64_FORMAT " ms", us / 1000, frac);
-      return;
-    }
-  tes_chrome_append_int (out, us / 1000);
+  if (ns < 0 && us > 0)
+    g_string_append_c (out, '-');
+  tes_chrome_append_int (out, (gint64)(us / 1000));
   g_string_append_c (out, '.');
   g_string_append_c (out, (char)('0' + frac / 100));
   g_string_append_c (out, (char)('0' + frac / 10 % 10));
   g_string_append_c (out, (char)('0' + frac % 10));
   g_string_append_len (out, " ms", 3);
+}
+
+char *
+tes_chrome_format_ms (gint64 ns)
+{
+  GString *out = g_string_new (NULL);
+
+  tes_chrome_append_ms (out, ns);
+
+  return g_string_free (out, FALSE);
 }
 
 /* longest first, then by name */

@@ -73,9 +73,10 @@ char     *tes_chrome_value_dup_string (const char     *value,
 gboolean  tes_chrome_value_is_string  (const char     *value,
                                        gsize           len);
 
-/* tes-chrome-util.c: what the framework flavours share. ns as exact
- * milliseconds ("12.345678 ms"); spans (gint64 pairs start, end) sorted
- * and merged in place into their union, whose length it returns. */
+/* tes-chrome-util.c: what the framework flavours share. ns as
+ * milliseconds to the µs ("12.346 ms", tes-chrome-kernels.c); spans
+ * (gint64 pairs start, end) sorted and merged in place into their union,
+ * whose length it returns. */
 char     *tes_chrome_format_ms        (gint64          ns);
 /* the string member key of the compact args, unescaped; NULL: none */
 char     *tes_chrome_args_dup_string  (const char     *args,

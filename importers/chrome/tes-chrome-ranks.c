@@ -133,13 +133,6 @@ tes_chrome_ranks_prepare (TesChromeBuilder *b)
                                               TES_TRACK_PROCESS, "Rank", 0, NULL);
 }
 
-static char *
-format_ms (gint64 ns)
-{
-  return g_strdup_printf ("%s%" G_GINT64_FORMAT ".%06" G_GINT64_FORMAT " ms",
-                          ns < 0 ? "-" : "", ABS (ns) / 1000000, ABS (ns) % 1000000);
-}
-
 static gint
 compare_ranks (gconstpointer a,
                gconstpointer b)
@@ -276,7 +269,7 @@ finish_ranks (TesCacheWriter  *writer,
           gint64 offset = first_step (ref) - first_step (r);
 
           tes_cache_writer_set_clock_offset (writer, r->clock_id, offset);
-          value = format_ms (offset);
+          value = tes_chrome_format_ms (offset);
         }
       else
         value = g_strdup ("not aligned: no ProfilerStep#");
@@ -306,7 +299,7 @@ finish_ranks (TesCacheWriter  *writer,
           if (g_ptr_array_find_with_equal_func (r->step_names, name, g_str_equal, &at))
             {
               const gint64 *span = &g_array_index (r->steps, gint64, 2 * at);
-              g_autofree char *ms = format_ms (span[1] - span[0]);
+              g_autofree char *ms = tes_chrome_format_ms (span[1] - span[0]);
 
               g_string_append (text, ms);
               if (span[1] - span[0] > longest)

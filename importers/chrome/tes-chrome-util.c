@@ -359,13 +359,6 @@ tes_chrome_line_of_offset (const char *path,
 
 /* ---- what the framework flavours share ----------------------------------- */
 
-char *
-tes_chrome_format_ms (gint64 ns)
-{
-  return g_strdup_printf ("%s%" G_GINT64_FORMAT ".%06" G_GINT64_FORMAT " ms",
-                          ns < 0 ? "-" : "", ABS (ns) / 1000000, ABS (ns) % 1000000);
-}
-
 static int
 compare_spans (gconstpointer a,
                gconstpointer b)
