@@ -302,6 +302,38 @@ test_summary_export (void)
 /* The Total column shows a readable unit, named in its header, and every
  * figure grouped as Tile Balance groups them: a PyTorch trace's totals
  * (ns) in ms, with the figures read back against the rows' own ns. */
+/* The share chart leaves out what prints as 0.000 %: ops of a PyTorch
+ * trace that launched no kernel of their own (aten::linear, aten::empty). */
+static void
+test_summary_chart_rows (void)
+{
+  g_autofree char *path = tes_test_copy_fixture (TES_TEST_OWN_DATA, "kineto/written_old_names.json");
+  g_autoptr(TesReport) report = open_listing_at (path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) rows = tes_report_summarize_run (report, 0, TES_SUMMARY_TOTAL, TES_GROUP_BY_CATEGORY, &error);
+  guint printed_zero = 0;
+  guint n;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (rows);
+  n = tes_summary_chart_rows (rows, G_MAXUINT);
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const TesSummaryRow *row = g_ptr_array_index (rows, i);
+      g_autofree char *shown = g_strdup_printf ("%.3f", row->share);
+      gboolean zero = g_str_equal (shown, "0.000");
+
+      printed_zero += zero;
+      /* the chart's rows are the leading ones, none of them printed as zero */
+      g_assert_true (zero == (i >= n));
+    }
+  g_assert_cmpuint (printed_zero, >=, 1);
+  g_assert_cmpuint (n, ==, rows->len - printed_zero);
+  g_assert_cmpuint (tes_summary_chart_rows (rows, 2), ==, 2);
+  g_assert_cmpuint (tes_summary_chart_rows (NULL, 8), ==, 0);
+}
+
 static void
 test_summary_total_unit (void)
 {
@@ -492,6 +524,7 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/sort", test_summary_sort);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/export", test_summary_export);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/total-unit", test_summary_total_unit);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/chart-rows", test_summary_chart_rows);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/internal-facts", test_summary_internal_facts);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/render", test_summary_render);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/summary/cli-render", test_summary_cli_render);

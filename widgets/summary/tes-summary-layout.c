@@ -330,6 +330,22 @@ tes_summary_collect_facts (TesWorkspace *workspace)
   return facts;
 }
 
+/* How many of @rows (the chart's, largest share first) have a share that
+ * shows: one that prints as 0.000 % draws no bar and says nothing the
+ * table does not. At most @max. */
+guint
+tes_summary_chart_rows (GPtrArray *rows,
+                        guint      max)
+{
+  guint n = 0;
+
+  while (rows != NULL && n < rows->len && n < max &&
+         ((const TesSummaryRow *)g_ptr_array_index (rows, n))->share >= 0.0005)
+    n++;
+
+  return n;
+}
+
 /* Per-operator rows when the vendor listed operators, else per type; the
  * vendor's own numbers either way. Of run @run_id (a profiler step, a
  * program run; 0: the whole report), tes_report_summarize_run. */

@@ -77,6 +77,8 @@ int                tes_summary_compare_rows      (const TesSummaryRow       *a,
                                                   TesOperatorColumn          column);
 const char        *tes_summary_column_title      (TesOperatorColumn          column);
 guint              tes_summary_known_columns     (GPtrArray                 *rows);
+guint              tes_summary_chart_rows        (GPtrArray                 *rows,
+                                                  guint                      max);
 char              *tes_summary_report_title      (TesReport                 *report);
 
 TesOperatorFilter *tes_operator_filter_new       (const char                *text,

@@ -76,7 +76,8 @@ draw_chart (TesPainter *p,
             double      y,
             double      width)
 {
-  guint n = MIN (rows->len, CHART_ROWS);
+  guint n_shown = tes_summary_chart_rows (rows, G_MAXUINT);
+  guint n = MIN (n_shown, CHART_ROWS);
   g_autofree TesShareChartItem *items = g_new0 (TesShareChartItem, n);
   g_autofree const char **types = g_new0 (const char *, n);
   g_autofree double *shares = g_new0 (double, n);
@@ -85,8 +86,8 @@ draw_chart (TesPainter *p,
   TesShareChartMetrics metrics = { 0 };
   g_autofree char *title = NULL;
 
-  title = n < rows->len
-    ? g_strdup_printf (_("Time by operator type (the %u largest of %u)"), n, rows->len)
+  title = n < n_shown
+    ? g_strdup_printf (_("Time by operator type (the %u largest of %u)"), n, n_shown)
     : g_strdup (_("Time by operator type"));
   y += tes_painter_text (p, title, x, y, width, PANGO_ALIGN_LEFT, TRUE, 0x241f31) + 4;
 

@@ -272,9 +272,8 @@ load_worker (GTask        *task,
   if ((loaded->chart_rows = tes_report_summarize_run (report, request->run_id, TES_SUMMARY_TOTAL,
                                                       TES_GROUP_BY_CATEGORY, &chart_error)))
     {
-      loaded->n_chart_rows = loaded->chart_rows->len;
-      if (loaded->chart_rows->len > MAX_CHART_ROWS)
-        g_ptr_array_set_size (loaded->chart_rows, MAX_CHART_ROWS);
+      loaded->n_chart_rows = tes_summary_chart_rows (loaded->chart_rows, G_MAXUINT);
+      g_ptr_array_set_size (loaded->chart_rows, MIN (loaded->n_chart_rows, MAX_CHART_ROWS));
     }
 
   g_task_return_pointer (task, loaded, loaded_free);
