@@ -311,6 +311,72 @@ test_trace_run_labels (void)
     }
 }
 
+/* A hundred profiler steps seen whole: labels give the steps' range, a
+ * range per TES_TRACE_RUN_SERIES_ROOM, never "ProfilerStep#4, Prof…". Runs
+ * that overlap, or whose names are no series, keep their names. */
+static void
+test_trace_run_labels_series (void)
+{
+  g_autofree TesRun *runs = g_new0 (TesRun, 100);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GArray) labels = NULL;
+  const TesRun ranks[] = {
+    { .name = (char *)"Rank 0 ProfilerStep#7", .start = 0, .end = 500 },
+    { .name = (char *)"Rank 1 ProfilerStep#7", .start = 10, .end = 520 },
+  };
+  const TesRun mixed[] = {
+    { .name = (char *)"step 3", .start = 0, .end = 10 },
+    { .name = (char *)"step 2", .start = 10, .end = 20 },    /* falling */
+    { .name = (char *)"warmup", .start = 20, .end = 30 },
+  };
+  TesTraceScale scale;
+  guint covered = 0;
+
+  for (guint i = 0; i < 100; i++)
+    {
+      g_ptr_array_add (names, g_strdup_printf ("ProfilerStep#%u", i + 4));
+      runs[i] = (TesRun) { .name = g_ptr_array_index (names, i), .start = i * 10, .end = (i + 1) * 10 };
+    }
+
+  /* 10 px a step: sixteen steps a label, started less than 160 px apart */
+  tes_trace_scale_init (&scale, 0, 1000, TES_TRACE_LABEL_WIDTH + 1000);
+  labels = tes_trace_run_labels (&scale, runs, 100);
+  g_assert_cmpuint (labels->len, ==, 7);
+  assert_run_labels_apart (labels);
+  for (guint i = 0; i < labels->len; i++)
+    {
+      const TesTraceRunLabel *label = &g_array_index (labels, TesTraceRunLabel, i);
+      g_autofree char *want = g_strdup_printf ("ProfilerStep#%u–%u", covered + 4, covered + label->n_runs - 1 + 4);
+
+      g_assert_cmpstr (label->text, ==, want);
+      g_assert_cmpfloat (label->x, ==, TES_TRACE_LABEL_WIDTH + covered * 10 + 3);
+      covered += label->n_runs;
+    }
+  g_assert_cmpuint (g_array_index (labels, TesTraceRunLabel, 0).n_runs, ==, 16);
+  g_assert_cmpuint (covered, ==, 100);
+
+  /* zoomed in, each step has room for its own name */
+  g_clear_pointer (&labels, g_array_unref);
+  tes_trace_scale_init (&scale, 0, 100, TES_TRACE_LABEL_WIDTH + 1000);
+  labels = tes_trace_run_labels (&scale, runs, 100);
+  g_assert_cmpuint (labels->len, ==, 11);
+  g_assert_cmpstr (g_array_index (labels, TesTraceRunLabel, 0).text, ==, "ProfilerStep#4");
+  g_assert_cmpstr (g_array_index (labels, TesTraceRunLabel, 10).text, ==, "ProfilerStep#14");
+
+  /* two ranks' steps overlap: named both, as IPUs starting together are */
+  g_clear_pointer (&labels, g_array_unref);
+  tes_trace_scale_init (&scale, 0, 1000, TES_TRACE_LABEL_WIDTH + 1000);
+  labels = tes_trace_run_labels (&scale, ranks, G_N_ELEMENTS (ranks));
+  g_assert_cmpuint (labels->len, ==, 1);
+  g_assert_cmpstr (g_array_index (labels, TesTraceRunLabel, 0).text, ==, "Rank 0 ProfilerStep#7, Rank 1 ProfilerStep#7");
+
+  /* numbers that fall, or a name without one: no range */
+  g_clear_pointer (&labels, g_array_unref);
+  labels = tes_trace_run_labels (&scale, mixed, G_N_ELEMENTS (mixed));
+  g_assert_cmpuint (labels->len, ==, 1);
+  g_assert_cmpstr (g_array_index (labels, TesTraceRunLabel, 0).text, ==, "step 3, step 2, warmup");
+}
+
 static void
 test_trace_format_time (void)
 {
@@ -1923,6 +1989,7 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/scale-and-navigation", test_trace_scale_and_navigation);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/ruler", test_trace_ruler);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/run-labels", test_trace_run_labels);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/run-labels-series", test_trace_run_labels_series);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/runs-dense", test_trace_runs_dense);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/format-time", test_trace_format_time);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/lanes", test_trace_lanes);

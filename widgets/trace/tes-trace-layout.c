@@ -308,8 +308,69 @@ tes_trace_runs_dense (const TesTraceScale *scale,
   return visible > 0 && scale->width / visible < TES_TRACE_RUN_LINE_MIN_GAP;
 }
 
+/* A run named like a step of a series ("ProfilerStep#12"): the length of
+ * the text before its number, and the number. */
+static gboolean
+series_name (const char *name,
+             gsize      *prefix_len,
+             guint64    *number)
+{
+  gsize len = strlen (name);
+  gsize digits = 0;
+
+  while (digits < len && digits < 18 && g_ascii_isdigit (name[len - 1 - digits]))
+    digits++;
+  if (digits == 0 || (digits < len && g_ascii_isdigit (name[len - 1 - digits])))
+    return FALSE;
+
+  *prefix_len = len - digits;
+  *number = g_ascii_strtoull (name + len - digits, NULL, 10);
+
+  return TRUE;
+}
+
+/* How many spans from the first make a series: runs one after the other
+ * (each starting where or after the last ended, less than
+ * TES_TRACE_RUN_LABEL_ROOM after it: too close for a name each), named by
+ * one prefix and rising numbers, within TES_TRACE_RUN_SERIES_ROOM of the
+ * first; 0 or 1: none. */
+static guint
+series_length (const GArray *spans,
+               guint         first,
+               const TesRun *runs)
+{
+  const RunSpan *head = &g_array_index (spans, RunSpan, first);
+  const RunSpan *prev = head;
+  const TesRun *last = &runs[head->index];
+  gsize prefix_len, len;
+  guint64 number, next_number;
+  guint n = 1;
+
+  if (!series_name (last->name, &prefix_len, &number))
+    return 0;
+
+  for (guint i = first + 1; i < spans->len; i++, n++)
+    {
+      const RunSpan *span = &g_array_index (spans, RunSpan, i);
+      const TesRun *run = &runs[span->index];
+
+      if (span->x0 - head->x0 >= TES_TRACE_RUN_SERIES_ROOM || span->x0 - prev->x0 >= TES_TRACE_RUN_LABEL_ROOM ||
+          run->start < last->end ||
+          !series_name (run->name, &len, &next_number) || len != prefix_len ||
+          strncmp (run->name, last->name, len) != 0 || next_number <= number)
+        break;
+      prev = span;
+      last = run;
+      number = next_number;
+    }
+
+  return n;
+}
+
 /* Runs of several IPUs often start together: one label names them all
- * rather than one name printed over another. */
+ * rather than one name printed over another. Steps of a series seen from
+ * afar share one that gives their numbers' range (ProfilerStep#12–23):
+ * each name would have been cut to "Profil…". */
 GArray *
 tes_trace_run_labels (const TesTraceScale *scale,
                       const TesRun        *runs,
@@ -332,24 +393,41 @@ tes_trace_run_labels (const TesTraceScale *scale,
   for (guint i = 0, next; i < spans->len; i = next)
     {
       const RunSpan *first = &g_array_index (spans, RunSpan, i);
-      g_autoptr(GPtrArray) names = g_ptr_array_new ();
       TesTraceRunLabel label = { .x = first->x0 + 3 };
+      guint series = series_length (spans, i, runs);
       double x1 = first->x1;
 
-      for (next = i; next < spans->len; next++)
+      if (series >= 2)
         {
-          const RunSpan *span = &g_array_index (spans, RunSpan, next);
-          const char *name = runs[span->index].name;
+          const char *head = runs[first->index].name;
+          const char *tail = runs[g_array_index (spans, RunSpan, i + series - 1).index].name;
+          gsize prefix_len = 0;
+          guint64 number = 0;
 
-          if (span->x0 - first->x0 >= TES_TRACE_RUN_LABEL_ROOM)
-            break;
-          x1 = MAX (x1, span->x1);
-          if (!g_ptr_array_find_with_equal_func (names, name, g_str_equal, NULL))
-            g_ptr_array_add (names, (gpointer)name);
+          series_name (tail, &prefix_len, &number);
+          label.text = g_strdup_printf ("%s–%" G_GUINT64_FORMAT, head, number);
+          for (next = i; next < i + series; next++)
+            x1 = MAX (x1, g_array_index (spans, RunSpan, next).x1);
         }
-      g_ptr_array_add (names, NULL);
+      else
+        {
+          g_autoptr(GPtrArray) names = g_ptr_array_new ();
 
-      label.text = g_strjoinv (", ", (char **)names->pdata);
+          for (next = i; next < spans->len; next++)
+            {
+              const RunSpan *span = &g_array_index (spans, RunSpan, next);
+              const char *name = runs[span->index].name;
+
+              if (span->x0 - first->x0 >= TES_TRACE_RUN_LABEL_ROOM)
+                break;
+              x1 = MAX (x1, span->x1);
+              if (!g_ptr_array_find_with_equal_func (names, name, g_str_equal, NULL))
+                g_ptr_array_add (names, (gpointer)name);
+            }
+          g_ptr_array_add (names, NULL);
+          label.text = g_strjoinv (", ", (char **)names->pdata);
+        }
+
       label.n_runs = next - i;
       /* the run's length, but at least a short name's; never past the next */
       label.width = MAX (x1 - first->x0 - 6, 40);

@@ -87,9 +87,12 @@ char    *tes_trace_format_time      (double               ns,
 
 /* The runs' names, on one line of the ruler. Runs starting less than
  * TES_TRACE_RUN_LABEL_ROOM pixels apart share a label naming them all
- * ("IPU 0, IPU 1"); each label's room ends before the next label starts,
- * so no name is drawn over another (the text is ellipsized to its room).
- * A run that starts left of the lanes is not named. */
+ * ("IPU 0, IPU 1"), and steps of a series (one after the other, one
+ * prefix, rising numbers) within TES_TRACE_RUN_SERIES_ROOM one naming
+ * their range ("ProfilerStep#12–23"); each label's room ends before the
+ * next label starts, so no name is drawn over another (the text is
+ * ellipsized to its room). A run that starts left of the lanes is not
+ * named. */
 typedef struct
 {
   double  x;         /* where the text starts */
@@ -99,6 +102,8 @@ typedef struct
 } TesTraceRunLabel;
 
 #define TES_TRACE_RUN_LABEL_ROOM 60.0
+/* room enough for a range such as "ProfilerStep#1234–1256" in bold */
+#define TES_TRACE_RUN_SERIES_ROOM 160.0
 
 /* runs closer than this on average have their edges marked in the ruler
  * only, not drawn across the lanes */
