@@ -21,7 +21,7 @@
  * instructions), each cell's word of state in @best. Returns the rows
  * done; *@most: the most busy cycles per tile of their cells. */
 __attribute__ ((target ("avx2"))) guint
-_tes_bsp_column_store_eights_avx2 (const guint32 *acc,
+_tes_bsp_column_store_eights_avx2 (const guint32 *const *plane,
                           guint          n_rows,
                           guint          full_rows,
                           const guint32 *row_tiles,
@@ -39,9 +39,9 @@ _tes_bsp_column_store_eights_avx2 (const guint32 *acc,
 
   for (; r + 8 <= n_rows; r += 8)
     {
-      __m256i compute = _mm256_loadu_si256 ((const void *)(acc + r));
-      __m256i exchange = _mm256_loadu_si256 ((const void *)(acc + n_rows + r));
-      __m256i sync = _mm256_loadu_si256 ((const void *)(acc + 2 * n_rows + r));
+      __m256i compute = _mm256_loadu_si256 ((const void *)(plane[0] + r));
+      __m256i exchange = _mm256_loadu_si256 ((const void *)(plane[1] + r));
+      __m256i sync = _mm256_loadu_si256 ((const void *)(plane[2] + r));
       __m256i all = r + 8 <= full_rows ? _mm256_set1_epi32 ((int)row_all)
                     : _mm256_mullo_epi32 (_mm256_loadu_si256 ((const void *)(row_tiles + r)),
                                           _mm256_set1_epi32 ((int)dur));
@@ -188,6 +188,72 @@ _tes_bsp_spread_eights_avx2 (const TesBspSpan *span,
               add = _mm256_add_epi32 (add, _mm256_loadu_si256 ((const void *)to));
             _mm256_storeu_si256 ((void *)to, add);
           }
+    }
+
+  return r;
+}
+
+/* _tes_bsp_spread_eights_avx2 () for a step whose busy tiles are all in
+ * one state: their cycles alone, no state read, one minimum per tile and
+ * edge, into that state's sums (@to, a column each; the columns in @set,
+ * bits, set rather than added to). */
+__attribute__ ((target ("avx2"))) guint
+_tes_bsp_spread_sole_eights_avx2 (const guint32    *cycles,
+                                  guint             listed,
+                                  const TesBspGrid *grid,
+                                  const guint      *first_tile,
+                                  guint32 *const   *to,
+                                  guint             k,
+                                  guint32           set,
+                                  const guint32    *edges,
+                                  guint             first_edge,
+                                  guint             n_edges,
+                                  const guint8     *at_lo,
+                                  const guint8     *at_hi,
+                                  guint             r)
+{
+  guint n_rows = grid->n_rows, per_row = grid->tiles_per_row;
+
+  for (; r + 8 <= n_rows && first_tile[r + 8] <= listed && first_tile[r + 8] - first_tile[r] == 8 * per_row; r += 8)
+    {
+      __m256i sum[2 * SPREAD_COLUMNS];
+
+      for (guint e = 0; e < (per_row == 4 ? first_edge : n_edges); e++)
+        sum[e] = _mm256_setzero_si256 ();
+
+      for (guint g = 0; g < per_row; g += 4)
+        {
+          __m256i busy[4];
+
+#pragma GCC unroll 4
+          for (guint i = 0; i < 4; i++)
+            {
+              gsize low = first_tile[r] + (gsize)i * per_row + g, high = low + 4 * (gsize)per_row;
+
+              busy[i] = _mm256_inserti128_si256 (_mm256_castsi128_si256 (_mm_loadu_si128 ((const void *)(cycles + low))),
+                                                 _mm_loadu_si128 ((const void *)(cycles + high)), 1);
+            }
+          lanes_transpose (busy);
+          for (guint e = first_edge; e < n_edges; e++)
+            {
+              __m256i edge = _mm256_set1_epi32 ((int)edges[e]);
+              __m256i four = _mm256_add_epi32 (_mm256_add_epi32 (_mm256_min_epu32 (busy[0], edge),
+                                                                 _mm256_min_epu32 (busy[1], edge)),
+                                               _mm256_add_epi32 (_mm256_min_epu32 (busy[2], edge),
+                                                                 _mm256_min_epu32 (busy[3], edge)));
+
+              sum[e] = per_row == 4 ? four : _mm256_add_epi32 (sum[e], four);
+            }
+        }
+
+      for (guint c = 0; c < k; c++)
+        {
+          __m256i add = _mm256_sub_epi32 (sum[at_hi[c]], sum[at_lo[c]]);
+
+          if (!(set & (1u << c)))
+            add = _mm256_add_epi32 (add, _mm256_loadu_si256 ((const void *)(to[c] + r)));
+          _mm256_storeu_si256 ((void *)(to[c] + r), add);
+        }
     }
 
   return r;
