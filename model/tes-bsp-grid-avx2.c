@@ -18,10 +18,12 @@
 /* column_store ()'s rows in 32 bits, eight at a time from row 0: the
  * unsigned comparisons of cell_state () as a maximum and an equality
  * (AVX2 has both; the vector extension's comparison takes three
- * instructions), each cell's word of state in @best. Returns the rows
- * done; *@most: the most busy cycles per tile of their cells. */
+ * instructions), each cell's word of state in @best; where only the
+ * plane of state @sole holds sums (else 0), that one alone. Returns the
+ * rows done; *@most: the most busy cycles per tile of their cells. */
 __attribute__ ((target ("avx2"))) guint
 _tes_bsp_column_store_eights_avx2 (const guint32 *const *plane,
+                          guint          sole,
                           guint          n_rows,
                           guint          full_rows,
                           const guint32 *row_tiles,
@@ -39,26 +41,38 @@ _tes_bsp_column_store_eights_avx2 (const guint32 *const *plane,
 
   for (; r + 8 <= n_rows; r += 8)
     {
-      __m256i compute = _mm256_loadu_si256 ((const void *)(plane[0] + r));
-      __m256i exchange = _mm256_loadu_si256 ((const void *)(plane[1] + r));
-      __m256i sync = _mm256_loadu_si256 ((const void *)(plane[2] + r));
       __m256i all = r + 8 <= full_rows ? _mm256_set1_epi32 ((int)row_all)
                     : _mm256_mullo_epi32 (_mm256_loadu_si256 ((const void *)(row_tiles + r)),
                                           _mm256_set1_epi32 ((int)dur));
-      __m256i busy = _mm256_add_epi32 (_mm256_add_epi32 (compute, exchange), sync);
-      __m256i weight = _mm256_sub_epi32 (all, _mm256_min_epu32 (busy, all));   /* idle */
-      __m256i state = _mm256_set1_epi32 (TES_TILE_STATE_IDLE), kept;
+      __m256i state = _mm256_set1_epi32 (TES_TILE_STATE_IDLE), busy, weight, kept;
 
-      /* a state wins where its cycles are more than the best so far
-       * (kept: not more, the maximum is the best's) */
-      kept = _mm256_cmpeq_epi32 (_mm256_max_epu32 (compute, weight), weight);
-      state = _mm256_blendv_epi8 (_mm256_set1_epi32 (TES_TILE_STATE_COMPUTE), state, kept);
-      weight = _mm256_max_epu32 (compute, weight);
-      kept = _mm256_cmpeq_epi32 (_mm256_max_epu32 (exchange, weight), weight);
-      state = _mm256_blendv_epi8 (_mm256_set1_epi32 (TES_TILE_STATE_EXCHANGE), state, kept);
-      weight = _mm256_max_epu32 (exchange, weight);
-      kept = _mm256_cmpeq_epi32 (_mm256_max_epu32 (sync, weight), weight);
-      state = _mm256_blendv_epi8 (_mm256_set1_epi32 (TES_TILE_STATE_SYNC), state, kept);
+      if (sole != 0)
+        {
+          /* one plane: that state where it is more than the idle rest */
+          busy = _mm256_loadu_si256 ((const void *)(plane[sole - TES_TILE_STATE_COMPUTE] + r));
+          weight = _mm256_sub_epi32 (all, _mm256_min_epu32 (busy, all));
+          kept = _mm256_cmpeq_epi32 (_mm256_max_epu32 (busy, weight), weight);
+          state = _mm256_blendv_epi8 (_mm256_set1_epi32 ((int)sole), state, kept);
+        }
+      else
+        {
+          __m256i compute = _mm256_loadu_si256 ((const void *)(plane[0] + r));
+          __m256i exchange = _mm256_loadu_si256 ((const void *)(plane[1] + r));
+          __m256i sync = _mm256_loadu_si256 ((const void *)(plane[2] + r));
+
+          busy = _mm256_add_epi32 (_mm256_add_epi32 (compute, exchange), sync);
+          weight = _mm256_sub_epi32 (all, _mm256_min_epu32 (busy, all));   /* idle */
+          /* a state wins where its cycles are more than the best so far
+           * (kept: not more, the maximum is the best's) */
+          kept = _mm256_cmpeq_epi32 (_mm256_max_epu32 (compute, weight), weight);
+          state = _mm256_blendv_epi8 (_mm256_set1_epi32 (TES_TILE_STATE_COMPUTE), state, kept);
+          weight = _mm256_max_epu32 (compute, weight);
+          kept = _mm256_cmpeq_epi32 (_mm256_max_epu32 (exchange, weight), weight);
+          state = _mm256_blendv_epi8 (_mm256_set1_epi32 (TES_TILE_STATE_EXCHANGE), state, kept);
+          weight = _mm256_max_epu32 (exchange, weight);
+          kept = _mm256_cmpeq_epi32 (_mm256_max_epu32 (sync, weight), weight);
+          state = _mm256_blendv_epi8 (_mm256_set1_epi32 (TES_TILE_STATE_SYNC), state, kept);
+        }
       _mm256_storeu_si256 ((void *)(best + r), state);
 
       if (cycles != NULL)
@@ -194,11 +208,13 @@ _tes_bsp_spread_eights_avx2 (const TesBspSpan *span,
 }
 
 /* _tes_bsp_spread_eights_avx2 () for a step whose busy tiles are all in
- * one state: their cycles alone, no state read, one minimum per tile and
- * edge, into that state's sums (@to, a column each; the columns in @set,
- * bits, set rather than added to). */
+ * one state, none past its @dur cycles: their cycles alone, no state
+ * read, one minimum per tile and edge (none at the step's end), into that
+ * state's sums (@to, a column each; the columns in @set, bits, set
+ * rather than added to). */
 __attribute__ ((target ("avx2"))) guint
 _tes_bsp_spread_sole_eights_avx2 (const guint32    *cycles,
+                                  guint32           dur,
                                   guint             listed,
                                   const TesBspGrid *grid,
                                   const guint      *first_tile,
@@ -236,12 +252,16 @@ _tes_bsp_spread_sole_eights_avx2 (const guint32    *cycles,
           lanes_transpose (busy);
           for (guint e = first_edge; e < n_edges; e++)
             {
-              __m256i edge = _mm256_set1_epi32 ((int)edges[e]);
-              __m256i four = _mm256_add_epi32 (_mm256_add_epi32 (_mm256_min_epu32 (busy[0], edge),
-                                                                 _mm256_min_epu32 (busy[1], edge)),
-                                               _mm256_add_epi32 (_mm256_min_epu32 (busy[2], edge),
-                                                                 _mm256_min_epu32 (busy[3], edge)));
+              __m256i edge = _mm256_set1_epi32 ((int)edges[e]), four;
 
+              /* no tile is busy past the step's end: min (b, dur) is b */
+              if (edges[e] >= dur)
+                four = _mm256_add_epi32 (_mm256_add_epi32 (busy[0], busy[1]), _mm256_add_epi32 (busy[2], busy[3]));
+              else
+                four = _mm256_add_epi32 (_mm256_add_epi32 (_mm256_min_epu32 (busy[0], edge),
+                                                           _mm256_min_epu32 (busy[1], edge)),
+                                         _mm256_add_epi32 (_mm256_min_epu32 (busy[2], edge),
+                                                           _mm256_min_epu32 (busy[3], edge)));
               sum[e] = per_row == 4 ? four : _mm256_add_epi32 (sum[e], four);
             }
         }

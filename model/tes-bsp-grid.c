@@ -132,15 +132,26 @@ step_window (const TesBspSpan *span,
              guint32          *hi)
 {
   guint32 dur = (guint32)CLAMP (span->dur_cycles, 0, (gint64)G_MAXUINT32);
-  gint64 len = span->end - span->start;
+  gint64 len = span->end - span->start, a, b;
 
   *lo = 0;
   *hi = dur;
   if (len <= 0 || (from <= span->start && to >= span->end))
     return TRUE;
-  /* floor at both ends: the columns over a step share out its cycles */
-  *lo = (guint32)((__int128)(MAX (from, span->start) - span->start) * dur / len);
-  *hi = (guint32)((__int128)(MIN (to, span->end) - span->start) * dur / len);
+  /* floor at both ends: the columns over a step share out its cycles (in
+   * 64 bits where the products fit: a 128-bit division is a call) */
+  a = MAX (from, span->start) - span->start;
+  b = MIN (to, span->end) - span->start;
+  if (len <= G_MAXINT32 && a >= 0 && b >= 0)
+    {
+      *lo = (guint32)((guint64)a * dur / (guint64)len);
+      *hi = (guint32)((guint64)b * dur / (guint64)len);
+    }
+  else
+    {
+      *lo = (guint32)((__int128)a * dur / len);
+      *hi = (guint32)((__int128)b * dur / len);
+    }
   /* a column narrower than a cycle shows the cycle it falls in */
   if (*hi == *lo && *lo < dur)
     *hi = *lo + 1;
@@ -505,6 +516,8 @@ column_store (TesBspGrid *grid,
   float *cycles = grid->cycles + (gsize)c * n_rows;
   float max_cycles = 0;
   const guint32 *plane[3];
+  /* the state whose plane alone holds sums, else 0 */
+  guint sole = live == 1 ? TES_TILE_STATE_COMPUTE : live == 2 ? TES_TILE_STATE_EXCHANGE : live == 4 ? TES_TILE_STATE_SYNC : 0;
 
   for (guint k = 0; k < 3; k++)
     plane[k] = sums->acc32 == NULL ? NULL : live & (1u << k) ? sums->acc32 + (gsize)k * n_rows : scratch->zeros;
@@ -516,7 +529,7 @@ column_store (TesBspGrid *grid,
 
 #ifdef TES_BSP_AVX2
       if (have_avx2 ())
-        r = _tes_bsp_column_store_eights_avx2 (plane, n_rows, full_rows, scratch->row_tiles, scratch->per_tile,
+        r = _tes_bsp_column_store_eights_avx2 (plane, sole, n_rows, full_rows, scratch->row_tiles, scratch->per_tile,
                                       (guint32)(grid->tiles_per_row * dur), (guint32)dur, scale,
                                       grid->with_cycles ? cycles : NULL, scratch->best, &max_cycles);
 #endif
@@ -649,7 +662,8 @@ step_spread_sole (const TesBspSpan *span,
       guint8 at_lo[SPREAD_COLUMNS], at_hi[SPREAD_COLUMNS];
       guint first_edge, n_edges = spread_edges (lo, hi, k, edges, at_lo, at_hi, &first_edge);
 
-      r = _tes_bsp_spread_sole_eights_avx2 (cycles, listed, grid, first_tile, to, k, set, edges, first_edge, n_edges,
+      r = _tes_bsp_spread_sole_eights_avx2 (cycles, (guint32)CLAMP (span->dur_cycles, 0, (gint64)G_MAXUINT32), listed,
+                                            grid, first_tile, to, k, set, edges, first_edge, n_edges,
                                             at_lo, at_hi, r);
     }
 #endif

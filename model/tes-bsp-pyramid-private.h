@@ -54,8 +54,8 @@ typedef struct
                                * ceil (n_tiles / 2^j) blocks; or NULL */
   guint8  *plain;          /* per group: its steps count alike for tile activity (plain_step) */
   guint8  *sole;           /* level 0, per step: the one state its busy tiles are in,
-                            * or else TES_BSP_NO_STATE (several), idle (not known:
-                            * a level 1 given up part way); or NULL */
+                            * none past the step's end, or else TES_BSP_NO_STATE;
+                            * idle: not known (a level 1 given up part way); or NULL */
   double   mean_span;      /* ns: a group's, on average */
 } Level;
 
@@ -98,6 +98,7 @@ void        _tes_bsp_grid_fill        (TesBspGrid       *grid,
 
 #ifdef TES_BSP_AVX2
 guint _tes_bsp_column_store_eights_avx2 (const guint32 *const *plane,
+                                         guint          sole,
                                          guint          n_rows,
                                          guint          full_rows,
                                          const guint32 *row_tiles,
@@ -121,6 +122,7 @@ guint _tes_bsp_spread_eights_avx2       (const TesBspSpan *span,
                                          const guint8     *at_hi,
                                          guint             r);
 guint _tes_bsp_spread_sole_eights_avx2  (const guint32    *cycles,
+                                         guint32           dur,
                                          guint             listed,
                                          const TesBspGrid *grid,
                                          const guint      *first_tile,

@@ -92,18 +92,25 @@ plain_step (const TesBspSpan *span,
 }
 
 /* The one state every tile of @span busy for a cycle or more is in
- * (compute, exchange or sync), or TES_BSP_NO_STATE: a frame then reads
- * its tiles' cycles alone, in that state's sums (no tile busy: any state,
- * compute). */
+ * (compute, exchange or sync), none busy past the step's end, or else
+ * TES_BSP_NO_STATE: a frame then reads its tiles' cycles alone, in that
+ * state's sums, and the whole step's as they are (no tile busy: any
+ * state, compute). */
 static guint8
 span_sole_state (const TesBspSpan *span,
                  guint             n_tiles)
 {
+  guint32 dur = (guint32)CLAMP (span->dur_cycles, 0, (gint64)G_MAXUINT32), most = 0;
   guint seen = 0;
 
   /* a bit per state of the busy tiles (states past 31 count as 31) */
   for (guint t = 0; t < MIN (span->n_tiles, n_tiles); t++)
-    seen |= span->tile_cycles[t] > 0 ? 1u << MIN (span->tile_states[t], 31u) : 0;
+    {
+      seen |= span->tile_cycles[t] > 0 ? 1u << MIN (span->tile_states[t], 31u) : 0;
+      most = MAX (most, span->tile_cycles[t]);
+    }
+  if (most > dur)
+    return TES_BSP_NO_STATE;
   if (seen == 0)
     return TES_TILE_STATE_COMPUTE;
   for (guint s = TES_TILE_STATE_COMPUTE; s <= TES_TILE_STATE_SYNC; s++)
