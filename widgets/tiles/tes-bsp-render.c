@@ -606,7 +606,9 @@ tes_bsp_render (TesWorkspace   *workspace,
  * @frame: what the last frame left, for this one to use again
  *
  * Draws @ipus (as tes_report_get_bsp_ipus() gives them) over the workspace's
- * visible range.
+ * visible range. Every pixel of the target (its clip) is painted opaque:
+ * what it held before does not show (the window's canvas does not clear
+ * its image for it).
  */
 gboolean
 tes_bsp_render_frame (TesBspFrame    *frame,
