@@ -214,6 +214,7 @@ _tes_bsp_spread_eights_avx2 (const TesBspSpan *span,
  * rather than added to). */
 __attribute__ ((target ("avx2"))) guint
 _tes_bsp_spread_sole_eights_avx2 (const guint32    *cycles,
+                                  const guint32    *next,
                                   guint32           dur,
                                   guint             listed,
                                   const TesBspGrid *grid,
@@ -236,6 +237,12 @@ _tes_bsp_spread_sole_eights_avx2 (const guint32    *cycles,
 
       for (guint e = 0; e < (per_row == 4 ? first_edge : n_edges); e++)
         sum[e] = _mm256_setzero_si256 ();
+
+      /* the same tiles of the step read next, a cache line at a time
+       * (each step's are an allocation of their own: no stream for the
+       * processor to follow into them) */
+      for (guint t = 0; next != NULL && t < 8 * per_row; t += 16)
+        _mm_prefetch ((const char *)(next + first_tile[r] + t), _MM_HINT_T0);
 
       for (guint g = 0; g < per_row; g += 4)
         {

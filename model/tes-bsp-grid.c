@@ -635,9 +635,11 @@ spread_sole_fast (const TesBspGrid *grid)
 /* step_spread () for a step whose busy tiles are all in @state (the
  * pyramid's sole[]): their cycles alone, no state read, a third of the
  * minimums, into that state's sums only. The columns in @set (bits) hold
- * none of that state yet: set, not added to. */
+ * none of that state yet: set, not added to. @next: the cycles of the
+ * step read after it (nullable), fetched meanwhile. */
 TES_BSP_CLONES static void
 step_spread_sole (const TesBspSpan *span,
+                  const guint32    *next,
                   const TesBspGrid *grid,
                   const guint      *first_tile,
                   guint32 *const   *accs,
@@ -662,7 +664,7 @@ step_spread_sole (const TesBspSpan *span,
       guint8 at_lo[SPREAD_COLUMNS], at_hi[SPREAD_COLUMNS];
       guint first_edge, n_edges = spread_edges (lo, hi, k, edges, at_lo, at_hi, &first_edge);
 
-      r = _tes_bsp_spread_sole_eights_avx2 (cycles, (guint32)CLAMP (span->dur_cycles, 0, (gint64)G_MAXUINT32), listed,
+      r = _tes_bsp_spread_sole_eights_avx2 (cycles, next, (guint32)CLAMP (span->dur_cycles, 0, (gint64)G_MAXUINT32), listed,
                                             grid, first_tile, to, k, set, edges, first_edge, n_edges,
                                             at_lo, at_hi, r);
     }
@@ -836,6 +838,7 @@ column_clear (TesBspGrid *grid,
 static float
 grid_fill_spread (TesBspGrid       *grid,
                   const TesBspSpan *spans,
+                  guint             n_spans,
                   const guint8     *sole,
                   gint64            t0,
                   gint64            t1)
@@ -907,7 +910,8 @@ grid_fill_spread (TesBspGrid       *grid,
                   set |= live[(c + i) % SPREAD_COLUMNS] & bit ? 0 : 1u << i;
                   live[(c + i) % SPREAD_COLUMNS] |= bit;
                 }
-              step_spread_sole (&spans[u], grid, scratch->first_tile, accs, lo, hi, k, set, sole[u]);
+              step_spread_sole (&spans[u], u + 1 < n_spans ? spans[u + 1].tile_cycles : NULL, grid,
+                                scratch->first_tile, accs, lo, hi, k, set, sole[u]);
             }
           else
             {
@@ -1043,7 +1047,7 @@ _tes_bsp_grid_fill (TesBspGrid       *grid,
   /* steps alone: each read once for the columns it covers */
   if (level->group == 1 && all_32)
     {
-      grid->max_cycles = grid_fill_spread (grid, spans, level->sole, t0, t1);
+      grid->max_cycles = grid_fill_spread (grid, spans, n_spans, level->sole, t0, t1);
       return;
     }
 

@@ -122,6 +122,7 @@ guint _tes_bsp_spread_eights_avx2       (const TesBspSpan *span,
                                          const guint8     *at_hi,
                                          guint             r);
 guint _tes_bsp_spread_sole_eights_avx2  (const guint32    *cycles,
+                                         const guint32    *next,
                                          guint32           dur,
                                          guint             listed,
                                          const TesBspGrid *grid,
