@@ -39,6 +39,31 @@ _tes_bsp_column_store_eights_avx2 (const guint32 *const *plane,
   float lanes[8];
   guint r = 0;
 
+  /* by state only, one plane: a loop of its own, its plane and the
+   * states' words apart (no reading of @plane after each store) */
+  if (sole != 0 && cycles == NULL)
+    {
+      const guint32 *restrict one = plane[sole - TES_TILE_STATE_COMPUTE];
+      guint32 *restrict words = best;
+      __m256i full = _mm256_set1_epi32 ((int)row_all), state = _mm256_set1_epi32 ((int)sole);
+
+      for (; r + 8 <= n_rows; r += 8)
+        {
+          __m256i all = r + 8 <= full_rows ? full
+                        : _mm256_mullo_epi32 (_mm256_loadu_si256 ((const void *)(row_tiles + r)),
+                                              _mm256_set1_epi32 ((int)dur));
+          __m256i busy = _mm256_loadu_si256 ((const void *)(one + r));
+          __m256i weight = _mm256_sub_epi32 (all, _mm256_min_epu32 (busy, all));
+          __m256i kept = _mm256_cmpeq_epi32 (_mm256_max_epu32 (busy, weight), weight);
+
+          G_STATIC_ASSERT (TES_TILE_STATE_IDLE == 0);
+          /* idle (0) where kept */
+          _mm256_storeu_si256 ((void *)(words + r), _mm256_andnot_si256 (kept, state));
+        }
+      *most = 0;
+      return r;
+    }
+
   for (; r + 8 <= n_rows; r += 8)
     {
       __m256i all = r + 8 <= full_rows ? _mm256_set1_epi32 ((int)row_all)
