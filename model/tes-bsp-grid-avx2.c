@@ -236,7 +236,8 @@ _tes_bsp_spread_eights_avx2 (const TesBspSpan *span,
  * one state, none past its @dur cycles: their cycles alone, no state
  * read, one minimum per tile and edge (none at the step's end), into that
  * state's sums (@to, a column each; the columns in @set, bits, set
- * rather than added to). */
+ * rather than added to). @next (nullable): the cycles of the step read
+ * after this one, fetched meanwhile. */
 __attribute__ ((target ("avx2"))) guint
 _tes_bsp_spread_sole_eights_avx2 (const guint32    *cycles,
                                   const guint32    *next,

@@ -517,7 +517,8 @@ column_store (TesBspGrid *grid,
   float max_cycles = 0;
   const guint32 *plane[3];
   /* the state whose plane alone holds sums, else 0 */
-  guint sole = live == 1 ? TES_TILE_STATE_COMPUTE : live == 2 ? TES_TILE_STATE_EXCHANGE : live == 4 ? TES_TILE_STATE_SYNC : 0;
+  guint sole = live == 1 ? TES_TILE_STATE_COMPUTE : live == 2 ? TES_TILE_STATE_EXCHANGE
+               : live == 4 ? TES_TILE_STATE_SYNC : 0;
 
   for (guint k = 0; k < 3; k++)
     plane[k] = sums->acc32 == NULL ? NULL : live & (1u << k) ? sums->acc32 + (gsize)k * n_rows : scratch->zeros;
@@ -663,10 +664,10 @@ step_spread_sole (const TesBspSpan *span,
       guint32 edges[2 * SPREAD_COLUMNS];
       guint8 at_lo[SPREAD_COLUMNS], at_hi[SPREAD_COLUMNS];
       guint first_edge, n_edges = spread_edges (lo, hi, k, edges, at_lo, at_hi, &first_edge);
+      guint32 dur = (guint32)CLAMP (span->dur_cycles, 0, (gint64)G_MAXUINT32);
 
-      r = _tes_bsp_spread_sole_eights_avx2 (cycles, next, (guint32)CLAMP (span->dur_cycles, 0, (gint64)G_MAXUINT32), listed,
-                                            grid, first_tile, to, k, set, edges, first_edge, n_edges,
-                                            at_lo, at_hi, r);
+      r = _tes_bsp_spread_sole_eights_avx2 (cycles, next, dur, listed, grid, first_tile, to, k, set, edges, first_edge,
+                                            n_edges, at_lo, at_hi, r);
     }
 #endif
 
