@@ -132,15 +132,26 @@ step_window (const TesBspSpan *span,
              guint32          *hi)
 {
   guint32 dur = (guint32)CLAMP (span->dur_cycles, 0, (gint64)G_MAXUINT32);
-  gint64 len = span->end - span->start;
+  gint64 len = span->end - span->start, a, b;
 
   *lo = 0;
   *hi = dur;
   if (len <= 0 || (from <= span->start && to >= span->end))
     return TRUE;
-  /* floor at both ends: the columns over a step share out its cycles */
-  *lo = (guint32)((__int128)(MAX (from, span->start) - span->start) * dur / len);
-  *hi = (guint32)((__int128)(MIN (to, span->end) - span->start) * dur / len);
+  /* floor at both ends: the columns over a step share out its cycles (in
+   * 64 bits where the products fit: a 128-bit division is a call) */
+  a = MAX (from, span->start) - span->start;
+  b = MIN (to, span->end) - span->start;
+  if (len <= G_MAXINT32 && a >= 0 && b >= 0)
+    {
+      *lo = (guint32)((guint64)a * dur / (guint64)len);
+      *hi = (guint32)((guint64)b * dur / (guint64)len);
+    }
+  else
+    {
+      *lo = (guint32)((__int128)a * dur / len);
+      *hi = (guint32)((__int128)b * dur / len);
+    }
   /* a column narrower than a cycle shows the cycle it falls in */
   if (*hi == *lo && *lo < dur)
     *hi = *lo + 1;
@@ -373,6 +384,7 @@ typedef struct
                             * each), for the steps read once over their columns */
   Plan    *plan;           /* width: each column's steps, for the same */
   float   *per_tile;       /* n_rows, and a vector more: 1 / the row's tiles */
+  guint32 *zeros;          /* n_rows, and a vector more: a plane of sums with nothing */
   /* the last frame's, filled column by column from groups of @last_level
    * (last_valid), for a column taking the same groups to copy: its plan,
    * and its cells once this frame's take their buffers (swapped) */
@@ -399,6 +411,7 @@ scratch_free (Scratch *scratch)
   g_free (scratch->ring);
   g_free (scratch->plan);
   g_free (scratch->per_tile);
+  g_free (scratch->zeros);
   g_free (scratch->last_plan);
   g_free (scratch->last_states);
   g_free (scratch->last_cycles);
@@ -432,6 +445,7 @@ _tes_bsp_grid_new (guint n_tiles,
   scratch->row_tiles = g_new0 (guint32, grid->n_rows + 4);
   scratch->best = g_new0 (guint32, grid->n_rows + 4);
   scratch->per_tile = g_new0 (float, grid->n_rows + 4);
+  scratch->zeros = g_new0 (guint32, grid->n_rows + 8);
   for (guint r = 0; r <= grid->n_rows; r++)
     scratch->first_tile[r] = (guint)MIN ((guint64)r * grid->tiles_per_row, n_tiles);
   for (guint r = 0; r < grid->n_rows; r++)
@@ -486,11 +500,13 @@ states_pack (guint8        *to,
 
 /* Column @c's cells from @sums over @dur cycles, their busy cycles
  * scaled by @scale; returns the most busy cycles per tile of a cell (0
- * for a grid of states only). */
+ * for a grid of states only). In 32 bits, the planes (compute, exchange,
+ * sync) whose bit @live lacks hold nothing yet and read as zeros. */
 TES_BSP_CLONES static float
 column_store (TesBspGrid *grid,
               guint       c,
               const Sums *sums,
+              guint       live,
               guint64     dur,
               float       scale)
 {
@@ -499,24 +515,29 @@ column_store (TesBspGrid *grid,
   guint8 *states = grid->states + (gsize)c * n_rows;
   float *cycles = grid->cycles + (gsize)c * n_rows;
   float max_cycles = 0;
+  const guint32 *plane[3];
+  /* the state whose plane alone holds sums, else 0 */
+  guint sole = live == 1 ? TES_TILE_STATE_COMPUTE : live == 2 ? TES_TILE_STATE_EXCHANGE
+               : live == 4 ? TES_TILE_STATE_SYNC : 0;
 
+  for (guint k = 0; k < 3; k++)
+    plane[k] = sums->acc32 == NULL ? NULL : live & (1u << k) ? sums->acc32 + (gsize)k * n_rows : scratch->zeros;
   if (sums->acc32 != NULL)
     {
-      const guint32 *acc = sums->acc32;
       Vec4f most = { 0, 0, 0, 0 };
       guint full_rows = grid->n_tiles / grid->tiles_per_row;
       Vec4 row_all = (Vec4){ 1, 1, 1, 1 } * (guint32)(grid->tiles_per_row * dur);
 
 #ifdef TES_BSP_AVX2
       if (have_avx2 ())
-        r = _tes_bsp_column_store_eights_avx2 (acc, n_rows, full_rows, scratch->row_tiles, scratch->per_tile,
+        r = _tes_bsp_column_store_eights_avx2 (plane, sole, n_rows, full_rows, scratch->row_tiles, scratch->per_tile,
                                       (guint32)(grid->tiles_per_row * dur), (guint32)dur, scale,
                                       grid->with_cycles ? cycles : NULL, scratch->best, &max_cycles);
 #endif
       for (; r + 4 <= n_rows; r += 4)
         {
-          Vec4 compute = vec_load (acc + r), exchange = vec_load (acc + n_rows + r);
-          Vec4 sync = vec_load (acc + 2 * n_rows + r);
+          Vec4 compute = vec_load (plane[0] + r), exchange = vec_load (plane[1] + r);
+          Vec4 sync = vec_load (plane[2] + r);
           /* rows of tiles_per_row tiles (all but the last): no product per lane */
           Vec4 all = r + 4 <= full_rows ? row_all : vec_load (scratch->row_tiles + r) * (guint32)dur;
           Vec4 busy = compute + exchange + sync;
@@ -554,7 +575,7 @@ column_store (TesBspGrid *grid,
       guint64 compute, exchange, sync;
 
       if (sums->acc32 != NULL)
-        compute = sums->acc32[r], exchange = sums->acc32[n_rows + r], sync = sums->acc32[2 * n_rows + r];
+        compute = plane[0][r], exchange = plane[1][r], sync = plane[2][r];
       else
         compute = sums->acc64[r], exchange = sums->acc64[n_rows + r], sync = sums->acc64[2 * n_rows + r];
       states[r] = cell_state (compute, exchange, sync, scratch->row_tiles[r] * dur);
@@ -568,6 +589,100 @@ column_store (TesBspGrid *grid,
   return max_cycles;
 }
 
+
+/* The edges of @k columns over a step, each its cycles [@lo[i], @hi[i]),
+ * each edge once where a column starts at the last's end: @edges, and
+ * each column's two (@at_lo, @at_hi). Returns their number;
+ * *@first_edge is 1 where the first is 0 (min (b, 0) is 0: no need to
+ * work it out), else 0. */
+static inline guint
+spread_edges (const guint32 *lo,
+              const guint32 *hi,
+              guint          k,
+              guint32       *edges,
+              guint8        *at_lo,
+              guint8        *at_hi,
+              guint         *first_edge)
+{
+  guint n_edges = 0;
+
+  for (guint i = 0; i < k; i++)
+    {
+      if (n_edges == 0 || edges[n_edges - 1] != lo[i])
+        edges[n_edges++] = lo[i];
+      at_lo[i] = (guint8)(n_edges - 1);
+      if (edges[n_edges - 1] != hi[i])
+        edges[n_edges++] = hi[i];
+      at_hi[i] = (guint8)(n_edges - 1);
+    }
+  *first_edge = n_edges > 0 && edges[0] == 0 ? 1 : 0;
+
+  return n_edges;
+}
+
+/* Whether steps in one state are read as step_spread_sole () does: where
+ * its rows of four tiles or more go eight at a time (AVX2), or rows of
+ * one or two tiles, which step_spread () too reads a tile at a time. */
+static inline gboolean
+spread_sole_fast (const TesBspGrid *grid)
+{
+#ifdef TES_BSP_AVX2
+  if (have_avx2 ())
+    return TRUE;
+#endif
+  return grid->tiles_per_row < 4;
+}
+
+/* step_spread () for a step whose busy tiles are all in @state (the
+ * pyramid's sole[]): their cycles alone, no state read, a third of the
+ * minimums, into that state's sums only. The columns in @set (bits) hold
+ * none of that state yet: set, not added to. @next: the cycles of the
+ * step read after it (nullable), fetched meanwhile. */
+TES_BSP_CLONES static void
+step_spread_sole (const TesBspSpan *span,
+                  const guint32    *next,
+                  const TesBspGrid *grid,
+                  const guint      *first_tile,
+                  guint32 *const   *accs,
+                  const guint32    *lo,
+                  const guint32    *hi,
+                  guint             k,
+                  guint32           set,
+                  guint             state)
+{
+  const guint32 *cycles = span->tile_cycles;
+  guint listed = MIN (span->n_tiles, grid->n_tiles), n_rows = grid->n_rows, r = 0;
+  gsize plane = (gsize)(state - TES_TILE_STATE_COMPUTE) * n_rows;
+  guint32 *to[SPREAD_COLUMNS];
+
+  for (guint c = 0; c < k; c++)
+    to[c] = accs[c] + plane;
+
+#ifdef TES_BSP_AVX2
+  if (grid->tiles_per_row % 4 == 0 && have_avx2 ())
+    {
+      guint32 edges[2 * SPREAD_COLUMNS];
+      guint8 at_lo[SPREAD_COLUMNS], at_hi[SPREAD_COLUMNS];
+      guint first_edge, n_edges = spread_edges (lo, hi, k, edges, at_lo, at_hi, &first_edge);
+      guint32 dur = (guint32)CLAMP (span->dur_cycles, 0, (gint64)G_MAXUINT32);
+
+      r = _tes_bsp_spread_sole_eights_avx2 (cycles, next, dur, listed, grid, first_tile, to, k, set, edges, first_edge,
+                                            n_edges, at_lo, at_hi, r);
+    }
+#endif
+
+  /* the other rows: column by column (a row past the listed tiles sums
+   * nothing) */
+  for (guint c = 0; c < k; c++)
+    for (guint x = r; x < n_rows; x++)
+      {
+        guint32 sum = 0;
+
+        for (guint t = first_tile[x]; t < MIN (first_tile[x + 1], listed); t++)
+          sum += CLAMP (cycles[t], lo[c], hi[c]) - lo[c];
+        to[c][x] = set & (1u << c) ? sum : to[c][x] + sum;
+      }
+}
 
 /* Adds @span's busy cycles to @k columns' sums at once, each its cycles
  * [@lo[i], @hi[i]) of the step (step_add () for each, the tiles read
@@ -591,20 +706,7 @@ step_spread (const TesBspSpan *span,
   guint listed = MIN (span->n_tiles, grid->n_tiles), n_rows = grid->n_rows, r = 0;
   guint32 edges[2 * SPREAD_COLUMNS];
   guint8 at_lo[SPREAD_COLUMNS], at_hi[SPREAD_COLUMNS];
-  guint n_edges = 0, first_edge;
-
-  /* the columns' edges, each once where a column starts at the last's end */
-  for (guint i = 0; i < k; i++)
-    {
-      if (n_edges == 0 || edges[n_edges - 1] != lo[i])
-        edges[n_edges++] = lo[i];
-      at_lo[i] = (guint8)(n_edges - 1);
-      if (edges[n_edges - 1] != hi[i])
-        edges[n_edges++] = hi[i];
-      at_hi[i] = (guint8)(n_edges - 1);
-    }
-  /* min (b, 0) is 0 */
-  first_edge = n_edges > 0 && edges[0] == 0 ? 1 : 0;
+  guint first_edge, n_edges = spread_edges (lo, hi, k, edges, at_lo, at_hi, &first_edge);
 
 #ifdef TES_BSP_AVX2
   /* rows of four tiles or a multiple, eight rows at a time */
@@ -737,6 +839,8 @@ column_clear (TesBspGrid *grid,
 static float
 grid_fill_spread (TesBspGrid       *grid,
                   const TesBspSpan *spans,
+                  guint             n_spans,
+                  const guint8     *sole,
                   gint64            t0,
                   gint64            t1)
 {
@@ -747,6 +851,12 @@ grid_fill_spread (TesBspGrid       *grid,
   guint added = G_MAXUINT, added_upto = 0;
   gboolean any = FALSE;
   float max_cycles = 0;
+  /* per column of the ring, the planes of sums it holds (bits: compute,
+   * exchange, sync): steps in one state set or add theirs alone */
+  guint8 live[SPREAD_COLUMNS] = { 0 };
+
+  if (sole != NULL && !spread_sole_fast (grid))
+    sole = NULL;
 
   if (scratch->ring == NULL)
     scratch->ring = g_new (guint32, ring_row * SPREAD_COLUMNS);
@@ -784,16 +894,44 @@ grid_fill_spread (TesBspGrid       *grid,
 
               accs[k] = scratch->ring + (d % SPREAD_COLUMNS) * ring_row;
               if (!any || d > added_upto)
-                fresh |= 1u << k;
+                {
+                  fresh |= 1u << k;
+                  live[d % SPREAD_COLUMNS] = 0;
+                }
               column_edges (grid, t0, t1, d, &from, &to, &from_x, &to_x);
               step_window (&spans[u], from, to, &lo[k], &hi[k]);
             }
-          step_spread (&spans[u], grid, scratch->first_tile, accs, lo, hi, k, fresh);
+          if (sole != NULL && sole[u] >= TES_TILE_STATE_COMPUTE && sole[u] <= TES_TILE_STATE_SYNC)
+            {
+              guint bit = 1u << (sole[u] - TES_TILE_STATE_COMPUTE);
+              guint32 set = 0;
+
+              for (guint i = 0; i < k; i++)
+                {
+                  set |= live[(c + i) % SPREAD_COLUMNS] & bit ? 0 : 1u << i;
+                  live[(c + i) % SPREAD_COLUMNS] |= bit;
+                }
+              step_spread_sole (&spans[u], u + 1 < n_spans ? spans[u + 1].tile_cycles : NULL, grid,
+                                scratch->first_tile, accs, lo, hi, k, set, sole[u]);
+            }
+          else
+            {
+              /* every plane: those a column holds none of yet from nothing */
+              for (guint i = 0; i < k; i++)
+                {
+                  for (guint x = 0; x < 3 && !(fresh & (1u << i)); x++)
+                    if (!(live[(c + i) % SPREAD_COLUMNS] & (1u << x)))
+                      memset (accs[i] + (gsize)x * grid->n_rows, 0, grid->n_rows * sizeof (guint32));
+                  live[(c + i) % SPREAD_COLUMNS] = 7;
+                }
+              step_spread (&spans[u], grid, scratch->first_tile, accs, lo, hi, k, fresh);
+            }
           added_upto = any ? MAX (added_upto, c + k - 1) : c + k - 1;
           added = u;
           any = TRUE;
         }
-      max_cycles = MAX (max_cycles, column_store (grid, c, &sums, plan[c].dur, plan[c].scale));
+      max_cycles = MAX (max_cycles, column_store (grid, c, &sums, live[c % SPREAD_COLUMNS], plan[c].dur,
+                                                  plan[c].scale));
     }
 
   return max_cycles;
@@ -910,7 +1048,7 @@ _tes_bsp_grid_fill (TesBspGrid       *grid,
   /* steps alone: each read once for the columns it covers */
   if (level->group == 1 && all_32)
     {
-      grid->max_cycles = grid_fill_spread (grid, spans, t0, t1);
+      grid->max_cycles = grid_fill_spread (grid, spans, n_spans, level->sole, t0, t1);
       return;
     }
 
@@ -975,7 +1113,7 @@ _tes_bsp_grid_fill (TesBspGrid       *grid,
       last_from = plan[c].part ? G_MAXUINT : take_from;
       last_to = take_to;
       last_column = c;
-      plan[c].most = column_store (grid, c, &sums, plan[c].dur, plan[c].scale);
+      plan[c].most = column_store (grid, c, &sums, 7, plan[c].dur, plan[c].scale);
       max_cycles = MAX (max_cycles, plan[c].most);
     }
   grid->max_cycles = max_cycles;

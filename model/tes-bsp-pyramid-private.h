@@ -53,6 +53,9 @@ typedef struct
   guint32 *busy[MAX_BLOCKS];  /* n + 1 rows of compute, exchange then sync, each
                                * ceil (n_tiles / 2^j) blocks; or NULL */
   guint8  *plain;          /* per group: its steps count alike for tile activity (plain_step) */
+  guint8  *sole;           /* level 0, per step: the one state its busy tiles are in,
+                            * none past the step's end, or else TES_BSP_NO_STATE;
+                            * idle: not known (a level 1 given up part way); or NULL */
   double   mean_span;      /* ns: a group's, on average */
 } Level;
 
@@ -94,7 +97,8 @@ void        _tes_bsp_grid_fill        (TesBspGrid       *grid,
                                        gint64            t1);
 
 #ifdef TES_BSP_AVX2
-guint _tes_bsp_column_store_eights_avx2 (const guint32 *acc,
+guint _tes_bsp_column_store_eights_avx2 (const guint32 *const *plane,
+                                         guint          sole,
                                          guint          n_rows,
                                          guint          full_rows,
                                          const guint32 *row_tiles,
@@ -111,6 +115,21 @@ guint _tes_bsp_spread_eights_avx2       (const TesBspSpan *span,
                                          guint32 *const   *accs,
                                          guint             k,
                                          guint32           fresh,
+                                         const guint32    *edges,
+                                         guint             first_edge,
+                                         guint             n_edges,
+                                         const guint8     *at_lo,
+                                         const guint8     *at_hi,
+                                         guint             r);
+guint _tes_bsp_spread_sole_eights_avx2  (const guint32    *cycles,
+                                         const guint32    *next,
+                                         guint32           dur,
+                                         guint             listed,
+                                         const TesBspGrid *grid,
+                                         const guint      *first_tile,
+                                         guint32 *const   *to,
+                                         guint             k,
+                                         guint32           set,
                                          const guint32    *edges,
                                          guint             first_edge,
                                          guint             n_edges,

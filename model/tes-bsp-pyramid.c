@@ -55,6 +55,7 @@ level_clear (Level *level)
   g_clear_pointer (&level->end, g_free);
   g_clear_pointer (&level->dur, g_free);
   g_clear_pointer (&level->plain, g_free);
+  g_clear_pointer (&level->sole, g_free);
   for (guint j = 0; j < MAX_BLOCKS; j++)
     g_clear_pointer (&level->busy[j], g_free);
 }
@@ -88,6 +89,35 @@ plain_step (const TesBspSpan *span,
       return FALSE;
 
   return TRUE;
+}
+
+/* The one state every tile of @span busy for a cycle or more is in
+ * (compute, exchange or sync), none busy past the step's end, or else
+ * TES_BSP_NO_STATE: a frame then reads its tiles' cycles alone, in that
+ * state's sums, and the whole step's as they are (no tile busy: any
+ * state, compute). */
+static guint8
+span_sole_state (const TesBspSpan *span,
+                 guint             n_tiles)
+{
+  guint32 dur = (guint32)CLAMP (span->dur_cycles, 0, (gint64)G_MAXUINT32), most = 0;
+  guint seen = 0;
+
+  /* a bit per state of the busy tiles (states past 31 count as 31) */
+  for (guint t = 0; t < MIN (span->n_tiles, n_tiles); t++)
+    {
+      seen |= span->tile_cycles[t] > 0 ? 1u << MIN (span->tile_states[t], 31u) : 0;
+      most = MAX (most, span->tile_cycles[t]);
+    }
+  if (most > dur)
+    return TES_BSP_NO_STATE;
+  if (seen == 0)
+    return TES_TILE_STATE_COMPUTE;
+  for (guint s = TES_TILE_STATE_COMPUTE; s <= TES_TILE_STATE_SYNC; s++)
+    if (seen == 1u << s)
+      return (guint8)s;
+
+  return TES_BSP_NO_STATE;
 }
 
 /* The groups of @group steps, without their sums (level 0 and the direct
@@ -183,6 +213,9 @@ level_build (TesBspPyramid *self,
   level_init_groups (level, self->spans, self->n_spans, self->levels[l - 1].group * FANOUT);
   per_group = level->group / from_level->group;
   level->plain = g_new (guint8, MAX (level->n, 1));
+  /* the steps' own states, where this level reads every step's tiles */
+  if (l == 1)
+    self->levels[0].sole = g_new0 (guint8, MAX (self->n_spans, 1));
   for (guint j = 0; j < MAX_BLOCKS && (j == 0 || (1u << (j - 1)) < self->n_tiles); j++)
     if (block_kept (l, j))
       {
@@ -220,6 +253,8 @@ level_build (TesBspPyramid *self,
                   sums[state * (gsize)self->n_tiles + t] += busy;
                 }
               plain = plain && plain_step (span, self->n_tiles);
+              if (l == 1)
+                self->levels[0].sole[s] = span_sole_state (span, self->n_tiles);
             }
         }
       else
@@ -300,7 +335,7 @@ tes_bsp_pyramid_get_size (const TesBspPyramid *pyramid)
     {
       const Level *level = &pyramid->levels[l];
 
-      size += level->n * (3 * sizeof (gint64) + (level->plain != NULL ? 1 : 0));
+      size += level->n * (3 * sizeof (gint64) + (level->plain != NULL ? 1 : 0) + (level->sole != NULL ? 1 : 0));
       for (guint j = 0; j < MAX_BLOCKS; j++)
         if (level->busy[j] != NULL)
           size += (level->n + 1) * _tes_bsp_blocks_of (pyramid->n_tiles, j) * 3 * sizeof (guint32);

@@ -993,6 +993,17 @@ test_bsp_window_heatmap (void)
     guint differ = 0;
 
     tes_ui_test_wait_for_stable_size (GTK_WIDGET (section));
+    /* the canvas draws over its last images without clearing them: by
+     * cycles first, twice (both images), then by state, every pixel of
+     * which must be the state frame's */
+    tes_bsp_section_set_coloring (section, TES_BSP_COLOR_CYCLES);
+    for (guint i = 0; i < 2; i++)
+      {
+        g_auto(TesPixels) cycles_shown = { 0 };
+
+        tes_ui_test_render_now (area, &cycles_shown);
+      }
+    tes_bsp_section_set_coloring (section, TES_BSP_COLOR_STATE);
     tes_ui_test_render_now (area, &shown);
     expected = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, shown.width, shown.height);
     cr = cairo_create (expected);

@@ -23,6 +23,7 @@ struct _TesCanvas
   TesCanvasDrawFunc   draw_func;
   gpointer            user_data;
   TesTextureImage    *image;   /* drawn into an image, shown as a texture; NULL: a cairo node */
+  gboolean            opaque;  /* the draw function paints every pixel of the image */
 };
 
 G_DEFINE_FINAL_TYPE (TesCanvas, tes_canvas, GTK_TYPE_WIDGET)
@@ -82,7 +83,7 @@ tes_canvas_snapshot (GtkWidget   *widget,
 
   if (self->image != NULL)
     {
-      cr = tes_texture_image_begin (self->image, width, height, gtk_widget_get_scale_factor (widget), TRUE);
+      cr = tes_texture_image_begin (self->image, width, height, gtk_widget_get_scale_factor (widget), !self->opaque);
       self->draw_func (self, cr, width, height, self->user_data);
       tes_texture_image_append (self->image, cr, snapshot, width, height);
       return;
@@ -144,17 +145,22 @@ tes_canvas_set_funcs (TesCanvas           *self,
  * tes_canvas_set_image:
  * @image: draw into an image of the canvas' pixels, shown as a texture,
  *   rather than into a cairo node
+ * @opaque: the draw function paints every pixel, opaque: the image of an
+ *   earlier frame it draws into again is not cleared first
  *
  * A cairo node records the drawing and draws it again into an image when
  * the window is rendered; a picture made of pixels (the BSP heatmap) is
- * written into the image at once, the recording's replay saved.
+ * written into the image at once, the recording's replay saved. Clearing
+ * the image of a frame costs about a millisecond at 1920×1080 (8 MB).
  */
 void
 tes_canvas_set_image (TesCanvas *self,
-                      gboolean   image)
+                      gboolean   image,
+                      gboolean   opaque)
 {
   g_return_if_fail (TES_IS_CANVAS (self));
 
+  self->opaque = image && opaque;
   if (!image)
     g_clear_pointer (&self->image, tes_texture_image_free);
   else if (self->image == NULL)

@@ -30,6 +30,7 @@ void tes_canvas_set_funcs (TesCanvas           *self,
                            TesCanvasDrawFunc    draw_func,
                            gpointer             user_data);
 void tes_canvas_set_image (TesCanvas           *self,
-                           gboolean             image);
+                           gboolean             image,
+                           gboolean             opaque);
 
 G_END_DECLS

@@ -167,8 +167,14 @@ draw_cb (TesCanvas *area,
   int height = picture_height (self);
   graphene_rect_t cell;
 
+  /* nothing to show yet: transparent, as the canvas does not clear its
+   * image (tes_bsp_render_frame () paints every pixel) */
   if (workspace == NULL || self->ipus == NULL)
-    return;
+    {
+      cairo_set_operator (cr, CAIRO_OPERATOR_CLEAR);
+      cairo_paint (cr);
+      return;
+    }
 
   cairo_translate (cr, 0, -floor (gtk_adjustment_get_value (self->adjustment)));
   tes_bsp_render_frame (self->frame, workspace, self->ipus, self->coloring, cr, width, height);
@@ -777,8 +783,9 @@ tes_bsp_section_init (TesBspSection *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   tes_canvas_set_funcs (self->area, NULL, draw_cb, self);
-  /* its cells written as pixels straight into the window's image */
-  tes_canvas_set_image (self->area, TRUE);
+  /* its cells written as pixels straight into the window's image, which
+   * every frame paints whole */
+  tes_canvas_set_image (self->area, TRUE, TRUE);
   g_signal_connect_object (click, "pressed", G_CALLBACK (pressed_cb), self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self->area), GTK_EVENT_CONTROLLER (click));
   g_signal_connect_object (wheel, "scroll", G_CALLBACK (wheel_cb), self, G_CONNECT_SWAPPED);
