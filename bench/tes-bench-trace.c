@@ -28,6 +28,10 @@
 #define WIDTH  1920
 #define HEIGHT 1080
 
+/* --frames-only: Tessera's frames alone, no baseline and no search (for
+ * profiling, and for runs alternated with another build's) */
+static gboolean frames_only;
+
 /* One frame as the section draws it: build, then paint. */
 /* @overview: the run's miniature of an earlier frame, or NULL to compute
  * it (the first frame of a view); the frame's is kept there. */
@@ -163,7 +167,7 @@ bench_zoom (TesWorkspace    *workspace,
       tes_bench_add_since (frames, start);
     }
 
-  for (guint i = 0; i < 5; i++)
+  for (guint i = 0; i < (frames_only ? 0 : 5); i++)
     {
       gint64 t0 = mid - width / 2 + (gint64)i * width / 100;
       gint64 start = g_get_monotonic_time ();
@@ -278,6 +282,9 @@ run (const char  *cache_path,
       double cpu_start = tes_bench_cpu_ms ();
       double ms;
 
+      if (naive && frames_only)
+        continue;
+
       g_clear_object (&workspace);
       g_clear_object (&report);
       if (!(report = tes_report_open_cache (cache_path, error)))
@@ -303,7 +310,7 @@ run (const char  *cache_path,
   if (!bench_zoom (workspace, surface, &overview, "whole run", 1.0, n, error) ||
       !bench_zoom (workspace, surface, &overview, "1000×", 1e-3, n, error) ||
       !bench_zoom (workspace, surface, &overview, "deepest (1 µs)", 0, n, error) ||
-      !bench_search (report, plain_path, n, error))
+      (!frames_only && !bench_search (report, plain_path, n, error)))
     goto out;
 
   ok = TRUE;
@@ -326,6 +333,7 @@ main (int    argc,
     { "cache", 'c', 0, G_OPTION_ARG_FILENAME, &cache_path, "A cache tes-bench --keep wrote", "PATH" },
     { "plain", 'p', 0, G_OPTION_ARG_FILENAME, &plain_path, "The plain rows tes-bench --keep wrote, for the search's baseline", "PATH" },
     { "slices", 'n', 0, G_OPTION_ARG_INT64, &n, "How many slices it holds (for the results)", "N" },
+    { "frames-only", 0, 0, G_OPTION_ARG_NONE, &frames_only, "Time Tessera's frames alone: no baseline, no search", NULL },
     { NULL }
   };
 
