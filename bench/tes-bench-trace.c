@@ -31,6 +31,9 @@
 /* --frames-only: Tessera's frames alone, no baseline and no search (for
  * profiling, and for runs alternated with another build's) */
 static gboolean frames_only;
+/* --frames, --zoom: how many frames per zoom, and one zoom alone */
+static int n_frames = 15;
+static char *only_zoom;
 
 /* One frame as the section draws it: build, then paint. */
 /* @overview: the run's miniature of an earlier frame, or NULL to compute
@@ -152,10 +155,14 @@ bench_zoom (TesWorkspace    *workspace,
   width = MAX ((gint64)((span_t1 - span_t0) * fraction), 1000);
   mid = span_t0 + (span_t1 - span_t0) / 2;
 
+  n_frames = MAX (n_frames, 1);
+  if (only_zoom != NULL && !g_str_has_prefix (zoom, only_zoom))
+    return TRUE;
+
   /* 15 frames, the range moving a little each time, as while panning */
-  for (guint i = 0; i < 15; i++)
+  for (guint i = 0; i < (guint)n_frames; i++)
     {
-      gint64 t0 = mid - width / 2 + (gint64)i * width / 100;
+      gint64 t0 = mid - width / 2 + (gint64)(i % 15) * width / 100;
       gint64 start = g_get_monotonic_time ();
       double cpu_start = tes_bench_cpu_ms (), ms;
 
@@ -334,6 +341,8 @@ main (int    argc,
     { "plain", 'p', 0, G_OPTION_ARG_FILENAME, &plain_path, "The plain rows tes-bench --keep wrote, for the search's baseline", "PATH" },
     { "slices", 'n', 0, G_OPTION_ARG_INT64, &n, "How many slices it holds (for the results)", "N" },
     { "frames-only", 0, 0, G_OPTION_ARG_NONE, &frames_only, "Time Tessera's frames alone: no baseline, no search", NULL },
+    { "frames", 0, 0, G_OPTION_ARG_INT, &n_frames, "Frames per zoom (15)", "N" },
+    { "zoom", 0, 0, G_OPTION_ARG_STRING, &only_zoom, "Only the zoom whose name starts so (whole, 1000, deepest)", "NAME" },
     { NULL }
   };
 
