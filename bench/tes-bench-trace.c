@@ -34,6 +34,9 @@ static gboolean frames_only;
 /* --frames, --zoom: how many frames per zoom, and one zoom alone */
 static int n_frames = 15;
 static char *only_zoom;
+/* --png: each zoom's last frame written to PREFIX-<zoom>.png, to compare
+ * two builds' pixels after frames that kept layouts and the miniature */
+static char *png_prefix;
 
 /* One frame as the section draws it: build, then paint. */
 /* @overview: the run's miniature of an earlier frame, or NULL to compute
@@ -172,6 +175,17 @@ bench_zoom (TesWorkspace    *workspace,
       ms = tes_bench_cpu_ms () - cpu_start;
       g_array_append_val (cpu, ms);
       tes_bench_add_since (frames, start);
+    }
+
+  if (png_prefix != NULL)
+    {
+      g_autofree char *path = g_strdup_printf ("%s-%.4s.png", png_prefix, zoom);
+
+      if (cairo_surface_write_to_png (surface, path) != CAIRO_STATUS_SUCCESS)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Could not write %s", path);
+          return FALSE;
+        }
     }
 
   for (guint i = 0; i < (frames_only ? 0 : 5); i++)
@@ -343,6 +357,7 @@ main (int    argc,
     { "frames-only", 0, 0, G_OPTION_ARG_NONE, &frames_only, "Time Tessera's frames alone: no baseline, no search", NULL },
     { "frames", 0, 0, G_OPTION_ARG_INT, &n_frames, "Frames per zoom (15)", "N" },
     { "zoom", 0, 0, G_OPTION_ARG_STRING, &only_zoom, "Only the zoom whose name starts so (whole, 1000, deepest)", "NAME" },
+    { "png", 0, 0, G_OPTION_ARG_FILENAME, &png_prefix, "Write each zoom's last frame to PREFIX-<zoom>.png", "PREFIX" },
     { NULL }
   };
 
