@@ -919,11 +919,11 @@ draw_terminals (cairo_t             *cr,
 /* The lanes' names, the ruler's labels and the boxes' names, laid out
  * once for the frames after (a view panning draws the same again): per
  * thread, as frames may be drawn from any. */
-static GHashTable *
+static TesPainterLayouts *
 kept_layouts (void)
 {
-  static GPrivate layouts = G_PRIVATE_INIT ((GDestroyNotify)g_hash_table_unref);
-  GHashTable *table = g_private_get (&layouts);
+  static GPrivate layouts = G_PRIVATE_INIT ((GDestroyNotify)tes_painter_layouts_free);
+  TesPainterLayouts *table = g_private_get (&layouts);
 
   if (table == NULL)
     g_private_set (&layouts, (table = tes_painter_layouts_new ()));
