@@ -45,6 +45,73 @@ boxes_unref (gpointer data)
     g_array_unref (data);
 }
 
+/* Box arrays of frames freed, emptied, for the frames built next: a
+ * frame's boxes are megabytes at 10M slices (26,000 boxes at the whole
+ * run), and allocated afresh each frame, as they grew they pushed the
+ * heap past its top, and gave it back as the frame was freed: with huge
+ * pages, 2 MB cleared by the kernel every frame. Any thread builds and
+ * frees frames, hence one store for all. */
+#define SPARE_BOXES_BYTES (16 << 20)
+#define SPARE_BOXES_MAX   64
+
+static GMutex spare_lock;
+static GArray *spare_boxes[SPARE_BOXES_MAX];
+static gsize spare_sizes[SPARE_BOXES_MAX];   /* bytes each held when given */
+static guint n_spare;
+static gsize spare_bytes;
+
+/* An empty array for a lane's boxes: the largest spare one (lanes are
+ * built top to bottom, and the largest first takes the largest), else
+ * a new one. */
+static GArray *
+boxes_take (void)
+{
+  GArray *boxes = NULL;
+  guint largest = 0;
+
+  g_mutex_lock (&spare_lock);
+  for (guint i = 1; i < n_spare; i++)
+    if (spare_sizes[i] > spare_sizes[largest])
+      largest = i;
+  if (n_spare > 0)
+    {
+      boxes = spare_boxes[largest];
+      spare_bytes -= spare_sizes[largest];
+      n_spare--;
+      spare_boxes[largest] = spare_boxes[n_spare];
+      spare_sizes[largest] = spare_sizes[n_spare];
+    }
+  g_mutex_unlock (&spare_lock);
+
+  return boxes != NULL ? boxes : g_array_new (FALSE, TRUE, sizeof (TesTraceBox));
+}
+
+/* A frame's lane boxes, freed: kept (their memory with them) while the
+ * store has room. The frame owns its arrays: nothing else holds them. */
+static void
+boxes_give (gpointer data)
+{
+  GArray *boxes = data;
+  gsize size;
+
+  if (boxes == NULL)
+    return;
+  size = (gsize)boxes->len * sizeof (TesTraceBox);
+
+  g_mutex_lock (&spare_lock);
+  if (n_spare < SPARE_BOXES_MAX && spare_bytes + size <= SPARE_BOXES_BYTES)
+    {
+      g_array_set_size (boxes, 0);
+      spare_boxes[n_spare] = g_steal_pointer (&boxes);
+      spare_sizes[n_spare++] = size;
+      spare_bytes += size;
+    }
+  g_mutex_unlock (&spare_lock);
+
+  if (boxes != NULL)
+    g_array_unref (boxes);
+}
+
 /* How many of the track's slices the range holds, were they spread evenly
  * over its extent: enough to choose between slices and summaries. */
 static double
@@ -640,7 +707,7 @@ tes_trace_frame_build (TesReport             *report,
     frame->overview = g_array_ref (request->overview);
   else if (!(frame->overview = tes_trace_overview (report, n_columns, error)))
     return NULL;
-  frame->boxes = g_ptr_array_new_full (frame->lanes->len, boxes_unref);
+  frame->boxes = g_ptr_array_new_full (frame->lanes->len, boxes_give);
   frame->counters = g_ptr_array_new_full (frame->lanes->len, boxes_unref);
   frame->lane_of_track = g_hash_table_new (g_int64_hash, g_int64_equal);
 
@@ -683,7 +750,7 @@ tes_trace_frame_build (TesReport             *report,
        * so that rounding never drops a slice at the edge */
       t0 = tes_report_convert_time (report, 0, track->clock_id, scale->t0) - 1;
       t1 = tes_report_convert_time (report, 0, track->clock_id, scale->t1) + 1;
-      boxes = g_array_new (FALSE, TRUE, sizeof (TesTraceBox));
+      boxes = boxes_take ();
 
       if (lane->io_ipu >= 0)
         {
