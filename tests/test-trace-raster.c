@@ -96,18 +96,26 @@ assert_as_defined (const TesTraceRasterLane *lanes,
 
   /* what neither should write: the stride's slack */
   for (gsize i = 0; i < n; i++)
-    expected[i] = got[i] = 0x12345678;
+    expected[i] = 0x12345678;
 
   raster.data = expected;
   definition (&raster, lanes, n_lanes);
-  raster.data = got;
-  tes_trace_raster_lanes (&raster, lanes, n_lanes);
+  /* written through the caches or around them */
+  for (guint stream = 0; stream < 2; stream++)
+    {
+      for (gsize i = 0; i < n; i++)
+        got[i] = 0x12345678;
+      raster.data = got;
+      raster.stream = stream;
+      tes_trace_raster_lanes (&raster, lanes, n_lanes);
 
-  for (int y = 0; y < height; y++)
-    for (int x = 0; x < raster.stride; x++)
-      if (expected[(gsize)y * raster.stride + x] != got[(gsize)y * raster.stride + x])
-        g_error ("pixel (%d, %d) at scale %g, scroll %g: %08x, the definition has %08x", x, y, scale,
-                 scroll_y, got[(gsize)y * raster.stride + x], expected[(gsize)y * raster.stride + x]);
+      for (int y = 0; y < height; y++)
+        for (int x = 0; x < raster.stride; x++)
+          if (expected[(gsize)y * raster.stride + x] != got[(gsize)y * raster.stride + x])
+            g_error ("pixel (%d, %d) at scale %g, scroll %g%s: %08x, the definition has %08x", x, y, scale,
+                     scroll_y, stream ? ", streamed" : "", got[(gsize)y * raster.stride + x],
+                     expected[(gsize)y * raster.stride + x]);
+    }
 }
 
 /* Lanes as the trace lays them out (one under another, rows of boxes

@@ -9,6 +9,9 @@
 
 #include <math.h>
 #include <string.h>
+#ifdef __SSE2__
+# include <emmintrin.h>
+#endif
 
 #include "tes-trace-raster.h"
 
@@ -73,6 +76,27 @@ fill_line (guint32 *line,
     line[x] = argb;
 }
 
+/* @line into @to, with stores that go around the caches: the lanes'
+ * area of a 1920×1080 picture is 7 MB, about the last-level cache, and
+ * written through it each line is first read from memory (on this
+ * machine 1.3 ms a frame, 0.4 ms streamed). */
+static void
+stream_line (guint32       *to,
+             const guint32 *line,
+             int            width)
+{
+  int x = 0;
+
+#ifdef __SSE2__
+  for (; x < width && ((guintptr)(to + x) & 15) != 0; x++)
+    to[x] = line[x];
+  for (; x + 4 <= width; x += 4)
+    _mm_stream_si128 ((__m128i *)(gpointer)(to + x), _mm_loadu_si128 ((const __m128i *)(gconstpointer)(line + x)));
+#endif
+  for (; x < width; x++)
+    to[x] = line[x];
+}
+
 /* Lines @y0 to @y1 (clipped to the image) as @line. */
 static void
 copy_lines (const TesTraceRaster *raster,
@@ -83,7 +107,10 @@ copy_lines (const TesTraceRaster *raster,
   y0 = MAX (y0, 0);
   y1 = MIN (y1, raster->height);
   for (int y = y0; y < y1; y++)
-    memcpy (raster->data + (gsize)y * raster->stride, line, (gsize)raster->width * 4);
+    if (raster->stream)
+      stream_line (raster->data + (gsize)y * raster->stride, line, raster->width);
+    else
+      memcpy (raster->data + (gsize)y * raster->stride, line, (gsize)raster->width * 4);
 }
 
 /* Lines @y0 to @y1 (clipped) of one colour: one line, then copies. */
@@ -273,6 +300,11 @@ tes_trace_raster_lanes (const TesTraceRaster     *raster,
           paint_box (raster, &lane->boxes[b], lane->colors[b], y);
     }
   fill_lines (raster, done, raster->height, raster->background);
+#ifdef __SSE2__
+  /* the streamed stores done before anyone reads them */
+  if (raster->stream)
+    _mm_sfence ();
+#endif
 
   g_free (rows.lines);
   g_free (rows.drawn);

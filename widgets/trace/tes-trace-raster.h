@@ -28,6 +28,7 @@ typedef struct
   double   lanes_top;    /* where lane y 0 is in the picture, before scroll_y */
   double   scroll_y;     /* lanes-area y at the image's top */
   guint32  background;   /* above, between and below the lanes */
+  gboolean stream;       /* the pixels are not read back soon: written past the caches */
 } TesTraceRaster;
 
 typedef struct

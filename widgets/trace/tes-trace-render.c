@@ -324,6 +324,9 @@ draw_lanes_raster (cairo_t             *cr,
       raster.data = pixels;
     }
 
+  /* straight into the target, nothing reads the lanes' pixels back
+   * soon; an image of them is copied into the target at once */
+  raster.stream = direct;
   fill_lanes_raster (&raster, report, frame);
 
   if (direct)
