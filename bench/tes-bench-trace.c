@@ -28,6 +28,16 @@
 #define WIDTH  1920
 #define HEIGHT 1080
 
+/* --frames-only: Tessera's frames alone, no baseline and no search (for
+ * profiling, and for runs alternated with another build's) */
+static gboolean frames_only;
+/* --frames, --zoom: how many frames per zoom, and one zoom alone */
+static int n_frames = 15;
+static char *only_zoom;
+/* --png: each zoom's last frame written to PREFIX-<zoom>.png, to compare
+ * two builds' pixels after frames that kept layouts and the miniature */
+static char *png_prefix;
+
 /* One frame as the section draws it: build, then paint. */
 /* @overview: the run's miniature of an earlier frame, or NULL to compute
  * it (the first frame of a view); the frame's is kept there. */
@@ -148,10 +158,14 @@ bench_zoom (TesWorkspace    *workspace,
   width = MAX ((gint64)((span_t1 - span_t0) * fraction), 1000);
   mid = span_t0 + (span_t1 - span_t0) / 2;
 
+  n_frames = MAX (n_frames, 1);
+  if (only_zoom != NULL && !g_str_has_prefix (zoom, only_zoom))
+    return TRUE;
+
   /* 15 frames, the range moving a little each time, as while panning */
-  for (guint i = 0; i < 15; i++)
+  for (guint i = 0; i < (guint)n_frames; i++)
     {
-      gint64 t0 = mid - width / 2 + (gint64)i * width / 100;
+      gint64 t0 = mid - width / 2 + (gint64)(i % 15) * width / 100;
       gint64 start = g_get_monotonic_time ();
       double cpu_start = tes_bench_cpu_ms (), ms;
 
@@ -163,7 +177,18 @@ bench_zoom (TesWorkspace    *workspace,
       tes_bench_add_since (frames, start);
     }
 
-  for (guint i = 0; i < 5; i++)
+  if (png_prefix != NULL)
+    {
+      g_autofree char *path = g_strdup_printf ("%s-%.4s.png", png_prefix, zoom);
+
+      if (cairo_surface_write_to_png (surface, path) != CAIRO_STATUS_SUCCESS)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Could not write %s", path);
+          return FALSE;
+        }
+    }
+
+  for (guint i = 0; i < (frames_only ? 0 : 5); i++)
     {
       gint64 t0 = mid - width / 2 + (gint64)i * width / 100;
       gint64 start = g_get_monotonic_time ();
@@ -274,12 +299,19 @@ run (const char  *cache_path,
   for (guint i = 0; i < 10; i++)
     {
       gboolean naive = i % 2 == 1;
-      gint64 start = g_get_monotonic_time ();
-      double cpu_start = tes_bench_cpu_ms ();
-      double ms;
+      gint64 start;
+      double cpu_start, ms;
 
+      if (naive && frames_only)
+        continue;
+
+      /* the report before is closed first: it is the other side's (the
+       * baseline's, which read every slice, mapped the whole cache and
+       * takes ~6 ms to unmap it) */
       g_clear_object (&workspace);
       g_clear_object (&report);
+      start = g_get_monotonic_time ();
+      cpu_start = tes_bench_cpu_ms ();
       if (!(report = tes_report_open_cache (cache_path, error)))
         goto out;
       workspace = tes_workspace_new (report);
@@ -303,7 +335,7 @@ run (const char  *cache_path,
   if (!bench_zoom (workspace, surface, &overview, "whole run", 1.0, n, error) ||
       !bench_zoom (workspace, surface, &overview, "1000×", 1e-3, n, error) ||
       !bench_zoom (workspace, surface, &overview, "deepest (1 µs)", 0, n, error) ||
-      !bench_search (report, plain_path, n, error))
+      (!frames_only && !bench_search (report, plain_path, n, error)))
     goto out;
 
   ok = TRUE;
@@ -326,6 +358,10 @@ main (int    argc,
     { "cache", 'c', 0, G_OPTION_ARG_FILENAME, &cache_path, "A cache tes-bench --keep wrote", "PATH" },
     { "plain", 'p', 0, G_OPTION_ARG_FILENAME, &plain_path, "The plain rows tes-bench --keep wrote, for the search's baseline", "PATH" },
     { "slices", 'n', 0, G_OPTION_ARG_INT64, &n, "How many slices it holds (for the results)", "N" },
+    { "frames-only", 0, 0, G_OPTION_ARG_NONE, &frames_only, "Time Tessera's frames alone: no baseline, no search", NULL },
+    { "frames", 0, 0, G_OPTION_ARG_INT, &n_frames, "Frames per zoom (15)", "N" },
+    { "zoom", 0, 0, G_OPTION_ARG_STRING, &only_zoom, "Only the zoom whose name starts so (whole, 1000, deepest)", "NAME" },
+    { "png", 0, 0, G_OPTION_ARG_FILENAME, &png_prefix, "Write each zoom's last frame to PREFIX-<zoom>.png", "PREFIX" },
     { NULL }
   };
 

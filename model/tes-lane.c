@@ -40,6 +40,57 @@ add_saturating (gint64 busy,
   return covered > G_MAXINT64 - busy ? G_MAXINT64 : busy + covered;
 }
 
+/* a·b/c as the 128-bit quotient, for a share of a bucket's time: within
+ * 64 bits when the product fits (the same quotient, without a 128-bit
+ * division, for all but spans near 2^63). */
+static inline gint64
+prorate (gint64   a,
+         gint64   b,
+         __int128 c)
+{
+  guint64 product;
+
+  if (a >= 0 && b >= 0 && c > 0 && c <= (__int128)G_MAXUINT64 &&
+      !__builtin_mul_overflow ((guint64)a, (guint64)b, &product))
+    return (gint64)(product / (guint64)c);
+
+  return (gint64)((__int128)a * b / c);
+}
+
+/* Every column's edge, bucket_edge (b) for b from 0 to @n_buckets, by
+ * adding rather than dividing where bucket_edge () stays within 64 bits:
+ * span·b/n is b·q + (b·r)/n for span = q·n + r. */
+static void
+column_edges (gint64  t0,
+              gint64  t1,
+              guint   n_buckets,
+              gint64 *edges)
+{
+  guint64 span = (guint64)t1 - (guint64)t0;
+
+  if (t1 >= t0 && span <= G_MAXUINT64 / n_buckets)
+    {
+      guint64 q = span / n_buckets, r = span % n_buckets;
+      guint64 offset = 0, rest = 0;
+
+      for (guint b = 0; b <= n_buckets; b++)
+        {
+          edges[b] = (gint64)((guint64)t0 + offset);
+          offset += q;
+          rest += r;
+          if (rest >= n_buckets)
+            {
+              rest -= n_buckets;
+              offset++;
+            }
+        }
+      return;
+    }
+
+  for (guint b = 0; b <= n_buckets; b++)
+    edges[b] = bucket_edge (t0, t1, n_buckets, b);
+}
+
 void
 tes_lane_bucket_bounds (gint64  t0,
                         gint64  t1,
@@ -199,12 +250,14 @@ tes_lane_add_slice_pow2 (TesLaneBucket *buckets,
 }
 
 /* tes_lane_add_bucket() once its columns are known: @first to @last, the
- * edges of @first and @first + 1 given. */
+ * edges of @first and @first + 1 given; the others' from @edges (every
+ * column's, see column_edges ()) or, NULL, found here. */
 static void
 add_bucket_to (TesLaneBucket       *buckets,
                guint                n_buckets,
                gint64               t0,
                gint64               t1,
+               const gint64        *edges,
                gint64               lo,
                gint64               hi,
                const TesLaneBucket *src,
@@ -221,23 +274,24 @@ add_bucket_to (TesLaneBucket       *buckets,
   /* whole, the bucket's own figures (what the proration below gives) */
   visible_busy = vis_lo == lo && vis_hi == hi
                  ? src->busy
-                 : (gint64)((__int128)src->busy * ((__int128)vis_hi - vis_lo) / ((__int128)hi - lo));
+                 : prorate (src->busy, vis_hi - vis_lo, (__int128)hi - lo);
 
   for (guint b = first; b <= last; b++)
     {
       TesLaneBucket *bucket = &buckets[b];
-      gint64 c_lo = MAX (vis_lo, b == first ? first_lo : bucket_edge (t0, t1, n_buckets, b));
-      gint64 c_hi = MIN (vis_hi, b == first ? first_hi : bucket_edge (t0, t1, n_buckets, b + 1));
+      gint64 edge_lo = b == first ? first_lo : edges != NULL ? edges[b] : bucket_edge (t0, t1, n_buckets, b);
+      gint64 edge_hi = b == first ? first_hi : edges != NULL ? edges[b + 1] : bucket_edge (t0, t1, n_buckets, b + 1);
+      gint64 c_lo = MAX (vis_lo, edge_lo);
+      gint64 c_hi = MIN (vis_hi, edge_hi);
       gint64 width = MAX (0, c_hi - c_lo);
       gint64 share, dom;
 
       if (b == last)
         share = visible_busy - given;
       else
-        share = (gint64)((__int128)visible_busy * width / ((__int128)vis_hi - vis_lo));
+        share = prorate (visible_busy, width, (__int128)vis_hi - vis_lo);
       given += share;
-      dom = width == hi - lo ? src->dominant_time
-                             : (gint64)((__int128)src->dominant_time * width / ((__int128)hi - lo));
+      dom = width == hi - lo ? src->dominant_time : prorate (src->dominant_time, width, (__int128)hi - lo);
 
       bucket->busy += share;
       bucket->count += src->count;
@@ -273,34 +327,25 @@ tes_lane_add_bucket (TesLaneBucket       *buckets,
 
   first = bucket_of (t0, t1, n_buckets, vis_lo);
   last = bucket_of (t0, t1, n_buckets, vis_hi - 1);
-  add_bucket_to (buckets, n_buckets, t0, t1, lo, hi, src, first, last,
+  add_bucket_to (buckets, n_buckets, t0, t1, NULL, lo, hi, src, first, last,
                  bucket_edge (t0, t1, n_buckets, first), bucket_edge (t0, t1, n_buckets, first + 1));
 }
 
-/* A column cursor: the last column whose left edge is at or before t
- * (the first for t at or before t0), moving right only: bucket_of for
- * times that never go back. */
-typedef struct
-{
-  guint  b;
-  gint64 lo;   /* edge of b */
-  gint64 hi;   /* edge of b + 1 */
-} Cursor;
-
-static void
-cursor_seek (Cursor *c,
-             gint64  t0,
-             gint64  t1,
-             guint   n_buckets,
-             gint64  t)
+/* The last column whose left edge is at or before @t (the first for t
+ * at or before t0), from column @b on: bucket_of () for times that never
+ * go back, on the columns' edges. */
+static inline guint
+seek_column (const gint64 *edges,
+             gint64        t0,
+             guint         n_buckets,
+             guint         b,
+             gint64        t)
 {
   /* at or before t0, the first column (where empty columns share t0's edge) */
-  while (t > t0 && c->b + 1 < n_buckets && c->hi <= t)
-    {
-      c->b++;
-      c->lo = c->hi;
-      c->hi = bucket_edge (t0, t1, n_buckets, c->b + 1);
-    }
+  while (t > t0 && b + 1 < n_buckets && edges[b + 1] <= t)
+    b++;
+
+  return b;
 }
 
 /* Folds buckets @first to @last of a summary level (bucket i covering
@@ -318,12 +363,13 @@ tes_lane_add_level (TesLaneBucket       *buckets,
                     gint64               first,
                     gint64               last)
 {
-  Cursor from = { 0 }, to = { 0 };
+  g_autofree gint64 *edges = NULL;
+  guint from = 0, to = 0;
 
   g_return_if_fail (buckets != NULL && n_buckets > 0 && t1 > t0 && shift < 63);
 
-  from.lo = to.lo = t0;
-  from.hi = to.hi = bucket_edge (t0, t1, n_buckets, 1);
+  edges = g_new (gint64, (gsize)n_buckets + 1);
+  column_edges (t0, t1, n_buckets, edges);
 
   for (gint64 i = first; i <= last; i++)
     {
@@ -336,9 +382,9 @@ tes_lane_add_level (TesLaneBucket       *buckets,
       if (src->count == 0 || vis_hi <= vis_lo)
         continue;
 
-      cursor_seek (&from, t0, t1, n_buckets, vis_lo);
-      cursor_seek (&to, t0, t1, n_buckets, vis_hi - 1);
-      add_bucket_to (buckets, n_buckets, t0, t1, lo, hi, src, from.b, to.b, from.lo, from.hi);
+      from = seek_column (edges, t0, n_buckets, from, vis_lo);
+      to = seek_column (edges, t0, n_buckets, to, vis_hi - 1);
+      add_bucket_to (buckets, n_buckets, t0, t1, edges, lo, hi, src, from, to, edges[from], edges[from + 1]);
     }
 }
 

@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "tes-painter.h"
 
 void
@@ -27,21 +29,83 @@ tes_painter_clear (TesPainter *p)
   p->layouts = NULL;
 }
 
-/* A table for tes_painter_keep_layouts(), kept by its caller from one
- * picture to the next. */
-GHashTable *
+/* Layouts kept from one picture to the next, in one Pango context of
+ * their own: laid out again only when what they depend on changes. */
+struct _TesPainterLayouts
+{
+  GHashTable           *table;     /* key (font, weight, alignment, width, text) -> PangoLayout */
+  PangoContext         *context;   /* the layouts'; NULL until the first */
+  cairo_matrix_t        matrix;    /* what the context was last set up for */
+  cairo_font_options_t *options;
+};
+
+TesPainterLayouts *
 tes_painter_layouts_new (void)
 {
-  return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  TesPainterLayouts *layouts = g_new0 (TesPainterLayouts, 1);
+
+  layouts->table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+
+  return layouts;
+}
+
+void
+tes_painter_layouts_free (TesPainterLayouts *layouts)
+{
+  if (layouts == NULL)
+    return;
+
+  g_hash_table_unref (layouts->table);
+  g_clear_object (&layouts->context);
+  g_clear_pointer (&layouts->options, cairo_font_options_destroy);
+  g_free (layouts);
+}
+
+/* The kept layouts' context, set up for @cr. pango_cairo_update_context()
+ * tells the context it changed at every call, and a layout told so is
+ * laid out again when next drawn: shaped again, each text, each frame.
+ * So it is called only when what it reads from @cr (its matrix but for
+ * the offset, its and its target's font options) differs from last time. */
+static PangoContext *
+kept_context (TesPainterLayouts *layouts,
+              cairo_t           *cr)
+{
+  cairo_font_options_t *options = cairo_font_options_create ();
+  cairo_font_options_t *own = cairo_font_options_create ();
+  cairo_matrix_t matrix;
+
+  cairo_surface_get_font_options (cairo_get_target (cr), options);
+  cairo_get_font_options (cr, own);
+  cairo_font_options_merge (options, own);
+  cairo_font_options_destroy (own);
+  cairo_get_matrix (cr, &matrix);
+  matrix.x0 = matrix.y0 = 0;
+
+  if (layouts->context != NULL && layouts->options != NULL &&
+      cairo_font_options_equal (options, layouts->options) && memcmp (&matrix, &layouts->matrix, sizeof matrix) == 0)
+    {
+      cairo_font_options_destroy (options);
+      return layouts->context;
+    }
+
+  if (layouts->context == NULL)
+    layouts->context = pango_cairo_create_context (cr);
+  else
+    pango_cairo_update_context (cr, layouts->context);
+  g_clear_pointer (&layouts->options, cairo_font_options_destroy);
+  layouts->options = options;
+  layouts->matrix = matrix;
+
+  return layouts->context;
 }
 
 /* The texts tes_painter_text() draws are laid out once and kept in
  * @layouts for the pictures after this one (a view redrawn as it pans
  * writes the same names and labels again): shaping is most of the cost
- * of a label. A layout kept follows @p's cairo context as it changes. */
+ * of a label. The layouts kept follow @p's cairo context as it changes. */
 void
-tes_painter_keep_layouts (TesPainter *p,
-                          GHashTable *layouts)
+tes_painter_keep_layouts (TesPainter        *p,
+                          TesPainterLayouts *layouts)
 {
   p->layouts = layouts;
 }
@@ -88,17 +152,17 @@ tes_painter_text (TesPainter     *p,
 
   if (p->layouts != NULL)
     {
+      /* the context follows this picture's */
+      PangoContext *context = kept_context (p->layouts, p->cr);
+
       key = g_strdup_printf ("%s\x1f%d\x1f%d\x1f%d\x1f%s", p->font, bold, align, pango_width, text);
-      if ((layout = g_hash_table_lookup (p->layouts, key)) != NULL)
-        {
-          /* as set below; the context follows this picture's */
-          pango_cairo_update_layout (p->cr, layout);
-          goto draw;
-        }
-      if (g_hash_table_size (p->layouts) >= MAX_KEPT_LAYOUTS)
-        g_hash_table_remove_all (p->layouts);
-      layout = pango_layout_new (pango_layout_get_context (p->layout));
-      g_hash_table_insert (p->layouts, g_steal_pointer (&key), layout);
+      /* as set below */
+      if ((layout = g_hash_table_lookup (p->layouts->table, key)) != NULL)
+        goto draw;
+      if (g_hash_table_size (p->layouts->table) >= MAX_KEPT_LAYOUTS)
+        g_hash_table_remove_all (p->layouts->table);
+      layout = pango_layout_new (context);
+      g_hash_table_insert (p->layouts->table, g_steal_pointer (&key), layout);
     }
 
   set_font (layout, p->font, bold);

@@ -45,6 +45,73 @@ boxes_unref (gpointer data)
     g_array_unref (data);
 }
 
+/* Box arrays of frames freed, emptied, for the frames built next: a
+ * frame's boxes are megabytes at 10M slices (26,000 boxes at the whole
+ * run), and allocated afresh each frame, as they grew they pushed the
+ * heap past its top, and gave it back as the frame was freed: with huge
+ * pages, 2 MB cleared by the kernel every frame. Any thread builds and
+ * frees frames, hence one store for all. */
+#define SPARE_BOXES_BYTES (16 << 20)
+#define SPARE_BOXES_MAX   64
+
+static GMutex spare_lock;
+static GArray *spare_boxes[SPARE_BOXES_MAX];
+static gsize spare_sizes[SPARE_BOXES_MAX];   /* bytes each held when given */
+static guint n_spare;
+static gsize spare_bytes;
+
+/* An empty array for a lane's boxes: the largest spare one (lanes are
+ * built top to bottom, and the largest first takes the largest), else
+ * a new one. */
+static GArray *
+boxes_take (void)
+{
+  GArray *boxes = NULL;
+  guint largest = 0;
+
+  g_mutex_lock (&spare_lock);
+  for (guint i = 1; i < n_spare; i++)
+    if (spare_sizes[i] > spare_sizes[largest])
+      largest = i;
+  if (n_spare > 0)
+    {
+      boxes = spare_boxes[largest];
+      spare_bytes -= spare_sizes[largest];
+      n_spare--;
+      spare_boxes[largest] = spare_boxes[n_spare];
+      spare_sizes[largest] = spare_sizes[n_spare];
+    }
+  g_mutex_unlock (&spare_lock);
+
+  return boxes != NULL ? boxes : g_array_new (FALSE, TRUE, sizeof (TesTraceBox));
+}
+
+/* A frame's lane boxes, freed: kept (their memory with them) while the
+ * store has room. The frame owns its arrays: nothing else holds them. */
+static void
+boxes_give (gpointer data)
+{
+  GArray *boxes = data;
+  gsize size;
+
+  if (boxes == NULL)
+    return;
+  size = (gsize)boxes->len * sizeof (TesTraceBox);
+
+  g_mutex_lock (&spare_lock);
+  if (n_spare < SPARE_BOXES_MAX && spare_bytes + size <= SPARE_BOXES_BYTES)
+    {
+      g_array_set_size (boxes, 0);
+      spare_boxes[n_spare] = g_steal_pointer (&boxes);
+      spare_sizes[n_spare++] = size;
+      spare_bytes += size;
+    }
+  g_mutex_unlock (&spare_lock);
+
+  if (boxes != NULL)
+    g_array_unref (boxes);
+}
+
 /* How many of the track's slices the range holds, were they spread evenly
  * over its extent: enough to choose between slices and summaries. */
 static double
@@ -63,18 +130,39 @@ estimate_visible (const TesTrack *track,
   return (double)track->n_slices * (double)(hi - lo) / (double)(track->t_max - track->t_min);
 }
 
-/* A box of columns is whole: its time, from its columns' edges. */
+/* The times of the pixel columns' edges: edge i is where column i
+ * starts, edge n where the last ends. A frame's boxes from the lane
+ * summaries start and end on them, tens of thousands of times. */
+static const gint64 *
+column_edges (gint64              **edges,
+              const TesTraceScale  *scale,
+              guint                 n_columns)
+{
+  double px = scale->width / n_columns;
+
+  if (*edges == NULL)
+    {
+      *edges = g_new (gint64, n_columns + 1);
+      for (guint i = 0; i <= n_columns; i++)
+        (*edges)[i] = tes_trace_scale_time (scale, scale->x0 + i * px);
+    }
+
+  return *edges;
+}
+
+/* A box of columns is whole: its time, to the edge it ends on. */
 static void
-close_box (GArray              *boxes,
-           int                  open,
-           const TesTraceScale *scale)
+close_box (GArray       *boxes,
+           int           open,
+           const gint64 *edges,
+           guint         end)
 {
   TesTraceBox *box;
 
   if (open < 0)
     return;
   box = &g_array_index (boxes, TesTraceBox, open);
-  box->dur = tes_trace_scale_time (scale, box->x1) - box->start;
+  box->dur = edges[end] - box->start;
 }
 
 /* Zoomed far out: one box per run of pixel columns with the same dominant
@@ -87,6 +175,7 @@ static gboolean
 boxes_from_summary (TesReport             *report,
                     const TesTrack        *track,
                     const TesTraceScale   *scale,
+                    const gint64          *edges,
                     TesTraceMode           mode,
                     const TesTraceMatches *matches,
                     const guint8          *hidden_names,
@@ -101,27 +190,30 @@ boxes_from_summary (TesReport             *report,
   g_autoptr(GArray) lane = combined != NULL ? g_array_ref (combined) : NULL;
   double px = scale->width / n_buckets;
   guint rows = mode == TES_TRACE_FLAME ? track->max_depth + 1 : 1;
+  guint n_strings = tes_report_get_n_strings (report);
   TesTraceGroupOpen groups[TES_TRACE_MAX_GROUP_LEVELS];
+  const TesLaneBucket *buckets;
 
   for (guint l = 0; l < G_N_ELEMENTS (groups); l++)
     groups[l].box = -1;
 
   if (lane == NULL && !(lane = tes_report_get_lane (report, track->id, t0, t1, n_buckets, error)))
     return FALSE;
+  buckets = (const TesLaneBucket *)(gpointer)lane->data;
 
   for (guint row = 0; row < rows; row++)
     {
       int open = -1;
+      guint open_end = 0;   /* the edge the open box ends on */
 
       for (guint i = 0; i < n_buckets; i++)
         {
-          const TesLaneBucket *bucket = &g_array_index (lane, TesLaneBucket, i);
+          const TesLaneBucket *bucket = &buckets[i];
 
           if (bucket->count == 0 || (mode == TES_TRACE_FLAME && bucket->max_depth < row) ||
-              (hidden_names != NULL && bucket->dominant < tes_report_get_n_strings (report) &&
-               hidden_names[bucket->dominant]))
+              (hidden_names != NULL && bucket->dominant < n_strings && hidden_names[bucket->dominant]))
             {
-              close_box (boxes, open, scale);
+              close_box (boxes, open, edges, open_end);
               open = -1;
               if (row == 0)
                 tes_trace_group_step (boxes, groups, levels, NULL, NULL);
@@ -134,8 +226,8 @@ boxes_from_summary (TesReport             *report,
               TesTraceBox column = { .x0 = scale->x0 + i * px, .x1 = scale->x0 + (i + 1) * px,
                                      .n_slices = bucket->count };
 
-              column.start = tes_trace_scale_time (scale, column.x0);
-              column.dur = tes_trace_scale_time (scale, column.x1) - column.start;
+              column.start = edges[i];
+              column.dur = edges[i + 1] - column.start;
               tes_trace_group_step (boxes, groups, levels,
                                     tes_report_get_string (report, bucket->dominant), &column);
             }
@@ -148,17 +240,18 @@ boxes_from_summary (TesReport             *report,
                 {
                   box->x1 = scale->x0 + (i + 1) * px;
                   box->n_slices += bucket->count;
+                  open_end = i + 1;
                   /* without a search, its time is set once it is whole */
                   if (matches != NULL)
                     {
-                      box->dur = tes_trace_scale_time (scale, box->x1) - box->start;
+                      box->dur = edges[i + 1] - box->start;
                       box->matched |= tes_trace_matches_any_between (matches, track->id,
                                                                      tes_trace_scale_time (scale, box->x1 - px),
                                                                      box->start + box->dur);
                     }
                   continue;
                 }
-              close_box (boxes, open, scale);
+              close_box (boxes, open, edges, open_end);
             }
 
           {
@@ -171,15 +264,16 @@ boxes_from_summary (TesReport             *report,
             };
 
             /* a bucket is a pixel column: its times are the column's */
-            box.start = tes_trace_scale_time (scale, box.x0);
-            box.dur = tes_trace_scale_time (scale, box.x1) - box.start;
+            box.start = edges[i];
+            box.dur = edges[i + 1] - box.start;
             box.matched = matches != NULL &&
                           tes_trace_matches_any_between (matches, track->id, box.start, box.start + box.dur);
             open = (int)boxes->len;
+            open_end = i + 1;
             g_array_append_val (boxes, box);
           }
         }
-      close_box (boxes, open, scale);
+      close_box (boxes, open, edges, open_end);
     }
 
   return TRUE;
@@ -492,6 +586,7 @@ io_boxes (TesReport             *report,
           const TesTraceLane    *lane,
           const TesTraceIoEvents *io,
           const TesTraceScale   *scale,
+          gint64               **edges,
           const TesTraceMerge   *merge,
           gint64                 t0,
           gint64                 t1,
@@ -535,8 +630,9 @@ io_boxes (TesReport             *report,
               to->busy = MAX (to->busy, from->busy);
             }
         }
-      return boxes_from_summary (report, track, scale, TES_TRACE_FLAT, merge->matches, merge->hidden_names,
-                                 merge->group_levels, combined, t0, t1, boxes, error);
+      return boxes_from_summary (report, track, scale, column_edges (edges, scale, n_buckets), TES_TRACE_FLAT,
+                                 merge->matches, merge->hidden_names, merge->group_levels, combined, t0, t1,
+                                 boxes, error);
     }
 
   {
@@ -576,6 +672,7 @@ tes_trace_frame_build (TesReport             *report,
   double scroll_y = request->scroll_y;
   double view_height = request->view_height;
   guint n_columns = MAX ((guint)ceil (scale->width), 1);
+  g_autofree gint64 *edges = NULL;
   g_autofree guint8 *sync_names = request->group_syncs ? tes_trace_sync_names (report) : NULL;
   g_autofree guint8 *own_hidden = request->hidden_names == NULL ? tes_trace_hidden_names (report, request->hide) : NULL;
   const guint8 *hidden_names = request->hidden_names != NULL ? request->hidden_names : own_hidden;
@@ -610,7 +707,7 @@ tes_trace_frame_build (TesReport             *report,
     frame->overview = g_array_ref (request->overview);
   else if (!(frame->overview = tes_trace_overview (report, n_columns, error)))
     return NULL;
-  frame->boxes = g_ptr_array_new_full (frame->lanes->len, boxes_unref);
+  frame->boxes = g_ptr_array_new_full (frame->lanes->len, boxes_give);
   frame->counters = g_ptr_array_new_full (frame->lanes->len, boxes_unref);
   frame->lane_of_track = g_hash_table_new (g_int64_hash, g_int64_equal);
 
@@ -653,18 +750,18 @@ tes_trace_frame_build (TesReport             *report,
        * so that rounding never drops a slice at the edge */
       t0 = tes_report_convert_time (report, 0, track->clock_id, scale->t0) - 1;
       t1 = tes_report_convert_time (report, 0, track->clock_id, scale->t1) + 1;
-      boxes = g_array_new (FALSE, TRUE, sizeof (TesTraceBox));
+      boxes = boxes_take ();
 
       if (lane->io_ipu >= 0)
         {
-          if (!io_boxes (report, lane, request->lanes->io_events, scale, &merge, t0, t1, boxes,
+          if (!io_boxes (report, lane, request->lanes->io_events, scale, &edges, &merge, t0, t1, boxes,
                          &frame->n_slices_read, error))
             return NULL;
         }
       else if (estimate_visible (track, t0, t1) > TES_TRACE_SLICES_PER_PIXEL * scale->width)
         {
-          if (!boxes_from_summary (report, track, scale, mode, matches, hidden_names, levels,
-                                   NULL, t0, t1, boxes, error))
+          if (!boxes_from_summary (report, track, scale, column_edges (&edges, scale, n_columns), mode,
+                                   matches, hidden_names, levels, NULL, t0, t1, boxes, error))
             return NULL;
         }
       else

@@ -15,6 +15,7 @@
 
 #include "tes-painter.h"
 #include "tes-share-chart-layout.h"
+#include "tes-trace-raster.h"
 #include "tes-trace-render.h"
 
 /* The Execution Trace as a picture: the names at the left, the ruler on
@@ -166,25 +167,17 @@ fill_boxes_vector (cairo_t             *cr,
     }
 }
 
-/* Boxes as pixels, written straight into an image of the lanes' area:
- * a frame of tens of thousands of boxes costs what its pixels cost. */
+/* Boxes' colours, as pixels: a name's colour is a hash of its text, and
+ * a frame has tens of thousands of boxes, so the names met are kept
+ * (direct-mapped) for the frame. */
 typedef struct
 {
-  guint32 *data;
-  int      stride;     /* in pixels */
-  int      width;
-  int      height;
-  double   scale;      /* device pixels per unit */
-  double   x_origin;   /* where the image sits in the picture */
-  double   y_origin;
-  /* colours of the names met, direct-mapped: a name's colour is a hash
-   * of its text, and a frame has tens of thousands of boxes */
-  guint32  names[256]; /* name id + 1; 0: empty */
-  guint8   colors[256];
-} Raster;
+  guint32 names[256];   /* name id + 1; 0: empty */
+  guint8  colors[256];
+} ColorCache;
 
 static guint8
-raster_color (Raster              *raster,
+cached_color (ColorCache          *cache,
               TesReport           *report,
               const TesTraceFrame *frame,
               const TesTraceBox   *box)
@@ -193,108 +186,53 @@ raster_color (Raster              *raster,
 
   if (box->label != NULL || (frame->searching && !box->matched))
     return box_shown_color (report, frame, box);
-  if (raster->names[slot] != box->name + 1)
+  if (cache->names[slot] != box->name + 1)
     {
-      raster->names[slot] = box->name + 1;
-      raster->colors[slot] = box_color_index (report, box);
+      cache->names[slot] = box->name + 1;
+      cache->colors[slot] = box_color_index (report, box);
     }
 
-  return raster->colors[slot];
+  return cache->colors[slot];
 }
 
-/* floor() to a pixel: without SSE4.1 floor() is a call, and a frame
- * takes four per box; out of range, beyond any image's edge */
-static inline int
-pixel_floor (double v)
-{
-  int i;
-
-  if (!(v > -1e9 && v < 1e9))
-    return v > 0 ? 1000000000 : -1000000000;
-  i = (int)v;
-  return i - (v < i);
-}
-
+/* Every pixel of the lanes' area: each lane's stripe and boxes
+ * (tes-trace-raster.c), the background above, between and below. */
 static void
-fill_boxes_raster (Raster              *raster,
-                   TesReport           *report,
-                   const TesTraceFrame *frame,
-                   GArray              *boxes,
-                   double               y)
-{
-  for (guint i = 0; i < boxes->len; i++)
-    {
-      const TesTraceBox *box = &g_array_index (boxes, TesTraceBox, i);
-      guint32 argb = 0xff000000 | color_of_index (raster_color (raster, report, frame, box));
-      double top = y + 2 + box->row * TES_TRACE_ROW_HEIGHT - raster->y_origin;
-      int x0 = pixel_floor ((box->x0 - raster->x_origin) * raster->scale);
-      int x1 = MAX (pixel_floor ((box->x1 - raster->x_origin) * raster->scale + 0.5), x0 + 1);
-      int y0 = pixel_floor (top * raster->scale);
-      int y1 = pixel_floor ((top + TES_TRACE_ROW_HEIGHT - 2) * raster->scale);
-
-      x0 = MAX (x0, 0);
-      x1 = MIN (x1, raster->width);
-      y0 = MAX (y0, 0);
-      y1 = MIN (y1, raster->height);
-
-      for (int py = y0; py < y1; py++)
-        {
-          guint32 *row = raster->data + (gsize)py * raster->stride;
-
-          for (int px = x0; px < x1; px++)
-            row[px] = argb;
-        }
-    }
-}
-
-static void
-fill_rows (Raster  *raster,
-           int      y0,
-           int      y1,
-           guint32  argb)
-{
-  guint32 *first;
-
-  y0 = MAX (y0, 0);
-  y1 = MIN (y1, raster->height);
-  if (y0 >= y1)
-    return;
-
-  /* one row, then copies of it */
-  first = raster->data + (gsize)y0 * raster->stride;
-  for (int px = 0; px < raster->width; px++)
-    first[px] = argb;
-  for (int py = y0 + 1; py < y1; py++)
-    memcpy (raster->data + (gsize)py * raster->stride, first, (gsize)raster->width * 4);
-}
-
-/* Every pixel of the lanes' area, a lane at a time: its stripe (and the
- * white above it), then its boxes, while those rows are still in the
- * cache; white below the last. */
-static void
-fill_lanes_raster (Raster              *raster,
+fill_lanes_raster (TesTraceRaster      *raster,
                    TesReport           *report,
                    const TesTraceFrame *frame)
 {
-  int done = 0;
+  g_autofree TesTraceRasterLane *lanes = g_new0 (TesTraceRasterLane, frame->lanes->len);
+  g_autoptr(GPtrArray) colors = g_ptr_array_new_with_free_func (g_free);
+  ColorCache *cache = g_new0 (ColorCache, 1);
 
   for (guint i = 0; i < frame->lanes->len; i++)
     {
       const TesTraceLane *lane = &g_array_index (frame->lanes, TesTraceLane, i);
-      int y0 = (int)floor ((lane->y - frame->scroll_y) * raster->scale);
-      int y1 = (int)floor ((lane->y + lane->height - frame->scroll_y) * raster->scale);
+      GArray *boxes = g_ptr_array_index (frame->boxes, i);
 
-      if (done < raster->height && y1 > 0)
+      lanes[i].y = lane->y;
+      lanes[i].height = lane->height;
+      lanes[i].stripe = 0xff000000 | (i % 2 ? LANE_ODD : LANE_EVEN);
+      if (boxes != NULL && boxes->len > 0)
         {
-          fill_rows (raster, done, y0, 0xff000000 | LANE_EVEN);
-          fill_rows (raster, MAX (y0, done), y1, 0xff000000 | (i % 2 ? LANE_ODD : LANE_EVEN));
-          done = MAX (done, y1);
+          guint32 *argb = g_new (guint32, boxes->len);
+
+          for (guint b = 0; b < boxes->len; b++)
+            argb[b] = 0xff000000 | color_of_index (cached_color (cache, report, frame,
+                                                                 &g_array_index (boxes, TesTraceBox, b)));
+          lanes[i].boxes = (const TesTraceBox *)(gpointer)boxes->data;
+          lanes[i].n_boxes = boxes->len;
+          lanes[i].colors = argb;
+          g_ptr_array_add (colors, argb);
         }
-      if (g_ptr_array_index (frame->boxes, i) != NULL)
-        fill_boxes_raster (raster, report, frame, g_ptr_array_index (frame->boxes, i),
-                           TES_TRACE_RULER_HEIGHT + lane->y - frame->scroll_y);
     }
-  fill_rows (raster, done, raster->height, 0xff000000 | LANE_EVEN);
+  g_free (cache);
+
+  raster->lanes_top = TES_TRACE_RULER_HEIGHT;
+  raster->scroll_y = frame->scroll_y;
+  raster->background = 0xff000000 | LANE_EVEN;
+  tes_trace_raster_lanes (raster, lanes, frame->lanes->len);
 }
 
 /* Whether @cr draws on whole pixels of an image at @scale (no rotation,
@@ -323,8 +261,8 @@ pixel_aligned (cairo_t *cr,
  * no clip cutting into the lanes' area. Then there is no image of the
  * lanes to fill, copy and throw away: a frame writes its pixels once. */
 static gboolean
-raster_in_target (cairo_t *cr,
-                  Raster  *raster)
+raster_in_target (cairo_t        *cr,
+                  TesTraceRaster *raster)
 {
   cairo_surface_t *target = cairo_get_target (cr);
   double scale, x0, y0, x1, y1, ox, oy;
@@ -366,7 +304,7 @@ draw_lanes_raster (cairo_t             *cr,
                    double               width,
                    double               height)
 {
-  Raster raster = { 0 };
+  TesTraceRaster raster = { 0 };
   g_autofree guint32 *pixels = NULL;
   gboolean direct;
 
@@ -386,6 +324,9 @@ draw_lanes_raster (cairo_t             *cr,
       raster.data = pixels;
     }
 
+  /* straight into the target, nothing reads the lanes' pixels back
+   * soon; an image of them is copied into the target at once */
+  raster.stream = direct;
   fill_lanes_raster (&raster, report, frame);
 
   if (direct)
@@ -919,11 +860,11 @@ draw_terminals (cairo_t             *cr,
 /* The lanes' names, the ruler's labels and the boxes' names, laid out
  * once for the frames after (a view panning draws the same again): per
  * thread, as frames may be drawn from any. */
-static GHashTable *
+static TesPainterLayouts *
 kept_layouts (void)
 {
-  static GPrivate layouts = G_PRIVATE_INIT ((GDestroyNotify)g_hash_table_unref);
-  GHashTable *table = g_private_get (&layouts);
+  static GPrivate layouts = G_PRIVATE_INIT ((GDestroyNotify)tes_painter_layouts_free);
+  TesPainterLayouts *table = g_private_get (&layouts);
 
   if (table == NULL)
     g_private_set (&layouts, (table = tes_painter_layouts_new ()));
