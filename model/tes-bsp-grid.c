@@ -17,20 +17,23 @@
 #include "tes-bsp-pyramid-private.h"
 
 
-#ifdef TES_BSP_AVX2
-/* Whether the processor has AVX2: the functions written for it (their
- * unsigned minimum and maximum) are then called. */
-static gboolean
-have_avx2 (void)
+/* Whether the processor has AVX2: the functions written for it (the
+ * grid's, with their unsigned minimum and maximum, and the BSP pixels')
+ * are then called. */
+gboolean
+tes_bsp_have_avx2 (void)
 {
+#if defined(__x86_64__) || defined(__i386__)
   static int avx2 = -1;
 
   if (avx2 < 0)
     avx2 = __builtin_cpu_supports ("avx2") ? 1 : 0;
 
   return avx2 == 1;
-}
+#else
+  return FALSE;
 #endif
+}
 
 /* Four sums at once (GCC's and clang's vector extension): a column adds a
  * group's row sums, and picks its rows' states, four rows at a time. */
@@ -529,7 +532,7 @@ column_store (TesBspGrid *grid,
       Vec4 row_all = (Vec4){ 1, 1, 1, 1 } * (guint32)(grid->tiles_per_row * dur);
 
 #ifdef TES_BSP_AVX2
-      if (have_avx2 ())
+      if (tes_bsp_have_avx2 ())
         r = _tes_bsp_column_store_eights_avx2 (plane, sole, n_rows, full_rows, scratch->row_tiles, scratch->per_tile,
                                       (guint32)(grid->tiles_per_row * dur), (guint32)dur, scale,
                                       grid->with_cycles ? cycles : NULL, scratch->best, &max_cycles);
@@ -627,7 +630,7 @@ static inline gboolean
 spread_sole_fast (const TesBspGrid *grid)
 {
 #ifdef TES_BSP_AVX2
-  if (have_avx2 ())
+  if (tes_bsp_have_avx2 ())
     return TRUE;
 #endif
   return grid->tiles_per_row < 4;
@@ -659,7 +662,7 @@ step_spread_sole (const TesBspSpan *span,
     to[c] = accs[c] + plane;
 
 #ifdef TES_BSP_AVX2
-  if (grid->tiles_per_row % 4 == 0 && have_avx2 ())
+  if (grid->tiles_per_row % 4 == 0 && tes_bsp_have_avx2 ())
     {
       guint32 edges[2 * SPREAD_COLUMNS];
       guint8 at_lo[SPREAD_COLUMNS], at_hi[SPREAD_COLUMNS];
@@ -710,7 +713,7 @@ step_spread (const TesBspSpan *span,
 
 #ifdef TES_BSP_AVX2
   /* rows of four tiles or a multiple, eight rows at a time */
-  if (grid->tiles_per_row % 4 == 0 && have_avx2 ())
+  if (grid->tiles_per_row % 4 == 0 && tes_bsp_have_avx2 ())
     r = _tes_bsp_spread_eights_avx2 (span, grid, first_tile, accs, k, fresh, edges, first_edge, n_edges, at_lo, at_hi, r);
 #endif
 

@@ -129,6 +129,7 @@ int         tes_bsp_span_at       (const TesBspSpan *spans,
                                    guint             n_spans,
                                    gint64            t);
 void        tes_bsp_grid_free     (TesBspGrid       *grid);
+gboolean    tes_bsp_have_avx2     (void);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TesBspGrid, tes_bsp_grid_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TesBspPyramid, tes_bsp_pyramid_free)

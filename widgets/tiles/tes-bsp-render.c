@@ -250,17 +250,6 @@ line_fill (guint32        *line,
 }
 
 #ifdef BSP_PIXELS_AVX2
-static gboolean
-have_avx2 (void)
-{
-  static int avx2 = -1;
-
-  if (avx2 < 0)
-    avx2 = __builtin_cpu_supports ("avx2") ? 1 : 0;
-
-  return avx2 == 1;
-}
-
 /* line_fill () by state, eight pixels at a time: each cell's colour of a
  * vector of the five (four states, then no step for any byte past them)
  * by one permutation, written past the cache into @line and, unless
@@ -323,7 +312,7 @@ pixels_fill (const TesBspGrid *grid,
 
 #ifdef BSP_PIXELS_AVX2
   /* by state, AVX2: two rows of pixels showing the same cells at once */
-  if (coloring != TES_BSP_COLOR_CYCLES && have_avx2 ())
+  if (coloring != TES_BSP_COLOR_CYCLES && tes_bsp_have_avx2 ())
     {
       for (int y = to->y0; y < to->y1; y++)
         {
