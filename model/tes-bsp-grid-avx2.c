@@ -38,9 +38,11 @@ _tes_bsp_column_store_eights_avx2 (const guint32 *const *plane,
   __m256 top = _mm256_setzero_ps ();
   float lanes[8];
   guint r = 0;
+  /* the planes apart from what is stored (no reading of @plane after
+   * each store) */
+  const guint32 *restrict computes = plane[0], *restrict exchanges = plane[1], *restrict syncs = plane[2];
 
-  /* by state only, one plane: a loop of its own, its plane and the
-   * states' words apart (no reading of @plane after each store) */
+  /* by state only, one plane: a loop of its own */
   if (sole != 0 && cycles == NULL)
     {
       const guint32 *restrict one = plane[sole - TES_TILE_STATE_COMPUTE];
@@ -74,16 +76,17 @@ _tes_bsp_column_store_eights_avx2 (const guint32 *const *plane,
       if (sole != 0)
         {
           /* one plane: that state where it is more than the idle rest */
-          busy = _mm256_loadu_si256 ((const void *)(plane[sole - TES_TILE_STATE_COMPUTE] + r));
+          busy = _mm256_loadu_si256 ((const void *)((sole == TES_TILE_STATE_COMPUTE ? computes
+                                                      : sole == TES_TILE_STATE_EXCHANGE ? exchanges : syncs) + r));
           weight = _mm256_sub_epi32 (all, _mm256_min_epu32 (busy, all));
           kept = _mm256_cmpeq_epi32 (_mm256_max_epu32 (busy, weight), weight);
           state = _mm256_blendv_epi8 (_mm256_set1_epi32 ((int)sole), state, kept);
         }
       else
         {
-          __m256i compute = _mm256_loadu_si256 ((const void *)(plane[0] + r));
-          __m256i exchange = _mm256_loadu_si256 ((const void *)(plane[1] + r));
-          __m256i sync = _mm256_loadu_si256 ((const void *)(plane[2] + r));
+          __m256i compute = _mm256_loadu_si256 ((const void *)(computes + r));
+          __m256i exchange = _mm256_loadu_si256 ((const void *)(exchanges + r));
+          __m256i sync = _mm256_loadu_si256 ((const void *)(syncs + r));
 
           busy = _mm256_add_epi32 (_mm256_add_epi32 (compute, exchange), sync);
           weight = _mm256_sub_epi32 (all, _mm256_min_epu32 (busy, all));   /* idle */
