@@ -204,7 +204,7 @@ fill_lanes_raster (TesTraceRaster      *raster,
 {
   g_autofree TesTraceRasterLane *lanes = g_new0 (TesTraceRasterLane, frame->lanes->len);
   g_autoptr(GPtrArray) colors = g_ptr_array_new_with_free_func (g_free);
-  ColorCache *cache = g_new0 (ColorCache, 1);
+  ColorCache cache = { { 0 } };
 
   for (guint i = 0; i < frame->lanes->len; i++)
     {
@@ -219,7 +219,7 @@ fill_lanes_raster (TesTraceRaster      *raster,
           guint32 *argb = g_new (guint32, boxes->len);
 
           for (guint b = 0; b < boxes->len; b++)
-            argb[b] = 0xff000000 | color_of_index (cached_color (cache, report, frame,
+            argb[b] = 0xff000000 | color_of_index (cached_color (&cache, report, frame,
                                                                  &g_array_index (boxes, TesTraceBox, b)));
           lanes[i].boxes = (const TesTraceBox *)(gpointer)boxes->data;
           lanes[i].n_boxes = boxes->len;
@@ -227,7 +227,6 @@ fill_lanes_raster (TesTraceRaster      *raster,
           g_ptr_array_add (colors, argb);
         }
     }
-  g_free (cache);
 
   raster->lanes_top = TES_TRACE_RULER_HEIGHT;
   raster->scroll_y = frame->scroll_y;
