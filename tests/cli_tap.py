@@ -4,8 +4,8 @@
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 """What the Python tests that drive tessera-cli share: TAP output (ok, the
-plan at the end), running the CLI, and reading the info's exact
-milliseconds back as nanoseconds."""
+plan at the end), running the CLI, and writing nanoseconds as the
+frameworks' info writes times (milliseconds to the microsecond)."""
 import subprocess
 
 

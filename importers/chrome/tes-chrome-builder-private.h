@@ -144,9 +144,6 @@ struct _TesChromeBuilder
 
   /* parent of the file's top-level tracks (0: none; Kineto's "Rank N") */
   gint64                  root_track;
-
-  /* this thread's CPU seconds in the flavour's threads_written (debug log) */
-  double                  cpu_threads_written;
 };
 
 /* tes-chrome-shared.c */

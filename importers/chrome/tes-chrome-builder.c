@@ -242,9 +242,8 @@ tes_chrome_build (TesImportContext  *context,
     b->flavour->rows_written (b);
   write_info (b, trace);
   g_debug ("%s: CPU of the build's steps: merge and async %.3f s, flows %.3f s, counters, instants and "
-           "flavour %.3f s, rows %.3f s (the flavour's threads_written %.3f s)", context->path,
-           cpu[1] - cpu[0], cpu[2] - cpu[1], cpu[3] - cpu[2], tes_chrome_thread_cpu () - cpu[3],
-           b->cpu_threads_written);
+           "flavour %.3f s, rows %.3f s", context->path,
+           cpu[1] - cpu[0], cpu[2] - cpu[1], cpu[3] - cpu[2], tes_chrome_thread_cpu () - cpu[3]);
 
   for (guint i = 0; i < trace->spills->len; i++)
     if (!tes_chrome_spill_check (g_ptr_array_index (trace->spills, i), error))
