@@ -1053,7 +1053,7 @@ scan_trace (guint n)
     {
       ts += 1 + i % 13;
       g_string_append (s, seps[i % G_N_ELEMENTS (seps)]);
-      switch (i % 8)
+      switch (i % 10)
         {
         case 0:
         case 1:
@@ -1082,6 +1082,33 @@ scan_trace (guint n)
                                   "\"id2\":{\"local\":\"0x%x\"},\"pid\":1,\"tid\":2,\"ts\":%" G_GINT64_FORMAT "}",
                                   i, ts, i, ts + 5);
           break;
+        case 8:
+          /* what the one-pass decoder reads: the PyTorch profiler's
+           * layout, string and large ids, times in every form */
+          g_string_append_printf (s, "{\n    \"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\xc3\xa9%u\", "
+                                  "\"pid\": \"%s\", \"tid\": %s,\n    \"ts\": %s, \"dur\": %s,\n"
+                                  "    \"args\": {\n      \"External id\": %u, \"grid\": [1, 2, 3], \"o\": {}\n    }\n  }",
+                                  i % 5, (const char *[]) { "GPU 0", "p\\u00e9", "", "7" }[i / 10 % 4],
+                                  (const char *[]) { "0", "4294967295", "123456789012345678", "1234567890123456789",
+                                                     "12345678901234567890", "\"t\"", "-3", "7.0" }[i / 10 % 8],
+                                  (const char *[]) { "1.5", "1.2345", "1e3", "0.001", "123456789012345", "1234567890123456",
+                                                     "\"5\"", "null" }[i / 10 % 8],
+                                  (const char *[]) { "0", "2.25", "-1", "1.0", "0.5E1" }[i / 10 % 5],
+                                  i);
+          break;
+        case 9:
+          /* keys the decoder skips or leaves to the scanner */
+          g_string_append_printf (s, "{\"ph\":\"%s\",\"name\":%s,\"pid\":1,\"tid\":1,\"ts\":%" G_GINT64_FORMAT ","
+                                  "\"s\":\"%s\",\"bp\":%s,\"x\":{\"y\":[{},[]]},\"id\":%s,\"args\":{\"a\":1},"
+                                  "\"args\":%s,\"flow_in\":%s,\"n\\u0061me\":\"q\"}",
+                                  (const char *[]) { "i", "Xx", "\\u0058", "" }[i / 10 % 4],
+                                  (const char *[]) { "\"n\"", "3", "null", "\"a\\\"b\"" }[i / 10 % 4],
+                                  ts, (const char *[]) { "g", "", "p" }[i / 10 % 3],
+                                  (const char *[]) { "\"e\"", "{}", "1", "[]" }[i / 10 % 4],
+                                  (const char *[]) { "\"0x1\"", "12", "1.5e2", "{}" }[i / 10 % 4],
+                                  (const char *[]) { "{}", "{\"b\":\"\\/\"}", "null", "[1]", "{\"c\" : true}" }[i / 10 % 5],
+                                  (const char *[]) { "true", "false", "1" }[i / 10 % 3]);
+          break;
         default:
           g_string_append_printf (s, "{ \"ph\" : \"X\" ,\n \"name\":\"sp ace\", \"pid\":\"str\", \"tid\":%u, "
                                   "\"ts\":\"%" G_GINT64_FORMAT "\", \"dur\":1e1, \"bind_id\":%u, \"flow_out\":true }",
@@ -1094,29 +1121,40 @@ scan_trace (guint n)
   return g_string_free (s, FALSE);
 }
 
+typedef enum
+{
+  PARSE_YAJL,        /* yajl reads every event */
+  PARSE_SCAN,        /* the scanner's tokens, replayed */
+  PARSE_DECODE,      /* the one-pass decoder first (the default) */
+} ParseMode;
+
 static TesReport *
 import_scanned (const char  *path,
-                gboolean     scan,
+                ParseMode    mode,
                 GError     **error)
 {
   TesReport *report;
 
-  tes_chrome_parser_set_scan (scan);
+  tes_chrome_parser_set_scan (mode != PARSE_YAJL);
+  tes_chrome_parser_set_decode (mode == PARSE_DECODE);
   report = import (path, error);
   tes_chrome_parser_set_scan (TRUE);
+  tes_chrome_parser_set_decode (TRUE);
 
   return report;
 }
 
-/* The same import with and without the scanner: both fail with the same
- * message, or both give the same report. */
+/* The same import through the given path and through yajl alone (b, or
+ * its error): both fail with the same message, or both give the same
+ * report. */
 static void
-assert_scan_same (const char *path)
+assert_parse_same (const char   *path,
+                   ParseMode     mode,
+                   TesReport    *b,
+                   const GError *error_yajl)
 {
   g_autoptr(GError) error_scan = NULL;
-  g_autoptr(GError) error_yajl = NULL;
-  g_autoptr(TesReport) a = import_scanned (path, TRUE, &error_scan);
-  g_autoptr(TesReport) b = import_scanned (path, FALSE, &error_yajl);
+  g_autoptr(TesReport) a = import_scanned (path, mode, &error_scan);
 
   if (b == NULL)
     {
@@ -1146,8 +1184,19 @@ assert_scan_same (const char *path)
   }
 }
 
-/* The scanner that spares yajl the plain events gives what yajl alone
- * gives: on a trace of every shape, and on 120 damaged copies of it
+/* The scanner and the decoder each give what yajl alone gives. */
+static void
+assert_scan_same (const char *path)
+{
+  g_autoptr(GError) error_yajl = NULL;
+  g_autoptr(TesReport) b = import_scanned (path, PARSE_YAJL, &error_yajl);
+
+  assert_parse_same (path, PARSE_DECODE, b, error_yajl);
+  assert_parse_same (path, PARSE_SCAN, b, error_yajl);
+}
+
+/* The scanner and the one-pass decoder that spare yajl the plain events
+ * give what yajl alone gives: on a trace of every shape, and on 120 damaged copies of it
  * (bytes inserted, deleted, changed, the file cut), where the errors must
  * read the same, byte and line included. */
 static void

@@ -95,6 +95,7 @@ struct _TesChromeParser
   guint64           scan_at;      /* file offset past the token being replayed */
   guint             replaying : 1;
   guint             scan_enabled : 1;
+  guint             decode_enabled : 1;
   guint             in_string : 1;    /* of the bytes yajl was given, as yajl lexes them */
   guint             escaped : 1;
   guint             saw_top : 1;
@@ -129,6 +130,51 @@ top (TesChromeParser *p)
   return &p->frames[p->n_frames - 1];
 }
 
+/* The key of an event (an object of the events array). */
+static inline Key
+tes_chrome_match_event_key (const char *k,
+                            gsize       len)
+{
+#define IS(lit) (len == sizeof (lit) - 1 && memcmp (k, lit, sizeof (lit) - 1) == 0)
+  switch (len)
+    {
+    case 1:
+      return k[0] == 's' ? K_S : K_OTHER;
+    case 2:
+      if (IS ("ph")) return K_PH;
+      if (IS ("ts")) return K_TS;
+      if (IS ("id")) return K_ID;
+      if (IS ("bp")) return K_BP;
+      return K_OTHER;
+    case 3:
+      if (IS ("pid")) return K_PID;
+      if (IS ("tid")) return K_TID;
+      if (IS ("dur")) return K_DUR;
+      if (IS ("cat")) return K_CAT;
+      if (IS ("tts")) return K_TTS;
+      if (IS ("id2")) return K_ID2;
+      return K_OTHER;
+    case 4:
+      if (IS ("name")) return K_NAME;
+      if (IS ("args")) return K_ARGS;
+      if (IS ("tdur")) return K_TDUR;
+      return K_OTHER;
+    case 5:
+      if (IS ("scope")) return K_SCOPE;
+      return K_OTHER;
+    case 7:
+      if (IS ("bind_id")) return K_BIND_ID;
+      if (IS ("flow_in")) return K_FLOW_IN;
+      return K_OTHER;
+    case 8:
+      if (IS ("flow_out")) return K_FLOW_OUT;
+      return K_OTHER;
+    default:
+      return K_OTHER;
+    }
+#undef IS
+}
+
 /* tes-chrome-parser.c: the callbacks, as yajl would call them */
 int      tes_chrome_parser_on_scalar      (TesChromeParser *p,
                                            ValueType        type,
@@ -141,5 +187,14 @@ int      tes_chrome_parser_on_end         (TesChromeParser *p,
 int      tes_chrome_parser_on_key         (TesChromeParser *p,
                                            const char      *key,
                                            gsize            len);
+void     tes_chrome_parser_event_done     (TesChromeParser *p,
+                                           guint64          end);
+
+/* tes-chrome-decode.c: the common event decoded in one pass, without
+ * tokens; its length, or 0 to leave it to the scanner. */
+gsize    tes_chrome_decode_event          (TesChromeParser *p,
+                                           const guint8    *buf,
+                                           gsize            len,
+                                           guint64          offset);
 
 G_END_DECLS

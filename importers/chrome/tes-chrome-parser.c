@@ -27,6 +27,7 @@
 
 /* tes_chrome_parser_set_scan() */
 static gboolean default_scan = TRUE;
+static gboolean default_decode = TRUE;
 
 static int
 fail (TesChromeParser *p,
@@ -47,50 +48,6 @@ push (TesChromeParser *p,
   p->frames[p->n_frames].kind = kind;
   p->frames[p->n_frames].nest = 1;
   p->n_frames++;
-}
-
-static Key
-match_event_key (const char *k,
-                 gsize       len)
-{
-#define IS(lit) (len == sizeof (lit) - 1 && memcmp (k, lit, sizeof (lit) - 1) == 0)
-  switch (len)
-    {
-    case 1:
-      return k[0] == 's' ? K_S : K_OTHER;
-    case 2:
-      if (IS ("ph")) return K_PH;
-      if (IS ("ts")) return K_TS;
-      if (IS ("id")) return K_ID;
-      if (IS ("bp")) return K_BP;
-      return K_OTHER;
-    case 3:
-      if (IS ("pid")) return K_PID;
-      if (IS ("tid")) return K_TID;
-      if (IS ("dur")) return K_DUR;
-      if (IS ("cat")) return K_CAT;
-      if (IS ("tts")) return K_TTS;
-      if (IS ("id2")) return K_ID2;
-      return K_OTHER;
-    case 4:
-      if (IS ("name")) return K_NAME;
-      if (IS ("args")) return K_ARGS;
-      if (IS ("tdur")) return K_TDUR;
-      return K_OTHER;
-    case 5:
-      if (IS ("scope")) return K_SCOPE;
-      return K_OTHER;
-    case 7:
-      if (IS ("bind_id")) return K_BIND_ID;
-      if (IS ("flow_in")) return K_FLOW_IN;
-      return K_OTHER;
-    case 8:
-      if (IS ("flow_out")) return K_FLOW_OUT;
-      return K_OTHER;
-    default:
-      return K_OTHER;
-    }
-#undef IS
 }
 
 static void
@@ -577,6 +534,22 @@ tes_chrome_parser_on_start (TesChromeParser *p,
   return 1;
 }
 
+/* The event in p->ev ended just before end: to its segment. */
+void
+tes_chrome_parser_event_done (TesChromeParser *p,
+                              guint64          end)
+{
+  p->last_token = end;
+  p->last_event_end = end;
+  p->key = K_NONE;
+  tes_chrome_segment_add_event (p->seg, &p->ev);
+  if (p->roll != NULL && p->last_event_end - p->roll_from >= p->roll_every)
+    {
+      p->roll_from = p->last_event_end;
+      p->roll (p, p->roll_data);
+    }
+}
+
 int
 tes_chrome_parser_on_end (TesChromeParser *p,
                           gboolean         is_map)
@@ -607,13 +580,7 @@ tes_chrome_parser_on_end (TesChromeParser *p,
 
     case F_EVENT:
       p->n_frames--;
-      p->last_event_end = offset_now (p);
-      tes_chrome_segment_add_event (p->seg, &p->ev);
-      if (p->roll != NULL && p->last_event_end - p->roll_from >= p->roll_every)
-        {
-          p->roll_from = p->last_event_end;
-          p->roll (p, p->roll_data);
-        }
+      tes_chrome_parser_event_done (p, offset_now (p));
       break;
 
     case F_TOP_OBJECT:
@@ -667,7 +634,7 @@ tes_chrome_parser_on_key (TesChromeParser *p,
   /* by far the most frequent case first */
   if (G_LIKELY (f->kind == F_EVENT))
     {
-      p->key = match_event_key (key, len);
+      p->key = tes_chrome_match_event_key (key, len);
       return 1;
     }
 
@@ -762,6 +729,7 @@ tes_chrome_parser_new (TesChromeSegment *seg)
   p->other_key = g_string_new (NULL);
   tes_chrome_scan_init (&p->scan);
   p->scan_enabled = default_scan;
+  p->decode_enabled = default_scan && default_decode;
 
   return p;
 }
@@ -811,6 +779,14 @@ void
 tes_chrome_parser_set_scan (gboolean enabled)
 {
   default_scan = enabled;
+}
+
+/* For tests: whether parsers created from now on decode the common events
+ * in one pass (the default) or leave every event to the scanner. */
+void
+tes_chrome_parser_set_decode (gboolean enabled)
+{
+  default_decode = enabled;
 }
 
 /* Whether the stream has just closed an event of the events array whose

@@ -101,6 +101,7 @@ void             tes_chrome_parser_set_roll    (TesChromeParser       *parser,
 void             tes_chrome_parser_set_segment (TesChromeParser       *parser,
                                                 TesChromeSegment      *segment);
 void             tes_chrome_parser_set_scan    (gboolean               enabled);
+void             tes_chrome_parser_set_decode  (gboolean               enabled);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TesChromeParser, tes_chrome_parser_free)
 

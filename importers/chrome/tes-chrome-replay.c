@@ -114,7 +114,8 @@ between_events (TesChromeParser *p,
 }
 
 /* From just past an event's '}', the following events (',' '{'…'}') that
- * lie whole in data, scanned and replayed; returns the bytes consumed,
+ * lie whole in data, decoded (tes-chrome-decode.c), or else scanned and
+ * replayed; returns the bytes consumed,
  * which end just past an event's '}'. *failed: a callback failed. */
 static gsize
 scan_events (TesChromeParser *p,
@@ -137,8 +138,14 @@ scan_events (TesChromeParser *p,
       i++;
       while (i < len && is_ws (data[i]))
         i++;
-      if (i >= len || data[i] != '{' ||
-          !(n = tes_chrome_scan_object (&p->scan, data + i, len - i, TES_CHROME_MAX_DEPTH - p->depth)))
+      if (i >= len || data[i] != '{')
+        return done;
+      if (p->decode_enabled && (n = tes_chrome_decode_event (p, data + i, len - i, offset + i)) != 0)
+        {
+          done = i + n;
+          continue;
+        }
+      if (!(n = tes_chrome_scan_object (&p->scan, data + i, len - i, TES_CHROME_MAX_DEPTH - p->depth)))
         return done;
       if (!replay (p, offset + i))
         {

@@ -8,12 +8,9 @@
 #include "config.h"
 
 #include "tes-chrome-scan.h"
+#include "tes-chrome-scan-private.h"
 
 #include <string.h>
-
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 /* yajl lexes a byte at a time through a state machine and calls back
  * through a function pointer per token: half an import's CPU. Most events
@@ -24,22 +21,6 @@
 
 /* No trace event nests deeper; a deeper one goes to yajl. */
 #define MAX_NEST 64
-
-enum
-{
-  C_PLAIN,
-  C_QUOTE,
-  C_BACKSLASH,
-  C_CONTROL,
-  C_HIGH,
-};
-
-static const guint8 string_class[256] = {
-  [0x00 ... 0x1f] = C_CONTROL,
-  ['"'] = C_QUOTE,
-  ['\\'] = C_BACKSLASH,
-  [0x80 ... 0xff] = C_HIGH,
-};
 
 void
 tes_chrome_scan_init (TesChromeScan *scan)
@@ -54,67 +35,6 @@ tes_chrome_scan_clear (TesChromeScan *scan)
   g_free (scan->scratch);
   g_free (scan->gaps);
   memset (scan, 0, sizeof *scan);
-}
-
-static inline gboolean
-is_ws (guint8 c)
-{
-  return c == ' ' || c == '\n' || c == '\r' || c == '\t';
-}
-
-#ifdef __SSE2__
-/* Sixteen bytes at p (SSE2, which every x86-64 has): a mask of those
- * that end a run of plain string bytes (a quote, a backslash, a control
- * or non-ASCII byte: below 0x20 as a signed byte), and of those that are
- * not white space. */
-static inline guint
-string_stops16 (const guint8 *p)
-{
-  __m128i v = _mm_loadu_si128 ((const __m128i *)p);
-  __m128i m = _mm_or_si128 (_mm_or_si128 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('"')),
-                                          _mm_cmpeq_epi8 (v, _mm_set1_epi8 ('\\'))),
-                            _mm_cmplt_epi8 (v, _mm_set1_epi8 (0x20)));
-
-  return (guint)_mm_movemask_epi8 (m);
-}
-
-static inline guint
-not_ws16 (const guint8 *p)
-{
-  __m128i v = _mm_loadu_si128 ((const __m128i *)p);
-  __m128i m = _mm_or_si128 (_mm_or_si128 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 (' ')),
-                                          _mm_cmpeq_epi8 (v, _mm_set1_epi8 ('\n'))),
-                            _mm_or_si128 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('\r')),
-                                          _mm_cmpeq_epi8 (v, _mm_set1_epi8 ('\t'))));
-
-  return ~(guint)_mm_movemask_epi8 (m) & 0xffff;
-}
-#endif
-
-/* The index past the white space from i, which is white space: the
- * PyTorch profiler indents every line, so runs are a newline and 4 to 8
- * spaces, or one space after ':' and ','. */
-static inline gsize
-skip_ws (const guint8 *buf,
-         gsize         len,
-         gsize         i)
-{
-  i++;
-#ifdef __SSE2__
-  if (i < len && is_ws (buf[i]))
-    while (i + 16 <= len)
-      {
-        guint stops = not_ws16 (buf + i);
-
-        if (stops != 0)
-          return i + (gsize)__builtin_ctz (stops);
-        i += 16;
-      }
-#endif
-  while (i < len && is_ws (buf[i]))
-    i++;
-
-  return i;
 }
 
 static inline void
@@ -154,28 +74,6 @@ add_gap (TesChromeScan *scan,
   (*n_gaps)++;
 }
 
-/* buf[from, to) to out, which has 16 bytes to spare; returns its length */
-static inline gsize
-copy_run (char         *out,
-          const guint8 *buf,
-          gsize         len,
-          gsize         from,
-          gsize         to)
-{
-  gsize n = to - from;
-
-#ifdef __SSE2__
-  if (n <= 16 && from + 16 <= len)
-    {
-      _mm_storeu_si128 ((__m128i *)out, _mm_loadu_si128 ((const __m128i *)(buf + from)));
-      return n;
-    }
-#endif
-  memcpy (out, buf + from, n);
-
-  return n;
-}
-
 /* true, false or null at @i: pushed, and where it ends; 0 if it is not
  * there whole (the caller hands the event to yajl). */
 static inline gsize
@@ -193,35 +91,6 @@ scan_literal (TesChromeScan *scan,
   push (scan, type, NULL, 0, i + n);
 
   return i + n;
-}
-
-/* yajl's own UTF-8 check: a lead byte and as many continuation bytes as
- * it announces. */
-static inline gboolean
-utf8_char (const guint8 *buf,
-           gsize         len,
-           gsize        *i)
-{
-  guint8 c = buf[*i];
-  guint n;
-
-  if ((c >> 5) == 0x6)
-    n = 1;
-  else if ((c >> 4) == 0xe)
-    n = 2;
-  else if ((c >> 3) == 0x1e)
-    n = 3;
-  else
-    return FALSE;
-
-  if (*i + n >= len)
-    return FALSE;
-  for (guint k = 1; k <= n; k++)
-    if ((buf[*i + k] >> 6) != 0x2)
-      return FALSE;
-  *i += n + 1;
-
-  return TRUE;
 }
 
 static inline int
@@ -257,29 +126,29 @@ decode_string (const guint8  *buf,
     {
       guint8 c = buf[i];
 
-      switch (string_class[c])
+      switch (scan_string_class[c])
         {
-        case C_PLAIN:
+        case SCAN_PLAIN:
           *o++ = (char)c;
           i++;
           break;
 
-        case C_QUOTE:
+        case SCAN_QUOTE:
           *out_len = o - out;
           return i + 1;
 
-        case C_HIGH:
+        case SCAN_HIGH:
           {
             gsize from = i;
 
-            if (!utf8_char (buf, len, &i))
+            if (!scan_utf8_char (buf, len, &i))
               return 0;
             memcpy (o, buf + from, i - from);
             o += i - from;
           }
           break;
 
-        case C_BACKSLASH:
+        case SCAN_BACKSLASH:
           if (i + 1 >= len)
             return 0;
           switch (buf[i + 1])
@@ -353,7 +222,7 @@ decode_string (const guint8  *buf,
           i += 2;
           break;
 
-        case C_CONTROL:
+        case SCAN_CONTROL:
         default:
           return 0;
         }
@@ -361,13 +230,6 @@ decode_string (const guint8  *buf,
 
   return 0;
 }
-
-/* Bytes of a 64-bit word (Sean Anderson's bit hacks): whether one is 0,
- * whether one is below n (n <= 128, the word holding no byte >= 128). */
-#define ONES_LOW       G_GUINT64_CONSTANT (0x0101010101010101)
-#define ONES_HIGH      G_GUINT64_CONSTANT (0x8080808080808080)
-#define HAS_ZERO(v)    (((v) - ONES_LOW) & ~(v) & ONES_HIGH)
-#define HAS_LESS(v, n) (((v) - ONES_LOW * (n)) & ~(v) & ONES_HIGH)
 
 /* The string whose opening quote is at i - 1; returns the index past its
  * closing quote, 0 to give up. Decoded text goes to the scratch buffer,
@@ -386,54 +248,26 @@ scan_string (TesChromeScan  *scan,
 
   while (i < len)
     {
-      /* sixteen or eight plain bytes at a time (no quote, backslash,
-       * control or non-ASCII byte among them): kernel names run to
-       * hundreds, and most keys end in the first sixteen */
-#ifdef __SSE2__
-      while (i + 16 <= len)
-        {
-          guint stops = string_stops16 (buf + i);
-
-          if (stops != 0)
-            {
-              i += (gsize)__builtin_ctz (stops);
-              goto classify;
-            }
-          i += 16;
-        }
-#endif
-      while (i + 8 <= len)
-        {
-          guint64 v;
-
-          memcpy (&v, buf + i, 8);
-          if ((v & ONES_HIGH) || HAS_ZERO (v ^ (ONES_LOW * '"')) || HAS_ZERO (v ^ (ONES_LOW * '\\')) ||
-              HAS_LESS (v, 0x20))
-            break;
-          i += 8;
-        }
+      i = scan_plain_run (buf, len, i);
       if (i >= len)
         break;
-#ifdef __SSE2__
-    classify:
-#endif
-      switch (string_class[buf[i]])
+      switch (scan_string_class[buf[i]])
         {
-        case C_PLAIN:
+        case SCAN_PLAIN:
           i++;
           break;
 
-        case C_QUOTE:
+        case SCAN_QUOTE:
           *text = (const char *)buf + start;
           *text_len = i - start;
           return i + 1;
 
-        case C_HIGH:
-          if (!utf8_char (buf, len, &i))
+        case SCAN_HIGH:
+          if (!scan_utf8_char (buf, len, &i))
             return 0;
           break;
 
-        case C_BACKSLASH:
+        case SCAN_BACKSLASH:
           {
             char *out = scan->scratch + *scratch_used;
             gsize end = decode_string (buf, len, start, i, out, text_len);
@@ -447,64 +281,13 @@ scan_string (TesChromeScan  *scan,
             return end;
           }
 
-        case C_CONTROL:
+        case SCAN_CONTROL:
         default:
           return 0;
         }
     }
 
   return 0;
-}
-
-static inline gsize
-digits (const guint8 *buf,
-        gsize         len,
-        gsize         i)
-{
-  while (i < len && buf[i] >= '0' && buf[i] <= '9')
-    i++;
-  return i;
-}
-
-/* A JSON number at i: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?;
- * returns the index past it, 0 when it is not one. */
-static inline gsize
-scan_number (const guint8 *buf,
-             gsize         len,
-             gsize         i)
-{
-  gsize j;
-
-  if (buf[i] == '-')
-    i++;
-  if (i >= len)
-    return 0;
-  if (buf[i] == '0')
-    i++;
-  else if (buf[i] >= '1' && buf[i] <= '9')
-    i = digits (buf, len, i + 1);
-  else
-    return 0;
-
-  if (i < len && buf[i] == '.')
-    {
-      j = digits (buf, len, i + 1);
-      if (j == i + 1)
-        return 0;
-      i = j;
-    }
-  if (i < len && (buf[i] == 'e' || buf[i] == 'E'))
-    {
-      i++;
-      if (i < len && (buf[i] == '+' || buf[i] == '-'))
-        i++;
-      j = digits (buf, len, i);
-      if (j == i)
-        return 0;
-      i = j;
-    }
-
-  return i;
 }
 
 /* Scans the object whose '{' is buf[0] and that must end within len
@@ -532,10 +315,10 @@ tes_chrome_scan_object (TesChromeScan *scan,
  * the args are noted, to copy what lies between them */
 #define SKIP_WS() \
   G_STMT_START { \
-    if (i < len && is_ws (buf[i])) \
+    if (i < len && scan_is_ws (buf[i])) \
       { \
         gsize from_ = i; \
-        i = skip_ws (buf, len, i); \
+        i = scan_skip_ws (buf, len, i); \
         if (args_token != G_MAXUINT) \
           add_gap (scan, &n_gaps, from_, i); \
       } \
@@ -671,10 +454,10 @@ after_value:
 
           for (guint g = 0; g < n_gaps; g++)
             {
-              n += copy_run (out + n, buf, len, from, scan->gaps[2 * g]);
+              n += scan_copy_run (out + n, buf, len, from, scan->gaps[2 * g]);
               from = scan->gaps[2 * g + 1];
             }
-          n += copy_run (out + n, buf, len, from, i);
+          n += scan_copy_run (out + n, buf, len, from, i);
           scratch_used += n;
           scan->n_tokens = args_token;
           push (scan, TES_CHROME_TOK_ARGS, out, n, i);

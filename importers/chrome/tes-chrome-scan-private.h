@@ -1,0 +1,263 @@
+/* tes-chrome-scan-private.h
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+#include <string.h>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+G_BEGIN_DECLS
+
+/* The byte loops the scanner (tes-chrome-scan.c) and the event decoder
+ * (tes-chrome-decode.c) share: both accept exactly what yajl accepts. */
+
+enum
+{
+  SCAN_PLAIN,
+  SCAN_QUOTE,
+  SCAN_BACKSLASH,
+  SCAN_CONTROL,
+  SCAN_HIGH,
+};
+
+static const guint8 scan_string_class[256] = {
+  [0x00 ... 0x1f] = SCAN_CONTROL,
+  ['"'] = SCAN_QUOTE,
+  ['\\'] = SCAN_BACKSLASH,
+  [0x80 ... 0xff] = SCAN_HIGH,
+};
+
+static inline gboolean
+scan_is_ws (guint8 c)
+{
+  return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+/* Bytes of a 64-bit word (Sean Anderson's bit hacks): whether one is 0,
+ * whether one is below n (n <= 128, the word holding no byte >= 128). */
+#define SCAN_ONES_LOW       G_GUINT64_CONSTANT (0x0101010101010101)
+#define SCAN_ONES_HIGH      G_GUINT64_CONSTANT (0x8080808080808080)
+#define SCAN_HAS_ZERO(v)    (((v) - SCAN_ONES_LOW) & ~(v) & SCAN_ONES_HIGH)
+#define SCAN_HAS_LESS(v, n) (((v) - SCAN_ONES_LOW * (n)) & ~(v) & SCAN_ONES_HIGH)
+
+#ifdef __SSE2__
+/* Sixteen bytes at p (SSE2, which every x86-64 has): a mask of those
+ * that end a run of plain string bytes (a quote, a backslash, a control
+ * or non-ASCII byte: below 0x20 as a signed byte), and of those that are
+ * not white space. */
+static inline guint
+scan_string_stops16 (const guint8 *p)
+{
+  __m128i v = _mm_loadu_si128 ((const __m128i *)p);
+  __m128i m = _mm_or_si128 (_mm_or_si128 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('"')),
+                                          _mm_cmpeq_epi8 (v, _mm_set1_epi8 ('\\'))),
+                            _mm_cmplt_epi8 (v, _mm_set1_epi8 (0x20)));
+
+  return (guint)_mm_movemask_epi8 (m);
+}
+
+static inline guint
+scan_not_ws16 (const guint8 *p)
+{
+  __m128i v = _mm_loadu_si128 ((const __m128i *)p);
+  __m128i m = _mm_or_si128 (_mm_or_si128 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 (' ')),
+                                          _mm_cmpeq_epi8 (v, _mm_set1_epi8 ('\n'))),
+                            _mm_or_si128 (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('\r')),
+                                          _mm_cmpeq_epi8 (v, _mm_set1_epi8 ('\t'))));
+
+  return ~(guint)_mm_movemask_epi8 (m) & 0xffff;
+}
+#endif
+
+/* The index past the white space from i, which is white space: the
+ * PyTorch profiler indents every line, so runs are a newline and 4 to 8
+ * spaces, or one space after ':' and ','. */
+static inline gsize
+scan_skip_ws (const guint8 *buf,
+              gsize         len,
+              gsize         i)
+{
+  i++;
+#ifdef __SSE2__
+  if (i < len && scan_is_ws (buf[i]))
+    while (i + 16 <= len)
+      {
+        guint stops = scan_not_ws16 (buf + i);
+
+        if (stops != 0)
+          return i + (gsize)__builtin_ctz (stops);
+        i += 16;
+      }
+#endif
+  while (i < len && scan_is_ws (buf[i]))
+    i++;
+
+  return i;
+}
+
+/* The index of the first byte from i on that is not a plain string byte
+ * (a quote, a backslash, a control or non-ASCII byte), or len: sixteen
+ * or eight bytes at a time, for kernel names run to hundreds. */
+static inline gsize
+scan_plain_run (const guint8 *buf,
+                gsize         len,
+                gsize         i)
+{
+#ifdef __SSE2__
+  while (i + 16 <= len)
+    {
+      guint stops = scan_string_stops16 (buf + i);
+
+      if (stops != 0)
+        return i + (gsize)__builtin_ctz (stops);
+      i += 16;
+    }
+#endif
+  while (i + 8 <= len)
+    {
+      guint64 v;
+
+      memcpy (&v, buf + i, 8);
+      if ((v & SCAN_ONES_HIGH) || SCAN_HAS_ZERO (v ^ (SCAN_ONES_LOW * '"')) ||
+          SCAN_HAS_ZERO (v ^ (SCAN_ONES_LOW * '\\')) || SCAN_HAS_LESS (v, 0x20))
+        break;
+      i += 8;
+    }
+  while (i < len && scan_string_class[buf[i]] == SCAN_PLAIN)
+    i++;
+
+  return i;
+}
+
+/* yajl's own UTF-8 check: a lead byte and as many continuation bytes as
+ * it announces. */
+static inline gboolean
+scan_utf8_char (const guint8 *buf,
+                gsize         len,
+                gsize        *i)
+{
+  guint8 c = buf[*i];
+  guint n;
+
+  if ((c >> 5) == 0x6)
+    n = 1;
+  else if ((c >> 4) == 0xe)
+    n = 2;
+  else if ((c >> 3) == 0x1e)
+    n = 3;
+  else
+    return FALSE;
+
+  if (*i + n >= len)
+    return FALSE;
+  for (guint k = 1; k <= n; k++)
+    if ((buf[*i + k] >> 6) != 0x2)
+      return FALSE;
+  *i += n + 1;
+
+  return TRUE;
+}
+
+/* The closing quote of the string whose text starts at i, when it holds
+ * no escape: its index, or 0 (an escape, a byte yajl rejects, no end
+ * within len). */
+static inline gsize
+scan_plain_string_end (const guint8 *buf,
+                       gsize         len,
+                       gsize         i)
+{
+  for (;;)
+    {
+      i = scan_plain_run (buf, len, i);
+      if (i >= len)
+        return 0;
+      if (buf[i] == '"')
+        return i;
+      if (scan_string_class[buf[i]] != SCAN_HIGH || !scan_utf8_char (buf, len, &i))
+        return 0;
+    }
+}
+
+static inline gsize
+scan_digits (const guint8 *buf,
+             gsize         len,
+             gsize         i)
+{
+  while (i < len && buf[i] >= '0' && buf[i] <= '9')
+    i++;
+  return i;
+}
+
+/* A JSON number at i: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?;
+ * returns the index past it, 0 when it is not one. */
+static inline gsize
+scan_number (const guint8 *buf,
+             gsize         len,
+             gsize         i)
+{
+  gsize j;
+
+  if (buf[i] == '-')
+    i++;
+  if (i >= len)
+    return 0;
+  if (buf[i] == '0')
+    i++;
+  else if (buf[i] >= '1' && buf[i] <= '9')
+    i = scan_digits (buf, len, i + 1);
+  else
+    return 0;
+
+  if (i < len && buf[i] == '.')
+    {
+      j = scan_digits (buf, len, i + 1);
+      if (j == i + 1)
+        return 0;
+      i = j;
+    }
+  if (i < len && (buf[i] == 'e' || buf[i] == 'E'))
+    {
+      i++;
+      if (i < len && (buf[i] == '+' || buf[i] == '-'))
+        i++;
+      j = scan_digits (buf, len, i);
+      if (j == i)
+        return 0;
+      i = j;
+    }
+
+  return i;
+}
+
+/* buf[from, to) to out, which has 16 bytes to spare; returns its length */
+static inline gsize
+scan_copy_run (char         *out,
+               const guint8 *buf,
+               gsize         len,
+               gsize         from,
+               gsize         to)
+{
+  gsize n = to - from;
+
+#ifdef __SSE2__
+  if (n <= 16 && from + 16 <= len)
+    {
+      _mm_storeu_si128 ((__m128i *)out, _mm_loadu_si128 ((const __m128i *)(buf + from)));
+      return n;
+    }
+#endif
+  memcpy (out, buf + from, n);
+
+  return n;
+}
+
+G_END_DECLS
