@@ -36,10 +36,13 @@ static const guint8 scan_string_class[256] = {
   [0x80 ... 0xff] = SCAN_HIGH,
 };
 
+/* the four white space bytes of JSON, one test of a bit each */
 static inline gboolean
 scan_is_ws (guint8 c)
 {
-  return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+  const guint64 ws = G_GUINT64_CONSTANT (1) << ' ' | 1 << '\n' | 1 << '\r' | 1 << '\t';
+
+  return c <= ' ' && ((ws >> c) & 1);
 }
 
 /* Bytes of a 64-bit word (Sean Anderson's bit hacks): whether one is 0,
