@@ -778,6 +778,7 @@ typedef struct
   KState               *st;
   const TesChromeIdMap *launch_of;
   GPtrArray            *infos;      /* info lists, in the order they are written */
+  double                cpu;        /* the thread's, for the debug log */
 } Units;
 
 static gpointer
@@ -786,6 +787,7 @@ units_thread (gpointer data)
   Units *u = data;
   KState *st = u->st;
   const TesChromeIdMap *launch_of = u->launch_of;
+  double cpu0 = tes_chrome_thread_cpu ();
   g_autoptr(GPtrArray) by_stream = g_ptr_array_new_with_free_func ((GDestroyNotify)g_ptr_array_unref);
 
   for (guint i = 0; i < st->streams->len; i++)
@@ -872,6 +874,7 @@ units_thread (gpointer data)
           }
       }
     }
+  u->cpu = tes_chrome_thread_cpu () - cpu0;
 
   return NULL;
 }
@@ -1061,6 +1064,7 @@ typedef struct
   gboolean          linked;
   guint32           n_names;
   GAsyncQueue      *done;       /* OpRows*: the whole trace's, then each step's */
+  double            cpu;        /* the thread's, for the debug log */
 } OpRowsJob;
 
 static gpointer
@@ -1068,6 +1072,7 @@ op_rows_thread (gpointer data)
 {
   OpRowsJob *job = data;
   KState *st = job->st;
+  double cpu0 = tes_chrome_thread_cpu ();
   g_autofree guint32 *sum_of = g_new0 (guint32, job->n_names + 1);
   g_autoptr(GPtrArray) ops_in = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
   g_autoptr(GPtrArray) works_in = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
@@ -1091,6 +1096,7 @@ op_rows_thread (gpointer data)
     g_async_queue_push (job->done, op_sums (job->b, st, job->op_of_work, g_ptr_array_index (ops_in, s),
                                             g_ptr_array_index (works_in, s), job->run_ids[s], job->linked,
                                             sum_of));
+  job->cpu = tes_chrome_thread_cpu () - cpu0;
 
   return NULL;
 }
@@ -1192,6 +1198,7 @@ write_operators (TesChromeBuilder     *b,
     }
   g_thread_join (worker);
   g_async_queue_unref (job.done);
+  g_debug ("%s: the operator sums worked out in %.3f s of CPU beside their rows' writing", b->context->path, job.cpu);
 
   tes_cache_writer_set_info (b->writer, b->context->source_id, "PyTorch.operator_time",
                              linked ? "device self time (the kernels each op launched itself)"
@@ -1232,6 +1239,7 @@ threads_written (TesChromeBuilder *b)
   units_worker = g_thread_new ("tes-chrome-units", units_thread, &units);
   write_operators (b, st, &launch_of, run_ids);
   g_thread_join (units_worker);
+  g_debug ("%s: the devices' busy and idle worked out in %.3f s of CPU beside the operator rows", b->context->path, units.cpu);
   for (guint i = 0; i < units.infos->len; i++)
     tes_info_list_write (g_ptr_array_index (units.infos, i), b->writer, b->context->source_id);
   g_ptr_array_unref (units.infos);
