@@ -95,15 +95,32 @@ typedef struct
   gint64                  track_id;
 } TesChromeMergedCounter;
 
+/* A matched flow. Its name and category are still the string ids of the
+ * segment of the event they came from: the match runs on a thread of its
+ * own (tes-chrome-match.c), which gives no gid. */
 typedef struct
 {
-  guint32                name;              /* gid */
+  TesChromeSegment      *seg;
+  guint32                name;              /* sid of seg */
   guint32                cat;
   TesChromeMergedThread *from;
   gint64                 from_ts;
   TesChromeMergedThread *to;
   gint64                 to_ts;
 } TesChromeFlow;
+
+/* Texts given ids across the segments ("gids"): one id per text. The
+ * builder has one table; the flows' match, on a thread of its own,
+ * another. */
+typedef struct
+{
+  GHashTable             *of_text;          /* text -> gid */
+  GPtrArray              *texts;            /* gid -> text (borrowed) */
+  GArray                **maps;             /* per segment: sid -> gid, 0: not met yet */
+  guint                   n_maps;
+} TesChromeGids;
+
+typedef struct _TesChromeFlowMatch TesChromeFlowMatch;
 
 struct _TesChromeBuilder
 {
@@ -112,9 +129,7 @@ struct _TesChromeBuilder
   TesChromeSegment      **segs;
   guint                   n_segs;
 
-  GHashTable             *gid_of;           /* text -> gid */
-  GPtrArray              *texts;            /* gid -> text */
-  GArray                **gmaps;            /* per segment: sid -> gid */
+  TesChromeGids           gids;
   GArray                 *wids;             /* gid -> writer string id */
 
   GHashTable             *process_index;
@@ -123,7 +138,8 @@ struct _TesChromeBuilder
   GPtrArray              *async_tracks;
   GPtrArray              *global_asyncs;
   GPtrArray              *counters;         /* TesChromeMergedCounter* */
-  GArray                 *flows;            /* TesChromeFlow */
+  GArray                 *flows;            /* TesChromeFlow, once matched */
+  TesChromeFlowMatch     *flow_match;       /* the flows' match while it runs */
   gboolean                global_instants;
   gint64                  global_track;
 
@@ -147,7 +163,12 @@ struct _TesChromeBuilder
 };
 
 /* tes-chrome-shared.c */
-guint32     tes_chrome_gid_slow               (TesChromeBuilder      *b,
+void        tes_chrome_gids_init              (TesChromeGids         *gids,
+                                               guint                  n_segs);
+void        tes_chrome_gids_clear             (TesChromeGids         *gids);
+guint32     tes_chrome_gids_of_text           (TesChromeGids         *gids,
+                                               const char            *text);
+guint32     tes_chrome_gids_slow              (TesChromeGids         *gids,
                                                TesChromeSegment      *seg,
                                                guint32                sid);
 guint32     tes_chrome_wid_slow               (TesChromeBuilder      *b,
@@ -157,6 +178,11 @@ guint32     tes_chrome_gid_of_text            (TesChromeBuilder      *b,
 void        tes_chrome_warn                   (TesChromeBuilder      *b,
                                                TesChromeWarning       warning,
                                                guint64                offset);
+void        tes_chrome_warnings_note          (TesChromeWarningCount *counts,
+                                               TesChromeWarning       warning,
+                                               guint64                offset);
+void        tes_chrome_warnings_add           (TesChromeWarningCount *into,
+                                               const TesChromeWarningCount *from);
 gint64      tes_chrome_add_track              (TesChromeBuilder      *b,
                                                gint64                 parent,
                                                TesTrackKind           kind,
@@ -182,6 +208,7 @@ void        tes_chrome_merged_counter_free    (gpointer               data);
 /* tes-chrome-match.c */
 void        tes_chrome_builder_match_async    (TesChromeBuilder      *b);
 void        tes_chrome_builder_match_flows    (TesChromeBuilder      *b);
+void        tes_chrome_builder_flows_matched  (TesChromeBuilder      *b);
 void        tes_chrome_async_track_free       (gpointer               data);
 
 /* tes-chrome-tracks.c */
@@ -203,22 +230,31 @@ static inline const char *
 tes_chrome_text (TesChromeBuilder *b,
                          guint32           gid)
 {
-  return gid ? g_ptr_array_index (b->texts, gid) : NULL;
+  return gid ? g_ptr_array_index (b->gids.texts, gid) : NULL;
 }
 
-/* A segment's string id as a gid. Inline: the rows of every slice go
- * through here. */
+/* A segment's string id as a gid of @gids. Inline: the rows of every
+ * slice go through here. */
+static inline guint32
+tes_chrome_gids_get (TesChromeGids    *gids,
+                     TesChromeSegment *seg,
+                     guint32           sid)
+{
+  GArray *map = gids->maps[seg->index];
+
+  if (sid != 0 && sid < map->len && g_array_index (map, guint32, sid) != 0)
+    return g_array_index (map, guint32, sid);
+
+  return tes_chrome_gids_slow (gids, seg, sid);
+}
+
+/* ... of the builder's table */
 static inline guint32
 tes_chrome_gid (TesChromeBuilder *b,
                         TesChromeSegment *seg,
                         guint32           sid)
 {
-  GArray *map = b->gmaps[seg->index];
-
-  if (sid != 0 && sid < map->len && g_array_index (map, guint32, sid) != 0)
-    return g_array_index (map, guint32, sid);
-
-  return tes_chrome_gid_slow (b, seg, sid);
+  return tes_chrome_gids_get (&b->gids, seg, sid);
 }
 
 /* A gid as the cache writer's string id. */

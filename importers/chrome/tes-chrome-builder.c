@@ -177,18 +177,13 @@ tes_chrome_build (TesImportContext  *context,
   TesChromeBuilder *b = &builder;
   guint64 n_events = 0;
   gboolean ok = FALSE;
-  double cpu[4];
+  double cpu[3];
 
   b->context = context;
   b->writer = context->writer;
   b->segs = (TesChromeSegment **)trace->segments->pdata;
   b->n_segs = trace->n_valid;
-  b->gid_of = g_hash_table_new (g_str_hash, g_str_equal);
-  b->texts = g_ptr_array_new ();
-  g_ptr_array_add (b->texts, NULL);
-  b->gmaps = g_new0 (GArray *, b->n_segs);
-  for (guint k = 0; k < b->n_segs; k++)
-    b->gmaps[k] = g_array_new (FALSE, TRUE, sizeof (guint32));
+  tes_chrome_gids_init (&b->gids, b->n_segs);
   b->wids = g_array_new (FALSE, TRUE, sizeof (guint32));
   b->process_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   b->processes = g_ptr_array_new_with_free_func (tes_chrome_merged_process_free);
@@ -215,15 +210,13 @@ tes_chrome_build (TesImportContext  *context,
   tes_chrome_builder_merge (b);
   tes_chrome_builder_match_async (b);
   cpu[1] = tes_chrome_thread_cpu ();
-  tes_chrome_builder_match_flows (b);
-  cpu[2] = tes_chrome_thread_cpu ();
   tes_chrome_builder_merge_counters (b);
   tes_chrome_builder_mark_instants (b);
 
   b->flavour = decide_flavour (b);
   if (b->flavour->prepare != NULL)
     b->flavour->prepare (b);
-  cpu[3] = tes_chrome_thread_cpu ();
+  cpu[2] = tes_chrome_thread_cpu ();
 
   if (b->clock_source != NULL)
     b->clock_id = tes_cache_writer_add_clock (b->writer, "IPU cycles", TES_TIME_UNIT_CYCLES, b->mhz * 1000000);
@@ -241,9 +234,9 @@ tes_chrome_build (TesImportContext  *context,
   if (b->flavour->rows_written != NULL)
     b->flavour->rows_written (b);
   write_info (b, trace);
-  g_debug ("%s: CPU of the build's steps: merge and async %.3f s, flows %.3f s, counters, instants and "
+  g_debug ("%s: CPU of the build's steps: merge and async %.3f s, counters, instants and "
            "flavour %.3f s, rows %.3f s", context->path,
-           cpu[1] - cpu[0], cpu[2] - cpu[1], cpu[3] - cpu[2], tes_chrome_thread_cpu () - cpu[3]);
+           cpu[1] - cpu[0], cpu[2] - cpu[1], tes_chrome_thread_cpu () - cpu[2]);
 
   for (guint i = 0; i < trace->spills->len; i++)
     if (!tes_chrome_spill_check (g_ptr_array_index (trace->spills, i), error))
@@ -255,14 +248,12 @@ tes_chrome_build (TesImportContext  *context,
   ok = TRUE;
 
 out:
+  /* the match reads the segments: waited for before they can go */
+  tes_chrome_builder_flows_matched (b);
   if (b->flavour_data_free != NULL)
     g_clear_pointer (&b->flavour_data, b->flavour_data_free);
   g_clear_pointer (&b->clock_name, g_free);
-  g_hash_table_unref (b->gid_of);
-  g_ptr_array_unref (b->texts);
-  for (guint k = 0; k < b->n_segs; k++)
-    g_array_unref (b->gmaps[k]);
-  g_free (b->gmaps);
+  tes_chrome_gids_clear (&b->gids);
   g_array_unref (b->wids);
   g_hash_table_unref (b->process_index);
   g_hash_table_unref (b->thread_index);

@@ -331,11 +331,32 @@ tes_chrome_builder_match_async (TesChromeBuilder *b)
 
 /* ---- flows ------------------------------------------------------------- */
 
+/* The flows are matched on a thread of their own while the builder goes
+ * on (a Kineto trace has an ac2g flow per kernel: 485k flow events in the
+ * 1M trace, some 0.17 s of sorting and matching, which ran on one core
+ * while the other idled), and written last. The match reads only the
+ * segments' flow events and strings, which nothing changes once the
+ * segments are merged, and each event's merged thread; it gives its keys
+ * from a table of gids of its own and keeps its own warnings, which the
+ * builder takes when it joins it. It marks no thread used: the threads of
+ * flow events have events (the parser marks them), so the tracks need
+ * nothing from it. */
+struct _TesChromeFlowMatch
+{
+  GThread               *thread;
+  TesChromeSegment     **segs;
+  guint                  n_segs;
+  TesChromeGids          gids;
+  GArray                *flows;                           /* TesChromeFlow */
+  TesChromeWarningCount  warnings[TES_CHROME_N_WARNINGS];
+  double                 cpu;
+};
+
 typedef struct
 {
   TesChromeFlowEvent  f;
   TesChromeSegment   *seg;
-  guint32             key[3];   /* gids: v1 (cat, name, id), v2 (id) */
+  guint32             key[3];   /* gids of the match: v1 (cat, name, id), v2 (id) */
 } SortedFlow;
 
 /* Open flows by their key, the SortedFlow being its own key: a Kineto
@@ -360,18 +381,18 @@ flow_key_equal (gconstpointer a,
 }
 
 static GArray *
-sorted_flows (TesChromeBuilder *b,
-              gboolean          v2)
+sorted_flows (TesChromeFlowMatch *m,
+              gboolean            v2)
 {
   GArray *all = g_array_new (FALSE, FALSE, sizeof (SortedFlow));
 
-  for (guint k = 0; k < b->n_segs; k++)
+  for (guint k = 0; k < m->n_segs; k++)
     {
-      GArray *src = v2 ? b->segs[k]->flow_points : b->segs[k]->flows;
+      GArray *src = v2 ? m->segs[k]->flow_points : m->segs[k]->flows;
 
       for (guint i = 0; i < src->len; i++)
         {
-          SortedFlow s = { g_array_index (src, TesChromeFlowEvent, i), b->segs[k], { 0, 0, 0 } };
+          SortedFlow s = { g_array_index (src, TesChromeFlowEvent, i), m->segs[k], { 0, 0, 0 } };
           g_array_append_val (all, s);
         }
     }
@@ -380,46 +401,41 @@ sorted_flows (TesChromeBuilder *b,
   return all;
 }
 
+/* A flow named by @named's name and category. */
 static void
-add_flow (TesChromeBuilder *b,
-          guint32           name,
-          guint32           cat,
-          SortedFlow       *from,
-          SortedFlow       *to)
+add_flow (TesChromeFlowMatch *m,
+          SortedFlow         *named,
+          SortedFlow         *from,
+          SortedFlow         *to)
 {
   TesChromeFlow flow = { 0 };
-  TesChromeMergedThread *ft = from->f.thread->merged;
-  TesChromeMergedThread *tt = to->f.thread->merged;
 
-  flow.name = name;
-  flow.cat = cat;
-  flow.from = ft;
+  flow.seg = named->seg;
+  flow.name = named->f.name;
+  flow.cat = named->f.cat;
+  flow.from = from->f.thread->merged;
   flow.from_ts = from->f.ts;
-  flow.to = tt;
+  flow.to = to->f.thread->merged;
   flow.to_ts = to->f.ts;
-  ft->used = TRUE;
-  tt->used = TRUE;
-  g_array_append_val (b->flows, flow);
+  g_array_append_val (m->flows, flow);
 }
 
-void
-tes_chrome_builder_match_flows (TesChromeBuilder *b)
+static void
+match_flows (TesChromeFlowMatch *m)
 {
-  g_autoptr(GArray) v1 = sorted_flows (b, FALSE);
-  g_autoptr(GArray) v2 = sorted_flows (b, TRUE);
+  g_autoptr(GArray) v1 = sorted_flows (m, FALSE);
+  g_autoptr(GArray) v2 = sorted_flows (m, TRUE);
   g_autoptr(GHashTable) open = g_hash_table_new (flow_key_hash, flow_key_equal);
 
   /* v1: s, t..., f chained by (category, name, id) */
   for (guint i = 0; i < v1->len; i++)
     {
       SortedFlow *ev = &g_array_index (v1, SortedFlow, i);
-      guint32 name = tes_chrome_gid (b, ev->seg, ev->f.name);
-      guint32 cat = tes_chrome_gid (b, ev->seg, ev->f.cat);
       SortedFlow *prev;
 
-      ev->key[0] = cat;
-      ev->key[1] = name;
-      ev->key[2] = tes_chrome_gid (b, ev->seg, ev->f.id);
+      ev->key[0] = tes_chrome_gids_get (&m->gids, ev->seg, ev->f.cat);
+      ev->key[1] = tes_chrome_gids_get (&m->gids, ev->seg, ev->f.name);
+      ev->key[2] = tes_chrome_gids_get (&m->gids, ev->seg, ev->f.id);
       prev = g_hash_table_lookup (open, ev);
 
       if (ev->f.ph == 's')
@@ -430,11 +446,11 @@ tes_chrome_builder_match_flows (TesChromeBuilder *b)
 
       if (prev == NULL)
         {
-          tes_chrome_warn (b, TES_CHROME_W_FLOW_UNMATCHED, ev->f.offset);
+          tes_chrome_warnings_note (m->warnings, TES_CHROME_W_FLOW_UNMATCHED, ev->f.offset);
           continue;
         }
 
-      add_flow (b, name, cat, prev, ev);
+      add_flow (m, ev, prev, ev);
       if (ev->f.ph == 't')
         g_hash_table_replace (open, ev, ev);
       else
@@ -447,18 +463,17 @@ tes_chrome_builder_match_flows (TesChromeBuilder *b)
     {
       SortedFlow *ev = &g_array_index (v2, SortedFlow, i);
 
-      ev->key[2] = tes_chrome_gid (b, ev->seg, ev->f.id);
+      ev->key[2] = tes_chrome_gids_get (&m->gids, ev->seg, ev->f.id);
 
       if (ev->f.ph == 'i' || ev->f.ph == 'b')
         {
           SortedFlow *prev = g_hash_table_lookup (open, ev);
 
           if (prev == NULL)
-            tes_chrome_warn (b, TES_CHROME_W_FLOW_UNMATCHED, ev->f.offset);
+            tes_chrome_warnings_note (m->warnings, TES_CHROME_W_FLOW_UNMATCHED, ev->f.offset);
           else
             {
-              add_flow (b, tes_chrome_gid (b, prev->seg, prev->f.name), tes_chrome_gid (b, prev->seg, prev->f.cat),
-                        prev, ev);
+              add_flow (m, prev, prev, ev);
               g_hash_table_remove (open, ev);
             }
         }
@@ -466,6 +481,63 @@ tes_chrome_builder_match_flows (TesChromeBuilder *b)
         g_hash_table_replace (open, ev, ev);
     }
 
-  /* The arrays of SortedFlow die here; flows keep only threads and times. */
+  /* The arrays of SortedFlow die here; flows keep only threads, times
+   * and the string ids of their names. */
 }
 
+static gpointer
+match_thread (gpointer data)
+{
+  TesChromeFlowMatch *m = data;
+  double cpu0 = tes_chrome_thread_cpu ();
+
+  match_flows (m);
+  m->cpu = tes_chrome_thread_cpu () - cpu0;
+
+  return NULL;
+}
+
+/* Starts the match of the segments' flows on a thread of its own;
+ * tes_chrome_builder_flows_matched() waits for it. Call it once the
+ * segments are merged. */
+void
+tes_chrome_builder_match_flows (TesChromeBuilder *b)
+{
+  TesChromeFlowMatch *m;
+  gboolean any = FALSE;
+
+  g_return_if_fail (b->flow_match == NULL);
+
+  for (guint k = 0; k < b->n_segs && !any; k++)
+    any = b->segs[k]->flows->len > 0 || b->segs[k]->flow_points->len > 0;
+  if (!any)
+    return;
+
+  m = g_new0 (TesChromeFlowMatch, 1);
+  m->segs = b->segs;
+  m->n_segs = b->n_segs;
+  tes_chrome_gids_init (&m->gids, b->n_segs);
+  m->flows = g_array_new (FALSE, FALSE, sizeof (TesChromeFlow));
+  m->thread = g_thread_new ("tes-chrome-flows", match_thread, m);
+  b->flow_match = m;
+}
+
+/* Waits for the flows' match, if it was started and not yet waited for,
+ * and takes its flows (into b->flows) and warnings. */
+void
+tes_chrome_builder_flows_matched (TesChromeBuilder *b)
+{
+  TesChromeFlowMatch *m = g_steal_pointer (&b->flow_match);
+
+  if (m == NULL)
+    return;
+
+  g_thread_join (m->thread);
+  g_debug ("%s: %u flows matched in %.3f s of CPU beside the build", b->context->path, m->flows->len, m->cpu);
+
+  tes_chrome_warnings_add (b->warnings, m->warnings);
+  g_array_unref (b->flows);
+  b->flows = m->flows;
+  tes_chrome_gids_clear (&m->gids);
+  g_free (m);
+}

@@ -166,13 +166,7 @@ merge_segments (TesChromeBuilder *b)
     {
       TesChromeSegment *seg = b->segs[k];
 
-      for (guint w = 0; w < TES_CHROME_N_WARNINGS; w++)
-        if (seg->warnings[w].count > 0)
-          {
-            if (b->warnings[w].count == 0 || seg->warnings[w].first_offset < b->warnings[w].first_offset)
-              b->warnings[w].first_offset = seg->warnings[w].first_offset;
-            b->warnings[w].count += seg->warnings[w].count;
-          }
+      tes_chrome_warnings_add (b->warnings, seg->warnings);
 
       if (seg->has_ts)
         {

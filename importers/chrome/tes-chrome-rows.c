@@ -267,6 +267,11 @@ tes_chrome_builder_write_rows (TesChromeBuilder *b)
         tes_cache_writer_close_track (b->writer, mt->track_id);
     }
 
+  /* The flows are matched on a thread of their own from here to their
+   * rows, beside the flavour's threads_written() (the Kineto flavour's
+   * operator rows), when the threads' slices no longer keep the second
+   * core busy with packing their chunks. */
+  tes_chrome_builder_match_flows (b);
   if (b->flavour->threads_written != NULL)
     {
       double cpu0 = tes_chrome_thread_cpu ();
@@ -355,11 +360,13 @@ tes_chrome_builder_write_rows (TesChromeBuilder *b)
         }
     }
 
+  tes_chrome_builder_flows_matched (b);
   for (guint i = 0; i < b->flows->len; i++)
     {
       TesChromeFlow *f = &g_array_index (b->flows, TesChromeFlow, i);
 
-      tes_cache_writer_add_flow (b->writer, tes_chrome_wid (b, f->name), tes_chrome_wid (b, f->cat),
+      tes_cache_writer_add_flow (b->writer, tes_chrome_wid (b, tes_chrome_gid (b, f->seg, f->name)),
+                                 tes_chrome_wid (b, tes_chrome_gid (b, f->seg, f->cat)),
                                  f->from->track_id, tes_chrome_ticks (b, f->from_ts),
                                  f->to->track_id, tes_chrome_ticks (b, f->to_ts));
     }

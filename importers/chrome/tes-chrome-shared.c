@@ -22,31 +22,62 @@
 
 /* ---- strings ----------------------------------------------------------- */
 
+void
+tes_chrome_gids_init (TesChromeGids *gids,
+                      guint          n_segs)
+{
+  gids->of_text = g_hash_table_new (g_str_hash, g_str_equal);
+  gids->texts = g_ptr_array_new ();
+  g_ptr_array_add (gids->texts, NULL);
+  gids->n_maps = n_segs;
+  gids->maps = g_new0 (GArray *, n_segs);
+  for (guint k = 0; k < n_segs; k++)
+    gids->maps[k] = g_array_new (FALSE, TRUE, sizeof (guint32));
+}
+
+void
+tes_chrome_gids_clear (TesChromeGids *gids)
+{
+  g_clear_pointer (&gids->of_text, g_hash_table_unref);
+  g_clear_pointer (&gids->texts, g_ptr_array_unref);
+  for (guint k = 0; k < gids->n_maps; k++)
+    g_array_unref (gids->maps[k]);
+  g_clear_pointer (&gids->maps, g_free);
+  gids->n_maps = 0;
+}
+
 guint32
-tes_chrome_gid_of_text (TesChromeBuilder *b,
-                        const char       *text)
+tes_chrome_gids_of_text (TesChromeGids *gids,
+                         const char    *text)
 {
   gpointer value;
 
   if (text == NULL)
     return 0;
 
-  if (g_hash_table_lookup_extended (b->gid_of, text, NULL, &value))
+  if (g_hash_table_lookup_extended (gids->of_text, text, NULL, &value))
     return GPOINTER_TO_UINT (value);
 
-  g_ptr_array_add (b->texts, (gpointer)text);
-  g_hash_table_insert (b->gid_of, (gpointer)text, GUINT_TO_POINTER (b->texts->len - 1));
+  g_ptr_array_add (gids->texts, (gpointer)text);
+  g_hash_table_insert (gids->of_text, (gpointer)text, GUINT_TO_POINTER (gids->texts->len - 1));
 
-  return b->texts->len - 1;
+  return gids->texts->len - 1;
 }
 
-/* tes_chrome_gid() the first time a string id is met. */
 guint32
-tes_chrome_gid_slow (TesChromeBuilder *b,
-                     TesChromeSegment *seg,
-                     guint32           sid)
+tes_chrome_gid_of_text (TesChromeBuilder *b,
+                        const char       *text)
 {
-  GArray *map = b->gmaps[seg->index];
+  return tes_chrome_gids_of_text (&b->gids, text);
+}
+
+/* tes_chrome_gids_get() the first time a string id is met. */
+guint32
+tes_chrome_gids_slow (TesChromeGids    *gids,
+                      TesChromeSegment *seg,
+                      guint32           sid)
+{
+  GArray *map = gids->maps[seg->index];
   guint32 g;
 
   if (sid == 0)
@@ -57,7 +88,7 @@ tes_chrome_gid_slow (TesChromeBuilder *b,
 
   if ((g = g_array_index (map, guint32, sid)) == 0)
     {
-      g = tes_chrome_gid_of_text (b, tes_chrome_strings_get (&seg->strings, sid));
+      g = tes_chrome_gids_of_text (gids, tes_chrome_strings_get (&seg->strings, sid));
       g_array_index (map, guint32, sid) = g;
     }
 
@@ -75,7 +106,7 @@ tes_chrome_wid_slow (TesChromeBuilder *b,
     return 0;
 
   if (g >= b->wids->len)
-    g_array_set_size (b->wids, b->texts->len);
+    g_array_set_size (b->wids, b->gids.texts->len);
 
   if ((w = g_array_index (b->wids, guint32, g)) == 0)
     {
@@ -86,13 +117,37 @@ tes_chrome_wid_slow (TesChromeBuilder *b,
   return w;
 }
 
+/* One more warning @w at @offset in @counts (TES_CHROME_N_WARNINGS). */
+void
+tes_chrome_warnings_note (TesChromeWarningCount *counts,
+                          TesChromeWarning       w,
+                          guint64                offset)
+{
+  if (counts[w].count++ == 0 || offset < counts[w].first_offset)
+    counts[w].first_offset = offset;
+}
+
 void
 tes_chrome_warn (TesChromeBuilder *b,
                  TesChromeWarning  w,
                  guint64           offset)
 {
-  if (b->warnings[w].count++ == 0 || offset < b->warnings[w].first_offset)
-    b->warnings[w].first_offset = offset;
+  tes_chrome_warnings_note (b->warnings, w, offset);
+}
+
+/* Adds the counts of @from (a segment's, the flows' match's) to @into,
+ * keeping the first offset of either. */
+void
+tes_chrome_warnings_add (TesChromeWarningCount       *into,
+                         const TesChromeWarningCount *from)
+{
+  for (guint w = 0; w < TES_CHROME_N_WARNINGS; w++)
+    if (from[w].count > 0)
+      {
+        if (into[w].count == 0 || from[w].first_offset < into[w].first_offset)
+          into[w].first_offset = from[w].first_offset;
+        into[w].count += from[w].count;
+      }
 }
 
 /* ---- helpers for the steps and the flavours ------------------------------ */
