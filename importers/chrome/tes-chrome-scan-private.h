@@ -190,11 +190,26 @@ scan_plain_string_end (const guint8 *buf,
     }
 }
 
+/* The index past the digits from i on: eight at a time, for the ids and
+ * counts in args run to ten. A byte's high bit is set when it is above
+ * '9' (+ 0x46) or below '0' (- 0x30); a carry or borrow only reaches the
+ * bytes after a non-digit, so the first one flagged is the first
+ * non-digit. */
 static inline gsize
 scan_digits (const guint8 *buf,
              gsize         len,
              gsize         i)
 {
+  while (i + 8 <= len)
+    {
+      guint64 v, stops;
+
+      memcpy (&v, buf + i, 8);
+      stops = ((v + SCAN_ONES_LOW * 0x46) | (v - SCAN_ONES_LOW * 0x30)) & SCAN_ONES_HIGH;
+      if (stops != 0)
+        return i + (gsize)__builtin_ctzll (stops) / 8;
+      i += 8;
+    }
   while (i < len && buf[i] >= '0' && buf[i] <= '9')
     i++;
   return i;
