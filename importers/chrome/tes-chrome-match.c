@@ -41,29 +41,6 @@ tes_chrome_async_track_free (gpointer data)
   g_free (t);
 }
 
-/* Async and flow events are sorted by time, then by where they are in the
- * file: TesChromeAsync and TesChromeFlowEvent both start with these. */
-typedef struct
-{
-  gint64  ts;
-  guint64 offset;
-} Stamp;
-
-G_STATIC_ASSERT (G_STRUCT_OFFSET (TesChromeAsync, offset) == G_STRUCT_OFFSET (Stamp, offset));
-G_STATIC_ASSERT (G_STRUCT_OFFSET (TesChromeFlowEvent, offset) == G_STRUCT_OFFSET (Stamp, offset));
-
-static int
-compare_stamps (gconstpointer pa,
-                gconstpointer pb)
-{
-  const Stamp *a = pa;
-  const Stamp *b = pb;
-
-  if (a->ts != b->ts)
-    return a->ts < b->ts ? -1 : 1;
-  return (a->offset > b->offset) - (a->offset < b->offset);
-}
-
 /* ---- async ------------------------------------------------------------- */
 
 typedef struct
@@ -206,7 +183,7 @@ tes_chrome_builder_match_async (TesChromeBuilder *b)
         g_array_append_val (all, s);
       }
 
-  g_array_sort (all, compare_stamps);
+  g_array_sort (all, tes_chrome_stamp_compare);
 
   for (guint i = 0; i < all->len; i++)
     {
@@ -380,24 +357,85 @@ flow_key_equal (gconstpointer a,
   return x->key[0] == y->key[0] && x->key[1] == y->key[1] && x->key[2] == y->key[2];
 }
 
+/* Whether run a's next flow event comes before run b's. */
+static inline gboolean
+run_before (GArray      **runs,
+            const guint  *at,
+            guint         a,
+            guint         b)
+{
+  return tes_chrome_stamp_compare (&g_array_index (runs[a], TesChromeFlowEvent, at[a]),
+                                   &g_array_index (runs[b], TesChromeFlowEvent, at[b])) < 0;
+}
+
+/* The segments' flow events (v2: their flow points) in time order. Each
+ * segment's are sorted by its parsing thread (tes_chrome_segment_sort ()),
+ * so they are merged through a heap of the segments' runs: no sort on
+ * this thread, and no scratch copy of them all, whose fresh pages cost
+ * as much as the sort. */
 static GArray *
 sorted_flows (TesChromeFlowMatch *m,
               gboolean            v2)
 {
-  GArray *all = g_array_new (FALSE, FALSE, sizeof (SortedFlow));
+  g_autofree GArray **runs = g_new (GArray *, MAX (m->n_segs, 1));
+  g_autofree guint *at = g_new0 (guint, MAX (m->n_segs, 1));
+  g_autofree guint *heap = g_new (guint, MAX (m->n_segs, 1));
+  guint n_heap = 0;
+  guint total = 0;
+  GArray *all;
+  SortedFlow *out;
 
   for (guint k = 0; k < m->n_segs; k++)
     {
-      GArray *src = v2 ? m->segs[k]->flow_points : m->segs[k]->flows;
+      runs[k] = v2 ? m->segs[k]->flow_points : m->segs[k]->flows;
+      /* a segment the parse left unsorted (it never does) */
+      tes_chrome_stamps_sort (runs[k]);
+      total += runs[k]->len;
+    }
+  all = g_array_sized_new (FALSE, FALSE, sizeof (SortedFlow), total);
+  g_array_set_size (all, total);
+  out = (SortedFlow *)(gpointer)all->data;
 
-      for (guint i = 0; i < src->len; i++)
+  /* a binary min-heap of the runs not yet used up, by their next event */
+  for (guint k = 0; k < m->n_segs; k++)
+    if (runs[k]->len > 0)
+      {
+        guint c = n_heap++;
+
+        for (; c > 0 && run_before (runs, at, k, heap[(c - 1) / 2]); c = (c - 1) / 2)
+          heap[c] = heap[(c - 1) / 2];
+        heap[c] = k;
+      }
+
+  while (n_heap > 0)
+    {
+      guint k = heap[0];
+      guint c = 0;
+
+      out->f = g_array_index (runs[k], TesChromeFlowEvent, at[k]);
+      out->seg = m->segs[k];
+      memset (out->key, 0, sizeof out->key);
+      out++;
+
+      if (++at[k] == runs[k]->len)
+        k = heap[--n_heap];
+      for (;;)
         {
-          SortedFlow s = { g_array_index (src, TesChromeFlowEvent, i), m->segs[k], { 0, 0, 0 } };
-          g_array_append_val (all, s);
+          guint child = 2 * c + 1;
+
+          if (child >= n_heap)
+            break;
+          if (child + 1 < n_heap && run_before (runs, at, heap[child + 1], heap[child]))
+            child++;
+          if (!run_before (runs, at, heap[child], k))
+            break;
+          heap[c] = heap[child];
+          c = child;
         }
+      if (n_heap > 0)
+        heap[c] = k;
     }
 
-  g_array_sort (all, compare_stamps);
   return all;
 }
 

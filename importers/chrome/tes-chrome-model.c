@@ -284,8 +284,43 @@ slices_sorted (GArray *slices)
   return TRUE;
 }
 
-/* Run by each parsing thread on its own slices once its part of the file
- * is done, so the sorting is spread over the threads too. */
+typedef struct
+{
+  gint64  ts;
+  guint64 offset;
+} Stamp;
+
+G_STATIC_ASSERT (G_STRUCT_OFFSET (TesChromeAsync, offset) == G_STRUCT_OFFSET (Stamp, offset));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (TesChromeFlowEvent, offset) == G_STRUCT_OFFSET (Stamp, offset));
+
+int
+tes_chrome_stamp_compare (gconstpointer pa,
+                          gconstpointer pb)
+{
+  const Stamp *a = pa;
+  const Stamp *b = pb;
+
+  if (a->ts != b->ts)
+    return a->ts < b->ts ? -1 : 1;
+  return (a->offset > b->offset) - (a->offset < b->offset);
+}
+
+/* Sorts an array of async or flow events unless it is in order. */
+void
+tes_chrome_stamps_sort (GArray *stamps)
+{
+  for (guint i = 1; i < stamps->len; i++)
+    if (tes_chrome_stamp_compare (stamps->data + (gsize)(i - 1) * g_array_get_element_size (stamps),
+                                  stamps->data + (gsize)i * g_array_get_element_size (stamps)) > 0)
+      {
+        g_array_sort (stamps, tes_chrome_stamp_compare);
+        return;
+      }
+}
+
+/* Run by each parsing thread on its own slices and flow events once its
+ * part of the file is done, so the sorting is spread over the threads
+ * too: the flows' match then merges the segments' runs. */
 void
 tes_chrome_segment_sort (TesChromeSegment *seg)
 {
@@ -297,6 +332,8 @@ tes_chrome_segment_sort (TesChromeSegment *seg)
         g_array_sort (t->slices, tes_chrome_slice_compare);
       t->n_sorted = t->slices->len;
     }
+  tes_chrome_stamps_sort (seg->flows);
+  tes_chrome_stamps_sort (seg->flow_points);
 }
 
 /* ---- spilling ------------------------------------------------------------- */

@@ -253,6 +253,12 @@ void              tes_chrome_segment_warn   (TesChromeSegment  *segment,
                                              TesChromeWarning   warning,
                                              guint64            offset);
 void              tes_chrome_segment_sort   (TesChromeSegment  *segment);
+
+/* Async and flow events in time order, then in file order: both
+ * TesChromeAsync and TesChromeFlowEvent start with their ts and offset. */
+int               tes_chrome_stamp_compare  (gconstpointer      a,
+                                             gconstpointer      b);
+void              tes_chrome_stamps_sort    (GArray            *stamps);
 int               tes_chrome_slice_compare  (gconstpointer      a,
                                              gconstpointer      b);
 
