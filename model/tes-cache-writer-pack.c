@@ -279,7 +279,7 @@ insert_chunk (TesCacheWriter *self,
   sqlite3_clear_bindings (s);
 
   rowid = sqlite3_last_insert_rowid (self->db);
-  self->unsynced += job->data_out->len + (job->args ? job->args_out->len : 0);
+  tes_cache_writer_note_stored (self, job->data_out->len + (job->args ? job->args_out->len : 0));
   if (ts == NULL)
     return;
 

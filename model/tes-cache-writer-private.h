@@ -96,6 +96,8 @@ typedef struct
 
 /* tes-cache-writer.c */
 gboolean      tes_cache_writer_failed             (TesCacheWriter     *self);
+void          tes_cache_writer_note_stored        (TesCacheWriter     *self,
+                                                   gsize               bytes);
 void          tes_cache_writer_fail               (TesCacheWriter     *self,
                                                    const char         *what);
 sqlite3_stmt *tes_cache_writer_stmt               (TesCacheWriter     *self,

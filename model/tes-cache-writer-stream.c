@@ -16,8 +16,6 @@
 
 /* ---- streaming ------------------------------------------------------------ */
 
-#define WRITEBACK_BYTES (32 * 1024 * 1024)
-
 /* Reads a stored chunk back: its count records and, with args, its args
  * in the layout tes_cache_writer_pack_chunk() gives (every text empty when it has none). */
 static gboolean
@@ -234,16 +232,6 @@ tes_cache_writer_stream_track (TesCacheWriter *self,
         return;
       apply_patches (self, ts, patches);
     }
-
-#ifdef SYNC_FILE_RANGE_WRITE
-  /* Start writing what SQLite has handed the kernel so far, in the
-   * background: the fsync at commit then has little left to wait for. */
-  if (self->unsynced >= WRITEBACK_BYTES && self->sync_fd >= 0)
-    {
-      sync_file_range (self->sync_fd, 0, 0, SYNC_FILE_RANGE_WRITE);
-      self->unsynced = 0;
-    }
-#endif
 
   if (!nested)
     return;

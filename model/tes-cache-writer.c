@@ -12,6 +12,7 @@
 #include "tes-cache-writer-private.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -131,6 +132,27 @@ tes_cache_writer_add_commit_hook (TesCacheWriter           *self,
   entry->data = data;
   entry->destroy = destroy;
   g_ptr_array_add (self->commit_hooks, entry);
+}
+
+/* Below this the fsync at commit waits on little: a disk writes a few MB
+ * in milliseconds. */
+#define WRITEBACK_BYTES (4 * 1024 * 1024)
+
+/* Notes bytes handed to SQLite in bulk (slice chunks, operator rows) and,
+ * every few MB, starts writing what SQLite has handed the kernel in the
+ * background: the fsync at commit then has little left to wait for. */
+void
+tes_cache_writer_note_stored (TesCacheWriter *self,
+                              gsize           bytes)
+{
+  self->unsynced += (gint64)bytes;
+#ifdef SYNC_FILE_RANGE_WRITE
+  if (self->unsynced >= WRITEBACK_BYTES && self->sync_fd >= 0)
+    {
+      sync_file_range (self->sync_fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+      self->unsynced = 0;
+    }
+#endif
 }
 
 gboolean
