@@ -31,6 +31,7 @@ typedef struct
 {
   GArray         *records;     /* pending TesSliceRecord */
   GString        *args;        /* args texts of the pending records, NUL-terminated */
+  GString        *spare_args;  /* the texts' last buffer, kept to take the rest at the next flush */
   gint32          n_added;     /* insertion sequence of the next slice */
   gboolean        in_order;    /* every slice so far came in sort order */
   gboolean        finished;    /* stored whole (closed); nothing may follow */

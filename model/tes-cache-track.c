@@ -40,6 +40,8 @@ tes_cache_track_free (gpointer data)
   g_clear_pointer (&ts->records, g_array_unref);
   if (ts->args != NULL)
     g_string_free (ts->args, TRUE);
+  if (ts->spare_args != NULL)
+    g_string_free (ts->spare_args, TRUE);
   g_clear_pointer (&ts->stack, g_array_unref);
   g_clear_pointer (&ts->chunk_rows, g_array_unref);
   g_clear_pointer (&ts->kept_data, g_ptr_array_unref);

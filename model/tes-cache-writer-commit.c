@@ -39,6 +39,11 @@ finish_prepared (TesCacheWriter   *self,
       g_clear_pointer (&ts->records, g_array_unref);
       g_string_free (ts->args, TRUE);
       ts->args = NULL;
+      if (ts->spare_args != NULL)
+        {
+          g_string_free (ts->spare_args, TRUE);
+          ts->spare_args = NULL;
+        }
       g_clear_pointer (&ts->stack, g_array_unref);
       g_clear_pointer (&ts->chunk_rows, g_array_unref);
     }

@@ -236,10 +236,14 @@ tes_cache_writer_stream_track (TesCacheWriter *self,
   if (!nested)
     return;
 
-  /* keep the rest, with their args texts moved to a string of their own */
+  /* keep the rest, with their args texts moved to a string of their own:
+   * the one of the flush before, which keeps its size (a new one grew
+   * again by copies into fresh pages at every flush) */
   {
     TesSliceRecord *recs = (TesSliceRecord *)(gpointer)ts->records->data;
-    GString *rest = g_string_new (NULL);
+    GString *rest = ts->spare_args != NULL ? ts->spare_args : g_string_new (NULL);
+
+    g_string_truncate (rest, 0);
 
     for (guint i = ts->n_held; i < ts->records->len; i++)
       if ((guint32)recs[i].self_dur != TES_CACHE_WRITER_NO_ARGS)
@@ -249,7 +253,7 @@ tes_cache_writer_stream_track (TesCacheWriter *self,
           recs[i].self_dur = rest->len;
           g_string_append_len (rest, text, strlen (text) + 1);
         }
-    g_string_free (ts->args, TRUE);
+    ts->spare_args = ts->args;
     ts->args = rest;
   }
 }

@@ -196,6 +196,7 @@ gint64      tes_chrome_args_cycles            (const char            *args,
                                                const char            *key);
 GPtrArray  *tes_chrome_list_threads           (TesChromeBuilder      *b);
 gboolean    tes_chrome_thread_has_slices      (TesChromeMergedThread *mt);
+guint64     tes_chrome_n_slices               (TesChromeBuilder      *b);
 
 /* tes-chrome-merge.c */
 void        tes_chrome_builder_merge          (TesChromeBuilder      *b);

@@ -286,9 +286,17 @@ prepare (TesChromeBuilder *b)
   st->streams = g_ptr_array_new_with_free_func (stream_free);
   st->stream_of = g_hash_table_new (NULL, NULL);
   st->texts = g_ptr_array_new_with_free_func (g_free);
-  st->ops = g_array_new (FALSE, FALSE, sizeof (Op));
-  st->work = g_array_new (FALSE, FALSE, sizeof (Work));
-  st->launches = g_array_new (FALSE, FALSE, sizeof (Launch));
+  /* every slice could be an op, a kernel or a launch: room for all, so
+   * that the arrays are never copied as they grow (see
+   * tes_chrome_n_slices ()); up to 2M each, some 100 MB of address space,
+   * beyond which they grow as arrays do */
+  {
+    guint n = (guint)MIN (tes_chrome_n_slices (b), 2000000);
+
+    st->ops = g_array_sized_new (FALSE, FALSE, sizeof (Op), n);
+    st->work = g_array_sized_new (FALSE, FALSE, sizeof (Work), n);
+    st->launches = g_array_sized_new (FALSE, FALSE, sizeof (Launch), n);
+  }
   st->steps = g_array_new (FALSE, FALSE, 2 * sizeof (gint64));
   st->step_names = g_ptr_array_new_with_free_func (g_free);
   b->flavour_data = st;

@@ -209,6 +209,21 @@ tes_chrome_list_threads (TesChromeBuilder *b)
   return threads;
 }
 
+/* The trace's slices, all threads' parts: what a flavour reserves room
+ * for (reserved, not touched: a large block is mapped only as it is
+ * written, and an array that never grows is never copied). */
+guint64
+tes_chrome_n_slices (TesChromeBuilder *b)
+{
+  guint64 n = 0;
+
+  for (guint k = 0; k < b->n_segs; k++)
+    for (guint i = 0; i < b->segs[k]->thread_list->len; i++)
+      n += tes_chrome_thread_n_slices (g_ptr_array_index (b->segs[k]->thread_list, i));
+
+  return n;
+}
+
 gboolean
 tes_chrome_thread_has_slices (TesChromeMergedThread *mt)
 {
