@@ -36,9 +36,13 @@ info_count (TesReport  *report,
   return value ? g_ascii_strtoll (value, NULL, 10) : 0;
 }
 
-/* One of the figures chrome_expected.py computes ("slices", "max_depth",
- * "flows", "counters", "counter_values", "instants", "unclosed",
- * "e_without_b", "operators"), as the report gives it. */
+const char * const chrome_figures[CHROME_N_FIGURES] = {
+  "slices", "max_depth", "flows", "counters", "counter_values",
+  "instants", "unclosed", "e_without_b", "operators",
+};
+
+/* One of the figures chrome_expected.py computes (chrome_figures), as
+ * the report gives it. */
 gint64
 report_figure (TesReport  *report,
                const char *figure)

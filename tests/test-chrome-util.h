@@ -18,6 +18,11 @@ G_BEGIN_DECLS
  * tests/chrome_expected.py names them, and lookups that fail the test
  * when the report lacks what is asked for. */
 
+/* Every figure the conformance test compares, as tests/chrome_expected.py
+ * computes it from the JSON with Python's json module. */
+#define CHROME_N_FIGURES 9
+extern const char * const chrome_figures[CHROME_N_FIGURES];
+
 TesImporter    *chrome        (void);
 TesReport      *import        (const char    *path,
                                GError       **error);
