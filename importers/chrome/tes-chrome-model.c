@@ -272,16 +272,19 @@ tes_chrome_slice_compare (gconstpointer a,
   return (sa->dur < sb->dur) - (sa->dur > sb->dur);
 }
 
-static gboolean
-slices_sorted (GArray *slices)
+/* Sorts an array by compare unless it is in order already: most are. */
+static void
+sort_unless_sorted (GArray       *array,
+                    GCompareFunc  compare)
 {
-  const TesChromeSlice *s = (const TesChromeSlice *)(gconstpointer)slices->data;
+  gsize size = g_array_get_element_size (array);
 
-  for (guint i = 1; i < slices->len; i++)
-    if (tes_chrome_slice_compare (&s[i - 1], &s[i]) > 0)
-      return FALSE;
-
-  return TRUE;
+  for (guint i = 1; i < array->len; i++)
+    if (compare (array->data + (i - 1) * size, array->data + i * size) > 0)
+      {
+        g_array_sort (array, compare);
+        return;
+      }
 }
 
 typedef struct
@@ -309,13 +312,7 @@ tes_chrome_stamp_compare (gconstpointer pa,
 void
 tes_chrome_stamps_sort (GArray *stamps)
 {
-  for (guint i = 1; i < stamps->len; i++)
-    if (tes_chrome_stamp_compare (stamps->data + (gsize)(i - 1) * g_array_get_element_size (stamps),
-                                  stamps->data + (gsize)i * g_array_get_element_size (stamps)) > 0)
-      {
-        g_array_sort (stamps, tes_chrome_stamp_compare);
-        return;
-      }
+  sort_unless_sorted (stamps, tes_chrome_stamp_compare);
 }
 
 /* Run by each parsing thread on its own slices and flow events once its
@@ -328,8 +325,7 @@ tes_chrome_segment_sort (TesChromeSegment *seg)
     {
       TesChromeThread *t = g_ptr_array_index (seg->thread_list, i);
 
-      if (!slices_sorted (t->slices))
-        g_array_sort (t->slices, tes_chrome_slice_compare);
+      sort_unless_sorted (t->slices, tes_chrome_slice_compare);
       t->n_sorted = t->slices->len;
     }
   tes_chrome_stamps_sort (seg->flows);
