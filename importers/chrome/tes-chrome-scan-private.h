@@ -20,6 +20,13 @@ G_BEGIN_DECLS
 /* The byte loops the scanner (tes-chrome-scan.c) and the event decoder
  * (tes-chrome-decode.c) share: both accept exactly what yajl accepts. */
 
+/* inlined even where the compiler would call them: they run per token */
+#ifdef __GNUC__
+#define SCAN_INLINE static inline __attribute__ ((__always_inline__))
+#else
+#define SCAN_INLINE static inline
+#endif
+
 enum
 {
   SCAN_PLAIN,
@@ -110,7 +117,7 @@ scan_skip_ws (const guint8 *buf,
 /* The index of the first byte from i on that is not a plain string byte
  * (a quote, a backslash, a control or non-ASCII byte), or len: sixteen
  * or eight bytes at a time, for kernel names run to hundreds. */
-static inline gsize
+SCAN_INLINE gsize
 scan_plain_run (const guint8 *buf,
                 gsize         len,
                 gsize         i)
@@ -173,7 +180,7 @@ scan_utf8_char (const guint8 *buf,
 /* The closing quote of the string whose text starts at i, when it holds
  * no escape: its index, or 0 (an escape, a byte yajl rejects, no end
  * within len). */
-static inline gsize
+SCAN_INLINE gsize
 scan_plain_string_end (const guint8 *buf,
                        gsize         len,
                        gsize         i)
@@ -195,7 +202,7 @@ scan_plain_string_end (const guint8 *buf,
  * '9' (+ 0x46) or below '0' (- 0x30); a carry or borrow only reaches the
  * bytes after a non-digit, so the first one flagged is the first
  * non-digit. */
-static inline gsize
+SCAN_INLINE gsize
 scan_digits (const guint8 *buf,
              gsize         len,
              gsize         i)
@@ -217,7 +224,7 @@ scan_digits (const guint8 *buf,
 
 /* A JSON number at i: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?;
  * returns the index past it, 0 when it is not one. */
-static inline gsize
+SCAN_INLINE gsize
 scan_number (const guint8 *buf,
              gsize         len,
              gsize         i)
