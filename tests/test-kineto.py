@@ -223,6 +223,28 @@ with tempfile.TemporaryDirectory() as tmp:
     ok(missing.returncode == 2 and "ProfilerStep#99" in missing.stderr,
        "compare --step 99: exit %d" % missing.returncode)
 
+# a damaged trace: an op without a name (the profiler names every one; the
+# fuzzer made one) stays a slice and makes no operator row, where it had
+# made the cache writer refuse a row without a name
+with tempfile.TemporaryDirectory() as tmp:
+    path = os.path.join(tmp, "nameless_op.json")
+    with open(os.path.join(data, "written_old_names.json")) as f:
+        doc = json.load(f)
+    events = doc["traceEvents"] if isinstance(doc, dict) else doc
+    op = next(e for e in events if e.get("cat") in ("cpu_op", "Operator") and e.get("ph") == "X")
+    del op["name"]
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    done = subprocess.run([cli, "info", "--reimport", path], capture_output=True, text=True)
+    db = sqlite3.connect(path + ".tessera")
+    nameless = db.execute("SELECT count(*) FROM operators o JOIN strings s ON s.id = o.name "
+                          "WHERE s.value = ''").fetchone()[0]
+    named = db.execute("SELECT count(*) FROM operators").fetchone()[0]
+    db.close()
+    ok(done.returncode == 0 and "CRITICAL" not in done.stderr and named > 0 and nameless == 0,
+       "an op without a name: imported (exit %d), %d operator rows, none nameless%s"
+       % (done.returncode, named, "; " + done.stderr.strip()[:200] if done.stderr.strip() else ""))
+
 # the wall time is not the streams' summed work: nccl_data's GPU 0 runs
 # two streams at once
 exp = kineto_expected.expected(os.path.join(data, "nccl_data.json.gz"))

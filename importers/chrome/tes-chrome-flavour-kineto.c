@@ -519,7 +519,9 @@ slice (TesChromeBuilder      *b,
           g_array_append_val (st->steps, span);
           g_ptr_array_add (st->step_names, g_strdup (text));
         }
-      else if (kind == K_OP)
+      /* an op without a name (a damaged trace: the profiler names every
+       * one) has no operator row to go to: it stays a slice */
+      else if (kind == K_OP && name != 0)
         {
           Op op = { *start, *dur, *dur, ARGS_INT (args, sl->args_len, "External id"), 0, 0, -1, name };
 
