@@ -202,88 +202,40 @@ after:
 #undef WS
 }
 
-/* The value of the n <= 19 digits at p (scan_digits () found them):
- * eight at a time where it can, each eight in three multiplies. */
-static inline guint64
-digits_value (const guint8 *p,
-              gsize         n)
-{
-  guint64 v = 0;
-
-  for (; n >= 8; n -= 8, p += 8)
-    {
-      guint64 w;
-
-      memcpy (&w, p, 8);
-      w -= SCAN_ONES_LOW * '0';
-      w = w * 10 + (w >> 8);
-      w = ((w & G_GUINT64_CONSTANT (0x000000ff000000ff)) * (100 + (G_GUINT64_CONSTANT (1000000) << 32)) +
-           ((w >> 16) & G_GUINT64_CONSTANT (0x000000ff000000ff)) * (1 + (G_GUINT64_CONSTANT (10000) << 32))) >> 32;
-      v = v * 100000000 + w;
-    }
-  for (; n > 0; n--, p++)
-    v = v * 10 + (*p - '0');
-
-  return v;
-}
-
-/* A time in µs in the plain form plain_us() reads (at most 15 digits,
- * then at most 3 after a point), in ns: the index past it, or 0. */
+/* A time in µs in the plain form the callbacks read without the general
+ * decimal parser (scan_plain_us ()), which must end here: the index past
+ * it, or 0. */
 static inline gsize
 decode_time (const guint8 *buf,
              gsize         len,
              gsize         i,
              gint64       *ns)
 {
-  static const gint64 scale[] = { 1000, 100, 10, 1 };
-  gsize end = scan_digits (buf, len, i);
-  gsize n = end - i;
-  gsize frac = 0;
-  gint64 v;
-
-  if (n == 0 || n > 15 || (buf[i] == '0' && n > 1))
+  i = scan_plain_us (buf, len, i, ns);
+  if (i == 0 || i >= len || buf[i] == '.' || buf[i] == 'e' || buf[i] == 'E')
     return 0;
-  v = (gint64)digits_value (buf + i, n);
-  i = end;
-  if (i < len && buf[i] == '.')
-    {
-      end = scan_digits (buf, len, i + 1);
-      frac = end - i - 1;
-      if (frac == 0 || frac > 3)
-        return 0;
-      v = v * (gint64)scale[3 - frac] + (gint64)digits_value (buf + i + 1, frac);
-      i = end;
-    }
-  if (i >= len || buf[i] == 'e' || buf[i] == 'E')
-    return 0;
-  *ns = v * scale[frac];
 
   return i;
 }
 
-/* A process or thread id: a plain non-negative integer of at most 18
- * digits, which the callbacks read exactly; the index past it, or 0. */
+/* A process or thread id as a plain integer the callbacks read exactly
+ * (scan_plain_integer ()), which must end here: the index past it, or 0. */
 static inline gsize
 decode_integer (const guint8 *buf,
                 gsize         len,
                 gsize         i,
                 gint64       *out)
 {
-  gsize end = scan_digits (buf, len, i);
-  gsize n = end - i;
-
-  if (n == 0 || n > 18 || (buf[i] == '0' && n > 1) || end >= len ||
-      buf[end] == '.' || buf[end] == 'e' || buf[end] == 'E')
+  i = scan_plain_integer (buf, len, i, out);
+  if (i == 0 || i >= len || buf[i] == '.' || buf[i] == 'e' || buf[i] == 'E')
     return 0;
-  *out = (gint64)digits_value (buf + i, n);
 
-  return end;
+  return i;
 }
 
 #define W2(a, b)             ((guint64)(a) | (guint64)(b) << 8)
 #define W3(a, b, c)          (W2 (a, b) | (guint64)(c) << 16)
 #define W4(a, b, c, d)       (W3 (a, b, c) | (guint64)(d) << 24)
-#define W5(a, b, c, d, e)    (W4 (a, b, c, d) | (guint64)(e) << 32)
 
 /* The key whose text starts at i when it is one of the event's short
  * keys, read from one word: no string scan, no compare per candidate.

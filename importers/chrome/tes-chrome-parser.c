@@ -12,6 +12,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "tes-chrome-parser-private.h"
+#include "tes-chrome-scan-private.h"
 #include "tes-json.h"
 
 #include <string.h>
@@ -72,34 +73,7 @@ plain_us (const char *s,
           gsize       len,
           gint64     *ns)
 {
-  gint64 v = 0;
-  gsize i = 0;
-  guint frac = 0;
-
-  /* a 16th digit is enough to refuse: no more are read, so v never
-   * overflows */
-  while (i < len && i <= 15 && g_ascii_isdigit (s[i]))
-    v = v * 10 + (s[i++] - '0');
-  if (i == 0 || i > 15)
-    return FALSE;
-  if (i < len)
-    {
-      if (s[i++] != '.')
-        return FALSE;
-      for (; i < len && g_ascii_isdigit (s[i]); i++, frac++)
-        {
-          if (frac == 3)
-            return FALSE;
-          v = v * 10 + (s[i] - '0');
-        }
-      if (frac == 0 || i != len)
-        return FALSE;
-    }
-  for (; frac < 3; frac++)
-    v *= 10;
-  *ns = v;
-
-  return TRUE;
+  return scan_plain_us ((const guint8 *)s, len, 0, ns) == len;
 }
 
 static void
@@ -177,20 +151,13 @@ process_id_field (TesChromeParser *p,
 {
   gint64 v;
 
-  if (type == V_NUMBER && len < 10 && s[0] != '-')
+  /* the common case: a non-negative integer, read without the general
+   * decimal parser */
+  if (type == V_NUMBER && scan_plain_integer ((const guint8 *)s, len, 0, &v) == len)
     {
-      /* the common case: a small non-negative integer */
-      gsize i;
-
-      v = 0;
-      for (i = 0; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-        v = v * 10 + (s[i] - '0');
-      if (i == len)
-        {
-          *field = v;
-          p->ev.flags = (p->ev.flags | has_flag) & ~str_flag;
-          return;
-        }
+      *field = v;
+      p->ev.flags = (p->ev.flags | has_flag) & ~str_flag;
+      return;
     }
 
   if (type == V_NUMBER && tes_decimal_parse (s, len, 0, &v) == TES_DECIMAL_OK)
