@@ -391,6 +391,7 @@ tes_cache_writer_store_track (TesCacheWriter   *self,
           tes_cache_writer_fail (self, "Storing lane summaries");
           return FALSE;
         }
+      tes_cache_writer_note_stored (self, level->n * sizeof (TesLaneBucket));
     }
 
   sqlite3_reset (self->update_track);

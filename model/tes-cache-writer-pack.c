@@ -279,7 +279,8 @@ insert_chunk (TesCacheWriter *self,
   sqlite3_clear_bindings (s);
 
   rowid = sqlite3_last_insert_rowid (self->db);
-  tes_cache_writer_note_stored (self, job->data_out->len + (job->args ? job->args_out->len : 0));
+  tes_cache_writer_note_stored (self, job->data_out->len + (job->args ? job->args_out->len : 0) +
+                                job->search_out->len + job->sums_out->len);
   if (ts == NULL)
     return;
 

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "tes-cache-private.h"
+#include "tes-cache-syncer.h"
 #include "tes-cache-track-private.h"
 #include "tes-cache-writer.h"
 
@@ -71,8 +72,8 @@ struct _TesCacheWriter
   gsize         kept_total;   /* bytes of packed chunks tracks keep for their summaries */
   GByteArray   *packed_data;    /* a patched chunk's columns as stored, reused */
   GByteArray   *packed_sums;    /* a patched chunk's sums, reused */
-  int           sync_fd;        /* the temp file, to start its writeback early; -1: none */
-  gint64        unsynced;       /* bytes stored since writeback was last started */
+  int           sync_fd;        /* the temp file, synced through syncer; -1: none */
+  TesCacheSyncer *syncer;
   GPtrArray    *clock_keys;     /* "unit:ticks:name" per clock, index = id - 1 */
   guint         n_warnings;
   gint64        started_us;

@@ -119,6 +119,7 @@ tes_cache_writer_flush_flows (TesCacheWriter *self)
   sqlite3_bind_int64 (s, 2, n);
   sqlite3_bind_blob (s, 3, self->packed_flows->data, (int)self->packed_flows->len, SQLITE_STATIC);
   tes_cache_writer_step_done (self, s, "Storing flows");
+  tes_cache_writer_note_stored (self, self->packed_flows->len);
   self->next_flow_id += n;
 }
 

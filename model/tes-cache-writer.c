@@ -63,6 +63,7 @@ tes_cache_writer_finalize (GObject *object)
   g_clear_pointer (&self->flows, g_free);
   g_clear_pointer (&self->packed_flows, g_byte_array_unref);
   g_clear_pointer (&self->db, sqlite3_close);
+  g_clear_pointer (&self->syncer, tes_cache_syncer_free);
   if (self->sync_fd >= 0)
     close (self->sync_fd);
 
@@ -134,25 +135,17 @@ tes_cache_writer_add_commit_hook (TesCacheWriter           *self,
   g_ptr_array_add (self->commit_hooks, entry);
 }
 
-/* Below this the fsync at commit waits on little: a disk writes a few MB
- * in milliseconds. */
-#define WRITEBACK_BYTES (4 * 1024 * 1024)
+/* The temp file is synced every few MB on a thread of its own
+ * (tes-cache-syncer.c): the sync at commit then waits for the last ones. */
+#define SYNC_BYTES (4 * 1024 * 1024)
 
-/* Notes bytes handed to SQLite in bulk (slice chunks, operator rows) and,
- * every few MB, starts writing what SQLite has handed the kernel in the
- * background: the fsync at commit then has little left to wait for. */
+/* Notes bytes handed to SQLite in bulk (slice chunks, operator rows). */
 void
 tes_cache_writer_note_stored (TesCacheWriter *self,
                               gsize           bytes)
 {
-  self->unsynced += (gint64)bytes;
-#ifdef SYNC_FILE_RANGE_WRITE
-  if (self->unsynced >= WRITEBACK_BYTES && self->sync_fd >= 0)
-    {
-      sync_file_range (self->sync_fd, 0, 0, SYNC_FILE_RANGE_WRITE);
-      self->unsynced = 0;
-    }
-#endif
+  if (self->syncer != NULL)
+    tes_cache_syncer_note (self->syncer, bytes);
 }
 
 gboolean
@@ -242,6 +235,7 @@ tes_cache_writer_new (const char  *cache_path,
 
   self = g_object_new (TES_TYPE_CACHE_WRITER, NULL);
   self->sync_fd = fd;
+  self->syncer = tes_cache_syncer_new (fd, SYNC_BYTES);
   self->final_path = g_strdup (cache_path);
   self->temp_path = g_steal_pointer (&templ);
 

@@ -1,0 +1,144 @@
+/* test-cache-syncer.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "tes-cache-syncer.h"
+
+#define EVERY (64 * 1024)
+
+/* A file written in blocks and noted as it goes is synced on the side
+ * once per EVERY bytes (or fewer: a request during a sync waits for it),
+ * and the last sync by finish(): every byte is there. */
+static void
+test_syncs_on_the_side (void)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *back = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TesCacheSyncer) syncer = NULL;
+  guint8 block[EVERY / 4];
+  gsize len = 0;
+  int fd, errsv = -1;
+
+  fd = g_file_open_tmp ("tes-syncer-XXXXXX", &path, &error);
+  g_assert_no_error (error);
+  syncer = tes_cache_syncer_new (fd, EVERY);
+
+  for (guint i = 0; i < 40; i++)
+    {
+      memset (block, 'a' + i % 26, sizeof block);
+      g_assert_cmpint (write (fd, block, sizeof block), ==, sizeof block);
+      tes_cache_syncer_note (syncer, sizeof block);
+      /* every 8 blocks, wait for a sync that started after the last wait */
+      if (i % 8 == 7)
+        while (tes_cache_syncer_get_runs (syncer) < (i + 1) / 8)
+          g_usleep (1000);
+    }
+
+  g_assert_true (tes_cache_syncer_finish (syncer, &errsv));
+  g_assert_cmpint (errsv, ==, 0);
+  /* ten requests, each sync taking those that came while it ran */
+  g_assert_cmpuint (tes_cache_syncer_get_runs (syncer), >=, 5);
+  g_assert_cmpuint (tes_cache_syncer_get_runs (syncer), <=, 10);
+
+  g_assert_true (g_file_get_contents (path, &back, &len, NULL));
+  g_assert_cmpuint (len, ==, 40 * sizeof block);
+  g_assert_cmpint (back[len - 1], ==, 'a' + 39 % 26);
+
+  close (fd);
+  g_unlink (path);
+}
+
+/* Below EVERY nothing starts a thread; finish() still syncs. */
+static void
+test_small_file_no_thread (void)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TesCacheSyncer) syncer = NULL;
+  int fd, errsv = -1;
+
+  fd = g_file_open_tmp ("tes-syncer-XXXXXX", &path, &error);
+  g_assert_no_error (error);
+  syncer = tes_cache_syncer_new (fd, EVERY);
+  g_assert_cmpint (write (fd, "{}", 2), ==, 2);
+  tes_cache_syncer_note (syncer, 2);
+
+  g_assert_true (tes_cache_syncer_finish (syncer, &errsv));
+  g_assert_cmpuint (tes_cache_syncer_get_runs (syncer), ==, 0);
+
+  close (fd);
+  g_unlink (path);
+}
+
+/* A sync that fails on the side is not lost: finish() reports its errno
+ * (a pipe cannot be synced: EINVAL), so the cache is never renamed into
+ * place as if it were safe. */
+static void
+test_failure_on_the_side_is_reported (void)
+{
+  g_autoptr(TesCacheSyncer) syncer = NULL;
+  int fds[2];
+  int errsv = 0;
+
+  g_assert_cmpint (pipe (fds), ==, 0);
+  syncer = tes_cache_syncer_new (fds[1], EVERY);
+  tes_cache_syncer_note (syncer, EVERY);
+  while (tes_cache_syncer_get_runs (syncer) == 0)
+    g_usleep (1000);
+
+  g_assert_false (tes_cache_syncer_finish (syncer, &errsv));
+  g_assert_cmpint (errsv, ==, EINVAL);
+
+  close (fds[0]);
+  close (fds[1]);
+}
+
+/* Freed without finish() (an import cancelled or failed): the thread is
+ * stopped and joined, nothing is left running. */
+static void
+test_free_without_finish (void)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  TesCacheSyncer *syncer;
+  int fd;
+
+  fd = g_file_open_tmp ("tes-syncer-XXXXXX", &path, &error);
+  g_assert_no_error (error);
+  syncer = tes_cache_syncer_new (fd, 1);
+  for (guint i = 0; i < 100; i++)
+    {
+      g_assert_cmpint (write (fd, "x", 1), ==, 1);
+      tes_cache_syncer_note (syncer, 1);
+    }
+  tes_cache_syncer_free (syncer);
+
+  close (fd);
+  g_unlink (path);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/tes/cache-syncer/syncs-on-the-side", test_syncs_on_the_side);
+  g_test_add_func ("/tes/cache-syncer/small-file-no-thread", test_small_file_no_thread);
+  g_test_add_func ("/tes/cache-syncer/failure-reported", test_failure_on_the_side_is_reported);
+  g_test_add_func ("/tes/cache-syncer/free-without-finish", test_free_without_finish);
+
+  return g_test_run ();
+}
