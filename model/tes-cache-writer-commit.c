@@ -315,7 +315,7 @@ tes_cache_writer_commit (TesCacheWriter  *self,
            self->final_path, (t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6,
            tes_cache_syncer_get_runs (self->syncer));
 
-  if (g_rename (self->temp_path, self->final_path) != 0)
+  if (tes_cache_replace (self->temp_path, self->final_path) != 0)
     {
       errsv = errno;
       g_set_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_IO,

@@ -512,6 +512,93 @@ tes_cache_remove_stale_temps (const char *cache_path)
     }
 }
 
+/* Replacing a cache frees the old file's blocks inside rename(): 30 ms
+ * for a 45 MB cache here (0.7 ms per MB), at the very end of an import.
+ * The old file gets a second name first, a temp name that
+ * tes_cache_remove_stale_temps() knows, so rename() only moves names;
+ * a thread then removes it, and the program waits for that thread at
+ * exit. Where links are not supported, rename() does it all as before. */
+static GMutex removals_lock;
+static GPtrArray *removals;    /* GThread* */
+
+static gpointer
+remove_thread (gpointer data)
+{
+  g_autofree char *path = data;
+
+  g_unlink (path);
+
+  return NULL;
+}
+
+/* Waits for the removals started so far (run at exit too). */
+void
+tes_cache_wait_removals (void)
+{
+  g_autoptr(GPtrArray) threads = NULL;
+
+  g_mutex_lock (&removals_lock);
+  threads = g_steal_pointer (&removals);
+  g_mutex_unlock (&removals_lock);
+
+  for (guint i = 0; threads != NULL && i < threads->len; i++)
+    g_thread_join (g_ptr_array_index (threads, i));
+}
+
+static void
+wait_removals_at_exit (void)
+{
+  tes_cache_wait_removals ();
+}
+
+/* Renames temp_path over cache_path like g_rename(); an old cache there is
+ * removed on the side. */
+int
+tes_cache_replace (const char *temp_path,
+                   const char *cache_path)
+{
+  static gint n_kept;
+  static gsize exit_hook;
+  g_autofree char *old = g_strdup_printf ("%s.tmp-%d-old%d", cache_path, (int)getpid (),
+                                          g_atomic_int_add (&n_kept, 1));
+  gboolean kept = link (cache_path, old) == 0;
+  GThread *thread;
+
+  if (g_rename (temp_path, cache_path) != 0)
+    {
+      int errsv = errno;
+
+      if (kept)
+        g_unlink (old);
+      errno = errsv;
+      return -1;
+    }
+  if (!kept)
+    return 0;
+
+  if (g_once_init_enter (&exit_hook))
+    {
+      atexit (wait_removals_at_exit);
+      g_once_init_leave (&exit_hook, 1);
+    }
+
+  thread = g_thread_try_new ("tes-cache-remove", remove_thread, old, NULL);
+  if (thread == NULL)
+    {
+      g_unlink (old);
+      return 0;
+    }
+  g_steal_pointer (&old);
+
+  g_mutex_lock (&removals_lock);
+  if (removals == NULL)
+    removals = g_ptr_array_new ();
+  g_ptr_array_add (removals, thread);
+  g_mutex_unlock (&removals_lock);
+
+  return 0;
+}
+
 /* Every cache in the user cache folder, sorted by name. */
 GPtrArray *
 tes_cache_list_user_caches (void)

@@ -73,6 +73,9 @@ gboolean        tes_cache_is_reusable        (const char       *cache_path,
                                               GCancellable     *cancellable,
                                               GError          **error);
 void            tes_cache_remove_stale_temps (const char       *cache_path);
+int             tes_cache_replace            (const char       *temp_path,
+                                              const char       *cache_path);
+void            tes_cache_wait_removals      (void);
 gboolean        tes_cache_verify             (const char       *cache_path,
                                               GError          **error);
 char           *tes_cache_get_user_dir       (void);

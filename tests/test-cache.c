@@ -1244,6 +1244,8 @@ count_temps (const char *dir,
   const char *name;
   guint n = 0;
 
+  /* an old cache this process replaced may still be going */
+  tes_cache_wait_removals ();
   while ((name = g_dir_read_name (d)))
     n += g_str_has_prefix (name, prefix) && strstr (name, ".tmp-") != NULL;
 

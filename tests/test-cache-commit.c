@@ -1,4 +1,4 @@
-/* test-cache-syncer.c
+/* test-cache-commit.c
  *
  * Copyright 2026 The Tessera developers
  *
@@ -8,14 +8,26 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
 
+#include "tes-cache.h"
 #include "tes-cache-syncer.h"
 
 #define EVERY (64 * 1024)
+
+static void
+write_text (const char *path,
+                const char *text)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, text, -1, &error);
+  g_assert_no_error (error);
+}
 
 /* A file written in blocks and noted as it goes is synced on the side
  * once per EVERY bytes (or fewer: a request during a sync waits for it),
@@ -129,16 +141,67 @@ test_free_without_finish (void)
   g_unlink (path);
 }
 
+/* An old cache replaced: the new file takes its name at once, the old one
+ * is removed on the side (nothing of it left once the removals are
+ * waited for), and whoever still has it open reads it whole. */
+static void
+test_replace_old_cache (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tes-replace-XXXXXX", NULL);
+  g_autofree char *cache = g_build_filename (dir, "t.json.tessera", NULL);
+  g_autofree char *temp = g_strconcat (cache, ".tmp-1-new", NULL);
+  g_autofree char *back = NULL;
+  g_autoptr(GDir) d = NULL;
+  char old_bytes[4] = { 0 };
+  const char *name;
+  int old_fd;
+
+  write_text (cache, "old!");
+  old_fd = open (cache, O_RDONLY);
+  g_assert_cmpint (old_fd, >=, 0);
+  write_text (temp, "new!");
+
+  g_assert_cmpint (tes_cache_replace (temp, cache), ==, 0);
+  g_assert_true (g_file_get_contents (cache, &back, NULL, NULL));
+  g_assert_cmpstr (back, ==, "new!");
+  g_assert_false (g_file_test (temp, G_FILE_TEST_EXISTS));
+
+  tes_cache_wait_removals ();
+  d = g_dir_open (dir, 0, NULL);
+  while ((name = g_dir_read_name (d)))
+    g_assert_cmpstr (name, ==, "t.json.tessera");
+  g_assert_cmpint (pread (old_fd, old_bytes, 4, 0), ==, 4);
+  g_assert_cmpint (memcmp (old_bytes, "old!", 4), ==, 0);
+  close (old_fd);
+
+  /* nothing to replace: a plain rename; a temp that is not there: -1 */
+  g_unlink (cache);
+  write_text (temp, "new!");
+  g_assert_cmpint (tes_cache_replace (temp, cache), ==, 0);
+  g_assert_true (g_file_test (cache, G_FILE_TEST_IS_REGULAR));
+  g_assert_cmpint (tes_cache_replace (temp, cache), ==, -1);
+  g_assert_cmpint (errno, ==, ENOENT);
+  tes_cache_wait_removals ();
+  g_clear_pointer (&d, g_dir_close);
+  d = g_dir_open (dir, 0, NULL);
+  while ((name = g_dir_read_name (d)))
+    g_assert_cmpstr (name, ==, "t.json.tessera");
+
+  g_unlink (cache);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
-  g_test_add_func ("/tes/cache-syncer/syncs-on-the-side", test_syncs_on_the_side);
-  g_test_add_func ("/tes/cache-syncer/small-file-no-thread", test_small_file_no_thread);
-  g_test_add_func ("/tes/cache-syncer/failure-reported", test_failure_on_the_side_is_reported);
-  g_test_add_func ("/tes/cache-syncer/free-without-finish", test_free_without_finish);
+  g_test_add_func ("/tes/cache-commit/replace-old-cache", test_replace_old_cache);
+  g_test_add_func ("/tes/cache-commit/syncs-on-the-side", test_syncs_on_the_side);
+  g_test_add_func ("/tes/cache-commit/small-file-no-thread", test_small_file_no_thread);
+  g_test_add_func ("/tes/cache-commit/failure-reported", test_failure_on_the_side_is_reported);
+  g_test_add_func ("/tes/cache-commit/free-without-finish", test_free_without_finish);
 
   return g_test_run ();
 }
