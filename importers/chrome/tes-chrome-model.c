@@ -29,7 +29,22 @@
 /* ---- strings ----------------------------------------------------------- */
 
 /* Eight bytes at a time: every event's name is interned, and a Kineto
- * kernel's name runs to hundreds of bytes. Kept in memory only. */
+ * kernel's name runs to hundreds of bytes; those are taken 32 bytes at a
+ * time by four lanes, whose multiplies do not wait on each other. Kept
+ * in memory only. */
+#define HASH_MIX(h, v) \
+  G_STMT_START { \
+    (h) = ((h) ^ (v)) * G_GUINT64_CONSTANT (0xff51afd7ed558ccd); \
+    (h) ^= (h) >> 32; \
+  } G_STMT_END
+
+static inline guint64
+rotate_left (guint64 v,
+             guint   n)
+{
+  return v << n | v >> (64 - n);
+}
+
 static inline guint32
 hash_bytes (const char *s,
             gsize       len)
@@ -37,13 +52,28 @@ hash_bytes (const char *s,
   guint64 h = G_GUINT64_CONSTANT (0x9e3779b97f4a7c15) ^ len;
   gsize i = 0;
 
+  if (len >= 32)
+    {
+      guint64 h1 = h, h2 = ~h, h3 = h * 3, h4 = h * 5;
+
+      for (; i + 32 <= len; i += 32)
+        {
+          guint64 v[4];
+
+          memcpy (v, s + i, 32);
+          HASH_MIX (h1, v[0]);
+          HASH_MIX (h2, v[1]);
+          HASH_MIX (h3, v[2]);
+          HASH_MIX (h4, v[3]);
+        }
+      h = h1 ^ rotate_left (h2, 17) ^ rotate_left (h3, 31) ^ rotate_left (h4, 47);
+    }
   for (; i + 8 <= len; i += 8)
     {
       guint64 v;
 
       memcpy (&v, s + i, 8);
-      h = (h ^ v) * G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
-      h ^= h >> 32;
+      HASH_MIX (h, v);
     }
   for (; i < len; i++)
     h = (h ^ (guchar)s[i]) * G_GUINT64_CONSTANT (0x100000001b3);
