@@ -268,9 +268,33 @@ gint64         tes_cache_chunk_checksum (const void     *data,
                                          gsize           search_len,
                                          const void     *sums,
                                          gsize           sums_len);
+/* A table's checksum worked out as its rows were inserted (each row as
+ * the seal would read it back, in the seal's order), which the seal then
+ * takes instead of reading the table again. */
+typedef struct
+{
+  GByteArray *row;       /* the row being put, reused */
+  guint64     hash;
+  gint64      n_rows;
+} TesCacheRowHash;
+
+void           tes_cache_row_hash_init    (TesCacheRowHash *rh);
+void           tes_cache_row_hash_clear   (TesCacheRowHash *rh);
+void           tes_cache_row_put_int      (TesCacheRowHash *rh,
+                                           gint64           value);
+void           tes_cache_row_put_null     (TesCacheRowHash *rh);
+void           tes_cache_row_put_double   (TesCacheRowHash *rh,
+                                           double           value);
+void           tes_cache_row_put_text     (TesCacheRowHash *rh,
+                                           const char      *text,
+                                           gsize            len);
+void           tes_cache_row_hash_end_row (TesCacheRowHash *rh);
+
 gboolean       tes_cache_seal           (sqlite3        *db,
                                          GError        **error);
 gboolean       tes_cache_finish         (sqlite3        *db,
+                                         const char     *known_table,
+                                         const TesCacheRowHash *known,
                                          GError        **error);
 gboolean       tes_cache_reseal         (sqlite3        *db,
                                          GError        **error);

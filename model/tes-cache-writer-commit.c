@@ -285,7 +285,7 @@ tes_cache_writer_commit (TesCacheWriter  *self,
                                 TES_CACHE_SCHEMA_VERSION);
 
   if (!tes_cache_exec (self->db, finish_sql, error) ||
-      !tes_cache_finish (self->db, error))
+      !tes_cache_finish (self->db, "operators", &self->operators_hash, error))
     return FALSE;
 
   for (guint i = 0; i < TES_CACHE_WRITER_N_STMTS; i++)

@@ -72,6 +72,7 @@ struct _TesCacheWriter
   gsize         kept_total;   /* bytes of packed chunks tracks keep for their summaries */
   GByteArray   *packed_data;    /* a patched chunk's columns as stored, reused */
   GByteArray   *packed_sums;    /* a patched chunk's sums, reused */
+  TesCacheRowHash operators_hash; /* the operators' checksum, row by row */
   int           sync_fd;        /* the temp file, synced through syncer; -1: none */
   TesCacheSyncer *syncer;
   GPtrArray    *clock_keys;     /* "unit:ticks:name" per clock, index = id - 1 */

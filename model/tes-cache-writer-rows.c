@@ -149,11 +149,35 @@ tes_cache_writer_add_run (TesCacheWriter *self,
   return tes_cache_writer_failed (self) ? 0 : sqlite3_last_insert_rowid (self->db);
 }
 
+/* An id column's value: NULL for none (0 or less). */
+static void
+put_id_or_null (TesCacheRowHash *rh,
+                gint64           id)
+{
+  if (id > 0)
+    tes_cache_row_put_int (rh, id);
+  else
+    tes_cache_row_put_null (rh);
+}
+
+static void
+put_count_or_null (TesCacheRowHash *rh,
+                   gint64           value)
+{
+  if (value >= 0)
+    tes_cache_row_put_int (rh, value);
+  else
+    tes_cache_row_put_null (rh);
+}
+
 void
 tes_cache_writer_add_operator (TesCacheWriter       *self,
                                const TesOperatorRow *row)
 {
+  TesCacheRowHash *rh = &self->operators_hash;
   sqlite3_stmt *s;
+  gsize args_len;
+  guint32 name, type;
 
   g_return_if_fail (TES_IS_CACHE_WRITER (self));
   g_return_if_fail (row != NULL);
@@ -162,30 +186,54 @@ tes_cache_writer_add_operator (TesCacheWriter       *self,
   if (tes_cache_writer_failed (self))
     return;
 
-  {
-    guint32 name = tes_cache_writer_intern (self, row->name);
-    guint32 type = tes_cache_writer_intern (self, row->type ? row->type : "");
+  name = tes_cache_writer_intern (self, row->name);
+  type = tes_cache_writer_intern (self, row->type ? row->type : "");
+  args_len = row->args_json ? strlen (row->args_json) : 0;
 
-    s = tes_cache_writer_stmt (self, TES_CACHE_WRITER_STMT_OPERATOR);
-    tes_cache_writer_bind_id_or_null (s, 1, row->source_id);
-    tes_cache_writer_bind_id_or_null (s, 2, row->track_id);
-    tes_cache_writer_bind_id_or_null (s, 3, row->run_id);
-    if (row->op_index >= 0)
-      sqlite3_bind_int64 (s, 4, row->op_index);
-    sqlite3_bind_int64 (s, 5, name);
-    sqlite3_bind_int64 (s, 6, type);
-    if (row->count >= 0)
-      sqlite3_bind_int64 (s, 7, row->count);
-    if (row->total >= 0)
-      sqlite3_bind_int64 (s, 8, row->total);
-    tes_cache_writer_bind_id_or_null (s, 9, row->clock_id);
-    if (!isnan (row->share))
-      sqlite3_bind_double (s, 10, row->share);
-    tes_cache_writer_bind_text_or_null (s, 11, row->args_json);
-    tes_cache_writer_step_done (self, s, "Storing an operator");
-    /* a Kineto trace's per-step rows list kernels: 18 MB at 1M events */
-    tes_cache_writer_note_stored (self, row->args_json ? strlen (row->args_json) : 0);
-  }
+  s = tes_cache_writer_stmt (self, TES_CACHE_WRITER_STMT_OPERATOR);
+  tes_cache_writer_bind_id_or_null (s, 1, row->source_id);
+  tes_cache_writer_bind_id_or_null (s, 2, row->track_id);
+  tes_cache_writer_bind_id_or_null (s, 3, row->run_id);
+  if (row->op_index >= 0)
+    sqlite3_bind_int64 (s, 4, row->op_index);
+  sqlite3_bind_int64 (s, 5, name);
+  sqlite3_bind_int64 (s, 6, type);
+  if (row->count >= 0)
+    sqlite3_bind_int64 (s, 7, row->count);
+  if (row->total >= 0)
+    sqlite3_bind_int64 (s, 8, row->total);
+  tes_cache_writer_bind_id_or_null (s, 9, row->clock_id);
+  if (!isnan (row->share))
+    sqlite3_bind_double (s, 10, row->share);
+  if (row->args_json != NULL)
+    sqlite3_bind_text (s, 11, row->args_json, (int)args_len, SQLITE_STATIC);
+  tes_cache_writer_step_done (self, s, "Storing an operator");
+  if (tes_cache_writer_failed (self))
+    return;
+  /* a Kineto trace's per-step rows list kernels: 18 MB at 1M events */
+  tes_cache_writer_note_stored (self, args_len);
+
+  /* the row as the seal reads it back (SELECT * FROM operators ORDER BY
+   * id): the columns in the table's order, as their affinity stores them */
+  tes_cache_row_put_int (rh, sqlite3_last_insert_rowid (self->db));
+  put_id_or_null (rh, row->source_id);
+  put_id_or_null (rh, row->track_id);
+  put_id_or_null (rh, row->run_id);
+  put_count_or_null (rh, row->op_index);
+  tes_cache_row_put_int (rh, name);
+  tes_cache_row_put_int (rh, type);
+  put_count_or_null (rh, row->count);
+  put_count_or_null (rh, row->total);
+  put_id_or_null (rh, row->clock_id);
+  if (!isnan (row->share))
+    tes_cache_row_put_double (rh, row->share);
+  else
+    tes_cache_row_put_null (rh);
+  if (row->args_json != NULL)
+    tes_cache_row_put_text (rh, row->args_json, args_len);
+  else
+    tes_cache_row_put_null (rh);
+  tes_cache_row_hash_end_row (rh);
 }
 
 gint64

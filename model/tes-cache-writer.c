@@ -64,6 +64,7 @@ tes_cache_writer_finalize (GObject *object)
   g_clear_pointer (&self->packed_flows, g_byte_array_unref);
   g_clear_pointer (&self->db, sqlite3_close);
   g_clear_pointer (&self->syncer, tes_cache_syncer_free);
+  tes_cache_row_hash_clear (&self->operators_hash);
   if (self->sync_fd >= 0)
     close (self->sync_fd);
 
@@ -100,6 +101,7 @@ tes_cache_writer_init (TesCacheWriter *self)
   self->next_string = 1;                  /* 0 means "no string" */
   self->flush_threshold = default_flush_threshold;
   self->sync_fd = -1;
+  tes_cache_row_hash_init (&self->operators_hash);
   self->started_us = g_get_monotonic_time ();
 }
 

@@ -14,8 +14,13 @@
 
 #include <glib/gstdio.h>
 
-#include "tes-cache.h"
+#include <sqlite3.h>
+
+#include "tes-cache-private.h"
 #include "tes-cache-syncer.h"
+#include "tes-importer-registry.h"
+#include "tes-report.h"
+#include "tes-test-util.h"
 
 #define EVERY (64 * 1024)
 
@@ -191,12 +196,62 @@ test_replace_old_cache (void)
   g_rmdir (dir);
 }
 
+/* The operators' checksum is worked out as their rows go in, not read
+ * back at commit: on the real Kineto traces (one with operator rows per
+ * step, their args listing kernels), a full verification reads every
+ * table and finds it equal; an operator changed afterwards is found. */
+static void
+test_operators_checksum_as_inserted (void)
+{
+  const char *names[] = { "mi250_minitoy_train_ROCm6_2_kineto.json.gz",
+                          "benchmark_result_2869224_1695835535_trace.json.gz",
+                          "sampled_rank-0.json.gz" };
+  g_autofree char *tampered = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *rel = g_build_filename ("kineto", names[i], NULL);
+      g_autofree char *src = tes_test_data_path (rel);
+      g_autofree char *copy = tes_test_copy_to_tmp (src, names[i]);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TesImporter) importer = NULL;
+      g_autoptr(TesReport) report = NULL;
+      TesReportCounts counts;
+
+      importer = tes_importer_registry_choose (copy, NULL, &error);
+      g_assert_no_error (error);
+      g_object_ref (importer);
+      report = tes_report_import (copy, importer, 0, NULL, NULL, &error);
+      g_assert_no_error (error);
+      tes_report_get_counts (report, &counts);
+      g_assert_cmpint (counts.n_operators, >, 0);
+
+      g_assert_true (tes_cache_verify (tes_report_get_cache_path (report), &error));
+      g_assert_no_error (error);
+      if (tampered == NULL)
+        tampered = g_strdup (tes_report_get_cache_path (report));
+    }
+
+  {
+    g_autoptr(GError) error = NULL;
+    sqlite3 *db = NULL;
+
+    g_assert_cmpint (sqlite3_open (tampered, &db), ==, SQLITE_OK);
+    g_assert_cmpint (sqlite3_exec (db, "UPDATE operators SET count = count + 1 WHERE id = 1", NULL, NULL, NULL),
+                     ==, SQLITE_OK);
+    sqlite3_close (db);
+    g_assert_false (tes_cache_verify (tampered, &error));
+    g_assert_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
+  g_test_add_func ("/tes/cache-commit/operators-checksum", test_operators_checksum_as_inserted);
   g_test_add_func ("/tes/cache-commit/replace-old-cache", test_replace_old_cache);
   g_test_add_func ("/tes/cache-commit/syncs-on-the-side", test_syncs_on_the_side);
   g_test_add_func ("/tes/cache-commit/small-file-no-thread", test_small_file_no_thread);
