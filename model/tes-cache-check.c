@@ -198,6 +198,7 @@ void
 tes_cache_row_hash_init (TesCacheRowHash *rh)
 {
   rh->row = g_byte_array_new ();
+  rh->room = 0;
   rh->hash = ROW_SEED;
   rh->n_rows = 0;
 }
@@ -208,15 +209,37 @@ tes_cache_row_hash_clear (TesCacheRowHash *rh)
   g_clear_pointer (&rh->row, g_byte_array_unref);
 }
 
+/* Room for n more bytes of the row: a row's columns are put one by one,
+ * and g_byte_array_append () divides on every call to check for overflow
+ * (tes-array-private.h). */
+static inline guint8 *
+row_take (TesCacheRowHash *rh,
+          gsize            n)
+{
+  GByteArray *row = rh->row;
+  guint len = row->len;
+
+  if (G_UNLIKELY (len + n > rh->room))
+    {
+      rh->room = MAX (2 * rh->room, len + (guint)n + 256);
+      g_byte_array_set_size (row, rh->room);
+    }
+  row->len = len + (guint)n;
+
+  return row->data + len;
+}
+
 static void
 put_typed (TesCacheRowHash *rh,
            guint8           type,
            gconstpointer    value,
            gsize            len)
 {
-  g_byte_array_append (rh->row, &type, 1);
+  guint8 *at = row_take (rh, 1 + len);
+
+  at[0] = type;
   if (len > 0)
-    g_byte_array_append (rh->row, value, (guint)len);
+    memcpy (at + 1, value, len);
 }
 
 void
@@ -249,7 +272,7 @@ tes_cache_row_put_text (TesCacheRowHash *rh,
   gint64 n = GINT64_TO_LE ((gint64)len);
 
   put_typed (rh, SQLITE_TEXT, &n, sizeof n);
-  g_byte_array_append (rh->row, (const guint8 *)text, (guint)len);
+  memcpy (row_take (rh, len), text, len);
 }
 
 void
@@ -257,7 +280,7 @@ tes_cache_row_hash_end_row (TesCacheRowHash *rh)
 {
   rh->hash = tes_cache_hash64 (rh->row->data, rh->row->len, rh->hash);
   rh->n_rows++;
-  g_byte_array_set_size (rh->row, 0);
+  rh->row->len = 0;
 }
 
 /* Each column as its type and its value, so that 1, 1.0, '1' and x'01'

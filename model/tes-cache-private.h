@@ -274,6 +274,7 @@ gint64         tes_cache_chunk_checksum (const void     *data,
 typedef struct
 {
   GByteArray *row;       /* the row being put, reused */
+  guint       room;      /* what row holds */
   guint64     hash;
   gint64      n_rows;
 } TesCacheRowHash;

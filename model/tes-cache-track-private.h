@@ -30,6 +30,7 @@ typedef struct
 typedef struct
 {
   GArray         *records;     /* pending TesSliceRecord */
+  guint           records_room; /* what records holds (tes_array_append ()) */
   GString        *args;        /* args texts of the pending records, NUL-terminated */
   GString        *spare_args;  /* the texts' last buffer, kept to take the rest at the next flush */
   gint32          n_added;     /* insertion sequence of the next slice */

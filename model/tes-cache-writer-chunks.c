@@ -9,6 +9,7 @@
 
 #include "config.h"
 
+#include "tes-array-private.h"
 #include "tes-cache-writer-private.h"
 
 #include <string.h>
@@ -43,6 +44,7 @@ tes_cache_writer_nest_range (TesSliceRecord *mem,
                              GArray         *patches)
 {
   TesSliceRecord *recs;
+  guint room = stack->len;
 
   /* a track without slices (a group: an IPU over its tiles) has no records at all */
   if (count == 0)
@@ -69,7 +71,8 @@ tes_cache_writer_nest_range (TesSliceRecord *mem,
               TesChunkPatch p = { top->index, top->self_dur };
               g_array_append_val (patches, p);
             }
-          g_array_set_size (stack, stack->len - 1);
+          /* popped: no clear function, nothing to free */
+          stack->len--;
         }
 
       if (stack->len > 0)
@@ -94,7 +97,7 @@ tes_cache_writer_nest_range (TesSliceRecord *mem,
         }
 
       *max_depth = MAX (*max_depth, r->depth);
-      g_array_append_val (stack, open);
+      tes_array_append (stack, &room, &open, sizeof open);
     }
 
   for (guint k = 0; k < stack->len; k++)

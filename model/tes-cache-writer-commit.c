@@ -9,6 +9,7 @@
 
 #include "config.h"
 
+#include "tes-array-private.h"
 #include "tes-cache-writer-private.h"
 
 #include <errno.h>
@@ -379,7 +380,7 @@ tes_cache_writer_add_slice (TesCacheWriter *self,
   rec.depth = 0;
   rec.flags = flags;
 
-  g_array_append_val (ts->records, rec);
+  tes_array_append (ts->records, &ts->records_room, &rec, sizeof rec);
   self->n_pending++;
 
   if (ts->in_order)

@@ -332,6 +332,7 @@ tes_cache_writer_unstream_track (TesCacheWriter *self,
   self->n_pending += ts->n_stored;
   g_array_unref (ts->records);
   ts->records = g_steal_pointer (&records);
+  ts->records_room = ts->records->len;
   g_string_free (ts->args, TRUE);
   ts->args = args;
   ts->n_stored = 0;

@@ -9,6 +9,7 @@
 
 #include "config.h"
 
+#include "tes-array-private.h"
 #include "tes-chrome-parser.h"
 #include "tes-json.h"
 
@@ -233,7 +234,7 @@ handle_complete (TesChromeSegment     *seg,
   slice.name = ev->name;
   slice.cat = ev->cat;
   slice.args_len = store_args (ev, t->args, &slice.args_off);
-  g_array_append_val (t->slices, slice);
+  tes_array_append (t->slices, &t->slices_room, &slice, sizeof slice);
 
   if (dur > 0 && ev->ts <= G_MAXINT64 - dur)
     note_ts (seg, ev->ts + dur);
@@ -334,7 +335,7 @@ handle_end (TesChromeSegment     *seg,
       }
 
     g_array_set_size (t->open, t->open->len - 1);
-    g_array_append_val (t->slices, slice);
+    tes_array_append (t->slices, &t->slices_room, &slice, sizeof slice);
   }
 }
 

@@ -7,6 +7,7 @@
 
 #pragma once
 
+#include "tes-array-private.h"
 #include "tes-chrome-flavour.h"
 #include "tes-chrome-id-map-private.h"
 
@@ -107,6 +108,9 @@ typedef struct
   GArray     *ops;          /* Op */
   GArray     *work;         /* Work */
   GArray     *launches;     /* Launch */
+  guint       ops_room;     /* what each holds (tes_array_append ()) */
+  guint       work_room;
+  guint       launches_room;
   GArray     *steps;        /* gint64 pairs: start, end; names in step_names */
   GPtrArray  *step_names;
 

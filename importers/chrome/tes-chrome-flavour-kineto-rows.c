@@ -429,11 +429,15 @@ op_rows_thread (gpointer data)
   g_autofree guint32 *sum_of = g_new0 (guint32, job->n_names + 1);
   g_autoptr(GPtrArray) ops_in = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
   g_autoptr(GPtrArray) works_in = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
+  g_autofree guint *ops_room = NULL;
+  g_autofree guint *works_room = NULL;
 
   g_async_queue_push (job->done, op_sums (job->b, st, job->op_of_work, NULL, NULL, 0, job->linked, sum_of));
 
   /* each step's ops and their works, in one pass: a trace of many steps
    * costs no more than one of few */
+  ops_room = g_new0 (guint, st->steps->len);
+  works_room = g_new0 (guint, st->steps->len);
   for (guint s = 0; s < st->steps->len; s++)
     {
       g_ptr_array_add (ops_in, g_array_new (FALSE, FALSE, sizeof (guint)));
@@ -441,10 +445,15 @@ op_rows_thread (gpointer data)
     }
   for (guint i = 0; i < st->ops->len; i++)
     if (job->step_of_op[i] >= 0)
-      g_array_append_val (g_ptr_array_index (ops_in, job->step_of_op[i]), i);
+      tes_array_append (g_ptr_array_index (ops_in, job->step_of_op[i]), &ops_room[job->step_of_op[i]],
+                        &i, sizeof i);
   for (guint i = 0; i < st->work->len; i++)
     if (job->op_of_work[i] >= 0 && job->step_of_op[job->op_of_work[i]] >= 0)
-      g_array_append_val (g_ptr_array_index (works_in, job->step_of_op[job->op_of_work[i]]), i);
+      {
+        gint step = job->step_of_op[job->op_of_work[i]];
+
+        tes_array_append (g_ptr_array_index (works_in, step), &works_room[step], &i, sizeof i);
+      }
   for (guint s = 0; s < st->steps->len; s++)
     g_async_queue_push (job->done, op_sums (job->b, st, job->op_of_work, g_ptr_array_index (ops_in, s),
                                             g_ptr_array_index (works_in, s), job->run_ids[s], job->linked,

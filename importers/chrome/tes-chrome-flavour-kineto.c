@@ -177,6 +177,7 @@ prepare (TesChromeBuilder *b)
     st->ops = g_array_sized_new (FALSE, FALSE, sizeof (Op), n);
     st->work = g_array_sized_new (FALSE, FALSE, sizeof (Work), n);
     st->launches = g_array_sized_new (FALSE, FALSE, sizeof (Launch), n);
+    st->ops_room = st->work_room = st->launches_room = n;
   }
   st->steps = g_array_new (FALSE, FALSE, 2 * sizeof (gint64));
   st->step_names = g_ptr_array_new_with_free_func (g_free);
@@ -483,7 +484,7 @@ slice (TesChromeBuilder      *b,
                      tes_chrome_gid (b, part->seg, sl->name), (guint16)s->index, 0 };
 
           w.work = kind == K_KERNEL ? name_class (st, b, w.name) >> NAME_WORK : work_of (kind, NULL);
-          g_array_append_val (st->work, w);
+          tes_array_append (st->work, &st->work_room, &w, sizeof w);
           return;
         }
 
@@ -532,7 +533,7 @@ slice (TesChromeBuilder      *b,
                 break;
               }
           open.op = st->ops->len;
-          g_array_append_val (st->ops, op);
+          tes_array_append (st->ops, &st->ops_room, &op, sizeof op);
         }
     }
   else if (kind == K_RUNTIME)
@@ -541,7 +542,7 @@ slice (TesChromeBuilder      *b,
                         ARGS_INT (args, sl->args_len, "External id") };
 
       if (launch.corr >= 0)
-        g_array_append_val (st->launches, launch);
+        tes_array_append (st->launches, &st->launches_room, &launch, sizeof launch);
     }
 
   if (st->n_stack == st->stack_cap)

@@ -509,6 +509,7 @@ tes_chrome_spill_segment (TesChromeSpill   *spill,
       t->spill_args = t->args->len;
       g_array_unref (t->slices);
       t->slices = g_array_new (FALSE, FALSE, sizeof (TesChromeSlice));
+      t->slices_room = 0;
       g_string_free (t->args, TRUE);
       t->args = g_string_new (NULL);
     }
@@ -556,6 +557,7 @@ tes_chrome_thread_load (TesChromeThread *t)
 
   g_array_unref (t->slices);
   t->slices = slices;
+  t->slices_room = 0;
   g_string_free (t->args, TRUE);
   t->args = args;
   t->spill = NULL;

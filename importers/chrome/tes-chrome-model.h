@@ -101,6 +101,7 @@ struct _TesChromeThread
   guint32   name;          /* thread_name, 0: none */
   gint64    sort_index;
   GArray   *slices;        /* TesChromeSlice */
+  guint     slices_room;   /* what slices holds (tes_array_append ()) */
   guint     n_sorted;      /* slices[0..n_sorted) are in (start, -dur) order */
   GString  *args;          /* args texts of slices and open begins */
   GArray   *open;          /* TesChromeOpen, the B stack */

@@ -220,6 +220,7 @@ release_thread (TesChromeMergedThread *mt)
       g_array_set_size (t->slices, 0);
       g_array_unref (t->slices);
       t->slices = g_array_new (FALSE, FALSE, sizeof (TesChromeSlice));
+      t->slices_room = 0;
       g_string_free (t->args, TRUE);
       t->args = g_string_new (NULL);
     }
