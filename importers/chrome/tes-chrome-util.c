@@ -134,6 +134,19 @@ tes_chrome_args_find (const char  *json,
   gsize pos = 0;
   const char *k;
   gsize kl;
+  char quoted[64];
+
+  /* a member's key is its raw text between quotes: where that text is
+   * nowhere in the args, no walk over their members (the flavours ask
+   * each of the first events of every piece for their keys) */
+  if (json != NULL && key_len + 2 <= sizeof quoted)
+    {
+      quoted[0] = '"';
+      memcpy (quoted + 1, key, key_len);
+      quoted[key_len + 1] = '"';
+      if (memmem (json, len, quoted, key_len + 2) == NULL)
+        return FALSE;
+    }
 
   while (tes_chrome_args_next (json, len, &pos, &k, &kl, value, value_len))
     if (kl == key_len && memcmp (k, key, key_len) == 0)
