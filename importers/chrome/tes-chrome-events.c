@@ -37,6 +37,7 @@ get_thread (TesChromeSegment     *seg,
 {
   TesChromeThread key = { 0 };
   TesChromeThread *t;
+  guint slot;
 
   if (ev->flags & TES_CHROME_EV_HAS_PID)
     key.pid = ev->pid;
@@ -45,8 +46,10 @@ get_thread (TesChromeSegment     *seg,
   key.key_flags = ((ev->flags & TES_CHROME_EV_PID_STR) ? TES_CHROME_KEY_PID_STRING : 0) |
                   ((ev->flags & TES_CHROME_EV_TID_STR) ? TES_CHROME_KEY_TID_STRING : 0);
 
-  /* consecutive events mostly go to the same thread */
-  if ((t = seg->last_thread) != NULL && t->pid == key.pid && t->tid == key.tid && t->key_flags == key.key_flags)
+  /* the events of a few threads mostly follow each other */
+  slot = (guint)(key.pid * 31 + key.tid * 7 + key.key_flags) % TES_CHROME_RECENT_THREADS;
+  if ((t = seg->recent_threads[slot]) != NULL && t->pid == key.pid && t->tid == key.tid &&
+      t->key_flags == key.key_flags)
     {
       t->has_events |= has_events;
       return t;
@@ -67,7 +70,7 @@ get_thread (TesChromeSegment     *seg,
     }
 
   t->has_events |= has_events;
-  seg->last_thread = t;
+  seg->recent_threads[slot] = t;
 
   return t;
 }

@@ -192,6 +192,7 @@ typedef struct
 } TesChromeSample;
 
 #define TES_CHROME_SAMPLE_EVENTS 1000
+#define TES_CHROME_RECENT_THREADS 16
 
 typedef struct _TesChromeSegment TesChromeSegment;
 
@@ -200,7 +201,9 @@ struct _TesChromeSegment
   guint                 index;
   TesChromeStrings      strings;
   GHashTable           *threads;      /* TesChromeThread* -> itself */
-  TesChromeThread      *last_thread;  /* the one the previous event went to */
+  /* the threads events went to lately, by (pid, tid): a Kineto trace
+   * goes back and forth between its CPU thread and its GPU streams */
+  TesChromeThread      *recent_threads[TES_CHROME_RECENT_THREADS];
   GPtrArray            *thread_list;  /* creation order */
   GHashTable           *processes;    /* TesChromeProcess* -> itself */
   GPtrArray            *process_list;
