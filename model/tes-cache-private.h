@@ -293,9 +293,15 @@ void           tes_cache_row_hash_end_row (TesCacheRowHash *rh);
 
 gboolean       tes_cache_seal           (sqlite3        *db,
                                          GError        **error);
+typedef struct
+{
+  const char            *table;
+  const TesCacheRowHash *rows;
+} TesCacheKnownHash;
+
 gboolean       tes_cache_finish         (sqlite3        *db,
-                                         const char     *known_table,
-                                         const TesCacheRowHash *known,
+                                         const TesCacheKnownHash *known,
+                                         guint           n_known,
                                          GError        **error);
 gboolean       tes_cache_reseal         (sqlite3        *db,
                                          GError        **error);

@@ -208,6 +208,11 @@ tes_cache_writer_commit (TesCacheWriter  *self,
                          GError         **error)
 {
   g_autofree char *finish_sql = NULL;
+  const TesCacheKnownHash known[] = {
+    { "operators", &self->operators_hash },
+    { "instants", &self->instants_hash },
+    { "counter_values", &self->counters_hash },
+  };
   gint64 t0, t1, t2, t3;
   int errsv;
 
@@ -286,7 +291,7 @@ tes_cache_writer_commit (TesCacheWriter  *self,
                                 TES_CACHE_SCHEMA_VERSION);
 
   if (!tes_cache_exec (self->db, finish_sql, error) ||
-      !tes_cache_finish (self->db, "operators", &self->operators_hash, error))
+      !tes_cache_finish (self->db, known, G_N_ELEMENTS (known), error))
     return FALSE;
 
   for (guint i = 0; i < TES_CACHE_WRITER_N_STMTS; i++)

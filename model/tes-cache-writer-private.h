@@ -72,7 +72,10 @@ struct _TesCacheWriter
   gsize         kept_total;   /* bytes of packed chunks tracks keep for their summaries */
   GByteArray   *packed_data;    /* a patched chunk's columns as stored, reused */
   GByteArray   *packed_sums;    /* a patched chunk's sums, reused */
-  TesCacheRowHash operators_hash; /* the operators' checksum, row by row */
+  /* checksums worked out row by row as the rows go in */
+  TesCacheRowHash operators_hash;
+  TesCacheRowHash instants_hash;
+  TesCacheRowHash counters_hash;
   int           sync_fd;        /* the temp file, synced through syncer; -1: none */
   TesCacheSyncer *syncer;
   GPtrArray    *clock_keys;     /* "unit:ticks:name" per clock, index = id - 1 */

@@ -12,6 +12,7 @@
 #include "tes-cache-writer-private.h"
 
 #include <math.h>
+#include <string.h>
 
 void
 tes_cache_writer_add_instant (TesCacheWriter  *self,
@@ -22,6 +23,8 @@ tes_cache_writer_add_instant (TesCacheWriter  *self,
                               TesInstantScope  scope,
                               const char      *args_json)
 {
+  TesCacheRowHash *rh = &self->instants_hash;
+  gsize args_len = args_json != NULL ? strlen (args_json) : 0;
   sqlite3_stmt *s;
 
   g_return_if_fail (TES_IS_CACHE_WRITER (self));
@@ -29,14 +32,31 @@ tes_cache_writer_add_instant (TesCacheWriter  *self,
   if (tes_cache_writer_failed (self))
     return;
 
+  ts = tes_cache_writer_clamp_time (ts);
   s = tes_cache_writer_stmt (self, TES_CACHE_WRITER_STMT_INSTANT);
   sqlite3_bind_int64 (s, 1, track_id);
-  sqlite3_bind_int64 (s, 2, tes_cache_writer_clamp_time (ts));
+  sqlite3_bind_int64 (s, 2, ts);
   sqlite3_bind_int64 (s, 3, name);
   sqlite3_bind_int64 (s, 4, category);
   sqlite3_bind_int (s, 5, scope);
-  tes_cache_writer_bind_text_or_null (s, 6, args_json);
+  if (args_json != NULL)
+    sqlite3_bind_text (s, 6, args_json, (int)args_len, SQLITE_STATIC);
   tes_cache_writer_step_done (self, s, "Storing an instant");
+  if (tes_cache_writer_failed (self))
+    return;
+
+  /* as the seal reads it back: SELECT * FROM instants ORDER BY id */
+  tes_cache_row_put_int (rh, sqlite3_last_insert_rowid (self->db));
+  tes_cache_row_put_int (rh, track_id);
+  tes_cache_row_put_int (rh, ts);
+  tes_cache_row_put_int (rh, name);
+  tes_cache_row_put_int (rh, category);
+  tes_cache_row_put_int (rh, scope);
+  if (args_json != NULL)
+    tes_cache_row_put_text (rh, args_json, args_len);
+  else
+    tes_cache_row_put_null (rh);
+  tes_cache_row_hash_end_row (rh);
 }
 
 void
@@ -45,6 +65,7 @@ tes_cache_writer_add_counter_value (TesCacheWriter *self,
                                     gint64          ts,
                                     double          value)
 {
+  TesCacheRowHash *rh = &self->counters_hash;
   sqlite3_stmt *s;
 
   g_return_if_fail (TES_IS_CACHE_WRITER (self));
@@ -52,11 +73,20 @@ tes_cache_writer_add_counter_value (TesCacheWriter *self,
   if (tes_cache_writer_failed (self))
     return;
 
+  ts = tes_cache_writer_clamp_time (ts);
   s = tes_cache_writer_stmt (self, TES_CACHE_WRITER_STMT_COUNTER);
   sqlite3_bind_int64 (s, 1, track_id);
-  sqlite3_bind_int64 (s, 2, tes_cache_writer_clamp_time (ts));
+  sqlite3_bind_int64 (s, 2, ts);
   sqlite3_bind_double (s, 3, value);
   tes_cache_writer_step_done (self, s, "Storing a counter value");
+  if (tes_cache_writer_failed (self))
+    return;
+
+  /* SELECT * FROM counter_values ORDER BY rowid */
+  tes_cache_row_put_int (rh, track_id);
+  tes_cache_row_put_int (rh, ts);
+  tes_cache_row_put_double (rh, value);
+  tes_cache_row_hash_end_row (rh);
 }
 
 void

@@ -65,6 +65,8 @@ tes_cache_writer_finalize (GObject *object)
   g_clear_pointer (&self->db, sqlite3_close);
   g_clear_pointer (&self->syncer, tes_cache_syncer_free);
   tes_cache_row_hash_clear (&self->operators_hash);
+  tes_cache_row_hash_clear (&self->instants_hash);
+  tes_cache_row_hash_clear (&self->counters_hash);
   if (self->sync_fd >= 0)
     close (self->sync_fd);
 
@@ -102,6 +104,8 @@ tes_cache_writer_init (TesCacheWriter *self)
   self->flush_threshold = default_flush_threshold;
   self->sync_fd = -1;
   tes_cache_row_hash_init (&self->operators_hash);
+  tes_cache_row_hash_init (&self->instants_hash);
+  tes_cache_row_hash_init (&self->counters_hash);
   self->started_us = g_get_monotonic_time ();
 }
 

@@ -245,6 +245,53 @@ test_operators_checksum_as_inserted (void)
   }
 }
 
+/* Instants and counter values too: their checksums are worked out as
+ * they go in, and a trace with instants of every scope, with and without
+ * args, and counter values of every sign (-0.0 comes back from SQLite as
+ * 0.0) verifies in full; a changed value is found. */
+static void
+test_instants_counters_checksum_as_inserted (void)
+{
+  g_autofree char *path = tes_test_tmp_path ("marks.json");
+  g_autoptr(GString) json = g_string_new ("[");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TesImporter) importer = NULL;
+  g_autoptr(TesReport) report = NULL;
+  const char *values[] = { "0", "-0.0", "1.5", "-3", "1e300", "7" };
+  TesReportCounts counts;
+  sqlite3 *db = NULL;
+
+  for (guint i = 0; i < 600; i++)
+    {
+      g_string_append_printf (json, "%s{\"name\":\"op\",\"ph\":\"X\",\"ts\":%u,\"dur\":3,\"pid\":1,\"tid\":%u}",
+                              i ? "," : "", 10 * i, i % 3);
+      g_string_append_printf (json, ",{\"name\":\"mark\",\"ph\":\"i\",\"s\":\"%c\",\"ts\":%u,\"pid\":1,\"tid\":1%s}",
+                              "gpt"[i % 3], 10 * i + 1, i % 2 ? ",\"args\":{\"step\":1}" : "");
+      g_string_append_printf (json, ",{\"name\":\"mem\",\"ph\":\"C\",\"ts\":%u,\"pid\":1,\"args\":{\"bytes\":%s}}",
+                              10 * i + 2, values[i % G_N_ELEMENTS (values)]);
+    }
+  g_string_append (json, "]");
+  tes_test_write_file (path, json->str, json->len);
+
+  importer = tes_importer_registry_choose (path, NULL, &error);
+  g_assert_no_error (error);
+  g_object_ref (importer);
+  report = tes_report_import (path, importer, 0, NULL, NULL, &error);
+  g_assert_no_error (error);
+  tes_report_get_counts (report, &counts);
+  g_assert_cmpint (counts.n_instants, ==, 600);
+  g_assert_cmpint (counts.n_counter_values, ==, 600);
+  g_assert_true (tes_cache_verify (tes_report_get_cache_path (report), &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpint (sqlite3_open (tes_report_get_cache_path (report), &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "UPDATE counter_values SET value = 2 WHERE rowid = 3", NULL, NULL, NULL),
+                   ==, SQLITE_OK);
+  sqlite3_close (db);
+  g_assert_false (tes_cache_verify (tes_report_get_cache_path (report), &error));
+  g_assert_error (error, TES_CACHE_ERROR, TES_CACHE_ERROR_SCHEMA);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -252,6 +299,7 @@ main (int   argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/tes/cache-commit/operators-checksum", test_operators_checksum_as_inserted);
+  g_test_add_func ("/tes/cache-commit/instants-counters-checksum", test_instants_counters_checksum_as_inserted);
   g_test_add_func ("/tes/cache-commit/replace-old-cache", test_replace_old_cache);
   g_test_add_func ("/tes/cache-commit/syncs-on-the-side", test_syncs_on_the_side);
   g_test_add_func ("/tes/cache-commit/small-file-no-thread", test_small_file_no_thread);
