@@ -72,6 +72,9 @@ struct _TesCacheWriter
   gsize         kept_total;   /* bytes of packed chunks tracks keep for their summaries */
   GByteArray   *packed_data;    /* a patched chunk's columns as stored, reused */
   GByteArray   *packed_sums;    /* a patched chunk's sums, reused */
+  /* the instants' and counter values' times per track id (two gint64,
+   * empty where lo > hi): they widen the tracks' extents at commit */
+  GArray       *marks;
   /* checksums worked out row by row as the rows go in */
   TesCacheRowHash operators_hash;
   TesCacheRowHash instants_hash;

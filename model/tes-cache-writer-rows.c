@@ -14,6 +14,27 @@
 #include <math.h>
 #include <string.h>
 
+/* An instant or counter value at ts widens its track's extent. */
+static void
+note_mark (TesCacheWriter *self,
+           gint64          track_id,
+           gint64          ts)
+{
+  gint64 *span;
+
+  if (track_id <= 0 || track_id >= (gint64)self->tracks->len)
+    return;
+  while (self->marks->len <= (guint)track_id)
+    {
+      const gint64 empty[2] = { G_MAXINT64, G_MININT64 };
+
+      g_array_append_vals (self->marks, empty, 1);
+    }
+  span = &g_array_index (self->marks, gint64, 2 * track_id);
+  span[0] = MIN (span[0], ts);
+  span[1] = MAX (span[1], ts);
+}
+
 void
 tes_cache_writer_add_instant (TesCacheWriter  *self,
                               gint64           track_id,
@@ -44,6 +65,7 @@ tes_cache_writer_add_instant (TesCacheWriter  *self,
   tes_cache_writer_step_done (self, s, "Storing an instant");
   if (tes_cache_writer_failed (self))
     return;
+  note_mark (self, track_id, ts);
 
   /* as the seal reads it back: SELECT * FROM instants ORDER BY id */
   tes_cache_row_put_int (rh, sqlite3_last_insert_rowid (self->db));
@@ -81,6 +103,7 @@ tes_cache_writer_add_counter_value (TesCacheWriter *self,
   tes_cache_writer_step_done (self, s, "Storing a counter value");
   if (tes_cache_writer_failed (self))
     return;
+  note_mark (self, track_id, ts);
 
   /* SELECT * FROM counter_values ORDER BY rowid */
   tes_cache_row_put_int (rh, track_id);

@@ -64,6 +64,7 @@ tes_cache_writer_finalize (GObject *object)
   g_clear_pointer (&self->packed_flows, g_byte_array_unref);
   g_clear_pointer (&self->db, sqlite3_close);
   g_clear_pointer (&self->syncer, tes_cache_syncer_free);
+  g_clear_pointer (&self->marks, g_array_unref);
   tes_cache_row_hash_clear (&self->operators_hash);
   tes_cache_row_hash_clear (&self->instants_hash);
   tes_cache_row_hash_clear (&self->counters_hash);
@@ -103,6 +104,7 @@ tes_cache_writer_init (TesCacheWriter *self)
   self->next_string = 1;                  /* 0 means "no string" */
   self->flush_threshold = default_flush_threshold;
   self->sync_fd = -1;
+  self->marks = g_array_new (FALSE, FALSE, 2 * sizeof (gint64));
   tes_cache_row_hash_init (&self->operators_hash);
   tes_cache_row_hash_init (&self->instants_hash);
   tes_cache_row_hash_init (&self->counters_hash);
