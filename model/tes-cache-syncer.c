@@ -105,17 +105,24 @@ tes_cache_syncer_note (TesCacheSyncer *self,
   g_mutex_unlock (&self->lock);
 }
 
-/* Waits for a sync under way, then syncs what is left, on the caller's
- * thread: FALSE with *errsv set when this or an earlier sync failed. */
-gboolean
-tes_cache_syncer_finish (TesCacheSyncer *self,
-                         int            *errsv)
+/* Stops the thread, after the sync it may be making. */
+static void
+stop_thread (TesCacheSyncer *self)
 {
   g_mutex_lock (&self->lock);
   self->stop = TRUE;
   g_cond_signal (&self->cond);
   g_mutex_unlock (&self->lock);
   g_clear_pointer (&self->thread, g_thread_join);
+}
+
+/* Waits for a sync under way, then syncs what is left, on the caller's
+ * thread: FALSE with *errsv set when this or an earlier sync failed. */
+gboolean
+tes_cache_syncer_finish (TesCacheSyncer *self,
+                         int            *errsv)
+{
+  stop_thread (self);
 
   while (self->errsv == 0 && fsync (self->fd) != 0)
     if (errno != EINTR)
@@ -144,11 +151,7 @@ tes_cache_syncer_free (TesCacheSyncer *self)
   if (self == NULL)
     return;
 
-  g_mutex_lock (&self->lock);
-  self->stop = TRUE;
-  g_cond_signal (&self->cond);
-  g_mutex_unlock (&self->lock);
-  g_clear_pointer (&self->thread, g_thread_join);
+  stop_thread (self);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->cond);
   g_free (self);

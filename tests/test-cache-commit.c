@@ -196,6 +196,21 @@ test_replace_old_cache (void)
   g_rmdir (dir);
 }
 
+/* A new cache for path, written by its importer. */
+static TesReport *
+import_file (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  TesImporter *importer = tes_importer_registry_choose (path, NULL, &error);
+  TesReport *report;
+
+  g_assert_no_error (error);
+  report = tes_report_import (path, importer, 0, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  return report;
+}
+
 /* The operators' checksum is worked out as their rows go in, not read
  * back at commit: on the real Kineto traces (one with operator rows per
  * step, their args listing kernels), a full verification reads every
@@ -214,15 +229,9 @@ test_operators_checksum_as_inserted (void)
       g_autofree char *src = tes_test_data_path (rel);
       g_autofree char *copy = tes_test_copy_to_tmp (src, names[i]);
       g_autoptr(GError) error = NULL;
-      g_autoptr(TesImporter) importer = NULL;
-      g_autoptr(TesReport) report = NULL;
+      g_autoptr(TesReport) report = import_file (copy);
       TesReportCounts counts;
 
-      importer = tes_importer_registry_choose (copy, NULL, &error);
-      g_assert_no_error (error);
-      g_object_ref (importer);
-      report = tes_report_import (copy, importer, 0, NULL, NULL, &error);
-      g_assert_no_error (error);
       tes_report_get_counts (report, &counts);
       g_assert_cmpint (counts.n_operators, >, 0);
 
@@ -255,7 +264,6 @@ test_instants_counters_checksum_as_inserted (void)
   g_autofree char *path = tes_test_tmp_path ("marks.json");
   g_autoptr(GString) json = g_string_new ("[");
   g_autoptr(GError) error = NULL;
-  g_autoptr(TesImporter) importer = NULL;
   g_autoptr(TesReport) report = NULL;
   const char *values[] = { "0", "-0.0", "1.5", "-3", "1e300", "7" };
   TesReportCounts counts;
@@ -273,11 +281,7 @@ test_instants_counters_checksum_as_inserted (void)
   g_string_append (json, "]");
   tes_test_write_file (path, json->str, json->len);
 
-  importer = tes_importer_registry_choose (path, NULL, &error);
-  g_assert_no_error (error);
-  g_object_ref (importer);
-  report = tes_report_import (path, importer, 0, NULL, NULL, &error);
-  g_assert_no_error (error);
+  report = import_file (path);
   tes_report_get_counts (report, &counts);
   g_assert_cmpint (counts.n_instants, ==, 600);
   g_assert_cmpint (counts.n_counter_values, ==, 600);
