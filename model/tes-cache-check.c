@@ -33,7 +33,7 @@
 #define SMALL_PAGE_SIZE 1024
 
 #define CHUNK_SEED G_GUINT64_CONSTANT (0x7465732d6368756e)
-#define ROW_SEED G_GUINT64_CONSTANT (0x7465732d726f7773)
+#define ROW_SEED TES_CACHE_ROW_SEED
 
 typedef enum
 {
@@ -192,102 +192,8 @@ put (guint8       **at,
   *at += n;
 }
 
-/* The same bytes as append_row () gives for a row read back, put column
- * by column by whoever inserts the row. */
-void
-tes_cache_row_hash_init (TesCacheRowHash *rh)
-{
-  rh->row = g_byte_array_new ();
-  rh->room = 0;
-  rh->hash = ROW_SEED;
-  rh->n_rows = 0;
-}
-
-void
-tes_cache_row_hash_clear (TesCacheRowHash *rh)
-{
-  g_clear_pointer (&rh->row, g_byte_array_unref);
-}
-
-/* Room for n more bytes of the row: a row's columns are put one by one,
- * and g_byte_array_append () divides on every call to check for overflow
- * (tes-array-private.h). */
-static inline guint8 *
-row_take (TesCacheRowHash *rh,
-          gsize            n)
-{
-  GByteArray *row = rh->row;
-  guint len = row->len;
-
-  if (G_UNLIKELY (len + n > rh->room))
-    {
-      rh->room = MAX (2 * rh->room, len + (guint)n + 256);
-      g_byte_array_set_size (row, rh->room);
-    }
-  row->len = len + (guint)n;
-
-  return row->data + len;
-}
-
-static void
-put_typed (TesCacheRowHash *rh,
-           guint8           type,
-           gconstpointer    value,
-           gsize            len)
-{
-  guint8 *at = row_take (rh, 1 + len);
-
-  at[0] = type;
-  if (len > 0)
-    memcpy (at + 1, value, len);
-}
-
-void
-tes_cache_row_put_int (TesCacheRowHash *rh,
-                       gint64           value)
-{
-  gint64 v = GINT64_TO_LE (value);
-
-  put_typed (rh, SQLITE_INTEGER, &v, sizeof v);
-}
-
-void
-tes_cache_row_put_null (TesCacheRowHash *rh)
-{
-  put_typed (rh, SQLITE_NULL, NULL, 0);
-}
-
-/* For a REAL column: SQLite keeps an integral value as an integer and
- * reads it back as a double, so that -0.0 comes back as 0.0. */
-void
-tes_cache_row_put_double (TesCacheRowHash *rh,
-                          double           value)
-{
-  if (value == 0.0)
-    value = 0.0;
-  put_typed (rh, SQLITE_FLOAT, &value, sizeof value);
-}
-
-void
-tes_cache_row_put_text (TesCacheRowHash *rh,
-                        const char      *text,
-                        gsize            len)
-{
-  gint64 n = GINT64_TO_LE ((gint64)len);
-
-  put_typed (rh, SQLITE_TEXT, &n, sizeof n);
-  memcpy (row_take (rh, len), text, len);
-}
-
-void
-tes_cache_row_hash_end_row (TesCacheRowHash *rh)
-{
-  rh->hash = tes_cache_hash64 (rh->row->data, rh->row->len, rh->hash);
-  rh->n_rows++;
-  rh->row->len = 0;
-}
-
 /* Each column as its type and its value, so that 1, 1.0, '1' and x'01'
+ * (tes-cache-row-hash.c puts a row being inserted the same way)
  * hash apart. The row's size is worked out first and the bytes copied in
  * place: the seal runs alone at the end of an import, and appending
  * column by column was a call (and a division) per value. */

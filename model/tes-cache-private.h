@@ -270,7 +270,9 @@ gint64         tes_cache_chunk_checksum (const void     *data,
                                          gsize           sums_len);
 /* A table's checksum worked out as its rows were inserted (each row as
  * the seal would read it back, in the seal's order), which the seal then
- * takes instead of reading the table again. */
+ * takes instead of reading the table again (tes-cache-row-hash.c). */
+#define TES_CACHE_ROW_SEED G_GUINT64_CONSTANT (0x7465732d726f7773)
+
 typedef struct
 {
   GByteArray *row;       /* the row being put, reused */
