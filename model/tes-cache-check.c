@@ -33,7 +33,6 @@
 #define SMALL_PAGE_SIZE 1024
 
 #define CHUNK_SEED G_GUINT64_CONSTANT (0x7465732d6368756e)
-#define ROW_SEED TES_CACHE_ROW_SEED
 
 typedef enum
 {
@@ -193,8 +192,8 @@ put (guint8       **at,
 }
 
 /* Each column as its type and its value, so that 1, 1.0, '1' and x'01'
- * (tes-cache-row-hash.c puts a row being inserted the same way)
- * hash apart. The row's size is worked out first and the bytes copied in
+ * hash apart (tes-cache-row-hash.c puts a row being inserted the same
+ * way). The row's size is worked out first and the bytes copied in
  * place: the seal runs alone at the end of an import, and appending
  * column by column was a call (and a division) per value. */
 static void
@@ -283,7 +282,7 @@ hash_table (sqlite3       *db,
 {
   g_autoptr(GByteArray) buf = g_byte_array_new ();
   sqlite3_stmt *stmt = NULL;
-  guint64 h = ROW_SEED;
+  guint64 h = TES_CACHE_ROW_SEED;
   gint64 n = 0;
   gboolean ok = TRUE;
   int rc;
@@ -972,7 +971,7 @@ sum_chunk_keys (sqlite3     *db,
         GINT64_TO_LE (sqlite3_column_int64 (stmt, 2)),
       };
 
-      *sum += tes_cache_hash64 ((const guint8 *)key, sizeof key, ROW_SEED);
+      *sum += tes_cache_hash64 ((const guint8 *)key, sizeof key, TES_CACHE_ROW_SEED);
     }
   sqlite3_finalize (stmt);
 

@@ -9,6 +9,7 @@
 
 #include "config.h"
 
+#include "tes-array-private.h"
 #include "tes-cache-private.h"
 
 #include <string.h>
@@ -34,24 +35,12 @@ tes_cache_row_hash_clear (TesCacheRowHash *rh)
   g_clear_pointer (&rh->row, g_byte_array_unref);
 }
 
-/* Room for n more bytes of the row: a row's columns are put one by one,
- * and g_byte_array_append () divides on every call to check for overflow
- * (tes-array-private.h). */
+/* Room for n more bytes of the row, put column by column */
 static inline guint8 *
 row_take (TesCacheRowHash *rh,
           gsize            n)
 {
-  GByteArray *row = rh->row;
-  guint len = row->len;
-
-  if (G_UNLIKELY (len + n > rh->room))
-    {
-      rh->room = MAX (2 * rh->room, len + (guint)n + 256);
-      g_byte_array_set_size (row, rh->room);
-    }
-  row->len = len + (guint)n;
-
-  return row->data + len;
+  return tes_array_take ((GArray *)rh->row, &rh->room, (guint)n, 1);
 }
 
 static void
