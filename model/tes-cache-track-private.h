@@ -46,7 +46,7 @@ typedef struct
   guint           held_depth;
   GArray         *stack;       /* TesOpenSlice: ancestors of the next record */
   GArray         *chunk_rows;  /* gint64 rowid of each stored chunk */
-  GPtrArray      *kept_data;   /* GBytes: each stored chunk's data as packed,
+  GPtrArray      *kept_data;   /* GBytes: each stored chunk's TesLodSlices,
                                 * for the lane summaries; NULL: not kept */
   gsize           kept_bytes;
   guint           max_depth;

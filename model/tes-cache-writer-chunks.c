@@ -186,6 +186,16 @@ tes_lod_builder_add (TesLodBuilder        *lb,
 }
 
 void
+tes_lod_builder_add_kept (TesLodBuilder     *lb,
+                          const TesLodSlice *slices,
+                          guint              n)
+{
+  for (guint i = 0; i < n; i++)
+    tes_lane_add_slice_pow2 (lb->level, lb->nb, lb->t_min, lb->shift,
+                             slices[i].start, slices[i].dur, slices[i].name, slices[i].depth);
+}
+
+void
 tes_lod_builder_finish (TesLodBuilder *lb,
                         GArray        *lod)
 {

@@ -25,17 +25,19 @@
  * that reads or changes stored chunks drains first.
  *
  * A streamed track's lane summaries need all its slices once its span is
- * known, at its end: its chunks' data as packed is kept for that (up to
- * KEEP_MAX_BYTES for all tracks) and decoded on the same thread, while
- * the importer goes on with the next track; the summaries and the track's
- * row are stored when that job's turn comes. A track whose chunks were not
- * all kept reads them back from the file instead. */
+ * known, at its end: what they read of each slice (TesLodSlice) is kept
+ * for that as its chunk is packed (up to KEEP_MAX_BYTES for all tracks),
+ * and they are made on the same thread while the importer goes on with
+ * the next track; the summaries and the track's row are stored when that
+ * job's turn comes. Decoding the packed chunks again instead was a quarter
+ * of this thread's work. A track whose chunks were not all kept reads them
+ * back from the file instead. */
 
 /* chunks packed or being packed at most (each holds a copy of its
  * records, 640 KB, and its args) */
 #define MAX_IN_FLIGHT 4
-/* about 7 bytes a slice: a track of 9M slices */
-#define KEEP_MAX_BYTES (64 * 1024 * 1024)
+/* 24 bytes a slice: 4M slices, a track of 10M events' trace twice over */
+#define KEEP_MAX_BYTES (96 * 1024 * 1024)
 
 typedef struct
 {
@@ -47,6 +49,8 @@ typedef struct
   TesChunkInfo      info;
   GByteArray       *args;       /* a reference; NULL: no args */
   TesTrackSlices   *ts;         /* streamed: its rowid and data go there */
+  gboolean          keep;       /* the track keeps its slices' kept_out */
+  TesLodSlice      *kept_out;
   GByteArray       *data_out;
   GByteArray       *args_out;
   GByteArray       *search_out;
@@ -56,7 +60,6 @@ typedef struct
   TesPreparedTrack *prep;
   GPtrArray        *kept;
   gsize             kept_bytes;
-  gboolean          damaged;
 
   gboolean          packed;
 } PackJob;
@@ -93,18 +96,12 @@ summarise (PackJob *job)
   if (!tes_lod_builder_begin (&lb, prep->n, prep->t_min, prep->t_max))
     return;
 
-  for (guint c = 0; c < job->kept->len && !job->damaged; c++)
+  for (guint c = 0; c < job->kept->len; c++)
     {
-      GBytes *data = g_ptr_array_index (job->kept, c);
-      guint count = MIN (TES_CACHE_CHUNK_SLICES, prep->n - c * TES_CACHE_CHUNK_SLICES);
-      g_autofree char *why = NULL;
       gsize len;
-      const guint8 *blob = g_bytes_get_data (data, &len);
+      const TesLodSlice *slices = g_bytes_get_data (g_ptr_array_index (job->kept, c), &len);
 
-      if (tes_cache_chunk_unpack_data (blob, len, count, job->recs, &why))
-        tes_lod_builder_add (&lb, job->recs, count);
-      else
-        job->damaged = TRUE;
+      tes_lod_builder_add_kept (&lb, slices, (guint)(len / sizeof (TesLodSlice)));
     }
   tes_lod_builder_finish (&lb, prep->lod);
 }
@@ -124,6 +121,13 @@ run_job (ZSTD_CCtx *zstd,
     tes_cache_chunk_pack_args (zstd, job->args->data, job->count, job->args_out);
   tes_cache_chunk_pack_summaries (job->recs, job->count, job->args ? job->args->data : NULL, job->search_out,
                                   job->sums_out);
+  if (job->keep)
+    {
+      job->kept_out = g_new (TesLodSlice, job->count);
+      for (guint i = 0; i < job->count; i++)
+        job->kept_out[i] = (TesLodSlice) { job->recs[i].start, job->recs[i].dur, job->recs[i].name,
+                                           job->recs[i].depth };
+    }
   job->checksum = tes_cache_chunk_checksum (job->data_out->data, job->data_out->len,
                                             job->args ? job->args_out->data : NULL,
                                             job->args ? job->args_out->len : 0,
@@ -174,9 +178,10 @@ job_clear (PackJob *job)
   g_clear_pointer (&job->args, g_byte_array_unref);
   g_clear_pointer (&job->prep, tes_prepared_track_free);
   g_clear_pointer (&job->kept, g_ptr_array_unref);
+  g_clear_pointer (&job->kept_out, g_free);
   job->ts = NULL;
+  job->keep = FALSE;
   job->kept_bytes = 0;
-  job->damaged = FALSE;
   job->packed = FALSE;
 }
 
@@ -288,11 +293,14 @@ insert_chunk (TesCacheWriter *self,
   /* on one core nothing would overlap: read back as the summaries are made */
   if (self->packer->thread == NULL)
     tes_cache_writer_forget_kept (self, ts);
-  else if (ts->kept_data != NULL && self->kept_total + job->data_out->len <= KEEP_MAX_BYTES)
+  else if (ts->kept_data != NULL && job->kept_out != NULL &&
+           self->kept_total + job->count * sizeof (TesLodSlice) <= KEEP_MAX_BYTES)
     {
-      g_ptr_array_add (ts->kept_data, g_bytes_new (job->data_out->data, job->data_out->len));
-      ts->kept_bytes += job->data_out->len;
-      self->kept_total += job->data_out->len;
+      gsize bytes = job->count * sizeof (TesLodSlice);
+
+      g_ptr_array_add (ts->kept_data, g_bytes_new_take (g_steal_pointer (&job->kept_out), bytes));
+      ts->kept_bytes += bytes;
+      self->kept_total += bytes;
     }
   else if (ts->kept_data != NULL)
     tes_cache_writer_forget_kept (self, ts);
@@ -323,10 +331,7 @@ insert_head (TesCacheWriter *self,
   if (job->prep != NULL)
     {
       self->kept_total -= job->kept_bytes;
-      if (job->damaged && !tes_cache_writer_failed (self))
-        g_set_error (&self->error, TES_CACHE_ERROR, TES_CACHE_ERROR_IO,
-                     "Reading back slices: a chunk of track %u cannot be decoded", job->prep->id);
-      else if (!tes_cache_writer_failed (self))
+      if (!tes_cache_writer_failed (self))
         tes_cache_writer_store_track (self, job->prep);
     }
   else if (!tes_cache_writer_failed (self))
@@ -431,8 +436,8 @@ submit_job (TesCacheWriter *self,
 
 /* Stores a chunk of a track: count records from recs (copied), its bounds
  * and args blob (referenced). For a streamed track (ts), its rowid is
- * appended to ts->chunk_rows once it is in the file, and its data kept
- * while there is room. FALSE once the writer has failed. */
+ * appended to ts->chunk_rows once it is in the file, and what the lane
+ * summaries read of its slices kept while there is room. FALSE once the writer has failed. */
 gboolean
 tes_cache_writer_queue_chunk (TesCacheWriter       *self,
                               guint                 id,
@@ -458,6 +463,8 @@ tes_cache_writer_queue_chunk (TesCacheWriter       *self,
   job->info = *info;
   job->args = args ? g_byte_array_ref (args) : NULL;
   job->ts = ts;
+  /* on one core the track's chunks are read back (insert_chunk ()) */
+  job->keep = ts != NULL && ts->kept_data != NULL && self->packer->thread != NULL;
   submit_job (self, job);
 
   return !tes_cache_writer_failed (self);

@@ -172,6 +172,17 @@ typedef struct
   gint64         t_min;
 } TesLodBuilder;
 
+/* What the lane summaries read of a slice: a streamed track keeps these of
+ * its stored chunks until its span is known, instead of decoding the
+ * chunks again. */
+typedef struct
+{
+  gint64  start;
+  gint64  dur;
+  guint32 name;
+  guint32 depth;
+} TesLodSlice;
+
 /* tes-cache-writer-chunks.c */
 void              tes_cache_writer_nest_range         (TesSliceRecord       *mem,
                                                        gint64                base,
@@ -195,6 +206,9 @@ gboolean          tes_lod_builder_begin               (TesLodBuilder        *lb,
                                                        gint64                t_max);
 void              tes_lod_builder_add                 (TesLodBuilder        *lb,
                                                        const TesSliceRecord *recs,
+                                                       guint                 n);
+void              tes_lod_builder_add_kept            (TesLodBuilder        *lb,
+                                                       const TesLodSlice    *slices,
                                                        guint                 n);
 void              tes_lod_builder_finish              (TesLodBuilder        *lb,
                                                        GArray               *lod);
