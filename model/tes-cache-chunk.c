@@ -17,7 +17,7 @@
 
 #include "config.h"
 
-#include "tes-cache-private.h"
+#include "tes-cache-codec-private.h"
 
 #include <string.h>
 #include <zstd.h>
@@ -32,7 +32,6 @@
 /* the index entry of a data block: first start (int64), latest end
  * (int64), end offset (uint32) */
 #define DATA_INDEX_ENTRY 20
-#define ARGS_INDEX_ENTRY 4
 /* a varint of 64 bits takes at most 10 bytes; a record has 8 fields */
 #define MAX_RECORD_BYTES 80
 
@@ -89,65 +88,10 @@ unzigzag (guint64 v)
   return (gint64)(v >> 1) ^ -(gint64)(v & 1);
 }
 
-/* Writes v at *p, which has room for 10 bytes. */
-static inline void
-put_varint (guint8  **p,
-            guint64   v)
-{
-  while (v >= 0x80)
-    {
-      *(*p)++ = (guint8)(v | 0x80);
-      v >>= 7;
-    }
-  *(*p)++ = (guint8)v;
-}
-
-static inline gboolean
-get_varint (const guint8 **p,
-            const guint8  *end,
-            guint64       *v)
-{
-  guint64 result = 0;
-
-  /* up to 8 bytes at once, without a branch per byte: the lowest byte
-   * with its top bit clear ends the varint, and the 7-bit groups before it
-   * are packed together in three steps */
-  if (G_LIKELY (end - *p >= 8))
-    {
-      guint64 x, ends;
-
-      memcpy (&x, *p, sizeof x);
-      x = GUINT64_FROM_LE (x);
-      ends = ~x & G_GUINT64_CONSTANT (0x8080808080808080);
-      if (G_LIKELY (ends != 0))
-        {
-          x &= ends ^ (ends - 1);
-          *p += ((guint)__builtin_ctzll (ends) + 1) / 8;
-          x = ((x & G_GUINT64_CONSTANT (0x7f007f007f007f00)) >> 1) | (x & G_GUINT64_CONSTANT (0x007f007f007f007f));
-          x = ((x & G_GUINT64_CONSTANT (0x3fff00003fff0000)) >> 2) | (x & G_GUINT64_CONSTANT (0x00003fff00003fff));
-          *v = ((x & G_GUINT64_CONSTANT (0x0fffffff00000000)) >> 4) | (x & G_GUINT64_CONSTANT (0x000000000fffffff));
-          return TRUE;
-        }
-    }
-
-  for (guint shift = 0; shift < 64 && *p < end; shift += 7)
-    {
-      guint8 b = *(*p)++;
-
-      result |= (guint64)(b & 0x7f) << shift;
-      if (!(b & 0x80))
-        {
-          *v = result;
-          return TRUE;
-        }
-    }
-  return FALSE;
-}
-
-static void
-compress_frame (ZSTD_CCtx  *cctx,
-                GByteArray *raw,
-                GByteArray *out)
+void
+tes_cache_chunk_compress_frame (ZSTD_CCtx  *cctx,
+                                GByteArray *raw,
+                                GByteArray *out)
 {
   gsize at = out->len;
   gsize bound = ZSTD_compressBound (raw->len);
@@ -222,7 +166,7 @@ tes_cache_chunk_pack_data (ZSTD_CCtx            *cctx,
         put_varint (&p, r[i].flags);
       g_byte_array_set_size (raw, (guint)(p - raw->data));
 
-      compress_frame (cctx, raw, out);
+      tes_cache_chunk_compress_frame (cctx, raw, out);
       {
         gint64 max_end = block_max_end (r, m);
 
@@ -230,44 +174,6 @@ tes_cache_chunk_pack_data (ZSTD_CCtx            *cctx,
         memcpy (out->data + (gsize)b * DATA_INDEX_ENTRY + 8, &max_end, sizeof (gint64));
         put_u32 (out, (gsize)b * DATA_INDEX_ENTRY + 16, (guint32)(out->len - blocks_at));
       }
-    }
-}
-
-void
-tes_cache_chunk_pack_args (ZSTD_CCtx    *cctx,
-                           const guint8 *raw_args,
-                           guint         n,
-                           GByteArray   *out)
-{
-  guint nb = tes_cache_chunk_n_blocks (n);
-  const guint8 *texts = raw_args + (n + 1) * sizeof (guint32);
-  g_autoptr(GByteArray) raw = g_byte_array_sized_new (TES_CACHE_BLOCK_SLICES * 40);
-  gsize blocks_at;
-
-  g_byte_array_set_size (out, (gsize)nb * ARGS_INDEX_ENTRY);
-  blocks_at = out->len;
-  for (guint b = 0; b < nb; b++)
-    {
-      guint first = b * TES_CACHE_BLOCK_SLICES;
-      guint m = MIN (TES_CACHE_BLOCK_SLICES, n - first);
-      guint32 begin, end = 0;
-
-      guint8 *p;
-
-      g_byte_array_set_size (raw, m * 10);
-      p = raw->data;
-      for (guint i = first; i < first + m; i++)
-        {
-          memcpy (&begin, raw_args + i * sizeof (guint32), sizeof begin);
-          memcpy (&end, raw_args + (i + 1) * sizeof (guint32), sizeof end);
-          put_varint (&p, end - begin);
-        }
-      g_byte_array_set_size (raw, (guint)(p - raw->data));
-      memcpy (&begin, raw_args + first * sizeof (guint32), sizeof begin);
-      g_byte_array_append (raw, texts + begin, end - begin);
-
-      compress_frame (cctx, raw, out);
-      put_u32 (out, (gsize)b * ARGS_INDEX_ENTRY, (guint32)(out->len - blocks_at));
     }
 }
 
@@ -390,13 +296,56 @@ chunk_groups (const TesSliceRecord *recs,
 }
 
 /* The search summary of groups (their counts kept as they were). */
+/* The texts met in a group, by the hash of each (hashes[i]): a text whose
+ * hash and bytes were met adds no trigram. Direct-mapped, so a text seen
+ * before may be read again, never skipped unseen. */
+#define MET_SLOTS 1024
+
+typedef struct
+{
+  guint64 hash;
+  guint32 text;
+  guint32 group;     /* + 1; 0: empty */
+} MetText;
+
+static gboolean
+met_before (MetText       *met,
+            const guint64 *hashes,
+            const guint8  *raw_args,
+            const guint8  *texts,
+            guint          group,
+            guint          i)
+{
+  guint64 h;
+  MetText *slot;
+
+  memcpy (&h, hashes + i, sizeof h);
+  slot = &met[(h >> 32) & (MET_SLOTS - 1)];
+  if (slot->group == group + 1 && slot->hash == h)
+    {
+      guint32 a0, a1, b0, b1;
+
+      memcpy (&a0, raw_args + slot->text * sizeof (guint32), sizeof a0);
+      memcpy (&a1, raw_args + (slot->text + 1) * sizeof (guint32), sizeof a1);
+      memcpy (&b0, raw_args + i * sizeof (guint32), sizeof b0);
+      memcpy (&b1, raw_args + (i + 1) * sizeof (guint32), sizeof b1);
+      if (a1 - a0 == b1 - b0 && memcmp (texts + a0, texts + b0, b1 - b0) == 0)
+        return TRUE;
+    }
+  *slot = (MetText) { h, i, group + 1 };
+  return FALSE;
+}
+
+/* raw_args: texts, or their skeletons with hashes (or NULL) */
 static void
 pack_search (GArray         *groups,
              const guint32  *of,
              guint           n,
              const guint8   *raw_args,
+             const guint64  *hashes,
              GByteArray     *out)
 {
+  g_autofree MetText *met = hashes != NULL ? g_new0 (MetText, MET_SLOTS) : NULL;
   const guint8 *letter = letter_table ();
   g_autofree guint32 *order = g_new (guint32, MAX (n, 1));
   g_autofree guint64 *seen = NULL;
@@ -442,6 +391,9 @@ pack_search (GArray         *groups,
           memcpy (&begin, raw_args + order[pg->first + k] * sizeof (guint32), sizeof begin);
           memcpy (&end, raw_args + (order[pg->first + k] + 1) * sizeof (guint32), sizeof end);
           any_args |= end > begin;
+          if (met != NULL && end > begin &&
+              met_before (met, hashes, raw_args, (const guint8 *)texts, g, order[pg->first + k]))
+            continue;
           at_byte = (const guint8 *)texts + begin;
           end_byte = (const guint8 *)texts + end;
           /* word by word (a run of letters): a group's slices repeat
@@ -597,7 +549,7 @@ tes_cache_chunk_pack_search (const TesSliceRecord *recs,
   g_autofree guint32 *of = g_new (guint32, MAX (n, 1));
   g_autoptr(GArray) groups = chunk_groups (recs, n, of);
 
-  pack_search (groups, of, n, raw_args, out);
+  pack_search (groups, of, n, raw_args, NULL, out);
 }
 
 void
@@ -613,17 +565,18 @@ tes_cache_chunk_pack_sums (const TesSliceRecord *recs,
 
 /* Both, from one pass over the records: what the writer stores. */
 void
-tes_cache_chunk_pack_summaries (const TesSliceRecord *recs,
-                                guint                 n,
-                                const guint8         *raw_args,
-                                GByteArray           *search,
-                                GByteArray           *sums)
+tes_cache_chunk_pack_summaries (const TesSliceRecord   *recs,
+                                guint                   n,
+                                const TesArgsSkeletons *skel,
+                                GByteArray             *search,
+                                GByteArray             *sums)
 {
   g_autofree guint32 *of = g_new (guint32, MAX (n, 1));
   g_autoptr(GArray) groups = chunk_groups (recs, n, of);
 
   pack_sums (groups, sums);
-  pack_search (groups, of, n, raw_args, search);
+  pack_search (groups, of, n, skel ? skel->texts->data : NULL, skel ? (const guint64 *)(gpointer)skel->hashes->data : NULL,
+               search);
 }
 
 gboolean
@@ -714,12 +667,12 @@ tes_cache_chunk_data_index_len (guint n)
 
 /* Decompresses one frame into scratch, which must come out at most @max
  * bytes long. */
-static gboolean
-decompress_frame (const guint8  *frame,
-                  gsize          len,
-                  gsize          max,
-                  GByteArray    *scratch,
-                  const char   **why)
+gboolean
+tes_cache_chunk_decompress_frame (const guint8  *frame,
+                                  gsize          len,
+                                  gsize          max,
+                                  GByteArray    *scratch,
+                                  const char   **why)
 {
   unsigned long long size = ZSTD_getFrameContentSize (frame, len);
   gsize got;
@@ -801,7 +754,7 @@ tes_cache_chunk_unpack_columns (const guint8    *frame,
   gint64 prev = 0;
   gint64 prev_parent = -1;
 
-  if (!decompress_frame (frame, len, (gsize)m * MAX_RECORD_BYTES, scratch, why))
+  if (!tes_cache_chunk_decompress_frame (frame, len, (gsize)m * MAX_RECORD_BYTES, scratch, why))
     return FALSE;
   p = scratch->data;
   end = p + scratch->len;
@@ -936,136 +889,6 @@ tes_cache_chunk_unpack_data (const guint8    *blob,
           return FALSE;
         }
     }
-  return TRUE;
-}
-
-gboolean
-tes_cache_chunk_args_block (const guint8  *blob,
-                            gsize          len,
-                            guint          n,
-                            guint          b,
-                            GByteArray    *scratch,
-                            guint32       *offsets,
-                            const char   **texts,
-                            const char   **why)
-{
-  guint nb = tes_cache_chunk_n_blocks (n);
-  gsize index_len = (gsize)nb * ARGS_INDEX_ENTRY;
-  guint m;
-  guint32 begin = 0, end;
-  guint64 offset = 0;
-  const guint8 *p, *stop;
-
-  if (blob == NULL || len < index_len || b >= nb)
-    {
-      *why = "lies outside the chunk";
-      return FALSE;
-    }
-  m = MIN (TES_CACHE_BLOCK_SLICES, n - b * TES_CACHE_BLOCK_SLICES);
-  if (b > 0)
-    memcpy (&begin, blob + (gsize)(b - 1) * ARGS_INDEX_ENTRY, sizeof begin);
-  memcpy (&end, blob + (gsize)b * ARGS_INDEX_ENTRY, sizeof end);
-  if (end < begin || index_len + end > len || (b == nb - 1 && index_len + end != len))
-    {
-      *why = "lies outside the chunk";
-      return FALSE;
-    }
-  if (!decompress_frame (blob + index_len + begin, end - begin, G_MAXUINT32, scratch, why))
-    return FALSE;
-
-  p = scratch->data;
-  stop = p + scratch->len;
-  for (guint i = 0; i < m; i++)
-    {
-      guint64 v;
-
-      if (!get_varint (&p, stop, &v) || v > (guint64)(stop - p))
-        {
-          *why = "holds a length that cannot be read";
-          return FALSE;
-        }
-      offsets[i] = (guint32)offset;
-      offset += v;
-    }
-  offsets[m] = (guint32)offset;
-  if ((gsize)(stop - p) != offset)
-    {
-      *why = "does not hold the texts its lengths say";
-      return FALSE;
-    }
-  *texts = (const char *)p;
-  return TRUE;
-}
-
-/* The args of the slices of blocks [b0, b1) of a chunk of n, in the layout
- * the readers take: count + 1 uint32 offsets, then the texts. */
-gboolean
-tes_cache_chunk_unpack_args (const guint8  *blob,
-                             gsize          len,
-                             guint          n,
-                             guint          b0,
-                             guint          b1,
-                             GByteArray    *out,
-                             char         **why)
-{
-  g_autoptr(GByteArray) scratch = g_byte_array_new ();
-  guint nb = tes_cache_chunk_n_blocks (n);
-  gsize index_len = (gsize)nb * ARGS_INDEX_ENTRY;
-  guint base = b0 * TES_CACHE_BLOCK_SLICES;
-  guint count;
-  guint32 begin = 0, end = 0, offset = 0;
-
-  b1 = MIN (b1, nb);
-  count = b1 > b0 ? MIN (n, b1 * TES_CACHE_BLOCK_SLICES) - base : 0;
-  g_byte_array_set_size (out, (count + 1) * sizeof (guint32));
-  if (blob == NULL || len < index_len)
-    {
-      *why = g_strdup ("args are shorter than their index");
-      return FALSE;
-    }
-  if (b0 > 0 && b0 < nb)
-    memcpy (&begin, blob + (gsize)(b0 - 1) * ARGS_INDEX_ENTRY, sizeof begin);
-  for (guint b = b0; b < b1; b++, begin = end)
-    {
-      guint first = b * TES_CACHE_BLOCK_SLICES;
-      guint m = MIN (TES_CACHE_BLOCK_SLICES, n - first);
-      const char *what = NULL;
-      const guint8 *p, *stop;
-      gsize texts_len = 0;
-
-      memcpy (&end, blob + (gsize)b * ARGS_INDEX_ENTRY, sizeof end);
-      if (end < begin || index_len + end > len || (b == nb - 1 && index_len + end != len))
-        what = "lies outside the chunk";
-      /* the texts of a chunk fit in 4 GiB, as their offsets do */
-      else if (decompress_frame (blob + index_len + begin, end - begin, G_MAXUINT32 - out->len, scratch, &what))
-        {
-          p = scratch->data;
-          stop = p + scratch->len;
-          for (guint i = 0; i < m && what == NULL; i++)
-            {
-              guint64 v;
-
-              if (!get_varint (&p, stop, &v) || v > (guint64)(stop - p))
-                what = "holds a length that cannot be read";
-              else
-                {
-                  memcpy (out->data + (first - base + i) * sizeof (guint32), &offset, sizeof offset);
-                  offset += (guint32)v;
-                  texts_len += v;
-                }
-            }
-          if (what == NULL && (gsize)(stop - p) != texts_len)
-            what = "does not hold the texts its lengths say";
-          if (what == NULL)
-            g_byte_array_append (out, p, (guint)texts_len);
-        }
-      if (what != NULL)
-        {
-          *why = g_strdup_printf ("args block %u %s", b, what);
-          return FALSE;
-        }
-    }
-  memcpy (out->data + count * sizeof (guint32), &offset, sizeof offset);
   return TRUE;
 }
 

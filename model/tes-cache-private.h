@@ -64,10 +64,22 @@ void     tes_cache_chunk_pack_data      (ZSTD_CCtx            *cctx,
                                          const TesSliceRecord *recs,
                                          guint                 n,
                                          GByteArray           *out);
-/* raw_args: n + 1 uint32 offsets, then the texts */
+/* tes-cache-args.c: a chunk's args texts as its args blocks store them,
+ * which the search summary reads too: in raw_args' layout, each text with
+ * its digits taken out, and each one's hash (guint64) */
+typedef struct
+{
+  GByteArray *texts;
+  GByteArray *hashes;
+} TesArgsSkeletons;
+
+void     tes_cache_args_skeletons_init  (TesArgsSkeletons     *skel);
+void     tes_cache_args_skeletons_clear (TesArgsSkeletons     *skel);
+/* raw_args: n + 1 uint32 offsets, then the texts; skel: their skeletons */
 void     tes_cache_chunk_pack_args      (ZSTD_CCtx            *cctx,
                                          const guint8         *raw_args,
                                          guint                 n,
+                                         TesArgsSkeletons     *skel,
                                          GByteArray           *out);
 /* where block b of a data column of n slices lies, from its index (the
  * column's first tes_cache_chunk_data_index_len() bytes); FALSE when the
@@ -168,12 +180,13 @@ typedef struct
 void     tes_cache_chunk_pack_sums      (const TesSliceRecord *recs,
                                          guint                 n,
                                          GByteArray           *out);
-/* both, with one pass over the records */
-void     tes_cache_chunk_pack_summaries (const TesSliceRecord *recs,
-                                         guint                 n,
-                                         const guint8         *raw_args,
-                                         GByteArray           *search,
-                                         GByteArray           *sums);
+/* both, with one pass over the records; from the args' skeletons (or
+ * NULL: none), the same search summary as from their texts */
+void     tes_cache_chunk_pack_summaries (const TesSliceRecord   *recs,
+                                         guint                   n,
+                                         const TesArgsSkeletons *skel,
+                                         GByteArray             *search,
+                                         GByteArray             *sums);
 /* the group count of sums is read as a search summary's */
 gboolean tes_cache_chunk_sums_group     (const guint8        **p,
                                          const guint8         *end,

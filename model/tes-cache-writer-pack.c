@@ -52,6 +52,7 @@ typedef struct
   gboolean          keep;       /* the track keeps its slices' kept_out */
   TesLodSlice      *kept_out;
   GByteArray       *data_out;
+  TesArgsSkeletons  skeletons;
   GByteArray       *args_out;
   GByteArray       *search_out;
   GByteArray       *sums_out;
@@ -118,8 +119,8 @@ run_job (ZSTD_CCtx *zstd,
 
   tes_cache_chunk_pack_data (zstd, job->recs, job->count, job->data_out);
   if (job->args != NULL)
-    tes_cache_chunk_pack_args (zstd, job->args->data, job->count, job->args_out);
-  tes_cache_chunk_pack_summaries (job->recs, job->count, job->args ? job->args->data : NULL, job->search_out,
+    tes_cache_chunk_pack_args (zstd, job->args->data, job->count, &job->skeletons, job->args_out);
+  tes_cache_chunk_pack_summaries (job->recs, job->count, job->args ? &job->skeletons : NULL, job->search_out,
                                   job->sums_out);
   if (job->keep)
     {
@@ -193,6 +194,7 @@ job_free (gpointer data)
   job_clear (job);
   g_free (job->recs);
   g_byte_array_unref (job->data_out);
+  tes_cache_args_skeletons_clear (&job->skeletons);
   g_byte_array_unref (job->args_out);
   g_byte_array_unref (job->search_out);
   g_byte_array_unref (job->sums_out);
@@ -403,6 +405,7 @@ new_job (TesCacheWriter *self)
       job = g_new0 (PackJob, 1);
       job->recs = g_new (TesSliceRecord, TES_CACHE_CHUNK_SLICES);
       job->data_out = g_byte_array_new ();
+      tes_cache_args_skeletons_init (&job->skeletons);
       job->args_out = g_byte_array_new ();
       job->search_out = g_byte_array_new ();
       job->sums_out = g_byte_array_new ();

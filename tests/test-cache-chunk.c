@@ -71,7 +71,8 @@ odd_records (guint n)
 static void
 test_summaries (void)
 {
-  static const char * const words[] = { "Conv2D", "softMAX", "x", "", "{\"k\":12}", "élan", "abc_DEF ghi" };
+  static const char * const words[] = { "Conv2D", "softMAX", "x", "", "{\"k\":12}", "élan", "abc_DEF ghi",
+                                         "{\"k\":34}", "Conv7D" };
   guint n = 3 * TES_CACHE_BLOCK_SLICES + 7;
   g_autofree TesSliceRecord *recs = odd_records (n);
   g_autoptr(GByteArray) raw = g_byte_array_new ();
@@ -92,8 +93,10 @@ test_summaries (void)
       recs[i].dur = g_rand_int_range (rand, 0, 1000);
       recs[i].self_dur = recs[i].dur / 3;
       /* group (0, 0) has no args; the others words by slice */
+      /* now and then a text of the same length as others but its own
+       * letters: no text may be taken for one met before */
       if (!(recs[i].name == 0 && recs[i].category == 0))
-        g_string_append (texts, words[g_rand_int_range (rand, 0, G_N_ELEMENTS (words))]);
+        g_string_append (texts, i % 613 == 1 ? "zebRA7Q" : words[g_rand_int_range (rand, 0, G_N_ELEMENTS (words))]);
       memcpy (raw->data + i * sizeof (guint32), &at, sizeof at);
     }
   {
@@ -106,6 +109,24 @@ test_summaries (void)
   tes_cache_chunk_pack_search (recs, n, raw->data, search);
   tes_cache_chunk_pack_sums (recs, n, sums);
   g_assert_null (tes_cache_chunk_check_summaries (recs, n, search->data, search->len, sums->data, sums->len));
+
+  /* as the writer makes them, from the args' skeletons (digits out, the
+   * texts a group repeats read once): the same bytes */
+  {
+    g_autoptr(GByteArray) packed = g_byte_array_new ();
+    g_autoptr(GByteArray) search2 = g_byte_array_new ();
+    g_autoptr(GByteArray) sums2 = g_byte_array_new ();
+    ZSTD_CCtx *cctx = ZSTD_createCCtx ();
+    TesArgsSkeletons skel;
+
+    tes_cache_args_skeletons_init (&skel);
+    tes_cache_chunk_pack_args (cctx, raw->data, n, &skel, packed);
+    tes_cache_chunk_pack_summaries (recs, n, &skel, search2, sums2);
+    g_assert_cmpmem (search2->data, search2->len, search->data, search->len);
+    g_assert_cmpmem (sums2->data, sums2->len, sums->data, sums->len);
+    tes_cache_args_skeletons_clear (&skel);
+    ZSTD_freeCCtx (cctx);
+  }
 
   p = search->data;
   end = p + search->len;
@@ -300,10 +321,31 @@ args_text (GByteArray *raw,
   return (const char *)raw->data + (count + 1) * sizeof (guint32) + begin;
 }
 
+/* A skeleton's bytes [begin, end) hold no digit */
+static gboolean
+holds_digit (const TesArgsSkeletons *skel,
+             guint                   n,
+             guint                   i)
+{
+  guint32 begin, end;
+  const guint8 *texts = skel->texts->data + (n + 1) * sizeof (guint32);
+
+  memcpy (&begin, skel->texts->data + i * sizeof (guint32), sizeof begin);
+  memcpy (&end, skel->texts->data + (i + 1) * sizeof (guint32), sizeof end);
+  for (guint32 k = begin; k < end; k++)
+    if (g_ascii_isdigit (texts[k]))
+      return TRUE;
+  return FALSE;
+}
+
+/* Texts of every shape come back byte for byte: digits in runs of any
+ * length (leading zeros, more than a run's byte can say, at either end,
+ * alone), none, escapes, UTF-8, a 3 MB text; a block with a byte that
+ * reads as a run's length is stored whole, the others as skeletons. */
 static void
 test_args_round_trip (void)
 {
-  const guint n = 2 * TES_CACHE_BLOCK_SLICES + 5;
+  const guint n = 3 * TES_CACHE_BLOCK_SLICES + 5;
   g_autofree char *huge = g_strnfill (3 * 1024 * 1024, 'x');
   g_autofree const char **texts = g_new (const char *, n);
   g_autoptr(GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
@@ -312,28 +354,42 @@ test_args_round_trip (void)
   g_autoptr(GByteArray) back = g_byte_array_new ();
   g_autofree char *why = NULL;
   ZSTD_CCtx *cctx = ZSTD_createCCtx ();
+  TesArgsSkeletons skel;
 
   for (guint i = 0; i < n; i++)
     {
-      switch (i % 5)
+      switch (i % 9)
         {
         case 0: texts[i] = ""; break;
         case 1: texts[i] = "{\"op\":\"Softmax\",\"bytes\":1234}"; break;
         case 2: texts[i] = "{\"name\":\"Größe ✓ 名前 🚀\",\"note\":\"\\u00e9\"}"; break;
         case 3:
-          g_ptr_array_add (owned, g_strdup_printf ("{\"i\":%u}", i));
+          g_ptr_array_add (owned, g_strdup_printf ("{\"i\":%u,\"t\":-%u.%03ue-7}", i, i * 7919u, i % 1000));
           texts[i] = g_ptr_array_index (owned, owned->len - 1);
           break;
-        default: texts[i] = i == 4 ? huge : "{}"; break;
+        case 4: texts[i] = i == 4 ? huge : "{}"; break;
+        case 5: texts[i] = "{\"id\":\"00001234567890123456789012345678901234567\"}"; break;
+        case 6: texts[i] = "90210"; break;
+        case 7: texts[i] = "7"; break;
+        default: texts[i] = "{\"shape\":[[1,3,224,224],[64]],\"x\":0}"; break;
         }
     }
-  /* the last block: every text empty */
+  /* block 1: one text with a byte a skeleton could not tell from a run */
+  texts[TES_CACHE_BLOCK_SLICES + 3] = "{\"ctl\":\"a\x05" "b\x10" "c 42\"}";
+  /* block 2: no digit at all; the last block: every text empty */
   for (guint i = 2 * TES_CACHE_BLOCK_SLICES; i < n; i++)
-    texts[i] = "";
+    texts[i] = i < 3 * TES_CACHE_BLOCK_SLICES && i % 2 ? "{\"op\":\"MatMul\"}" : "";
 
   raw = raw_args (texts, n);
-  tes_cache_chunk_pack_args (cctx, raw->data, n, packed);
+  tes_cache_args_skeletons_init (&skel);
+  tes_cache_chunk_pack_args (cctx, raw->data, n, &skel, packed);
   g_assert_cmpuint (packed->len, <, raw->len / 10);   /* the huge text is one letter */
+  /* the skeletons: block 0's without digits, block 1's the texts */
+  for (guint i = 0; i < TES_CACHE_BLOCK_SLICES; i++)
+    g_assert_false (holds_digit (&skel, n, i));
+  g_assert_true (holds_digit (&skel, n, TES_CACHE_BLOCK_SLICES + 1));
+  g_assert_cmpuint (skel.hashes->len, ==, n * sizeof (guint64));
+  tes_cache_args_skeletons_clear (&skel);
 
   g_assert_true (tes_cache_chunk_unpack_args (packed->data, packed->len, n, 0, G_MAXUINT, back, &why));
   g_assert_cmpmem (back->data, back->len, raw->data, raw->len);
@@ -390,13 +446,16 @@ test_damaged_columns (void)
   g_autoptr(GByteArray) packed_args = g_byte_array_new ();
   g_autoptr(GByteArray) back_args = g_byte_array_new ();
   ZSTD_CCtx *cctx = ZSTD_createCCtx ();
+  TesArgsSkeletons skel;
   guint refused = 0;
 
   tes_cache_chunk_pack_data (cctx, recs, n, packed);
   for (guint i = 0; i < n; i++)
     many[i] = texts[i % 3];
   args = raw_args (many, n);
-  tes_cache_chunk_pack_args (cctx, args->data, n, packed_args);
+  tes_cache_args_skeletons_init (&skel);
+  tes_cache_chunk_pack_args (cctx, args->data, n, &skel, packed_args);
+  tes_cache_args_skeletons_clear (&skel);
 
   /* bytes flipped in turn (every one of the index, one in 5 after), and
    * the blob cut at many lengths */

@@ -1,0 +1,488 @@
+/* tes-cache-args.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/* How a slice chunk's args texts are stored (docs/cache-schema.md, "Slices",
+ * schema 10): in blocks of TES_CACHE_BLOCK_SLICES texts, each text with its
+ * runs of digits taken out. What is left, its skeleton, repeats from slice
+ * to slice (the same keys, the same names), and zstd packs the skeletons
+ * twice as fast as it packed the whole texts, to a smaller frame; the
+ * digits, which zstd hardly shrank and spent a third of its time on, follow
+ * the frame as packed decimal, two to a byte, with a hash of their own. A
+ * run of up to 16 digits leaves one byte in the skeleton: its length, 1 to
+ * 16, a byte no JSON text holds raw. A block with a text that holds such a
+ * byte anyway, or no digit at all, is stored whole.
+ *
+ * The search summary reads the skeletons too (tes_cache_chunk_pack_summaries
+ * ()): digits are no letters, so a skeleton has the trigrams of its text,
+ * and the texts of a group whose skeletons are the same add them once. */
+
+#define G_LOG_DOMAIN "tes-cache"
+
+#include "config.h"
+
+#include "tes-cache-codec-private.h"
+
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+/* the index entry of an args block: where its payload ends (uint32) */
+#define ARGS_INDEX_ENTRY 4
+/* a skeleton's byte for a run of 1..MARKER_MAX digits */
+#define MARKER_MAX 16
+/* what a payload's frame starts with */
+#define MODE_WHOLE    0
+#define MODE_SKELETON 1
+/* the digits' hash: its low 32 bits, after them */
+#define DIGITS_SEED   G_GUINT64_CONSTANT (0x7465737365726131)
+#define DIGITS_HASH   4
+
+static inline guint32
+read_u32 (const guint8 *p)
+{
+  guint32 v;
+
+  memcpy (&v, p, sizeof v);
+  return v;
+}
+
+static inline void
+write_u32 (guint8  *p,
+           guint32  v)
+{
+  memcpy (p, &v, sizeof v);
+}
+
+/* The skeleton of text[0, len) at out (room for len bytes), its digits
+ * appended to digits[*n_digits] (one byte each, room for len): the
+ * skeleton's length, or -1 when the text holds a byte that reads as a
+ * digit run's length. */
+static gssize
+skeletonise (const guint8 *text,
+             gsize         len,
+             guint8       *out,
+             guint8       *digits,
+             gsize        *n_digits)
+{
+  gsize i = 0, o = 0, d = *n_digits;
+
+  while (i < len)
+    {
+      guint8 c;
+
+#ifdef __SSE2__
+      /* copy 16 bytes at a time up to the next digit or low byte; what
+       * is copied past it is written again */
+      if (len - i >= 16)
+        {
+          __m128i v = _mm_loadu_si128 ((const __m128i *)(text + i));
+          __m128i x = _mm_sub_epi8 (v, _mm_set1_epi8 ('0'));
+          __m128i digit = _mm_cmpeq_epi8 (_mm_min_epu8 (x, _mm_set1_epi8 (9)), x);
+          __m128i low = _mm_cmpeq_epi8 (_mm_min_epu8 (v, _mm_set1_epi8 (MARKER_MAX)), v);
+          guint stop = (guint)_mm_movemask_epi8 (_mm_or_si128 (digit, low));
+
+          _mm_storeu_si128 ((__m128i *)(out + o), v);
+          if (stop == 0)
+            {
+              i += 16;
+              o += 16;
+              continue;
+            }
+          i += (guint)__builtin_ctz (stop);
+          o += (guint)__builtin_ctz (stop);
+        }
+#endif
+      c = text[i];
+      if (c <= MARKER_MAX)
+        return -1;
+      if ((guint8)(c - '0') > 9)
+        {
+          out[o++] = c;
+          i++;
+          continue;
+        }
+      {
+        guint8 run = 0;
+
+        while (i < len && (guint8)(text[i] - '0') <= 9 && run < MARKER_MAX)
+          {
+            digits[d++] = (guint8)(text[i++] - '0');
+            run++;
+          }
+        out[o++] = run;
+      }
+    }
+  *n_digits = d;
+  return (gssize)o;
+}
+
+void
+tes_cache_args_skeletons_init (TesArgsSkeletons *skel)
+{
+  skel->texts = g_byte_array_new ();
+  skel->hashes = g_byte_array_new ();
+}
+
+void
+tes_cache_args_skeletons_clear (TesArgsSkeletons *skel)
+{
+  g_clear_pointer (&skel->texts, g_byte_array_unref);
+  g_clear_pointer (&skel->hashes, g_byte_array_unref);
+}
+
+/* Block [first, first + m) of raw_args as skeletons at skel's texts from
+ * byte at (offsets set), digits appended to digits: its mode. */
+static guint8
+skeletonise_block (const guint8 *raw_args,
+                   const guint8 *texts,
+                   guint         first,
+                   guint         m,
+                   guint8       *offsets,
+                   guint8       *into,
+                   GByteArray   *digits,
+                   guint32      *at)
+{
+  guint32 start = *at, o = start;
+  gsize n_digits = 0;
+
+  for (guint i = first; i < first + m; i++)
+    {
+      guint32 begin = read_u32 (raw_args + i * sizeof (guint32));
+      guint32 end = read_u32 (raw_args + (i + 1) * sizeof (guint32));
+      gssize len;
+
+      write_u32 (offsets + i * sizeof (guint32), o);
+      if (digits->len < n_digits + (end - begin))
+        g_byte_array_set_size (digits, (guint)(n_digits + (end - begin)));
+      len = skeletonise (texts + begin, end - begin, into + o, digits->data, &n_digits);
+      if (len < 0)
+        break;
+      o += (guint32)len;
+      if (i + 1 == first + m)
+        {
+          g_byte_array_set_size (digits, (guint)n_digits);
+          *at = o;
+          return n_digits > 0 ? MODE_SKELETON : MODE_WHOLE;
+        }
+    }
+
+  /* whole: the texts as they are */
+  o = start;
+  for (guint i = first; i < first + m; i++)
+    {
+      guint32 begin = read_u32 (raw_args + i * sizeof (guint32));
+      guint32 end = read_u32 (raw_args + (i + 1) * sizeof (guint32));
+
+      write_u32 (offsets + i * sizeof (guint32), o);
+      memcpy (into + o, texts + begin, end - begin);
+      o += end - begin;
+    }
+  g_byte_array_set_size (digits, 0);
+  *at = o;
+  return MODE_WHOLE;
+}
+
+void
+tes_cache_chunk_pack_args (ZSTD_CCtx        *cctx,
+                           const guint8     *raw_args,
+                           guint             n,
+                           TesArgsSkeletons *skel,
+                           GByteArray       *out)
+{
+  guint nb = tes_cache_chunk_n_blocks (n);
+  gsize index_len = (n + 1) * sizeof (guint32);
+  const guint8 *texts = raw_args + index_len;
+  guint32 total = read_u32 (raw_args + n * sizeof (guint32)) - read_u32 (raw_args);
+  g_autoptr(GByteArray) raw = g_byte_array_sized_new (TES_CACHE_BLOCK_SLICES * 40);
+  g_autoptr(GByteArray) digits = g_byte_array_new ();
+  guint32 at = 0;
+  gsize blocks_at;
+
+  /* the skeletons are no longer than the texts */
+  g_byte_array_set_size (skel->texts, (guint)(index_len + total));
+  g_byte_array_set_size (out, (gsize)nb * ARGS_INDEX_ENTRY);
+  blocks_at = out->len;
+  for (guint b = 0; b < nb; b++)
+    {
+      guint first = b * TES_CACHE_BLOCK_SLICES;
+      guint m = MIN (TES_CACHE_BLOCK_SLICES, n - first);
+      guint32 block_at = at;
+      guint8 mode = skeletonise_block (raw_args, texts, first, m, skel->texts->data,
+                                       skel->texts->data + index_len, digits, &at);
+      guint8 *p;
+
+      /* the mode, the whole texts' lengths, the skeletons (or texts) */
+      g_byte_array_set_size (raw, 1 + m * 10);
+      p = raw->data;
+      *p++ = mode;
+      for (guint i = first; i < first + m; i++)
+        put_varint (&p, read_u32 (raw_args + (i + 1) * sizeof (guint32)) - read_u32 (raw_args + i * sizeof (guint32)));
+      g_byte_array_set_size (raw, (guint)(p - raw->data));
+      g_byte_array_append (raw, skel->texts->data + index_len + block_at, at - block_at);
+      tes_cache_chunk_compress_frame (cctx, raw, out);
+
+      if (mode == MODE_SKELETON)
+        {
+          gsize d_at = out->len;
+          gsize n_bytes = (digits->len + 1) / 2;
+
+          g_byte_array_set_size (out, (guint)(d_at + n_bytes + DIGITS_HASH));
+          for (gsize k = 0; k < n_bytes; k++)
+            out->data[d_at + k] = (guint8)(digits->data[2 * k] |
+                                           (2 * k + 1 < digits->len ? digits->data[2 * k + 1] << 4 : 0));
+          write_u32 (out->data + d_at + n_bytes, (guint32)tes_cache_hash64 (out->data + d_at, n_bytes, DIGITS_SEED));
+        }
+      write_u32 (out->data + (gsize)b * ARGS_INDEX_ENTRY, (guint32)(out->len - blocks_at));
+    }
+  write_u32 (skel->texts->data + n * sizeof (guint32), at);
+  g_byte_array_set_size (skel->texts, (guint)(index_len + at));
+
+  g_byte_array_set_size (skel->hashes, n * sizeof (guint64));
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 begin = read_u32 (skel->texts->data + i * sizeof (guint32));
+      guint32 end = read_u32 (skel->texts->data + (i + 1) * sizeof (guint32));
+      guint64 h = tes_cache_hash64 (skel->texts->data + index_len + begin, end - begin, 0);
+
+      memcpy (skel->hashes->data + i * sizeof (guint64), &h, sizeof h);
+    }
+}
+
+/* skeleton[0, len) with its digit runs filled in from the nibbles of
+ * digits[0, n_bytes), written at out, which must come out exactly
+ * out_len long */
+static const char *
+fill_digits (const guint8 *skeleton,
+             gsize         len,
+             const guint8 *digits,
+             gsize         n_bytes,
+             guint8       *out,
+             gsize         out_len)
+{
+  const guint8 *s = skeleton, *s_end = skeleton + len;
+  guint8 *o = out, *o_end = out + out_len;
+  gsize k = 0, n_nibbles = 2 * n_bytes;
+
+  while (s < s_end)
+    {
+      guint8 c;
+
+#ifdef __SSE2__
+      if (s_end - s >= 16 && o_end - o >= 16)
+        {
+          __m128i v = _mm_loadu_si128 ((const __m128i *)s);
+          __m128i low = _mm_cmpeq_epi8 (_mm_min_epu8 (v, _mm_set1_epi8 (MARKER_MAX)), v);
+          guint stop = (guint)_mm_movemask_epi8 (low);
+
+          _mm_storeu_si128 ((__m128i *)o, v);
+          if (stop == 0)
+            {
+              s += 16;
+              o += 16;
+              continue;
+            }
+          s += (guint)__builtin_ctz (stop);
+          o += (guint)__builtin_ctz (stop);
+        }
+#endif
+      c = *s++;
+      if (c > MARKER_MAX)
+        {
+          if (o == o_end)
+            return "does not hold the texts its lengths say";
+          *o++ = c;
+          continue;
+        }
+      if (c == 0 || (gsize)(o_end - o) < c || n_nibbles - k < c)
+        return "holds digits that cannot be read";
+      for (guint j = 0; j < c; j++, k++)
+        {
+          guint8 nibble = (digits[k / 2] >> (4 * (k % 2))) & 0xf;
+
+          if (nibble > 9)
+            return "holds digits that cannot be read";
+          *o++ = (guint8)('0' + nibble);
+        }
+    }
+  if (o != o_end)
+    return "does not hold the texts its lengths say";
+  /* every digit read, and an odd count's last nibble 0 */
+  if ((k + 1) / 2 != n_bytes || (k % 2 == 1 && digits[k / 2] >> 4 != 0))
+    return "holds digits that cannot be read";
+  return NULL;
+}
+
+/* Block payload[0, len) of m texts, their whole length at most max:
+ * decompressed into scratch, where its texts are left (at *texts), with
+ * their m + 1 offsets from 0. */
+static const char *
+decode_block (const guint8  *payload,
+              gsize          len,
+              guint          m,
+              gsize          max,
+              GByteArray    *scratch,
+              guint32       *offsets,
+              const guint8 **texts)
+{
+  gsize frame_len = ZSTD_findFrameCompressedSize (payload, len);
+  const char *why = NULL;
+  const guint8 *p, *stop;
+  guint64 total = 0;
+  guint8 mode;
+  gsize size, skeleton_at;
+
+  if (ZSTD_isError (frame_len) || frame_len > len)
+    return "is not a zstd frame of the expected size";
+  if (!tes_cache_chunk_decompress_frame (payload, frame_len, G_MAXUINT32, scratch, &why))
+    return why;
+  if (scratch->len == 0 || scratch->data[0] > MODE_SKELETON)
+    return "holds a block of no known kind";
+  p = scratch->data;
+  stop = p + scratch->len;
+  mode = *p++;
+  for (guint i = 0; i < m; i++)
+    {
+      guint64 v;
+
+      if (!get_varint (&p, stop, &v) || v > max - MIN (total, max))
+        return "holds a length that cannot be read";
+      offsets[i] = (guint32)total;
+      total += v;
+    }
+  offsets[m] = (guint32)total;
+  skeleton_at = (gsize)(p - scratch->data);
+  size = scratch->len;
+
+  if (mode == MODE_WHOLE)
+    {
+      if (frame_len != len)
+        return "lies outside the chunk";
+      if (size - skeleton_at != total)
+        return "does not hold the texts its lengths say";
+      *texts = scratch->data + skeleton_at;
+      return NULL;
+    }
+
+  {
+    const guint8 *digits = payload + frame_len;
+    gsize n_bytes;
+
+    if (len - frame_len < DIGITS_HASH)
+      return "lies outside the chunk";
+    n_bytes = len - frame_len - DIGITS_HASH;
+    if ((guint32)tes_cache_hash64 (digits, n_bytes, DIGITS_SEED) != read_u32 (digits + n_bytes))
+      return "holds digits whose hash is not theirs";
+    /* the texts after the frame's content */
+    g_byte_array_set_size (scratch, (guint)(size + total));
+    why = fill_digits (scratch->data + skeleton_at, size - skeleton_at, digits, n_bytes, scratch->data + size, total);
+    *texts = scratch->data + size;
+    return why;
+  }
+}
+
+/* payload b of an args column of n slices: where it lies in blob, or NULL
+ * and why not */
+static const guint8 *
+block_payload (const guint8  *blob,
+               gsize          len,
+               guint          n,
+               guint          b,
+               gsize         *payload_len)
+{
+  guint nb = tes_cache_chunk_n_blocks (n);
+  gsize index_len = (gsize)nb * ARGS_INDEX_ENTRY;
+  guint32 begin, end;
+
+  if (blob == NULL || len < index_len || b >= nb)
+    return NULL;
+  begin = b > 0 ? read_u32 (blob + (gsize)(b - 1) * ARGS_INDEX_ENTRY) : 0;
+  end = read_u32 (blob + (gsize)b * ARGS_INDEX_ENTRY);
+  if (end < begin || index_len + end > len || (b == nb - 1 && index_len + end != len))
+    return NULL;
+  *payload_len = end - begin;
+  return blob + index_len + begin;
+}
+
+gboolean
+tes_cache_chunk_args_block (const guint8  *blob,
+                            gsize          len,
+                            guint          n,
+                            guint          b,
+                            GByteArray    *scratch,
+                            guint32       *offsets,
+                            const char   **texts,
+                            const char   **why)
+{
+  gsize payload_len;
+  const guint8 *payload = block_payload (blob, len, n, b, &payload_len);
+  const guint8 *at;
+
+  if (payload == NULL)
+    {
+      *why = "lies outside the chunk";
+      return FALSE;
+    }
+  *why = decode_block (payload, payload_len, MIN (TES_CACHE_BLOCK_SLICES, n - b * TES_CACHE_BLOCK_SLICES),
+                       G_MAXUINT32, scratch, offsets, &at);
+  *texts = (const char *)at;
+  return *why == NULL;
+}
+
+/* The args of the slices of blocks [b0, b1) of a chunk of n, in the layout
+ * the readers take: count + 1 uint32 offsets, then the texts. */
+gboolean
+tes_cache_chunk_unpack_args (const guint8  *blob,
+                             gsize          len,
+                             guint          n,
+                             guint          b0,
+                             guint          b1,
+                             GByteArray    *out,
+                             char         **why)
+{
+  g_autoptr(GByteArray) scratch = g_byte_array_new ();
+  guint32 offsets[TES_CACHE_BLOCK_SLICES + 1];
+  guint nb = tes_cache_chunk_n_blocks (n);
+  guint base = b0 * TES_CACHE_BLOCK_SLICES;
+  guint count;
+  guint32 offset = 0;
+
+  b1 = MIN (b1, nb);
+  count = b1 > b0 ? MIN (n, b1 * TES_CACHE_BLOCK_SLICES) - base : 0;
+  g_byte_array_set_size (out, (count + 1) * sizeof (guint32));
+  if (blob == NULL || len < (gsize)nb * ARGS_INDEX_ENTRY)
+    {
+      *why = g_strdup ("args are shorter than their index");
+      return FALSE;
+    }
+  for (guint b = b0; b < b1; b++)
+    {
+      guint first = b * TES_CACHE_BLOCK_SLICES;
+      guint m = MIN (TES_CACHE_BLOCK_SLICES, n - first);
+      gsize payload_len;
+      const guint8 *payload = block_payload (blob, len, n, b, &payload_len);
+      const guint8 *texts = NULL;
+      const char *what;
+
+      /* the texts of a chunk fit in 4 GiB, as their offsets do */
+      if (payload == NULL)
+        what = "lies outside the chunk";
+      else
+        what = decode_block (payload, payload_len, m, G_MAXUINT32 - out->len, scratch, offsets, &texts);
+      if (what != NULL)
+        {
+          *why = g_strdup_printf ("args block %u %s", b, what);
+          return FALSE;
+        }
+      for (guint i = 0; i < m; i++)
+        write_u32 (out->data + (first - base + i) * sizeof (guint32), offset + offsets[i]);
+      offset += offsets[m];
+      g_byte_array_append (out, texts, offsets[m]);
+    }
+  write_u32 (out->data + count * sizeof (guint32), offset);
+  return TRUE;
+}
