@@ -59,7 +59,7 @@ write_u32 (guint8  *p,
 }
 
 /* The skeleton of text[0, len) at out (room for len bytes), its digits
- * appended to digits[*n_digits] (one byte each, room for len): the
+ * appended to digits[*n_digits] (one byte each, room for len + 16): the
  * skeleton's length, or -1 when the text holds a byte that reads as a
  * digit run's length. */
 static gssize
@@ -76,25 +76,37 @@ skeletonise (const guint8 *text,
       guint8 c;
 
 #ifdef __SSE2__
-      /* copy 16 bytes at a time up to the next digit or low byte; what
-       * is copied past it is written again */
+      /* 16 bytes at a time: the text up to the next digit copied, then
+       * the digits in this vector (a run that goes on in the next one
+       * takes two bytes); what is copied past them is written again */
       if (len - i >= 16)
         {
           __m128i v = _mm_loadu_si128 ((const __m128i *)(text + i));
           __m128i x = _mm_sub_epi8 (v, _mm_set1_epi8 ('0'));
           __m128i digit = _mm_cmpeq_epi8 (_mm_min_epu8 (x, _mm_set1_epi8 (9)), x);
           __m128i low = _mm_cmpeq_epi8 (_mm_min_epu8 (v, _mm_set1_epi8 (MARKER_MAX)), v);
-          guint stop = (guint)_mm_movemask_epi8 (_mm_or_si128 (digit, low));
+          guint digits_at = (guint)_mm_movemask_epi8 (digit);
+          guint k, run;
+          guint8 values[16];
 
+          if (_mm_movemask_epi8 (low) != 0)
+            return -1;
           _mm_storeu_si128 ((__m128i *)(out + o), v);
-          if (stop == 0)
+          if (digits_at == 0)
             {
               i += 16;
               o += 16;
               continue;
             }
-          i += (guint)__builtin_ctz (stop);
-          o += (guint)__builtin_ctz (stop);
+          k = (guint)__builtin_ctz (digits_at);
+          run = (guint)__builtin_ctz (~digits_at >> k);
+          _mm_storeu_si128 ((__m128i *)(gpointer)values, x);
+          memcpy (digits + d, values + k, 16 - k);
+          d += run;
+          o += k;
+          out[o++] = (guint8)run;
+          i += k + run;
+          continue;
         }
 #endif
       c = text[i];
@@ -119,6 +131,33 @@ skeletonise (const guint8 *text,
     }
   *n_digits = d;
   return (gssize)o;
+}
+
+/* The hash by which the search summary knows a skeleton met before: any
+ * will do that spreads them, since equal ones are compared whole. */
+static inline guint64
+skeleton_hash (const guint8 *p,
+               gsize         len)
+{
+  guint64 h = len * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  gsize i = 0;
+
+  for (; i + 8 <= len; i += 8)
+    {
+      guint64 w;
+
+      memcpy (&w, p + i, sizeof w);
+      h = (h ^ w) * G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+      h ^= h >> 29;
+    }
+  if (i < len)
+    {
+      guint64 w = 0;
+
+      memcpy (&w, p + i, len - i);
+      h = (h ^ w) * G_GUINT64_CONSTANT (0xc4ceb9fe1a85ec53);
+    }
+  return h ^ (h >> 32);
 }
 
 void
@@ -157,8 +196,8 @@ skeletonise_block (const guint8 *raw_args,
       gssize len;
 
       write_u32 (offsets + i * sizeof (guint32), o);
-      if (digits->len < n_digits + (end - begin))
-        g_byte_array_set_size (digits, (guint)(n_digits + (end - begin)));
+      if (digits->len < n_digits + (end - begin) + 16)
+        g_byte_array_set_size (digits, (guint)(n_digits + (end - begin) + 16));
       len = skeletonise (texts + begin, end - begin, into + o, digits->data, &n_digits);
       if (len < 0)
         break;
@@ -247,7 +286,7 @@ tes_cache_chunk_pack_args (ZSTD_CCtx        *cctx,
     {
       guint32 begin = read_u32 (skel->texts->data + i * sizeof (guint32));
       guint32 end = read_u32 (skel->texts->data + (i + 1) * sizeof (guint32));
-      guint64 h = tes_cache_hash64 (skel->texts->data + index_len + begin, end - begin, 0);
+      guint64 h = skeleton_hash (skel->texts->data + index_len + begin, end - begin);
 
       memcpy (skel->hashes->data + i * sizeof (guint64), &h, sizeof h);
     }
