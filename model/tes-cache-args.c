@@ -263,7 +263,7 @@ tes_cache_chunk_pack_args (ZSTD_CCtx        *cctx,
         put_varint (&p, read_u32 (raw_args + (i + 1) * sizeof (guint32)) - read_u32 (raw_args + i * sizeof (guint32)));
       g_byte_array_set_size (raw, (guint)(p - raw->data));
       g_byte_array_append (raw, skel->texts->data + index_len + block_at, at - block_at);
-      tes_cache_chunk_compress_frame (cctx, raw, out);
+      tes_cache_chunk_compress_frame (cctx, raw, TRUE, out);
 
       if (mode == MODE_SKELETON)
         {

@@ -9,6 +9,8 @@
 
 #include "tes-cache-private.h"
 
+/* ZSTD_c_literalCompressionMode */
+#define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 
 G_BEGIN_DECLS
@@ -71,9 +73,11 @@ get_varint (const guint8 **p,
   return FALSE;
 }
 
-/* raw as one zstd frame appended to out, with zstd's checksum of it */
+/* raw as one zstd frame appended to out, with zstd's checksum of it; its
+ * literals left as they are unless literals */
 void     tes_cache_chunk_compress_frame   (ZSTD_CCtx     *cctx,
                                            GByteArray    *raw,
+                                           gboolean       literals,
                                            GByteArray    *out);
 /* one frame into scratch, which must come out at most max bytes long */
 gboolean tes_cache_chunk_decompress_frame (const guint8  *frame,
