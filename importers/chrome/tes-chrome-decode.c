@@ -261,12 +261,9 @@ short_key (const guint8 *buf,
     return 0;
   mask = G_MAXUINT64 >> (64 - 8 * n);
   w &= mask;
-  /* the bytes past the key read as plain 'a's */
-  probe = w | (SCAN_ONES_LOW * 'a' & ~mask);
-  if ((probe & SCAN_ONES_HIGH) || SCAN_HAS_ZERO (probe ^ (SCAN_ONES_LOW * '\\')) ||
-      SCAN_HAS_LESS (probe, 0x20))
-    return 0;
 
+  /* the usual keys are plain: only another must be checked for bytes a
+   * plain string does not hold */
   switch (w)
     {
     case W2 ('p', 'h'): *key = K_PH; break;
@@ -277,7 +274,14 @@ short_key (const guint8 *buf,
     case W3 ('c', 'a', 't'): *key = K_CAT; break;
     case W4 ('n', 'a', 'm', 'e'): *key = K_NAME; break;
     case W4 ('a', 'r', 'g', 's'): *key = K_ARGS; break;
-    default: *key = tes_chrome_match_event_key ((const char *)buf + i, n); break;
+    default:
+      /* the bytes past the key read as plain 'a's */
+      probe = w | (SCAN_ONES_LOW * 'a' & ~mask);
+      if ((probe & SCAN_ONES_HIGH) || SCAN_HAS_ZERO (probe ^ (SCAN_ONES_LOW * '\\')) ||
+          SCAN_HAS_LESS (probe, 0x20))
+        return 0;
+      *key = tes_chrome_match_event_key ((const char *)buf + i, n);
+      break;
     }
 
   return i + n + 1;

@@ -75,8 +75,15 @@ hash_bytes (const char *s,
       memcpy (&v, s + i, 8);
       HASH_MIX (h, v);
     }
-  for (; i < len; i++)
-    h = (h ^ (guchar)s[i]) * G_GUINT64_CONSTANT (0x100000001b3);
+  /* the last one to seven bytes in one word: a name such as "Conv2D" is
+   * no longer a chain of six dependent multiplies */
+  if (i < len)
+    {
+      guint64 v = 0;
+
+      memcpy (&v, s + i, len - i);
+      HASH_MIX (h, v);
+    }
   h ^= h >> 29;
   h *= G_GUINT64_CONSTANT (0xc4ceb9fe1a85ec53);
   h ^= h >> 32;
@@ -92,7 +99,7 @@ tes_chrome_strings_init (TesChromeStrings *strings)
   strings->lens = g_array_new (FALSE, FALSE, sizeof (guint32));
   strings->hashes = g_array_new (FALSE, FALSE, sizeof (guint32));
   strings->n_slots = 256;
-  strings->slots = g_new0 (guint32, strings->n_slots);
+  strings->slots = g_new0 (TesChromeStringSlot, strings->n_slots);
 
   /* id 0 is "no string" */
   g_ptr_array_add (strings->strs, NULL);
@@ -114,15 +121,16 @@ static void
 strings_grow (TesChromeStrings *strings)
 {
   guint n = strings->n_slots * 2;
-  guint32 *slots = g_new0 (guint32, n);
+  TesChromeStringSlot *slots = g_new0 (TesChromeStringSlot, n);
 
   for (guint id = 1; id < strings->strs->len; id++)
     {
-      guint32 i = g_array_index (strings->hashes, guint32, id) & (n - 1);
+      guint32 h = g_array_index (strings->hashes, guint32, id);
+      guint32 i = h & (n - 1);
 
-      while (slots[i])
+      while (slots[i].id)
         i = (i + 1) & (n - 1);
-      slots[i] = id;
+      slots[i] = (TesChromeStringSlot) { h, g_array_index (strings->lens, guint32, id), id };
     }
 
   g_free (strings->slots);
@@ -140,10 +148,10 @@ tes_chrome_strings_intern (TesChromeStrings *strings,
   guint32 i = h & mask;
   guint32 id;
 
-  while ((id = strings->slots[i]))
+  /* the hash and length are in the slot: one line read for most misses */
+  while ((id = strings->slots[i].id))
     {
-      if (g_array_index (strings->hashes, guint32, id) == h &&
-          g_array_index (strings->lens, guint32, id) == len &&
+      if (strings->slots[i].hash == h && strings->slots[i].len == len &&
           memcmp (g_ptr_array_index (strings->strs, id), text, len) == 0)
         return id;
       i = (i + 1) & mask;
@@ -156,7 +164,7 @@ tes_chrome_strings_intern (TesChromeStrings *strings,
     g_array_append_val (strings->lens, l);
     g_array_append_val (strings->hashes, h);
   }
-  strings->slots[i] = id;
+  strings->slots[i] = (TesChromeStringSlot) { h, (guint32)len, id };
 
   if (strings->strs->len * 2 > strings->n_slots)
     strings_grow (strings);

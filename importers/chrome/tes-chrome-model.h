@@ -50,12 +50,19 @@ typedef struct
 /* Interned strings: open addressing over (bytes, length). */
 typedef struct
 {
-  GStringChunk *chunk;
-  GPtrArray    *strs;      /* id -> NUL-terminated text; [0] is NULL */
-  GArray       *lens;      /* guint32 per id */
-  GArray       *hashes;    /* guint32 per id */
-  guint32      *slots;
-  guint         n_slots;
+  guint32 hash;
+  guint32 len;
+  guint32 id;              /* 0: empty */
+} TesChromeStringSlot;
+
+typedef struct
+{
+  GStringChunk        *chunk;
+  GPtrArray           *strs;      /* id -> NUL-terminated text; [0] is NULL */
+  GArray              *lens;      /* guint32 per id */
+  GArray              *hashes;    /* guint32 per id */
+  TesChromeStringSlot *slots;
+  guint                n_slots;
 } TesChromeStrings;
 
 typedef struct
