@@ -100,6 +100,7 @@ tes_chrome_strings_init (TesChromeStrings *strings)
   strings->hashes = g_array_new (FALSE, FALSE, sizeof (guint32));
   strings->n_slots = 256;
   strings->slots = g_new0 (TesChromeStringSlot, strings->n_slots);
+  strings->recent = g_new0 (TesChromeShortString, TES_CHROME_SHORT_STRINGS);
 
   /* id 0 is "no string" */
   g_ptr_array_add (strings->strs, NULL);
@@ -115,6 +116,7 @@ tes_chrome_strings_clear (TesChromeStrings *strings)
   g_clear_pointer (&strings->lens, g_array_unref);
   g_clear_pointer (&strings->hashes, g_array_unref);
   g_clear_pointer (&strings->slots, g_free);
+  g_clear_pointer (&strings->recent, g_free);
 }
 
 static void
@@ -138,10 +140,40 @@ strings_grow (TesChromeStrings *strings)
   strings->n_slots = n;
 }
 
+static guint32 intern (TesChromeStrings *strings,
+                       const char       *text,
+                       gsize             len);
+
+/* Names, categories and ids are mostly short, and a few of them make most
+ * events: such a string's bytes (two words) find it among those met
+ * lately without hashing it whole or comparing it again. */
 guint32
 tes_chrome_strings_intern (TesChromeStrings *strings,
                            const char       *text,
                            gsize             len)
+{
+  guint64 head = 0, tail = 0;
+  TesChromeShortString *r;
+
+  if (len > 16)
+    return intern (strings, text, len);
+  if (len >= 8)
+    {
+      memcpy (&head, text, 8);
+      memcpy (&tail, text + len - 8, 8);
+    }
+  else
+    memcpy (&head, text, len);
+  r = &strings->recent[(((head ^ tail * 31) + len) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> 56];
+  if (r->id == 0 || r->head != head || r->tail != tail || r->len != len)
+    *r = (TesChromeShortString) { head, tail, (guint32)len, intern (strings, text, len) };
+  return r->id;
+}
+
+static guint32
+intern (TesChromeStrings *strings,
+        const char       *text,
+        gsize             len)
 {
   guint32 h = hash_bytes (text, len);
   guint32 mask = strings->n_slots - 1;

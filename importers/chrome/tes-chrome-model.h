@@ -55,14 +55,26 @@ typedef struct
   guint32 id;              /* 0: empty */
 } TesChromeStringSlot;
 
+/* A short string (at most 16 bytes) met lately: its bytes are the key. */
 typedef struct
 {
-  GStringChunk        *chunk;
-  GPtrArray           *strs;      /* id -> NUL-terminated text; [0] is NULL */
-  GArray              *lens;      /* guint32 per id */
-  GArray              *hashes;    /* guint32 per id */
-  TesChromeStringSlot *slots;
-  guint                n_slots;
+  guint64 head;            /* its first 8 bytes (0-padded) */
+  guint64 tail;            /* its last 8 (0: shorter than 9) */
+  guint32 len;
+  guint32 id;              /* 0: empty */
+} TesChromeShortString;
+
+#define TES_CHROME_SHORT_STRINGS 256
+
+typedef struct
+{
+  GStringChunk         *chunk;
+  GPtrArray            *strs;      /* id -> NUL-terminated text; [0] is NULL */
+  GArray               *lens;      /* guint32 per id */
+  GArray               *hashes;    /* guint32 per id */
+  TesChromeStringSlot  *slots;
+  guint                 n_slots;
+  TesChromeShortString *recent;    /* TES_CHROME_SHORT_STRINGS */
 } TesChromeStrings;
 
 typedef struct
