@@ -58,13 +58,16 @@ write_u32 (guint8  *p,
   memcpy (p, &v, sizeof v);
 }
 
-/* The skeleton of text[0, len) at out (room for len bytes), its digits
- * appended to digits[*n_digits] (one byte each, room for len + 16): the
- * skeleton's length, or -1 when the text holds a byte that reads as a
- * digit run's length. */
+/* The skeleton of text[0, len) at out (room for len + 16 bytes), its
+ * digits appended to digits[*n_digits] (one byte each, room for len + 16):
+ * the skeleton's length, or -1 when the text holds a byte that reads as a
+ * digit run's length. Bytes up to readable (which is past the text, in
+ * the texts after it) may be read. A run of more than MARKER_MAX digits
+ * takes several bytes, the first ones MARKER_MAX long each. */
 static gssize
 skeletonise (const guint8 *text,
              gsize         len,
+             const guint8 *readable,
              guint8       *out,
              guint8       *digits,
              gsize        *n_digits)
@@ -76,26 +79,28 @@ skeletonise (const guint8 *text,
       guint8 c;
 
 #ifdef __SSE2__
-      /* 16 bytes at a time: the text up to the next digit copied, then
-       * the digits in this vector (a run that goes on in the next one
-       * takes two bytes); what is copied past them is written again */
-      if (len - i >= 16)
+      /* 16 bytes at a time where 16 can be read: the text up to the next
+       * digit copied, then the digits from there (what is copied past
+       * them is written again) */
+      if (readable - (text + i) >= 16)
         {
           __m128i v = _mm_loadu_si128 ((const __m128i *)(text + i));
           __m128i x = _mm_sub_epi8 (v, _mm_set1_epi8 ('0'));
           __m128i digit = _mm_cmpeq_epi8 (_mm_min_epu8 (x, _mm_set1_epi8 (9)), x);
           __m128i low = _mm_cmpeq_epi8 (_mm_min_epu8 (v, _mm_set1_epi8 (MARKER_MAX)), v);
-          guint digits_at = (guint)_mm_movemask_epi8 (digit);
+          guint in_text = len - i >= 16 ? 0xffff : (1u << (len - i)) - 1;
+          guint digits_at = (guint)_mm_movemask_epi8 (digit) & in_text;
           guint k, run;
           guint8 values[16];
 
-          if (_mm_movemask_epi8 (low) != 0)
+          if ((guint)_mm_movemask_epi8 (low) & in_text)
             return -1;
           _mm_storeu_si128 ((__m128i *)(out + o), v);
           if (digits_at == 0)
             {
-              i += 16;
-              o += 16;
+              k = MIN (16, (guint)(len - i));
+              i += k;
+              o += k;
               continue;
             }
           k = (guint)__builtin_ctz (digits_at);
@@ -104,8 +109,14 @@ skeletonise (const guint8 *text,
           memcpy (digits + d, values + k, 16 - k);
           d += run;
           o += k;
-          out[o++] = (guint8)run;
           i += k + run;
+          /* a run that goes on past these 16 bytes */
+          while (i < len && run < MARKER_MAX && (guint8)(text[i] - '0') <= 9)
+            {
+              digits[d++] = (guint8)(text[i++] - '0');
+              run++;
+            }
+          out[o++] = (guint8)run;
           continue;
         }
 #endif
@@ -154,7 +165,12 @@ skeleton_hash (const guint8 *p,
     {
       guint64 w = 0;
 
-      memcpy (&w, p + i, len - i);
+      /* the last 8 bytes, some hashed already, rather than a copy of a
+       * length only known here */
+      if (len >= 8)
+        memcpy (&w, p + len - 8, sizeof w);
+      else
+        memcpy (&w, p + i, len - i);
       h = (h ^ w) * G_GUINT64_CONSTANT (0xc4ceb9fe1a85ec53);
     }
   return h ^ (h >> 32);
@@ -174,11 +190,13 @@ tes_cache_args_skeletons_clear (TesArgsSkeletons *skel)
   g_clear_pointer (&skel->hashes, g_byte_array_unref);
 }
 
-/* Block [first, first + m) of raw_args as skeletons at skel's texts from
- * byte at (offsets set), digits appended to digits: its mode. */
+/* Block [first, first + m) of raw_args as skeletons at into from byte at
+ * (offsets set; 16 bytes of room past the texts), digits appended to
+ * digits: its mode. The texts may be read up to readable. */
 static guint8
 skeletonise_block (const guint8 *raw_args,
                    const guint8 *texts,
+                   const guint8 *readable,
                    guint         first,
                    guint         m,
                    guint8       *offsets,
@@ -198,7 +216,7 @@ skeletonise_block (const guint8 *raw_args,
       write_u32 (offsets + i * sizeof (guint32), o);
       if (digits->len < n_digits + (end - begin) + 16)
         g_byte_array_set_size (digits, (guint)(n_digits + (end - begin) + 16));
-      len = skeletonise (texts + begin, end - begin, into + o, digits->data, &n_digits);
+      len = skeletonise (texts + begin, end - begin, readable, into + o, digits->data, &n_digits);
       if (len < 0)
         break;
       o += (guint32)len;
@@ -242,8 +260,9 @@ tes_cache_chunk_pack_args (ZSTD_CCtx        *cctx,
   guint32 at = 0;
   gsize blocks_at;
 
-  /* the skeletons are no longer than the texts */
-  g_byte_array_set_size (skel->texts, (guint)(index_len + total));
+  /* the skeletons are no longer than the texts (16 bytes to spare for
+   * skeletonise ()) */
+  g_byte_array_set_size (skel->texts, (guint)(index_len + total + 16));
   g_byte_array_set_size (out, (gsize)nb * ARGS_INDEX_ENTRY);
   blocks_at = out->len;
   for (guint b = 0; b < nb; b++)
@@ -251,8 +270,8 @@ tes_cache_chunk_pack_args (ZSTD_CCtx        *cctx,
       guint first = b * TES_CACHE_BLOCK_SLICES;
       guint m = MIN (TES_CACHE_BLOCK_SLICES, n - first);
       guint32 block_at = at;
-      guint8 mode = skeletonise_block (raw_args, texts, first, m, skel->texts->data,
-                                       skel->texts->data + index_len, digits, &at);
+      guint8 mode = skeletonise_block (raw_args, texts, texts + read_u32 (raw_args + n * sizeof (guint32)), first, m,
+                                       skel->texts->data, skel->texts->data + index_len, digits, &at);
       guint8 *p;
 
       /* the mode, the whole texts' lengths, the skeletons (or texts) */

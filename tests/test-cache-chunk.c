@@ -374,7 +374,11 @@ test_args_round_trip (void)
         default: texts[i] = "{\"shape\":[[1,3,224,224],[64]],\"x\":0}"; break;
         }
     }
-  /* block 1: one text with a byte a skeleton could not tell from a run */
+  /* block 1: texts with a byte a skeleton could not tell from a run, the
+   * first right after block 0's last, a short one whose bytes are read
+   * 16 at a time past its end */
+  texts[TES_CACHE_BLOCK_SLICES - 1] = "7";
+  texts[TES_CACHE_BLOCK_SLICES] = "\x01{\"ctl\":1}";
   texts[TES_CACHE_BLOCK_SLICES + 3] = "{\"ctl\":\"a\x05" "b\x10" "c 42\"}";
   /* block 2: no digit at all; the last block: every text empty */
   for (guint i = 2 * TES_CACHE_BLOCK_SLICES; i < n; i++)
