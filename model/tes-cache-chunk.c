@@ -5,13 +5,14 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-/* How a slice chunk's records and args texts are stored (docs/cache-schema.md,
- * "Slices"): in blocks of TES_CACHE_BLOCK_SLICES slices, each one zstd frame,
- * behind a small uncompressed index. Within a data block the fields go column
- * by column as varints, times as deltas from the slice before, names and
- * categories as string ids: what is left is small numbers that repeat, which
- * zstd's entropy coder squeezes. A window query reads the index and decodes
- * only the blocks its window meets. */
+/* How a slice chunk's records are stored (docs/cache-schema.md, "Slices"),
+ * its search summary and sums: in blocks of TES_CACHE_BLOCK_SLICES slices
+ * behind a small index. Within a data block the fields go column by column
+ * as varints, times as deltas from the slice before, names and categories
+ * as string ids: one to three bytes a field, read in place, with a hash
+ * that says when a block is damaged. A window query reads the index and
+ * decodes only the blocks its window meets. The args texts are
+ * tes-cache-args.c's. */
 
 #define G_LOG_DOMAIN "tes-cache"
 
@@ -20,35 +21,15 @@
 #include "tes-cache-codec-private.h"
 
 #include <string.h>
-#include <zstd.h>
-
-/* zstd's level for both columns: at 1M slices of bench/gen-chrome-trace.py
- * shape, 1 and 3 give the same sizes (7.0 and 7.7 bytes a slice) and 1
- * packs 10 % faster; 5 is no smaller and takes twice as long */
-#ifndef TES_CACHE_ZSTD_LEVEL
-#define TES_CACHE_ZSTD_LEVEL 1
-#endif
 
 /* the index entry of a data block: first start (int64), latest end
  * (int64), end offset (uint32) */
 #define DATA_INDEX_ENTRY 20
 /* a varint of 64 bits takes at most 10 bytes; a record has 8 fields */
 #define MAX_RECORD_BYTES 80
-
-static GPrivate dctx_key = G_PRIVATE_INIT ((GDestroyNotify)ZSTD_freeDCtx);
-
-static ZSTD_DCtx *
-get_dctx (void)
-{
-  ZSTD_DCtx *dctx = g_private_get (&dctx_key);
-
-  if (dctx == NULL)
-    {
-      dctx = ZSTD_createDCtx ();
-      g_private_set (&dctx_key, dctx);
-    }
-  return dctx;
-}
+/* after a data block's columns: the low 32 bits of their hash */
+#define DATA_HASH 4
+#define DATA_SEED G_GUINT64_CONSTANT (0x7465737365726164)
 
 guint
 tes_cache_chunk_n_blocks (guint n)
@@ -88,29 +69,6 @@ unzigzag (guint64 v)
   return (gint64)(v >> 1) ^ -(gint64)(v & 1);
 }
 
-void
-tes_cache_chunk_compress_frame (ZSTD_CCtx  *cctx,
-                                GByteArray *raw,
-                                gboolean    literals,
-                                GByteArray *out)
-{
-  gsize at = out->len;
-  gsize bound = ZSTD_compressBound (raw->len);
-  gsize len;
-
-  g_byte_array_set_size (out, at + bound);
-  /* each frame carries a checksum of its content (4 bytes): a damaged
-   * frame is refused by zstd itself, whatever byte it is */
-  ZSTD_CCtx_setParameter (cctx, ZSTD_c_compressionLevel, TES_CACHE_ZSTD_LEVEL);
-  ZSTD_CCtx_setParameter (cctx, ZSTD_c_checksumFlag, 1);
-  /* a zstd that does not know the parameter codes them as it likes */
-  ZSTD_CCtx_setParameter (cctx, ZSTD_c_literalCompressionMode, literals ? ZSTD_ps_auto : ZSTD_ps_disable);
-  len = ZSTD_compress2 (cctx, out->data + at, bound, raw->data, raw->len);
-  /* only a bound too small fails, and compressBound is never too small */
-  g_assert (!ZSTD_isError (len));
-  g_byte_array_set_size (out, at + len);
-}
-
 static inline void
 put_u32 (GByteArray *out,
          gsize       at,
@@ -120,13 +78,11 @@ put_u32 (GByteArray *out,
 }
 
 void
-tes_cache_chunk_pack_data (ZSTD_CCtx            *cctx,
-                           const TesSliceRecord *recs,
+tes_cache_chunk_pack_data (const TesSliceRecord *recs,
                            guint                 n,
                            GByteArray           *out)
 {
   guint nb = tes_cache_chunk_n_blocks (n);
-  g_autoptr(GByteArray) raw = g_byte_array_sized_new (TES_CACHE_BLOCK_SLICES * 16);
   gsize blocks_at;
 
   g_byte_array_set_size (out, (gsize)nb * DATA_INDEX_ENTRY);
@@ -135,16 +91,15 @@ tes_cache_chunk_pack_data (ZSTD_CCtx            *cctx,
     {
       const TesSliceRecord *r = &recs[b * TES_CACHE_BLOCK_SLICES];
       guint m = MIN (TES_CACHE_BLOCK_SLICES, n - b * TES_CACHE_BLOCK_SLICES);
+      gsize at = out->len;
       gint64 prev = 0;
       gint32 prev_parent = -1;
-
       guint8 *p;
 
-      g_byte_array_set_size (raw, m * MAX_RECORD_BYTES);
-      p = raw->data;
+      g_byte_array_set_size (out, (guint)(at + m * MAX_RECORD_BYTES + DATA_HASH));
+      p = out->data + at;
       /* wrapping differences: any int64 round-trips; the first start is
-       * whole, so that the frame's checksum covers it (the index's copy
-       * must agree) */
+       * whole (the index's copy must agree) */
       for (guint i = 0; i < m; i++)
         {
           put_varint (&p, zigzag ((gint64)((guint64)r[i].start - (guint64)prev)));
@@ -167,11 +122,16 @@ tes_cache_chunk_pack_data (ZSTD_CCtx            *cctx,
         put_varint (&p, r[i].depth);
       for (guint i = 0; i < m; i++)
         put_varint (&p, r[i].flags);
-      g_byte_array_set_size (raw, (guint)(p - raw->data));
+      /* stored as they are: zstd shrank them by a third at most, for a
+       * third of all the packing's time and a decompression at every
+       * read; a hash of them says when one is damaged */
+      {
+        guint32 hash = (guint32)tes_cache_hash64 (out->data + at, (gsize)(p - (out->data + at)), DATA_SEED);
 
-      /* the varints' bytes are near random to an entropy coder: Huffman
-       * coding them took a third of the time for a tenth of the size */
-      tes_cache_chunk_compress_frame (cctx, raw, FALSE, out);
+        memcpy (p, &hash, sizeof hash);
+        p += DATA_HASH;
+      }
+      g_byte_array_set_size (out, (guint)(p - out->data));
       {
         gint64 max_end = block_max_end (r, m);
 
@@ -670,45 +630,16 @@ tes_cache_chunk_data_index_len (guint n)
   return (gsize)tes_cache_chunk_n_blocks (n) * DATA_INDEX_ENTRY;
 }
 
-/* Decompresses one frame into scratch, which must come out at most @max
- * bytes long. */
-gboolean
-tes_cache_chunk_decompress_frame (const guint8  *frame,
-                                  gsize          len,
-                                  gsize          max,
-                                  GByteArray    *scratch,
-                                  const char   **why)
-{
-  unsigned long long size = ZSTD_getFrameContentSize (frame, len);
-  gsize got;
-
-  if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size > max)
-    {
-      *why = "is not a zstd frame of the expected size";
-      return FALSE;
-    }
-  g_byte_array_set_size (scratch, (guint)MAX (size, 1));
-  got = ZSTD_decompressDCtx (get_dctx (), scratch->data, (gsize)size, frame, len);
-  if (ZSTD_isError (got) || got != size)
-    {
-      *why = "does not decompress";
-      return FALSE;
-    }
-  g_byte_array_set_size (scratch, (guint)size);
-  return TRUE;
-}
-
 gboolean
 tes_cache_chunk_unpack_block (const guint8    *frame,
                               gsize            len,
                               guint            m,
                               gint64           first_start,
                               gint64           max_end,
-                              GByteArray      *scratch,
                               TesSliceRecord  *out,
                               const char     **why)
 {
-  if (!tes_cache_chunk_unpack_columns (frame, len, m, first_start, TES_CACHE_COLUMNS_ALL, scratch, out, why))
+  if (!tes_cache_chunk_unpack_columns (frame, len, m, first_start, TES_CACHE_COLUMNS_ALL, out, why))
     return FALSE;
   if (block_max_end (out, m) != max_end)
     {
@@ -750,7 +681,6 @@ tes_cache_chunk_unpack_columns (const guint8    *frame,
                                 guint            m,
                                 gint64           first_start,
                                 guint            columns,
-                                GByteArray      *scratch,
                                 TesSliceRecord  *out,
                                 const char     **why)
 {
@@ -758,11 +688,21 @@ tes_cache_chunk_unpack_columns (const guint8    *frame,
   guint64 v;
   gint64 prev = 0;
   gint64 prev_parent = -1;
+  guint32 hash;
 
-  if (!tes_cache_chunk_decompress_frame (frame, len, (gsize)m * MAX_RECORD_BYTES, scratch, why))
-    return FALSE;
-  p = scratch->data;
-  end = p + scratch->len;
+  if (len < DATA_HASH || len > (gsize)m * MAX_RECORD_BYTES + DATA_HASH)
+    {
+      *why = "is not a block of the expected size";
+      return FALSE;
+    }
+  memcpy (&hash, frame + len - DATA_HASH, sizeof hash);
+  if ((guint32)tes_cache_hash64 (frame, len - DATA_HASH, DATA_SEED) != hash)
+    {
+      *why = "does not match its hash";
+      return FALSE;
+    }
+  p = frame;
+  end = p + len - DATA_HASH;
 
 #define NEXT(check) G_STMT_START {                          \
     if (!get_varint (&p, end, &v) || !(check))              \
@@ -867,7 +807,6 @@ tes_cache_chunk_unpack_data (const guint8    *blob,
                              TesSliceRecord  *out,
                              char           **why)
 {
-  g_autoptr(GByteArray) scratch = g_byte_array_new ();
   guint nb = tes_cache_chunk_n_blocks (n);
 
   if (blob == NULL || len < tes_cache_chunk_data_index_len (n))
@@ -886,7 +825,7 @@ tes_cache_chunk_unpack_data (const guint8    *blob,
           offset + frame_len > len || (b == nb - 1 && offset + frame_len != len))
         what = "lies outside the chunk";
       else
-        tes_cache_chunk_unpack_block (blob + offset, frame_len, m, first_start, max_end, scratch,
+        tes_cache_chunk_unpack_block (blob + offset, frame_len, m, first_start, max_end,
                                       &out[b * TES_CACHE_BLOCK_SLICES], &what);
       if (what != NULL)
         {

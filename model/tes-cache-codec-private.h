@@ -9,14 +9,10 @@
 
 #include "tes-cache-private.h"
 
-/* ZSTD_c_literalCompressionMode */
-#define ZSTD_STATIC_LINKING_ONLY
-#include <zstd.h>
-
 G_BEGIN_DECLS
 
 /* What the slice chunks' columns (tes-cache-chunk.c) and their args
- * (tes-cache-args.c) are made of: varints and zstd frames. */
+ * (tes-cache-args.c) are made of. */
 
 /* Writes v at *p, which has room for 10 bytes. */
 static inline void
@@ -72,18 +68,5 @@ get_varint (const guint8 **p,
     }
   return FALSE;
 }
-
-/* raw as one zstd frame appended to out, with zstd's checksum of it; its
- * literals left as they are unless literals */
-void     tes_cache_chunk_compress_frame   (ZSTD_CCtx     *cctx,
-                                           GByteArray    *raw,
-                                           gboolean       literals,
-                                           GByteArray    *out);
-/* one frame into scratch, which must come out at most max bytes long */
-gboolean tes_cache_chunk_decompress_frame (const guint8  *frame,
-                                           gsize          len,
-                                           gsize          max,
-                                           GByteArray    *scratch,
-                                           const char   **why);
 
 G_END_DECLS

@@ -60,8 +60,7 @@ extern const char tes_cache_schema_sql[];
 
 guint    tes_cache_chunk_n_blocks       (guint                 n);
 gsize    tes_cache_chunk_data_index_len (guint                 n);
-void     tes_cache_chunk_pack_data      (ZSTD_CCtx            *cctx,
-                                         const TesSliceRecord *recs,
+void     tes_cache_chunk_pack_data      (const TesSliceRecord *recs,
                                          guint                 n,
                                          GByteArray           *out);
 /* tes-cache-args.c: a chunk's args texts as its args blocks store them,
@@ -97,7 +96,6 @@ gboolean tes_cache_chunk_unpack_block   (const guint8         *frame,
                                          guint                 m,
                                          gint64                first_start,
                                          gint64                max_end,
-                                         GByteArray           *scratch,
                                          TesSliceRecord       *out,
                                          const char          **why);
 /* Some columns of a data block, for queries that read every slice: the
@@ -122,7 +120,6 @@ gboolean tes_cache_chunk_unpack_columns (const guint8        *frame,
                                          guint                m,
                                          gint64               first_start,
                                          guint                columns,
-                                         GByteArray          *scratch,
                                          TesSliceRecord      *out,
                                          const char         **why);
 /* block b of an args column of n slices, decompressed into scratch and

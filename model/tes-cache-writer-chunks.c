@@ -344,7 +344,6 @@ tes_cache_writer_prepare_statements (TesCacheWriter *self)
   if (self->insert_chunk != NULL)
     return TRUE;
 
-  self->zstd = ZSTD_createCCtx ();
   self->packed_data = g_byte_array_new ();
   self->packed_sums = g_byte_array_new ();
 

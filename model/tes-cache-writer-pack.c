@@ -117,7 +117,7 @@ run_job (ZSTD_CCtx *zstd,
       return;
     }
 
-  tes_cache_chunk_pack_data (zstd, job->recs, job->count, job->data_out);
+  tes_cache_chunk_pack_data (job->recs, job->count, job->data_out);
   if (job->args != NULL)
     tes_cache_chunk_pack_args (zstd, job->args->data, job->count, &job->skeletons, job->args_out);
   tes_cache_chunk_pack_summaries (job->recs, job->count, job->args ? &job->skeletons : NULL, job->search_out,

@@ -67,7 +67,6 @@ struct _TesCacheWriter
   sqlite3_stmt *insert_chunk;   /* the slice statements, prepared when first needed */
   sqlite3_stmt *insert_lod;
   sqlite3_stmt *update_track;
-  ZSTD_CCtx    *zstd;           /* compresses chunks patched in place */
   TesChunkPacker *packer;     /* packs the chunks stored, on a thread of its own */
   gsize         kept_total;   /* bytes of packed chunks tracks keep for their summaries */
   GByteArray   *packed_data;    /* a patched chunk's columns as stored, reused */

@@ -135,7 +135,7 @@ apply_patches (TesCacheWriter *self,
           if (p->index / TES_CACHE_CHUNK_SLICES == c)
             recs[p->index % TES_CACHE_CHUNK_SLICES].self_dur = p->self_dur;
         }
-      tes_cache_chunk_pack_data (self->zstd, recs, count, self->packed_data);
+      tes_cache_chunk_pack_data (recs, count, self->packed_data);
       /* the self times are in the sums too */
       tes_cache_chunk_pack_sums (recs, count, self->packed_sums);
       sqlite3_reset (s);

@@ -56,7 +56,6 @@ tes_cache_writer_finalize (GObject *object)
   g_clear_pointer (&self->insert_flows, sqlite3_finalize);
   g_clear_pointer (&self->insert_lod, sqlite3_finalize);
   g_clear_pointer (&self->update_track, sqlite3_finalize);
-  g_clear_pointer (&self->zstd, ZSTD_freeCCtx);
   g_clear_pointer (&self->packer, tes_chunk_packer_free);
   g_clear_pointer (&self->packed_data, g_byte_array_unref);
   g_clear_pointer (&self->packed_sums, g_byte_array_unref);

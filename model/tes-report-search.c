@@ -383,7 +383,7 @@ search_chunk (Part          *part,
       else
         tes_cache_chunk_unpack_columns (data->data + offset, len, m, first_start,
                                         TES_CACHE_COLUMN_START | TES_CACHE_COLUMN_NAME | TES_CACHE_COLUMN_CATEGORY,
-                                        scratch, recs, &why);
+                                        recs, &why);
       if (why != NULL)
         {
           g_autofree char *where = g_strdup_printf ("block %u %s", b, why);

@@ -83,7 +83,6 @@ read_block (TesReport      *self,
             gsize           offset,
             gsize           len,
             GByteArray     *frame,
-            GByteArray     *scratch,
             TesSliceRecord *out,
             GError        **error)
 {
@@ -95,7 +94,7 @@ read_block (TesReport      *self,
   g_byte_array_set_size (frame, (guint)len);
   if (sqlite3_blob_read (blob, frame->data, (int)len, (int)offset) != SQLITE_OK)
     why = "cannot be read";
-  else if (tes_cache_chunk_unpack_block (frame->data, len, m, first_start, max_end, scratch, out, &why))
+  else if (tes_cache_chunk_unpack_block (frame->data, len, m, first_start, max_end, out, &why))
     {
       cache_block (self, chunk_id, b, out, m);
       return TRUE;
@@ -225,7 +224,6 @@ tes_report_foreach_slice_in_window_part (TesReport         *self,
   g_autofree TesSliceRecord *recs = g_new (TesSliceRecord, TES_CACHE_BLOCK_SLICES);
   g_autoptr(GByteArray) index = g_byte_array_new ();
   g_autoptr(GByteArray) frame = g_byte_array_new ();
-  g_autoptr(GByteArray) scratch = g_byte_array_new ();
   g_autoptr(GArray) rows = NULL;
   sqlite3_stmt *stmt = NULL;
   sqlite3_blob *blob = NULL;
@@ -382,7 +380,7 @@ tes_report_foreach_slice_in_window_part (TesReport         *self,
               if (sqlite3_blob_read (blob, frame->data, (int)len, (int)off) != SQLITE_OK)
                 why = "cannot be read";
               else
-                tes_cache_chunk_unpack_columns (frame->data, len, m, start, inner_columns, scratch, recs, &why);
+                tes_cache_chunk_unpack_columns (frame->data, len, m, start, inner_columns, recs, &why);
               for (guint i = 0; why == NULL && i < m; i++)
                 if (recs[i].dur < 0 || recs[i].dur > 2 * TES_TIME_LIMIT ||
                     recs[i].self_dur < 0 || recs[i].self_dur > recs[i].dur)
@@ -399,7 +397,7 @@ tes_report_foreach_slice_in_window_part (TesReport         *self,
               continue;
             }
 
-          if (!read_block (self, blob, rowid, track_id, b, m, start, max_end, off, len, frame, scratch, recs, error) ||
+          if (!read_block (self, blob, rowid, track_id, b, m, start, max_end, off, len, frame, recs, error) ||
               !tes_report_check_slices (self, track_id, at, recs, m, error))
             {
               ok = FALSE;

@@ -144,7 +144,6 @@ sql_pack_records (sqlite3_context *ctx,
   guint n = (guint)sqlite3_value_int64 (argv[1]);
   g_autoptr(GByteArray) packed = g_byte_array_new ();
   g_autofree TesSliceRecord *recs = g_new0 (TesSliceRecord, MAX (n, 1));
-  ZSTD_CCtx *cctx;
 
   if ((gsize)sqlite3_value_bytes (argv[0]) != n * sizeof (TesSliceRecord))
     {
@@ -152,9 +151,7 @@ sql_pack_records (sqlite3_context *ctx,
       return;
     }
   memcpy (recs, sqlite3_value_blob (argv[0]), n * sizeof (TesSliceRecord));
-  cctx = ZSTD_createCCtx ();
-  tes_cache_chunk_pack_data (cctx, recs, n, packed);
-  ZSTD_freeCCtx (cctx);
+  tes_cache_chunk_pack_data (recs, n, packed);
   sqlite3_result_blob (ctx, packed->data, (int)packed->len, SQLITE_TRANSIENT);
 }
 

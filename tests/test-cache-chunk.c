@@ -217,7 +217,6 @@ test_records_round_trip (void)
   static const guint sizes[] = { 1, 2, TES_CACHE_BLOCK_SLICES - 1, TES_CACHE_BLOCK_SLICES,
                                  TES_CACHE_BLOCK_SLICES + 1, 3 * TES_CACHE_BLOCK_SLICES + 7,
                                  TES_CACHE_CHUNK_SLICES };
-  ZSTD_CCtx *cctx = ZSTD_createCCtx ();
 
   for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
     {
@@ -225,10 +224,9 @@ test_records_round_trip (void)
       g_autofree TesSliceRecord *recs = odd_records (n);
       g_autofree TesSliceRecord *back = g_new (TesSliceRecord, n);
       g_autoptr(GByteArray) packed = g_byte_array_new ();
-      g_autoptr(GByteArray) scratch = g_byte_array_new ();
       g_autofree char *why = NULL;
 
-      tes_cache_chunk_pack_data (cctx, recs, n, packed);
+      tes_cache_chunk_pack_data (recs, n, packed);
       g_assert_true (tes_cache_chunk_unpack_data (packed->data, packed->len, n, back, &why));
       g_assert_null (why);
       g_assert_cmpmem (back, n * sizeof *back, recs, n * sizeof *recs);
@@ -255,8 +253,8 @@ test_records_round_trip (void)
           g_assert_cmpint (first_start, ==, recs[b * TES_CACHE_BLOCK_SLICES].start);
           g_assert_cmpint (max_end, ==, expected_end);
           g_assert_cmpuint (offset + len, <=, packed->len);
-          g_assert_true (tes_cache_chunk_unpack_block (packed->data + offset, len, m, first_start, max_end, scratch,
-                                                       back, &what));
+          g_assert_true (tes_cache_chunk_unpack_block (packed->data + offset, len, m, first_start, max_end, back,
+                                                       &what));
           g_assert_cmpmem (back, m * sizeof *back, &recs[b * TES_CACHE_BLOCK_SLICES], m * sizeof *recs);
 
           /* some columns alone, as the search and the aggregate read them:
@@ -268,7 +266,7 @@ test_records_round_trip (void)
 
               memset (back, 0xab, m * sizeof *back);
               g_assert_true (tes_cache_chunk_unpack_columns (packed->data + offset, len, m, first_start, columns,
-                                                             scratch, back, &what));
+                                                             back, &what));
               for (guint i = 0; i < m; i++)
                 {
                   g_assert_cmpint (back[i].start, ==, columns & TES_CACHE_COLUMN_START ? want[i].start
@@ -284,7 +282,6 @@ test_records_round_trip (void)
             }
         }
     }
-  ZSTD_freeCCtx (cctx);
 }
 
 /* n + 1 offsets, then the texts, as the writer packs a chunk's args */
@@ -453,7 +450,7 @@ test_damaged_columns (void)
   TesArgsSkeletons skel;
   guint refused = 0;
 
-  tes_cache_chunk_pack_data (cctx, recs, n, packed);
+  tes_cache_chunk_pack_data (recs, n, packed);
   for (guint i = 0; i < n; i++)
     many[i] = texts[i % 3];
   args = raw_args (many, n);
