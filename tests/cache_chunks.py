@@ -1,7 +1,9 @@
 """Reads a cache's slice chunks as docs/cache-schema.md describes them
-(schema 9: zstd blocks of varint columns, the search summary and sums),
-apart from Tessera's own reader, so that tests check the cache against a
-file's truth through the document.
+(schema 10: blocks of varint columns, args blocks of zstd-packed
+skeletons and packed decimal digits, the search summary and sums), apart
+from Tessera's own reader, so that tests check the cache against a file's
+truth through the document. The blocks' hashes are left to Tessera's
+reader (test-cache-chunk damages them).
 
 zstd is libzstd's, through ctypes: Python has no zstd module before 3.14,
 and the library is the one Tessera links.
@@ -18,9 +20,13 @@ _zstd.ZSTD_decompress.restype = ctypes.c_size_t
 _zstd.ZSTD_decompress.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t]
 _zstd.ZSTD_isError.restype = ctypes.c_uint
 _zstd.ZSTD_isError.argtypes = [ctypes.c_size_t]
+_zstd.ZSTD_findFrameCompressedSize.restype = ctypes.c_size_t
+_zstd.ZSTD_findFrameCompressedSize.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
 
-INDEX_ENTRY = 20     # first start, latest end (int64), frame end (uint32)
+INDEX_ENTRY = 20     # first start, latest end (int64), block end (uint32)
 FIELDS = 8           # start, dur, dur - self, name, category, parent, depth, flags
+HASH = 4             # after a data block's columns, after an args block's digits
+MARKER_MAX = 16      # a skeleton's byte for a run of 1..16 digits
 
 
 def _decompress(frame):
@@ -74,7 +80,9 @@ def records(data, n):
     out = []
     for b, frame in enumerate(_frames(data, n_blocks, INDEX_ENTRY, 16)):
         m = min(1024, n - 1024 * b)
-        cols, at = _varints(_decompress(frame), FIELDS * m)
+        cols, at = _varints(frame[:-HASH], FIELDS * m)
+        if at != len(frame) - HASH:
+            raise ValueError("a data block with bytes after its records")
         starts, durs, child, names, cats, parents, depths, flags = (cols[i * m:(i + 1) * m] for i in range(FIELDS))
         start = parent = None
         for k in range(m):
@@ -91,7 +99,7 @@ def _groups_count(blob):
 
 
 def search_summary(blob):
-    """A chunk's search summary (schema 9) as a list of (name, category,
+    """A chunk's search summary (schema 9 on) as a list of (name, category,
     blocks, shift, filter bytes)."""
     count, at = _groups_count(blob)
     out = []
@@ -108,7 +116,7 @@ def search_summary(blob):
 
 
 def sums(blob):
-    """A chunk's sums (schema 9) as a list of (name, category, count,
+    """A chunk's sums (schema 9 on) as a list of (name, category, count,
     sum of durations, sum of self times, shortest, longest)."""
     count, at = _groups_count(blob)
     out = []
@@ -164,12 +172,37 @@ def args(blob, n):
         return [b""] * n
     n_blocks = (n + 1023) // 1024
     out = []
-    for b, frame in enumerate(_frames(blob, n_blocks, 4, 0)):
+    for b, payload in enumerate(_frames(blob, n_blocks, 4, 0)):
         m = min(1024, n - 1024 * b)
-        raw = _decompress(frame)
-        lengths, at = _varints(raw, m)
+        frame_len = _zstd.ZSTD_findFrameCompressedSize(payload, len(payload))
+        if _zstd.ZSTD_isError(frame_len):
+            raise ValueError("an args block without its frame")
+        raw = _decompress(payload[:frame_len])
+        mode = raw[0]
+        lengths, at = _varints(raw, m, 1)
+        texts = raw[at:]
+        if mode == 1:
+            # the skeletons: a byte 1..16 for a run of that many digits,
+            # which follow the frame as packed decimal, low nibble first
+            digits = payload[frame_len:-HASH]
+            whole, k = bytearray(), 0
+            for c in texts:
+                if c > MARKER_MAX:
+                    whole.append(c)
+                    continue
+                for _ in range(c):
+                    whole.append(0x30 + (digits[k // 2] >> (4 * (k % 2)) & 0xF))
+                    k += 1
+            if (k + 1) // 2 != len(digits):
+                raise ValueError("an args block with digits left over")
+            texts = bytes(whole)
+        elif mode != 0 or frame_len != len(payload):
+            raise ValueError("an args block of no known kind")
+        if sum(lengths) != len(texts):
+            raise ValueError("an args block whose lengths are not its texts'")
+        at = 0
         for length in lengths:
-            out.append(raw[at:at + length])
+            out.append(texts[at:at + length])
             at += length
     return out
 
