@@ -33,6 +33,14 @@
  * a deeper one goes to the scanner. */
 #define MAX_NEST 63
 
+/* g_string_truncate (s, 0) without a call: twice an event */
+static inline void
+clear_text (GString *s)
+{
+  s->len = 0;
+  s->str[0] = '\0';
+}
+
 /* buf[from, to) appended to out, which the caller keeps 16 bytes ahead */
 static inline void
 emit (GString      *out,
@@ -309,7 +317,7 @@ tes_chrome_decode_event (TesChromeParser *p,
 
   memset (ev, 0, G_STRUCT_OFFSET (TesChromeEvent, args));
   ev->offset = offset;
-  g_string_truncate (ev->args, 0);
+  clear_text (ev->args);
   WS ();
   if (i < len && buf[i] == '}')
     {
@@ -469,7 +477,7 @@ tes_chrome_decode_event (TesChromeParser *p,
         case K_ARGS:
           if (buf[i] != '{')
             return 0;
-          g_string_truncate (ev->args, 0);
+          clear_text (ev->args);
           if ((i = skip_value (buf, len, i, max_depth - 1, ev->args)) == 0)
             return 0;
           ev->args->str[ev->args->len] = '\0';
