@@ -107,22 +107,6 @@ decompress_frame (const guint8 *frame,
   return NULL;
 }
 
-static inline guint32
-read_u32 (const guint8 *p)
-{
-  guint32 v;
-
-  memcpy (&v, p, sizeof v);
-  return v;
-}
-
-static inline void
-write_u32 (guint8  *p,
-           guint32  v)
-{
-  memcpy (p, &v, sizeof v);
-}
-
 /* The skeleton of text[0, len) at out (room for len + 16 bytes), its
  * digits appended to digits[*n_digits] (one byte each, room for len + 16):
  * the skeleton's length, or -1 when the text holds a byte that reads as a

@@ -69,14 +69,6 @@ unzigzag (guint64 v)
   return (gint64)(v >> 1) ^ -(gint64)(v & 1);
 }
 
-static inline void
-put_u32 (GByteArray *out,
-         gsize       at,
-         guint32     v)
-{
-  memcpy (out->data + at, &v, sizeof v);
-}
-
 void
 tes_cache_chunk_pack_data (const TesSliceRecord *recs,
                            guint                 n,
@@ -137,7 +129,7 @@ tes_cache_chunk_pack_data (const TesSliceRecord *recs,
 
         memcpy (out->data + (gsize)b * DATA_INDEX_ENTRY, &r[0].start, sizeof (gint64));
         memcpy (out->data + (gsize)b * DATA_INDEX_ENTRY + 8, &max_end, sizeof (gint64));
-        put_u32 (out, (gsize)b * DATA_INDEX_ENTRY + 16, (guint32)(out->len - blocks_at));
+        write_u32 (out->data + (gsize)b * DATA_INDEX_ENTRY + 16, (guint32)(out->len - blocks_at));
       }
     }
 }

@@ -9,6 +9,8 @@
 
 #include "tes-cache-private.h"
 
+#include <string.h>
+
 G_BEGIN_DECLS
 
 /* What the slice chunks' columns (tes-cache-chunk.c) and their args
@@ -67,6 +69,23 @@ get_varint (const guint8 **p,
         }
     }
   return FALSE;
+}
+
+/* a uint32 at p, which need not be aligned (the blobs' indexes) */
+static inline guint32
+read_u32 (const guint8 *p)
+{
+  guint32 v;
+
+  memcpy (&v, p, sizeof v);
+  return v;
+}
+
+static inline void
+write_u32 (guint8  *p,
+           guint32  v)
+{
+  memcpy (p, &v, sizeof v);
 }
 
 G_END_DECLS
