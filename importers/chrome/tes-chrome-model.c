@@ -96,16 +96,12 @@ tes_chrome_strings_init (TesChromeStrings *strings)
 {
   strings->chunk = g_string_chunk_new (64 * 1024);
   strings->strs = g_ptr_array_new ();
-  strings->lens = g_array_new (FALSE, FALSE, sizeof (guint32));
-  strings->hashes = g_array_new (FALSE, FALSE, sizeof (guint32));
   strings->n_slots = 256;
   strings->slots = g_new0 (TesChromeStringSlot, strings->n_slots);
   strings->recent = g_new0 (TesChromeShortString, TES_CHROME_SHORT_STRINGS);
 
   /* id 0 is "no string" */
   g_ptr_array_add (strings->strs, NULL);
-  g_array_set_size (strings->lens, 1);
-  g_array_set_size (strings->hashes, 1);
 }
 
 void
@@ -113,8 +109,6 @@ tes_chrome_strings_clear (TesChromeStrings *strings)
 {
   g_clear_pointer (&strings->chunk, g_string_chunk_free);
   g_clear_pointer (&strings->strs, g_ptr_array_unref);
-  g_clear_pointer (&strings->lens, g_array_unref);
-  g_clear_pointer (&strings->hashes, g_array_unref);
   g_clear_pointer (&strings->slots, g_free);
   g_clear_pointer (&strings->recent, g_free);
 }
@@ -125,14 +119,17 @@ strings_grow (TesChromeStrings *strings)
   guint n = strings->n_slots * 2;
   TesChromeStringSlot *slots = g_new0 (TesChromeStringSlot, n);
 
-  for (guint id = 1; id < strings->strs->len; id++)
+  /* each slot holds its string's hash: placed again without rehashing */
+  for (guint s = 0; s < strings->n_slots; s++)
     {
-      guint32 h = g_array_index (strings->hashes, guint32, id);
-      guint32 i = h & (n - 1);
+      const TesChromeStringSlot *old = &strings->slots[s];
+      guint32 i = old->hash & (n - 1);
 
+      if (old->id == 0)
+        continue;
       while (slots[i].id)
         i = (i + 1) & (n - 1);
-      slots[i] = (TesChromeStringSlot) { h, g_array_index (strings->lens, guint32, id), id };
+      slots[i] = *old;
     }
 
   g_free (strings->slots);
@@ -191,11 +188,6 @@ intern (TesChromeStrings *strings,
 
   id = strings->strs->len;
   g_ptr_array_add (strings->strs, g_string_chunk_insert_len (strings->chunk, text, len));
-  {
-    guint32 l = (guint32)len;
-    g_array_append_val (strings->lens, l);
-    g_array_append_val (strings->hashes, h);
-  }
   strings->slots[i] = (TesChromeStringSlot) { h, (guint32)len, id };
 
   if (strings->strs->len * 2 > strings->n_slots)

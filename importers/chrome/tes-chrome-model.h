@@ -70,9 +70,7 @@ typedef struct
 {
   GStringChunk         *chunk;
   GPtrArray            *strs;      /* id -> NUL-terminated text; [0] is NULL */
-  GArray               *lens;      /* guint32 per id */
-  GArray               *hashes;    /* guint32 per id */
-  TesChromeStringSlot  *slots;
+  TesChromeStringSlot  *slots;     /* each string's hash, length and id */
   guint                 n_slots;
   TesChromeShortString *recent;    /* TES_CHROME_SHORT_STRINGS */
 } TesChromeStrings;
