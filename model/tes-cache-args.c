@@ -45,8 +45,8 @@
 #define DIGITS_HASH   4
 
 /* zstd's level: at 1M slices of bench/gen-chrome-trace.py shape, 1 and 3
- * gave the same sizes and 1 packed 10 % faster; 5 is no smaller and takes
- * twice as long */
+ * gave the same sizes (measured on whole texts) and 1 packed 10 % faster;
+ * 5 is no smaller and takes twice as long */
 #ifndef TES_CACHE_ZSTD_LEVEL
 #define TES_CACHE_ZSTD_LEVEL 1
 #endif
@@ -303,6 +303,8 @@ tes_cache_chunk_pack_args (ZSTD_CCtx        *cctx,
   guint nb = tes_cache_chunk_n_blocks (n);
   gsize index_len = (n + 1) * sizeof (guint32);
   const guint8 *texts = raw_args + index_len;
+  /* the texts end there; skeletonise () reads up to it */
+  const guint8 *readable = texts + read_u32 (raw_args + n * sizeof (guint32));
   guint32 total = read_u32 (raw_args + n * sizeof (guint32)) - read_u32 (raw_args);
   g_autoptr(GByteArray) raw = g_byte_array_sized_new (TES_CACHE_BLOCK_SLICES * 40);
   g_autoptr(GByteArray) digits = g_byte_array_new ();
@@ -319,8 +321,8 @@ tes_cache_chunk_pack_args (ZSTD_CCtx        *cctx,
       guint first = b * TES_CACHE_BLOCK_SLICES;
       guint m = MIN (TES_CACHE_BLOCK_SLICES, n - first);
       guint32 block_at = at;
-      guint8 mode = skeletonise_block (raw_args, texts, texts + read_u32 (raw_args + n * sizeof (guint32)), first, m,
-                                       skel->texts->data, skel->texts->data + index_len, digits, &at);
+      guint8 mode = skeletonise_block (raw_args, texts, readable, first, m, skel->texts->data,
+                                       skel->texts->data + index_len, digits, &at);
       guint8 *p;
 
       /* the mode, the whole texts' lengths, the skeletons (or texts) */

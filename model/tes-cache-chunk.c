@@ -117,12 +117,8 @@ tes_cache_chunk_pack_data (const TesSliceRecord *recs,
       /* stored as they are: zstd shrank them by a third at most, for a
        * third of all the packing's time and a decompression at every
        * read; a hash of them says when one is damaged */
-      {
-        guint32 hash = (guint32)tes_cache_hash64 (out->data + at, (gsize)(p - (out->data + at)), DATA_SEED);
-
-        memcpy (p, &hash, sizeof hash);
-        p += DATA_HASH;
-      }
+      write_u32 (p, (guint32)tes_cache_hash64 (out->data + at, (gsize)(p - (out->data + at)), DATA_SEED));
+      p += DATA_HASH;
       g_byte_array_set_size (out, (guint)(p - out->data));
       {
         gint64 max_end = block_max_end (r, m);
@@ -252,7 +248,6 @@ chunk_groups (const TesSliceRecord *recs,
   return groups;
 }
 
-/* The search summary of groups (their counts kept as they were). */
 /* The texts met in a group, by the hash of each (hashes[i]): a text whose
  * hash and bytes were met adds no trigram. Direct-mapped, so a text seen
  * before may be read again, never skipped unseen. */
@@ -280,12 +275,11 @@ met_before (MetText       *met,
   slot = &met[(h >> 32) & (MET_SLOTS - 1)];
   if (slot->group == group + 1 && slot->hash == h)
     {
-      guint32 a0, a1, b0, b1;
+      guint32 a0 = read_u32 (raw_args + slot->text * sizeof (guint32));
+      guint32 a1 = read_u32 (raw_args + (slot->text + 1) * sizeof (guint32));
+      guint32 b0 = read_u32 (raw_args + i * sizeof (guint32));
+      guint32 b1 = read_u32 (raw_args + (i + 1) * sizeof (guint32));
 
-      memcpy (&a0, raw_args + slot->text * sizeof (guint32), sizeof a0);
-      memcpy (&a1, raw_args + (slot->text + 1) * sizeof (guint32), sizeof a1);
-      memcpy (&b0, raw_args + i * sizeof (guint32), sizeof b0);
-      memcpy (&b1, raw_args + (i + 1) * sizeof (guint32), sizeof b1);
       if (a1 - a0 == b1 - b0 && memcmp (texts + a0, texts + b0, b1 - b0) == 0)
         return TRUE;
     }
@@ -293,7 +287,8 @@ met_before (MetText       *met,
   return FALSE;
 }
 
-/* raw_args: texts, or their skeletons with hashes (or NULL) */
+/* The search summary of groups (their counts kept as they were), from
+ * raw_args: texts, or their skeletons with hashes (or NULL) */
 static void
 pack_search (GArray         *groups,
              const guint32  *of,
@@ -623,7 +618,7 @@ tes_cache_chunk_data_index_len (guint n)
 }
 
 gboolean
-tes_cache_chunk_unpack_block (const guint8    *frame,
+tes_cache_chunk_unpack_block (const guint8    *block,
                               gsize            len,
                               guint            m,
                               gint64           first_start,
@@ -631,7 +626,7 @@ tes_cache_chunk_unpack_block (const guint8    *frame,
                               TesSliceRecord  *out,
                               const char     **why)
 {
-  if (!tes_cache_chunk_unpack_columns (frame, len, m, first_start, TES_CACHE_COLUMNS_ALL, out, why))
+  if (!tes_cache_chunk_unpack_columns (block, len, m, first_start, TES_CACHE_COLUMNS_ALL, out, why))
     return FALSE;
   if (block_max_end (out, m) != max_end)
     {
@@ -668,7 +663,7 @@ skip_varints (const guint8 *p,
 }
 
 gboolean
-tes_cache_chunk_unpack_columns (const guint8    *frame,
+tes_cache_chunk_unpack_columns (const guint8    *block,
                                 gsize            len,
                                 guint            m,
                                 gint64           first_start,
@@ -680,20 +675,18 @@ tes_cache_chunk_unpack_columns (const guint8    *frame,
   guint64 v;
   gint64 prev = 0;
   gint64 prev_parent = -1;
-  guint32 hash;
 
   if (len < DATA_HASH || len > (gsize)m * MAX_RECORD_BYTES + DATA_HASH)
     {
       *why = "is not a block of the expected size";
       return FALSE;
     }
-  memcpy (&hash, frame + len - DATA_HASH, sizeof hash);
-  if ((guint32)tes_cache_hash64 (frame, len - DATA_HASH, DATA_SEED) != hash)
+  if ((guint32)tes_cache_hash64 (block, len - DATA_HASH, DATA_SEED) != read_u32 (block + len - DATA_HASH))
     {
       *why = "does not match its hash";
       return FALSE;
     }
-  p = frame;
+  p = block;
   end = p + len - DATA_HASH;
 
 #define NEXT(check) G_STMT_START {                          \
@@ -811,13 +804,13 @@ tes_cache_chunk_unpack_data (const guint8    *blob,
       guint m = MIN (TES_CACHE_BLOCK_SLICES, n - b * TES_CACHE_BLOCK_SLICES);
       const char *what = NULL;
       gint64 first_start, max_end;
-      gsize offset, frame_len;
+      gsize offset, block_len;
 
-      if (!tes_cache_chunk_data_block (blob, len, n, b, &first_start, &max_end, &offset, &frame_len) ||
-          offset + frame_len > len || (b == nb - 1 && offset + frame_len != len))
+      if (!tes_cache_chunk_data_block (blob, len, n, b, &first_start, &max_end, &offset, &block_len) ||
+          offset + block_len > len || (b == nb - 1 && offset + block_len != len))
         what = "lies outside the chunk";
       else
-        tes_cache_chunk_unpack_block (blob + offset, frame_len, m, first_start, max_end,
+        tes_cache_chunk_unpack_block (blob + offset, block_len, m, first_start, max_end,
                                       &out[b * TES_CACHE_BLOCK_SLICES], &what);
       if (what != NULL)
         {

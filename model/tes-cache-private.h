@@ -54,8 +54,8 @@ G_STATIC_ASSERT (sizeof (TesSliceRecord) == 40);
 extern const char tes_cache_schema_sql[];
 
 /* tes-cache-chunk.c: a chunk's data and args columns hold its slices in
- * blocks of this many, each a zstd frame behind an uncompressed index
- * (docs/cache-schema.md): a window query decodes only the blocks it meets. */
+ * blocks of this many behind an index (docs/cache-schema.md): a window
+ * query decodes only the blocks it meets. */
 #define TES_CACHE_BLOCK_SLICES 1024
 
 guint    tes_cache_chunk_n_blocks       (guint                 n);
@@ -91,7 +91,7 @@ gboolean tes_cache_chunk_data_block     (const guint8         *index,
                                          gint64               *max_end,
                                          gsize                *offset,
                                          gsize                *len);
-gboolean tes_cache_chunk_unpack_block   (const guint8         *frame,
+gboolean tes_cache_chunk_unpack_block   (const guint8         *block,
                                          gsize                 len,
                                          guint                 m,
                                          gint64                first_start,
@@ -115,7 +115,7 @@ enum
   TES_CACHE_COLUMNS_ALL     = (1 << 8) - 1,
 };
 
-gboolean tes_cache_chunk_unpack_columns (const guint8        *frame,
+gboolean tes_cache_chunk_unpack_columns (const guint8        *block,
                                          gsize                len,
                                          guint                m,
                                          gint64               first_start,

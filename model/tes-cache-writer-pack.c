@@ -440,7 +440,8 @@ submit_job (TesCacheWriter *self,
 /* Stores a chunk of a track: count records from recs (copied), its bounds
  * and args blob (referenced). For a streamed track (ts), its rowid is
  * appended to ts->chunk_rows once it is in the file, and what the lane
- * summaries read of its slices kept while there is room. FALSE once the writer has failed. */
+ * summaries read of its slices is kept while there is room. FALSE once
+ * the writer has failed. */
 gboolean
 tes_cache_writer_queue_chunk (TesCacheWriter       *self,
                               guint                 id,

@@ -68,7 +68,7 @@ struct _TesCacheWriter
   sqlite3_stmt *insert_lod;
   sqlite3_stmt *update_track;
   TesChunkPacker *packer;     /* packs the chunks stored, on a thread of its own */
-  gsize         kept_total;   /* bytes of packed chunks tracks keep for their summaries */
+  gsize         kept_total;   /* bytes of TesLodSlices tracks keep for their summaries */
   GByteArray   *packed_data;    /* a patched chunk's columns as stored, reused */
   GByteArray   *packed_sums;    /* a patched chunk's sums, reused */
   /* the instants' and counter values' times per track id (two gint64,
