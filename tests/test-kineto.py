@@ -12,11 +12,16 @@ cut into pieces parsed by several threads and spilled, as a large trace).
 Each trace is imported by tessera-cli into a scratch folder; the cache is
 then read with Python's sqlite3 (operators, runs, tracks, info) and
 `tessera-cli tiles --csv` and `summary --csv` are run, and every figure
-is compared with the one kineto_expected.py computes from the JSON.
+is compared with the one kineto_expected.py computes from the JSON. The
+args of every X event are read back from the cache's slice chunks with
+tests/cache_chunks.py (the schema as docs/cache-schema.md writes it) and
+compared with the JSON's, numbers as written.
 
 Usage: test-kineto.py SOURCE_ROOT TESSERA_CLI   (TAP output)
 """
+import collections
 import csv
+import decimal
 import gzip
 import io
 import json
@@ -31,11 +36,35 @@ root, cli = sys.argv[1], sys.argv[2]
 data = os.path.join(root, "tests", "data", "kineto")
 sys.path.insert(0, os.path.join(root, "tests"))
 from cli_tap import Tap, ms_text  # noqa: E402
+import cache_chunks  # noqa: E402
 import kineto_expected  # noqa: E402
 
 tap = Tap(cli)
 ok = tap.ok
 run = tap.run
+
+# numbers kept as their text: 1.50 and 1.5 are not the same args
+KEEP_NUMBERS = {"parse_float": lambda t: ("number", t), "parse_int": lambda t: ("number", t)}
+
+
+def exact_json(value):
+    """A parsed value (numbers as their text) as one comparable string."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def args_of_events(path):
+    """(name, duration in ns, args) of each X event with args, counted."""
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        doc = json.load(f, **KEEP_NUMBERS)
+    events = doc["traceEvents"] if isinstance(doc, dict) else doc
+    out = collections.Counter()
+    for e in events:
+        if e.get("ph") == "X" and isinstance(e.get("args"), dict) and e["args"]:
+            # an X event without dur is an instant's length: 0
+            dur = round(decimal.Decimal(e["dur"][1]) * 1000) if "dur" in e else 0
+            out[(e["name"], dur, exact_json(e["args"]))] += 1
+    return out
 
 
 files = sorted(f for f in os.listdir(data) if f.endswith((".json", ".json.gz")))
@@ -171,6 +200,23 @@ with tempfile.TemporaryDirectory() as tmp:
                        if r["record"] == "device"}
             ok(devices == {d["name"]: d["step_wall"][step] for d in exp["devices"].values()},
                "%s: each device's wall time in %s: %s" % (name, step, devices))
+
+        # every X event's args, as the cache's chunks hold them (schema 10's
+        # skeletons and packed digits, read by cache_chunks.py), against the
+        # JSON event by event: (name, duration, args) with number texts kept
+        # as written, so that a digit moved, lost or added shows
+        want = args_of_events(path)
+        got = collections.Counter()
+        for column, n, blob in db.execute("SELECT data, n, args FROM slice_chunks"):
+            for rec, text in zip(cache_chunks.records(column, n), cache_chunks.args(blob, n)):
+                if text:
+                    got[(strings.get(rec[3]), rec[1], exact_json(json.loads(text, **KEEP_NUMBERS)))] += 1
+        missing, extra = want - got, got - want
+        ok(not missing and not extra and got,
+           "%s: the args of all %d X events with args, as written%s" % (
+               name, sum(want.values()),
+               "" if not missing and not extra else ": %d missing (%s), %d not in the JSON (%s)" % (
+                   sum(missing.values()), next(iter(missing), None), sum(extra.values()), next(iter(extra), None))))
         db.close()
 
 # compare --fail-if-slower gates a model's regression by operator: B is
