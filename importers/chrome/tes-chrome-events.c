@@ -61,8 +61,7 @@ get_thread (TesChromeSegment     *seg,
       t->pid = key.pid;
       t->tid = key.tid;
       t->key_flags = key.key_flags;
-      t->slices = g_array_new (FALSE, FALSE, sizeof (TesChromeSlice));
-      t->args = g_string_new (NULL);
+      tes_chrome_thread_new_arrays (t, seg->recycle);
       t->open = g_array_new (FALSE, FALSE, sizeof (TesChromeOpen));
       t->orphans = g_array_new (FALSE, FALSE, sizeof (TesChromeOpen));
       g_hash_table_add (seg->threads, t);

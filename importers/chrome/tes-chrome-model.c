@@ -511,12 +511,124 @@ spill_io (int      fd,
   return TRUE;
 }
 
+/* ---- arrays kept from piece to piece -------------------------------------- */
+
+/* Smaller arrays are not worth keeping: they grow back in a few steps. */
+#define RECYCLE_MIN_ROOM 1024
+
+typedef struct
+{
+  GArray  *slices;
+  guint    room;
+  GString *args;
+} Recycled;
+
+struct _TesChromeRecycle
+{
+  GArray *items;        /* Recycled; the last put is taken first */
+};
+
+TesChromeRecycle *
+tes_chrome_recycle_new (void)
+{
+  TesChromeRecycle *bin = g_new0 (TesChromeRecycle, 1);
+
+  bin->items = g_array_new (FALSE, FALSE, sizeof (Recycled));
+  return bin;
+}
+
+static void
+recycled_free (Recycled *r)
+{
+  g_array_unref (r->slices);
+  g_string_free (r->args, TRUE);
+}
+
+void
+tes_chrome_recycle_free (TesChromeRecycle *bin)
+{
+  if (bin == NULL)
+    return;
+
+  for (guint i = 0; i < bin->items->len; i++)
+    recycled_free (&g_array_index (bin->items, Recycled, i));
+  g_array_unref (bin->items);
+  g_free (bin);
+}
+
+/* The bin keeps no more than the last piece gave it: a piece whose
+ * threads took fewer does not make it grow. */
+static void
+recycle_trim (TesChromeRecycle *bin,
+              guint             keep)
+{
+  guint drop;
+
+  if (bin == NULL || bin->items->len <= keep)
+    return;
+
+  drop = bin->items->len - keep;
+  for (guint i = 0; i < drop; i++)
+    recycled_free (&g_array_index (bin->items, Recycled, i));
+  g_array_remove_range (bin->items, 0, drop);
+}
+
+/* A thread's arrays start empty, grown already when the bin holds some. */
+void
+tes_chrome_thread_new_arrays (TesChromeThread  *t,
+                              TesChromeRecycle *bin)
+{
+  if (bin != NULL && bin->items->len > 0)
+    {
+      Recycled *r = &g_array_index (bin->items, Recycled, bin->items->len - 1);
+
+      t->slices = r->slices;
+      t->slices_room = r->room;
+      t->args = r->args;
+      g_array_set_size (bin->items, bin->items->len - 1);
+      return;
+    }
+
+  t->slices = g_array_new (FALSE, FALSE, sizeof (TesChromeSlice));
+  t->slices_room = 0;
+  t->args = g_string_new (NULL);
+}
+
+/* A thread's arrays, emptied, to the bin (or freed: with no bin, or small
+ * ones), and new empty ones in their place. Returns whether the bin took
+ * them. */
+gboolean
+tes_chrome_thread_release_arrays (TesChromeThread  *t,
+                                  TesChromeRecycle *bin)
+{
+  gboolean kept = bin != NULL && t->slices_room >= RECYCLE_MIN_ROOM;
+
+  if (kept)
+    {
+      Recycled r = { t->slices, t->slices_room, t->args };
+
+      g_array_set_size (r.slices, 0);
+      g_string_truncate (r.args, 0);
+      g_array_append_val (bin->items, r);
+    }
+  else
+    {
+      g_array_unref (t->slices);
+      g_string_free (t->args, TRUE);
+    }
+  tes_chrome_thread_new_arrays (t, NULL);
+
+  return kept;
+}
+
 /* Run by the parsing thread once its piece is parsed and sorted. A thread
  * that cannot be written (a full disk) simply stays in memory. */
 void
 tes_chrome_spill_segment (TesChromeSpill   *spill,
                           TesChromeSegment *seg)
 {
+  guint kept = 0;
+
   for (guint i = 0; i < seg->thread_list->len; i++)
     {
       TesChromeThread *t = g_ptr_array_index (seg->thread_list, i);
@@ -524,7 +636,13 @@ tes_chrome_spill_segment (TesChromeSpill   *spill,
       guint64 at;
 
       if (t->slices->len == 0)
-        continue;
+        {
+          /* a thread of instants or flows only may have taken grown
+           * arrays from the bin: they go back */
+          if (t->args->len == 0 && t->slices_room >= RECYCLE_MIN_ROOM)
+            kept += tes_chrome_thread_release_arrays (t, seg->recycle);
+          continue;
+        }
 
       g_mutex_lock (&spill->lock);
       at = spill->end;
@@ -539,12 +657,9 @@ tes_chrome_spill_segment (TesChromeSpill   *spill,
       t->spill_at = at;
       t->spill_n = t->slices->len;
       t->spill_args = t->args->len;
-      g_array_unref (t->slices);
-      t->slices = g_array_new (FALSE, FALSE, sizeof (TesChromeSlice));
-      t->slices_room = 0;
-      g_string_free (t->args, TRUE);
-      t->args = g_string_new (NULL);
+      kept += tes_chrome_thread_release_arrays (t, seg->recycle);
     }
+  recycle_trim (seg->recycle, kept);
 }
 
 static void

@@ -60,6 +60,7 @@ typedef struct
   guint64           total;
   TesChromeSpill   *spill;        /* NULL: the slices stay in memory */
   TesSourceHash    *hash;         /* the blocks read whole go there; NULL: none */
+  TesChromeRecycle *recycle;      /* the parsing thread's; NULL: none */
   /* a gzip stream's job: where the segments it ends go, and the spill
    * file it makes for them (beside spill_near; NULL: none) */
   GPtrArray        *rolled;
@@ -235,6 +236,8 @@ roll_segment (TesChromeParser *p,
   Job *job = user_data;
   TesChromeSegment *next = tes_chrome_segment_new (job->rolled->len);
 
+  next->recycle = job->seg->recycle;
+
   tes_chrome_segment_sort (job->seg);
   if (job->spill == NULL && job->spill_near != NULL)
     {
@@ -245,6 +248,7 @@ roll_segment (TesChromeParser *p,
   if (job->spill != NULL)
     tes_chrome_spill_segment (job->spill, job->seg);
 
+  job->seg->recycle = NULL;
   g_ptr_array_add (job->rolled, next);
   job->seg = next;
   tes_chrome_parser_set_segment (p, next);
@@ -270,6 +274,7 @@ run_job (gpointer user_data)
     buf = g_malloc (CHUNK_SIZE);
 
   job->error_offset = G_MAXUINT64;
+  job->seg->recycle = job->recycle;
 
   if (job->prefix != NULL)
     {
@@ -371,6 +376,8 @@ run_job (gpointer user_data)
       if (job->spill != NULL)
         tes_chrome_spill_segment (job->spill, job->seg);
     }
+  /* the bin goes with the parsing thread */
+  job->seg->recycle = NULL;
 
   g_debug ("segment %u: bytes %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT " in %.3f s",
            job->seg->index, job->start, pos, (g_get_monotonic_time () - t0) / 1e6);
@@ -390,6 +397,8 @@ static void
 pool_run (Pool        *pool,
           TesProgress *progress)
 {
+  TesChromeRecycle *bin = tes_chrome_recycle_new ();
+
   for (;;)
     {
       gint k = g_atomic_int_add (&pool->next, 1);
@@ -397,8 +406,10 @@ pool_run (Pool        *pool,
       if (k >= (gint)pool->n_jobs)
         break;
       pool->jobs[k].progress = progress;
+      pool->jobs[k].recycle = bin;
       run_job (&pool->jobs[k]);
     }
+  tes_chrome_recycle_free (bin);
 }
 
 /* Errors are left to the loader, whose own fill reads what is missing. */

@@ -214,16 +214,7 @@ static void
 release_thread (TesChromeMergedThread *mt)
 {
   for (guint pi = 0; pi < mt->parts->len; pi++)
-    {
-      TesChromeThread *t = g_array_index (mt->parts, TesChromePart, pi).thread;
-
-      g_array_set_size (t->slices, 0);
-      g_array_unref (t->slices);
-      t->slices = g_array_new (FALSE, FALSE, sizeof (TesChromeSlice));
-      t->slices_room = 0;
-      g_string_free (t->args, TRUE);
-      t->args = g_string_new (NULL);
-    }
+    tes_chrome_thread_release_arrays (g_array_index (mt->parts, TesChromePart, pi).thread, NULL);
 }
 
 void
