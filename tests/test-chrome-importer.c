@@ -1012,6 +1012,57 @@ test_gzip_pieces (void)
   assert_same_as_held (a, text, len);
 }
 
+/* tes_chrome_sort_nearly () gives what GLib's stable sort gives, on
+ * arrays in order, nearly in order (late B/E slices, as the parse makes
+ * them), far from it (where it gives up moving elements one by one and
+ * sorts the whole) and random, with many equal keys: each slice's args_off
+ * is its place in the input, so an unstable result shows. */
+static void
+test_nearly_sorted (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (27);
+
+  for (guint shape = 0; shape < 5; shape++)
+    for (guint n = 0; n < 3000; n = n * 3 + 1)
+      {
+        g_autoptr(GArray) a = g_array_sized_new (FALSE, FALSE, sizeof (TesChromeSlice), n);
+        g_autoptr(GArray) want = NULL;
+
+        for (guint i = 0; i < n; i++)
+          {
+            TesChromeSlice s = { 0 };
+
+            switch (shape)
+              {
+              case 0: /* in order, with runs of equal starts */
+                s.start = i / 3;
+                break;
+              case 1: /* every 7th a parent added after the 6 it holds */
+                s.start = i % 7 == 6 ? (gint64)i - 6 : (gint64)i;
+                s.dur = i % 7 == 6 ? 10 : 1;
+                break;
+              case 2: /* reversed: moving each would be quadratic */
+                s.start = n - i;
+                break;
+              case 3: /* random, few distinct keys */
+                s.start = g_rand_int_range (rand, 0, 8);
+                s.dur = g_rand_int_range (rand, 0, 3);
+                break;
+              default: /* in order but for a late element now and then */
+                s.start = g_rand_int_range (rand, 0, 50) == 0 ? g_rand_int_range (rand, 0, (gint32)i + 1) : (gint64)i;
+                break;
+              }
+            s.args_off = i;
+            g_array_append_val (a, s);
+          }
+        want = g_array_copy (a);
+        g_array_sort (want, tes_chrome_slice_compare);
+        tes_chrome_sort_nearly (a, tes_chrome_slice_compare);
+        g_assert_cmpuint (a->len, ==, n);
+        g_assert_cmpmem (a->data, (gsize)n * sizeof (TesChromeSlice), want->data, (gsize)n * sizeof (TesChromeSlice));
+      }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1032,6 +1083,7 @@ main (int   argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/parallel-bad-cut", test_parallel_bad_cut);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/streamed", test_streamed);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/gzip-pieces", test_gzip_pieces);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/nearly-sorted", test_nearly_sorted);
 
   tes_test_add (TES_TEST_SHARED_DATA, "/tes/chrome/conformance", test_conformance);
   tes_test_add (TES_TEST_SHARED_DATA, "/tes/chrome/nanoseconds", test_nanoseconds_shared);

@@ -334,19 +334,48 @@ tes_chrome_slice_compare (gconstpointer a,
   return (sa->dur < sb->dur) - (sa->dur > sb->dur);
 }
 
-/* Sorts an array by compare unless it is in order already: most are. */
-static void
-sort_unless_sorted (GArray       *array,
-                    GCompareFunc  compare)
+/* Sorts an array by compare. Most are in order already and most of the
+ * rest nearly: a B/E slice is added at its E, after the slices it holds.
+ * So each element found out of order is moved back to its place (a binary
+ * search, then one move of the elements it passes), as long as the
+ * elements moved stay fewer than the array's; past that, a merge sort of
+ * the whole. Equal elements keep their order either way. */
+void
+tes_chrome_sort_nearly (GArray       *array,
+                        GCompareFunc  compare)
 {
   gsize size = g_array_get_element_size (array);
+  guint8 held[64];
+  guint64 moved = 0;
 
   for (guint i = 1; i < array->len; i++)
-    if (compare (array->data + (i - 1) * size, array->data + i * size) > 0)
-      {
-        g_array_sort (array, compare);
-        return;
-      }
+    {
+      guint8 *x = (guint8 *)array->data + (gsize)i * size;
+      guint lo = 0, hi = i;
+
+      if (compare (x - size, x) <= 0)
+        continue;
+
+      /* the first element after x in the sorted prefix */
+      while (lo < hi)
+        {
+          guint mid = lo + (hi - lo) / 2;
+
+          if (compare (array->data + (gsize)mid * size, x) <= 0)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      moved += i - lo;
+      if (moved > array->len || size > sizeof held)
+        {
+          g_array_sort (array, compare);
+          return;
+        }
+      memcpy (held, x, size);
+      memmove (array->data + (gsize)(lo + 1) * size, array->data + (gsize)lo * size, (gsize)(i - lo) * size);
+      memcpy (array->data + (gsize)lo * size, held, size);
+    }
 }
 
 typedef struct
@@ -374,7 +403,7 @@ tes_chrome_stamp_compare (gconstpointer pa,
 void
 tes_chrome_stamps_sort (GArray *stamps)
 {
-  sort_unless_sorted (stamps, tes_chrome_stamp_compare);
+  tes_chrome_sort_nearly (stamps, tes_chrome_stamp_compare);
 }
 
 /* Run by each parsing thread on its own slices and flow events once its
@@ -387,7 +416,7 @@ tes_chrome_segment_sort (TesChromeSegment *seg)
     {
       TesChromeThread *t = g_ptr_array_index (seg->thread_list, i);
 
-      sort_unless_sorted (t->slices, tes_chrome_slice_compare);
+      tes_chrome_sort_nearly (t->slices, tes_chrome_slice_compare);
       t->n_sorted = t->slices->len;
     }
   tes_chrome_stamps_sort (seg->flows);
