@@ -154,13 +154,24 @@ tes_chrome_strings_intern (TesChromeStrings *strings,
 
   if (len > 16)
     return intern (strings, text, len);
+  /* every byte in head and tail, read without a call to memcpy () for a
+   * length it does not know: two words that may overlap, two halves that
+   * may overlap, or three bytes that cover 1 to 3 */
   if (len >= 8)
     {
       memcpy (&head, text, 8);
       memcpy (&tail, text + len - 8, 8);
     }
-  else
-    memcpy (&head, text, len);
+  else if (len >= 4)
+    {
+      guint32 lo, hi;
+
+      memcpy (&lo, text, 4);
+      memcpy (&hi, text + len - 4, 4);
+      head = lo | (guint64)hi << 32;
+    }
+  else if (len > 0)
+    head = (guint8)text[0] | (guint)(guint8)text[len / 2] << 8 | (guint)(guint8)text[len - 1] << 16;
   r = &strings->recent[(((head ^ tail * 31) + len) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> 56];
   if (r->id == 0 || r->head != head || r->tail != tail || r->len != len)
     *r = (TesChromeShortString) { head, tail, (guint32)len, intern (strings, text, len) };
