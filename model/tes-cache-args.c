@@ -6,7 +6,7 @@
  */
 
 /* How a slice chunk's args texts are stored (docs/cache-schema.md, "Slices",
- * schema 10): in blocks of TES_CACHE_BLOCK_SLICES texts, each text with its
+ * schema 11): in blocks of TES_CACHE_BLOCK_SLICES texts, each text with its
  * runs of digits taken out. What is left, its skeleton, repeats from slice
  * to slice (the same keys, the same names), and zstd packs the skeletons
  * twice as fast as it packed the whole texts, to a smaller frame; the
@@ -14,7 +14,10 @@
  * the frame as packed decimal, two to a byte, with a hash of their own. A
  * run of up to 16 digits leaves one byte in the skeleton: its length, 1 to
  * 16, a byte no JSON text holds raw. A block with a text that holds such a
- * byte anyway, or no digit at all, is stored whole.
+ * byte anyway, or no digit at all, is stored whole. The skeletons of a
+ * block are mostly a few repeated: each distinct one goes into the frame
+ * once, then each text's index among them (zstd, which was a third of
+ * the packing thread's time, then has a tenth of the bytes).
  *
  * The search summary reads the skeletons too (tes_cache_chunk_pack_summaries
  * ()): digits are no letters, so a skeleton has the trigrams of its text,
@@ -40,6 +43,9 @@
 /* what a payload's frame starts with */
 #define MODE_WHOLE    0
 #define MODE_SKELETON 1
+#define MODE_DISTINCT 2
+/* a skeleton table's slots, a power of two at least twice a block's texts */
+#define DISTINCT_SLOTS (2 * TES_CACHE_BLOCK_SLICES)
 /* the digits' hash: its low 32 bits, after them */
 #define DIGITS_SEED   G_GUINT64_CONSTANT (0x7465737365726131)
 #define DIGITS_HASH   4
@@ -293,6 +299,89 @@ skeletonise_block (const guint8 *raw_args,
   return MODE_WHOLE;
 }
 
+/* Mode 2's content after the mode byte, for a block's m skeletons (slice
+ * i is skeletons[off(i), off(i + 1)), hashes[i] its hash): the distinct
+ * skeletons, each once in the order first met, then each slice's index
+ * among them. FALSE, with nothing written, when they are not few enough
+ * for it to pay: their bytes more than half of all. */
+static gboolean
+put_distinct (const guint8  *offsets,
+              const guint8  *skeletons,
+              const guint64 *hashes,
+              guint          first,
+              guint          m,
+              GByteArray    *raw)
+{
+  guint16 slots[DISTINCT_SLOTS];
+  guint16 index[TES_CACHE_BLOCK_SLICES];
+  guint16 firsts[TES_CACHE_BLOCK_SLICES];
+  guint n_distinct = 0;
+  guint32 bytes = 0, distinct_bytes = 0;
+  gsize at;
+  guint8 *p;
+
+  memset (slots, 0, sizeof slots);
+  for (guint i = 0; i < m; i++)
+    {
+      guint32 begin = read_u32 (offsets + (first + i) * sizeof (guint32));
+      guint32 len = read_u32 (offsets + (first + i + 1) * sizeof (guint32)) - begin;
+      guint s = (guint)hashes[first + i] & (DISTINCT_SLOTS - 1);
+
+      bytes += len;
+      for (;; s = (s + 1) & (DISTINCT_SLOTS - 1))
+        {
+          guint d, j;
+          guint32 d_begin;
+
+          if (slots[s] == 0)
+            {
+              firsts[n_distinct] = (guint16)i;
+              index[i] = (guint16)n_distinct++;
+              slots[s] = (guint16)n_distinct;
+              distinct_bytes += len;
+              break;
+            }
+          d = slots[s] - 1u;
+          j = first + firsts[d];
+          d_begin = read_u32 (offsets + j * sizeof (guint32));
+          if (hashes[j] == hashes[first + i] &&
+              read_u32 (offsets + (j + 1) * sizeof (guint32)) - d_begin == len &&
+              same_bytes (skeletons + d_begin, skeletons + begin, len))
+            {
+              index[i] = (guint16)d;
+              break;
+            }
+        }
+    }
+  if (2 * distinct_bytes > bytes)
+    return FALSE;
+
+  at = raw->len;
+  g_byte_array_set_size (raw, (guint)(at + 10 + (gsize)(n_distinct + m) * 5 + distinct_bytes));
+  p = raw->data + at;
+  put_varint (&p, n_distinct);
+  for (guint d = 0; d < n_distinct; d++)
+    {
+      guint j = first + firsts[d];
+
+      put_varint (&p, read_u32 (offsets + (j + 1) * sizeof (guint32)) - read_u32 (offsets + j * sizeof (guint32)));
+    }
+  for (guint d = 0; d < n_distinct; d++)
+    {
+      guint j = first + firsts[d];
+      guint32 begin = read_u32 (offsets + j * sizeof (guint32));
+      guint32 len = read_u32 (offsets + (j + 1) * sizeof (guint32)) - begin;
+
+      memcpy (p, skeletons + begin, len);
+      p += len;
+    }
+  for (guint i = 0; i < m; i++)
+    put_varint (&p, index[i]);
+  g_byte_array_set_size (raw, (guint)(p - raw->data));
+
+  return TRUE;
+}
+
 void
 tes_cache_chunk_pack_args (ZSTD_CCtx        *cctx,
                            const guint8     *raw_args,
@@ -314,6 +403,7 @@ tes_cache_chunk_pack_args (ZSTD_CCtx        *cctx,
   /* the skeletons are no longer than the texts (16 bytes to spare for
    * skeletonise ()) */
   g_byte_array_set_size (skel->texts, (guint)(index_len + total + 16));
+  g_byte_array_set_size (skel->hashes, n * sizeof (guint64));
   g_byte_array_set_size (out, (gsize)nb * ARGS_INDEX_ENTRY);
   blocks_at = out->len;
   for (guint b = 0; b < nb; b++)
@@ -323,19 +413,38 @@ tes_cache_chunk_pack_args (ZSTD_CCtx        *cctx,
       guint32 block_at = at;
       guint8 mode = skeletonise_block (raw_args, texts, readable, first, m, skel->texts->data,
                                        skel->texts->data + index_len, digits, &at);
+      guint64 *hashes = (guint64 *)(gpointer)skel->hashes->data;
       guint8 *p;
 
-      /* the mode, the whole texts' lengths, the skeletons (or texts) */
-      g_byte_array_set_size (raw, 1 + m * 10);
-      p = raw->data;
-      *p++ = mode;
+      /* the skeletons' hashes (the whole texts' in a whole block): the
+       * search summary knows those met before by them */
+      write_u32 (skel->texts->data + (first + m) * sizeof (guint32), at);
       for (guint i = first; i < first + m; i++)
-        put_varint (&p, read_u32 (raw_args + (i + 1) * sizeof (guint32)) - read_u32 (raw_args + i * sizeof (guint32)));
-      g_byte_array_set_size (raw, (guint)(p - raw->data));
-      g_byte_array_append (raw, skel->texts->data + index_len + block_at, at - block_at);
+        {
+          guint32 begin = read_u32 (skel->texts->data + i * sizeof (guint32));
+          guint32 end = read_u32 (skel->texts->data + (i + 1) * sizeof (guint32));
+
+          hashes[i] = skeleton_hash (skel->texts->data + index_len + begin, end - begin);
+        }
+
+      /* the mode, then the distinct skeletons and each text's among them,
+       * or the whole texts' lengths and the skeletons (or texts) */
+      g_byte_array_set_size (raw, 1);
+      raw->data[0] = MODE_DISTINCT;
+      if (mode != MODE_SKELETON ||
+          !put_distinct (skel->texts->data, skel->texts->data + index_len, hashes, first, m, raw))
+        {
+          g_byte_array_set_size (raw, 1 + m * 10);
+          p = raw->data;
+          *p++ = mode;
+          for (guint i = first; i < first + m; i++)
+            put_varint (&p, read_u32 (raw_args + (i + 1) * sizeof (guint32)) - read_u32 (raw_args + i * sizeof (guint32)));
+          g_byte_array_set_size (raw, (guint)(p - raw->data));
+          g_byte_array_append (raw, skel->texts->data + index_len + block_at, at - block_at);
+        }
       compress_frame (cctx, raw, out);
 
-      if (mode == MODE_SKELETON)
+      if (mode != MODE_WHOLE)
         {
           gsize d_at = out->len;
           gsize n_bytes = (digits->len + 1) / 2;
@@ -348,18 +457,7 @@ tes_cache_chunk_pack_args (ZSTD_CCtx        *cctx,
         }
       write_u32 (out->data + (gsize)b * ARGS_INDEX_ENTRY, (guint32)(out->len - blocks_at));
     }
-  write_u32 (skel->texts->data + n * sizeof (guint32), at);
   g_byte_array_set_size (skel->texts, (guint)(index_len + at));
-
-  g_byte_array_set_size (skel->hashes, n * sizeof (guint64));
-  for (guint i = 0; i < n; i++)
-    {
-      guint32 begin = read_u32 (skel->texts->data + i * sizeof (guint32));
-      guint32 end = read_u32 (skel->texts->data + (i + 1) * sizeof (guint32));
-      guint64 h = skeleton_hash (skel->texts->data + index_len + begin, end - begin);
-
-      memcpy (skel->hashes->data + i * sizeof (guint64), &h, sizeof h);
-    }
 }
 
 /* skeleton[0, len) with its digit runs filled in from the nibbles of
@@ -426,6 +524,82 @@ fill_digits (const guint8 *skeleton,
   return NULL;
 }
 
+/* Mode 2's content, scratch[1, len): the skeletons of the block's m texts
+ * written after it one after the other, as mode 1 holds them (from
+ * *skeleton_at to scratch's end), and the texts' offsets, each distinct
+ * skeleton's length with its runs filled in (a byte 0, which the filling
+ * refuses, counts 1, so the skeletons are never longer than the texts,
+ * which are at most max). */
+static const char *
+expand_distinct (GByteArray *scratch,
+                 guint       m,
+                 gsize       max,
+                 guint32    *offsets,
+                 gsize      *skeleton_at)
+{
+  guint32 d_at[TES_CACHE_BLOCK_SLICES], d_len[TES_CACHE_BLOCK_SLICES];
+  guint64 d_filled[TES_CACHE_BLOCK_SLICES];
+  guint16 index[TES_CACHE_BLOCK_SLICES];
+  const guint8 *p = scratch->data + 1, *stop = scratch->data + scratch->len;
+  guint64 n_distinct, total = 0;
+  gsize at, end, skeletons;
+  guint8 *o;
+
+  if (!get_varint (&p, stop, &n_distinct) || n_distinct == 0 || n_distinct > m)
+    return "holds a count of skeletons that cannot be read";
+  for (guint d = 0; d < n_distinct; d++)
+    {
+      guint64 v;
+
+      if (!get_varint (&p, stop, &v) || v > (guint64)(stop - p))
+        return "holds a length that cannot be read";
+      d_len[d] = (guint32)v;
+    }
+  at = (gsize)(p - scratch->data);
+  for (guint d = 0; d < n_distinct; d++)
+    {
+      const guint8 *s = scratch->data + at;
+
+      if (d_len[d] > scratch->len - at)
+        return "does not hold the skeletons its lengths say";
+      d_at[d] = (guint32)at;
+      d_filled[d] = 0;
+      for (guint32 k = 0; k < d_len[d]; k++)
+        d_filled[d] += s[k] > MARKER_MAX || s[k] == 0 ? 1 : s[k];
+      at += d_len[d];
+    }
+  p = scratch->data + at;
+  for (guint i = 0; i < m; i++)
+    {
+      guint64 v;
+
+      if (!get_varint (&p, stop, &v) || v >= n_distinct)
+        return "holds a skeleton's index that cannot be read";
+      index[i] = (guint16)v;
+      offsets[i] = (guint32)total;
+      total += d_filled[v];
+      if (total > max)
+        return "holds a length that cannot be read";
+    }
+  offsets[m] = (guint32)total;
+  if (p != stop)
+    return "holds bytes after its skeletons' indexes";
+
+  end = scratch->len;
+  skeletons = 0;
+  for (guint i = 0; i < m; i++)
+    skeletons += d_len[index[i]];
+  g_byte_array_set_size (scratch, (guint)(end + skeletons));
+  o = scratch->data + end;
+  for (guint i = 0; i < m; i++)
+    {
+      memcpy (o, scratch->data + d_at[index[i]], d_len[index[i]]);
+      o += d_len[index[i]];
+    }
+  *skeleton_at = end;
+  return NULL;
+}
+
 /* Block payload[0, len) of m texts, their whole length at most max:
  * decompressed into scratch, where its texts are left (at *texts), with
  * their m + 1 offsets from 0. */
@@ -449,23 +623,33 @@ decode_block (const guint8  *payload,
     return "is not a zstd frame of the expected size";
   if ((why = decompress_frame (payload, frame_len, G_MAXUINT32, scratch)) != NULL)
     return why;
-  if (scratch->len == 0 || scratch->data[0] > MODE_SKELETON)
+  if (scratch->len == 0 || scratch->data[0] > MODE_DISTINCT)
     return "holds a block of no known kind";
   p = scratch->data;
   stop = p + scratch->len;
   mode = *p++;
-  for (guint i = 0; i < m; i++)
+  if (mode == MODE_DISTINCT)
     {
-      guint64 v;
-
-      if (!get_varint (&p, stop, &v) || v > max - MIN (total, max))
-        return "holds a length that cannot be read";
-      offsets[i] = (guint32)total;
-      total += v;
+      if ((why = expand_distinct (scratch, m, max, offsets, &skeleton_at)) != NULL)
+        return why;
+      total = offsets[m];
+      size = scratch->len;
     }
-  offsets[m] = (guint32)total;
-  skeleton_at = (gsize)(p - scratch->data);
-  size = scratch->len;
+  else
+    {
+      for (guint i = 0; i < m; i++)
+        {
+          guint64 v;
+
+          if (!get_varint (&p, stop, &v) || v > max - MIN (total, max))
+            return "holds a length that cannot be read";
+          offsets[i] = (guint32)total;
+          total += v;
+        }
+      offsets[m] = (guint32)total;
+      skeleton_at = (gsize)(p - scratch->data);
+      size = scratch->len;
+    }
 
   if (mode == MODE_WHOLE)
     {

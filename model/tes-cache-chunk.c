@@ -280,7 +280,7 @@ met_before (MetText       *met,
       guint32 b0 = read_u32 (raw_args + i * sizeof (guint32));
       guint32 b1 = read_u32 (raw_args + (i + 1) * sizeof (guint32));
 
-      if (a1 - a0 == b1 - b0 && memcmp (texts + a0, texts + b0, b1 - b0) == 0)
+      if (a1 - a0 == b1 - b0 && same_bytes (texts + a0, texts + b0, b1 - b0))
         return TRUE;
     }
   *slot = (MetText) { h, i, group + 1 };

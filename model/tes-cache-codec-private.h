@@ -88,4 +88,46 @@ write_u32 (guint8  *p,
   memcpy (p, &v, sizeof v);
 }
 
+/* Whether a[0, len) and b[0, len) are the same bytes: for skeletons a
+ * few dozen bytes long, a word at a time and no call (memcmp () was 7 %
+ * of the packing thread's time) */
+static inline gboolean
+same_bytes (const guint8 *a,
+            const guint8 *b,
+            gsize         len)
+{
+  guint64 x, y;
+  guint32 p, q, r, s;
+  gsize i;
+
+  for (i = 0; i + 8 <= len; i += 8)
+    {
+      memcpy (&x, a + i, 8);
+      memcpy (&y, b + i, 8);
+      if (x != y)
+        return FALSE;
+    }
+  if (i == len)
+    return TRUE;
+  /* the last word, over bytes compared already */
+  if (len >= 8)
+    {
+      memcpy (&x, a + len - 8, 8);
+      memcpy (&y, b + len - 8, 8);
+      return x == y;
+    }
+  if (len >= 4)
+    {
+      memcpy (&p, a, 4);
+      memcpy (&q, b, 4);
+      memcpy (&r, a + len - 4, 4);
+      memcpy (&s, b + len - 4, 4);
+      return p == q && r == s;
+    }
+  for (; i < len; i++)
+    if (a[i] != b[i])
+      return FALSE;
+  return TRUE;
+}
+
 G_END_DECLS

@@ -1,6 +1,7 @@
 """Reads a cache's slice chunks as docs/cache-schema.md describes them
-(schema 10: blocks of varint columns, args blocks of zstd-packed
-skeletons and packed decimal digits, the search summary and sums), apart
+(schema 11: blocks of varint columns, args blocks of zstd-packed
+skeletons, each distinct one once, and packed decimal digits, the search
+summary and sums), apart
 from Tessera's own reader, so that tests check the cache against a file's
 truth through the document. The blocks' hashes are left to Tessera's
 reader (test-cache-chunk damages them).
@@ -179,9 +180,25 @@ def args(blob, n):
             raise ValueError("an args block without its frame")
         raw = _decompress(payload[:frame_len])
         mode = raw[0]
-        lengths, at = _varints(raw, m, 1)
-        texts = raw[at:]
-        if mode == 1:
+        if mode == 2:
+            # the distinct skeletons, then each text's index among them:
+            # their concatenation is what mode 1 holds, and each text's
+            # length its skeleton's with the digit runs filled in
+            (count,), at = _varints(raw, 1, 1)
+            sizes, at = _varints(raw, count, at)
+            distinct = []
+            for size in sizes:
+                distinct.append(raw[at:at + size])
+                at += size
+            index, at = _varints(raw, m, at)
+            if at != len(raw):
+                raise ValueError("an args block with bytes after its indexes")
+            texts = b"".join(distinct[i] for i in index)
+            lengths = [sum(c if c <= MARKER_MAX else 1 for c in distinct[i]) for i in index]
+        else:
+            lengths, at = _varints(raw, m, 1)
+            texts = raw[at:]
+        if mode in (1, 2):
             # the skeletons: a byte 1..16 for a run of that many digits,
             # which follow the frame as packed decimal, low nibble first
             digits = payload[frame_len:-HASH]

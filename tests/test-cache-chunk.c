@@ -335,14 +335,42 @@ holds_digit (const TesArgsSkeletons *skel,
   return FALSE;
 }
 
+/* The mode of block b of a packed args column of n slices: the first
+ * byte its zstd frame holds. */
+static guint8
+args_block_mode (GByteArray *packed,
+                 guint       n,
+                 guint       b)
+{
+  guint nb = tes_cache_chunk_n_blocks (n);
+  guint32 begin = 0, end;
+  guint8 mode = 0xff;
+  gsize frame_len;
+  g_autofree guint8 *content = NULL;
+  unsigned long long size;
+
+  if (b > 0)
+    memcpy (&begin, packed->data + (b - 1) * sizeof (guint32), sizeof begin);
+  memcpy (&end, packed->data + b * sizeof (guint32), sizeof end);
+  frame_len = ZSTD_findFrameCompressedSize (packed->data + nb * sizeof (guint32) + begin, end - begin);
+  g_assert_false (ZSTD_isError (frame_len));
+  size = ZSTD_getFrameContentSize (packed->data + nb * sizeof (guint32) + begin, frame_len);
+  content = g_malloc (size + 1);
+  g_assert_cmpuint (ZSTD_decompress (content, size, packed->data + nb * sizeof (guint32) + begin, frame_len), ==, size);
+  if (size > 0)
+    mode = content[0];
+  return mode;
+}
+
 /* Texts of every shape come back byte for byte: digits in runs of any
  * length (leading zeros, more than a run's byte can say, at either end,
  * alone), none, escapes, UTF-8, a 3 MB text; a block with a byte that
- * reads as a run's length is stored whole, the others as skeletons. */
+ * reads as a run's length is stored whole, one whose skeletons repeat as
+ * its distinct skeletons and an index per text, the others as skeletons. */
 static void
 test_args_round_trip (void)
 {
-  const guint n = 3 * TES_CACHE_BLOCK_SLICES + 5;
+  const guint n = 4 * TES_CACHE_BLOCK_SLICES + 5;
   g_autofree char *huge = g_strnfill (3 * 1024 * 1024, 'x');
   g_autofree const char **texts = g_new (const char *, n);
   g_autoptr(GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
@@ -377,9 +405,12 @@ test_args_round_trip (void)
   texts[TES_CACHE_BLOCK_SLICES - 1] = "7";
   texts[TES_CACHE_BLOCK_SLICES] = "\x01{\"ctl\":1}";
   texts[TES_CACHE_BLOCK_SLICES + 3] = "{\"ctl\":\"a\x05" "b\x10" "c 42\"}";
-  /* block 2: no digit at all; the last block: every text empty */
-  for (guint i = 2 * TES_CACHE_BLOCK_SLICES; i < n; i++)
-    texts[i] = i < 3 * TES_CACHE_BLOCK_SLICES && i % 2 ? "{\"op\":\"MatMul\"}" : "";
+  /* block 2: no digit at all; block 3: the shapes of block 0 without the
+   * 3 MB text, so few distinct skeletons; the last block: every text empty */
+  for (guint i = 2 * TES_CACHE_BLOCK_SLICES; i < 3 * TES_CACHE_BLOCK_SLICES; i++)
+    texts[i] = i % 2 ? "{\"op\":\"MatMul\"}" : "";
+  for (guint i = 4 * TES_CACHE_BLOCK_SLICES; i < n; i++)
+    texts[i] = "";
 
   raw = raw_args (texts, n);
   tes_cache_args_skeletons_init (&skel);
@@ -391,6 +422,11 @@ test_args_round_trip (void)
   g_assert_true (holds_digit (&skel, n, TES_CACHE_BLOCK_SLICES + 1));
   g_assert_cmpuint (skel.hashes->len, ==, n * sizeof (guint64));
   tes_cache_args_skeletons_clear (&skel);
+  g_assert_cmpuint (args_block_mode (packed, n, 0), ==, 1);
+  g_assert_cmpuint (args_block_mode (packed, n, 1), ==, 0);
+  g_assert_cmpuint (args_block_mode (packed, n, 2), ==, 0);
+  g_assert_cmpuint (args_block_mode (packed, n, 3), ==, 2);
+  g_assert_cmpuint (args_block_mode (packed, n, 4), ==, 0);
 
   g_assert_true (tes_cache_chunk_unpack_args (packed->data, packed->len, n, 0, G_MAXUINT, back, &why));
   g_assert_cmpmem (back->data, back->len, raw->data, raw->len);
@@ -430,6 +466,96 @@ test_args_round_trip (void)
       }
     }
   ZSTD_freeCCtx (cctx);
+}
+
+/* An args column of one block of m texts whose frame holds content and
+ * whose digits (0-9 each, packed two to a byte) follow it, as
+ * docs/cache-schema.md writes them, to try the reader on blocks the
+ * writer does not make: unpacked into back, or NULL and the reader's why. */
+static char *
+unpack_written (const guint8 *content,
+                gsize         content_len,
+                const guint8 *digits,
+                gsize         n_digits,
+                guint         m,
+                GByteArray   *back)
+{
+  g_autoptr(GByteArray) blob = g_byte_array_new ();
+  gsize bound = ZSTD_compressBound (content_len);
+  ZSTD_CCtx *cctx = ZSTD_createCCtx ();
+  gsize frame, n_bytes = (n_digits + 1) / 2;
+  guint32 end, hash;
+  char *why = NULL;
+
+  g_byte_array_set_size (blob, (guint)(sizeof end + bound + n_bytes + sizeof hash));
+  ZSTD_CCtx_setParameter (cctx, ZSTD_c_checksumFlag, 1);
+  frame = ZSTD_compress2 (cctx, blob->data + sizeof end, bound, content, content_len);
+  g_assert_false (ZSTD_isError (frame));
+  ZSTD_freeCCtx (cctx);
+  memset (blob->data + sizeof end + frame, 0, n_bytes);
+  for (gsize k = 0; k < n_digits; k++)
+    blob->data[sizeof end + frame + k / 2] |= (guint8)(digits[k] << (4 * (k % 2)));
+  /* the digits' hash: seed 0x7465737365726131, low 32 bits */
+  hash = (guint32)tes_cache_hash64 (blob->data + sizeof end + frame, n_bytes, G_GUINT64_CONSTANT (0x7465737365726131));
+  memcpy (blob->data + sizeof end + frame + n_bytes, &hash, sizeof hash);
+  end = (guint32)(frame + n_bytes + sizeof hash);
+  memcpy (blob->data, &end, sizeof end);
+  g_byte_array_set_size (blob, (guint)(sizeof end + end));
+
+  if (tes_cache_chunk_unpack_args (blob->data, blob->len, m, 0, 1, back, &why))
+    return NULL;
+  g_assert_nonnull (why);
+  return why;
+}
+
+/* Mode 2 as the document says it, written here and not by the writer: a
+ * distinct skeleton used by several texts, in any order, filled with
+ * their digits in turn; and each way its count, lengths and indexes can
+ * be wrong refused, naming what. */
+static void
+test_args_distinct (void)
+{
+  static const guint8 digits[] = { 1, 2, 3, 4, 5 };
+  /* skeletons "a\1b" and "[\2]": a1b, [23], a4b */
+  static const guint8 good[] = { 2, 2, 3, 3, 'a', 1, 'b', '[', 2, ']', 0, 1, 0 };
+  static const struct
+  {
+    guint8      content[16];
+    gsize       len;
+    const char *why;
+  } bad[] = {
+    { { 2, 0 }, 2, "count of skeletons" },                                      /* none */
+    { { 2, 4, 1, 1, 1, 1, 'x', 'y', 'z', 'w', 0, 0, 0 }, 13, "count of skeletons" }, /* more than texts */
+    { { 2, 1, 3, 'a', 1, 'b', 0, 1, 0 }, 9, "skeleton's index" },              /* index past them */
+    { { 2, 1, 3, 'a', 1, 'b', 0, 0, 0, 7 }, 10, "bytes after" },              /* a byte left over */
+    { { 2, 1, 9, 'a', 1, 'b', 0, 0, 0 }, 9, "length" },                        /* a skeleton past the end */
+    { { 2, 1, 3, 'a', 1, 'b', 0, 0 }, 8, "skeleton's index" },                 /* an index missing */
+  };
+  g_autoptr(GByteArray) back = g_byte_array_new ();
+  g_autofree char *why = unpack_written (good, sizeof good, digits, 4, 3, back);
+  g_autofree char *extra = NULL;
+  static const char *want[] = { "a1b", "[23]", "a4b" };
+
+  g_assert_cmpstr (why, ==, NULL);
+  for (guint i = 0; i < 3; i++)
+    {
+      gsize len;
+      const char *text = args_text (back, 3, i, &len);
+
+      g_assert_cmpmem (text, len, want[i], strlen (want[i]));
+    }
+  /* the digits must all be used: one too many */
+  extra = unpack_written (good, sizeof good, digits, 5, 3, back);
+  g_assert_nonnull (strstr (extra, "digits"));
+
+  for (guint k = 0; k < G_N_ELEMENTS (bad); k++)
+    {
+      g_autofree char *bad_why = unpack_written (bad[k].content, bad[k].len, digits, 2, 3, back);
+
+      g_assert_nonnull (bad_why);
+      if (strstr (bad_why, bad[k].why) == NULL)
+        g_error ("case %u: %s, expected %s", k, bad_why, bad[k].why);
+    }
 }
 
 /* Damaged columns are refused with the block and the fault, whatever the
@@ -777,6 +903,7 @@ main (int   argc,
 
   g_test_add_func ("/tes/cache-chunk/records-round-trip", test_records_round_trip);
   g_test_add_func ("/tes/cache-chunk/args-round-trip", test_args_round_trip);
+  g_test_add_func ("/tes/cache-chunk/args-distinct", test_args_distinct);
   g_test_add_func ("/tes/cache-chunk/summaries", test_summaries);
   g_test_add_func ("/tes/cache-chunk/damaged-columns", test_damaged_columns);
   g_test_add_func ("/tes/cache-chunk/writer-round-trip", test_writer_round_trip);

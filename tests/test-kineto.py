@@ -201,8 +201,8 @@ with tempfile.TemporaryDirectory() as tmp:
             ok(devices == {d["name"]: d["step_wall"][step] for d in exp["devices"].values()},
                "%s: each device's wall time in %s: %s" % (name, step, devices))
 
-        # every X event's args, as the cache's chunks hold them (schema 10's
-        # skeletons and packed digits, read by cache_chunks.py), against the
+        # every X event's args, as the cache's chunks hold them (schema 11's
+        # distinct skeletons and packed digits, read by cache_chunks.py), against the
         # JSON event by event: (name, duration, args) with number texts kept
         # as written, so that a digit moved, lost or added shows
         want = args_of_events(path)
