@@ -249,7 +249,7 @@ tes_cache_writer_pack_chunk (const TesSliceRecord *recs,
   /* the texts' length first: one allocation, not a realloc per slice */
   for (guint i = 0; i < count; i++)
     {
-      lens[i] = args_src[i] != TES_CACHE_WRITER_NO_ARGS ? (guint32)strlen (texts + args_src[i]) : 0;
+      lens[i] = args_src[i] != TES_CACHE_WRITER_NO_ARGS ? tes_track_args_len (texts, args_src[i]) : 0;
       offset += lens[i];
     }
   args = g_byte_array_sized_new (index_len + offset);

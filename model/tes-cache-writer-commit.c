@@ -403,9 +403,7 @@ tes_cache_writer_add_slice (TesCacheWriter *self,
     {
       if (args_len < 0)
         args_len = strlen (args_json);
-      offset = (guint32)ts->args->len;
-      g_string_append_len (ts->args, args_json, args_len);
-      g_string_append_c (ts->args, '\0');
+      offset = tes_track_args_add (ts->args, args_json, (gsize)args_len);
     }
 
   rec.start = start;

@@ -248,10 +248,9 @@ tes_cache_writer_stream_track (TesCacheWriter *self,
     for (guint i = ts->n_held; i < ts->records->len; i++)
       if ((guint32)recs[i].self_dur != TES_CACHE_WRITER_NO_ARGS)
         {
-          const char *text = ts->args->str + recs[i].self_dur;
+          guint32 at = (guint32)recs[i].self_dur;
 
-          recs[i].self_dur = rest->len;
-          g_string_append_len (rest, text, strlen (text) + 1);
+          recs[i].self_dur = tes_track_args_add (rest, ts->args->str + at, tes_track_args_len (ts->args->str, at));
         }
     ts->spare_args = ts->args;
     ts->args = rest;
@@ -303,11 +302,7 @@ tes_cache_writer_unstream_track (TesCacheWriter *self,
           r->depth = 0;
           r->self_dur = TES_CACHE_WRITER_NO_ARGS;
           if (offsets[i + 1] > offsets[i])
-            {
-              r->self_dur = args->len;
-              g_string_append_len (args, texts + offsets[i], offsets[i + 1] - offsets[i]);
-              g_string_append_c (args, '\0');
-            }
+            r->self_dur = tes_track_args_add (args, texts + offsets[i], offsets[i + 1] - offsets[i]);
         }
     }
 
