@@ -12,6 +12,7 @@
 #include "tes-report-private.h"
 #include "tes-test-util.h"
 #include "tes-trace-view.h"
+#include "tes-trace-view-private.h"
 #include "tes-ui-test-util.h"
 
 /* The trace view reads the report off the main thread: over a report
@@ -20,7 +21,8 @@
  * from running for more than a frame's 16 ms (in the main thread's CPU
  * time always, in time too when the machine has a core to spare), no
  * query runs on the main thread, and the frames drawn in the end are
- * those the synchronous builder (the CLI's) makes for the same request. */
+ * those the synchronous builder (the CLI's) makes for the same request.
+ * And a tooltip's long arguments wrap. */
 
 #define QUERY_DELAY_MS 40
 #define MAX_BLOCKED_MS 16
@@ -69,6 +71,33 @@ meter_tick_cb (gpointer data)
 }
 
 /* Says the worst gap of a phase, and starts the next. */
+/* A tooltip's long line of arguments wraps at about 80 characters, where
+ * a plain label keeps it on one line (the tooltip's own label did: a
+ * Kineto kernel's arguments ran past the screen's edge). */
+static void
+test_trace_frames_tooltip_wraps (void)
+{
+  g_autoptr(GString) markup = g_string_new ("<b>ncclKernel</b>\nkernel\n{");
+  GtkWidget *label, *plain;
+  int wrapped_width, wrapped_height, plain_width, plain_height;
+
+  for (guint i = 0; i < 30; i++)
+    g_string_append_printf (markup, "%s\"registers per thread %u\":%u", i ? "," : "", i, 96 + i);
+  g_string_append_c (markup, '}');
+  label = g_object_ref_sink (_tes_trace_view_tooltip_label (markup->str));
+  plain = g_object_ref_sink (gtk_label_new (NULL));
+  gtk_label_set_markup (GTK_LABEL (plain), markup->str);
+  gtk_widget_measure (label, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &wrapped_width, NULL, NULL);
+  gtk_widget_measure (label, GTK_ORIENTATION_VERTICAL, wrapped_width, NULL, &wrapped_height, NULL, NULL);
+  gtk_widget_measure (plain, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &plain_width, NULL, NULL);
+  gtk_widget_measure (plain, GTK_ORIENTATION_VERTICAL, plain_width, NULL, &plain_height, NULL, NULL);
+  g_assert_cmpint (plain_width, >, 2000);
+  g_assert_cmpint (wrapped_width, <, plain_width / 2);
+  g_assert_cmpint (wrapped_height, >, 3 * plain_height);
+  g_object_unref (label);
+  g_object_unref (plain);
+}
+
 static void
 meter_phase (Meter      *meter,
              const char *phase)
@@ -390,6 +419,7 @@ main (int   argc,
 
   tes_ui_test_add ("/tes/trace-frames/never-block", test_trace_frames_never_block);
   tes_ui_test_add ("/tes/trace-frames/first-pending", test_trace_frames_first_pending);
+  tes_ui_test_add ("/tes/trace-frames/tooltip-wraps", test_trace_frames_tooltip_wraps);
 
   return tes_ui_test_run ();
 }

@@ -16,6 +16,7 @@
 #include "tes-share-chart-layout.h"
 #include "tes-test-pixels.h"
 #include "tes-test-util.h"
+#include "tes-trace-details.h"
 #include "tes-trace-frame.h"
 #include "tes-trace-render.h"
 #include "tes-trace-summary.h"
@@ -2009,6 +2010,24 @@ test_trace_lwp_options (void)
   }
 }
 
+/* What a tooltip shows of a slice's arguments: all of a short text, the
+ * first characters of a long one (counted as characters, never cut inside
+ * one) and an ellipsis. */
+static void
+test_trace_tooltip_args (void)
+{
+  g_autofree char *whole = tes_trace_details_short_args ("{\"op\":\"MatMul\"}", 20);
+  g_autofree char *exact = tes_trace_details_short_args ("{\"op\":\"MatMul\"}", 15);
+  g_autofree char *cut = tes_trace_details_short_args ("{\"op\":\"MatMul\"}", 6);
+  g_autofree char *wide = tes_trace_details_short_args ("{\"Größe\":\"名前🚀\"}", 12);
+
+  g_assert_cmpstr (whole, ==, "{\"op\":\"MatMul\"}");
+  g_assert_cmpstr (exact, ==, "{\"op\":\"MatMul\"}");
+  g_assert_cmpstr (cut, ==, "{\"op\":…");
+  g_assert_cmpstr (wide, ==, "{\"Größe\":\"名前…");
+  g_assert_null (tes_trace_details_short_args (NULL, 6));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -2031,6 +2050,7 @@ main (int    argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/tiles/chart", test_tiles_chart);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/tiles/chart-render", test_tiles_chart_render);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/render", test_trace_render);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/tooltip-args", test_trace_tooltip_args);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/cli-render", test_trace_cli_render);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/search", test_trace_search);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/trace/search-python", test_trace_search_python);

@@ -170,3 +170,22 @@ tes_trace_details_format (TesWorkspace          *workspace,
 
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
+
+/* A slice's arguments as its tooltip shows them: at most max_chars
+ * characters, cut at a character's boundary and ended with "…" when
+ * there are more (the Details pane shows them whole). */
+char *
+tes_trace_details_short_args (const char *args,
+                              guint       max_chars)
+{
+  const char *end = args;
+
+  if (args == NULL)
+    return NULL;
+  for (guint i = 0; i < max_chars && *end != '\0'; i++)
+    end = g_utf8_next_char (end);
+  if (*end == '\0')
+    return g_strdup (args);
+
+  return g_strdup_printf ("%.*s…", (int)(end - args), args);
+}

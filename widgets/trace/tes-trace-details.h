@@ -41,6 +41,8 @@ char            *tes_trace_details_format      (TesWorkspace        *workspace,
                                                 const TesTraceBox   *box,
                                                 const char          *start,
                                                 const TesTraceDetails *details);
+char            *tes_trace_details_short_args  (const char          *args,
+                                                guint                max_chars);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TesTraceDetails, tes_trace_details_free)
 

@@ -181,6 +181,7 @@ const TesTraceBox   *_tes_trace_view_box_at                   (TesTraceView    *
                                                                gboolean        *in_label,
                                                                int             *lane_index);
 gboolean             _tes_trace_view_has_selected_slice       (TesTraceView    *self);
+GtkWidget           *_tes_trace_view_tooltip_label            (const char      *markup);
 void                 _tes_trace_view_unfold_to                (TesTraceView    *self,
                                                                gint64           track_id);
 void                 _tes_trace_view_select_slice             (TesTraceView    *self,

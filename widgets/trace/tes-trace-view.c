@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "tes-trace-details.h"
 #include "tes-trace-nav.h"
 #include "tes-trace-render.h"
 #include "tes-trace-view-private.h"
@@ -27,6 +28,9 @@
  * (tes-trace-view-private.h says which). */
 
 #define SCROLL_PX  40.0
+/* a tooltip's lines, and how much of a slice's arguments it shows */
+#define TOOLTIP_WIDTH_CHARS 80
+#define TOOLTIP_ARGS_CHARS  600
 
 G_DEFINE_FINAL_TYPE (TesTraceView, tes_trace_view, GTK_TYPE_WIDGET)
 
@@ -745,7 +749,9 @@ tes_trace_view_query_tooltip (GtkWidget  *widget,
       g_autofree char *cycles = NULL;
       /* an I/O lane's block is one of several tiles': its arguments are not the lane's */
       gboolean io = lane >= 0 && g_array_index (self->frame->lanes, TesTraceLane, lane).io_ipu >= 0;
-      const char *args = io ? NULL : _tes_trace_view_slice_args (self, track_id, box->index);
+      g_autofree char *args = io ? NULL : tes_trace_details_short_args (_tes_trace_view_slice_args (self, track_id,
+                                                                                                    box->index),
+                                                                          TOOLTIP_ARGS_CHARS);
 
       /* the duration in cycles too, unless that is already the unit */
       if (tes_workspace_get_time_unit (self->workspace) != TES_TIME_UNIT_CYCLES)
@@ -758,8 +764,25 @@ tes_trace_view_query_tooltip (GtkWidget  *widget,
                                         args && *args ? "\n" : "", args && *args ? args : "");
     }
 
-  gtk_tooltip_set_markup (tooltip, markup);
+  gtk_tooltip_set_custom (tooltip, _tes_trace_view_tooltip_label (markup));
   return TRUE;
+}
+
+/* The tooltip's text in a label of its own that wraps: the tooltip's own
+ * label does not, and a Kineto kernel's arguments, one line of JSON, ran
+ * past the edge of the screen. */
+GtkWidget *
+_tes_trace_view_tooltip_label (const char *markup)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_markup (GTK_LABEL (label), markup);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), TOOLTIP_WIDTH_CHARS);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+
+  return label;
 }
 static void
 tes_trace_view_dispose (GObject *object)
