@@ -181,7 +181,6 @@ const TesTraceBox   *_tes_trace_view_box_at                   (TesTraceView    *
                                                                gboolean        *in_label,
                                                                int             *lane_index);
 gboolean             _tes_trace_view_has_selected_slice       (TesTraceView    *self);
-GtkWidget           *_tes_trace_view_tooltip_label            (const char      *markup);
 void                 _tes_trace_view_unfold_to                (TesTraceView    *self,
                                                                gint64           track_id);
 void                 _tes_trace_view_select_slice             (TesTraceView    *self,
@@ -208,6 +207,14 @@ void                 _tes_trace_view_cancel_steps             (TesTraceView    *
 /* tes-trace-view-lanes.c */
 void                 _tes_trace_view_class_add_lane_actions   (GtkWidgetClass  *widget_class);
 void                 _tes_trace_view_add_lane_menu_gesture    (TesTraceView    *self);
+
+/* tes-trace-view-tooltip.c */
+gboolean             _tes_trace_view_query_tooltip            (GtkWidget       *widget,
+                                                               int              x,
+                                                               int              y,
+                                                               gboolean         keyboard,
+                                                               GtkTooltip      *tooltip);
+GtkWidget           *_tes_trace_view_tooltip_label            (const char      *markup);
 
 /* tes-trace-view-search.c */
 void                 _tes_trace_view_set_search_state         (TesTraceView    *self,
