@@ -115,6 +115,7 @@ static const DamagedCache damaged_caches[] = {
   { "cache-string-id-gap.sql", "string 18" },
   /* args that do not decode: the search and a slice's args refuse them */
   { "cache-args-offsets.sql", "slice chunk 1 of track 8: args" },
+  { "cache-chunk-empty-data.sql", "slice chunk 4 of track 3" },
 };
 
 /* SQL functions for the crafting files: tes_records (data, n) gives a
