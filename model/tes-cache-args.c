@@ -264,14 +264,14 @@ skeletonise_block (const guint8 *raw_args,
 
   for (guint i = first; i < first + m; i++)
     {
-      guint32 begin = read_u32 (raw_args + i * sizeof (guint32));
-      guint32 end = read_u32 (raw_args + (i + 1) * sizeof (guint32));
+      guint32 text_len;
+      guint32 begin = text_span (raw_args, i, &text_len);
       gssize len;
 
       write_u32 (offsets + i * sizeof (guint32), o);
-      if (digits->len < n_digits + (end - begin) + 16)
-        g_byte_array_set_size (digits, (guint)(n_digits + (end - begin) + 16));
-      len = skeletonise (texts + begin, end - begin, readable, into + o, digits->data, &n_digits);
+      if (digits->len < n_digits + text_len + 16)
+        g_byte_array_set_size (digits, (guint)(n_digits + text_len + 16));
+      len = skeletonise (texts + begin, text_len, readable, into + o, digits->data, &n_digits);
       if (len < 0)
         break;
       o += (guint32)len;
@@ -287,12 +287,12 @@ skeletonise_block (const guint8 *raw_args,
   o = start;
   for (guint i = first; i < first + m; i++)
     {
-      guint32 begin = read_u32 (raw_args + i * sizeof (guint32));
-      guint32 end = read_u32 (raw_args + (i + 1) * sizeof (guint32));
+      guint32 len;
+      guint32 begin = text_span (raw_args, i, &len);
 
       write_u32 (offsets + i * sizeof (guint32), o);
-      memcpy (into + o, texts + begin, end - begin);
-      o += end - begin;
+      memcpy (into + o, texts + begin, len);
+      o += len;
     }
   g_byte_array_set_size (digits, 0);
   *at = o;
@@ -323,15 +323,15 @@ put_distinct (const guint8  *offsets,
   memset (slots, 0, sizeof slots);
   for (guint i = 0; i < m; i++)
     {
-      guint32 begin = read_u32 (offsets + (first + i) * sizeof (guint32));
-      guint32 len = read_u32 (offsets + (first + i + 1) * sizeof (guint32)) - begin;
+      guint32 len;
+      guint32 begin = text_span (offsets, first + i, &len);
       guint s = (guint)hashes[first + i] & (DISTINCT_SLOTS - 1);
 
       bytes += len;
       for (;; s = (s + 1) & (DISTINCT_SLOTS - 1))
         {
           guint d, j;
-          guint32 d_begin;
+          guint32 d_begin, d_len;
 
           if (slots[s] == 0)
             {
@@ -343,9 +343,8 @@ put_distinct (const guint8  *offsets,
             }
           d = slots[s] - 1u;
           j = first + firsts[d];
-          d_begin = read_u32 (offsets + j * sizeof (guint32));
-          if (hashes[j] == hashes[first + i] &&
-              read_u32 (offsets + (j + 1) * sizeof (guint32)) - d_begin == len &&
+          d_begin = text_span (offsets, j, &d_len);
+          if (hashes[j] == hashes[first + i] && d_len == len &&
               same_bytes (skeletons + d_begin, skeletons + begin, len))
             {
               index[i] = (guint16)d;
@@ -362,15 +361,15 @@ put_distinct (const guint8  *offsets,
   put_varint (&p, n_distinct);
   for (guint d = 0; d < n_distinct; d++)
     {
-      guint j = first + firsts[d];
+      guint32 len;
 
-      put_varint (&p, read_u32 (offsets + (j + 1) * sizeof (guint32)) - read_u32 (offsets + j * sizeof (guint32)));
+      text_span (offsets, first + firsts[d], &len);
+      put_varint (&p, len);
     }
   for (guint d = 0; d < n_distinct; d++)
     {
-      guint j = first + firsts[d];
-      guint32 begin = read_u32 (offsets + j * sizeof (guint32));
-      guint32 len = read_u32 (offsets + (j + 1) * sizeof (guint32)) - begin;
+      guint32 len;
+      guint32 begin = text_span (offsets, first + firsts[d], &len);
 
       memcpy (p, skeletons + begin, len);
       p += len;
@@ -421,10 +420,10 @@ tes_cache_chunk_pack_args (ZSTD_CCtx        *cctx,
       write_u32 (skel->texts->data + (first + m) * sizeof (guint32), at);
       for (guint i = first; i < first + m; i++)
         {
-          guint32 begin = read_u32 (skel->texts->data + i * sizeof (guint32));
-          guint32 end = read_u32 (skel->texts->data + (i + 1) * sizeof (guint32));
+          guint32 len;
+          guint32 begin = text_span (skel->texts->data, i, &len);
 
-          hashes[i] = skeleton_hash (skel->texts->data + index_len + begin, end - begin);
+          hashes[i] = skeleton_hash (skel->texts->data + index_len + begin, len);
         }
 
       /* the mode, then the distinct skeletons and each text's among them,
@@ -438,7 +437,12 @@ tes_cache_chunk_pack_args (ZSTD_CCtx        *cctx,
           p = raw->data;
           *p++ = mode;
           for (guint i = first; i < first + m; i++)
-            put_varint (&p, read_u32 (raw_args + (i + 1) * sizeof (guint32)) - read_u32 (raw_args + i * sizeof (guint32)));
+            {
+              guint32 len;
+
+              text_span (raw_args, i, &len);
+              put_varint (&p, len);
+            }
           g_byte_array_set_size (raw, (guint)(p - raw->data));
           g_byte_array_append (raw, skel->texts->data + index_len + block_at, at - block_at);
         }
@@ -633,7 +637,6 @@ decode_block (const guint8  *payload,
       if ((why = expand_distinct (scratch, m, max, offsets, &skeleton_at)) != NULL)
         return why;
       total = offsets[m];
-      size = scratch->len;
     }
   else
     {
@@ -648,8 +651,8 @@ decode_block (const guint8  *payload,
         }
       offsets[m] = (guint32)total;
       skeleton_at = (gsize)(p - scratch->data);
-      size = scratch->len;
     }
+  size = scratch->len;
 
   if (mode == MODE_WHOLE)
     {

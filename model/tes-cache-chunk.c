@@ -275,12 +275,11 @@ met_before (MetText       *met,
   slot = &met[(h >> 32) & (MET_SLOTS - 1)];
   if (slot->group == group + 1 && slot->hash == h)
     {
-      guint32 a0 = read_u32 (raw_args + slot->text * sizeof (guint32));
-      guint32 a1 = read_u32 (raw_args + (slot->text + 1) * sizeof (guint32));
-      guint32 b0 = read_u32 (raw_args + i * sizeof (guint32));
-      guint32 b1 = read_u32 (raw_args + (i + 1) * sizeof (guint32));
+      guint32 a_len, b_len;
+      guint32 a = text_span (raw_args, slot->text, &a_len);
+      guint32 b = text_span (raw_args, i, &b_len);
 
-      if (a1 - a0 == b1 - b0 && same_bytes (texts + a0, texts + b0, b1 - b0))
+      if (a_len == b_len && same_bytes (texts + a, texts + b, b_len))
         return TRUE;
     }
   *slot = (MetText) { h, i, group + 1 };
@@ -337,17 +336,16 @@ pack_search (GArray         *groups,
       memset (words, 0, sizeof words);
       for (guint k = 0; texts != NULL && k < pg->n; k++)
         {
-          guint32 begin, end;
+          guint32 len;
+          guint32 begin = text_span (raw_args, order[pg->first + k], &len);
           const guint8 *at_byte, *end_byte;
 
-          memcpy (&begin, raw_args + order[pg->first + k] * sizeof (guint32), sizeof begin);
-          memcpy (&end, raw_args + (order[pg->first + k] + 1) * sizeof (guint32), sizeof end);
-          any_args |= end > begin;
-          if (met != NULL && end > begin &&
+          any_args |= len > 0;
+          if (met != NULL && len > 0 &&
               met_before (met, hashes, raw_args, (const guint8 *)texts, g, order[pg->first + k]))
             continue;
           at_byte = (const guint8 *)texts + begin;
-          end_byte = (const guint8 *)texts + end;
+          end_byte = at_byte + len;
           /* word by word (a run of letters): a group's slices repeat
            * their args' keys, and a word of up to 12 letters met before
            * in the group (its letters packed 5 bits each: the key is the

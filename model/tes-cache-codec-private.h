@@ -88,6 +88,20 @@ write_u32 (guint8  *p,
   memcpy (p, &v, sizeof v);
 }
 
+/* Text i of an index of uint32 offsets, text i being [off(i), off(i + 1))
+ * (the layout of raw args and of their skeletons): where it begins, its
+ * length at *len */
+static inline guint32
+text_span (const guint8 *offsets,
+           guint         i,
+           guint32      *len)
+{
+  guint32 begin = read_u32 (offsets + (gsize)i * sizeof (guint32));
+
+  *len = read_u32 (offsets + ((gsize)i + 1) * sizeof (guint32)) - begin;
+  return begin;
+}
+
 /* Whether a[0, len) and b[0, len) are the same bytes: for skeletons a
  * few dozen bytes long, a word at a time and no call (memcmp () was 7 %
  * of the packing thread's time) */

@@ -7,7 +7,7 @@
 
 #pragma once
 
-#include "tes-cache-private.h"
+#include "tes-cache-codec-private.h"
 
 G_BEGIN_DECLS
 
@@ -84,10 +84,7 @@ static inline guint32
 tes_track_args_len (const char *texts,
                     guint32     offset)
 {
-  guint32 n;
-
-  memcpy (&n, texts + offset - sizeof n, sizeof n);
-  return n;
+  return read_u32 ((const guint8 *)texts + offset - sizeof (guint32));
 }
 
 G_END_DECLS
