@@ -1,9 +1,8 @@
 """Reads a cache's slice chunks as docs/cache-schema.md describes them
 (schema 11: blocks of varint columns, args blocks of zstd-packed
 skeletons, each distinct one once, and packed decimal digits, the search
-summary and sums), apart
-from Tessera's own reader, so that tests check the cache against a file's
-truth through the document. The blocks' hashes are left to Tessera's
+summary and sums), apart from Tessera's own reader, so that tests check
+the cache against a file's truth through the document. The blocks' hashes are left to Tessera's
 reader (test-cache-chunk damages them).
 
 zstd is libzstd's, through ctypes: Python has no zstd module before 3.14,

@@ -70,9 +70,8 @@ _tes_trace_view_query_tooltip (GtkWidget  *widget,
       g_autofree char *cycles = NULL;
       /* an I/O lane's block is one of several tiles': its arguments are not the lane's */
       gboolean io = lane >= 0 && g_array_index (self->frame->lanes, TesTraceLane, lane).io_ipu >= 0;
-      g_autofree char *args = io ? NULL : tes_trace_details_short_args (_tes_trace_view_slice_args (self, track_id,
-                                                                                                    box->index),
-                                                                          TOOLTIP_ARGS_CHARS);
+      const char *all_args = io ? NULL : _tes_trace_view_slice_args (self, track_id, box->index);
+      g_autofree char *args = tes_trace_details_short_args (all_args, TOOLTIP_ARGS_CHARS);
 
       /* the duration in cycles too, unless that is already the unit */
       if (tes_workspace_get_time_unit (self->workspace) != TES_TIME_UNIT_CYCLES)
