@@ -57,18 +57,6 @@ block_max_end (const TesSliceRecord *r,
   return max_end;
 }
 
-static inline guint64
-zigzag (gint64 v)
-{
-  return ((guint64)v << 1) ^ (guint64)(v >> 63);
-}
-
-static inline gint64
-unzigzag (guint64 v)
-{
-  return (gint64)(v >> 1) ^ -(gint64)(v & 1);
-}
-
 void
 tes_cache_chunk_pack_data (const TesSliceRecord *recs,
                            guint                 n,

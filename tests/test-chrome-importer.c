@@ -1063,6 +1063,78 @@ test_nearly_sorted (void)
       }
 }
 
+/* Slices packed for the spill file come back as they were, whatever their
+ * values: the extremes of each field, starts out of order, args texts out
+ * of file order; and a block cut short, or with a byte too many or a field
+ * too wide, is refused rather than read as other slices. */
+static void
+test_spill_packing (void)
+{
+  static const gint64 times[] = { 0, 1, -1, 127, 128, G_MAXINT32, G_MININT32, G_MAXINT64, G_MININT64 };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (27);
+  guint n = 3000;
+  g_autofree TesChromeSlice *in = g_new0 (TesChromeSlice, n);
+  g_autofree TesChromeSlice *out = g_new0 (TesChromeSlice, n);
+  g_autofree guint8 *packed = g_malloc ((gsize)n * TES_CHROME_PACKED_SLICE_MAX + 1);
+  guint64 args_end = 0;
+  gsize bytes;
+
+  for (guint i = 0; i < n; i++)
+    {
+      TesChromeSlice *s = &in[i];
+
+      if (i < G_N_ELEMENTS (times) * G_N_ELEMENTS (times))
+        {
+          /* every pair of extremes, as start and dur */
+          s->start = times[i / G_N_ELEMENTS (times)];
+          s->dur = times[i % G_N_ELEMENTS (times)];
+          s->name = i % 2 ? G_MAXUINT32 : 0;
+          s->cat = i % 3 ? G_MAXUINT32 : 1;
+          s->args_len = i % 5 ? G_MAXUINT32 : 0;
+          s->args_off = i % 7 ? G_MAXUINT64 - G_MAXUINT32 : 0;
+          s->flags = G_MAXUINT16;
+          s->reserved = i % 2 ? G_MAXUINT16 : 0;
+          continue;
+        }
+      /* a thread's slices: in order, but for a late one now and then */
+      s->start = (gint64)i * 1000 - (g_rand_int_range (rand, 0, 20) == 0 ? 5000 : 0);
+      s->dur = g_rand_int_range (rand, 0, 100000);
+      s->name = g_rand_int_range (rand, 1, 300);
+      s->cat = g_rand_int_range (rand, 0, 4);
+      s->flags = g_rand_int_range (rand, 0, 4);
+      s->args_len = g_rand_int_range (rand, 0, 3) == 0 ? 0 : g_rand_int_range (rand, 1, 200);
+      /* mostly where the texts before ended, now and then behind them */
+      s->args_off = g_rand_int_range (rand, 0, 10) == 0 ? args_end / 2 : args_end;
+      args_end = MAX (args_end, s->args_off + s->args_len);
+    }
+
+  bytes = tes_chrome_pack_slices (in, n, packed);
+  g_assert_cmpuint (bytes, <=, (gsize)n * TES_CHROME_PACKED_SLICE_MAX);
+  /* the slices as a thread has them take under a third of their size */
+  g_assert_cmpuint (bytes - tes_chrome_pack_slices (in, 81, packed), <, (gsize)(n - 81) * sizeof (TesChromeSlice) / 3);
+  bytes = tes_chrome_pack_slices (in, n, packed);
+  g_assert_true (tes_chrome_unpack_slices (packed, packed + bytes, out, n));
+  g_assert_cmpmem (out, (gsize)n * sizeof (TesChromeSlice), in, (gsize)n * sizeof (TesChromeSlice));
+
+  /* cut short, anywhere */
+  for (gsize cut = 0; cut < bytes; cut += 1 + cut / 3)
+    g_assert_false (tes_chrome_unpack_slices (packed, packed + cut, out, n));
+  /* a byte too many */
+  packed[bytes] = 0;
+  g_assert_false (tes_chrome_unpack_slices (packed, packed + bytes + 1, out, n));
+  /* a name of 2^35, wider than 32 bits, and the same slice named 2^28 */
+  {
+    guint8 one[] = { 0, 0, 0x80, 0x80, 0x80, 0x80, 0x80, 1, 0, 0, 0, 0 };
+
+    g_assert_false (tes_chrome_unpack_slices (one, one + sizeof one, out, 1));
+    one[6] = 1;
+    one[7] = 0;
+    g_assert_false (tes_chrome_unpack_slices (one, one + sizeof one, out, 1));
+    g_assert_true (tes_chrome_unpack_slices (one, one + sizeof one - 1, out, 1));
+    g_assert_cmpuint (out[0].name, ==, 1u << 28);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1084,6 +1156,7 @@ main (int   argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/streamed", test_streamed);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/gzip-pieces", test_gzip_pieces);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/nearly-sorted", test_nearly_sorted);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/spill-packing", test_spill_packing);
 
   tes_test_add (TES_TEST_SHARED_DATA, "/tes/chrome/conformance", test_conformance);
   tes_test_add (TES_TEST_SHARED_DATA, "/tes/chrome/nanoseconds", test_nanoseconds_shared);

@@ -13,6 +13,7 @@
 
 #include "tes-chrome-model.h"
 #include "tes-info.h"
+#include "tes-varint-private.h"
 
 #include <errno.h>
 #include <string.h>
@@ -255,6 +256,7 @@ thread_free (gpointer data)
     g_string_free (t->args, TRUE);
   g_clear_pointer (&t->open, g_array_unref);
   g_clear_pointer (&t->orphans, g_array_unref);
+  g_free (t->spill_blocks);
   g_free (t);
 }
 
@@ -442,6 +444,8 @@ struct _TesChromeSpill
   char    *path;
   GMutex   lock;
   guint64  end;
+  guint64  slices;      /* how many, and their packed bytes */
+  guint64  packed;
   GError  *error;       /* the first failure to read back */
 };
 
@@ -521,6 +525,8 @@ tes_chrome_spill_free (TesChromeSpill *spill)
   if (spill == NULL)
     return;
 
+  g_debug ("%s: %" G_GUINT64_FORMAT " slices in %" G_GUINT64_FORMAT " bytes, then their args in %" G_GUINT64_FORMAT,
+           spill->path, spill->slices, spill->packed, spill->end - spill->packed);
   close (spill->fd);
   g_free (spill->path);
   g_mutex_clear (&spill->lock);
@@ -551,6 +557,96 @@ spill_io (int      fd,
   return TRUE;
 }
 
+/* ---- slices packed for the spill file ----------------------------------- */
+
+/* A spilled slice takes 40 bytes in memory but about 10 packed: each
+ * field a varint, the start as the change from the slice before (they are
+ * sorted), the args offset as the change from where the texts before
+ * ended. Written as they are, they were three quarters of the spill file,
+ * and on a virtual machine whose free memory goes back to its host, each
+ * fresh page of the page cache costs more than packing what fills it
+ * (docs/benchmarks.md). Blocks of RUN_BLOCK slices start afresh, so that
+ * a run reads and unpacks one block at a time. */
+#define RUN_BLOCK 4096
+#define PACKED_SLICE_MAX TES_CHROME_PACKED_SLICE_MAX
+
+gsize
+tes_chrome_pack_slices (const TesChromeSlice *s,
+                        guint                 n,
+                        guint8               *out)
+{
+  guint8 *p = out;
+  guint64 prev_start = 0;
+  guint64 args_end = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      put_varint (&p, zigzag ((gint64)((guint64)s[i].start - prev_start)));
+      put_varint (&p, zigzag (s[i].dur));
+      put_varint (&p, s[i].name);
+      put_varint (&p, s[i].cat);
+      put_varint (&p, s[i].args_len);
+      put_varint (&p, zigzag ((gint64)(s[i].args_off - args_end)));
+      put_varint (&p, s[i].flags | (guint32)s[i].reserved << 16);
+      prev_start = (guint64)s[i].start;
+      args_end = s[i].args_off + s[i].args_len;
+    }
+
+  return p - out;
+}
+
+/* A field of at most 32 bits; most take one byte. */
+static inline gboolean
+get_small (const guint8 **p,
+           const guint8  *end,
+           guint32       *v)
+{
+  guint64 w;
+
+  if (G_LIKELY (*p < end && **p < 0x80))
+    {
+      *v = *(*p)++;
+      return TRUE;
+    }
+  if (!get_varint (p, end, &w) || w > G_MAXUINT32)
+    return FALSE;
+  *v = (guint32)w;
+  return TRUE;
+}
+
+/* The n slices of a block packed by tes_chrome_pack_slices (), which must
+ * end at end. */
+gboolean
+tes_chrome_unpack_slices (const guint8   *p,
+                          const guint8   *end,
+                          TesChromeSlice *s,
+                          guint           n)
+{
+  guint64 prev_start = 0;
+  guint64 args_end = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 start, dur, args_off;
+      guint32 flags;
+
+      if (!get_varint (&p, end, &start) || !get_varint (&p, end, &dur) ||
+          !get_small (&p, end, &s[i].name) || !get_small (&p, end, &s[i].cat) ||
+          !get_small (&p, end, &s[i].args_len) || !get_varint (&p, end, &args_off) ||
+          !get_small (&p, end, &flags))
+        return FALSE;
+      s[i].start = (gint64)(prev_start + (guint64)unzigzag (start));
+      s[i].dur = unzigzag (dur);
+      s[i].args_off = args_end + (guint64)unzigzag (args_off);
+      s[i].flags = (guint16)flags;
+      s[i].reserved = (guint16)(flags >> 16);
+      prev_start = (guint64)s[i].start;
+      args_end = s[i].args_off + s[i].args_len;
+    }
+
+  return p == end;
+}
+
 /* ---- arrays kept from piece to piece -------------------------------------- */
 
 /* Smaller arrays are not worth keeping: they grow back in a few steps. */
@@ -565,7 +661,8 @@ typedef struct
 
 struct _TesChromeRecycle
 {
-  GArray *items;        /* Recycled; the last put is taken first */
+  GArray     *items;    /* Recycled; the last put is taken first */
+  GByteArray *packed;   /* a piece's slices packed for the spill file */
 };
 
 TesChromeRecycle *
@@ -574,6 +671,7 @@ tes_chrome_recycle_new (void)
   TesChromeRecycle *bin = g_new0 (TesChromeRecycle, 1);
 
   bin->items = g_array_new (FALSE, FALSE, sizeof (Recycled));
+  bin->packed = g_byte_array_new ();
   return bin;
 }
 
@@ -593,6 +691,7 @@ tes_chrome_recycle_free (TesChromeRecycle *bin)
   for (guint i = 0; i < bin->items->len; i++)
     recycled_free (&g_array_index (bin->items, Recycled, i));
   g_array_unref (bin->items);
+  g_byte_array_unref (bin->packed);
   g_free (bin);
 }
 
@@ -667,12 +766,17 @@ void
 tes_chrome_spill_segment (TesChromeSpill   *spill,
                           TesChromeSegment *seg)
 {
+  g_autoptr(GByteArray) own = seg->recycle == NULL ? g_byte_array_new () : NULL;
+  GByteArray *packed = own != NULL ? own : seg->recycle->packed;
   guint kept = 0;
 
   for (guint i = 0; i < seg->thread_list->len; i++)
     {
       TesChromeThread *t = g_ptr_array_index (seg->thread_list, i);
-      gsize bytes = (gsize)t->slices->len * sizeof (TesChromeSlice);
+      const TesChromeSlice *s = (const TesChromeSlice *)t->slices->data;
+      guint n = t->slices->len;
+      guint n_blocks = (n + RUN_BLOCK - 1) / RUN_BLOCK;
+      gsize bytes = 0;
       guint64 at;
 
       if (t->slices->len == 0)
@@ -684,19 +788,39 @@ tes_chrome_spill_segment (TesChromeSpill   *spill,
           continue;
         }
 
+      /* a piece's thread holds far fewer than the 60M slices that
+       * would not fit one array */
+      g_free (t->spill_blocks);
+      t->spill_blocks = g_new (guint32, n_blocks);
+      for (guint b = 0; b < n_blocks; b++)
+        {
+          guint first = b * RUN_BLOCK;
+          guint count = MIN (n - first, RUN_BLOCK);
+
+          g_byte_array_set_size (packed, (guint)(bytes + (gsize)count * PACKED_SLICE_MAX));
+          t->spill_blocks[b] = (guint32)tes_chrome_pack_slices (s + first, count, packed->data + bytes);
+          bytes += t->spill_blocks[b];
+        }
+
       g_mutex_lock (&spill->lock);
       at = spill->end;
       spill->end += bytes + t->args->len;
+      spill->slices += n;
+      spill->packed += bytes;
       g_mutex_unlock (&spill->lock);
 
-      if (!spill_io (spill->fd, TRUE, t->slices->data, bytes, at) ||
+      if (!spill_io (spill->fd, TRUE, packed->data, bytes, at) ||
           !spill_io (spill->fd, TRUE, t->args->str, t->args->len, at + bytes))
-        continue;
+        {
+          g_clear_pointer (&t->spill_blocks, g_free);
+          continue;
+        }
 
       t->spill = spill;
       t->spill_at = at;
-      t->spill_n = t->slices->len;
+      t->spill_n = n;
       t->spill_args = t->args->len;
+      t->spill_args_at = at + bytes;
       kept += tes_chrome_thread_release_arrays (t, seg->recycle);
     }
   recycle_trim (seg->recycle, kept);
@@ -720,23 +844,34 @@ void
 tes_chrome_thread_load (TesChromeThread *t)
 {
   TesChromeSpill *spill = t->spill;
+  g_autofree guint8 *packed = NULL;
   GArray *slices;
   GString *args;
-  gsize bytes;
+  gsize bytes = t->spill_args_at - t->spill_at;
+  gboolean read_back;
 
   if (spill == NULL)
     return;
 
-  bytes = (gsize)t->spill_n * sizeof (TesChromeSlice);
   slices = g_array_sized_new (FALSE, FALSE, sizeof (TesChromeSlice), t->spill_n + t->slices->len);
   args = g_string_sized_new (t->spill_args + t->args->len);
   g_array_set_size (slices, t->spill_n);
   g_string_set_size (args, t->spill_args);
-  if (!spill_io (spill->fd, FALSE, slices->data, bytes, t->spill_at) ||
-      !spill_io (spill->fd, FALSE, args->str, t->spill_args, t->spill_at + bytes))
+  packed = g_malloc (bytes);
+  read_back = spill_io (spill->fd, FALSE, packed, bytes, t->spill_at) &&
+              spill_io (spill->fd, FALSE, args->str, t->spill_args, t->spill_args_at);
+  for (gsize b = 0, at = 0; read_back && b * RUN_BLOCK < t->spill_n; at += t->spill_blocks[b++])
+    {
+      guint first = (guint)b * RUN_BLOCK;
+
+      read_back = tes_chrome_unpack_slices (packed + at, packed + at + t->spill_blocks[b],
+                                 &g_array_index (slices, TesChromeSlice, first), MIN (t->spill_n - first, RUN_BLOCK));
+      errno = EIO;   /* what a block that does not unpack is */
+    }
+  if (!read_back)
     {
       spill_failed (spill);
-      memset (slices->data, 0, bytes);
+      memset (slices->data, 0, (gsize)t->spill_n * sizeof (TesChromeSlice));
       memset (args->str, ' ', t->spill_args);
     }
   g_array_append_vals (slices, t->slices->data, t->slices->len);
@@ -748,21 +883,23 @@ tes_chrome_thread_load (TesChromeThread *t)
   g_string_free (t->args, TRUE);
   t->args = args;
   t->spill = NULL;
+  g_clear_pointer (&t->spill_blocks, g_free);
 }
 
 /* ---- reading a spilled thread in order ----------------------------------- */
 
-/* 160 KB of slices at a time, and 256 KB of their args texts: a thread
- * merged from its parts holds this much per part, not the part. */
-#define RUN_BLOCK 4096
+/* 160 KB of slices at a time (RUN_BLOCK), and 256 KB of their args texts:
+ * a thread merged from its parts holds this much per part, not the part. */
 #define ARGS_WINDOW (256 * 1024)
 
 struct _TesChromeSpillRun
 {
   TesChromeThread *thread;      /* spilled, and left so while the run reads it */
-  guint64          slices_at;   /* the next slice to read */
+  guint64          slices_at;   /* the next block to read */
+  guint            next_block;
   guint            left;        /* slices not read yet */
-  TesChromeSlice  *block;
+  guint8          *packed;      /* the block as read */
+  TesChromeSlice  *block;       /* and unpacked */
   char            *window;      /* args texts [window_start, window_start + window_len) */
   gsize            window_alloc;
   guint64          window_start;
@@ -782,6 +919,7 @@ tes_chrome_spill_run_new (TesChromeThread *t)
   run->thread = t;
   run->slices_at = t->spill_at;
   run->left = t->spill_n;
+  run->packed = g_malloc ((gsize)MIN (RUN_BLOCK, MAX (t->spill_n, 1)) * PACKED_SLICE_MAX);
   run->block = g_new (TesChromeSlice, MIN (RUN_BLOCK, MAX (t->spill_n, 1)));
   run->one = g_string_new (NULL);
 
@@ -794,6 +932,7 @@ tes_chrome_spill_run_free (TesChromeSpillRun *run)
   if (run == NULL)
     return;
 
+  g_free (run->packed);
   g_free (run->block);
   g_free (run->window);
   g_string_free (run->one, TRUE);
@@ -807,23 +946,32 @@ tes_chrome_spill_run_next (TesChromeSpillRun *run,
                            guint             *n)
 {
   guint count = MIN (run->left, RUN_BLOCK);
+  guint32 bytes;
 
   *n = 0;
   if (count == 0)
     return NULL;
 
-  if (!spill_io (run->thread->spill->fd, FALSE, run->block, (gsize)count * sizeof (TesChromeSlice), run->slices_at))
+  bytes = run->thread->spill_blocks[run->next_block];
+  if (!spill_io (run->thread->spill->fd, FALSE, run->packed, bytes, run->slices_at))
+    goto failed;
+  if (!tes_chrome_unpack_slices (run->packed, run->packed + bytes, run->block, count))
     {
-      spill_failed (run->thread->spill);
-      run->left = 0;
-      return NULL;
+      errno = EIO;
+      goto failed;
     }
 
-  run->slices_at += (guint64)count * sizeof (TesChromeSlice);
+  run->slices_at += bytes;
+  run->next_block++;
   run->left -= count;
   *n = count;
 
   return run->block;
+
+failed:
+  spill_failed (run->thread->spill);
+  run->left = 0;
+  return NULL;
 }
 
 /* One slice's args text, valid until the next call. Slices in start order
@@ -857,8 +1005,7 @@ tes_chrome_spill_run_args (TesChromeSpillRun *run,
       run->window = g_realloc (run->window, len);
       run->window_alloc = len;
     }
-  if (!spill_io (t->spill->fd, FALSE, run->window, len,
-                 t->spill_at + (guint64)t->spill_n * sizeof (TesChromeSlice) + start))
+  if (!spill_io (t->spill->fd, FALSE, run->window, len, t->spill_args_at + start))
     {
       spill_failed (t->spill);
       run->window_len = 0;
@@ -897,8 +1044,7 @@ tes_chrome_thread_args (TesChromeThread *t,
     return t->args->str + (args_off - spilled);
 
   g_string_set_size (buf, args_len);
-  if (!spill_io (t->spill->fd, FALSE, buf->str,
-                 args_len, t->spill_at + (guint64)t->spill_n * sizeof (TesChromeSlice) + args_off))
+  if (!spill_io (t->spill->fd, FALSE, buf->str, args_len, t->spill_args_at + args_off))
     {
       spill_failed (t->spill);
       g_string_truncate (buf, 0);

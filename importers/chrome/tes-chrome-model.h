@@ -124,11 +124,14 @@ struct _TesChromeThread
   GArray   *open;          /* TesChromeOpen, the B stack */
   GArray   *orphans;       /* TesChromeOpen: E events that found no B here */
   gpointer  merged;        /* set by the builder */
-  /* while slices and args are spilled (both empty here until loaded) */
+  /* while slices and args are spilled (both empty here until loaded):
+   * the slices packed a block at a time from spill_at, then the texts */
   TesChromeSpill *spill;
   guint64   spill_at;
   guint     spill_n;
   gsize     spill_args;
+  guint64   spill_args_at;
+  guint32  *spill_blocks;  /* each block's packed size */
 };
 
 typedef struct
@@ -312,6 +315,17 @@ void              tes_chrome_set_spill_min_size (guint64      bytes);
 guint64           tes_chrome_max_piece_size (void);
 void              tes_chrome_set_max_piece_size (guint64      bytes);
 void              tes_chrome_thread_load    (TesChromeThread   *thread);
+
+/* The most bytes a slice takes packed for the spill file: seven varints */
+#define TES_CHROME_PACKED_SLICE_MAX 70
+
+gsize             tes_chrome_pack_slices    (const TesChromeSlice *s,
+                                             guint                 n,
+                                             guint8               *out);
+gboolean          tes_chrome_unpack_slices  (const guint8         *p,
+                                             const guint8         *end,
+                                             TesChromeSlice       *s,
+                                             guint                 n);
 
 /* A spilled thread's slices read back in order, a block at a time, and
  * their args through a window: what the builder holds of a thread it
