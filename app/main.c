@@ -11,6 +11,7 @@
 
 #include "tes-application.h"
 #include "tes-huge-pages.h"
+#include "tes-malloc.h"
 #include "tes-paths.h"
 
 #include <locale.h>
@@ -53,6 +54,7 @@ main (int    argc,
   int n_args;
 
   tes_huge_pages_enable (argv);
+  tes_malloc_keep_freed ();
   setlocale (LC_ALL, "");
   /* run from the build folder, the translations it compiled */
   bindtextdomain (GETTEXT_PACKAGE, tes_paths_get_locale_dir ());

@@ -10,6 +10,7 @@
 #include <locale.h>
 #include <string.h>
 
+#include "tes-malloc.h"
 #include "tes-ui-test-util.h"
 
 /* Each case runs in a subprocess with a deadline: a main loop that never
@@ -473,6 +474,9 @@ tes_ui_test_init (int    *argc,
       g_free (system_mime_dirs[i]);
       system_mime_dirs[i] = dir;
     }
+
+  /* what the window's program does first */
+  tes_malloc_keep_freed ();
 
   /* gtk_test_init() calls g_test_init() without options, which would drop
    * G_TEST_OPTION_ISOLATE_DIRS; do what it does by hand. No accessibility

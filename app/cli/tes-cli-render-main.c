@@ -15,6 +15,7 @@
 
 #include "tes-cli-private.h"
 #include "tes-huge-pages.h"
+#include "tes-malloc.h"
 
 int
 main (int    argc,
@@ -24,6 +25,7 @@ main (int    argc,
 
   /* as tessera-cli, whose command line this is */
   tes_huge_pages_enable (argv);
+  tes_malloc_keep_freed ();
   setlocale (LC_ALL, "");
   setlocale (LC_NUMERIC, "C");
   g_set_prgname ("tessera-cli");
