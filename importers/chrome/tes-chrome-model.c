@@ -16,6 +16,7 @@
 #include "tes-varint-private.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 #ifdef __GLIBC__
@@ -884,6 +885,24 @@ tes_chrome_thread_load (TesChromeThread *t)
   t->args = args;
   t->spill = NULL;
   g_clear_pointer (&t->spill_blocks, g_free);
+}
+
+/* Once its thread is written, nothing reads a part's spilled slices and
+ * texts again: their pages of the page cache are freed at once, for the
+ * cache file and the build's memory to take while they are still warm
+ * (memory left free a while is handed back to the host of a virtual
+ * machine, and faulted in again at a high cost). 10M: 2.92 -> 2.78 s. */
+void
+tes_chrome_thread_drop_spilled (TesChromeThread *t)
+{
+  if (t->spill == NULL)
+    return;
+
+#ifdef FALLOC_FL_PUNCH_HOLE
+  /* where the file system cannot, they are freed with the file */
+  (void)fallocate (t->spill->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)t->spill_at,
+                   (off_t)(t->spill_args_at + t->spill_args - t->spill_at));
+#endif
 }
 
 /* ---- reading a spilled thread in order ----------------------------------- */

@@ -282,6 +282,7 @@ TesChromeRecycle *tes_chrome_recycle_new    (void);
 void              tes_chrome_recycle_free   (TesChromeRecycle  *bin);
 void              tes_chrome_thread_new_arrays (TesChromeThread *thread,
                                              TesChromeRecycle  *bin);
+void              tes_chrome_thread_drop_spilled (TesChromeThread *thread);
 gboolean          tes_chrome_thread_release_arrays (TesChromeThread *thread,
                                              TesChromeRecycle  *bin);
 

@@ -214,7 +214,12 @@ static void
 release_thread (TesChromeMergedThread *mt)
 {
   for (guint pi = 0; pi < mt->parts->len; pi++)
-    tes_chrome_thread_release_arrays (g_array_index (mt->parts, TesChromePart, pi).thread, NULL);
+    {
+      TesChromeThread *t = g_array_index (mt->parts, TesChromePart, pi).thread;
+
+      tes_chrome_thread_drop_spilled (t);
+      tes_chrome_thread_release_arrays (t, NULL);
+    }
 }
 
 void
