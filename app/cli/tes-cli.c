@@ -16,7 +16,6 @@
 
 #include "tes-cli-private.h"
 #include "tes-huge-pages.h"
-#include "tes-malloc.h"
 
 static const char usage_text[] =
   "Usage: tessera-cli COMMAND [OPTION…] FILE…\n"
@@ -117,7 +116,6 @@ main (int    argc,
   };
 
   tes_huge_pages_enable (argv);
-  tes_malloc_keep_freed ();
   setlocale (LC_ALL, "");
   /* Numbers are printed as the vendors print them, whatever the locale. */
   setlocale (LC_NUMERIC, "C");

@@ -866,8 +866,9 @@ tes_chrome_thread_load (TesChromeThread *t)
       guint first = (guint)b * RUN_BLOCK;
 
       read_back = tes_chrome_unpack_slices (packed + at, packed + at + t->spill_blocks[b],
-                                 &g_array_index (slices, TesChromeSlice, first), MIN (t->spill_n - first, RUN_BLOCK));
-      errno = EIO;   /* what a block that does not unpack is */
+                                            &g_array_index (slices, TesChromeSlice, first),
+                                            MIN (t->spill_n - first, RUN_BLOCK));
+      errno = EIO;   /* why, when the block did not unpack */
     }
   if (!read_back)
     {
