@@ -932,6 +932,7 @@ TesChromeSpillRun *
 tes_chrome_spill_run_new (TesChromeThread *t)
 {
   TesChromeSpillRun *run;
+  guint32 packed_max = 0;
 
   g_return_val_if_fail (t->spill != NULL, NULL);
 
@@ -939,7 +940,11 @@ tes_chrome_spill_run_new (TesChromeThread *t)
   run->thread = t;
   run->slices_at = t->spill_at;
   run->left = t->spill_n;
-  run->packed = g_malloc ((gsize)MIN (RUN_BLOCK, MAX (t->spill_n, 1)) * PACKED_SLICE_MAX);
+  /* as big as the part's biggest block: a run per part is open at once
+   * (400 at 100M events), each block about 40 KB of its 287 KB at most */
+  for (guint b = 0; (gsize)b * RUN_BLOCK < t->spill_n; b++)
+    packed_max = MAX (packed_max, t->spill_blocks[b]);
+  run->packed = g_malloc (MAX (packed_max, 1));
   run->block = g_new (TesChromeSlice, MIN (RUN_BLOCK, MAX (t->spill_n, 1)));
   run->one = g_string_new (NULL);
 
