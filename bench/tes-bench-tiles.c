@@ -36,6 +36,7 @@
 #include <time.h>
 
 #include "tes-huge-pages.h"
+#include "tes-malloc.h"
 #include "tes-bench-util.h"
 #include "tes-bsp-section.h"
 #include "tes-importer-registry.h"
@@ -458,6 +459,8 @@ main (int    argc,
 
   /* as the programs do, so that what it measures is what they run */
   tes_huge_pages_enable (argv);
+  /* as the window does */
+  tes_malloc_keep_freed ();
   context = g_option_context_new ("- time the BSP heatmap's frames and the Memory section's opening");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))

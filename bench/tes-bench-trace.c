@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "tes-huge-pages.h"
+#include "tes-malloc.h"
 #include "tes-bench-util.h"
 #include "tes-trace-render.h"
 
@@ -367,6 +368,8 @@ main (int    argc,
 
   /* as the programs do, so that what it measures is what they run */
   tes_huge_pages_enable (argv);
+  /* as the window does */
+  tes_malloc_keep_freed ();
   context = g_option_context_new ("- time the Execution Trace's frames");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error) || cache_path == NULL)
