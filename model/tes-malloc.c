@@ -27,9 +27,10 @@
  * ms with this, docs/benchmarks.md). Blocks up to 32 MB now come from the
  * heap, and freed memory is kept for the next ones up to 128 MB. Called
  * first thing by the programs that draw (the window, tessera-cli-render,
- * the benchmarks of their frames) and the window tests. Not by tessera-cli: an import keeps more that way
- * (a 1M-event trace's peak 64-78 MB instead of 57-61, over half the
- * file's 126 MB) for 0.15-0.3 s less at 10M events. */
+ * the benchmarks of their frames) and the window tests. Not by
+ * tessera-cli: an import keeps more that way (a 1M-event trace's peak
+ * 64-78 MB instead of 57-61, over half the file's 126 MB) for 0.15-0.3 s
+ * less at 10M events. */
 void
 tes_malloc_keep_freed (void)
 {
