@@ -1135,6 +1135,76 @@ test_spill_packing (void)
   }
 }
 
+/* A piece's thread spilled to the file and read back, whole
+ * (tes_chrome_thread_load (), as the SigmaStar flavour reads its threads)
+ * and a block at a time (a run, as the merge reads them): the slices and
+ * texts it had, over several blocks and a last one cut short. */
+static void
+test_spill_load (void)
+{
+  g_autofree char *near = tes_test_tmp_path ("spilled");
+  g_autoptr(GRand) rand = g_rand_new_with_seed (27);
+  TesChromeSegment *seg = tes_chrome_segment_new (0);
+  TesChromeThread *t = g_new0 (TesChromeThread, 1);
+  TesChromeSpill *spill = tes_chrome_spill_new (near);
+  g_autoptr(GArray) want = NULL;
+  g_autoptr(GString) want_args = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  TesChromeSpillRun *run;
+  const TesChromeSlice *block;
+  guint n, read = 0;
+
+  g_assert_nonnull (spill);
+  tes_chrome_thread_new_arrays (t, NULL);
+  g_ptr_array_add (seg->thread_list, t);
+  for (guint i = 0; i < 3 * 4096 + 123; i++)
+    {
+      TesChromeSlice s = { (gint64)i * 1000, g_rand_int_range (rand, 0, 5000), 0, 1 + i % 7, 1, 0, 0, 0 };
+
+      if (i % 3 != 0)
+        {
+          s.args_off = t->args->len;
+          g_string_append_printf (t->args, "{\"bytes\":%u}", g_rand_int (rand));
+          s.args_len = (guint32)(t->args->len - s.args_off);
+        }
+      g_array_append_val (t->slices, s);
+    }
+  want = g_array_copy (t->slices);
+  g_string_append_len (want_args, t->args->str, (gssize)t->args->len);
+
+  tes_chrome_spill_segment (spill, seg);
+  g_assert_true (t->spill == spill);
+  g_assert_cmpuint (t->slices->len, ==, 0);
+  g_assert_cmpuint (tes_chrome_thread_n_slices (t), ==, want->len);
+
+  run = tes_chrome_spill_run_new (t);
+  while ((block = tes_chrome_spill_run_next (run, &n)) != NULL)
+    {
+      for (guint i = 0; i < n; i++)
+        {
+          const TesChromeSlice *s = &g_array_index (want, TesChromeSlice, read + i);
+
+          g_assert_cmpmem (&block[i], sizeof *s, s, sizeof *s);
+          g_assert_cmpmem (tes_chrome_spill_run_args (run, block[i].args_off, block[i].args_len), s->args_len,
+                           want_args->str + s->args_off, s->args_len);
+        }
+      read += n;
+    }
+  tes_chrome_spill_run_free (run);
+  g_assert_cmpuint (read, ==, want->len);
+
+  tes_chrome_thread_load (t);
+  g_assert_null (t->spill);
+  g_assert_cmpmem (t->slices->data, (gsize)t->slices->len * sizeof (TesChromeSlice),
+                   want->data, (gsize)want->len * sizeof (TesChromeSlice));
+  g_assert_cmpmem (t->args->str, t->args->len, want_args->str, want_args->len);
+  g_assert_true (tes_chrome_spill_check (spill, &error));
+  g_assert_no_error (error);
+
+  tes_chrome_segment_free (seg);
+  tes_chrome_spill_free (spill);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1157,6 +1227,7 @@ main (int   argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/gzip-pieces", test_gzip_pieces);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/nearly-sorted", test_nearly_sorted);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/spill-packing", test_spill_packing);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/spill-load", test_spill_load);
 
   tes_test_add (TES_TEST_SHARED_DATA, "/tes/chrome/conformance", test_conformance);
   tes_test_add (TES_TEST_SHARED_DATA, "/tes/chrome/nanoseconds", test_nanoseconds_shared);
