@@ -2,8 +2,8 @@
 (schema 11: blocks of varint columns, args blocks of zstd-packed
 skeletons, each distinct one once, and packed decimal digits, the search
 summary and sums), apart from Tessera's own reader, so that tests check
-the cache against a file's truth through the document. The blocks' hashes are left to Tessera's
-reader (test-cache-chunk damages them).
+the cache against a file's truth through the document. The blocks' hashes
+are left to Tessera's reader (test-cache-chunk damages them).
 
 zstd is libzstd's, through ctypes: Python has no zstd module before 3.14,
 and the library is the one Tessera links.

@@ -70,7 +70,6 @@ meter_tick_cb (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
-/* Says the worst gap of a phase, and starts the next. */
 /* A tooltip's long line of arguments wraps at about 80 characters, where
  * a plain label keeps it on one line (the tooltip's own label did: a
  * Kineto kernel's arguments ran past the screen's edge). */
@@ -98,6 +97,7 @@ test_trace_frames_tooltip_wraps (void)
   g_object_unref (plain);
 }
 
+/* Says the worst gap of a phase, and starts the next. */
 static void
 meter_phase (Meter      *meter,
              const char *phase)

@@ -48,7 +48,6 @@ _tes_trace_view_query_tooltip (GtkWidget  *widget,
   if (box->label != NULL)
     {
       g_autofree char *path = g_strndup (box->label, box->label_len);
-
       g_autofree char *n_steps = tes_format_grouped (box->n_slices);
 
       /* Translators: Group Executions' box: a call path and how many steps (grouped) run under it */
