@@ -31,6 +31,19 @@ G_BEGIN_DECLS
 
 G_STATIC_ASSERT (sizeof (TesLaneBucket) == 32);
 
+/* A counter track's summary levels share slice_lod and its shapes; a
+ * bucket holds the lowest, highest and last of the samples in it, min NaN
+ * when it has none (a sample is never NaN: SQLite stores NaN as NULL,
+ * which counter_values refuses). */
+typedef struct
+{
+  double min;
+  double max;
+  double last;
+} TesCounterLodBucket;
+
+G_STATIC_ASSERT (sizeof (TesCounterLodBucket) == 24);
+
 /* One slice as packed in slice_chunks.data, little-endian. The index of a
  * slice is its position in its track (start order), so it is not stored. */
 typedef struct

@@ -151,10 +151,11 @@ tes_prepared_track_free (TesPreparedTrack *prep)
 }
 
 gboolean
-tes_lod_builder_begin (TesLodBuilder *lb,
-                       guint          n,
-                       gint64         t_min,
-                       gint64         t_max)
+tes_lod_shape (guint64  n,
+               gint64   t_min,
+               gint64   t_max,
+               guint   *shift,
+               guint   *nb)
 {
   /* unsigned: the bounds may be empty (t_min > t_max) or 2^63 apart */
   guint64 span = t_max > t_min ? (guint64)t_max - (guint64)t_min : 1;
@@ -165,10 +166,22 @@ tes_lod_builder_begin (TesLodBuilder *lb,
 
   while (target < TES_CACHE_LOD_MAX_BUCKETS && target < n / 4)
     target *= 2;
-  lb->shift = 0;
-  while (lb->shift < 62 && ((span - 1) >> lb->shift) + 1 > target)
-    lb->shift++;
-  lb->nb = (guint)(((span - 1) >> lb->shift) + 1);
+  *shift = 0;
+  while (*shift < 62 && ((span - 1) >> *shift) + 1 > target)
+    (*shift)++;
+  *nb = (guint)(((span - 1) >> *shift) + 1);
+
+  return TRUE;
+}
+
+gboolean
+tes_lod_builder_begin (TesLodBuilder *lb,
+                       guint          n,
+                       gint64         t_min,
+                       gint64         t_max)
+{
+  if (!tes_lod_shape (n, t_min, t_max, &lb->shift, &lb->nb))
+    return FALSE;
   lb->level = g_new0 (TesLaneBucket, lb->nb);
   lb->t_min = t_min;
 

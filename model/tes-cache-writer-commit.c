@@ -300,7 +300,6 @@ tes_cache_writer_commit (TesCacheWriter  *self,
     return FALSE;
 
   finish_sql = g_strdup_printf ("CREATE INDEX instants_track ON instants (track_id, ts);"
-                                "CREATE INDEX counter_values_track ON counter_values (track_id, ts);"
                                 "CREATE INDEX operators_track ON operators (track_id, op_index);"
                                 "CREATE INDEX info_key ON info (key);"
                                 "INSERT INTO meta SELECT 'n_sources', count(*) FROM sources;"
@@ -321,7 +320,10 @@ tes_cache_writer_commit (TesCacheWriter  *self,
                                 PACKAGE_NAME " " PACKAGE_VERSION,
                                 TES_CACHE_SCHEMA_VERSION);
 
+  /* the value in the index: a window of a counter reads the index alone */
   if (!widen_extents (self, error) ||
+      !tes_cache_exec (self->db, "CREATE INDEX counter_values_track ON counter_values (track_id, ts, value);", error) ||
+      !tes_cache_writer_store_counter_lod (self, cancellable, error) ||
       !tes_cache_exec (self->db, finish_sql, error) ||
       !tes_cache_finish (self->db, known, G_N_ELEMENTS (known), error))
     return FALSE;

@@ -199,6 +199,13 @@ GByteArray       *tes_cache_writer_pack_chunk         (const TesSliceRecord *rec
 TesPreparedTrack *tes_prepared_track_new              (guint                 id,
                                                        TesTrackSlices       *ts);
 void              tes_prepared_track_free             (TesPreparedTrack     *prep);
+/* Level 0's bucket width (2^shift ticks) and count for n items over
+ * [t_min, t_max]; FALSE when too few for a summary. */
+gboolean          tes_lod_shape                       (guint64               n,
+                                                       gint64                t_min,
+                                                       gint64                t_max,
+                                                       guint                *shift,
+                                                       guint                *nb);
 gboolean          tes_lod_builder_begin               (TesLodBuilder        *lb,
                                                        guint                 n,
                                                        gint64                t_min,
@@ -216,6 +223,11 @@ TesPreparedTrack *tes_cache_writer_prepare_track      (guint                 id,
 gboolean          tes_cache_writer_prepare_statements (TesCacheWriter       *self);
 gboolean          tes_cache_writer_store_track        (TesCacheWriter       *self,
                                                        TesPreparedTrack     *prep);
+
+/* tes-cache-writer-counters.c */
+gboolean          tes_cache_writer_store_counter_lod  (TesCacheWriter       *self,
+                                                       GCancellable         *cancellable,
+                                                       GError              **error);
 
 /* tes-cache-writer-pack.c */
 gboolean          tes_cache_writer_queue_chunk        (TesCacheWriter       *self,

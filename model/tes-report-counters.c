@@ -15,6 +15,21 @@
 /* What the Execution Trace draws beside slices: counter series as small
  * charts, and flows as arrows between lanes. */
 
+#include <math.h>
+
+/* A counter's columns as its samples (or its summary's buckets) come, in
+ * time order. */
+typedef struct
+{
+  TesCounterBucket *buckets;
+  guint             n_buckets;
+  gint64            t0;
+  gint64            t1;
+  guint             filled;    /* columns before this one have their carried value */
+  gboolean          have;      /* a value is in force */
+  double            value;
+} CounterFill;
+
 static void
 bucket_add (TesCounterBucket *bucket,
             double            value)
@@ -32,6 +47,137 @@ bucket_add (TesCounterBucket *bucket,
   bucket->last = value;
 }
 
+/* Values from @min to @max at @ts, @last the one left in force: one
+ * sample, or a summary bucket (placed at its middle). */
+static void
+fill_add (CounterFill *fill,
+          gint64       ts,
+          double       min,
+          double       max,
+          double       last)
+{
+  guint b = (guint)MIN ((__int128)(ts - fill->t0) * fill->n_buckets / (fill->t1 - fill->t0),
+                        (__int128)fill->n_buckets - 1);
+
+  /* the columns before this one hold the value before it, and so does
+   * this one up to its first sample */
+  for (; fill->filled < b; fill->filled++)
+    if (fill->have)
+      bucket_add (&fill->buckets[fill->filled], fill->value);
+  if (fill->have && fill->filled == b && !fill->buckets[b].has_value)
+    bucket_add (&fill->buckets[b], fill->value);
+
+  bucket_add (&fill->buckets[b], min);
+  bucket_add (&fill->buckets[b], max);
+  fill->buckets[b].last = last;
+  fill->value = last;
+  fill->have = TRUE;
+}
+
+/* The samples in [lo, hi), from counter_values' index. No query for a
+ * part outside the track's extent: the first query of a table checks all
+ * of it, and the whole run needs none (its summary answers). */
+static gboolean
+fill_from_samples (TesReport       *self,
+                   sqlite3         *db,
+                   sqlite3_stmt   **stmt,
+                   const TesTrack  *track,
+                   gint64           lo,
+                   gint64           hi,
+                   CounterFill     *fill,
+                   GError         **error)
+{
+  int rc;
+
+  if (!track->has_extent || lo >= hi || lo > track->t_max || hi <= track->t_min)
+    return TRUE;
+  if (*stmt == NULL &&
+      !tes_report_prepare_checked (self, db,
+                                   "SELECT ts, value FROM counter_values WHERE track_id = ? AND ts >= ? AND ts < ? "
+                                   "ORDER BY ts",
+                                   stmt, error))
+    return FALSE;
+  sqlite3_reset (*stmt);
+  sqlite3_bind_int64 (*stmt, 1, track->id);
+  sqlite3_bind_int64 (*stmt, 2, lo);
+  sqlite3_bind_int64 (*stmt, 3, hi);
+
+  while ((rc = sqlite3_step (*stmt)) == SQLITE_ROW)
+    {
+      double value = sqlite3_column_double (*stmt, 1);
+
+      fill_add (fill, sqlite3_column_int64 (*stmt, 0), value, value, value);
+    }
+  if (rc != SQLITE_DONE)
+    {
+      tes_cache_set_error (error, db, "Reading counter values");
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* [t0, t1) from the coarsest summary level whose buckets fit in a column:
+ * the buckets wholly inside, the samples of the parts at either end. The
+ * columns' figures are the samples' own; a bucket across two columns
+ * counts in the one holding its middle. FALSE in @answered when columns
+ * are finer than every level (or the counter has too few samples for a
+ * summary). */
+static gboolean
+fill_from_summary (TesReport       *self,
+                   sqlite3         *db,
+                   sqlite3_stmt   **stmt,
+                   const TesTrack  *track,
+                   CounterFill     *fill,
+                   gboolean        *answered,
+                   GError         **error)
+{
+  gint64 track_id = track->id;
+  gint64 column = (gint64)(((__int128)fill->t1 - fill->t0) / fill->n_buckets);
+  g_autoptr(GBytes) data = NULL;
+  const TesCounterLodBucket *level;
+  TesReportLod lod;
+  gint64 first, last, lo, hi;
+
+  *answered = FALSE;
+  if (!tes_report_lod_for_column (self, db, track_id, column, sizeof (TesCounterLodBucket), &lod, &data, error))
+    return FALSE;
+  if (data == NULL)
+    return TRUE;
+  level = g_bytes_get_data (data, NULL);
+
+  /* the buckets whose samples are all in [t0, t1): all of them at the
+   * whole run */
+  first = fill->t0 <= MAX (lod.base, track->t_min) ? 0
+          : (gint64)((((__int128)fill->t0 - lod.base) + ((gint64)1 << lod.shift) - 1) >> lod.shift);
+  last = fill->t1 > track->t_max ? lod.n - 1
+         : fill->t1 <= lod.base ? -1 : (gint64)MIN (lod.n, ((__int128)fill->t1 - lod.base) >> lod.shift) - 1;
+  if (first > last)
+    return TRUE;
+  lo = lod.base + (first << lod.shift);
+  hi = lod.base + ((last + 1) << lod.shift);
+
+  for (gint64 b = first; b <= last; b++)
+    if (!isnan (level[b].min) &&
+        !(level[b].min <= level[b].last && level[b].last <= level[b].max))
+      return tes_report_set_damaged (error, self, "bucket %" G_GINT64_FORMAT " of the summary of counter %"
+                                     G_GINT64_FORMAT, b, track_id);
+
+  if (!fill_from_samples (self, db, stmt, track, fill->t0, lo, fill, error))
+    return FALSE;
+  /* each bucket at its middle, but the first at its first sample (the
+   * series' first, which starts it): the series starts in its column */
+  for (gint64 b = first; b <= last; b++)
+    if (!isnan (level[b].min))
+      fill_add (fill, lod.base + (b << lod.shift) + (b > 0 ? ((gint64)1 << lod.shift) / 2 : 0),
+                level[b].min, level[b].max, level[b].last);
+  if (!fill_from_samples (self, db, stmt, track, hi, fill->t1, fill, error))
+    return FALSE;
+
+  *answered = TRUE;
+  return TRUE;
+}
+
 /**
  * tes_report_get_counter:
  * @t0: start, in the track's ticks
@@ -41,7 +187,8 @@ bucket_add (TesCounterBucket *bucket,
  * lowest and highest value the series takes there and the last. A counter
  * holds its value until the next sample (it is a step function), so a
  * column without samples carries the value before it, up to the track's
- * last sample.
+ * last sample. Zoomed out, from the counter's summary levels, so that a
+ * frame costs its columns, not its samples.
  *
  * Returns: (transfer full): TesCounterBucket × @n_buckets
  */
@@ -57,10 +204,8 @@ tes_report_get_counter (TesReport  *self,
   const TesTrack *track;
   sqlite3_stmt *stmt = NULL;
   sqlite3 *db;
-  gboolean have = FALSE;
-  double value = 0;
-  guint filled = 0;
-  int rc;
+  CounterFill fill = { NULL, n_buckets, t0, t1, 0, FALSE, 0 };
+  gboolean answered = FALSE;
 
   g_return_val_if_fail (TES_IS_REPORT (self), NULL);
   g_return_val_if_fail (n_buckets > 0 && t1 > t0, NULL);
@@ -74,67 +219,43 @@ tes_report_get_counter (TesReport  *self,
 
   buckets = g_array_sized_new (FALSE, TRUE, sizeof (TesCounterBucket), n_buckets);
   g_array_set_size (buckets, n_buckets);
+  fill.buckets = (TesCounterBucket *)(gpointer)buckets->data;
 
   if (!(db = tes_report_borrow_db (self, error)))
     return NULL;
 
-  /* the value in force at t0 */
-  if (!tes_report_prepare_checked (self, db,
-                                   "SELECT value FROM counter_values WHERE track_id = ? AND ts < ? "
-                                   "ORDER BY ts DESC LIMIT 1",
-                                   &stmt, error))
+  /* the value in force at t0 (none before the track's extent) */
+  if (track->has_extent && t0 > track->t_min)
+    {
+      if (!tes_report_prepare_checked (self, db,
+                                       "SELECT value FROM counter_values WHERE track_id = ? AND ts < ? "
+                                       "ORDER BY ts DESC LIMIT 1",
+                                       &stmt, error))
+        goto fail;
+      sqlite3_bind_int64 (stmt, 1, track_id);
+      sqlite3_bind_int64 (stmt, 2, t0);
+      if (sqlite3_step (stmt) == SQLITE_ROW)
+        {
+          fill.value = sqlite3_column_double (stmt, 0);
+          fill.have = TRUE;
+        }
+      g_clear_pointer (&stmt, sqlite3_finalize);
+    }
+
+  if (!fill_from_summary (self, db, &stmt, track, &fill, &answered, error) ||
+      (!answered && !fill_from_samples (self, db, &stmt, track, t0, t1, &fill, error)))
     goto fail;
-  sqlite3_bind_int64 (stmt, 1, track_id);
-  sqlite3_bind_int64 (stmt, 2, t0);
-  if (sqlite3_step (stmt) == SQLITE_ROW)
-    {
-      value = sqlite3_column_double (stmt, 0);
-      have = TRUE;
-    }
-  sqlite3_finalize (stmt);
-  stmt = NULL;
-
-  if (!tes_report_prepare_checked (self, db,
-                                   "SELECT ts, value FROM counter_values WHERE track_id = ? AND ts >= ? AND ts < ? "
-                                   "ORDER BY ts",
-                                   &stmt, error))
-    goto fail;
-  sqlite3_bind_int64 (stmt, 1, track_id);
-  sqlite3_bind_int64 (stmt, 2, t0);
-  sqlite3_bind_int64 (stmt, 3, t1);
-
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    {
-      gint64 ts = sqlite3_column_int64 (stmt, 0);
-      guint b = (guint)MIN ((__int128)(ts - t0) * n_buckets / (t1 - t0), (__int128)n_buckets - 1);
-
-      /* the columns before this sample hold the value before it */
-      for (; filled < b; filled++)
-        if (have)
-          bucket_add (&g_array_index (buckets, TesCounterBucket, filled), value);
-      if (have && filled == b && !g_array_index (buckets, TesCounterBucket, b).has_value)
-        bucket_add (&g_array_index (buckets, TesCounterBucket, b), value);
-
-      value = sqlite3_column_double (stmt, 1);
-      have = TRUE;
-      bucket_add (&g_array_index (buckets, TesCounterBucket, b), value);
-    }
-  if (rc != SQLITE_DONE)
-    {
-      tes_cache_set_error (error, db, "Reading counter values");
-      goto fail;
-    }
 
   /* the last value holds to the end of the series */
-  if (have && track->has_extent)
+  if (fill.have && track->has_extent)
     {
-      for (; filled < n_buckets; filled++)
+      for (; fill.filled < n_buckets; fill.filled++)
         {
-          gint64 lo = t0 + (gint64)((__int128)(t1 - t0) * filled / n_buckets);
+          gint64 lo = t0 + (gint64)((__int128)(t1 - t0) * fill.filled / n_buckets);
 
           if (lo > track->t_max)
             break;
-          bucket_add (&g_array_index (buckets, TesCounterBucket, filled), value);
+          bucket_add (&fill.buckets[fill.filled], fill.value);
         }
     }
 
@@ -149,14 +270,6 @@ fail:
   return NULL;
 }
 
-/**
- * tes_report_get_flows:
- * @t0: start, ns
- * @t1: end, ns
- *
- * Returns: (transfer full): the flows (TesFlow, times in ns) with an end
- *   in [t0, t1]
- */
 typedef struct
 {
   gint64  from_ts;    /* in its track's ticks, as stored: the order */
@@ -174,6 +287,14 @@ compare_flows (gconstpointer a,
   return x->flow.id < y->flow.id ? -1 : x->flow.id > y->flow.id;
 }
 
+/**
+ * tes_report_get_flows:
+ * @t0: start, ns
+ * @t1: end, ns
+ *
+ * Returns: (transfer full): the flows (TesFlow, times in ns) with an end
+ *   in [t0, t1]
+ */
 GArray *
 tes_report_get_flows (TesReport  *self,
                       gint64      t0,

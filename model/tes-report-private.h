@@ -36,7 +36,7 @@ typedef struct
   guint   shift;
   gint64  base;
   gint64  n;
-  GBytes *data;      /* TesLaneBucket × n; NULL until read */
+  GBytes *data;      /* n buckets (TesLaneBucket, or TesCounterLodBucket for a counter); NULL until read */
 } TesReportLod;
 
 /* A chunk's row of slice_chunks, what a window's query reads of it. */
@@ -175,6 +175,14 @@ GArray   *tes_report_chunk_rows   (TesReport            *self,
                                    sqlite3              *db,
                                    gint64                track_id,
                                    GError              **error);
+gboolean  tes_report_lod_for_column (TesReport         *self,
+                                     sqlite3           *db,
+                                     gint64             track_id,
+                                     gint64             column,
+                                     gsize              bucket_size,
+                                     TesReportLod      *chosen,
+                                     GBytes           **data,
+                                     GError           **error);
 gboolean  tes_report_check_lod_data (TesReport          *self,
                                    gint64                track_id,
                                    int                   level,

@@ -647,6 +647,21 @@ lod_choose (GArray *levels,
   return chosen;
 }
 
+/* A counter's level has buckets a quarter of a column wide at most: its
+ * samples are placed whole (at their bucket's middle), not spread over
+ * the columns a bucket spans, so a coarser one moves peaks by a column. */
+#define COUNTER_BUCKETS_PER_COLUMN 4
+
+static gint64
+lod_column (TesReport *self,
+            gint64     track_id,
+            gint64     column)
+{
+  const TesTrack *track = tes_report_get_track (self, track_id);
+
+  return track != NULL && track->kind == TES_TRACK_COUNTER ? column / COUNTER_BUCKETS_PER_COLUMN : column;
+}
+
 /* Up to this many tracks with summaries, the first lane read at a column
  * width reads every track's level for it in one scan. */
 #define LOD_SCAN_TRACKS 64
@@ -676,7 +691,7 @@ lod_read_for_column (TesReport *self,
       g_hash_table_iter_init (&iter, self->lods);
       while (g_hash_table_iter_next (&iter, &key, &value))
         {
-          int chosen = lod_choose (value, column);
+          int chosen = lod_choose (value, lod_column (self, *(gint64 *)key, column));
 
           if (chosen >= 0 && g_array_index ((GArray *)value, TesReportLod, chosen).data == NULL &&
               g_array_index ((GArray *)value, TesReportLod, chosen).level >= 0 &&
@@ -769,6 +784,59 @@ lod_data (TesReport *self,
   return g_steal_pointer (&data);
 }
 
+/**
+ * tes_report_lod_for_column:
+ * @bucket_size: the size of a bucket of the track's kind
+ * @chosen: (out): the level
+ * @data: (out): its buckets, checked against its checksum and its size;
+ *   NULL (and TRUE) when columns are finer than every level
+ *
+ * The coarsest summary level of @track_id whose buckets are no wider than
+ * a column of @column ticks (a quarter of one for a counter).
+ */
+gboolean
+tes_report_lod_for_column (TesReport     *self,
+                           sqlite3       *db,
+                           gint64         track_id,
+                           gint64         column,
+                           gsize          bucket_size,
+                           TesReportLod  *chosen,
+                           GBytes       **data,
+                           GError       **error)
+{
+  g_autoptr(GArray) levels = NULL;
+  const TesReportLod *lod;
+  gboolean kept;
+  int i;
+
+  *data = NULL;
+  if (!(levels = lod_levels (self, db, track_id, error)))
+    return FALSE;
+  if ((i = lod_choose (levels, lod_column (self, track_id, column))) < 0)
+    return TRUE;
+  lod = &g_array_index (levels, TesReportLod, i);
+
+  g_mutex_lock (&self->lods_lock);
+  kept = lod->data != NULL;
+  g_mutex_unlock (&self->lods_lock);
+  if (!kept && !lod_read_for_column (self, db, column, error))
+    return FALSE;
+  if (!(*data = lod_data (self, db, track_id, levels, (guint)i, error)))
+    return FALSE;
+
+  /* the level's buckets fill its data and end within gint64 */
+  if (lod->n < 0 || lod->n > TES_CACHE_LOD_MAX_BUCKETS || g_bytes_get_size (*data) != (gsize)lod->n * bucket_size ||
+      (__int128)lod->base + ((__int128)lod->n << lod->shift) > G_MAXINT64)
+    {
+      g_clear_pointer (data, g_bytes_unref);
+      return tes_report_set_damaged (error, self, "the lane summary of track %" G_GINT64_FORMAT, track_id);
+    }
+  *chosen = *lod;
+  chosen->data = NULL;
+
+  return TRUE;
+}
+
 /* Answers from the coarsest summary level whose buckets are no wider than
  * a column; FALSE (and nothing done) when columns are finer than every
  * level, so that the slices themselves must be read. */
@@ -783,54 +851,34 @@ lane_from_summary (TesReport     *self,
                    gboolean      *answered,
                    GError       **error)
 {
-  g_autoptr(GArray) levels = NULL;
   g_autoptr(GBytes) data = NULL;
   gint64 column = (gint64)(((__int128)t1 - t0) / n_buckets);
-  const TesReportLod *lod;
+  TesReportLod lod;
   const TesLaneBucket *level;
   gint64 first, last;
-  gboolean kept;
-  int chosen;
-  gsize size;
 
   *answered = FALSE;
 
-  if (!(levels = lod_levels (self, db, track_id, error)))
+  if (!tes_report_lod_for_column (self, db, track_id, column, sizeof (TesLaneBucket), &lod, &data, error))
     return FALSE;
-
-  /* the coarsest level whose buckets fit in a column */
-  if ((chosen = lod_choose (levels, column)) < 0)
+  if (data == NULL)
     return TRUE;
-  lod = &g_array_index (levels, TesReportLod, chosen);
+  level = g_bytes_get_data (data, NULL);
 
-  g_mutex_lock (&self->lods_lock);
-  kept = lod->data != NULL;
-  g_mutex_unlock (&self->lods_lock);
-  if (!kept && !lod_read_for_column (self, db, column, error))
-    return FALSE;
-  if (!(data = lod_data (self, db, track_id, levels, (guint)chosen, error)))
-    return FALSE;
-  level = g_bytes_get_data (data, &size);
-
-  /* the level's buckets fill its data and end within gint64 */
-  if (lod->n < 0 || lod->n > TES_CACHE_LOD_MAX_BUCKETS || size != (gsize)lod->n * sizeof (TesLaneBucket) ||
-      (__int128)lod->base + ((__int128)lod->n << lod->shift) > G_MAXINT64)
-    return tes_report_set_damaged (error, self, "the lane summary of track %" G_GINT64_FORMAT, track_id);
-
-  first = t0 <= lod->base ? 0 : (gint64)(((__int128)t0 - lod->base) >> lod->shift);
-  last = t1 <= lod->base ? -1 : (gint64)MIN (lod->n - 1, ((__int128)t1 - 1 - lod->base) >> lod->shift);
+  first = t0 <= lod.base ? 0 : (gint64)(((__int128)t0 - lod.base) >> lod.shift);
+  last = t1 <= lod.base ? -1 : (gint64)MIN (lod.n - 1, ((__int128)t1 - 1 - lod.base) >> lod.shift);
 
   for (gint64 b = first; b <= last; b++)
     {
       /* what the writer's merging keeps: the time spread over columns
        * is within the bucket */
-      if (level[b].busy < 0 || level[b].busy > ((gint64)1 << lod->shift) ||
+      if (level[b].busy < 0 || level[b].busy > ((gint64)1 << lod.shift) ||
           level[b].dominant_time < 0 || level[b].dominant_time > level[b].busy)
         return tes_report_set_damaged (error, self, "bucket %" G_GINT64_FORMAT " of the lane "
                                        "summary of track %" G_GINT64_FORMAT, b, track_id);
     }
   if (first <= last)
-    tes_lane_add_level (buckets, n_buckets, t0, t1, level, lod->base, lod->shift, first, last);
+    tes_lane_add_level (buckets, n_buckets, t0, t1, level, lod.base, lod.shift, first, last);
 
   *answered = TRUE;
   return TRUE;

@@ -1,0 +1,214 @@
+/* tes-cache-writer-counters.c
+ *
+ * Copyright 2026 The Tessera developers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "tes-cache-writer"
+
+#include "config.h"
+
+#include "tes-cache-writer-private.h"
+
+#include <math.h>
+
+/* A counter series' summary levels, in slice_lod beside the slices' (a
+ * track is one or the other): the whole run of a counter with 50,000
+ * samples read row by row cost 20 ms of a 28 ms frame. Written at the
+ * commit, from counter_values in index order, whatever order the
+ * importer wrote the samples in. */
+
+typedef struct
+{
+  gint64  track_id;
+  gint64  n;
+  gint64  t_min;
+  gint64  t_max;
+} CounterSpan;
+
+static void
+bucket_add (TesCounterLodBucket *bucket,
+            double               min,
+            double               max,
+            double               last)
+{
+  if (isnan (bucket->min))
+    {
+      bucket->min = min;
+      bucket->max = max;
+    }
+  else
+    {
+      bucket->min = MIN (bucket->min, min);
+      bucket->max = MAX (bucket->max, max);
+    }
+  bucket->last = last;
+}
+
+static TesCounterLodBucket *
+buckets_new (guint n)
+{
+  TesCounterLodBucket *buckets = g_new (TesCounterLodBucket, n);
+
+  for (guint i = 0; i < n; i++)
+    buckets[i] = (TesCounterLodBucket) { NAN, NAN, NAN };
+
+  return buckets;
+}
+
+/* Level 0, then each level merging four buckets of the one below, down to
+ * TES_CACHE_LOD_MIN_BUCKETS, as the slices' levels. Takes @level. */
+static gboolean
+store_levels (sqlite3_stmt         *insert,
+              const CounterSpan    *span,
+              guint                 shift,
+              guint                 nb,
+              TesCounterLodBucket  *level,
+              GError              **error)
+{
+  sqlite3 *db = sqlite3_db_handle (insert);
+
+  for (int lvl = 0;; lvl++)
+    {
+      TesCounterLodBucket *next;
+      gsize size = nb * sizeof (TesCounterLodBucket);
+
+      sqlite3_reset (insert);
+      sqlite3_bind_int64 (insert, 1, span->track_id);
+      sqlite3_bind_int (insert, 2, lvl);
+      sqlite3_bind_int (insert, 3, (int)shift);
+      sqlite3_bind_int64 (insert, 4, span->t_min);
+      sqlite3_bind_int64 (insert, 5, nb);
+      sqlite3_bind_blob (insert, 6, level, (int)size, SQLITE_STATIC);
+      sqlite3_bind_int64 (insert, 7, tes_cache_chunk_checksum (level, size, NULL, 0, NULL, 0, NULL, 0));
+      if (sqlite3_step (insert) != SQLITE_DONE)
+        {
+          tes_cache_set_error (error, db, "Storing a counter's summary");
+          g_free (level);
+          return FALSE;
+        }
+      sqlite3_clear_bindings (insert);
+
+      if (nb <= TES_CACHE_LOD_MIN_BUCKETS)
+        break;
+
+      next = buckets_new ((nb + 3) / 4);
+      for (guint i = 0; i < nb; i++)
+        if (!isnan (level[i].min))
+          bucket_add (&next[i / 4], level[i].min, level[i].max, level[i].last);
+      g_free (level);
+      level = next;
+      nb = (nb + 3) / 4;
+      shift += 2;
+    }
+  g_free (level);
+
+  return TRUE;
+}
+
+/* Every counter track with enough samples for a summary, and their span. */
+static GArray *
+counter_spans (sqlite3  *db,
+               GError  **error)
+{
+  g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (CounterSpan));
+  sqlite3_stmt *stmt = NULL;
+  int rc;
+
+  if (sqlite3_prepare_v2 (db, "SELECT track_id, count(*), min (ts), max (ts) FROM counter_values GROUP BY track_id",
+                          -1, &stmt, NULL) != SQLITE_OK)
+    {
+      tes_cache_set_error (error, db, "Listing counters");
+      sqlite3_finalize (stmt);
+      return NULL;
+    }
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      CounterSpan span = {
+        sqlite3_column_int64 (stmt, 0), sqlite3_column_int64 (stmt, 1),
+        sqlite3_column_int64 (stmt, 2), sqlite3_column_int64 (stmt, 3),
+      };
+
+      if (span.n >= TES_CACHE_LOD_MIN_SLICES)
+        g_array_append_val (spans, span);
+    }
+  sqlite3_finalize (stmt);
+  if (rc != SQLITE_DONE)
+    {
+      tes_cache_set_error (error, db, "Listing counters");
+      return NULL;
+    }
+
+  return g_steal_pointer (&spans);
+}
+
+/* Needs counter_values' index on (track_id, ts, value): the samples are
+ * read in time order from the index alone. */
+gboolean
+tes_cache_writer_store_counter_lod (TesCacheWriter  *self,
+                                    GCancellable    *cancellable,
+                                    GError         **error)
+{
+  sqlite3 *db = self->db;
+  g_autoptr(GArray) spans = NULL;
+  sqlite3_stmt *samples = NULL, *insert = NULL;
+  gboolean ok = FALSE;
+  gint64 started = g_get_monotonic_time ();
+
+  if (!(spans = counter_spans (db, error)))
+    return FALSE;
+  if (spans->len == 0)
+    return TRUE;
+
+  if (sqlite3_prepare_v2 (db, "SELECT ts, value FROM counter_values WHERE track_id = ? ORDER BY ts",
+                          -1, &samples, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2 (db, "INSERT INTO slice_lod (track_id, level, shift, t_base, n, data, checksum) "
+                              "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                          -1, &insert, NULL) != SQLITE_OK)
+    {
+      tes_cache_set_error (error, db, "Preparing counters' summaries");
+      goto out;
+    }
+
+  for (guint i = 0; i < spans->len; i++)
+    {
+      const CounterSpan *span = &g_array_index (spans, CounterSpan, i);
+      TesCounterLodBucket *level;
+      guint shift, nb;
+      int rc;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        goto out;
+      if (!tes_lod_shape ((guint64)span->n, span->t_min, span->t_max, &shift, &nb))
+        continue;
+
+      level = buckets_new (nb);
+      sqlite3_reset (samples);
+      sqlite3_bind_int64 (samples, 1, span->track_id);
+      while ((rc = sqlite3_step (samples)) == SQLITE_ROW)
+        {
+          /* unsigned: the span may be 2^63 wide */
+          guint64 offset = (guint64)sqlite3_column_int64 (samples, 0) - (guint64)span->t_min;
+          double value = sqlite3_column_double (samples, 1);
+
+          bucket_add (&level[MIN (offset >> shift, nb - 1)], value, value, value);
+        }
+      if (rc != SQLITE_DONE)
+        {
+          tes_cache_set_error (error, db, "Reading counter values");
+          g_free (level);
+          goto out;
+        }
+      if (!store_levels (insert, span, shift, nb, level, error))
+        goto out;
+    }
+  g_debug ("%u counters' summaries in %.1f ms", spans->len, (g_get_monotonic_time () - started) / 1000.0);
+  ok = TRUE;
+
+out:
+  sqlite3_finalize (samples);
+  sqlite3_finalize (insert);
+
+  return ok;
+}
