@@ -15,7 +15,12 @@
 #include "tes-cache.h"
 #include "tes-importer-registry.h"
 #include "tes-report.h"
+#include "tes-share-chart-layout.h"
+#include "tes-test-pixels.h"
 #include "tes-test-util.h"
+#include "tes-trace-layout.h"
+#include "tes-trace-render.h"
+#include "tes-workspace.h"
 
 /* A counter's columns from its summary levels (zoomed out) against the
  * same columns worked out here from its samples, one by one. The trace is
@@ -365,6 +370,64 @@ test_counter_summary_damaged (void)
   fixture_close (&f);
 }
 
+/* The lane drawn: the series' colour through the lane, and its highest
+ * value written on a backdrop of its own at the top right, where the
+ * chart (busy up to its top there) would hide it. */
+static void
+test_counter_render (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(TesWorkspace) workspace = NULL;
+  g_autoptr(GArray) lanes = NULL;
+  g_autoptr(GError) error = NULL;
+  guint32 rgb;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  const TesTraceLane *lane = NULL;
+  guint coloured = 0, light = 0, dark = 0;
+  int top;
+
+  fixture_open (&f);
+  workspace = tes_workspace_new (f.report);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1200, 300);
+  cr = cairo_create (surface);
+  g_assert_true (tes_trace_render (workspace, TES_TRACE_FLAT, cr, 1200, 300, &error));
+  g_assert_no_error (error);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+
+  lanes = tes_trace_layout_lanes (f.report, TES_TRACE_FLAT, NULL, NULL);
+  for (guint i = 0; i < lanes->len; i++)
+    if (g_array_index (lanes, TesTraceLane, i).track_id == f.track->id)
+      lane = &g_array_index (lanes, TesTraceLane, i);
+  g_assert_nonnull (lane);
+  g_assert_true (lane->is_counter);
+  top = (int)(TES_TRACE_RULER_HEIGHT + lane->y);
+  g_assert_cmpint (top + (int)lane->height, <=, 300);
+
+  /* halfway down the lane, the chart's colour across the run */
+  rgb = tes_share_chart_palette[tes_trace_color_index (f.track->name)];
+  for (int x = (int)TES_TRACE_LABEL_WIDTH + 10; x < 1100; x++)
+    coloured += tes_test_pixel (surface, x, top + (int)lane->height / 2) == rgb;
+  g_assert_cmpuint (coloured, >, (1100 - TES_TRACE_LABEL_WIDTH - 10) * 9 / 10);
+
+  /* the label's box: text on light, no chart colour */
+  for (int y = top + 3; y < top + 14; y++)
+    for (int x = 1200 - 40; x < 1200 - 6; x++)
+      {
+        guint32 px = tes_test_pixel (surface, x, y);
+
+        g_assert_cmphex (px, !=, rgb);
+        light += (px & 0xff) > 0xd0 && ((px >> 8) & 0xff) > 0xd0 && ((px >> 16) & 0xff) > 0xd0;
+        dark += (px & 0xff) < 0xa0;
+      }
+  g_assert_cmpuint (light, >, 34 * 11 / 2);
+  g_assert_cmpuint (dark, >, 10);
+
+  cairo_surface_destroy (surface);
+  fixture_close (&f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -372,6 +435,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/counters/summary", test_counter_summary);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/counters/summary-damaged", test_counter_summary_damaged);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/counters/render", test_counter_render);
 
   return g_test_run ();
 }

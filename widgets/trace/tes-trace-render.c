@@ -445,7 +445,15 @@ draw_counter (TesPainter         *p,
 
 #undef VALUE_Y
 
+  /* on a backdrop: a series at its highest at the right edge would hide it */
   label = format_compact (hi);
+  {
+    double w = tes_painter_text_width (p, label);
+
+    cairo_set_source_rgba (cr, 1, 1, 1, 0.85);
+    cairo_rectangle (cr, scale->x0 + scale->width - 4 - w - 3, y + 1, w + 6, TES_TRACE_ROW_HEIGHT - 3);
+    cairo_fill (cr);
+  }
   tes_painter_text (p, label, scale->x0 + scale->width - 80, y + 1, 76, PANGO_ALIGN_RIGHT, FALSE, DIM_INK);
 }
 
