@@ -404,7 +404,9 @@ draw_counter (TesPainter         *p,
   /* In each column, the area under the value and the range the value
    * takes there, as one span: both hold the last value. A run of columns
    * with values is one outline, its tops left to right, then its bottoms
-   * back: thousands of overlapping rectangles cost cairo 10-20 ms. */
+   * back: thousands of overlapping rectangles cost cairo 10-20 ms. Its
+   * corners on whole pixels, so that cairo fills it as boxes: a third of
+   * the whole run's frame of a trace with two counters otherwise. */
   tes_painter_set_rgb (cr, tes_share_chart_palette[tes_trace_color_index (track->name)]);
   for (guint i = 0; i < values->len;)
     {
@@ -421,7 +423,7 @@ draw_counter (TesPainter         *p,
       for (guint j = i; j < end; j++)
         {
           const TesCounterBucket *bucket = &g_array_index (values, TesCounterBucket, j);
-          double x = scale->x0 + j * column, upper = MIN (VALUE_Y (bucket->max), VALUE_Y (MAX (lo, 0)));
+          double x = scale->x0 + j * column, upper = round (MIN (VALUE_Y (bucket->max), VALUE_Y (MAX (lo, 0))));
 
           if (j == i)
             cairo_move_to (cr, x, upper);
@@ -433,7 +435,7 @@ draw_counter (TesPainter         *p,
         {
           const TesCounterBucket *bucket = &g_array_index (values, TesCounterBucket, j);
           double x = scale->x0 + j * column;
-          double lower = MAX (MAX (VALUE_Y (bucket->min), VALUE_Y (bucket->max) + 1), VALUE_Y (MAX (lo, 0)));
+          double lower = round (MAX (MAX (VALUE_Y (bucket->min), VALUE_Y (bucket->max) + 1), VALUE_Y (MAX (lo, 0))));
 
           cairo_line_to (cr, x + MAX (column, 1), lower);
           cairo_line_to (cr, x, lower);
