@@ -59,8 +59,11 @@ static const struct
   { "sources", "SELECT * FROM sources ORDER BY id", AT_OPEN },
   { "clocks", "SELECT * FROM clocks ORDER BY id", AT_OPEN },
   { "tracks", "SELECT * FROM tracks ORDER BY id", AT_OPEN },
+  /* from the index of its rows (each row's first page holds blobs): the
+   * table's row is checked against it when the chunk is first read */
   { "slice_chunks", "SELECT id, track_id, first_index, n, t_min, t_max_start, t_max_end, max_depth, "
-                    "length (data), length (args), length (search), length (sums) FROM slice_chunks ORDER BY id", AT_OPEN },
+                    "data_len, args_len, search_len, sums_len, max_dur FROM slice_chunks INDEXED BY slice_chunks_rows "
+                    "ORDER BY id", AT_OPEN },
   { "slice_lod", "SELECT track_id, level, shift, t_base, n, length (data) FROM slice_lod "
                  "ORDER BY track_id, level", AT_OPEN },
   { "instants", "SELECT * FROM instants ORDER BY id", 0 },
@@ -451,13 +454,16 @@ tes_cache_finish (sqlite3                 *db,
 }
 
 /* For tests and the fuzzers, which alter a cache as a crafted one would
- * be: recompute every checksum, so that the value checks behind them are
- * what sees the damage. */
+ * be: recompute every checksum (and the blobs' lengths the index of the
+ * chunks' rows lists), so that the value checks behind them are what sees
+ * the damage. */
 gboolean
 tes_cache_reseal (sqlite3  *db,
                   GError  **error)
 {
-  if (!tes_cache_exec (db, "CREATE TEMP TABLE IF NOT EXISTS reseal_ok (x);", error))
+  if (!tes_cache_exec (db, "CREATE TEMP TABLE IF NOT EXISTS reseal_ok (x);"
+                           "UPDATE slice_chunks SET data_len = length (data), args_len = coalesce (length (args), 0), "
+                           "search_len = length (search), sums_len = length (sums);", error))
     return FALSE;
 
   for (guint pass = 0; pass < 2; pass++)
@@ -605,6 +611,41 @@ tes_cache_check_reads (TesCacheCheck  *check,
   return TRUE;
 }
 
+
+/* The chunk's row in the table (@row: data, args, checksum, track_id, n,
+ * t_min, t_max_start, t_max_end, max_depth, max_dur, search, sums,
+ * first_index) says what its row in the index of the rows says: the open
+ * read that index, not the table. */
+static gboolean
+chunk_row_matches_index (sqlite3      *db,
+                         gint64        chunk_id,
+                         sqlite3_stmt *row)
+{
+  static const int table_columns[] = { 3, 12, 4, 5, 6, 7, 8, 9 };
+  static const int blob_columns[] = { 0, 1, 10, 11 };
+  sqlite3_stmt *stmt = NULL;
+  gboolean same;
+
+  if (sqlite3_prepare_v2 (db, "SELECT track_id, first_index, n, t_min, t_max_start, t_max_end, max_depth, max_dur, "
+                          "data_len, args_len, search_len, sums_len FROM slice_chunks INDEXED BY slice_chunks_rows "
+                          "WHERE id = ?",
+                          -1, &stmt, NULL) != SQLITE_OK)
+    {
+      sqlite3_finalize (stmt);
+      return FALSE;
+    }
+  sqlite3_bind_int64 (stmt, 1, chunk_id);
+  same = sqlite3_step (stmt) == SQLITE_ROW;
+  for (guint i = 0; same && i < G_N_ELEMENTS (table_columns); i++)
+    same = sqlite3_column_type (row, table_columns[i]) == SQLITE_INTEGER &&
+           sqlite3_column_int64 (stmt, (int)i) == sqlite3_column_int64 (row, table_columns[i]);
+  for (guint i = 0; same && i < G_N_ELEMENTS (blob_columns); i++)
+    same = sqlite3_column_int64 (stmt, (int)(G_N_ELEMENTS (table_columns) + i)) ==
+           sqlite3_column_bytes (row, blob_columns[i]);
+  sqlite3_finalize (stmt);
+
+  return same;
+}
 /* A chunk's row says what its records hold: their number, first and last
  * start, latest end, deepest nesting and longest duration (the window
  * queries skip chunks and records by these). Columns as selected by
@@ -687,7 +728,7 @@ tes_cache_check_chunk (TesCacheCheck  *check,
     return TRUE;
 
   if (sqlite3_prepare_v2 (db, "SELECT data, args, checksum, track_id, n, t_min, t_max_start, t_max_end, "
-                          "max_depth, max_dur, search, sums FROM slice_chunks WHERE id = ?",
+                          "max_depth, max_dur, search, sums, first_index FROM slice_chunks WHERE id = ?",
                           -1, &stmt, NULL) != SQLITE_OK)
     {
       sqlite3_finalize (stmt);
@@ -706,6 +747,9 @@ tes_cache_check_chunk (TesCacheCheck  *check,
            sqlite3_column_int64 (stmt, 2))
     ok = set_damaged (error, check->path, "slice chunk %" G_GINT64_FORMAT " of track %" G_GINT64_FORMAT
                       " does not match its checksum", chunk_id, (gint64)sqlite3_column_int64 (stmt, 3));
+  else if (!chunk_row_matches_index (db, chunk_id, stmt))
+    ok = set_damaged (error, check->path, "slice chunk %" G_GINT64_FORMAT " of track %" G_GINT64_FORMAT
+                      " does not match the index of the chunks", chunk_id, (gint64)sqlite3_column_int64 (stmt, 3));
   else if (!chunk_row_matches_records (stmt, &in_range, &why))
     ok = why != NULL
          ? set_damaged (error, check->path, "slice chunk %" G_GINT64_FORMAT " of track %" G_GINT64_FORMAT
@@ -979,9 +1023,11 @@ sum_chunk_keys (sqlite3     *db,
 }
 
 /* The index of chunks by track and start time must list exactly the
- * chunks: a chunk missing from it, or under another time, would drop its
- * slices from every window without an error. One entry per 16 384
- * slices, so cheap whatever the cache's size. */
+ * chunks the index of their rows lists (which the checksums vouch for,
+ * and each table row is checked against when first read): a chunk missing
+ * from it, or under another time, would drop its slices from every window
+ * without an error. One entry per 16 384 slices, so cheap whatever the
+ * cache's size. */
 static gboolean
 check_chunk_index (sqlite3     *db,
                    const char  *path,
@@ -989,7 +1035,7 @@ check_chunk_index (sqlite3     *db,
 {
   guint64 table, index;
 
-  if (!sum_chunk_keys (db, "SELECT id, track_id, t_min FROM slice_chunks NOT INDEXED", &table) ||
+  if (!sum_chunk_keys (db, "SELECT id, track_id, t_min FROM slice_chunks INDEXED BY slice_chunks_rows", &table) ||
       !sum_chunk_keys (db, "SELECT id, track_id, t_min FROM slice_chunks INDEXED BY slice_chunks_track "
                            "WHERE track_id IS NOT NULL", &index) ||
       table != index)

@@ -361,8 +361,9 @@ tes_cache_writer_prepare_statements (TesCacheWriter *self)
   self->packed_sums = g_byte_array_new ();
 
   if (sqlite3_prepare_v2 (self->db,
-                          "INSERT INTO slice_chunks (track_id, first_index, n, t_min, t_max_start, t_max_end, max_depth, data, args, max_dur, checksum, search, sums) "
-                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                          "INSERT INTO slice_chunks (track_id, first_index, n, t_min, t_max_start, t_max_end, max_depth, data, args, max_dur, checksum, search, sums, "
+                          "data_len, args_len, search_len, sums_len) "
+                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                           -1, &self->insert_chunk, NULL) != SQLITE_OK ||
       sqlite3_prepare_v2 (self->db,
                           "INSERT INTO slice_lod (track_id, level, shift, t_base, n, data, checksum) VALUES (?, ?, ?, ?, ?, ?, ?)",

@@ -276,6 +276,10 @@ insert_chunk (TesCacheWriter *self,
   sqlite3_bind_int64 (s, 11, job->checksum);
   sqlite3_bind_blob (s, 12, job->search_out->data, (int)job->search_out->len, SQLITE_STATIC);
   sqlite3_bind_blob (s, 13, job->sums_out->data, (int)job->sums_out->len, SQLITE_STATIC);
+  sqlite3_bind_int64 (s, 14, job->data_out->len);
+  sqlite3_bind_int64 (s, 15, job->args != NULL ? job->args_out->len : 0);
+  sqlite3_bind_int64 (s, 16, job->search_out->len);
+  sqlite3_bind_int64 (s, 17, job->sums_out->len);
 
   if (sqlite3_step (s) != SQLITE_DONE)
     {

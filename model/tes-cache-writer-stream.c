@@ -111,7 +111,8 @@ apply_patches (TesCacheWriter *self,
     g_hash_table_add (patched, GUINT_TO_POINTER (g_array_index (patches, TesChunkPatch, i).index / TES_CACHE_CHUNK_SLICES));
 
   recs = g_new (TesSliceRecord, TES_CACHE_CHUNK_SLICES);
-  if (sqlite3_prepare_v2 (self->db, "UPDATE slice_chunks SET data = ?, checksum = ?, sums = ? WHERE rowid = ?",
+  if (sqlite3_prepare_v2 (self->db, "UPDATE slice_chunks SET data = ?1, checksum = ?2, sums = ?3, data_len = length (?1), "
+                          "sums_len = length (?3) WHERE rowid = ?4",
                           -1, &s, NULL) != SQLITE_OK)
     {
       tes_cache_writer_fail (self, "Storing slices");

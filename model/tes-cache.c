@@ -79,8 +79,16 @@ const char tes_cache_schema_sql[] =
   "  max_dur INTEGER NOT NULL,\n"
   "  checksum INTEGER NOT NULL DEFAULT 0,\n"
   "  search BLOB NOT NULL,\n"
-  "  sums BLOB NOT NULL);\n"
+  "  sums BLOB NOT NULL,\n"
+  "  data_len INTEGER NOT NULL,\n"
+  "  args_len INTEGER NOT NULL,\n"
+  "  search_len INTEGER NOT NULL,\n"
+  "  sums_len INTEGER NOT NULL);\n"
   "CREATE INDEX slice_chunks_track ON slice_chunks (track_id, t_min);\n"
+  /* every column but the blobs: listing the chunks reads this alone,
+   * where a scan of the table reads each row's first page of blobs */
+  "CREATE INDEX slice_chunks_rows ON slice_chunks (id, track_id, first_index, n, t_min, t_max_start, t_max_end,\n"
+  "  max_depth, max_dur, data_len, args_len, search_len, sums_len);\n"
   "CREATE TABLE slice_lod (\n"
   "  track_id INTEGER NOT NULL REFERENCES tracks(id),\n"
   "  level INTEGER NOT NULL,\n"

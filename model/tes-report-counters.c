@@ -12,10 +12,10 @@
 #include "tes-cache-private.h"
 #include "tes-report-private.h"
 
+#include <math.h>
+
 /* What the Execution Trace draws beside slices: counter series as small
  * charts, and flows as arrows between lanes. */
-
-#include <math.h>
 
 /* A counter's columns as its samples (or its summary's buckets) come, in
  * time order. */
@@ -117,8 +117,8 @@ fill_from_samples (TesReport       *self,
   return TRUE;
 }
 
-/* [t0, t1) from the coarsest summary level whose buckets fit in a column:
- * the buckets wholly inside, the samples of the parts at either end. The
+/* [t0, t1) from the coarsest summary level whose buckets fit four to a
+ * column: the buckets wholly inside, the samples of the parts at either end. The
  * columns' figures are the samples' own; a bucket across two columns
  * counts in the one holding its middle. FALSE in @answered when columns
  * are finer than every level (or the counter has too few samples for a

@@ -160,8 +160,8 @@ tes_report_chunk_rows (TesReport *self,
     return known;
 
   if (!tes_report_prepare (db,
-                           "SELECT id, first_index, n, max_dur, length (data), t_min, t_max_end FROM slice_chunks "
-                           "WHERE track_id = ? ORDER BY t_min",
+                           "SELECT id, first_index, n, max_dur, data_len, t_min, t_max_end FROM slice_chunks "
+                           "INDEXED BY slice_chunks_rows WHERE track_id = ? ORDER BY t_min",
                            &stmt, error))
     return NULL;
   sqlite3_bind_int64 (stmt, 1, track_id);

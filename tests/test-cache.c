@@ -1449,6 +1449,67 @@ test_damage_found_on_read_removes (gconstpointer data)
   g_assert_cmpuint (slices->len, >, 0);
 }
 
+/* An open reads the chunks' rows from their index, not the table (whose
+ * rows each start a page of blobs): a table row that says otherwise than
+ * its row in the index is found when its chunk is first read. Made here
+ * by pointing the index at a copy of itself taken before the row changed
+ * (the copy left out of the schema, so that the change does not reach it). */
+static void
+test_chunk_row_unlike_its_index (void)
+{
+  g_autofree char *src = write_trace_of ("row-index.json", 120000, TRUE);
+  g_autofree char *cache = tes_cache_path_for_source (src);
+  g_autofree char *pattern = g_strdup_printf ("Removed %s, to be rebuilt on the next open: *", cache);
+  g_autofree char *sql = NULL;
+  g_autoptr(TesReport) report = NULL;
+  g_autoptr(GArray) slices = NULL;
+  g_autoptr(GError) error = NULL;
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gint64 id, track, t_min, t_max, root;
+
+  report = load_file (src, &error);
+  g_assert_no_error (error);
+  g_clear_object (&report);
+
+  g_assert_cmpint (sqlite3_open_v2 (cache, &db, SQLITE_OPEN_READWRITE, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT id, track_id, t_min, t_max_end FROM slice_chunks ORDER BY id DESC LIMIT 1",
+                                       -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  id = sqlite3_column_int64 (stmt, 0);
+  track = sqlite3_column_int64 (stmt, 1);
+  t_min = sqlite3_column_int64 (stmt, 2);
+  t_max = sqlite3_column_int64 (stmt, 3);
+  sqlite3_finalize (stmt);
+  g_assert_cmpint (sqlite3_exec (db, "CREATE INDEX copy_of_rows ON slice_chunks (id, track_id, first_index, n, t_min, "
+                                 "t_max_start, t_max_end, max_depth, max_dur, data_len, args_len, search_len, sums_len)",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT rootpage FROM sqlite_schema WHERE name = 'copy_of_rows'",
+                                       -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  root = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  g_assert_cmpint (sqlite3_exec (db, "PRAGMA writable_schema = ON; DELETE FROM sqlite_schema WHERE name = 'copy_of_rows'",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+
+  /* the row changes, and so does the index; then the index is the copy */
+  sql = g_strdup_printf ("UPDATE slice_chunks SET n = n - 1 WHERE id = %" G_GINT64_FORMAT ";"
+                         "PRAGMA writable_schema = ON;"
+                         "UPDATE sqlite_schema SET rootpage = %" G_GINT64_FORMAT " WHERE name = 'slice_chunks_rows'",
+                         id, root);
+  exec_sql (cache, sql);
+
+  report = load_file (src, &error);
+  g_assert_no_error (error);
+  g_assert_true (tes_report_get_cache_reused (report));
+
+  g_test_expect_message ("tes-report", G_LOG_LEVEL_MESSAGE, pattern);
+  slices = tes_report_get_slices (report, track, t_min, t_max, &error);
+  g_assert_null (slices);
+  assert_found_damaged (&error, "does not match the index of the chunks", cache);
+}
+
 /* Two processes opening a report that has no cache yet both succeed, and
  * leave one intact cache. */
 static void
@@ -1744,6 +1805,7 @@ main (int   argc,
   g_test_add_data_func ("/tes/cache/damage-found-on-read-removes", "error", test_damage_found_on_read_removes);
   g_test_add_data_func ("/tes/cache/damage-found-on-read-removes-no-error", NULL, test_damage_found_on_read_removes);
   g_test_add_func ("/tes/cache/damaged-table-found-on-read", test_damaged_table_found_on_read);
+  g_test_add_func ("/tes/cache/chunk-row-unlike-its-index", test_chunk_row_unlike_its_index);
   g_test_add_func ("/tes/cache/concurrent-opens", test_concurrent_opens);
   g_test_add_func ("/tes/cache/placement", test_cache_placement);
   g_test_add_func ("/tes/cache/streamed-same-answers", test_streamed_same_answers);
