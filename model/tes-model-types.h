@@ -20,7 +20,7 @@ typedef struct _TesReport      TesReport;
 #define TES_MAX_IPUS 4096
 
 /* Bumped whenever the cache layout changes; stored in PRAGMA user_version. */
-#define TES_CACHE_SCHEMA_VERSION 13
+#define TES_CACHE_SCHEMA_VERSION 14
 
 /* Every time a report holds, in any clock's ticks and in ns, lies within
  * ±TES_TIME_LIMIT (2^62 - 1; in ns, 146 years), so that the span between

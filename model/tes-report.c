@@ -249,27 +249,6 @@ meta_int (sqlite3    *db,
   return value;
 }
 
-/* The operator rows the whole report's Summary reads: a source's rows
- * without a run where it has them (its per-step rows count the same
- * time again), else every row of its runs. The meta count is every row,
- * as the cache's check counts the table. */
-static gint64
-whole_operator_rows (sqlite3 *db)
-{
-  sqlite3_stmt *stmt = NULL;
-  gint64 value = 0;
-
-  if (sqlite3_prepare_v2 (db,
-                          "SELECT count(*) FROM operators WHERE run_id IS NULL OR coalesce (source_id, -1) NOT IN "
-                          "(SELECT coalesce (source_id, -1) FROM operators WHERE run_id IS NULL)",
-                          -1, &stmt, NULL) == SQLITE_OK &&
-      sqlite3_step (stmt) == SQLITE_ROW)
-    value = sqlite3_column_int64 (stmt, 0);
-  sqlite3_finalize (stmt);
-
-  return value;
-}
-
 gboolean
 tes_report_set_damaged (GError     **error,
                         TesReport   *self,
@@ -435,9 +414,10 @@ load_tables (TesReport  *self,
   self->counts.n_counter_values = meta_int (db, "n_counter_values");
   self->counts.n_flows = meta_int (db, "n_flows");
   self->counts.n_runs = meta_int (db, "n_runs");
-  self->counts.n_operators = meta_int (db, "n_operators");
-  if (self->counts.n_operators > 0)
-    self->counts.n_operators = whole_operator_rows (db);
+  /* the operator rows the whole report's Summary reads: a source's rows
+   * without a run where it has them (its per-step rows count the same
+   * time again), else every row of its runs; the writer counts them */
+  self->counts.n_operators = meta_int (db, "n_whole_operators");
   self->counts.n_tiles = meta_int (db, "n_tiles");
   self->counts.n_bsp_steps = meta_int (db, "n_bsp_steps");
   self->counts.n_info = meta_int (db, "n_info");
