@@ -1369,6 +1369,26 @@ test_killed_cli (void)
     }
 }
 
+/* The last chunk's row: its id, track, first start and latest end. */
+static void
+last_chunk_row (sqlite3 *db,
+                gint64  *id,
+                gint64  *track,
+                gint64  *t_min,
+                gint64  *t_max)
+{
+  sqlite3_stmt *stmt = NULL;
+
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT id, track_id, t_min, t_max_end FROM slice_chunks ORDER BY id DESC LIMIT 1",
+                                       -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  *id = sqlite3_column_int64 (stmt, 0);
+  *track = sqlite3_column_int64 (stmt, 1);
+  *t_min = sqlite3_column_int64 (stmt, 2);
+  *t_max = sqlite3_column_int64 (stmt, 3);
+  sqlite3_finalize (stmt);
+}
+
 /* A query found the cache damaged: it said so (the message expected was
  * logged), and the cache is gone, for the next open to import again. */
 static void
@@ -1400,8 +1420,7 @@ test_damage_found_on_read_removes (gconstpointer data)
   g_autoptr(GError) error = NULL;
   sqlite3 *db = NULL;
   sqlite3_blob *blob = NULL;
-  sqlite3_stmt *stmt = NULL;
-  gint64 track = 0;
+  gint64 id = 0, track = 0;
   gint64 t_min = 0, t_max = 0;
   guint8 byte;
 
@@ -1411,14 +1430,8 @@ test_damage_found_on_read_removes (gconstpointer data)
 
   /* the last chunk's first record: not read at open */
   g_assert_cmpint (sqlite3_open_v2 (cache, &db, SQLITE_OPEN_READWRITE, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT id, track_id, t_min, t_max_end FROM slice_chunks ORDER BY id DESC LIMIT 1",
-                                       -1, &stmt, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
-  g_assert_cmpint (sqlite3_blob_open (db, "main", "slice_chunks", "data", sqlite3_column_int64 (stmt, 0), 1, &blob), ==, SQLITE_OK);
-  track = sqlite3_column_int64 (stmt, 1);
-  t_min = sqlite3_column_int64 (stmt, 2);
-  t_max = sqlite3_column_int64 (stmt, 3);
-  sqlite3_finalize (stmt);
+  last_chunk_row (db, &id, &track, &t_min, &t_max);
+  g_assert_cmpint (sqlite3_blob_open (db, "main", "slice_chunks", "data", id, 1, &blob), ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_blob_read (blob, &byte, 1, 20), ==, SQLITE_OK);
   byte ^= 4;
   g_assert_cmpint (sqlite3_blob_write (blob, &byte, 1, 20), ==, SQLITE_OK);
@@ -1473,14 +1486,7 @@ test_chunk_row_unlike_its_index (void)
   g_clear_object (&report);
 
   g_assert_cmpint (sqlite3_open_v2 (cache, &db, SQLITE_OPEN_READWRITE, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT id, track_id, t_min, t_max_end FROM slice_chunks ORDER BY id DESC LIMIT 1",
-                                       -1, &stmt, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
-  id = sqlite3_column_int64 (stmt, 0);
-  track = sqlite3_column_int64 (stmt, 1);
-  t_min = sqlite3_column_int64 (stmt, 2);
-  t_max = sqlite3_column_int64 (stmt, 3);
-  sqlite3_finalize (stmt);
+  last_chunk_row (db, &id, &track, &t_min, &t_max);
   g_assert_cmpint (sqlite3_exec (db, "CREATE INDEX copy_of_rows ON slice_chunks (id, track_id, first_index, n, t_min, "
                                  "t_max_start, t_max_end, max_depth, max_dur, data_len, args_len, search_len, sums_len)",
                                  NULL, NULL, NULL), ==, SQLITE_OK);
