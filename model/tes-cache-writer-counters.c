@@ -107,17 +107,23 @@ store_levels (sqlite3_stmt         *insert,
   return TRUE;
 }
 
-/* Every counter track with enough samples for a summary, and their span. */
+/* Every counter track with enough samples for a summary, and their span:
+ * a track of the counter kind without slices (a track has one summary, of
+ * its slices or of its samples; tes_report_get_counter () reads the
+ * latter on such a track only). */
 static GArray *
 counter_spans (sqlite3  *db,
                GError  **error)
 {
   g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (CounterSpan));
+  g_autofree char *sql = g_strdup_printf ("SELECT c.track_id, count(*), min (c.ts), max (c.ts) FROM counter_values c "
+                                          "JOIN tracks t ON t.id = c.track_id WHERE t.kind = %d AND t.n_slices = 0 "
+                                          "GROUP BY c.track_id",
+                                          TES_TRACK_COUNTER);
   sqlite3_stmt *stmt = NULL;
   int rc;
 
-  if (sqlite3_prepare_v2 (db, "SELECT track_id, count(*), min (ts), max (ts) FROM counter_values GROUP BY track_id",
-                          -1, &stmt, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) != SQLITE_OK)
     {
       tes_cache_set_error (error, db, "Listing counters");
       sqlite3_finalize (stmt);

@@ -659,7 +659,8 @@ lod_column (TesReport *self,
 {
   const TesTrack *track = tes_report_get_track (self, track_id);
 
-  return track != NULL && track->kind == TES_TRACK_COUNTER ? column / COUNTER_BUCKETS_PER_COLUMN : column;
+  return track != NULL && track->kind == TES_TRACK_COUNTER && track->n_slices == 0 ? column / COUNTER_BUCKETS_PER_COLUMN
+                                                                                    : column;
 }
 
 /* Up to this many tracks with summaries, the first lane read at a column
@@ -853,11 +854,15 @@ lane_from_summary (TesReport     *self,
 {
   g_autoptr(GBytes) data = NULL;
   gint64 column = (gint64)(((__int128)t1 - t0) / n_buckets);
+  const TesTrack *track = tes_report_get_track (self, track_id);
   TesReportLod lod;
   const TesLaneBucket *level;
   gint64 first, last;
 
   *answered = FALSE;
+  /* a counter track without slices has its samples' summary, not a lane's */
+  if (track != NULL && track->kind == TES_TRACK_COUNTER && track->n_slices == 0)
+    return TRUE;
 
   if (!tes_report_lod_for_column (self, db, track_id, column, sizeof (TesLaneBucket), &lod, &data, error))
     return FALSE;

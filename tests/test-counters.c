@@ -14,6 +14,7 @@
 
 #include "tes-cache.h"
 #include "tes-importer-registry.h"
+#include "tes-lane.h"
 #include "tes-report.h"
 #include "tes-share-chart-layout.h"
 #include "tes-test-pixels.h"
@@ -308,6 +309,16 @@ test_counter_summary (void)
         g_assert_cmpint ((windows[w][1] - windows[w][0]) / windows[w][2] / 4, >=, (gint64)1 << shift);
         assert_close (got, exact);
       }
+  }
+
+  /* asked for as a lane of slices, the counter has none (its summary is
+   * not a lane's) */
+  {
+    g_autoptr(GArray) lane = tes_report_get_lane (f.report, f.track->id, base, base + span, 100, &error);
+
+    g_assert_no_error (error);
+    for (guint i = 0; i < lane->len; i++)
+      g_assert_cmpint (g_array_index (lane, TesLaneBucket, i).busy, ==, 0);
   }
 
   /* zoomed in past the finest level: the samples themselves */
