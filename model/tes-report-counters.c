@@ -140,8 +140,7 @@ fill_from_summary (TesReport       *self,
   gint64 first, last, lo, hi;
 
   *answered = FALSE;
-  /* the writer summarises the samples of a counter track without slices */
-  if (track->kind != TES_TRACK_COUNTER || track->n_slices > 0)
+  if (!tes_report_summarises_samples (track))
     return TRUE;
   if (!tes_report_lod_for_column (self, db, track_id, column, sizeof (TesCounterLodBucket), &lod, &data, error))
     return FALSE;

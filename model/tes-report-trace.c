@@ -657,10 +657,8 @@ lod_column (TesReport *self,
             gint64     track_id,
             gint64     column)
 {
-  const TesTrack *track = tes_report_get_track (self, track_id);
-
-  return track != NULL && track->kind == TES_TRACK_COUNTER && track->n_slices == 0 ? column / COUNTER_BUCKETS_PER_COLUMN
-                                                                                    : column;
+  return tes_report_summarises_samples (tes_report_get_track (self, track_id)) ? column / COUNTER_BUCKETS_PER_COLUMN
+                                                                                : column;
 }
 
 /* Up to this many tracks with summaries, the first lane read at a column
@@ -860,8 +858,7 @@ lane_from_summary (TesReport     *self,
   gint64 first, last;
 
   *answered = FALSE;
-  /* a counter track without slices has its samples' summary, not a lane's */
-  if (track != NULL && track->kind == TES_TRACK_COUNTER && track->n_slices == 0)
+  if (tes_report_summarises_samples (track))
     return TRUE;
 
   if (!tes_report_lod_for_column (self, db, track_id, column, sizeof (TesLaneBucket), &lod, &data, error))
