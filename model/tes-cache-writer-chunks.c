@@ -380,6 +380,40 @@ tes_cache_writer_prepare_statements (TesCacheWriter *self)
   return TRUE;
 }
 
+/* A summary level's row of slice_lod (a track's slices' or samples'),
+ * with its checksum. After tes_cache_writer_prepare_statements(). */
+gboolean
+tes_cache_writer_store_lod_level (TesCacheWriter *self,
+                                  gint64          track_id,
+                                  guint           level,
+                                  guint           shift,
+                                  gint64          t_base,
+                                  guint           n,
+                                  gconstpointer   buckets,
+                                  gsize           size)
+{
+  sqlite3_stmt *s = self->insert_lod;
+
+  sqlite3_reset (s);
+  sqlite3_bind_int64 (s, 1, track_id);
+  sqlite3_bind_int (s, 2, (int)level);
+  sqlite3_bind_int (s, 3, (int)shift);
+  sqlite3_bind_int64 (s, 4, t_base);
+  sqlite3_bind_int64 (s, 5, n);
+  sqlite3_bind_blob (s, 6, buckets, (int)size, SQLITE_STATIC);
+  sqlite3_bind_int64 (s, 7, tes_cache_chunk_checksum (buckets, size, NULL, 0, NULL, 0, NULL, 0));
+  if (sqlite3_step (s) != SQLITE_DONE)
+    {
+      tes_cache_writer_fail (self, "Storing lane summaries");
+      return FALSE;
+    }
+  /* the blob is bound SQLITE_STATIC: unbound before it is freed */
+  sqlite3_clear_bindings (s);
+  tes_cache_writer_note_stored (self, size);
+
+  return TRUE;
+}
+
 gboolean
 tes_cache_writer_store_track (TesCacheWriter   *self,
                               TesPreparedTrack *prep)
@@ -402,22 +436,10 @@ tes_cache_writer_store_track (TesCacheWriter   *self,
   for (guint lvl = 0; lvl < prep->lod->len; lvl++)
     {
       const TesLodLevel *level = &g_array_index (prep->lod, TesLodLevel, lvl);
-      sqlite3_stmt *s = self->insert_lod;
 
-      sqlite3_reset (s);
-      sqlite3_bind_int64 (s, 1, prep->id);
-      sqlite3_bind_int (s, 2, (int)lvl);
-      sqlite3_bind_int (s, 3, (int)level->shift);
-      sqlite3_bind_int64 (s, 4, prep->t_min);
-      sqlite3_bind_int64 (s, 5, level->n);
-      sqlite3_bind_blob (s, 6, level->buckets, (int)(level->n * sizeof (TesLaneBucket)), SQLITE_STATIC);
-      sqlite3_bind_int64 (s, 7, tes_cache_chunk_checksum (level->buckets, level->n * sizeof (TesLaneBucket), NULL, 0, NULL, 0, NULL, 0));
-      if (sqlite3_step (s) != SQLITE_DONE)
-        {
-          tes_cache_writer_fail (self, "Storing lane summaries");
-          return FALSE;
-        }
-      tes_cache_writer_note_stored (self, level->n * sizeof (TesLaneBucket));
+      if (!tes_cache_writer_store_lod_level (self, prep->id, lvl, level->shift, prep->t_min, level->n,
+                                             level->buckets, level->n * sizeof (TesLaneBucket)))
+        return FALSE;
     }
 
   sqlite3_reset (self->update_track);

@@ -60,36 +60,22 @@ buckets_new (guint n)
 /* Level 0, then each level merging four buckets of the one below, down to
  * TES_CACHE_LOD_MIN_BUCKETS, as the slices' levels. Takes @level. */
 static gboolean
-store_levels (sqlite3_stmt         *insert,
-              const CounterSpan    *span,
-              guint                 shift,
-              guint                 nb,
-              TesCounterLodBucket  *level,
-              GError              **error)
+store_levels (TesCacheWriter      *self,
+              const CounterSpan   *span,
+              guint                shift,
+              guint                nb,
+              TesCounterLodBucket *level)
 {
-  sqlite3 *db = sqlite3_db_handle (insert);
-
-  for (int lvl = 0;; lvl++)
+  for (guint lvl = 0;; lvl++)
     {
       TesCounterLodBucket *next;
-      gsize size = nb * sizeof (TesCounterLodBucket);
 
-      sqlite3_reset (insert);
-      sqlite3_bind_int64 (insert, 1, span->track_id);
-      sqlite3_bind_int (insert, 2, lvl);
-      sqlite3_bind_int (insert, 3, (int)shift);
-      sqlite3_bind_int64 (insert, 4, span->t_min);
-      sqlite3_bind_int64 (insert, 5, nb);
-      sqlite3_bind_blob (insert, 6, level, (int)size, SQLITE_STATIC);
-      sqlite3_bind_int64 (insert, 7, tes_cache_chunk_checksum (level, size, NULL, 0, NULL, 0, NULL, 0));
-      if (sqlite3_step (insert) != SQLITE_DONE)
+      if (!tes_cache_writer_store_lod_level (self, span->track_id, lvl, shift, span->t_min, nb,
+                                             level, nb * sizeof (TesCounterLodBucket)))
         {
-          tes_cache_set_error (error, db, "Storing a counter's summary");
           g_free (level);
           return FALSE;
         }
-      sqlite3_clear_bindings (insert);
-
       if (nb <= TES_CACHE_LOD_MIN_BUCKETS)
         break;
 
@@ -158,7 +144,7 @@ tes_cache_writer_store_counter_lod (TesCacheWriter  *self,
 {
   sqlite3 *db = self->db;
   g_autoptr(GArray) spans = NULL;
-  sqlite3_stmt *samples = NULL, *insert = NULL;
+  sqlite3_stmt *samples = NULL;
   gboolean ok = FALSE;
   gint64 started = g_get_monotonic_time ();
 
@@ -167,11 +153,13 @@ tes_cache_writer_store_counter_lod (TesCacheWriter  *self,
   if (spans->len == 0)
     return TRUE;
 
+  if (!tes_cache_writer_prepare_statements (self))
+    {
+      g_propagate_error (error, g_steal_pointer (&self->error));
+      return FALSE;
+    }
   if (sqlite3_prepare_v2 (db, "SELECT ts, value FROM counter_values WHERE track_id = ? ORDER BY ts",
-                          -1, &samples, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2 (db, "INSERT INTO slice_lod (track_id, level, shift, t_base, n, data, checksum) "
-                              "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                          -1, &insert, NULL) != SQLITE_OK)
+                          -1, &samples, NULL) != SQLITE_OK)
     {
       tes_cache_set_error (error, db, "Preparing counters' summaries");
       goto out;
@@ -206,15 +194,17 @@ tes_cache_writer_store_counter_lod (TesCacheWriter  *self,
           g_free (level);
           goto out;
         }
-      if (!store_levels (insert, span, shift, nb, level, error))
-        goto out;
+      if (!store_levels (self, span, shift, nb, level))
+        {
+          g_propagate_error (error, g_steal_pointer (&self->error));
+          goto out;
+        }
     }
   g_debug ("%u counters' summaries in %.1f ms", spans->len, (g_get_monotonic_time () - started) / 1000.0);
   ok = TRUE;
 
 out:
   sqlite3_finalize (samples);
-  sqlite3_finalize (insert);
 
   return ok;
 }

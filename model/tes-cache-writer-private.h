@@ -221,6 +221,14 @@ void              tes_lod_builder_finish              (TesLodBuilder        *lb,
 TesPreparedTrack *tes_cache_writer_prepare_track      (guint                 id,
                                                        TesTrackSlices       *ts);
 gboolean          tes_cache_writer_prepare_statements (TesCacheWriter       *self);
+gboolean          tes_cache_writer_store_lod_level    (TesCacheWriter       *self,
+                                                       gint64                track_id,
+                                                       guint                 level,
+                                                       guint                 shift,
+                                                       gint64                t_base,
+                                                       guint                 n,
+                                                       gconstpointer         buckets,
+                                                       gsize                 size);
 gboolean          tes_cache_writer_store_track        (TesCacheWriter       *self,
                                                        TesPreparedTrack     *prep);
 
