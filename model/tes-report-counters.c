@@ -140,9 +140,7 @@ fill_from_summary (TesReport       *self,
   gint64 first, last, lo, hi;
 
   *answered = FALSE;
-  if (!tes_report_summarises_samples (track))
-    return TRUE;
-  if (!tes_report_lod_for_column (self, db, track_id, column, sizeof (TesCounterLodBucket), &lod, &data, error))
+  if (!tes_report_lod_for_column (self, db, track_id, column, TRUE, &lod, &data, error))
     return FALSE;
   if (data == NULL)
     return TRUE;

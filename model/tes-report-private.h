@@ -175,19 +175,11 @@ GArray   *tes_report_chunk_rows   (TesReport            *self,
                                    sqlite3              *db,
                                    gint64                track_id,
                                    GError              **error);
-/* Whether @track's summary levels are of its samples (a counter track
- * without slices; a track has one pyramid), not of its slices. */
-static inline gboolean
-tes_report_summarises_samples (const TesTrack *track)
-{
-  return track != NULL && track->kind == TES_TRACK_COUNTER && track->n_slices == 0;
-}
-
 gboolean  tes_report_lod_for_column (TesReport         *self,
                                      sqlite3           *db,
                                      gint64             track_id,
                                      gint64             column,
-                                     gsize              bucket_size,
+                                     gboolean           of_samples,
                                      TesReportLod      *chosen,
                                      GBytes           **data,
                                      GError           **error);

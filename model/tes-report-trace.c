@@ -647,6 +647,14 @@ lod_choose (GArray *levels,
   return chosen;
 }
 
+/* Whether @track's summary levels are of its samples (a counter track
+ * without slices: the writer summarises those), not of its slices. */
+static gboolean
+summarises_samples (const TesTrack *track)
+{
+  return track != NULL && track->kind == TES_TRACK_COUNTER && track->n_slices == 0;
+}
+
 /* A counter's level has buckets a quarter of a column wide at most: its
  * samples are placed whole (at their bucket's middle), not spread over
  * the columns a bucket spans, so a coarser one moves peaks by a column. */
@@ -657,8 +665,7 @@ lod_column (TesReport *self,
             gint64     track_id,
             gint64     column)
 {
-  return tes_report_summarises_samples (tes_report_get_track (self, track_id)) ? column / COUNTER_BUCKETS_PER_COLUMN
-                                                                                : column;
+  return summarises_samples (tes_report_get_track (self, track_id)) ? column / COUNTER_BUCKETS_PER_COLUMN : column;
 }
 
 /* Up to this many tracks with summaries, the first lane read at a column
@@ -785,10 +792,12 @@ lod_data (TesReport *self,
 
 /**
  * tes_report_lod_for_column:
- * @bucket_size: the size of a bucket of the track's kind
+ * @of_samples: the levels of a counter's samples (TesCounterLodBucket)
+ *   are asked for, else of a track's slices (TesLaneBucket)
  * @chosen: (out): the level
  * @data: (out): its buckets, checked against its checksum and its size;
- *   NULL (and TRUE) when columns are finer than every level
+ *   NULL (and TRUE) when columns are finer than every level, or the
+ *   track's levels are of the other kind (a track has one pyramid)
  *
  * The coarsest summary level of @track_id whose buckets are no wider than
  * a column of @column ticks (a quarter of one for a counter).
@@ -798,17 +807,20 @@ tes_report_lod_for_column (TesReport     *self,
                            sqlite3       *db,
                            gint64         track_id,
                            gint64         column,
-                           gsize          bucket_size,
+                           gboolean       of_samples,
                            TesReportLod  *chosen,
                            GBytes       **data,
                            GError       **error)
 {
+  gsize bucket_size = of_samples ? sizeof (TesCounterLodBucket) : sizeof (TesLaneBucket);
   g_autoptr(GArray) levels = NULL;
   const TesReportLod *lod;
   gboolean kept;
   int i;
 
   *data = NULL;
+  if (of_samples != summarises_samples (tes_report_get_track (self, track_id)))
+    return TRUE;
   if (!(levels = lod_levels (self, db, track_id, error)))
     return FALSE;
   if ((i = lod_choose (levels, lod_column (self, track_id, column))) < 0)
@@ -852,16 +864,12 @@ lane_from_summary (TesReport     *self,
 {
   g_autoptr(GBytes) data = NULL;
   gint64 column = (gint64)(((__int128)t1 - t0) / n_buckets);
-  const TesTrack *track = tes_report_get_track (self, track_id);
   TesReportLod lod;
   const TesLaneBucket *level;
   gint64 first, last;
 
   *answered = FALSE;
-  if (tes_report_summarises_samples (track))
-    return TRUE;
-
-  if (!tes_report_lod_for_column (self, db, track_id, column, sizeof (TesLaneBucket), &lod, &data, error))
+  if (!tes_report_lod_for_column (self, db, track_id, column, FALSE, &lod, &data, error))
     return FALSE;
   if (data == NULL)
     return TRUE;
