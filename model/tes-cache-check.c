@@ -611,7 +611,6 @@ tes_cache_check_reads (TesCacheCheck  *check,
   return TRUE;
 }
 
-
 /* The chunk's row in the table (@row: data, args, checksum, track_id, n,
  * t_min, t_max_start, t_max_end, max_depth, max_dur, search, sums,
  * first_index) says what its row in the index of the rows says: the open
@@ -646,6 +645,7 @@ chunk_row_matches_index (sqlite3      *db,
 
   return same;
 }
+
 /* A chunk's row says what its records hold: their number, first and last
  * start, latest end, deepest nesting and longest duration (the window
  * queries skip chunks and records by these). Columns as selected by

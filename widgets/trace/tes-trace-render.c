@@ -380,7 +380,7 @@ draw_counter (TesPainter         *p,
   cairo_t *cr = p->cr;
   const TesTrack *track = tes_report_get_track (report, lane->track_id);
   double lo = 0, hi = 0, column = scale->width / MAX (values->len, 1);
-  double top = y + 4, h = lane->height - 8;
+  double top = y + 4, h = lane->height - 8, baseline;
   g_autofree char *label = NULL;
   gboolean any = FALSE;
 
@@ -407,6 +407,7 @@ draw_counter (TesPainter         *p,
    * back: thousands of overlapping rectangles cost cairo 10-20 ms. Its
    * corners on whole pixels, so that cairo fills it as boxes: a third of
    * the whole run's frame of a trace with two counters otherwise. */
+  baseline = VALUE_Y (MAX (lo, 0));
   tes_painter_set_rgb (cr, tes_share_chart_palette[tes_trace_color_index (track->name)]);
   for (guint i = 0; i < values->len;)
     {
@@ -423,7 +424,7 @@ draw_counter (TesPainter         *p,
       for (guint j = i; j < end; j++)
         {
           const TesCounterBucket *bucket = &g_array_index (values, TesCounterBucket, j);
-          double x = scale->x0 + j * column, upper = round (MIN (VALUE_Y (bucket->max), VALUE_Y (MAX (lo, 0))));
+          double x = scale->x0 + j * column, upper = round (MIN (VALUE_Y (bucket->max), baseline));
 
           if (j == i)
             cairo_move_to (cr, x, upper);
@@ -435,7 +436,7 @@ draw_counter (TesPainter         *p,
         {
           const TesCounterBucket *bucket = &g_array_index (values, TesCounterBucket, j);
           double x = scale->x0 + j * column;
-          double lower = round (MAX (MAX (VALUE_Y (bucket->min), VALUE_Y (bucket->max) + 1), VALUE_Y (MAX (lo, 0))));
+          double lower = round (MAX (MAX (VALUE_Y (bucket->min), VALUE_Y (bucket->max) + 1), baseline));
 
           cairo_line_to (cr, x + MAX (column, 1), lower);
           cairo_line_to (cr, x, lower);
