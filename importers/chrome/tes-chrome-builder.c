@@ -41,6 +41,23 @@ const TesChromeFlavour tes_chrome_flavour_generic = {
 
 /* ---- flavour ------------------------------------------------------------- */
 
+G_STATIC_ASSERT (G_N_ELEMENTS (flavours) < TES_CHROME_MAX_FLAVOURS);
+
+/* The first flavour that claims one of the first events' args, or
+ * TES_CHROME_MAX_FLAVOURS - 1 for none. The parsing threads ask it as
+ * they meet the events, while their args are at hand (read back from the
+ * spill, they were a serial 60 ms of a 10M-event import). */
+guint
+tes_chrome_flavour_claim (const char *args,
+                          gsize       len)
+{
+  for (guint f = 0; f < G_N_ELEMENTS (flavours); f++)
+    if (flavours[f]->claims_args != NULL && flavours[f]->claims_args (args, len))
+      return f;
+
+  return TES_CHROME_MAX_FLAVOURS - 1;
+}
+
 /* Each of the first events of every segment counts for the first flavour
  * that claims its args; then the first flavour that says the trace is its
  * own has it. */
@@ -49,28 +66,12 @@ decide_flavour (TesChromeBuilder *b)
 {
   guint claimed[G_N_ELEMENTS (flavours)] = { 0 };
   guint sampled = 0;
-  g_autoptr(GString) buf = g_string_new (NULL);
 
   for (guint k = 0; k < b->n_segs; k++)
     {
-      GArray *samples = b->segs[k]->samples;
-
-      for (guint i = 0; i < samples->len; i++)
-        {
-          const TesChromeSample *sample = &g_array_index (samples, TesChromeSample, i);
-          const char *args;
-
-          sampled++;
-          if (sample->args_len == 0)
-            continue;
-          args = tes_chrome_thread_args (sample->thread, sample->args_off, sample->args_len, buf);
-          for (guint f = 0; f < G_N_ELEMENTS (flavours); f++)
-            if (flavours[f]->claims_args != NULL && flavours[f]->claims_args (args, sample->args_len))
-              {
-                claimed[f]++;
-                break;
-              }
-        }
+      sampled += b->segs[k]->n_sampled;
+      for (guint f = 0; f < G_N_ELEMENTS (flavours); f++)
+        claimed[f] += b->segs[k]->claimed[f];
     }
 
   for (guint f = 0; f < G_N_ELEMENTS (flavours); f++)

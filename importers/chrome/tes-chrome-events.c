@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "tes-array-private.h"
+#include "tes-chrome-flavour.h"
 #include "tes-chrome-parser.h"
 #include "tes-json.h"
 
@@ -240,11 +241,11 @@ handle_complete (TesChromeSegment     *seg,
 
   add_flow_point (seg, ev, t);
 
-  if (seg->samples->len < TES_CHROME_SAMPLE_EVENTS)
+  if (seg->n_sampled < TES_CHROME_SAMPLE_EVENTS)
     {
-      TesChromeSample sample = { t, slice.args_off, slice.args_len };
-
-      g_array_append_val (seg->samples, sample);
+      seg->n_sampled++;
+      if (slice.args_len > 0)
+        seg->claimed[tes_chrome_flavour_claim (t->args->str + slice.args_off, slice.args_len)]++;
     }
 }
 

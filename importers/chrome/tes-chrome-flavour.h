@@ -70,6 +70,9 @@ struct _TesChromeFlavour
   void          (*rows_written)    (TesChromeBuilder        *b);
 };
 
+guint tes_chrome_flavour_claim (const char *args,
+                                gsize       len);
+
 /* tes-chrome-kernels.c: an operator's kernels, summed by name (gid),
  * first launched first, for the framework flavours */
 typedef struct

@@ -290,7 +290,6 @@ tes_chrome_segment_new (guint index)
   seg->flow_points = g_array_new (FALSE, FALSE, sizeof (TesChromeFlowEvent));
   seg->misc = g_string_new (NULL);
   seg->info = tes_info_list_new ();
-  seg->samples = g_array_new (FALSE, FALSE, sizeof (TesChromeSample));
   seg->thread_names = g_array_new (FALSE, FALSE, sizeof (guint32));
   seg->max_ts = G_MININT64;
 
@@ -317,7 +316,6 @@ tes_chrome_segment_free (TesChromeSegment *seg)
   if (seg->misc)
     g_string_free (seg->misc, TRUE);
   g_clear_pointer (&seg->info, g_ptr_array_unref);
-  g_clear_pointer (&seg->samples, g_array_unref);
   g_clear_pointer (&seg->thread_names, g_array_unref);
   g_free (seg);
 }

@@ -202,16 +202,9 @@ typedef struct
   char              ph;         /* s t f, or 'i'/'o'/'b' (in/out/both) for v2 */
 } TesChromeFlowEvent;
 
-/* The args of one of a segment's first complete events, as its thread
- * stores them: what the builder tells the vendor's flavour from. */
-typedef struct
-{
-  TesChromeThread *thread;
-  guint64          args_off;
-  guint32          args_len;    /* 0: the event has no args */
-} TesChromeSample;
-
 #define TES_CHROME_SAMPLE_EVENTS 1000
+/* room for the builder's flavours (tes-chrome-builder.c) and "none" */
+#define TES_CHROME_MAX_FLAVOURS 8
 #define TES_CHROME_RECENT_THREADS 16
 
 /* The slices and args arrays of a spilled piece's threads, emptied and
@@ -250,7 +243,11 @@ struct _TesChromeSegment
   guint32               display_time_unit;
 
   /* vendor evidence */
-  GArray               *samples;      /* TesChromeSample, of the first complete events */
+  /* of the first complete events, how many claimed[f] the builder's
+   * flavour f claims (TES_CHROME_MAX_FLAVOURS - 1: none), counted as
+   * they are parsed: the builder reads none of their args back */
+  guint                 n_sampled;
+  guint                 claimed[TES_CHROME_MAX_FLAVOURS];
   GArray               *thread_names; /* guint32: every thread_name given, in order */
 };
 
