@@ -236,6 +236,8 @@ tes_cache_args_skeletons_init (TesArgsSkeletons *skel)
 {
   skel->texts = g_byte_array_new ();
   skel->hashes = g_byte_array_new ();
+  skel->raw = g_byte_array_sized_new (TES_CACHE_BLOCK_SLICES * 40);
+  skel->digits = g_byte_array_new ();
 }
 
 void
@@ -243,6 +245,8 @@ tes_cache_args_skeletons_clear (TesArgsSkeletons *skel)
 {
   g_clear_pointer (&skel->texts, g_byte_array_unref);
   g_clear_pointer (&skel->hashes, g_byte_array_unref);
+  g_clear_pointer (&skel->raw, g_byte_array_unref);
+  g_clear_pointer (&skel->digits, g_byte_array_unref);
 }
 
 /* Block [first, first + m) of raw_args as skeletons at into from byte at
@@ -394,8 +398,8 @@ tes_cache_chunk_pack_args (ZSTD_CCtx        *cctx,
   /* the texts end there; skeletonise () reads up to it */
   const guint8 *readable = texts + read_u32 (raw_args + n * sizeof (guint32));
   guint32 total = read_u32 (raw_args + n * sizeof (guint32)) - read_u32 (raw_args);
-  g_autoptr(GByteArray) raw = g_byte_array_sized_new (TES_CACHE_BLOCK_SLICES * 40);
-  g_autoptr(GByteArray) digits = g_byte_array_new ();
+  GByteArray *raw = skel->raw;
+  GByteArray *digits = skel->digits;
   guint32 at = 0;
   gsize blocks_at;
 

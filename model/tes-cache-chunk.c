@@ -187,6 +187,65 @@ typedef struct
   gint64  max;
 } PackGroup;
 
+/* The arrays packing a chunk's summaries works in, kept by each thread
+ * from one chunk to the next. Made and freed for each chunk, glibc handed
+ * their pages back and they were faulted in again: with the kept slices
+ * (tes-cache-writer-pack.c), two thirds of a 10M-event import's page
+ * faults, each 10-20 us on a virtual machine (docs/benchmarks.md). */
+typedef enum
+{
+  SCRATCH_SLOTS,
+  SCRATCH_OF,
+  SCRATCH_ORDER,
+  SCRATCH_MET,
+  SCRATCH_SEEN,
+  N_SCRATCH
+} ScratchKind;
+
+typedef struct
+{
+  gpointer data[N_SCRATCH];
+  gsize    size[N_SCRATCH];
+} Scratch;
+
+static void
+scratch_free (gpointer data)
+{
+  Scratch *scratch = data;
+
+  for (guint i = 0; i < N_SCRATCH; i++)
+    g_free (scratch->data[i]);
+  g_free (scratch);
+}
+
+static GPrivate scratch_key = G_PRIVATE_INIT (scratch_free);
+
+/* This thread's array of its kind, at least bytes long (zeroed with zero);
+ * valid until the next call for the same kind. */
+static gpointer
+scratch_get (ScratchKind kind,
+             gsize       bytes,
+             gboolean    zero)
+{
+  Scratch *scratch = g_private_get (&scratch_key);
+
+  if (scratch == NULL)
+    {
+      scratch = g_new0 (Scratch, 1);
+      g_private_set (&scratch_key, scratch);
+    }
+  if (scratch->size[kind] < bytes)
+    {
+      g_free (scratch->data[kind]);
+      scratch->data[kind] = g_malloc (bytes);
+      scratch->size[kind] = bytes;
+    }
+  if (zero)
+    memset (scratch->data[kind], 0, bytes);
+
+  return scratch->data[kind];
+}
+
 /* The (name, category) groups of a chunk's slices in order of first
  * appearance, with their blocks, counts and sums, and each slice's group
  * in of[], through a table open-addressed by (name, category). */
@@ -197,12 +256,12 @@ chunk_groups (const TesSliceRecord *recs,
 {
   GArray *groups = g_array_new (FALSE, FALSE, sizeof (PackGroup));
   guint n_slots = 64;
-  g_autofree guint32 *slots = NULL;
+  guint32 *slots;
 
   g_assert (n <= 32 * TES_CACHE_BLOCK_SLICES);
   while (n_slots < 2 * MIN (n, 65536u))
     n_slots *= 2;
-  slots = g_new0 (guint32, n_slots);   /* group index + 1 */
+  slots = scratch_get (SCRATCH_SLOTS, n_slots * sizeof (guint32), TRUE);   /* group index + 1 */
   for (guint i = 0; i < n; i++)
     {
       guint64 key = (guint64)recs[i].name << 32 | recs[i].category;
@@ -284,10 +343,10 @@ pack_search (GArray         *groups,
              const guint64  *hashes,
              GByteArray     *out)
 {
-  g_autofree MetText *met = hashes != NULL ? g_new0 (MetText, MET_SLOTS) : NULL;
+  MetText *met = hashes != NULL ? scratch_get (SCRATCH_MET, MET_SLOTS * sizeof (MetText), TRUE) : NULL;
   const guint8 *letter = letter_table ();
-  g_autofree guint32 *order = g_new (guint32, MAX (n, 1));
-  g_autofree guint64 *seen = NULL;
+  guint32 *order = scratch_get (SCRATCH_ORDER, MAX (n, 1) * sizeof (guint32), FALSE);
+  guint64 *seen;
   guint64 words[256];
   const char *texts = raw_args ? (const char *)raw_args + (n + 1) * sizeof (guint32) : NULL;
   guint8 *p;
@@ -308,7 +367,7 @@ pack_search (GArray         *groups,
       order[pg->first + pg->n++] = i;
     }
 
-  seen = g_new (guint64, (TES_CACHE_TRIGRAMS + 63) / 64);
+  seen = scratch_get (SCRATCH_SEEN, (TES_CACHE_TRIGRAMS + 63) / 64 * sizeof (guint64), FALSE);
   g_byte_array_set_size (out, 10 + groups->len * (3 * 10 + 1));
   p = out->data;
   put_varint (&p, groups->len);
@@ -484,7 +543,7 @@ tes_cache_chunk_pack_search (const TesSliceRecord *recs,
                              const guint8         *raw_args,
                              GByteArray           *out)
 {
-  g_autofree guint32 *of = g_new (guint32, MAX (n, 1));
+  guint32 *of = scratch_get (SCRATCH_OF, MAX (n, 1) * sizeof (guint32), FALSE);
   g_autoptr(GArray) groups = chunk_groups (recs, n, of);
 
   pack_search (groups, of, n, raw_args, NULL, out);
@@ -495,7 +554,7 @@ tes_cache_chunk_pack_sums (const TesSliceRecord *recs,
                            guint                 n,
                            GByteArray           *out)
 {
-  g_autofree guint32 *of = g_new (guint32, MAX (n, 1));
+  guint32 *of = scratch_get (SCRATCH_OF, MAX (n, 1) * sizeof (guint32), FALSE);
   g_autoptr(GArray) groups = chunk_groups (recs, n, of);
 
   pack_sums (groups, out);
@@ -509,7 +568,7 @@ tes_cache_chunk_pack_summaries (const TesSliceRecord   *recs,
                                 GByteArray             *search,
                                 GByteArray             *sums)
 {
-  g_autofree guint32 *of = g_new (guint32, MAX (n, 1));
+  guint32 *of = scratch_get (SCRATCH_OF, MAX (n, 1) * sizeof (guint32), FALSE);
   g_autoptr(GArray) groups = chunk_groups (recs, n, of);
 
   pack_sums (groups, sums);
@@ -545,7 +604,7 @@ tes_cache_chunk_check_summaries (const TesSliceRecord *recs,
                                  gsize                 sums_len)
 {
   g_autoptr(GByteArray) want = g_byte_array_new ();
-  g_autofree guint32 *of = g_new (guint32, MAX (n, 1));
+  guint32 *of = scratch_get (SCRATCH_OF, MAX (n, 1) * sizeof (guint32), FALSE);
   g_autoptr(GArray) groups = chunk_groups (recs, n, of);
   const guint8 *p = search, *end = search + search_len;
   guint n_groups;

@@ -83,6 +83,9 @@ typedef struct
 {
   GByteArray *texts;
   GByteArray *hashes;
+  /* what a block is packed in, kept from chunk to chunk as the rest */
+  GByteArray *raw;
+  GByteArray *digits;
 } TesArgsSkeletons;
 
 void     tes_cache_args_skeletons_init  (TesArgsSkeletons     *skel);

@@ -75,6 +75,11 @@ struct _TesChunkPacker
   GQueue      jobs;           /* PackJob*, in order, until inserted */
   GList      *next;           /* the first one the thread has not taken */
   GQueue      spare;          /* PackJob* whose buffers serve again */
+  /* blocks of TES_CACHE_CHUNK_SLICES TesLodSlice for kept_out, given back
+   * by the tracks whose summaries are made (under lock): freed, a track's
+   * kept slices (30 MB at 10M events) were handed back to the system and
+   * faulted in again for the next track's, a page fault each 4 KB */
+  GPtrArray  *kept_blocks;
   gboolean    stop;
 };
 
@@ -107,9 +112,46 @@ summarise (PackJob *job)
   tes_lod_builder_finish (&lb, prep->lod);
 }
 
+/* A block for a job's kept_out, one given back if there is one. */
+static TesLodSlice *
+kept_block_take (TesChunkPacker *pk)
+{
+  TesLodSlice *block = NULL;
+
+  g_mutex_lock (&pk->lock);
+  if (pk->kept_blocks->len > 0)
+    block = g_ptr_array_steal_index_fast (pk->kept_blocks, pk->kept_blocks->len - 1);
+  g_mutex_unlock (&pk->lock);
+
+  return block != NULL ? block : g_new (TesLodSlice, TES_CACHE_CHUNK_SLICES);
+}
+
+/* Takes kept (GBytes of blocks from kept_block_take ()) and gives its
+ * blocks back for other jobs. */
 static void
-run_job (ZSTD_CCtx *zstd,
-         PackJob   *job)
+kept_blocks_give_back (TesChunkPacker *pk,
+                       GPtrArray      *kept)
+{
+  if (kept == NULL)
+    return;
+
+  g_ptr_array_set_free_func (kept, NULL);
+  g_mutex_lock (&pk->lock);
+  for (guint i = 0; i < kept->len; i++)
+    {
+      gsize size;
+
+      /* the block itself: the bytes made it theirs (g_bytes_new_take ()) */
+      g_ptr_array_add (pk->kept_blocks, g_bytes_unref_to_data (g_ptr_array_index (kept, i), &size));
+    }
+  g_mutex_unlock (&pk->lock);
+  g_ptr_array_unref (kept);
+}
+
+static void
+run_job (TesChunkPacker *pk,
+         ZSTD_CCtx      *zstd,
+         PackJob        *job)
 {
   if (job->prep != NULL)
     {
@@ -124,7 +166,7 @@ run_job (ZSTD_CCtx *zstd,
                                   job->sums_out);
   if (job->keep)
     {
-      job->kept_out = g_new (TesLodSlice, job->count);
+      job->kept_out = kept_block_take (pk);
       for (guint i = 0; i < job->count; i++)
         job->kept_out[i] = (TesLodSlice) { job->recs[i].start, job->recs[i].dur, job->recs[i].name,
                                            job->recs[i].depth };
@@ -154,7 +196,7 @@ pack_thread (gpointer data)
       pk->next = pk->next->next;
       g_mutex_unlock (&pk->lock);
 
-      run_job (pk->zstd, job);
+      run_job (pk, pk->zstd, job);
 
       g_mutex_lock (&pk->lock);
       job->packed = TRUE;
@@ -172,12 +214,22 @@ pack_thread (gpointer data)
   return NULL;
 }
 
-/* what a job refers to, its buffers kept */
+/* what a job refers to, its buffers kept (its kept slices given back to
+ * pk, or freed without) */
 static void
-job_clear (PackJob *job)
+job_clear (TesChunkPacker *pk,
+           PackJob        *job)
 {
   g_clear_pointer (&job->args, g_byte_array_unref);
   g_clear_pointer (&job->prep, tes_prepared_track_free);
+  if (pk != NULL && job->kept_out != NULL)
+    {
+      g_mutex_lock (&pk->lock);
+      g_ptr_array_add (pk->kept_blocks, g_steal_pointer (&job->kept_out));
+      g_mutex_unlock (&pk->lock);
+    }
+  if (pk != NULL)
+    kept_blocks_give_back (pk, g_steal_pointer (&job->kept));
   g_clear_pointer (&job->kept, g_ptr_array_unref);
   g_clear_pointer (&job->kept_out, g_free);
   job->ts = NULL;
@@ -191,7 +243,7 @@ job_free (gpointer data)
 {
   PackJob *job = data;
 
-  job_clear (job);
+  job_clear (NULL, job);
   g_free (job->recs);
   g_byte_array_unref (job->data_out);
   tes_cache_args_skeletons_clear (&job->skeletons);
@@ -211,6 +263,7 @@ packer_new (void)
   g_cond_init (&pk->cond);
   g_queue_init (&pk->jobs);
   g_queue_init (&pk->spare);
+  pk->kept_blocks = g_ptr_array_new_with_free_func (g_free);
   if (pack_thread_enabled && g_get_num_processors () > 1)
     pk->thread = g_thread_new ("tes-cache-pack", pack_thread, pk);
 
@@ -233,6 +286,7 @@ tes_chunk_packer_free (TesChunkPacker *pk)
     }
   g_queue_clear_full (&pk->jobs, job_free);
   g_queue_clear_full (&pk->spare, job_free);
+  g_ptr_array_unref (pk->kept_blocks);
   ZSTD_freeCCtx (pk->zstd);
   ZSTD_freeCCtx (pk->helper_zstd);
   g_mutex_clear (&pk->lock);
@@ -247,6 +301,8 @@ tes_cache_writer_forget_kept (TesCacheWriter *self,
 {
   self->kept_total -= ts->kept_bytes;
   ts->kept_bytes = 0;
+  if (self->packer != NULL)
+    kept_blocks_give_back (self->packer, g_steal_pointer (&ts->kept_data));
   g_clear_pointer (&ts->kept_data, g_ptr_array_unref);
 }
 
@@ -343,7 +399,7 @@ insert_head (TesCacheWriter *self,
   else if (!tes_cache_writer_failed (self))
     insert_chunk (self, job);
 
-  job_clear (job);
+  job_clear (pk, job);
   g_queue_push_tail (&pk->spare, job);
 
   return TRUE;
@@ -366,7 +422,7 @@ help (TesChunkPacker *pk)
 
   if (pk->helper_zstd == NULL)
     pk->helper_zstd = ZSTD_createCCtx ();
-  run_job (pk->helper_zstd, job);
+  run_job (pk, pk->helper_zstd, job);
 
   g_mutex_lock (&pk->lock);
   job->packed = TRUE;
@@ -426,7 +482,7 @@ submit_job (TesCacheWriter *self,
 
   if (pk->thread == NULL)
     {
-      run_job (pk->zstd, job);
+      run_job (pk, pk->zstd, job);
       job->packed = TRUE;
       g_queue_push_tail (&pk->jobs, job);
       insert_head (self, TRUE);
