@@ -655,6 +655,10 @@ typedef struct
   GArray  *slices;
   guint    room;
   GString *args;
+  /* the thread they were last grown for */
+  gint64   pid;
+  gint64   tid;
+  guint    key_flags;
 } Recycled;
 
 struct _TesChromeRecycle
@@ -710,19 +714,34 @@ recycle_trim (TesChromeRecycle *bin,
   g_array_remove_range (bin->items, 0, drop);
 }
 
-/* A thread's arrays start empty, grown already when the bin holds some. */
+/* A thread's arrays start empty, grown already when the bin holds some:
+ * the ones the same thread had in the piece before, if it had any. A
+ * thread's share of a piece changes little from piece to piece; taken in
+ * turn, a busy thread's arrays went to a quiet one and were grown again,
+ * by copies into fresh pages, for the busy one (a fault every 4 KB). */
 void
 tes_chrome_thread_new_arrays (TesChromeThread  *t,
                               TesChromeRecycle *bin)
 {
   if (bin != NULL && bin->items->len > 0)
     {
-      Recycled *r = &g_array_index (bin->items, Recycled, bin->items->len - 1);
+      guint take = bin->items->len - 1;
+      Recycled *r;
 
+      for (guint i = 0; i < bin->items->len; i++)
+        {
+          r = &g_array_index (bin->items, Recycled, i);
+          if (r->pid == t->pid && r->tid == t->tid && r->key_flags == t->key_flags)
+            {
+              take = i;
+              break;
+            }
+        }
+      r = &g_array_index (bin->items, Recycled, take);
       t->slices = r->slices;
       t->slices_room = r->room;
       t->args = r->args;
-      g_array_set_size (bin->items, bin->items->len - 1);
+      g_array_remove_index_fast (bin->items, take);
       return;
     }
 
@@ -742,7 +761,7 @@ tes_chrome_thread_release_arrays (TesChromeThread  *t,
 
   if (kept)
     {
-      Recycled r = { t->slices, t->slices_room, t->args };
+      Recycled r = { t->slices, t->slices_room, t->args, t->pid, t->tid, t->key_flags };
 
       g_array_set_size (r.slices, 0);
       g_string_truncate (r.args, 0);
