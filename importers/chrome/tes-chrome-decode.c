@@ -76,13 +76,15 @@ literal (const guint8 *buf,
 /* The JSON value at buf[i], nesting at most room containers: the index
  * past it, or 0. With out, its text without the white space between its
  * tokens is appended there; a string with an escape is then refused,
- * since the callbacks would write it back in their own escaping. */
+ * since the callbacks would write it back in their own escaping. Without,
+ * *spaced (if given) is set when there is such white space. */
 static gsize
 skip_value (const guint8 *buf,
             gsize         len,
             gsize         i,
             guint         room,
-            GString      *out)
+            GString      *out,
+            gboolean     *spaced)
 {
   guint8 stack[MAX_NEST];
   guint depth = 0;
@@ -100,6 +102,8 @@ skip_value (const guint8 *buf,
             emit (out, buf, len, run, from_); \
             run = i; \
           } \
+        else if (spaced != NULL) \
+          *spaced = TRUE; \
       } \
   } G_STMT_END
 
@@ -303,6 +307,9 @@ tes_chrome_decode_event (TesChromeParser *p,
 {
   TesChromeEvent *ev = &p->ev;
   guint max_depth = TES_CHROME_MAX_DEPTH - p->depth;
+  /* the args as read (NULL: compacted into ev->args) */
+  const char *args_text = NULL;
+  gsize args_len = 0;
   gsize i = 1;
   gsize j;
 
@@ -475,25 +482,40 @@ tes_chrome_decode_event (TesChromeParser *p,
           break;
 
         case K_ARGS:
-          if (buf[i] != '{')
-            return 0;
-          clear_text (ev->args);
-          if ((i = skip_value (buf, len, i, max_depth - 1, ev->args)) == 0)
-            return 0;
-          ev->args->str[ev->args->len] = '\0';
-          /* {} carries nothing */
-          if (ev->args->len > 2)
-            ev->flags |= TES_CHROME_EV_HAS_ARGS;
+          {
+            gsize from = i;
+            gboolean spaced = FALSE;
+
+            if (buf[i] != '{' || (i = skip_value (buf, len, i, max_depth - 1, NULL, &spaced)) == 0)
+              return 0;
+            if (spaced)
+              {
+                /* compacted, as the callbacks would */
+                clear_text (ev->args);
+                skip_value (buf, len, from, max_depth - 1, ev->args, NULL);
+                ev->args->str[ev->args->len] = '\0';
+                args_text = NULL;
+                args_len = ev->args->len;
+              }
+            else
+              {
+                args_text = (const char *)buf + from;
+                args_len = i - from;
+              }
+            /* {} carries nothing */
+            if (args_len > 2)
+              ev->flags |= TES_CHROME_EV_HAS_ARGS;
+          }
           break;
 
         case K_BP:
           /* nothing kept of a scalar; a container is a warning */
-          if (buf[i] == '{' || buf[i] == '[' || (i = skip_value (buf, len, i, 0, NULL)) == 0)
+          if (buf[i] == '{' || buf[i] == '[' || (i = skip_value (buf, len, i, 0, NULL, NULL)) == 0)
             return 0;
           break;
 
         case K_OTHER:
-          if ((i = skip_value (buf, len, i, max_depth - 1, NULL)) == 0)
+          if ((i = skip_value (buf, len, i, max_depth - 1, NULL, NULL)) == 0)
             return 0;
           break;
 
@@ -527,6 +549,8 @@ tes_chrome_decode_event (TesChromeParser *p,
 #undef WS
 
 done:
+  ev->args_text = args_text;
+  ev->args_len = args_len;
   tes_chrome_parser_event_done (p, offset + i);
 
   return i;

@@ -111,13 +111,13 @@ store_args (const TesChromeEvent *ev,
     {
       if (!(ev->flags & TES_CHROME_EV_HAS_ARGS))
         return 0;
-      tes_json_append_raw (store, ev->args->str, ev->args->len);
-      return (guint32)ev->args->len;
+      tes_json_append_raw (store, ev->args_text, ev->args_len);
+      return (guint32)ev->args_len;
     }
 
   if (ev->flags & TES_CHROME_EV_HAS_ARGS)
     {
-      tes_json_append_raw (store, ev->args->str, ev->args->len - 1);
+      tes_json_append_raw (store, ev->args_text, ev->args_len - 1);
       tes_json_append_char (store, ',');
     }
   else
@@ -383,7 +383,7 @@ handle_counter (TesChromeSegment     *seg,
   id = event_id (seg, ev);
   series = g_string_new (NULL);
 
-  while (tes_chrome_args_next (ev->args->str, ev->args->len, &pos, &key, &key_len, &value, &value_len))
+  while (tes_chrome_args_next (ev->args_text, ev->args_len, &pos, &key, &key_len, &value, &value_len))
     {
       TesChromeCounter *c;
       TesChromeCounterValue cv;
@@ -424,7 +424,7 @@ args_string (TesChromeSegment     *seg,
   g_autofree char *text = NULL;
 
   if (!(ev->flags & TES_CHROME_EV_HAS_ARGS) ||
-      !tes_chrome_args_find (ev->args->str, ev->args->len, key, &v, &vl))
+      !tes_chrome_args_find (ev->args_text, ev->args_len, key, &v, &vl))
     return FALSE;
 
   text = tes_chrome_value_dup_string (v, vl);
@@ -442,7 +442,7 @@ args_int (const TesChromeEvent *ev,
   double d;
 
   if (!(ev->flags & TES_CHROME_EV_HAS_ARGS) ||
-      !tes_chrome_args_find (ev->args->str, ev->args->len, key, &v, &vl) ||
+      !tes_chrome_args_find (ev->args_text, ev->args_len, key, &v, &vl) ||
       !tes_chrome_value_to_double (v, vl, TRUE, &d) ||
       d < (double)G_MININT32 || d > (double)G_MAXINT32)
     return FALSE;

@@ -509,7 +509,13 @@ tes_chrome_parser_event_done (TesChromeParser *p,
   p->last_token = end;
   p->last_event_end = end;
   p->key = K_NONE;
+  if (p->ev.args_text == NULL)
+    {
+      p->ev.args_text = p->ev.args->str;
+      p->ev.args_len = p->ev.args->len;
+    }
   tes_chrome_segment_add_event (p->seg, &p->ev);
+  p->ev.args_text = NULL;
   if (p->roll != NULL && p->last_event_end - p->roll_from >= p->roll_every)
     {
       p->roll_from = p->last_event_end;

@@ -60,7 +60,12 @@ typedef struct
 
   /* Text fields, each valid when its flag is set; the parser reuses the
    * buffers from one event to the next. */
-  GString *args;         /* compact JSON object */
+  GString *args;         /* compact JSON object, as the callbacks build it */
+  /* what the segment reads of the args: args' text, or the object's own
+   * bytes in the buffer being parsed when they are compact already (the
+   * decoder's common case: no copy), while the event is handed on */
+  const char *args_text;
+  gsize       args_len;
   GString *id;
   GString *bind;
   GString *scope;
