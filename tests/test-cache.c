@@ -851,6 +851,96 @@ test_pack_thread_same_rows (void)
     }
 }
 
+/* Tracks whose slices come in turns, a tree to each in each turn, all of
+ * them streamed and keeping their slices for their summaries at once;
+ * then closed one by one. */
+static char *
+write_tracks_in_turns (const char *name,
+                       guint       n_tracks,
+                       guint       n_per_track)
+{
+  g_autofree char *src = tes_test_tmp_path ("in-turns.src");
+  char *cache = tes_test_tmp_path (name);
+  g_autoptr(TesCacheWriter) w = NULL;
+  g_autoptr(TesSourceStamp) stamp = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GRand) rnd = g_rand_new_with_seed (11);
+  g_autofree gint64 *tracks = g_new (gint64, n_tracks);
+  g_autofree gint64 *next = g_new (gint64, n_tracks);
+  g_autofree guint *added = g_new0 (guint, n_tracks);
+  guint32 names[6];
+  gint64 clock;
+  gboolean more = TRUE;
+
+  tes_test_write_file (src, "in turns", -1);
+  stamp = tes_source_stamp_new (src, NULL, &error);
+  g_assert_no_error (error);
+  w = tes_cache_writer_new (cache, &error);
+  g_assert_no_error (error);
+  tes_cache_writer_add_source (w, stamp, "test", 1, "x");
+  clock = tes_cache_writer_add_clock (w, "c", TES_TIME_UNIT_NS, 1000000000);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *op = g_strdup_printf ("op%u", i);
+
+      names[i] = tes_cache_writer_intern (w, op);
+    }
+  for (guint k = 0; k < n_tracks; k++)
+    {
+      g_autofree char *track_name = g_strdup_printf ("track %u", k);
+
+      tracks[k] = tes_cache_writer_add_track (w, 0, 0, clock, TES_TRACK_THREAD, track_name, k, NULL);
+      /* each track's own times, so that their summaries differ */
+      next[k] = 1000 * (k + 1);
+    }
+
+  while (more)
+    {
+      more = FALSE;
+      for (guint k = 0; k < n_tracks; k++)
+        {
+          gint64 d = g_rand_int_range (rnd, 100, 1 << 20);
+
+          if (added[k] >= n_per_track)
+            continue;
+          add_tree (w, tracks[k], rnd, names, next[k], d, 1, &added[k]);
+          next[k] += d + g_rand_int_range (rnd, 0, 1000 * (k + 1));
+          more = TRUE;
+        }
+    }
+  for (guint k = 0; k < n_tracks; k++)
+    tes_cache_writer_close_track (w, tracks[k]);
+  g_assert_true (tes_cache_writer_commit (w, NULL, &error));
+  g_assert_no_error (error);
+
+  return cache;
+}
+
+/* The blocks that keep the slices of streamed tracks for their summaries
+ * (tes-cache-writer-pack.c), cut from slabs of 16 and given back as each
+ * track's summaries are made: with ten tracks of four chunks each, over
+ * twenty blocks kept at once (two slabs), the summaries are the ones made
+ * by reading every track's chunks back. */
+static void
+test_kept_blocks (void)
+{
+  guint n = 4 * STREAM_CHUNK - 321;
+  g_autofree char *threaded = NULL;
+  g_autofree char *in_place = NULL;
+
+  /* streamed as they fill, whatever the writer holds */
+  tes_cache_writer_set_default_flush_threshold (0);
+  threaded = write_tracks_in_turns ("kept-threaded.tessera", 10, n);
+  tes_cache_writer_set_pack_thread (FALSE);
+  in_place = write_tracks_in_turns ("kept-in-place.tessera", 10, n);
+  tes_cache_writer_set_pack_thread (TRUE);
+  tes_cache_writer_set_default_flush_threshold (TES_CACHE_WRITER_FLUSH_THRESHOLD);
+
+  assert_same_rows (threaded, in_place, "SELECT * FROM slice_lod ORDER BY track_id, level");
+  assert_same_rows (threaded, in_place, "SELECT * FROM tracks ORDER BY id");
+  assert_same_rows (threaded, in_place, "SELECT * FROM slice_chunks ORDER BY id");
+}
+
 /* An import that fails after chunks were stored leaves no cache, and the
  * cache an earlier import wrote stays as it was. */
 static void
@@ -1816,6 +1906,7 @@ main (int   argc,
   g_test_add_func ("/tes/cache/placement", test_cache_placement);
   g_test_add_func ("/tes/cache/streamed-same-answers", test_streamed_same_answers);
   g_test_add_func ("/tes/cache/pack-thread-same-rows", test_pack_thread_same_rows);
+  g_test_add_func ("/tes/cache/kept-blocks", test_kept_blocks);
   g_test_add_func ("/tes/cache/streamed-failure", test_streamed_failure);
   g_test_add_func ("/tes/cache/flows-packed", test_flows_packed);
 
