@@ -649,25 +649,19 @@ add_tree (TesCacheWriter *w,
     }
 }
 
-/* Tracks for every path through the writer: one under a root span
- * enclosing all of it (its self time changes long after its chunk is
- * stored), one that turns out of order after chunks were stored, one
- * closed by its importer, a small unsorted one. */
-static char *
-write_streamable (const char *name,
-                  guint       threshold,
-                  guint       n_per_track)
+/* A writer of cache for slices streamed as the tests below give them
+ * (threshold: the writer's flush threshold), with a source, a clock and
+ * the names op0..op4 and "cat" in names. */
+static TesCacheWriter *
+stream_writer_new (const char *cache,
+                   guint       threshold,
+                   gint64     *clock,
+                   guint32    *names)
 {
-  g_autofree char *src = tes_test_tmp_path ("stream.src");
-  char *cache = tes_test_tmp_path (name);
-  g_autoptr(TesCacheWriter) w = NULL;
+  g_autofree char *src = g_strconcat (cache, ".src", NULL);
   g_autoptr(TesSourceStamp) stamp = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GRand) rnd = g_rand_new_with_seed (7);
-  guint32 names[6];
-  gint64 clock, rooted, late, closed, small;
-  gint64 t_late = 1000, t_closed = 0;
-  guint n = 0;
+  TesCacheWriter *w;
 
   tes_test_write_file (src, "stream", -1);
   stamp = tes_source_stamp_new (src, NULL, &error);
@@ -679,17 +673,41 @@ write_streamable (const char *name,
   g_assert_no_error (error);
 
   tes_cache_writer_add_source (w, stamp, "test", 1, "x");
-  clock = tes_cache_writer_add_clock (w, "c", TES_TIME_UNIT_NS, 1000000000);
+  *clock = tes_cache_writer_add_clock (w, "c", TES_TIME_UNIT_NS, 1000000000);
+  for (guint i = 0; i < 5; i++)
+    {
+      g_autofree char *op = g_strdup_printf ("op%u", i);
+
+      names[i] = tes_cache_writer_intern (w, op);
+    }
+  names[5] = tes_cache_writer_intern (w, "cat");
+
+  return w;
+}
+
+/* Tracks for every path through the writer: one under a root span
+ * enclosing all of it (its self time changes long after its chunk is
+ * stored), one that turns out of order after chunks were stored, one
+ * closed by its importer, a small unsorted one. */
+static char *
+write_streamable (const char *name,
+                  guint       threshold,
+                  guint       n_per_track)
+{
+  char *cache = tes_test_tmp_path (name);
+  g_autoptr(TesCacheWriter) w = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GRand) rnd = g_rand_new_with_seed (7);
+  guint32 names[6];
+  gint64 clock, rooted, late, closed, small;
+  gint64 t_late = 1000, t_closed = 0;
+  guint n = 0;
+
+  w = stream_writer_new (cache, threshold, &clock, names);
   rooted = tes_cache_writer_add_track (w, 0, 0, clock, TES_TRACK_THREAD, "rooted", 0, NULL);
   late = tes_cache_writer_add_track (w, 0, 0, clock, TES_TRACK_THREAD, "late", 1, NULL);
   closed = tes_cache_writer_add_track (w, 0, 0, clock, TES_TRACK_THREAD, "closed", 2, NULL);
   small = tes_cache_writer_add_track (w, 0, 0, clock, TES_TRACK_THREAD, "small", 3, NULL);
-  for (guint i = 0; i < 5; i++)
-    {
-      g_autofree char *op = g_strdup_printf ("op%u", i);
-      names[i] = tes_cache_writer_intern (w, op);
-    }
-  names[5] = tes_cache_writer_intern (w, "cat");
 
   /* the root, then trees inside it, interleaved with the other tracks */
   tes_cache_writer_add_slice (w, rooted, 0, G_GINT64_CONSTANT (1) << 50, names[4], names[5], 0, "{\"root\":1}", -1);
@@ -859,10 +877,8 @@ write_tracks_in_turns (const char *name,
                        guint       n_tracks,
                        guint       n_per_track)
 {
-  g_autofree char *src = tes_test_tmp_path ("in-turns.src");
   char *cache = tes_test_tmp_path (name);
   g_autoptr(TesCacheWriter) w = NULL;
-  g_autoptr(TesSourceStamp) stamp = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GRand) rnd = g_rand_new_with_seed (11);
   g_autofree gint64 *tracks = g_new (gint64, n_tracks);
@@ -872,19 +888,8 @@ write_tracks_in_turns (const char *name,
   gint64 clock;
   gboolean more = TRUE;
 
-  tes_test_write_file (src, "in turns", -1);
-  stamp = tes_source_stamp_new (src, NULL, &error);
-  g_assert_no_error (error);
-  w = tes_cache_writer_new (cache, &error);
-  g_assert_no_error (error);
-  tes_cache_writer_add_source (w, stamp, "test", 1, "x");
-  clock = tes_cache_writer_add_clock (w, "c", TES_TIME_UNIT_NS, 1000000000);
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    {
-      g_autofree char *op = g_strdup_printf ("op%u", i);
-
-      names[i] = tes_cache_writer_intern (w, op);
-    }
+  /* streamed as they fill, whatever the writer holds */
+  w = stream_writer_new (cache, 0, &clock, names);
   for (guint k = 0; k < n_tracks; k++)
     {
       g_autofree char *track_name = g_strdup_printf ("track %u", k);
@@ -928,13 +933,10 @@ test_kept_blocks (void)
   g_autofree char *threaded = NULL;
   g_autofree char *in_place = NULL;
 
-  /* streamed as they fill, whatever the writer holds */
-  tes_cache_writer_set_default_flush_threshold (0);
   threaded = write_tracks_in_turns ("kept-threaded.tessera", 10, n);
   tes_cache_writer_set_pack_thread (FALSE);
   in_place = write_tracks_in_turns ("kept-in-place.tessera", 10, n);
   tes_cache_writer_set_pack_thread (TRUE);
-  tes_cache_writer_set_default_flush_threshold (TES_CACHE_WRITER_FLUSH_THRESHOLD);
 
   assert_same_rows (threaded, in_place, "SELECT * FROM slice_lod ORDER BY track_id, level");
   assert_same_rows (threaded, in_place, "SELECT * FROM tracks ORDER BY id");
