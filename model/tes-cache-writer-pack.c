@@ -148,6 +148,16 @@ kept_block_take (TesChunkPacker *pk)
   return block;
 }
 
+/* A block from kept_block_take (), free for other jobs. */
+static void
+kept_block_give_back (TesChunkPacker *pk,
+                      gpointer        block)
+{
+  g_mutex_lock (&pk->lock);
+  g_ptr_array_add (pk->kept_blocks, block);
+  g_mutex_unlock (&pk->lock);
+}
+
 /* Bytes of a kept block: the slab frees it. */
 static void
 kept_block_not_freed (gpointer block)
@@ -155,7 +165,7 @@ kept_block_not_freed (gpointer block)
 }
 
 /* Takes kept (bytes of blocks from kept_block_take ()) and gives its
- * blocks back for other jobs. */
+ * blocks back. */
 static void
 kept_blocks_give_back (TesChunkPacker *pk,
                        GPtrArray      *kept)
@@ -163,10 +173,8 @@ kept_blocks_give_back (TesChunkPacker *pk,
   if (kept == NULL)
     return;
 
-  g_mutex_lock (&pk->lock);
   for (guint i = 0; i < kept->len; i++)
-    g_ptr_array_add (pk->kept_blocks, (gpointer)g_bytes_get_data (g_ptr_array_index (kept, i), NULL));
-  g_mutex_unlock (&pk->lock);
+    kept_block_give_back (pk, (gpointer)g_bytes_get_data (g_ptr_array_index (kept, i), NULL));
   g_ptr_array_unref (kept);
 }
 
@@ -236,8 +244,9 @@ pack_thread (gpointer data)
   return NULL;
 }
 
-/* what a job refers to, its buffers kept (its kept slices given back to
- * pk, or freed without) */
+/* what a job refers to, its buffers kept (the blocks of its kept slices
+ * given back to pk; without one, the packer is going and its slabs with
+ * them) */
 static void
 job_clear (TesChunkPacker *pk,
            PackJob        *job)
@@ -245,11 +254,7 @@ job_clear (TesChunkPacker *pk,
   g_clear_pointer (&job->args, g_byte_array_unref);
   g_clear_pointer (&job->prep, tes_prepared_track_free);
   if (pk != NULL && job->kept_out != NULL)
-    {
-      g_mutex_lock (&pk->lock);
-      g_ptr_array_add (pk->kept_blocks, g_steal_pointer (&job->kept_out));
-      g_mutex_unlock (&pk->lock);
-    }
+    kept_block_give_back (pk, job->kept_out);
   if (pk != NULL)
     kept_blocks_give_back (pk, g_steal_pointer (&job->kept));
   g_clear_pointer (&job->kept, g_ptr_array_unref);
