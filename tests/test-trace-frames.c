@@ -17,15 +17,19 @@
 
 /* The trace view reads the report off the main thread: over a report
  * whose every query is slowed (as on a slow disk), zooming, panning,
- * scrolling, clicking, arrow keys, the search and tooltips never keep the main loop
- * from running for more than a frame's 16 ms (in the main thread's CPU
- * time always, in time too when the machine has a core to spare), no
- * query runs on the main thread, and the frames drawn in the end are
+ * scrolling, clicking, arrow keys, the search and tooltips run no query
+ * on the main thread, never keep the main loop waiting for one (when the
+ * machine has a core to spare), and the frames drawn in the end are
  * those the synchronous builder (the CLI's) makes for the same request.
- * And a tooltip's long arguments wrap. */
+ * And a tooltip's long arguments wrap.
+ *
+ * How long the main thread takes to draw a frame is the host's speed, not
+ * a property of the code: `make bench` measures it (tes-bench-trace), and
+ * this test only prints it. A wait for a query takes the query's delay,
+ * far longer than any drawing. */
 
-#define QUERY_DELAY_MS 40
-#define MAX_BLOCKED_MS 16
+#define QUERY_DELAY_MS 100
+#define MAX_WAIT_MS (QUERY_DELAY_MS / 2)
 
 /* The longest the main loop went without running a high-priority
  * timeout due every millisecond: in time, and in the main thread's own
@@ -342,14 +346,12 @@ test_trace_frames_never_block (void)
   meter_phase (&meter, "last frame");
   g_printerr ("# the main thread's CPU time between ticks: at most %.1f ms\n", meter.worst_cpu / 1000.0);
 
-  /* no query waited for on the main thread: none ran there, and what it
-   * computed between two ticks took less than a frame */
+  /* no query ran on the main thread */
   g_assert_cmpuint (tes_report_get_main_thread_queries_for_testing (report), ==, 0);
-  g_assert_cmpint (meter.worst_cpu, <=, MAX_BLOCKED_MS * 1000);
-  /* nor did it wait (on a lock, a thread): in time too, when the machine
-   * is not so busy that threads wait for a core */
+  /* nor did it wait for one (on a lock, a thread), when the machine is
+   * not so busy that threads wait for a core */
   if (machine_idle ())
-    g_assert_cmpint (meter.worst, <=, MAX_BLOCKED_MS * 1000);
+    g_assert_cmpint (meter.worst, <=, MAX_WAIT_MS * 1000);
   else
     g_printerr ("# the machine is busy: the %.1f ms in time not checked\n", meter.worst / 1000.0);
 
