@@ -1138,7 +1138,9 @@ test_spill_packing (void)
 /* A piece's thread spilled to the file and read back, whole
  * (tes_chrome_thread_load (), as the SigmaStar flavour reads its threads)
  * and a block at a time (a run, as the merge reads them): the slices and
- * texts it had, over several blocks and a last one cut short. */
+ * texts it had, over several blocks and a last one cut short, the texts
+ * (600 KB) more than twice the buffer they go through to the file and
+ * back (256 KB). */
 static void
 test_spill_load (void)
 {
@@ -1152,9 +1154,12 @@ test_spill_load (void)
   g_autoptr(GError) error = NULL;
   TesChromeSpillRun *run;
   const TesChromeSlice *block;
+  char pad[120];
   guint n, read = 0;
 
   g_assert_nonnull (spill);
+  for (guint i = 0; i < sizeof pad; i++)
+    pad[i] = 'a' + i % 26;
   tes_chrome_thread_new_arrays (t, NULL);
   g_ptr_array_add (seg->thread_list, t);
   for (guint i = 0; i < 3 * 4096 + 123; i++)
@@ -1164,13 +1169,15 @@ test_spill_load (void)
       if (i % 3 != 0)
         {
           s.args_off = t->args->len;
-          g_string_append_printf (t->args, "{\"bytes\":%u}", g_rand_int (rand));
+          g_string_append_printf (t->args, "{\"bytes\":%u,\"pad\":\"%.*s\"}", g_rand_int (rand),
+                                  g_rand_int_range (rand, 0, 120), pad);
           s.args_len = (guint32)(t->args->len - s.args_off);
         }
       g_array_append_val (t->slices, s);
     }
   want = g_array_copy (t->slices);
   g_string_append_len (want_args, t->args->str, (gssize)t->args->len);
+  g_assert_cmpuint (want_args->len, >, 2 * 256 * 1024);
 
   tes_chrome_spill_segment (spill, seg);
   g_assert_true (t->spill == spill);
