@@ -887,7 +887,7 @@ tes_chrome_thread_load (TesChromeThread *t)
   const TesChromeSlice *block;
   GArray *slices;
   GString *args;
-  guint8 *bounce;
+  g_autofree guint8 *bounce = NULL;
   guint n, done = 0;
   gboolean read_back;
 
@@ -908,7 +908,6 @@ tes_chrome_thread_load (TesChromeThread *t)
   tes_chrome_spill_run_free (run);
   bounce = g_malloc (SPILL_BOUNCE);
   read_back = done == t->spill_n && spill_io (spill->fd, FALSE, args->str, t->spill_args, t->spill_args_at, bounce);
-  g_free (bounce);
   if (!read_back)
     {
       spill_failed (spill);
