@@ -18,30 +18,35 @@
 /* The trace view reads the report off the main thread: over a report
  * whose every query is slowed (as on a slow disk), zooming, panning,
  * scrolling, clicking, arrow keys, the search and tooltips run no query
- * on the main thread, never keep the main loop waiting for one (when the
- * machine has a core to spare), and the frames drawn in the end are
- * those the synchronous builder (the CLI's) makes for the same request.
- * And a tooltip's long arguments wrap.
+ * on the main thread and never keep the main loop blocked for more than a
+ * frame's 16 ms (when the machine has a core to spare), and the frames
+ * drawn in the end are those the synchronous builder (the CLI's) makes for
+ * the same request. And a tooltip's long arguments wrap.
  *
- * How long the main thread takes to draw a frame is the host's speed, not
- * a property of the code: `make bench` measures it (tes-bench-trace), and
- * this test only prints it. A wait for a query takes the query's delay,
- * far longer than any drawing. */
+ * Blocked is what the main thread waited between two ticks (on a query,
+ * a lock, the X server): the time between them less the CPU time it
+ * computed meanwhile. What it computed is drawing, GTK's cairo renderer
+ * under Xvfb here, whose speed is the host's (7 to 19 ms of it between
+ * two ticks on the same code): the test prints it, and `make bench`
+ * measures the view's own frames (tes-bench-trace). */
 
-#define QUERY_DELAY_MS 100
-#define MAX_WAIT_MS (QUERY_DELAY_MS / 2)
+#define QUERY_DELAY_MS 40
+#define MAX_BLOCKED_MS 16
 
 /* The longest the main loop went without running a high-priority
- * timeout due every millisecond: in time, and in the main thread's own
- * CPU time (what it computed meanwhile, whatever else the machine ran). */
+ * timeout due every millisecond: in time, in the main thread's own CPU
+ * time (what it computed meanwhile, whatever else the machine ran), and
+ * the first less the second (what it waited). */
 typedef struct
 {
   gint64 last;
   gint64 last_cpu;
   gint64 worst;
   gint64 worst_cpu;
+  gint64 worst_blocked;
   gint64 phase_worst;
   gint64 phase_worst_cpu;
+  gint64 phase_worst_blocked;
 } Meter;
 
 static gint64
@@ -63,10 +68,15 @@ meter_tick_cb (gpointer data)
 
   if (meter->last != 0)
     {
-      meter->worst = MAX (meter->worst, now - meter->last);
-      meter->worst_cpu = MAX (meter->worst_cpu, cpu - meter->last_cpu);
-      meter->phase_worst = MAX (meter->phase_worst, now - meter->last);
-      meter->phase_worst_cpu = MAX (meter->phase_worst_cpu, cpu - meter->last_cpu);
+      gint64 gap = now - meter->last;
+      gint64 computed = cpu - meter->last_cpu;
+
+      meter->worst = MAX (meter->worst, gap);
+      meter->worst_cpu = MAX (meter->worst_cpu, computed);
+      meter->worst_blocked = MAX (meter->worst_blocked, gap - computed);
+      meter->phase_worst = MAX (meter->phase_worst, gap);
+      meter->phase_worst_cpu = MAX (meter->phase_worst_cpu, computed);
+      meter->phase_worst_blocked = MAX (meter->phase_worst_blocked, gap - computed);
     }
   meter->last = now;
   meter->last_cpu = cpu;
@@ -106,9 +116,10 @@ static void
 meter_phase (Meter      *meter,
              const char *phase)
 {
-  g_printerr ("# %s: main loop blocked for at most %.1f ms (%.1f ms of its CPU time)\n", phase,
-              meter->phase_worst / 1000.0, meter->phase_worst_cpu / 1000.0);
-  meter->phase_worst = meter->phase_worst_cpu = 0;
+  g_printerr ("# %s: between two ticks at most %.1f ms, %.1f ms of the main thread's CPU time, "
+              "%.1f ms blocked\n", phase, meter->phase_worst / 1000.0, meter->phase_worst_cpu / 1000.0,
+              meter->phase_worst_blocked / 1000.0);
+  meter->phase_worst = meter->phase_worst_cpu = meter->phase_worst_blocked = 0;
 }
 
 /* Whether the machine has a core to spare: timings in time mean
@@ -344,16 +355,17 @@ test_trace_frames_never_block (void)
   tes_ui_test_trace_frame (view);
   g_source_remove (meter_id);
   meter_phase (&meter, "last frame");
-  g_printerr ("# the main thread's CPU time between ticks: at most %.1f ms\n", meter.worst_cpu / 1000.0);
+  g_printerr ("# the main loop blocked at most %.1f ms between two ticks\n", meter.worst_blocked / 1000.0);
 
   /* no query ran on the main thread */
   g_assert_cmpuint (tes_report_get_main_thread_queries_for_testing (report), ==, 0);
-  /* nor did it wait for one (on a lock, a thread), when the machine is
-   * not so busy that threads wait for a core */
+  /* nor did the main loop wait for one (on a lock, a thread) longer than
+   * a frame, when the machine is not so busy that threads wait for a
+   * core: a query waited for would block it its 40 ms */
   if (machine_idle ())
-    g_assert_cmpint (meter.worst, <=, MAX_WAIT_MS * 1000);
+    g_assert_cmpint (meter.worst_blocked, <=, MAX_BLOCKED_MS * 1000);
   else
-    g_printerr ("# the machine is busy: the %.1f ms in time not checked\n", meter.worst / 1000.0);
+    g_printerr ("# the machine is busy: the %.1f ms blocked not checked\n", meter.worst_blocked / 1000.0);
 
   tes_report_set_query_delay_for_testing (report, 0);
   assert_frame_as_built (view, report);
