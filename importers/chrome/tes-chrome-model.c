@@ -803,10 +803,11 @@ void
 tes_chrome_spill_segment (TesChromeSpill   *spill,
                           TesChromeSegment *seg)
 {
-  g_autoptr(GByteArray) own = seg->recycle == NULL ? g_byte_array_new () : NULL;
-  g_autofree guint8 *own_bounce = seg->recycle == NULL ? g_malloc (SPILL_BOUNCE) : NULL;
-  GByteArray *packed = own != NULL ? own : seg->recycle->packed;
-  guint8 *bounce = own_bounce != NULL ? own_bounce : seg->recycle->bounce;
+  /* without the parsing thread's bin, a bin of its own lends the
+   * buffers; the arrays are not kept */
+  TesChromeRecycle *own = seg->recycle == NULL ? tes_chrome_recycle_new () : NULL;
+  GByteArray *packed = (own != NULL ? own : seg->recycle)->packed;
+  guint8 *bounce = (own != NULL ? own : seg->recycle)->bounce;
   guint kept = 0;
 
   for (guint i = 0; i < seg->thread_list->len; i++)
@@ -863,6 +864,7 @@ tes_chrome_spill_segment (TesChromeSpill   *spill,
       kept += tes_chrome_thread_release_arrays (t, seg->recycle);
     }
   recycle_trim (seg->recycle, kept);
+  tes_chrome_recycle_free (own);
 }
 
 static void
