@@ -1012,6 +1012,52 @@ test_gzip_pieces (void)
   assert_same_as_held (a, text, len);
 }
 
+/* path imported in pieces ended every 256 KB as it is inflated, each
+ * spilled or all held in memory until commit. */
+static TesReport *
+import_small_pieces (const char *path,
+                     gboolean    spilled)
+{
+  g_autoptr(GError) error = NULL;
+  TesReport *report;
+
+  tes_chrome_set_max_piece_size (256 * 1024);
+  tes_chrome_set_spill_min_size (spilled ? 0 : G_MAXUINT64);
+  tes_cache_writer_set_default_flush_threshold (spilled ? TES_CACHE_WRITER_FLUSH_THRESHOLD : G_MAXUINT);
+  report = import (path, &error);
+  tes_chrome_set_max_piece_size (TES_CHROME_MAX_PIECE_SIZE);
+  tes_chrome_set_spill_min_size (TES_CHROME_SPLIT_MIN_SIZE);
+  tes_cache_writer_set_default_flush_threshold (TES_CACHE_WRITER_FLUSH_THRESHOLD);
+  g_assert_no_error (error);
+
+  return report;
+}
+
+/* Real PyTorch profiler traces (tests/data/kineto, PROVENANCE there), the
+ * Kineto flavour writing them, in the same pieces either way: spilled,
+ * they give the answers they give held in memory. (Against a whole file
+ * held, the names' string ids differ, interned piece by piece.) */
+static void
+test_real_spilled (void)
+{
+  const char *files[] = { "sampled_rank-0.json.gz", "mtia_inference_rank_0.json.gz" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *relative = g_build_filename ("kineto", files[i], NULL);
+      g_autofree char *path = tes_test_copy_fixture (TES_TEST_OWN_DATA, relative);
+      g_autoptr(TesReport) spilled = import_small_pieces (path, TRUE);
+      g_autoptr(TesReport) held = import_small_pieces (path, FALSE);
+      guint used = 0, planned = 0;
+
+      get_pieces (spilled, &used, &planned);
+      g_assert_cmpuint (used, >=, 4);
+      for (guint f = 0; f < CHROME_N_FIGURES; f++)
+        g_assert_cmpint (report_figure (spilled, chrome_figures[f]), ==, report_figure (held, chrome_figures[f]));
+      tes_test_assert_same_slices (spilled, held, 1);
+    }
+}
+
 /* tes_chrome_sort_nearly () gives what GLib's stable sort gives, on
  * arrays in order, nearly in order (late B/E slices, as the parse makes
  * them), far from it (where it gives up moving elements one by one and
@@ -1232,6 +1278,7 @@ main (int   argc,
   tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/parallel-bad-cut", test_parallel_bad_cut);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/streamed", test_streamed);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/gzip-pieces", test_gzip_pieces);
+  tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/real-spilled", test_real_spilled);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/nearly-sorted", test_nearly_sorted);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/spill-packing", test_spill_packing);
   tes_test_add (TES_TEST_OWN_DATA, "/tes/chrome/spill-load", test_spill_load);
