@@ -539,7 +539,7 @@ tes_chrome_spill_free (TesChromeSpill *spill)
 /* Reads or writes len bytes at at. With bounce (SPILL_BOUNCE bytes), a
  * part at a time goes through it. The kernel's copy out of a large array
  * costs far more than out of a small buffer it uses again (on this
- * project's virtual machines, 6 to 8 times, docs/benchmarks.md): writing
+ * project's virtual machines, 9 times for 400 MB, docs/benchmarks.md): writing
  * a 10M-event trace's 400 MB of spill straight from the threads' arrays
  * took 0.50 s of CPU, through a buffer 0.15 s, the copy into it included. */
 static gboolean
