@@ -1036,7 +1036,9 @@ import_small_pieces (const char *path,
 /* Real PyTorch profiler traces (tests/data/kineto, PROVENANCE there), the
  * Kineto flavour writing them, in the same pieces either way: spilled,
  * they give the answers they give held in memory. (Against a whole file
- * held, the names' string ids differ, interned piece by piece.) */
+ * held, the names' string ids differ, interned piece by piece.) The args
+ * of every 13th slice are compared: every slice's took 3.5 minutes under
+ * ASan, reading its chunk's args block back each time. */
 static void
 test_real_spilled (void)
 {
@@ -1054,7 +1056,7 @@ test_real_spilled (void)
       g_assert_cmpuint (used, >=, 4);
       for (guint f = 0; f < CHROME_N_FIGURES; f++)
         g_assert_cmpint (report_figure (spilled, chrome_figures[f]), ==, report_figure (held, chrome_figures[f]));
-      tes_test_assert_same_slices (spilled, held, 1);
+      tes_test_assert_same_slices (spilled, held, 13);
     }
 }
 
